@@ -1,0 +1,40 @@
+# The interface to the project: `make run` starts buddi, `make test` tests it.
+# Both do their own set-up (modules, Chromium, the Playwright driver).
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/buddi
+ROOT  := $(shell [ "$$(id -u)" = 0 ] && echo 1)
+
+export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
+# Chromium refuses its sandbox to root. Tests running as root say so with
+# BUDDI_BROWSER_NO_SANDBOX=1; `make run` never does (buddi explains instead).
+TESTENV := BUDDI_BROWSER_NO_SANDBOX=$${BUDDI_BROWSER_NO_SANDBOX:-$(ROOT)}
+
+.PHONY: build deps run test e2e bench lint clean
+
+build:
+	$(GO) build -ldflags "-X main.version=$$(cat VERSION 2>/dev/null || echo 0.1.0-dev)" -o $(BIN) ./cmd/buddi
+
+deps: build
+	$(GO) mod download
+	scripts/setup.sh $(BIN)
+
+run: deps
+	$(BIN) serve
+
+test: deps
+	$(GO) vet ./...
+	$(TESTENV) $(GO) test -race -count=1 -timeout 60m ./...
+
+e2e: deps
+	$(TESTENV) $(GO) test -race -count=1 -timeout 30m -run 'E2E' ./e2e/...
+
+bench: deps
+	$(TESTENV) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
+
+lint:
+	$(GO) vet ./...
+	@command -v golangci-lint >/dev/null && golangci-lint run ./... || echo "golangci-lint is not installed; ran go vet only."
+
+clean:
+	rm -rf bin bench.txt

@@ -1,0 +1,51 @@
+package ledger
+
+// Keys are versioned and prefixed so a later layout can live beside this one.
+const version = "v1/"
+
+// Key prefixes. A record's key is its prefix followed by its identity.
+const (
+	prefixStop     = version + "stop"
+	prefixOwner    = version + "owner"
+	prefixAgent    = version + "agent/"
+	prefixTask     = version + "task/"
+	prefixSession  = version + "session/"
+	prefixApproval = version + "approval/"
+	prefixSite     = version + "site/"
+	prefixRefusal  = version + "refusal/"
+)
+
+// StopKey is where the global Stop lives.
+func StopKey() []byte { return []byte(prefixStop) }
+
+// OwnerKey is where the owner's token hash lives.
+func OwnerKey() []byte { return []byte(prefixOwner) }
+
+// AgentKey names one agent.
+func AgentKey(name string) []byte { return []byte(prefixAgent + name) }
+
+// TaskKey names one conversation's task.
+func TaskKey(conv string) []byte { return []byte(prefixTask + conv) }
+
+// SessionKey names one conversation's session.
+func SessionKey(conv string) []byte { return []byte(prefixSession + conv) }
+
+// ApprovalKey names an approval in one conversation for one app or site.
+func ApprovalKey(conv, subject string) []byte {
+	return []byte(prefixApproval + conv + "/" + subject)
+}
+
+// SiteKey names a persisted site approval of a project.
+func SiteKey(project, site string) []byte {
+	return []byte(prefixSite + project + "/" + site)
+}
+
+// RefusalKey names one entry of the air-gap refusal ledger.
+func RefusalKey(id string) []byte { return []byte(prefixRefusal + id) }
+
+// upperBound returns the smallest key greater than every key with prefix p.
+func upperBound(p string) []byte {
+	b := []byte(p)
+	b[len(b)-1]++
+	return b
+}

@@ -1,0 +1,204 @@
+package ledger_test
+
+import (
+	"bufio"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// TestMain doubles as the child process of the kill -9 test.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LEDGER_CHILD_DIR"); dir != "" {
+		child(dir)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// child writes tasks one at a time and prints each acknowledged index.
+func child(dir string) {
+	st, err := ledger.Open(dir)
+	if err != nil {
+		fmt.Println("open failed:", err)
+		os.Exit(3)
+	}
+	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
+	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return ledger.NewActor(st, slog.Default()) }))
+	for i := 0; ; i++ {
+		conv := "c" + strconv.Itoa(i)
+		res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+			ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv, Description: "task " + conv}),
+		}}, 5*time.Second).Result()
+		if err != nil || res.(*messages.LedgerWritten).Err != nil {
+			fmt.Println("write failed:", err)
+			os.Exit(4)
+		}
+		fmt.Println("ack", i)
+	}
+}
+
+func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LEDGER_CHILD_DIR="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	last := -1
+	for sc.Scan() && last < 200 {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "ack ") {
+			t.Fatalf("child said %q", line)
+		}
+		last, _ = strconv.Atoi(strings.TrimPrefix(line, "ack "))
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	st, err := ledger.Open(dir)
+	if err != nil {
+		t.Fatalf("reopen after kill -9: %v", err)
+	}
+	defer st.Close()
+	for i := 0; i <= last; i++ {
+		task, found, err := st.Task("c" + strconv.Itoa(i))
+		if err != nil || !found || task.Description != "task c"+strconv.Itoa(i) {
+			t.Fatalf("acknowledged write %d of %d lost after kill -9 (found=%v err=%v)", i, last, found, err)
+		}
+	}
+}
+
+func TestConcurrentWritersAreSerialised(t *testing.T) {
+	st, pid, sys := open(t)
+	const writers, each = 8, 25
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				// Every writer rewrites the same two keys in one batch; a torn
+				// interleaving would leave them disagreeing.
+				v := fmt.Sprintf("w%d-%d", w, i)
+				res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+					ledger.Put(ledger.TaskKey("a"), ledger.Task{Description: v}),
+					ledger.Put(ledger.TaskKey("b"), ledger.Task{Description: v}),
+					ledger.Put(ledger.TaskKey(v), ledger.Task{Description: v}),
+				}}, 5*time.Second).Result()
+				if err != nil || res.(*messages.LedgerWritten).Err != nil {
+					t.Errorf("write %s: %v", v, err)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	a, _, _ := st.Task("a")
+	b, _, _ := st.Task("b")
+	if a.Description != b.Description {
+		t.Fatalf("batches interleaved: a=%q b=%q", a.Description, b.Description)
+	}
+	tasks, err := st.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tasks), writers*each+2; got != want {
+		t.Fatalf("have %d records, want %d", got, want)
+	}
+}
+
+func TestDeleteAndList(t *testing.T) {
+	st, pid, sys := open(t)
+	write(t, sys, pid, ledger.Put(ledger.AgentKey("x"), ledger.Agent{Name: "x"}), ledger.Put(ledger.AgentKey("y"), ledger.Agent{Name: "y"}))
+	write(t, sys, pid, ledger.Delete(ledger.AgentKey("x")))
+	agents, err := st.Agents()
+	if err != nil || len(agents) != 1 || agents[0].Name != "y" {
+		t.Fatalf("agents = %+v, %v; want only y", agents, err)
+	}
+	stop, err := st.Stop()
+	if err != nil || stop.Stopped {
+		t.Fatalf("fresh store reads stopped=%v err=%v", stop.Stopped, err)
+	}
+}
+
+func TestStoreModesAndLocking(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := ledger.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("store dir mode %v, want 0700", fi.Mode().Perm())
+	}
+	if _, err := ledger.Open(dir); err == nil {
+		t.Fatal("a second open of a store in use succeeded")
+	}
+}
+
+func TestCorruptStoreIsAnError(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := ledger.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "MANIFEST") {
+			if err := os.WriteFile(filepath.Join(dir, e.Name()), []byte("garbage, not a manifest"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, err = ledger.Open(dir)
+	if err == nil {
+		t.Fatal("opening a store with a garbage MANIFEST succeeded")
+	}
+}
+
+func open(t testing.TB) (*ledger.Store, *actor.PID, *actor.ActorSystem) {
+	t.Helper()
+	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
+	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return ledger.NewActor(st, slog.Default()) }))
+	t.Cleanup(func() {
+		_ = sys.Root.PoisonFuture(pid).Wait()
+		sys.Shutdown()
+		st.Close()
+	})
+	return st, pid, sys
+}
+
+func write(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ops ...messages.LedgerOp) {
+	t.Helper()
+	res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: ops}, 5*time.Second).Result()
+	if err != nil || res.(*messages.LedgerWritten).Err != nil {
+		t.Fatalf("write: %v", err)
+	}
+}

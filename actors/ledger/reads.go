@@ -1,0 +1,45 @@
+package ledger
+
+// Typed reads of the records the rest of buddi needs.
+
+// Stop returns the global Stop.
+func (s *Store) Stop() (Stop, error) {
+	var v Stop
+	_, err := s.Get(StopKey(), &v)
+	return v, err
+}
+
+// Owner returns the owner record; found is false before first start.
+func (s *Store) Owner() (Owner, bool, error) {
+	var v Owner
+	ok, err := s.Get(OwnerKey(), &v)
+	return v, ok, err
+}
+
+// Agents lists every agent.
+func (s *Store) Agents() ([]Agent, error) { return List[Agent](s, prefixAgent) }
+
+// Tasks lists every task.
+func (s *Store) Tasks() ([]Task, error) { return List[Task](s, prefixTask) }
+
+// Sessions lists every session record.
+func (s *Store) Sessions() ([]Session, error) { return List[Session](s, prefixSession) }
+
+// Task returns one conversation's task.
+func (s *Store) Task(conv string) (Task, bool, error) {
+	var v Task
+	ok, err := s.Get(TaskKey(conv), &v)
+	return v, ok, err
+}
+
+// Session returns one conversation's session record.
+func (s *Store) Session(conv string) (Session, bool, error) {
+	var v Session
+	ok, err := s.Get(SessionKey(conv), &v)
+	return v, ok, err
+}
+
+// Approvals lists one conversation's approvals.
+func (s *Store) Approvals(conv string) ([]Approval, error) {
+	return List[Approval](s, prefixApproval+conv+"/")
+}

@@ -1,0 +1,69 @@
+package ledger
+
+import "time"
+
+// Stop is the global Stop: while Stopped, no browser work runs.
+type Stop struct {
+	Stopped bool      `json:"stopped"`
+	At      time.Time `json:"at"`
+}
+
+// Owner holds the owner token's hash.
+type Owner struct {
+	TokenHash string    `json:"tokenHash"`
+	Created   time.Time `json:"created"`
+}
+
+// Agent is a named tool caller.
+type Agent struct {
+	Name        string    `json:"name"`
+	TokenHash   string    `json:"tokenHash"`
+	Grants      []string  `json:"grants"`
+	AutoApprove bool      `json:"autoApprove"`
+	Created     time.Time `json:"created"`
+}
+
+// Task states.
+const (
+	TaskPending = "pending" // asked for by an agent, not yet decided
+	TaskActive  = "active"  // the owner gave it
+	TaskEnded   = "ended"   // budget, expiry or release ended it
+	TaskRefused = "refused" // the owner said no
+)
+
+// Task is owner-given authority for one conversation.
+type Task struct {
+	Conversation string        `json:"conversation"`
+	Agent        string        `json:"agent"`
+	Description  string        `json:"description"`
+	State        string        `json:"state"`
+	MaxSteps     int           `json:"maxSteps"`
+	Lifetime     time.Duration `json:"lifetime"`
+	Created      time.Time     `json:"created"`
+	Started      time.Time     `json:"started,omitempty"`
+	Expires      time.Time     `json:"expires,omitempty"`
+	EndReason    string        `json:"endReason,omitempty"`
+}
+
+// Session is what survives a session actor's restart or a daemon restart.
+type Session struct {
+	Conversation string    `json:"conversation"`
+	Agent        string    `json:"agent"`
+	ID           string    `json:"id"`
+	Profile      int       `json:"profile"`
+	Expires      time.Time `json:"expires"`
+	Paused       bool      `json:"paused"`
+	PauseReason  string    `json:"pauseReason,omitempty"`
+	TakenOver    bool      `json:"takenOver"`
+	StepsUsed    int       `json:"stepsUsed"`
+	// Epoch rises at every restart and owner control: requests of an older
+	// epoch are fenced off and the agent must observe afresh.
+	Epoch int `json:"epoch"`
+}
+
+// Approval is an owner's answer for one subject (an app or a site).
+type Approval struct {
+	Subject  string    `json:"subject"`
+	Decision string    `json:"decision"` // "once", "always", "reject"
+	At       time.Time `json:"at"`
+}

@@ -1,0 +1,141 @@
+package ledger
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// valueVersion is the first byte of every stored value.
+const valueVersion byte = 1
+
+// Failures opening the store.
+var (
+	ErrLocked  = errors.New("ledger: store is in use by another process")
+	ErrCorrupt = errors.New("ledger: store is corrupt")
+)
+
+// Store is the opened database. Read from anywhere; write only through Actor.
+type Store struct {
+	db  *pebble.DB
+	dir string
+}
+
+// Open opens (creating if needed) the store in dir with owner-only modes.
+func Open(dir string) (st *Store, err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("ledger: create %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("ledger: restrict %s: %w", dir, err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if f, ok := r.(fatal); ok {
+				st, err = nil, fmt.Errorf("%w: %s", ErrCorrupt, string(f))
+				return
+			}
+			panic(r)
+		}
+	}()
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}})
+	if err != nil {
+		return nil, classifyOpen(dir, err)
+	}
+	return &Store{db: db, dir: dir}, nil
+}
+
+func classifyOpen(dir string, err error) error {
+	switch {
+	case isLockError(err):
+		return fmt.Errorf("%w (%s): %v", ErrLocked, dir, err)
+	case errors.Is(err, pebble.ErrCorruption), errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w (%s): %v", ErrCorrupt, dir, err)
+	default:
+		return fmt.Errorf("%w (%s): %v", ErrCorrupt, dir, err)
+	}
+}
+
+// isLockError reports whether Pebble refused because another process holds
+// the directory lock. Pebble wraps the flock errno without a sentinel.
+func isLockError(err error) bool {
+	return errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK) ||
+		containsAny(err.Error(), "resource temporarily unavailable", "lock held")
+}
+
+// Dir is where the store lives.
+func (s *Store) Dir() string { return s.dir }
+
+// Close closes the database. Only the Actor calls it, when it stops.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Get decodes the record at key into v; found is false when there is none.
+func (s *Store) Get(key []byte, v any) (found bool, err error) {
+	raw, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ledger: read %s: %w", key, err)
+	}
+	defer closer.Close()
+	return true, decode(key, raw, v)
+}
+
+// Each calls fn with every record whose key starts with prefix, in key order.
+func (s *Store) each(prefix string, fn func(raw []byte) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{
+		LowerBound: []byte(prefix), UpperBound: upperBound(prefix),
+	})
+	if err != nil {
+		return fmt.Errorf("ledger: scan %s: %w", prefix, err)
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		if err := fn(it.Value()); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+// List decodes every record under prefix into a slice of T.
+func List[T any](s *Store, prefix string) ([]T, error) {
+	var out []T
+	err := s.each(prefix, func(raw []byte) error {
+		var v T
+		if err := decode([]byte(prefix), raw, &v); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+func encode(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte{valueVersion}, b...), nil
+}
+
+func decode(key, raw []byte, v any) error {
+	if len(raw) == 0 || raw[0] != valueVersion {
+		return fmt.Errorf("%w: record %s has an unknown version", ErrCorrupt, key)
+	}
+	if err := json.Unmarshal(raw[1:], v); err != nil {
+		return fmt.Errorf("%w: record %s: %v", ErrCorrupt, key, err)
+	}
+	return nil
+}
+
+// Path joins the data directory and the store's folder name.
+func Path(dataDir string) string { return filepath.Join(dataDir, "state") }

@@ -1,0 +1,165 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+const ledgerTimeout = 5 * time.Second
+
+// takeOver abandons the action in flight, stops a pending load, keeps the
+// page, voids the agent's evidence, and answers once the pause is durable.
+func (a *Actor) takeOver(ctx actor.Context) {
+	a.interrupt(ctx, messages.Fail("taken_over",
+		"The owner took over while this action ran; it was abandoned and not repeated. Wait for the owner to hand back, then observe again."))
+	a.rec.TakenOver = true
+	a.ev.void("the owner took over")
+	a.behavior.Become(a.takenOver)
+	a.persistThenReply(ctx)
+}
+
+// resume hands back: old screenshots and evidence are cleared and the agent
+// must observe first.
+func (a *Actor) resume(ctx actor.Context) {
+	a.rec.TakenOver, a.rec.Paused, a.rec.PauseReason = false, false, ""
+	a.rec.Epoch++
+	a.fails = failures{}
+	a.shots = nil
+	a.ev.void("the owner resumed access; observe afresh")
+	a.behavior.Become(a.ready)
+	a.persistThenReply(ctx)
+}
+
+// stopAll abandons the action in flight and closes this conversation's tabs;
+// the controller refuses further work until access is resumed.
+func (a *Actor) stopAll(ctx actor.Context) {
+	a.interrupt(ctx, messages.Fail("stopped",
+		"The owner stopped all browser access while this action ran; it was abandoned. Ask the owner to resume access."))
+	a.ev.void("browser access was stopped")
+	if a.behavior != nil && a.rec.TakenOver {
+		a.rec.TakenOver = false
+		a.behavior.Become(a.ready)
+	}
+	a.closeTabs(ctx, ctx.Sender(), &messages.OwnerReply{Result: a.info()})
+}
+
+// release ends the session and closes its tabs (other conversations keep theirs).
+func (a *Actor) release(ctx actor.Context, why string) {
+	a.interrupt(ctx, messages.Fail("released", "The session was released while this action ran; it was abandoned."))
+	var reply any = &messages.OwnerReply{Result: a.info()}
+	if _, agent := ctx.Message().(*messages.ToolCall); agent {
+		reply = &messages.ToolResult{Result: map[string]any{"closed": true, "text": "Closed this conversation's tabs and released the browser."}}
+	}
+	a.end(ctx, "released", why)
+	a.closeTabs(ctx, ctx.Sender(), reply)
+}
+
+// interrupt abandons the in-flight action, answering its caller with res.
+func (a *Actor) interrupt(ctx actor.Context, res *messages.ToolResult) {
+	if a.tabs != nil {
+		a.tabs.Interrupt()
+	}
+	if a.inflight == nil {
+		return
+	}
+	a.inflight.cancel()
+	ctx.Send(a.inflight.replyTo, res)
+	a.inflight = nil
+	a.cfg.Carry.take()
+}
+
+// closeTabs closes the tabs off the mailbox, then answers replyTo.
+func (a *Actor) closeTabs(ctx actor.Context, replyTo *actor.PID, reply any) {
+	tabs := a.tabs
+	a.tabs = nil
+	sys := ctx.ActorSystem()
+	go func() {
+		if tabs != nil {
+			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := tabs.Close(c); err != nil {
+				a.cfg.Log.Warn("closing tabs failed", "conversation", a.cfg.Conversation, "err", err)
+			}
+			cancel()
+		}
+		if replyTo != nil {
+			sys.Root.Send(replyTo, reply)
+		}
+	}()
+}
+
+// end tells the controller the task is over; the controller stops this actor.
+func (a *Actor) end(ctx actor.Context, code, why string) {
+	if a.ended {
+		return
+	}
+	a.ended = true
+	a.behavior.Become(a.closing)
+	ctx.Send(a.cfg.Controller, &messages.SessionEnded{Conversation: a.cfg.Conversation,
+		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)})
+}
+
+// expire ends the task when its lifetime runs out.
+func (a *Actor) expire(ctx actor.Context) {
+	if a.ended {
+		return
+	}
+	if left := a.task.Expires.Sub(a.cfg.Now()); left > 0 {
+		a.armExpiry(ctx)
+		return
+	}
+	a.interrupt(ctx, messages.Fail("expired", "The task's time ran out while this action ran; it was abandoned."))
+	a.end(ctx, "expired", "its time ran out")
+	a.closeTabs(ctx, nil, nil)
+}
+
+// pause stops the agent until the owner resumes.
+func (a *Actor) pause(ctx actor.Context, reason string) {
+	a.rec.Paused, a.rec.PauseReason = true, reason
+	a.ev.void("the session paused")
+	a.behavior.Become(a.paused)
+	a.persist(ctx, false)
+	a.cfg.Log.Info("session paused", "conversation", a.cfg.Conversation, "reason", reason)
+}
+
+// persist writes the session record; sync for state changes, not for steps.
+func (a *Actor) persist(ctx actor.Context, steps bool) {
+	ctx.Send(a.cfg.Ledger, a.write(steps))
+	a.publish(ctx)
+}
+
+func (a *Actor) write(steps bool) *messages.LedgerWrite {
+	return &messages.LedgerWrite{NoSync: steps,
+		Ops: []messages.LedgerOp{ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.rec)}}
+}
+
+// persistThenReply answers the owner only once the ledger has the change.
+func (a *Actor) persistThenReply(ctx actor.Context) {
+	sender := ctx.Sender()
+	f := ctx.RequestFuture(a.cfg.Ledger, a.write(false), ledgerTimeout)
+	a.publish(ctx)
+	ctx.ReenterAfter(f, func(res any, err error) {
+		if err == nil {
+			if w, ok := res.(*messages.LedgerWritten); ok && w.Err != nil {
+				err = w.Err
+			}
+		}
+		if sender == nil {
+			return
+		}
+		if err != nil {
+			ctx.Send(sender, &messages.OwnerReply{Error: &messages.Error{Code: "store_failed",
+				Message: "The change could not be saved: " + err.Error()}})
+			return
+		}
+		ctx.Send(sender, &messages.OwnerReply{Result: a.info()})
+	})
+}
+
+func (a *Actor) publish(ctx actor.Context) {
+	ctx.Send(a.cfg.Controller, &messages.SessionState{Info: a.info()})
+}

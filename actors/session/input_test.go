@@ -1,0 +1,86 @@
+package session_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+func TestDecodeAcceptsEveryAction(t *testing.T) {
+	good := map[string]string{
+		"observe":    `{"action":"observe","fullPage":true}`,
+		"navigate":   `{"action":"navigate","url":"https://example.com/a?b=c"}`,
+		"click":      `{"action":"click","observation":"o1.2","target":{"ref":"e12"}}`,
+		"fill":       `{"action":"fill","observation":"o1.2","target":{"ref":"e3"},"value":"hello"}`,
+		"select":     `{"action":"select","observation":"o1.2","target":{"ref":"e3"},"values":["Red"]}`,
+		"press":      `{"action":"press","observation":"o1.2","key":"Enter"}`,
+		"press char": `{"action":"press","observation":"o1.2","key":"é"}`,
+		"scroll":     `{"action":"scroll","observation":"o1.2","deltaY":400}`,
+		"tab":        `{"action":"tab","tab":"switch","tabId":"t2"}`,
+		"wait":       `{"action":"wait_for","wait":{"load":true},"timeoutMs":15000}`,
+		"dom":        `{"action":"dom","maxChars":100}`,
+		"script":     `{"action":"script","steps":[{"action":"navigate","url":"https://a.example/"},{"action":"dom"}]}`,
+		"close":      `{"action":"close"}`,
+	}
+	for name, in := range good {
+		if _, err := session.Decode([]byte(in)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestDecodeRefusesWithBadInput(t *testing.T) {
+	bad := map[string]string{
+		"empty":            ``,
+		"not json":         `{"action":`,
+		"trailing":         `{"action":"observe"} {"action":"observe"}`,
+		"array":            `[]`,
+		"unknown":          `{"action":"observe","x":1}`,
+		"wrong type":       `{"action":"scroll","observation":"o","deltaY":"far"}`,
+		"no target":        `{"action":"click","observation":"o1"}`,
+		"selector as ref":  `{"action":"click","observation":"o1","target":{"ref":"button.submit"}}`,
+		"relative url":     `{"action":"navigate","url":"/path"}`,
+		"url source":       `{"action":"navigate","url":"https://a.example/","urlSource":"model"}`,
+		"chord":            `{"action":"press","observation":"o","key":"Meta+Q"}`,
+		"tab op":           `{"action":"tab","tab":"duplicate"}`,
+		"switch no id":     `{"action":"tab","tab":"switch"}`,
+		"wait none":        `{"action":"wait_for","wait":{}}`,
+		"dom too long":     `{"action":"dom","maxChars":9000}`,
+		"script too long":  `{"action":"script","steps":[{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"},{"action":"dom"}]}`,
+		"script submit":    `{"action":"script","steps":[{"action":"submit","observation":"o","target":{"ref":"e1"}}]}`,
+		"script nested":    `{"action":"script","steps":[{"action":"script","steps":[{"action":"dom"}]}]}`,
+		"select no values": `{"action":"select","observation":"o","target":{"ref":"e1"}}`,
+	}
+	for name, in := range bad {
+		_, err := session.Decode([]byte(in))
+		var e *messages.Error
+		if !errors.As(err, &e) || e.Code != "bad_input" || e.Message == "" {
+			t.Errorf("%s: got %v, want a bad_input sentence", name, err)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"action":"observe"}`, `{"action":"click","observation":"o1.1","target":{"ref":"e1"}}`,
+		`{"action":"script","steps":[{"action":"navigate","url":"https://x.test/"}]}`, `{"action":"wait_for","wait":{"text":"x"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, err := session.Decode(b)
+		if err != nil {
+			var e *messages.Error
+			if !errors.As(err, &e) || e.Code != "bad_input" {
+				t.Fatalf("Decode(%q) failed without a bad_input error: %v", b, err)
+			}
+			return
+		}
+		if in == nil || in.Action == "" {
+			t.Fatalf("Decode(%q) accepted an input with no action", b)
+		}
+		if err := session.Validate(in, false); err != nil {
+			t.Fatalf("an accepted input does not validate again: %v", err)
+		}
+	})
+}

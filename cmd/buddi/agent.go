@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+)
+
+func init() {
+	register(&command{name: "agent", args: "add NAME [--auto-approve] | list | remove NAME",
+		summary: "manage the agents that may use the browser", run: agent})
+}
+
+func agent(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+		fmt.Fprintln(e.stdout, "Usage: buddi agent add NAME [--auto-approve] | list | remove NAME\n\nadd prints the agent's token once (it is stored hashed); --auto-approve lets its browser.task requests start at once, still bounded by 80 steps and 20 minutes.")
+		return exitOK
+	}
+	switch args[0] {
+	case "add":
+		return agentAdd(e, args[1:])
+	case "list":
+		return ownerRun(e, "agent", args[1:], 0, func(f *flags, o *owner) error {
+			var list []struct {
+				Name        string   `json:"name"`
+				Grants      []string `json:"grants"`
+				AutoApprove bool     `json:"autoApprove"`
+			}
+			if err := o.call("GET", "/api/agents", nil, &list); err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tGRANTS\tAUTO-APPROVE")
+			for _, a := range list {
+				fmt.Fprintf(w, "%s\t%v\t%v\n", a.Name, a.Grants, a.AutoApprove)
+			}
+			return w.Flush()
+		})
+	case "remove":
+		return ownerRun(e, "agent", args[1:], 1, func(f *flags, o *owner) error {
+			if err := o.call("DELETE", "/api/agents/"+f.arg(0), nil, nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "Agent %s removed; its token no longer works.\n", f.arg(0))
+			return nil
+		})
+	}
+	fmt.Fprintf(e.stderr, "buddi agent: %q is not a subcommand; use add, list or remove.\n", args[0])
+	return exitUsage
+}
+
+func agentAdd(e *env, args []string) int {
+	f := newFlags(e, "agent")
+	auto := f.Bool("auto-approve", false, "start this agent's browser.task requests without asking")
+	if code, ok := f.parse(args, 1); !ok {
+		return code
+	}
+	o, err := ownerClient(f)
+	if err != nil {
+		return fail(e, "agent", "%s.", err)
+	}
+	var out struct {
+		Name  string `json:"name"`
+		Token string `json:"token"`
+	}
+	if err := o.call("POST", "/api/agents", map[string]any{"name": f.arg(0), "autoApprove": *auto}, &out); err != nil {
+		return fail(e, "agent", "%s", sentence(err))
+	}
+	fmt.Fprintf(e.stderr, "Agent %s added with browser.*. Its token is below; it is shown only this once.\n", out.Name)
+	fmt.Fprintln(e.stdout, out.Token)
+	return exitOK
+}

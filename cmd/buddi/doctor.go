@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/egress"
+)
+
+func init() {
+	register(&command{name: "doctor", summary: "check this install and say how to fix what is wrong", run: doctor})
+}
+
+type level int
+
+const (
+	ok level = iota
+	warning
+	failed
+)
+
+func (l level) String() string { return [...]string{"OK", "WARNING", "ERROR"}[l] }
+
+type row struct {
+	name  string
+	level level
+	text  string
+}
+
+func doctor(e *env, args []string) int {
+	f := newFlags(e, "doctor")
+	if code, ok := f.parse(args, 0); !ok {
+		return code
+	}
+	rows := []row{dataRow(f.cfg), storeRow(f.cfg), tokenRow(f.cfg)}
+	rows = append(rows, browserRows(f.cfg)...)
+	rows = append(rows, egressRow(), extensionRow(f.cfg), telegramRow(e))
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	worst := ok
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", r.name, r.level, r.text)
+		worst = max(worst, r.level)
+	}
+	_ = w.Flush()
+	if worst == failed {
+		return exitFail
+	}
+	return exitOK
+}
+
+func dataRow(c config.Config) row {
+	fi, err := os.Stat(c.DataDir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return row{"data dir", warning, c.DataDir + " does not exist yet; `buddi serve` creates it (0700)."}
+	case err != nil:
+		return row{"data dir", failed, fmt.Sprintf("%s cannot be read: %v.", c.DataDir, err)}
+	case fi.Mode().Perm()&0o077 != 0:
+		return row{"data dir", failed, fmt.Sprintf("%s is readable by others (%v); run `chmod 700 %s`.", c.DataDir, fi.Mode().Perm(), c.DataDir)}
+	}
+	return row{"data dir", ok, c.DataDir + " (owner-only)."}
+}
+
+func storeRow(c config.Config) row {
+	path := ledger.Path(c.DataDir)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return row{"store", warning, "no store yet; `buddi serve` creates it."}
+	}
+	if inst, err := daemon.ReadInstance(c.DataDir); err == nil && running(inst.Addr) {
+		return row{"store", ok, fmt.Sprintf("in use by buddi serve at http://%s (pid %d).", inst.Addr, inst.PID)}
+	}
+	st, err := ledger.Open(path)
+	if err != nil {
+		return row{"store", failed, fmt.Sprintf("%s cannot be opened (%v); move it aside to start afresh.", path, err)}
+	}
+	defer st.Close()
+	s, err := st.Stop()
+	if err != nil {
+		return row{"store", failed, fmt.Sprintf("%s cannot be read (%v).", path, err)}
+	}
+	if s.Stopped {
+		return row{"store", warning, "readable; browser access is STOPPED until `buddi resume --all`."}
+	}
+	return row{"store", ok, "readable."}
+}
+
+func tokenRow(c config.Config) row {
+	p := filepath.Join(c.DataDir, daemon.OwnerTokenFile)
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return row{"owner token", warning, "none yet; `buddi serve` writes one on first start."}
+	case err != nil:
+		return row{"owner token", failed, fmt.Sprintf("%s cannot be read: %v.", p, err)}
+	case fi.Mode().Perm() != 0o600:
+		return row{"owner token", failed, fmt.Sprintf("%s has mode %v; run `chmod 600 %s`.", p, fi.Mode().Perm(), p)}
+	}
+	return row{"owner token", ok, p + " (0600)."}
+}
+
+func egressRow() row {
+	cfg, err := egress.ConfigFromEnv(config.Getenv)
+	if err != nil {
+		return row{"egress proxy", failed, err.Error()}
+	}
+	g, err := egress.Listen(cfg)
+	if err != nil {
+		return row{"egress proxy", failed, fmt.Sprintf("the SOCKS guard cannot listen on loopback: %v.", err)}
+	}
+	defer g.Close()
+	text := "the SOCKS guard starts on loopback; public web on ports 80/443 only"
+	switch {
+	case cfg.AirGap:
+		text += "; AIR-GAP is on"
+	case len(cfg.Hosts) > 0:
+		text += fmt.Sprintf("; limited to %d hosts", len(cfg.Hosts))
+	}
+	return row{"egress proxy", ok, text + "."}
+}
+
+func extensionRow(c config.Config) row {
+	if _, err := os.Stat(filepath.Join(c.DataDir, "extension.json")); err == nil {
+		return row{"extension", ok, "a browser extension is paired."}
+	}
+	return row{"extension", ok, "not paired (only needed for the \"Your browser\" mode)."}
+}
+
+func telegramRow(e *env) row {
+	if e.getenv("BUDDI_TELEGRAM_TOKEN") == "" {
+		return row{"telegram", ok, "not configured (optional)."}
+	}
+	return row{"telegram", warning, "BUDDI_TELEGRAM_TOKEN is set, but this build has no Telegram surface yet."}
+}

@@ -1,0 +1,285 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "buddi-cli")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "buddi")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result of one CLI run.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(cleanEnv(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code, out.String(), errb.String()}
+}
+
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BUDDI_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func TestUsageAndErrors(t *testing.T) {
+	cases := map[string]struct {
+		args   []string
+		env    []string
+		code   int
+		stream string // "out" or "err"
+		want   string
+	}{
+		"help":             {[]string{"--help"}, nil, 0, "out", "Usage: buddi COMMAND"},
+		"version":          {[]string{"version"}, nil, 0, "out", "buddi "},
+		"unknown command":  {[]string{"fly"}, nil, 2, "err", `"fly" is not a command`},
+		"serve help":       {[]string{"serve", "--help"}, nil, 0, "out", "-addr"},
+		"doctor help":      {[]string{"doctor", "--help"}, nil, 0, "out", "-data"},
+		"unknown flag":     {[]string{"serve", "--colour"}, nil, 2, "err", "flag provided but not defined: -colour"},
+		"bad addr":         {[]string{"serve", "--addr", "nowhere"}, nil, 2, "err", `"nowhere" is not host:port`},
+		"bad port":         {[]string{"serve", "--addr", "127.0.0.1:99999"}, nil, 2, "err", "0 to 65535"},
+		"bad env bool":     {[]string{"serve"}, []string{"BUDDI_BROWSER_NO_SANDBOX=maybe"}, 2, "err", "is not a boolean"},
+		"bad level":        {[]string{"serve"}, []string{"BUDDI_LOG_LEVEL=loud"}, 2, "err", "is not a level"},
+		"bad air gap":      {[]string{"serve", "--data", "/nonexistent/x"}, []string{"BUDDI_AIR_GAP=perhaps"}, 1, "err", "BUDDI_AIR_GAP"},
+		"extra args":       {[]string{"version", "extra"}, nil, 2, "err", "expected no arguments"},
+		"takeover no conv": {[]string{"takeover"}, nil, 2, "err", "expected CONVERSATION"},
+		"resume both":      {[]string{"resume", "c1", "--all"}, nil, 2, "err", "either one CONVERSATION or --all"},
+		"task steps":       {[]string{"task", "start", "--agent", "a", "--conversation", "c", "--steps", "900", "go"}, nil, 2, "err", "out of range"},
+		"mcp no token":     {[]string{"mcp"}, nil, 2, "err", "agent-token"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, c.env, c.args...)
+			got := r.stdout
+			if c.stream == "err" {
+				got = r.stderr
+			}
+			if r.code != c.code || !strings.Contains(got, c.want) {
+				t.Fatalf("exit %d, want %d; std%s %q should contain %q (stderr %q)", r.code, c.code, c.stream, got, c.want, r.stderr)
+			}
+			if c.stream == "err" && strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+				t.Fatalf("the error is more than one line: %q", r.stderr)
+			}
+		})
+	}
+}
+
+func TestOwnerCommandsWithoutDaemon(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, nil, "sessions", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "no owner token") {
+		t.Fatalf("exit %d stderr %q; want 1 and a sentence about the owner token", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "owner-token"), []byte("bo_x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "stop", "--data", dir, "--addr", freeAddr(t))
+	if r.code != 1 || !strings.Contains(r.stderr, "buddi is not running at") {
+		t.Fatalf("exit %d stderr %q; want 1 and 'buddi is not running at'", r.code, r.stderr)
+	}
+}
+
+// serve starts `buddi serve` with the sim driver and waits for /healthz.
+type served struct {
+	cmd  *exec.Cmd
+	addr string
+	dir  string
+	out  *bytes.Buffer
+}
+
+func serve(t *testing.T, dir string) *served {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
+	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn")
+	out := &bytes.Buffer{}
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, addr: addr, dir: dir, out: out}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "buddi is serving at http://"+addr) {
+		t.Fatalf("serve said %q (stderr %q)", line, out.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	waitHealthy(t, addr)
+	return s
+}
+
+func TestServeLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, dir)
+	fi, err := os.Stat(filepath.Join(dir, "owner-token"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("owner-token: %v mode %v; want 0600", err, fi.Mode().Perm())
+	}
+	h := health(t, s.addr)
+	if h["stopped"] != false || h["mode"] != "playwright" || h["version"] == "" {
+		t.Fatalf("healthz = %v", h)
+	}
+	// A second serve on the same data dir is refused, naming the first one.
+	r := runCLI(t, nil, "serve", "--data", dir, "--addr", freeAddr(t))
+	if r.code != 1 || !strings.Contains(r.stderr, "http://"+s.addr) {
+		t.Fatalf("second serve: exit %d stderr %q; want 1 naming %s", r.code, r.stderr, s.addr)
+	}
+	// Owner flow over the CLI.
+	r = runCLI(t, nil, "agent", "add", "ada", "--data", dir)
+	token := strings.TrimSpace(r.stdout)
+	if r.code != 0 || !strings.HasPrefix(token, "ba_") {
+		t.Fatalf("agent add: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "task", "start", "--agent", "ada", "--conversation", "c1", "--data", dir, "read", "the", "page")
+	if r.code != 0 || !strings.Contains(r.stdout, "Task started for ada in c1") {
+		t.Fatalf("task start: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "sessions", "--data", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "c1") || !strings.Contains(r.stdout, "ready") {
+		t.Fatalf("sessions: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "takeover", "c404", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "no_session") {
+		t.Fatalf("takeover of nothing: exit %d err %q", r.code, r.stderr)
+	}
+	// SIGTERM shuts down cleanly and exits 0, releasing the lock.
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Fatalf("serve exited with %v after SIGTERM; stderr %s", err, s.out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "serve.json")); !os.IsNotExist(err) {
+		t.Fatalf("serve.json left behind after a clean shutdown: %v", err)
+	}
+	serve(t, dir) // the data dir is free again
+}
+
+func TestStopSurvivesKill9(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, dir)
+	if r := runCLI(t, nil, "stop", "--data", dir); r.code != 0 || !strings.Contains(r.stdout, "stopped") {
+		t.Fatalf("stop: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.cmd.Wait()
+	s = serve(t, dir)
+	if h := health(t, s.addr); h["stopped"] != true {
+		t.Fatalf("after kill -9 and restart healthz = %v; want stopped", h)
+	}
+	if r := runCLI(t, nil, "doctor", "--data", dir); !strings.Contains(r.stdout, "in use by buddi serve") {
+		t.Fatalf("doctor while serving: %q", r.stdout)
+	}
+	if r := runCLI(t, nil, "resume", "--all", "--data", dir); r.code != 0 {
+		t.Fatalf("resume --all: exit %d err %q", r.code, r.stderr)
+	}
+	if h := health(t, s.addr); h["stopped"] != false {
+		t.Fatalf("after resume healthz = %v; want not stopped", h)
+	}
+}
+
+func TestDoctorRows(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1"}, "doctor", "--data", dir)
+	for _, name := range []string{"data dir", "store", "owner token", "browser", "playwright", "sandbox", "egress proxy", "extension", "telegram"} {
+		if !strings.Contains(r.stdout, name) {
+			t.Fatalf("doctor has no %q row:\n%s", name, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "WITHOUT its sandbox") {
+		t.Fatalf("doctor does not flag BUDDI_BROWSER_NO_SANDBOX:\n%s", r.stdout)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "doctor", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "chmod 700") {
+		t.Fatalf("doctor with an open data dir: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func waitHealthy(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no healthy daemon at %s", addr)
+}
+
+func health(t *testing.T, addr string) map[string]any {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

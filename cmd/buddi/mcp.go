@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/ui/mcp"
+)
+
+func init() {
+	register(&command{name: "mcp", summary: "serve buddi's browser tools to an MCP client over stdio", run: mcpServe})
+}
+
+func mcpServe(e *env, args []string) int {
+	f := newFlags(e, "mcp")
+	token := f.String("agent-token", e.getenv("BUDDI_AGENT_TOKEN"), "the agent's token (env BUDDI_AGENT_TOKEN)")
+	conv := f.String("conversation", "", "use this conversation for every call (default: one per MCP session)")
+	if code, ok := f.parse(args, 0); !ok {
+		return code
+	}
+	if *token == "" {
+		return usageFail(e, "mcp", "give the agent's token with --agent-token or BUDDI_AGENT_TOKEN; `buddi agent add NAME` makes one.")
+	}
+	addr := f.cfg.Addr
+	if !f.addrSet {
+		if inst, err := daemon.ReadInstance(f.cfg.DataDir); err == nil {
+			addr = inst.Addr
+		}
+	}
+	srv, err := mcp.New(mcp.Config{BaseURL: "http://" + addr, Token: *token, Conversation: *conv, Version: version})
+	if err != nil {
+		return usageFail(e, "mcp", err.Error())
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+		return fail(e, "mcp", "%s", err)
+	}
+	return exitOK
+}

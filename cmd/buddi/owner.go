@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+func init() {
+	register(&command{name: "sessions", summary: "list the browser sessions and their state", run: sessions})
+	register(&command{name: "takeover", args: "CONVERSATION", summary: "pause a conversation's agent and take its browser over", run: control("takeover")})
+	register(&command{name: "resume", args: "CONVERSATION | --all", summary: "hand a session back to its agent, or lift a Stop with --all", run: resume})
+	register(&command{name: "release", args: "CONVERSATION", summary: "end a conversation's session and close its tabs", run: control("release")})
+	register(&command{name: "stop", summary: "stop all browser access (kept across restarts until `buddi resume --all`)", run: stop})
+}
+
+// ownerRun parses flags, builds the client and runs fn.
+func ownerRun(e *env, name string, args []string, positional int, fn func(*flags, *owner) error) int {
+	f := newFlags(e, name)
+	if code, ok := f.parse(args, positional); !ok {
+		return code
+	}
+	o, err := ownerClient(f)
+	if err != nil {
+		return fail(e, name, "%s.", err)
+	}
+	if err := fn(f, o); err != nil {
+		return fail(e, name, "%s", sentence(err))
+	}
+	return exitOK
+}
+
+func sentence(err error) string {
+	if me, ok := err.(*messages.Error); ok {
+		return me.Message + " (" + me.Code + ")"
+	}
+	s := err.Error()
+	if s != "" && s[len(s)-1] != '.' {
+		s += "."
+	}
+	return s
+}
+
+func sessions(e *env, args []string) int {
+	return ownerRun(e, "sessions", args, 0, func(f *flags, o *owner) error {
+		var list []messages.SessionInfo
+		if err := o.call("GET", "/api/browser/sessions", nil, &list); err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(e.stdout, "No sessions.")
+			return nil
+		}
+		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "CONVERSATION\tAGENT\tSTATE\tSTEPS\tEXPIRES\tURL")
+		for _, s := range list {
+			state := s.State
+			if s.PauseReason != "" {
+				state += " (" + s.PauseReason + ")"
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%d/%d\t%s\t%s\n", s.Conversation, s.Agent, state,
+				s.StepsUsed, s.StepsMax, s.Expires.Local().Format(time.Kitchen), s.URL)
+		}
+		return w.Flush()
+	})
+}
+
+func control(action string) func(*env, []string) int {
+	return func(e *env, args []string) int {
+		return ownerRun(e, action, args, 1, func(f *flags, o *owner) error {
+			var info messages.SessionInfo
+			if err := o.call("POST", "/api/browser/"+action, map[string]string{"conversation": f.arg(0)}, &info); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "%s: %s.\n", info.Conversation, info.State)
+			return nil
+		})
+	}
+}
+
+func resume(e *env, args []string) int {
+	f := newFlags(e, "resume")
+	all := f.Bool("all", false, "lift the Stop on all browser access")
+	if code, ok := f.parse(args, -1); !ok {
+		return code
+	}
+	if *all == (len(f.pos) == 1) || len(f.pos) > 1 {
+		fmt.Fprintln(e.stderr, "buddi resume: give either one CONVERSATION or --all; run `buddi resume --help`.")
+		return exitUsage
+	}
+	o, err := ownerClient(f)
+	if err != nil {
+		return fail(e, "resume", "%s.", err)
+	}
+	body := map[string]any{"all": *all, "conversation": f.arg(0)}
+	var out json.RawMessage
+	if err := o.call("POST", "/api/browser/resume", body, &out); err != nil {
+		return fail(e, "resume", "%s", sentence(err))
+	}
+	if *all {
+		fmt.Fprintln(e.stdout, "Browser access resumed.")
+	} else {
+		fmt.Fprintf(e.stdout, "%s handed back; its agent must observe again before acting.\n", f.arg(0))
+	}
+	return exitOK
+}
+
+func stop(e *env, args []string) int {
+	return ownerRun(e, "stop", args, 0, func(f *flags, o *owner) error {
+		var out struct {
+			Sessions int `json:"sessions"`
+		}
+		if err := o.call("POST", "/api/browser/stop", nil, &out); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "All browser access stopped (%d sessions closed their tabs). It stays stopped across restarts until `buddi resume --all`.\n", out.Sessions)
+		return nil
+	})
+}

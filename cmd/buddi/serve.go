@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/daemon"
+)
+
+func init() {
+	register(&command{name: "serve", summary: "run the buddi daemon: agent API, owner API and the browser", run: serve})
+}
+
+func serve(e *env, args []string) int {
+	f := newFlags(e, "serve")
+	accessLog := f.Bool("access-log", false, "log every HTTP request at info level")
+	if code, ok := f.parse(args, 0); !ok {
+		return code
+	}
+	log := newLogger(e, f.cfg.LogLevel)
+	d, err := daemon.Start(daemon.Options{Config: f.cfg, Log: log, Version: version,
+		Out: e.stdout, AccessLog: *accessLog})
+	if err != nil {
+		return fail(e, "serve", "%s", startProblem(err, f.cfg.DataDir))
+	}
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	s := <-sig
+	log.Info("shutting down", "signal", s.String())
+	go func() {
+		<-sig
+		fmt.Fprintln(e.stderr, "buddi serve: second signal; exiting now.")
+		os.Exit(exitFail)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := d.Shutdown(ctx); err != nil {
+		log.Warn("shutdown was not clean", "err", err)
+	}
+	log.Info("stopped")
+	return exitOK
+}
+
+// startProblem turns a start failure into one sentence.
+func startProblem(err error, dir string) string {
+	switch {
+	case errors.Is(err, daemon.ErrRunning):
+		return "another buddi serve already uses " + dir + afterColon(err.Error()) + "."
+	case errors.Is(err, ledger.ErrLocked):
+		return "the store in " + dir + " is locked by another process; stop it or use another --data."
+	case errors.Is(err, ledger.ErrCorrupt):
+		return "the store in " + dir + "/state cannot be read (" + err.Error() + "); move it aside to start afresh, or restore a backup."
+	}
+	return err.Error()
+}
+
+func afterColon(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == ':' && s[i+1] == ' ' {
+			return ": " + s[i+2:]
+		}
+	}
+	return ""
+}
+
+func newLogger(e *env, level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: l}))
+}

@@ -1,0 +1,133 @@
+// Package config reads buddi's settings from flags and the environment and
+// validates every value, answering a bad one with one sentence that names the
+// value and what would be accepted.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Config is everything buddi serve needs to start.
+type Config struct {
+	DataDir      string // --data, BUDDI_DATA_DIR
+	Addr         string // --addr, BUDDI_ADDR
+	Channel      string // BUDDI_BROWSER_CHANNEL
+	NoSandbox    bool   // BUDDI_BROWSER_NO_SANDBOX
+	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN
+	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
+	Driver       string // BUDDI_DRIVER: playwright (default) or sim
+}
+
+// Defaults.
+const (
+	DefaultData = "./data"
+	DefaultAddr = "127.0.0.1:7777"
+)
+
+// ErrInvalid marks a configuration error; its text is the sentence to show.
+var ErrInvalid = errors.New("invalid configuration")
+
+// Invalid returns an ErrInvalid error with one sentence.
+func Invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// FromEnv fills the settings that only come from the environment and the
+// defaults for --data and --addr (flags override them afterwards).
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Config{
+		DataDir:      or(getenv("BUDDI_DATA_DIR"), DefaultData),
+		Addr:         or(getenv("BUDDI_ADDR"), DefaultAddr),
+		Channel:      getenv("BUDDI_BROWSER_CHANNEL"),
+		PublicOrigin: getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
+		LogLevel:     or(getenv("BUDDI_LOG_LEVEL"), "info"),
+		Driver:       or(getenv("BUDDI_DRIVER"), "playwright"),
+	}
+	ns, err := Bool("BUDDI_BROWSER_NO_SANDBOX", getenv("BUDDI_BROWSER_NO_SANDBOX"))
+	if err != nil {
+		return c, err
+	}
+	c.NoSandbox = ns
+	return c, nil
+}
+
+// Validate checks every field.
+func (c *Config) Validate() error {
+	if strings.TrimSpace(c.DataDir) == "" {
+		return Invalid("the data directory is empty; pass --data DIR or set BUDDI_DATA_DIR")
+	}
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return Invalid("the data directory %q cannot be resolved: %v", c.DataDir, err)
+	}
+	c.DataDir = abs
+	if err := CheckAddr(c.Addr); err != nil {
+		return err
+	}
+	switch c.Channel {
+	case "", "chrome", "chromium", "chrome-beta", "msedge":
+	default:
+		return Invalid("BUDDI_BROWSER_CHANNEL %q is not known; use chrome, chromium, chrome-beta or msedge, or leave it unset", c.Channel)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return Invalid("BUDDI_LOG_LEVEL %q is not a level; use debug, info, warn or error", c.LogLevel)
+	}
+	switch c.Driver {
+	case "playwright", "sim":
+	default:
+		return Invalid("BUDDI_DRIVER %q is not a driver; use playwright or sim", c.Driver)
+	}
+	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
+		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)
+	}
+	return nil
+}
+
+// CheckAddr accepts host:port where host is an IP address or localhost.
+func CheckAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return Invalid("the address %q is not host:port; use for example 127.0.0.1:7777", addr)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p < 0 || p > 65535 {
+		return Invalid("the port in %q is not a number from 0 to 65535", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if _, err := netip.ParseAddr(host); err != nil {
+		return Invalid("the host in %q is not an IP address; use 127.0.0.1 or another address of this machine", addr)
+	}
+	return nil
+}
+
+// Bool parses a boolean environment value: 1/0, true/false, yes/no, on/off.
+func Bool(name, v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off":
+		return false, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	}
+	return false, Invalid("%s=%q is not a boolean; use 1 or 0", name, v)
+}
+
+// Getenv is os.Getenv, named so callers can pass it.
+func Getenv(k string) string { return os.Getenv(k) }
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

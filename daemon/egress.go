@@ -1,0 +1,67 @@
+package daemon
+
+import (
+	"strings"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/egress"
+)
+
+// egressParts are the SOCKS guard the browser dials through and the URL
+// rules navigations are checked against.
+type egressParts struct {
+	cfg    egress.Config
+	guard  *egress.Guard
+	policy *urlPolicy
+}
+
+// urlPolicy adapts egress.Policy to what sessions and drivers call.
+type urlPolicy struct {
+	p *egress.Policy
+	// sim lets the simulated site through: it lives on the reserved .test
+	// domain, which the real rules refuse, and nothing behind it is dialed.
+	sim bool
+}
+
+// CheckURL checks a navigation the agent asked for.
+func (u *urlPolicy) CheckURL(raw, source string) error {
+	if u.sim && strings.HasPrefix(raw, sim.Origin+"/") {
+		return nil
+	}
+	return u.p.CheckURL(raw, egress.Source(source))
+}
+
+func startEgress(o Options) (*egressParts, error) {
+	cfg, err := egress.ConfigFromEnv(config.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Logger = o.Log
+	pol, err := egress.NewPolicy(cfg)
+	if err != nil {
+		return nil, err
+	}
+	simulated := o.Profile != nil || o.Config.Driver == "sim"
+	return &egressParts{cfg: cfg, policy: &urlPolicy{p: pol, sim: simulated}}, nil
+}
+
+// listen starts the guard the first time a browser needs it.
+func (e *egressParts) listen() (*egress.Guard, error) {
+	if e.guard != nil {
+		return e.guard, nil
+	}
+	g, err := egress.Listen(e.cfg)
+	if err != nil {
+		return nil, err
+	}
+	e.guard = g
+	return g, nil
+}
+
+func (e *egressParts) close() error {
+	if e.guard == nil {
+		return nil
+	}
+	return e.guard.Close()
+}

@@ -1,0 +1,62 @@
+package daemon
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+// OwnerTokenFile is where the plain owner token is written, once, 0600.
+const OwnerTokenFile = "owner-token"
+
+// ensureOwner returns the owner token hash, creating the token on first
+// start. created is true when a new token was written.
+func ensureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir string) (hash string, created bool, err error) {
+	o, found, err := st.Owner()
+	if err != nil {
+		return "", false, err
+	}
+	if found {
+		return o.TokenHash, false, nil
+	}
+	token := secret.New("bo_")
+	path := filepath.Join(dir, OwnerTokenFile)
+	if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
+		return "", false, fmt.Errorf("daemon: write %s: %w", path, err)
+	}
+	rec := ledger.Owner{TokenHash: secret.Hash(token), Created: time.Now()}
+	res, err := sys.Root.RequestFuture(led, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		ledger.Put(ledger.OwnerKey(), rec)}}, 10*time.Second).Result()
+	if err == nil {
+		if w, ok := res.(*messages.LedgerWritten); ok {
+			err = w.Err
+		}
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("daemon: save the owner: %w", err)
+	}
+	return rec.TokenHash, true, nil
+}
+
+// ReadOwnerToken reads the owner token for CLI commands.
+func ReadOwnerToken(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, OwnerTokenFile))
+	if err != nil {
+		return "", err
+	}
+	return string(trimSpace(b)), nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

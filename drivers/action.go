@@ -1,0 +1,84 @@
+package drivers
+
+import "time"
+
+// Kind names an action a driver performs.
+type Kind string
+
+// The actions. Observe is not here: it has its own method.
+const (
+	Navigate   Kind = "navigate"
+	Back       Kind = "back"
+	Forward    Kind = "forward"
+	Click      Kind = "click"
+	Fill       Kind = "fill"
+	Select     Kind = "select"
+	Press      Kind = "press"
+	Hover      Kind = "hover"
+	Scroll     Kind = "scroll"
+	Submit     Kind = "submit"
+	TabAction  Kind = "tab"
+	WaitFor    Kind = "wait_for"
+	DOM        Kind = "dom"
+	Console    Kind = "console"
+	Screenshot Kind = "screenshot"
+)
+
+// Mutating reports whether the action can change a page, and so must name
+// the latest observation.
+func (k Kind) Mutating() bool {
+	switch k {
+	case Click, Fill, Select, Press, Hover, Scroll, Submit:
+		return true
+	}
+	return false
+}
+
+// Action is one validated request to a driver. Fields not used by Kind are zero.
+type Action struct {
+	Kind     Kind
+	Target   *Target       // click, fill, select, hover, submit; optional for press, scroll
+	URL      string        // navigate
+	Value    string        // fill: text; press: key name
+	Values   []string      // select: option labels or values
+	DeltaY   int           // scroll: pixels, positive is down
+	TabOp    string        // tab: "list", "new", "switch", "close"
+	TabID    string        // tab: switch, close
+	Wait     *WaitCond     // wait_for
+	Timeout  time.Duration // bound for navigate, wait_for; 0 means the driver default
+	FullRes  bool          // screenshot: up to 4096 px instead of 1280 px
+	MaxChars int           // dom: cap on text; 0 means 8000
+}
+
+// WaitCond is what wait_for polls for: exactly one field is set.
+type WaitCond struct {
+	Selector string
+	Text     string
+	URL      string // substring of the page URL
+	Load     bool   // document load complete
+}
+
+// Outcome of an action.
+type Outcome struct {
+	// Result is "loaded", "load_pending", "navigated", "same_page", "done".
+	Result string    `json:"outcome"`
+	URL    string    `json:"url,omitempty"`
+	Title  string    `json:"title,omitempty"`
+	Text   string    `json:"text,omitempty"` // dom, console
+	Tabs   []TabInfo `json:"tabs,omitempty"`
+	Image  []byte    `json:"-"` // screenshot JPEG
+	Width  int       `json:"width,omitempty"`
+	Height int       `json:"height,omitempty"`
+	// Changed is true when the action navigated or submitted: the next
+	// mutating call needs a fresh observation.
+	Changed bool `json:"-"`
+}
+
+// Outcome results.
+const (
+	Loaded      = "loaded"
+	LoadPending = "load_pending"
+	Navigated   = "navigated"
+	SamePage    = "same_page"
+	Done        = "done"
+)

@@ -1,0 +1,83 @@
+package drivers
+
+import (
+	"context"
+	"time"
+)
+
+// Driver is one way of acting on pages (one browser profile, or a simulation).
+type Driver interface {
+	// Status reports what the driver would use, without launching anything.
+	Status(ctx context.Context) Status
+	// Open returns the tabs of one conversation, launching the browser on
+	// first use. Opening the same conversation twice returns the same tabs.
+	Open(ctx context.Context, conversation string) (Tabs, error)
+	// Close ends every conversation's tabs and releases the browser.
+	Close() error
+}
+
+// Tabs is one conversation's share of the browser.
+type Tabs interface {
+	// Observe captures the active tab: URL, title, tabs, an accessibility tree
+	// with refs, and a screenshot when asked.
+	Observe(ctx context.Context, opts ObserveOptions) (*Observation, error)
+	// Do performs one action. Target-taking actions carry the Target from the
+	// latest observation; the driver checks it still names the same element
+	// on the same page before dispatching any input.
+	Do(ctx context.Context, a *Action) (*Outcome, error)
+	// Interrupt abandons whatever is in flight (a pending load is stopped at
+	// once) and keeps the page as it is. It is what take-over calls.
+	Interrupt()
+	// Close closes this conversation's tabs; other conversations keep theirs.
+	Close(ctx context.Context) error
+}
+
+// Status is what the driver reports about itself.
+type Status struct {
+	Driver   string `json:"driver"`            // "playwright", "sim"
+	Browser  string `json:"browser,omitempty"` // path or channel of the browser
+	Found    bool   `json:"found"`             // a browser is available
+	Headless bool   `json:"headless"`          // no display to show it on
+	Running  bool   `json:"running"`           // the browser is launched now
+	Problem  string `json:"problem,omitempty"` // one sentence when not usable
+}
+
+// ObserveOptions shape an observation.
+type ObserveOptions struct {
+	FullPage   bool // the whole document rather than the viewport first
+	Screenshot bool // attach a JPEG of the viewport
+	MaxChars   int  // bound on the tree text; 0 means the driver default
+}
+
+// Observation is what the agent sees. Refs maps each ref in Tree to the
+// evidence the driver needs to check it again before input.
+type Observation struct {
+	URL        string            `json:"url"`
+	Title      string            `json:"title"`
+	Tab        string            `json:"tab"`
+	Tabs       []TabInfo         `json:"tabs"`
+	Tree       string            `json:"tree"`
+	Truncated  bool              `json:"truncated,omitempty"`
+	Refs       map[string]Target `json:"-"`
+	Screenshot []byte            `json:"-"`
+	TakenAt    time.Time         `json:"observedAt"`
+}
+
+// TabInfo names one of the conversation's tabs.
+type TabInfo struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Active bool   `json:"active"`
+}
+
+// Target is one observed element. Fingerprint is the driver's own evidence
+// (identifying attributes, form destination, page URL); the session treats it
+// as opaque and hands it back with the action.
+type Target struct {
+	Ref         string `json:"ref"`
+	Tab         string `json:"tab"`
+	Role        string `json:"role,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Fingerprint string `json:"-"`
+}

@@ -1,0 +1,75 @@
+// Package browsertest starts real playwright drivers for tests.
+package browsertest
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
+)
+
+var install struct {
+	once sync.Once
+	err  error
+}
+
+// New returns a started, headless driver on a fresh data dir, closed by
+// t.Cleanup. A browser that cannot start fails the test with the driver's
+// own sentence; nothing is skipped.
+func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	d, err := Start(ctx, t.TempDir(), opts...)
+	if d != nil {
+		t.Cleanup(func() { _ = d.Close() })
+	}
+	if err != nil {
+		t.Fatalf("the browser did not start: %s", sentence(err))
+	}
+	return d
+}
+
+// Start is New for callers without a testing.TB (a TestMain sharing one
+// driver): it installs the Playwright driver if needed, launches a headless
+// browser on dataDir, and returns the driver, which the caller closes (also
+// after an error, when it is not nil). Tests running as root get
+// BUDDI_BROWSER_NO_SANDBOX=1, since Chromium will not sandbox itself as root.
+func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)) (*playwright.Driver, error) {
+	if os.Geteuid() == 0 && os.Getenv(playwright.EnvNoSandbox) == "" {
+		_ = os.Setenv(playwright.EnvNoSandbox, "1")
+	}
+	install.once.Do(func() { install.err = playwright.InstallDriver(ctx, io.Discard) })
+	if install.err != nil {
+		return nil, install.err
+	}
+	cfg := playwright.ConfigFromEnv(dataDir)
+	headless := true
+	cfg.Headless = &headless
+	for _, o := range opts {
+		o(&cfg)
+	}
+	d, err := playwright.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tabs, err := d.Open(ctx, "browsertest")
+	if err != nil {
+		return d, err
+	}
+	return d, tabs.Close(ctx)
+}
+
+func sentence(err error) string {
+	var de *drivers.Error
+	if errors.As(err, &de) {
+		return de.Message + " (" + err.Error() + ")"
+	}
+	return err.Error()
+}

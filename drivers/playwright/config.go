@@ -1,0 +1,82 @@
+package playwright
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+)
+
+// Environment variables read by ConfigFromEnv.
+const (
+	EnvChannel   = "BUDDI_BROWSER_CHANNEL"
+	EnvNoSandbox = "BUDDI_BROWSER_NO_SANDBOX"
+)
+
+// Field is what CheckField sees of an input before text goes into it: the
+// element's own DOM attributes, read in the isolated world.
+type Field struct {
+	Tag          string // "input", "textarea", "select", or the element's tag
+	Type         string // the type property ("text", "password", "email"...)
+	Autocomplete string
+	Name         string
+	ID           string
+	InputMode    string
+}
+
+// Config is what a Driver needs. Only DataDir is required.
+type Config struct {
+	DataDir   string   // the profile lives in <DataDir>/browser/profile
+	Channel   string   // a Chrome channel such as "chrome" (BUDDI_BROWSER_CHANNEL)
+	NoSandbox bool     // run Chromium without its sandbox (BUDDI_BROWSER_NO_SANDBOX=1)
+	Headless  *bool    // nil: headed when DISPLAY or WAYLAND_DISPLAY is set
+	ExtraArgs []string // egress flags from the caller: proxy and the like
+
+	// CheckURL is called for every document request: navigations, each
+	// redirect hop, popups and frames. A non-nil error blocks it; its code is
+	// kept when it is a *drivers.Error or has a Code() string method, else
+	// the code is not_allowed. Its text is the sentence the agent reads.
+	CheckURL func(raw string) error
+	// CheckField is called before text goes into a field (fill, or a
+	// character key pressed into it). A non-nil error refuses the input.
+	CheckField func(f Field, value string) error
+
+	Logger *slog.Logger
+}
+
+// ConfigFromEnv returns a Config for dataDir with Channel and NoSandbox read
+// from the environment.
+func ConfigFromEnv(dataDir string) Config {
+	return Config{
+		DataDir:   dataDir,
+		Channel:   os.Getenv(EnvChannel),
+		NoSandbox: os.Getenv(EnvNoSandbox) == "1",
+	}
+}
+
+func (c *Config) validate() error {
+	if c.DataDir == "" {
+		return errors.New("playwright: Config.DataDir is required")
+	}
+	if !filepath.IsAbs(c.DataDir) {
+		return errors.New("playwright: Config.DataDir must be an absolute path")
+	}
+	if _, ok := channelPaths[c.Channel]; c.Channel != "" && !ok {
+		return errors.New("playwright: unknown browser channel " + c.Channel)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+func (c *Config) headless() bool {
+	if c.Headless != nil {
+		return *c.Headless
+	}
+	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}
+
+func (c *Config) profileDir() string {
+	return filepath.Join(c.DataDir, "browser", "profile")
+}

@@ -1,0 +1,58 @@
+package playwright
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// consoleCap bounds how many console errors a tab keeps.
+const consoleCap = 100
+
+// consoleRing keeps a tab's latest console errors and uncaught exceptions.
+type consoleRing struct {
+	mu      sync.Mutex
+	lines   []string
+	dropped int
+}
+
+func (r *consoleRing) add(kind, text string) {
+	line := time.Now().UTC().Format("15:04:05") + " " + kind + ": " + strings.TrimSpace(text)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.lines) == consoleCap {
+		copy(r.lines, r.lines[1:])
+		r.lines = r.lines[:consoleCap-1]
+		r.dropped++
+	}
+	r.lines = append(r.lines, line)
+}
+
+func (r *consoleRing) text(max int) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	if r.dropped > 0 {
+		b.WriteString("(earlier errors dropped)\n")
+	}
+	for _, l := range r.lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return cut(b.String(), max)
+}
+
+// cut shortens s to at most max bytes on a rune boundary, preferring a line end.
+func cut(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	i := max
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	if j := strings.LastIndexByte(s[:i], '\n'); j > max/2 {
+		i = j + 1
+	}
+	return s[:i], true
+}

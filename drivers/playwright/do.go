@@ -1,0 +1,102 @@
+package playwright
+
+import (
+	"context"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// Default bounds of actions.
+const (
+	navTimeout     = 15 * time.Second // navigate, and loads an action started
+	inputTimeout   = 5 * time.Second  // waiting for an element to take input
+	waitDefault    = 5 * time.Second  // wait_for
+	waitMax        = 15 * time.Second
+	domChars       = 8000
+	navStartWindow = 80 * time.Millisecond // how long a click may take to start a navigation
+)
+
+// Do performs one action on the conversation's tabs.
+func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if a == nil {
+		return nil, badInput("No action was given.")
+	}
+	ctx, cancel := withDefault(ctx, 60*time.Second)
+	defer cancel()
+	ctx, end, err := ts.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	out, err := ts.do(ctx, a)
+	if err != nil {
+		return nil, ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
+	}
+	return out, nil
+}
+
+func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch a.Kind {
+	case drivers.TabAction:
+		return ts.tabOp(ctx, a)
+	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:
+		r, err := ts.resolve(ctx, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		return r.act(ctx, a)
+	case drivers.Press:
+		return ts.press(ctx, a)
+	case drivers.Scroll:
+		return ts.scroll(ctx, a)
+	}
+	t, err := ts.current()
+	if err != nil {
+		return nil, err
+	}
+	switch a.Kind {
+	case drivers.Navigate:
+		return t.navigate(ctx, a)
+	case drivers.Back, drivers.Forward:
+		return t.history(ctx, a)
+	case drivers.WaitFor:
+		return t.waitFor(ctx, a)
+	case drivers.DOM:
+		return t.dom(ctx, a)
+	case drivers.Console:
+		return t.consoleText(a), nil
+	case drivers.Screenshot:
+		return t.screenshotOutcome(ctx, a)
+	}
+	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+}
+
+// act dispatches a target-taking action on its checked element.
+func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch a.Kind {
+	case drivers.Click:
+		return r.click(ctx, a)
+	case drivers.Fill:
+		return r.fill(ctx, a)
+	case drivers.Select:
+		return r.selectOptions(ctx, a)
+	case drivers.Hover:
+		return r.hover(ctx)
+	case drivers.Submit:
+		return r.submit(ctx, a)
+	}
+	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+}
+
+// timeoutOf is the action's own bound, or def.
+func timeoutOf(a *drivers.Action, def, max time.Duration) time.Duration {
+	d := a.Timeout
+	if d <= 0 {
+		d = def
+	}
+	if max > 0 && d > max {
+		d = max
+	}
+	return d
+}

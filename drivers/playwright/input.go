@@ -1,0 +1,112 @@
+package playwright
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// click clicks the element and reports what the click did to the tab.
+func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	before, _ := r.t.nav.now()
+	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, inputTimeout)}) })
+	if err != nil {
+		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
+	}
+	return r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
+}
+
+// fill puts text into the field through Playwright's fill (it sets the
+// value and fires input events; the clipboard is never used). CheckField
+// sees the field's own attributes first.
+func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if err := r.t.owner.checkField(r.info.field(), a.Value); err != nil {
+		return nil, err
+	}
+	err := do(ctx, func() error { return r.loc.Fill(a.Value, pw.LocatorFillOptions{Timeout: ms(ctx, inputTimeout)}) })
+	if err != nil {
+		// Playwright's log quotes the value: keep it out of the cause.
+		return nil, r.inputFailed(errors.New("fill failed"), "fill", isClosed(err))
+	}
+	return r.t.outcome(ctx, drivers.Done, false), nil
+}
+
+// selectOptions picks options by label or value.
+func (r *resolved) selectOptions(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if len(a.Values) == 0 {
+		return nil, badInput("Select needs at least one option label or value.")
+	}
+	vals := append([]string(nil), a.Values...)
+	_, err := call(ctx, func() ([]string, error) {
+		return r.loc.SelectOption(pw.SelectOptionValues{ValuesOrLabels: &vals}, pw.LocatorSelectOptionOptions{Timeout: ms(ctx, inputTimeout)})
+	})
+	if err != nil {
+		return nil, r.inputFailed(err, "select", isClosed(err))
+	}
+	return r.t.outcome(ctx, drivers.Done, false), nil
+}
+
+func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
+	err := do(ctx, func() error { return r.loc.Hover(pw.LocatorHoverOptions{Timeout: ms(ctx, inputTimeout)}) })
+	if err != nil {
+		return nil, r.inputFailed(err, "hover", strings.Contains(err.Error(), "performing "))
+	}
+	return r.t.outcome(ctx, drivers.Done, false), nil
+}
+
+// submitJS submits the element's form (or the form itself) the way a person
+// does, validation and submit events included; a submit button is the
+// submitter.
+const submitJS = `(el) => {
+  const form = el instanceof HTMLFormElement ? el : el.form || el.closest('form');
+  if (!form) return false;
+  const submitter = el !== form && (el.type === 'submit' || el.type === 'image') ? el : undefined;
+  form.requestSubmit(submitter);
+  return true;
+}`
+
+func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	before, _ := r.t.nav.now()
+	ok, err := call(ctx, func() (any, error) { return r.loc.Evaluate(submitJS, nil, pw.LocatorEvaluateOptions{Timeout: ms(ctx, inputTimeout)}) })
+	if err != nil {
+		return nil, r.inputFailed(err, "submit", !isTimeout(err))
+	}
+	if ok != true {
+		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
+	}
+	out, err := r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
+	if out != nil {
+		out.Changed = true
+	}
+	return out, err
+}
+
+// inputFailed reports a failed input: uncertain when it may have reached
+// the page, else a code that says nothing happened.
+func (r *resolved) inputFailed(err error, verb string, dispatched bool) error {
+	var de *drivers.Error
+	if errors.As(err, &de) {
+		return de
+	}
+	if gone := r.t.alive(); gone != nil {
+		return gone
+	}
+	if dispatched {
+		return fail(drivers.CodePartial, err, "The "+verb+" on "+r.ref+" may have half happened: observe before doing anything else.")
+	}
+	return fail(drivers.CodeTargetMiss, err, "The element "+r.ref+" did not take the "+verb+": it is hidden, disabled, covered or not the right kind of element.")
+}
+
+// checkField runs the CheckField hook.
+func (ts *Tabs) checkField(f Field, value string) error {
+	if ts.d.cfg.CheckField == nil {
+		return nil
+	}
+	if err := ts.d.cfg.CheckField(f, value); err != nil {
+		return refusal(err)
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package playwright
+
+import (
+	"os"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+const msgRoot = "buddi runs as root, and Chromium will not sandbox itself as root: run buddi as an ordinary user, or set BUDDI_BROWSER_NO_SANDBOX=1 to run the browser without its sandbox."
+
+// rootRefusal refuses to launch as root unless the sandbox was explicitly
+// given up.
+func rootRefusal(cfg *Config) error {
+	if os.Geteuid() == 0 && !cfg.NoSandbox {
+		return fail(drivers.CodeNoBrowser, nil, msgRoot)
+	}
+	return nil
+}
+
+// launchFailures maps what a failed launch prints to one sentence each.
+var launchFailures = []struct {
+	marks []string
+	msg   string
+}{
+	{[]string{"please install the driver", "could not run driver"},
+		"The Playwright driver is not installed: run `buddi browser install`."},
+	{[]string{"error while loading shared libraries", "missing dependencies", "Host system is missing"},
+		"The browser is missing shared libraries: run `npx playwright install-deps chromium`, or install the distribution's chromium package."},
+	{[]string{"No usable sandbox", "setuid sandbox", "Failed to move to new namespace", "unprivileged user namespaces", "clone: Operation not permitted"},
+		"The browser found no usable sandbox: allow unprivileged user namespaces (AppArmor's kernel.apparmor_restrict_unprivileged_userns=0, or a seccomp profile that permits clone), then try again."},
+	{[]string{"Running as root without --no-sandbox"}, msgRoot},
+	{[]string{"Executable doesn't exist", "ENOENT", "spawn "},
+		"The browser could not be started from where it was found: run `buddi browser install` or `apt-get install chromium`."},
+	{[]string{"ProcessSingleton", "profile appears to be in use", "SingletonLock"},
+		"The browser profile is in use by another browser: close it, or stop the other buddi."},
+}
+
+// launchError turns a failed launch into one sentence with code no_browser.
+func launchError(err error) error {
+	s := err.Error()
+	for _, f := range launchFailures {
+		for _, m := range f.marks {
+			if strings.Contains(s, m) {
+				return fail(drivers.CodeNoBrowser, err, f.msg)
+			}
+		}
+	}
+	return fail(drivers.CodeNoBrowser, err, "The browser did not start: run `buddi doctor` to see why.")
+}

@@ -1,0 +1,84 @@
+package playwright_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+)
+
+// The shared driver serves the tests that need no driver of their own; each
+// uses its own conversation. Its hooks block any URL with /blocked in it and
+// refuse credential fields.
+var shared struct {
+	once sync.Once
+	d    *playwright.Driver
+	err  error
+	dir  string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.d != nil {
+		_ = shared.d.Close()
+		_ = os.RemoveAll(shared.dir)
+	}
+	if code == 0 {
+		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func sharedDriver(t testing.TB) *playwright.Driver {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "buddi-playwright-test-")
+		if shared.err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		shared.d, shared.err = browsertest.Start(ctx, shared.dir, policy)
+	})
+	if shared.err != nil {
+		t.Fatalf("the browser did not start: %v", shared.err)
+	}
+	return shared.d
+}
+
+// policyError carries its own code, as egress errors do.
+type policyError struct{ code, msg string }
+
+func (e *policyError) Error() string { return e.msg }
+func (e *policyError) Code() string  { return e.code }
+
+func policy(c *playwright.Config) {
+	c.CheckURL = func(raw string) error {
+		switch {
+		case strings.Contains(raw, "/blocked-coded"):
+			return &policyError{"site_not_approved", "This site needs the owner's approval first."}
+		case strings.Contains(raw, "/blocked"):
+			return errors.New("The owner's rules do not allow this address")
+		}
+		return nil
+	}
+	c.CheckField = func(f playwright.Field, value string) error {
+		if f.Type == "password" || strings.Contains(f.Autocomplete, "password") || strings.Contains(f.Autocomplete, "cc-") {
+			return &drivers.Error{Code: drivers.CodeNotAllowed, Message: "Agents may not type into credential fields."}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,90 @@
+package playwright
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// navigate loads a URL in the active tab: loaded when its load event came,
+// load_pending when it committed (or landed) but is still loading.
+func (t *tab) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	u, err := url.Parse(a.URL)
+	if err != nil || u.Scheme == "" {
+		return nil, badInput("Navigate needs an absolute URL such as https://example.com/.")
+	}
+	if err := t.owner.b.allowedAt(a.URL); err != nil {
+		return nil, err
+	}
+	limit := timeoutOf(a, navTimeout, 0)
+	start := time.Now()
+	before, _ := t.nav.now()
+	_, err = call(ctx, func() (pw.Response, error) {
+		return t.page.Goto(a.URL, pw.PageGotoOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
+	})
+	if err != nil && isTimeout(err) && sameDocument(t.page.URL(), a.URL) {
+		return t.outcome(ctx, drivers.LoadPending, true), nil // it landed; the commit wait timed out
+	}
+	if err != nil {
+		return nil, t.navFailed(ctx, err, before)
+	}
+	return t.loaded(ctx, limit-time.Since(start), drivers.Loaded)
+}
+
+// navFailed explains a navigation that did not commit.
+func (t *tab) navFailed(ctx context.Context, err error, before navMark) error {
+	if de := asDriverError(err); de != nil {
+		return de
+	}
+	if m, _ := t.nav.now(); m.blocked > before.blocked {
+		return t.nav.blockErr()
+	}
+	if gone := t.alive(); gone != nil {
+		return gone
+	}
+	if ctx.Err() != nil {
+		return abandoned(ctx)
+	}
+	if isTimeout(err) {
+		return fail(drivers.CodeTimeout, err, "The page did not answer within the time allowed; the tab stays where it was.")
+	}
+	if name := netError(err); name != "" {
+		return fail(drivers.CodeNavFailed, err, "The page could not be loaded ("+name+").")
+	}
+	return fail(drivers.CodeNavFailed, err, "The page could not be loaded.")
+}
+
+// sameDocument reports whether the tab is at dest, fragments aside.
+func sameDocument(now, dest string) bool {
+	a, err1 := url.Parse(now)
+	b, err2 := url.Parse(dest)
+	if err1 != nil || err2 != nil {
+		return now == dest
+	}
+	a.Fragment, b.Fragment = "", ""
+	return a.String() == b.String()
+}
+
+// history goes back or forward one entry.
+func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	limit := timeoutOf(a, navTimeout, 0)
+	start := time.Now()
+	before, _ := t.nav.now()
+	from := t.page.URL()
+	_, err := call(ctx, func() (pw.Response, error) {
+		if a.Kind == drivers.Back {
+			return t.page.GoBack(pw.PageGoBackOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
+		}
+		return t.page.GoForward(pw.PageGoForwardOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
+	})
+	if err != nil {
+		return nil, t.navFailed(ctx, err, before)
+	}
+	if m, _ := t.nav.now(); m.committed == before.committed && t.page.URL() == from {
+		return nil, fail(drivers.CodeNavFailed, nil, "There is no page to go "+string(a.Kind)+" to in this tab.")
+	}
+	return t.loaded(ctx, limit-time.Since(start), drivers.Loaded)
+}

@@ -1,0 +1,73 @@
+package playwright
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// Tree bounds.
+const (
+	defaultTreeChars = 12000 // viewport-first observations
+	defaultFullChars = 50000 // whole-page observations
+	maxRoots         = 40    // subtrees a viewport-first observation may snapshot
+)
+
+// tree returns the observation's tree text and whether it leaves part of
+// the page out. Viewport-first, it snapshots the small subtrees that cover
+// the viewport and then the next two screens, in that order, until max; it
+// never walks the rest of the document. The whole page is one snapshot.
+func (t *tab) tree(ctx context.Context, full bool, max int) (string, bool, error) {
+	main := t.page.MainFrame()
+	if !full {
+		var r struct {
+			Roots []string `json:"roots"`
+			Whole bool     `json:"whole"`
+		}
+		if err := probe(ctx, main, "roots "+strconv.Itoa(maxRoots), &r); err != nil {
+			return "", false, err
+		}
+		if len(r.Roots) > 0 {
+			return snapshotRoots(ctx, main, r.Roots, max, !r.Whole)
+		}
+	}
+	s, err := call(ctx, func() (string, error) {
+		return t.page.AriaSnapshot(pw.PageAriaSnapshotOptions{Mode: pw.AriaSnapshotModeAi, Timeout: ms(ctx, 15*time.Second)})
+	})
+	if err != nil {
+		return "", false, err
+	}
+	text, truncated := cut(s, max)
+	return text, truncated, nil
+}
+
+// snapshotRoots concatenates the AI-mode snapshots of roots until max.
+func snapshotRoots(ctx context.Context, f pw.Frame, roots []string, max int, partial bool) (string, bool, error) {
+	var b strings.Builder
+	truncated := partial
+	for i, sel := range roots {
+		if b.Len() >= max {
+			truncated = truncated || i < len(roots)
+			break
+		}
+		loc := f.Locator(sel)
+		s, err := call(ctx, func() (string, error) {
+			return loc.AriaSnapshot(pw.LocatorAriaSnapshotOptions{Mode: pw.AriaSnapshotModeAi, Timeout: ms(ctx, 3*time.Second)})
+		})
+		if err != nil {
+			if ctx.Err() != nil || isTimeout(err) || isClosed(err) {
+				return "", false, err
+			}
+			continue // the subtree changed under us; the rest still tells
+		}
+		if s = strings.TrimRight(s, "\n"); strings.TrimSpace(s) != "" {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	text, cutOff := cut(b.String(), max)
+	return text, truncated || cutOff, nil
+}

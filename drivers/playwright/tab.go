@@ -1,0 +1,172 @@
+package playwright
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// tab is one page owned by one conversation.
+type tab struct {
+	id      string
+	page    pw.Page
+	owner   *Tabs
+	popup   bool
+	nav     *navState
+	console consoleRing
+	closed  atomic.Bool
+	crashed atomic.Bool
+	guarded atomic.Bool // document requests pass CheckURL through the tab's own session
+
+	mu     sync.Mutex
+	refs   map[string]pw.Frame // the frame of each ref of the latest observation
+	obsURL string              // the page URL that observation saw
+	cdp       pw.CDPSession
+	mainFrame string // DevTools id of the main frame
+	lastPopup *tab   // the newest popup this tab opened
+}
+
+func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
+	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState()}
+	t.listen()
+	return t
+}
+
+// listen attaches the page's event handlers. They run on Playwright's
+// dispatch goroutine, so they only record.
+func (t *tab) listen() {
+	p := t.page
+	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t) })
+	p.OnCrash(func(pw.Page) { t.crashed.Store(true) })
+	p.OnConsole(func(m pw.ConsoleMessage) {
+		if m.Type() == "error" {
+			t.console.add("console.error", m.Text())
+		}
+	})
+	p.OnPageError(func(err error) { t.console.add("uncaught", err.Error()) })
+	p.OnPopup(func(popup pw.Page) {
+		pt := t.owner.adoptPopup(popup)
+		t.mu.Lock()
+		t.lastPopup = pt
+		t.mu.Unlock()
+		t.nav.bump(func(m *navMark) { m.popups++ })
+	})
+	p.OnFrameNavigated(func(f pw.Frame) {
+		if f.ParentFrame() == nil {
+			t.nav.bump(func(m *navMark) { m.committed++ })
+		}
+	})
+	p.OnRequest(func(r pw.Request) {
+		if t.mainNav(r) {
+			t.nav.bump(func(m *navMark) { m.started++ })
+			t.unguardedHop(r)
+		}
+	})
+	p.OnRequestFailed(func(r pw.Request) {
+		if t.mainNav(r) {
+			t.nav.bump(func(m *navMark) { m.ended++ })
+		}
+	})
+	p.OnRequestFinished(func(r pw.Request) {
+		if t.mainNav(r) && r.RedirectedTo() == nil {
+			t.nav.bump(func(m *navMark) { m.ended++ })
+		}
+	})
+}
+
+func (t *tab) mainNav(r pw.Request) bool {
+	if !r.IsNavigationRequest() {
+		return false
+	}
+	f := r.Frame()
+	return f != nil && f.ParentFrame() == nil
+}
+
+// closeIfBlockedPopup closes a popup whose first document was refused: it
+// would otherwise sit blank among the conversation's tabs.
+func (t *tab) closeIfBlockedPopup() {
+	if t.popup && (t.page.URL() == "" || t.page.URL() == "about:blank") {
+		t.discard()
+	}
+}
+
+// discard drops the tab from its conversation at once (its opener becomes
+// active again) and closes its page.
+func (t *tab) discard() {
+	t.owner.forget(t)
+	closeSoon(t.page)
+}
+
+// alive fails with tab_gone or not_answering when the page cannot be used.
+func (t *tab) alive() error {
+	if t.closed.Load() || t.page.IsClosed() {
+		return fail(drivers.CodeTabGone, nil, "The tab "+t.id+" was closed; observe again to see the open tabs.")
+	}
+	if t.crashed.Load() {
+		return fail(drivers.CodeNotAnswering, nil, "The page in tab "+t.id+" crashed; navigate it again or close it.")
+	}
+	return nil
+}
+
+// failed maps a Playwright error on this tab to tab_gone when the tab went
+// away meanwhile, else to def.
+func (t *tab) failed(err error, def func(error) error) error {
+	if err == nil {
+		return nil
+	}
+	var de *drivers.Error
+	if errors.As(err, &de) {
+		return de
+	}
+	if gone := t.alive(); gone != nil && (isClosed(err) || t.closed.Load()) {
+		return gone
+	}
+	return def(err)
+}
+
+func (t *tab) info(ctx context.Context) drivers.TabInfo {
+	title, _ := call(ctx, func() (string, error) { return t.page.Title() })
+	return drivers.TabInfo{ID: t.id, URL: t.page.URL(), Title: title}
+}
+
+func (t *tab) setRefs(url string, refs map[string]pw.Frame) {
+	t.mu.Lock()
+	t.obsURL, t.refs = url, refs
+	t.mu.Unlock()
+}
+
+func (t *tab) observedURL() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.obsURL
+}
+
+func (t *tab) frameOf(ref string) pw.Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refs[ref]
+}
+
+// stopLoading stops whatever the page is loading, through the DevTools
+// protocol so that a busy page cannot delay it.
+func (t *tab) stopLoading() {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	t.mu.Lock()
+	s := t.cdp
+	t.mu.Unlock()
+	if s == nil {
+		if t.guard(ctx) != nil {
+			return
+		}
+		t.mu.Lock()
+		s = t.cdp
+		t.mu.Unlock()
+	}
+	_, _ = call(ctx, func() (any, error) { return s.Send("Page.stopLoading", nil) })
+}

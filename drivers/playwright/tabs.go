@@ -1,0 +1,211 @@
+package playwright
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// Tabs is one conversation's share of the browser: the pages it opened and
+// the popups they opened.
+type Tabs struct {
+	d    *Driver
+	b    *browser
+	conv string
+	turn chan struct{} // one Observe or Do at a time
+
+	mu       sync.Mutex
+	tabs     []*tab
+	active   *tab
+	seq      int
+	cancelOp context.CancelCauseFunc
+	closed   bool
+}
+
+var _ drivers.Tabs = (*Tabs)(nil)
+
+func newTabs(d *Driver, b *browser, conv string) *Tabs {
+	return &Tabs{d: d, b: b, conv: conv, turn: make(chan struct{}, 1)}
+}
+
+// begin takes the conversation's turn and makes the call interruptible.
+func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
+	select {
+	case ts.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ended(abandoned(ctx), drivers.CodeNotAnswering, msgNotAnswering)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	ts.mu.Lock()
+	ts.cancelOp = cancel
+	dead := ts.closed || ts.b.dead.Load()
+	ts.mu.Unlock()
+	end := func() {
+		ts.mu.Lock()
+		ts.cancelOp = nil
+		ts.mu.Unlock()
+		cancel(nil)
+		<-ts.turn
+	}
+	if dead {
+		end()
+		return nil, nil, fail(drivers.CodeNoBrowser, nil, "The browser for this conversation stopped: open the session again to restart it.")
+	}
+	return ctx, end, nil
+}
+
+// Interrupt abandons the running call and stops every pending load of the
+// conversation's tabs, keeping the pages as they are.
+func (ts *Tabs) Interrupt() {
+	ts.mu.Lock()
+	cancel := ts.cancelOp
+	tabs := append([]*tab(nil), ts.tabs...)
+	ts.mu.Unlock()
+	if cancel != nil {
+		cancel(errInterrupted)
+	}
+	var wg sync.WaitGroup
+	for _, t := range tabs {
+		wg.Add(1)
+		go func() { defer wg.Done(); t.stopLoading() }()
+	}
+	wg.Wait()
+}
+
+// openTab opens a blank page for the conversation and makes it active.
+func (ts *Tabs) openTab(ctx context.Context) (*tab, error) {
+	p, err := ts.b.newPage(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, abandoned(ctx)
+		}
+		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not open a tab: it may have stopped; open the session again.")
+	}
+	t := ts.adopt(p, false)
+	if t == nil {
+		closeSoon(p)
+		return nil, fail(drivers.CodeTabGone, nil, "The conversation's tabs were closed meanwhile.")
+	}
+	if err := t.guard(ctx); err != nil {
+		closeSoon(p)
+		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not set up the new tab; open the session again.")
+	}
+	return t, nil
+}
+
+// adopt makes p one of the conversation's tabs, and the active one.
+func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		return nil
+	}
+	ts.seq++
+	t := newTab("t"+strconv.Itoa(ts.seq), p, ts, popup)
+	ts.tabs = append(ts.tabs, t)
+	ts.active = t
+	ts.mu.Unlock()
+	if err := ts.b.own(p, t); err != nil {
+		t.nav.block(err)
+		t.closeIfBlockedPopup()
+	}
+	return t
+}
+
+// adoptPopup runs on Playwright's dispatch goroutine when one of the
+// conversation's pages opened a popup.
+func (ts *Tabs) adoptPopup(p pw.Page) *tab {
+	t := ts.adopt(p, true)
+	if t == nil {
+		closeSoon(p)
+		return nil
+	}
+	if err := ts.b.allowedAt(p.URL()); err != nil {
+		t.nav.block(err)
+		t.discard()
+		return t
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = t.guard(ctx)
+	}()
+	return t
+}
+
+// forget drops a closed tab; the newest remaining tab becomes active.
+func (ts *Tabs) forget(t *tab) {
+	ts.b.disown(t.page)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for i, x := range ts.tabs {
+		if x == t {
+			ts.tabs = append(ts.tabs[:i], ts.tabs[i+1:]...)
+			break
+		}
+	}
+	if ts.active == t {
+		ts.active = nil
+		if n := len(ts.tabs); n > 0 {
+			ts.active = ts.tabs[n-1]
+		}
+	}
+}
+
+// current returns the active tab, or tab_gone.
+func (ts *Tabs) current() (*tab, error) {
+	ts.mu.Lock()
+	t := ts.active
+	ts.mu.Unlock()
+	if t == nil {
+		return nil, fail(drivers.CodeTabGone, nil, "This conversation has no open tab: open one with the tab action (op new).")
+	}
+	return t, t.alive()
+}
+
+// byID returns the conversation's tab with id, making it active.
+func (ts *Tabs) byID(id string) (*tab, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, t := range ts.tabs {
+		if t.id == id {
+			ts.active = t
+			return t, t.alive()
+		}
+	}
+	return nil, fail(drivers.CodeTabGone, nil, "There is no tab "+id+" in this conversation; observe again to see the open tabs.")
+}
+
+// list describes the conversation's tabs in the order they opened.
+func (ts *Tabs) list(ctx context.Context) []drivers.TabInfo {
+	ts.mu.Lock()
+	tabs := append([]*tab(nil), ts.tabs...)
+	active := ts.active
+	ts.mu.Unlock()
+	out := make([]drivers.TabInfo, 0, len(tabs))
+	for _, t := range tabs {
+		ti := t.info(ctx)
+		ti.Active = t == active
+		out = append(out, ti)
+	}
+	return out
+}
+
+// Close closes the conversation's tabs; the others keep theirs.
+func (ts *Tabs) Close(ctx context.Context) error {
+	ts.mu.Lock()
+	ts.closed = true
+	tabs := append([]*tab(nil), ts.tabs...)
+	ts.mu.Unlock()
+	ts.d.drop(ts)
+	for _, t := range tabs {
+		if err := do(ctx, func() error { return t.page.Close() }); err != nil && !isClosed(err) {
+			return fail(drivers.CodeNotAnswering, err, "A tab did not close in time; the browser may be busy.")
+		}
+	}
+	return nil
+}

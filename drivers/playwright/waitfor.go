@@ -1,0 +1,79 @@
+package playwright
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// waitFor waits for a selector, a text, a URL substring or the load event.
+func (t *tab) waitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	w := a.Wait
+	if w == nil || countSet(w) != 1 {
+		return nil, badInput("wait_for takes exactly one of selector, text, url or load.")
+	}
+	limit := timeoutOf(a, waitDefault, waitMax)
+	var err error
+	switch {
+	case w.URL != "":
+		err = t.waitURL(ctx, w.URL, limit)
+	case w.Load:
+		err = do(ctx, func() error {
+			return t.page.WaitForLoadState(pw.PageWaitForLoadStateOptions{State: pw.LoadStateLoad, Timeout: ms(ctx, limit)})
+		})
+	default:
+		loc := t.page.Locator(w.Selector)
+		if w.Text != "" {
+			loc = t.page.GetByText(w.Text)
+		}
+		err = do(ctx, func() error {
+			return loc.First().WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateVisible, Timeout: ms(ctx, limit)})
+		})
+	}
+	if err != nil {
+		return nil, t.waitFailed(ctx, err, limit)
+	}
+	return t.outcome(ctx, drivers.Done, false), nil
+}
+
+func (t *tab) waitFailed(ctx context.Context, err error, limit time.Duration) error {
+	if de := asDriverError(err); de != nil {
+		return de
+	}
+	if ctx.Err() != nil {
+		return abandoned(ctx)
+	}
+	if isTimeout(err) {
+		return fail(drivers.CodeTimeout, err, "Nothing matched within "+limit.Round(time.Second).String()+".")
+	}
+	if strings.Contains(err.Error(), "selector") || strings.Contains(err.Error(), "Unexpected token") {
+		return badInput("The selector is not valid CSS or Playwright syntax.")
+	}
+	return t.failed(err, notAnswering)
+}
+
+// waitURL waits until the tab's URL contains sub, on navigation events
+// rather than by polling the page.
+func (t *tab) waitURL(ctx context.Context, sub string, limit time.Duration) error {
+	ok := func() bool { return strings.Contains(t.page.URL(), sub) }
+	if _, done := t.nav.await(ctx, limit, func(navMark) bool { return ok() }); done {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return abandoned(ctx)
+	}
+	return fail(drivers.CodeTimeout, nil, "The URL did not contain "+sub+" within "+limit.Round(time.Second).String()+".")
+}
+
+func countSet(w *drivers.WaitCond) int {
+	n := 0
+	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load} {
+		if set {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,88 @@
+package sim_test
+
+import (
+	"bytes"
+	"context"
+	"image/jpeg"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/sim"
+)
+
+var refRE = regexp.MustCompile(`\[ref=(e\d+)\]`)
+
+// checkRefs fails unless Refs holds exactly the refs in Tree, each with a
+// fingerprint naming the page.
+func checkRefs(t *testing.T, obs *drivers.Observation) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, m := range refRE.FindAllStringSubmatch(obs.Tree, -1) {
+		seen[m[1]] = true
+		tg, ok := obs.Refs[m[1]]
+		if !ok || tg.Tab != obs.Tab || !strings.HasPrefix(tg.Fingerprint, obs.URL+"#"+m[1]+"#") {
+			t.Fatalf("ref %s: %+v", m[1], tg)
+		}
+	}
+	if len(seen) != len(obs.Refs) {
+		t.Fatalf("%d refs in the tree, %d in Refs", len(seen), len(obs.Refs))
+	}
+}
+
+func TestObserveBounds(t *testing.T) {
+	_, tabs := open(t, sim.Config{})
+	navigate(t, tabs, "https://sim.test/p/7")
+	for name, tc := range map[string]struct {
+		opts      drivers.ObserveOptions
+		truncated bool
+		maxLen    int
+	}{
+		"viewport":  {drivers.ObserveOptions{}, true, 40_000},
+		"full page": {drivers.ObserveOptions{FullPage: true}, false, 40_000},
+		"max chars": {drivers.ObserveOptions{FullPage: true, MaxChars: 500}, true, 500},
+	} {
+		t.Run(name, func(t *testing.T) {
+			obs, err := tabs.Observe(context.Background(), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if obs.Truncated != tc.truncated || len(obs.Tree) > tc.maxLen || !strings.HasSuffix(obs.Tree, "\n") {
+				t.Fatalf("truncated=%v len=%d:\n%s", obs.Truncated, len(obs.Tree), obs.Tree)
+			}
+			checkRefs(t, obs)
+		})
+	}
+}
+
+func TestObserveScreenshot(t *testing.T) {
+	_, tabs := open(t, sim.Config{})
+	obs, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Screenshot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(obs.Screenshot))
+	if err != nil || cfg.Width != 1280 || cfg.Height != 800 {
+		t.Fatalf("screenshot %dx%d: %v", cfg.Width, cfg.Height, err)
+	}
+}
+
+func TestScreenshotAction(t *testing.T) {
+	_, tabs := open(t, sim.Config{})
+	for full, edge := range map[bool]int{false: 1280, true: 4096} {
+		out := do(t, tabs, &drivers.Action{Kind: drivers.Screenshot, FullRes: full})
+		cfg, err := jpeg.DecodeConfig(bytes.NewReader(out.Image))
+		if err != nil || cfg.Width != edge || out.Width != edge || out.Height != cfg.Height {
+			t.Fatalf("full=%v: outcome %dx%d, image %dx%d: %v", full, out.Width, out.Height, cfg.Width, cfg.Height, err)
+		}
+	}
+}
+
+func TestObservationStampsNow(t *testing.T) {
+	_, tabs := open(t, sim.Config{Now: func() time.Time { return time.Unix(42, 0) }})
+	if got := observe(t, tabs).TakenAt; !got.Equal(time.Unix(42, 0)) {
+		t.Fatalf("TakenAt = %v", got)
+	}
+}

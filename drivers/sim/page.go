@@ -1,0 +1,120 @@
+package sim
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// page is one immutable page template, shared by every conversation.
+type page struct {
+	url, title string
+	nodes      []node
+	tree       string // rendered with no conversation state
+	lines      int32  // lines in tree
+	text       string // visible text, for dom and wait_for text
+	consoleErr string // logged to the console when the page loads; "" for none
+}
+
+// index resolves a ref ("e12") to a node index.
+func (p *page) index(ref string) (int32, bool) {
+	num, ok := strings.CutPrefix(ref, "e")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 || n > len(p.nodes) {
+		return 0, false
+	}
+	return int32(n - 1), true
+}
+
+// selected is the option selected in combobox combo: the one named by the
+// conversation's state, else the first.
+func (p *page) selected(combo int32, st state) int32 {
+	want, ok := st[combo]
+	for i := combo + 1; i < int32(len(p.nodes)) && p.nodes[i].combo == combo; i++ {
+		if !ok || p.nodes[i].name == want {
+			return i
+		}
+	}
+	return -1
+}
+
+// option finds the option of combobox combo whose label or value is v.
+func (p *page) option(combo int32, v string) (int32, bool) {
+	for i := combo + 1; i < int32(len(p.nodes)) && p.nodes[i].combo == combo; i++ {
+		if n := &p.nodes[i]; n.name == v || n.value == v {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// render is the tree with the conversation's state applied.
+func (p *page) render(st state) string {
+	if len(st) == 0 {
+		return p.tree
+	}
+	b := make([]byte, 0, len(p.tree)+64)
+	for i := range p.nodes {
+		b = appendLine(b, p, int32(i), st)
+	}
+	return string(b)
+}
+
+// cut keeps at most maxLines whole lines (all when maxLines < 0) and at most
+// maxChars bytes of tree, and says how many lines it kept.
+func cut(tree string, total int32, maxLines, maxChars int) (kept string, lines int32, truncated bool) {
+	if maxLines < 0 && len(tree) <= maxChars {
+		return tree, total, false
+	}
+	end := 0
+	for maxLines < 0 || int(lines) < maxLines {
+		j := strings.IndexByte(tree[end:], '\n')
+		if j < 0 || end+j+1 > maxChars {
+			break
+		}
+		end += j + 1
+		lines++
+	}
+	return tree[:end], lines, end < len(tree)
+}
+
+// refs maps the refs on the first lines of p to targets on tab.
+func (p *page) refs(tab string, lines int32) map[string]drivers.Target {
+	n := sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= lines })
+	m := make(map[string]drivers.Target, n)
+	for i := range p.nodes[:n] {
+		nd := &p.nodes[i]
+		m[nd.ref] = drivers.Target{Ref: nd.ref, Tab: tab, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
+	}
+	return m
+}
+
+// matches reports whether a wait_for selector finds an element on p. The
+// simulation understands roles ("button"), a few tag names ("a", "input",
+// "h1") and "text=<substring>".
+func (p *page) matches(selector string) bool {
+	if text, ok := strings.CutPrefix(selector, "text="); ok {
+		return strings.Contains(p.text, text)
+	}
+	role := selector
+	if r, ok := tagRoles[selector]; ok {
+		role = r
+	}
+	for i := range p.nodes {
+		if p.nodes[i].role == role {
+			return true
+		}
+	}
+	return false
+}
+
+var tagRoles = map[string]string{
+	"a": "link", "input": "textbox", "select": "combobox", "nav": "navigation",
+	"header": "banner", "footer": "contentinfo", "p": "paragraph", "ul": "list", "li": "listitem",
+	"h1": "heading", "h2": "heading", "h3": "heading", "td": "cell", "th": "columnheader", "tr": "row",
+}

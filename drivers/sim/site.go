@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// Origin is the only site the simulation serves.
+const Origin = "https://sim.test"
+
+// BlankURL is where a new tab starts.
+const BlankURL = "about:blank"
+
+// site holds the page templates, built on first use. Slots [0,pages) are
+// /p/<n>, [pages,2·pages) are /form/<n>, and 2·pages is /done.
+type site struct {
+	pages, elements int
+	seed            int64
+	tmpl            []atomic.Pointer[page]
+}
+
+var blank = &page{url: BlankURL}
+
+func newSite(cfg Config) *site {
+	return &site{pages: cfg.Pages, elements: cfg.Elements, seed: cfg.Seed, tmpl: make([]atomic.Pointer[page], 2*cfg.Pages+1)}
+}
+
+// page returns template slot i, building it on first use. Two callers racing
+// may both build it; one result wins and the other is garbage.
+func (s *site) page(i int) *page {
+	if p := s.tmpl[i].Load(); p != nil {
+		return p
+	}
+	s.tmpl[i].CompareAndSwap(nil, s.build(i))
+	return s.tmpl[i].Load()
+}
+
+// path resolves a site path ("/p/3", "/form/2", "/done", "/") to a template.
+func (s *site) path(path string) (*page, bool) {
+	switch {
+	case path == "" || path == "/":
+		return s.page(0), true
+	case path == "/done":
+		return s.page(2 * s.pages), true
+	}
+	if n, ok := s.number(path, "/p/"); ok {
+		return s.page(n), true
+	}
+	if n, ok := s.number(path, "/form/"); ok {
+		return s.page(s.pages + n), true
+	}
+	return nil, false
+}
+
+func (s *site) number(path, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(path, prefix)
+	if !ok {
+		return 0, false
+	}
+	if rest == "" || len(rest) > 9 || (rest[0] == '0' && len(rest) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n < s.pages
+}
+
+// resolve turns a URL an agent asked for into a page, or a navigation_failed
+// error with a sentence.
+func (s *site) resolve(raw string) (*page, error) {
+	if raw == BlankURL {
+		return blank, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, err, "%q is not an absolute URL; navigate to a full URL such as %s/p/0.", raw, Origin)
+	}
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() != "sim.test" {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s cannot be reached in the simulation; only %s pages exist, start at %s/p/0.", u.Host, Origin, Origin)
+	}
+	p, ok := s.path(u.Path)
+	if !ok {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s has no page at %s; start at %s/p/0.", Origin, u.Path, Origin)
+	}
+	return p, nil
+}

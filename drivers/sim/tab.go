@@ -1,0 +1,71 @@
+package sim
+
+import "time"
+
+// tab is one browser tab: its history of shared page templates and what the
+// conversation typed into the current page.
+type tab struct {
+	id      string
+	hist    []*page
+	pos     int
+	vals    state     // form values on the current page; nil when untouched
+	loading time.Time // when a pending load completes; zero when loaded
+}
+
+var noLoad time.Time
+
+func (tb *tab) page() *page { return tb.hist[tb.pos] }
+
+// loaded reports whether the current page finished loading by now.
+func (tb *tab) loaded() bool {
+	return tb.loading.IsZero() || !time.Now().Before(tb.loading)
+}
+
+// move says where a committed navigation goes in the history.
+type move int8
+
+const (
+	push    move = iota // a new entry after the current one
+	back                // the entry before
+	forward             // the entry after
+)
+
+// commit makes p the tab's page. until is when its load completes (zero when
+// already loaded). The caller holds t.mu.
+func (t *Tabs) commit(tb *tab, p *page, m move, until time.Time) {
+	switch {
+	case m == back && tb.pos > 0 && tb.hist[tb.pos-1] == p:
+		tb.pos--
+	case m == forward && tb.pos+1 < len(tb.hist) && tb.hist[tb.pos+1] == p:
+		tb.pos++
+	case m == push && tb.page() == p: // a reload keeps the entry
+	default:
+		tb.hist = append(tb.hist[:tb.pos+1], p)
+		if len(tb.hist) > historyMax {
+			tb.hist = append(tb.hist[:0], tb.hist[len(tb.hist)-historyMax:]...)
+		}
+		tb.pos = len(tb.hist) - 1
+	}
+	tb.vals, tb.loading = nil, until
+	if p.consoleErr != "" {
+		if len(t.console) == consoleMax {
+			t.console = append(t.console[:0], t.console[1:]...)
+		}
+		t.console = append(t.console, p.consoleErr)
+	}
+	t.touch()
+}
+
+// set applies an input's effect on a field. The caller holds t.mu.
+func (tb *tab) set(e effect) {
+	switch {
+	case e.field < 0:
+	case e.value == "":
+		delete(tb.vals, e.field)
+	default:
+		if tb.vals == nil {
+			tb.vals = make(state, 4)
+		}
+		tb.vals[e.field] = e.value
+	}
+}

@@ -1,0 +1,43 @@
+package messages
+
+// ActInput is the input of browser.act. Action picks which other fields apply.
+type ActInput struct {
+	Action      string      `json:"action" jsonschema:"one of navigate, observe, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script"`
+	Observation string      `json:"observation,omitempty" jsonschema:"id of the latest observation; required by click, fill, select, press, hover, scroll and submit"`
+	Target      *TargetRef  `json:"target,omitempty" jsonschema:"the element to act on, by ref from the latest observation"`
+	URL         string      `json:"url,omitempty" jsonschema:"navigate: absolute http or https URL"`
+	URLSource   string      `json:"urlSource,omitempty" jsonschema:"navigate: where the URL came from: agent (default) or page_link"`
+	Value       string      `json:"value,omitempty" jsonschema:"fill: the text to enter"`
+	Values      []string    `json:"values,omitempty" jsonschema:"select: option labels or values"`
+	Key         string      `json:"key,omitempty" jsonschema:"press: a key name such as Enter, Tab, Escape, ArrowDown, or one character"`
+	DeltaY      int         `json:"deltaY,omitempty" jsonschema:"scroll: pixels, positive scrolls down"`
+	Tab         string      `json:"tab,omitempty" jsonschema:"tab: list, new, switch or close"`
+	TabID       string      `json:"tabId,omitempty" jsonschema:"tab: the tab id for switch and close"`
+	Wait        *WaitInput  `json:"wait,omitempty" jsonschema:"wait_for: exactly one condition"`
+	TimeoutMs   int         `json:"timeoutMs,omitempty" jsonschema:"wait_for and navigate: milliseconds, wait_for defaults to 5000 and allows at most 15000"`
+	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document instead of the viewport first"`
+	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
+	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
+	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on returned text, at most 8000"`
+	Steps       []*ActInput `json:"steps,omitempty" jsonschema:"script: up to 10 steps of navigate, click, dom, wait_for and screenshot"`
+}
+
+// TargetRef names an observed element.
+type TargetRef struct {
+	Ref string `json:"ref" jsonschema:"a ref such as e12 from the latest observation"`
+}
+
+// WaitInput is a wait_for condition.
+type WaitInput struct {
+	Selector string `json:"selector,omitempty" jsonschema:"a CSS selector that must match a visible element"`
+	Text     string `json:"text,omitempty" jsonschema:"text that must appear on the page"`
+	URL      string `json:"url,omitempty" jsonschema:"a substring the page URL must contain"`
+	Load     bool   `json:"load,omitempty" jsonschema:"wait for the document load to complete"`
+}
+
+// TaskInput is the input of browser.task: an agent asking the owner for a task.
+type TaskInput struct {
+	Description string `json:"description" jsonschema:"what the agent wants to do, in one or two sentences"`
+	Steps       int    `json:"steps,omitempty" jsonschema:"the step budget asked for, at most 80"`
+	Minutes     int    `json:"minutes,omitempty" jsonschema:"the ownership lifetime asked for, at most 20"`
+}

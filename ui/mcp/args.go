@@ -1,0 +1,31 @@
+package mcp
+
+import "github.com/buddi-dev/buddi/messages"
+
+// args is an MCP-side tool input: the daemon's input plus an optional
+// conversation, which is stripped before forwarding.
+type args interface {
+	conversation() string
+	input() any
+}
+
+type statusArgs struct {
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+}
+
+type actArgs struct {
+	messages.ActInput
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+}
+
+type taskArgs struct {
+	messages.TaskInput
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+}
+
+func (a statusArgs) conversation() string { return a.Conversation }
+func (a statusArgs) input() any           { return struct{}{} }
+func (a actArgs) conversation() string    { return a.Conversation }
+func (a actArgs) input() any              { return &a.ActInput }
+func (a taskArgs) conversation() string   { return a.Conversation }
+func (a taskArgs) input() any             { return &a.TaskInput }

@@ -1,0 +1,118 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is an MCP server whose tools forward to a running buddi daemon.
+type Server struct {
+	fixed string // Config.Conversation
+	fwd   *forwarder
+	mcp   *mcp.Server
+
+	mu    sync.Mutex
+	convs map[*mcp.ServerSession]string // generated ids, one per session
+}
+
+// New validates cfg and builds a Server. It returns [ErrNoToken] or a
+// [*BaseURLError] when cfg cannot work.
+func New(cfg Config) (*Server, error) {
+	cfg, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = newHTTPClient()
+	}
+	s := &Server{
+		fixed: cfg.Conversation,
+		fwd: &forwarder{base: cfg.BaseURL, token: cfg.Token, agent: "buddi-mcp/" + cfg.Version,
+			timeout: cfg.Timeout, client: client},
+		mcp: mcp.NewServer(&mcp.Implementation{Name: "buddi", Title: "buddi browser", Version: cfg.Version},
+			&mcp.ServerOptions{Instructions: instructions}),
+		convs: make(map[*mcp.ServerSession]string),
+	}
+	if err := s.addTools(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Run serves one session on t until the client disconnects or ctx ends. A
+// client hanging up, even while a call is answered, ends Run with nil; an
+// ended ctx with ctx.Err().
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	defer s.fwd.closeIdle()
+	defer s.forgetEnded()
+	err := s.mcp.Run(ctx, t)
+	if hungUp(err) {
+		return nil
+	}
+	return err
+}
+
+// MCP returns the underlying SDK server, to connect other transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// conversation returns the session's conversation id, generating it on the
+// session's first call.
+func (s *Server) conversation(ss *mcp.ServerSession) string {
+	if s.fixed != "" {
+		return s.fixed
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.convs[ss]
+	if !ok {
+		id = newConversation()
+		s.convs[ss] = id
+	}
+	return id
+}
+
+// forgetEnded drops the ids of sessions the SDK no longer serves.
+func (s *Server) forgetEnded() {
+	live := make(map[*mcp.ServerSession]bool)
+	for ss := range s.mcp.Sessions() {
+		live[ss] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ss := range s.convs {
+		if !live[ss] {
+			delete(s.convs, ss)
+		}
+	}
+}
+
+// newHTTPClient has its own connection pool, so Run can close its idle
+// connections without touching anyone else's.
+func newHTTPClient() *http.Client {
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		return &http.Client{Transport: t.Clone()}
+	}
+	return &http.Client{}
+}
+
+// hungUp reports whether err only says the client went away.
+func hungUp(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.EPIPE)
+}
+
+func newConversation() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return "mcp-" + hex.EncodeToString(b)
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/valyala/fasthttp"
+)
+
+// Limits of the HTTP surface.
+const (
+	MaxBodyBytes  = 1 << 20
+	toolDeadline  = 100 * time.Second
+	ownerDeadline = 30 * time.Second
+)
+
+// Config is what the server needs.
+type Config struct {
+	System     *actor.ActorSystem
+	Controller *actor.PID
+	OwnerHash  string
+	Version    string
+	Started    time.Time
+	Log        *slog.Logger
+	// AccessLog logs one line per request at info level (else debug).
+	AccessLog bool
+}
+
+// Server is the HTTP surface.
+type Server struct {
+	cfg  Config
+	srv  *fasthttp.Server
+	ln   net.Listener
+	done chan error
+}
+
+// New builds the server; Serve starts it.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, done: make(chan error, 1)}
+	s.srv = &fasthttp.Server{
+		Handler:               s.logged(s.route),
+		Name:                  "buddi",
+		MaxRequestBodySize:    MaxBodyBytes,
+		ReadTimeout:           15 * time.Second,
+		WriteTimeout:          toolDeadline + 5*time.Second,
+		IdleTimeout:           90 * time.Second,
+		NoDefaultServerHeader: true,
+		NoDefaultDate:         true,
+		ReduceMemoryUsage:     true,
+		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
+			writeError(ctx, fasthttp.StatusBadRequest, "bad_request", "The request could not be read: "+firstLine(err.Error()))
+		},
+	}
+	return s
+}
+
+// Serve starts serving on ln in a goroutine.
+func (s *Server) Serve(ln net.Listener) {
+	s.ln = ln
+	go func() { s.done <- s.srv.Serve(ln) }()
+}
+
+// Shutdown stops accepting, waits for requests in flight until ctx ends,
+// then closes the rest.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.ln == nil {
+		return nil
+	}
+	err := s.srv.ShutdownWithContext(ctx)
+	<-s.done
+	return err
+}
+
+func (s *Server) route(ctx *fasthttp.RequestCtx) {
+	path := string(ctx.Path())
+	switch {
+	case path == "/healthz":
+		s.health(ctx)
+	case strings.HasPrefix(path, "/api/tools/"):
+		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
+	case strings.HasPrefix(path, "/api/"):
+		s.ownerRoute(ctx, path)
+	default:
+		writeError(ctx, fasthttp.StatusNotFound, "not_found", "There is nothing at "+clip(path)+"; the API lives under /api/.")
+	}
+}
+
+func (s *Server) logged(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	level := slog.LevelDebug
+	if s.cfg.AccessLog {
+		level = slog.LevelInfo
+	}
+	return func(ctx *fasthttp.RequestCtx) {
+		start := time.Now()
+		next(ctx)
+		if s.cfg.Log.Enabled(context.Background(), level) {
+			s.cfg.Log.Log(context.Background(), level, "http",
+				"method", string(ctx.Method()), "path", string(ctx.Path()),
+				"status", ctx.Response.StatusCode(), "ms", time.Since(start).Milliseconds(),
+				"bytes", len(ctx.Response.Body()), "remote", ctx.RemoteIP().String())
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
