@@ -23,6 +23,7 @@ type Config struct {
 	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
+	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
 }
 
 // Defaults.
@@ -49,6 +50,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		PublicOrigin: getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
 		LogLevel:     or(getenv("BUDDI_LOG_LEVEL"), "info"),
 		Driver:       or(getenv("BUDDI_DRIVER"), "playwright"),
+		SiteApproval: or(getenv("BUDDI_SITE_APPROVAL"), "off"),
 	}
 	ns, err := Bool("BUDDI_BROWSER_NO_SANDBOX", getenv("BUDDI_BROWSER_NO_SANDBOX"))
 	if err != nil {
@@ -85,6 +87,9 @@ func (c *Config) Validate() error {
 	case "playwright", "sim":
 	default:
 		return Invalid("BUDDI_DRIVER %q is not a driver; use playwright or sim", c.Driver)
+	}
+	if c.SiteApproval != "" && c.SiteApproval != "off" && c.SiteApproval != "ask" {
+		return Invalid("BUDDI_SITE_APPROVAL %q is not a setting; use ask, or off (the default)", c.SiteApproval)
 	}
 	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
 		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)

@@ -88,6 +88,9 @@ func (d *Daemon) startRest() error {
 	if d.egress, err = startEgress(o); err != nil {
 		return err
 	}
+	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
+		return err
+	}
 	profile, maxProfiles, browser, err := d.drivers()
 	if err != nil {
 		return err
@@ -95,7 +98,7 @@ func (d *Daemon) startRest() error {
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Profile: profile, MaxProfiles: maxProfiles,
 		Browser: browser, Mode: "playwright", Policy: d.egress.policy, Log: o.Log,
-		Chaos: o.Chaos, Restarts: &d.Restarts,
+		Chaos: o.Chaos, Restarts: &d.Restarts, AskSites: o.Config.SiteApproval == "ask",
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)

@@ -26,10 +26,18 @@ type urlPolicy struct {
 
 // CheckURL checks a navigation the agent asked for.
 func (u *urlPolicy) CheckURL(raw, source string) error {
-	if u.sim && strings.HasPrefix(raw, sim.Origin+"/") {
+	if u.sim && strings.HasPrefix(raw, sim.Origin+"/") && !u.p.AirGapped() {
 		return nil
 	}
 	return u.p.CheckURL(raw, egress.Source(source))
+}
+
+// CheckInput refuses input to pages outside the preview origins under air-gap.
+func (u *urlPolicy) CheckInput(pageURL string) error {
+	if u.sim && strings.HasPrefix(pageURL, sim.Origin+"/") && !u.p.AirGapped() {
+		return nil
+	}
+	return u.p.CheckInput(pageURL)
 }
 
 func startEgress(o Options) (*egressParts, error) {

@@ -15,7 +15,7 @@ func ChromiumFlags(proxyAddr string) []string {
 		// Nothing is resolved inside the browser: with a SOCKS5 proxy it has
 		// no need to, and a local lookup would leak names and feed prefetch.
 		// The proxy itself is an IP literal, which is never looked up.
-		"--host-resolver-rules=MAP * ~NOTFOUND",
+		"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 		// QUIC (HTTP/3, WebTransport) is UDP, which a SOCKS CONNECT cannot
 		// carry; without this Chromium would try it beside the proxy.
 		"--disable-quic",

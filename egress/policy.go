@@ -136,3 +136,19 @@ func escapeStrayPercent(s string) string {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
+
+// AirGapped reports whether air-gap is on.
+func (p *Policy) AirGapped() bool { return p.r.airGap }
+
+// CheckInput checks that input may go to a page at pageURL: under air-gap
+// only the owner's preview origins (and blank pages) take clicks, typing or
+// submissions. Reads of a page already loaded are never refused here.
+func (p *Policy) CheckInput(pageURL string) error {
+	if !p.r.airGap || pageURL == "" || pageURL == "about:blank" {
+		return nil
+	}
+	if u, o, ref := parseURL(pageURL); ref == nil && u != nil && p.r.isPreview(o, u.Hostname()) {
+		return nil
+	}
+	return refuse(CodeAirGap, "Air-gap is on, so the agent may only read this page, not click, type or submit on it; ask the owner to turn air-gap off.")
+}

@@ -17,6 +17,9 @@ type ToolCall struct {
 	Tool         string
 	Input        json.RawMessage
 	Act          *ActInput // decoded by the edge for browser.act
+	// SitesApproved is set by the controller once the owner's site answers
+	// cover every navigation of the call, page links included.
+	SitesApproved bool
 }
 
 // ToolResult answers a ToolCall: either Result or Error is set.

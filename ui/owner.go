@@ -24,6 +24,8 @@ type ownerBody struct {
 	Accept       bool   `json:"accept"`
 	Name         string `json:"name"`
 	AutoApprove  bool   `json:"autoApprove"`
+	Site         string `json:"site"`
+	Decision     string `json:"decision"`
 }
 
 // ownerRoute serves the owner API, authenticated by the owner token.
@@ -104,6 +106,15 @@ func ownerMessage(method, path string, b *ownerBody) (any, *messages.Error) {
 			Steps: b.Steps, Lifetime: time.Duration(b.Minutes) * time.Minute}, nil
 	case "POST /api/tasks/decide":
 		return needConv(&messages.DecideTask{Conversation: b.Conversation, Accept: b.Accept})
+	case "GET /api/approvals":
+		return &messages.ListSiteRequests{}, nil
+	case "POST /api/approvals":
+		switch b.Decision {
+		case "once", "always", "reject":
+		default:
+			return nil, &messages.Error{Code: "bad_input", Message: "The decision must be once, always or reject."}
+		}
+		return needConv(&messages.DecideSite{Conversation: b.Conversation, Site: b.Site, Decision: b.Decision})
 	case "GET /api/agents":
 		return &messages.ListAgents{}, nil
 	case "POST /api/agents":

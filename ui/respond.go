@@ -56,7 +56,7 @@ func statusFor(code string) int {
 		return fasthttp.StatusUnauthorized
 	case "bad_input":
 		return fasthttp.StatusBadRequest
-	case "no_session", "unknown_agent", "no_pending_task":
+	case "no_session", "unknown_agent", "no_pending_task", "no_pending_approval":
 		return fasthttp.StatusNotFound
 	case "agent_exists", "task_active", "too_many_sessions":
 		return fasthttp.StatusConflict

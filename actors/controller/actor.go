@@ -28,9 +28,12 @@ type Config struct {
 	Browser func() drivers.Status
 	Mode    string
 	Policy  session.URLPolicy
-	Log     *slog.Logger
-	Chaos   func() bool
-	Now     func() time.Time
+	// AskSites turns on site approval: navigations the agent chose ask the
+	// owner about sites not yet approved (BUDDI_SITE_APPROVAL=ask).
+	AskSites bool
+	Log      *slog.Logger
+	Chaos    func() bool
+	Now      func() time.Time
 	// Restarts counts session restarts (read by health and the load test).
 	Restarts *atomic.Int64
 }
@@ -46,6 +49,7 @@ type Actor struct {
 	sessions map[string]*entry        // by conversation
 	profiles []*profile
 	carries  map[string]*session.Carry
+	sites    sites
 	stopping bool // sessions stop because the controller does, not because they failed
 }
 
@@ -122,6 +126,10 @@ func (a *Actor) owner(ctx actor.Context) {
 		a.removeAgent(ctx, m)
 	case *messages.ListAgents:
 		ctx.Respond(&messages.OwnerReply{Result: a.agentList()})
+	case *messages.ListSiteRequests:
+		ctx.Respond(&messages.OwnerReply{Result: a.siteRequests()})
+	case *messages.DecideSite:
+		a.decideSite(ctx, m)
 	case *messages.Health:
 		ctx.Respond(&messages.HealthInfo{Mode: a.cfg.Mode, Stopped: a.stop.Stopped,
 			Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load())})

@@ -21,6 +21,7 @@ func (a *Actor) start(ctx actor.Context) {
 	a.profiles = nil
 	a.ledger = a.cfg.Ledger
 	must(ctx, func() (err error) { a.stop, err = st.Stop(); return })
+	must(ctx, a.loadSites)
 	agents, err := st.Agents()
 	must(ctx, func() error { return err })
 	for i := range agents {

@@ -45,6 +45,10 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(noTask(m.Conversation, t))
 		return
 	}
+	if r := a.gateSites(m); r != nil {
+		ctx.Respond(r)
+		return
+	}
 	ctx.Forward(e.pid)
 }
 

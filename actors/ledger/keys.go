@@ -13,7 +13,11 @@ const (
 	prefixApproval = version + "approval/"
 	prefixSite     = version + "site/"
 	prefixRefusal  = version + "refusal/"
+	prefixAirGap   = version + "airgap"
 )
+
+// AirGapKey is where the last seen air-gap setting lives.
+func AirGapKey() []byte { return []byte(prefixAirGap) }
 
 // StopKey is where the global Stop lives.
 func StopKey() []byte { return []byte(prefixStop) }
@@ -49,3 +53,6 @@ func upperBound(p string) []byte {
 	b[len(b)-1]++
 	return b
 }
+
+// SitePrefix is where one project's always-approved sites live.
+func SitePrefix(project string) string { return prefixSite + project + "/" }

@@ -1,5 +1,7 @@
 package ledger
 
+import "github.com/buddi-dev/buddi/egress"
+
 // Typed reads of the records the rest of buddi needs.
 
 // Stop returns the global Stop.
@@ -42,4 +44,26 @@ func (s *Store) Session(conv string) (Session, bool, error) {
 // Approvals lists one conversation's approvals.
 func (s *Store) Approvals(conv string) ([]Approval, error) {
 	return List[Approval](s, prefixApproval+conv+"/")
+}
+
+// SiteOnce returns every conversation's once-approved sites.
+func (s *Store) SiteOnce() (map[string][]egress.Approval, error) {
+	all, err := List[SiteOnce](s, prefixApproval)
+	out := map[string][]egress.Approval{}
+	for _, o := range all {
+		if o.Conversation != "" {
+			out[o.Conversation] = append(out[o.Conversation], o.Approval)
+		}
+	}
+	return out, err
+}
+
+// Refusals lists the air-gap refusal record, oldest first.
+func (s *Store) Refusals() ([]Refusal, error) { return List[Refusal](s, prefixRefusal) }
+
+// AirGap returns the air-gap setting buddi last started with.
+func (s *Store) AirGap() (AirGap, error) {
+	var v AirGap
+	_, err := s.Get(AirGapKey(), &v)
+	return v, err
 }

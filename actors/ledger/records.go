@@ -1,6 +1,10 @@
 package ledger
 
-import "time"
+import (
+	"time"
+
+	"github.com/buddi-dev/buddi/egress"
+)
 
 // Stop is the global Stop: while Stopped, no browser work runs.
 type Stop struct {
@@ -66,4 +70,27 @@ type Approval struct {
 	Subject  string    `json:"subject"`
 	Decision string    `json:"decision"` // "once", "always", "reject"
 	At       time.Time `json:"at"`
+}
+
+// SiteOnce is a site the owner allowed once, for one conversation.
+type SiteOnce struct {
+	Conversation string          `json:"conversation"`
+	Approval     egress.Approval `json:"approval"`
+	At           time.Time       `json:"at"`
+}
+
+// Refusal is one entry of the air-gap refusal record.
+type Refusal struct {
+	Conversation string    `json:"conversation"`
+	Agent        string    `json:"agent"`
+	Action       string    `json:"action"`
+	URL          string    `json:"url"`
+	Code         string    `json:"code"`
+	At           time.Time `json:"at"`
+}
+
+// AirGap is the air-gap setting buddi last started with.
+type AirGap struct {
+	On bool      `json:"on"`
+	At time.Time `json:"at"`
 }

@@ -17,6 +17,8 @@ import (
 // with a Code() method keeps its code.
 type URLPolicy interface {
 	CheckURL(raw, source string) error
+	// CheckInput refuses input to the page at pageURL (air-gap).
+	CheckInput(pageURL string) error
 }
 
 // Config is what a session needs; Carry must be the same value across the

@@ -32,10 +32,13 @@ func (a *Actor) call(ctx actor.Context, m *messages.ToolCall) {
 		a.release(ctx, "the agent closed the session")
 		return
 	}
-	act, e := a.prepare(in)
+	act, e := a.prepare(in, m.SitesApproved)
 	if e != nil {
-		if e.Code == "stale_ref" {
+		switch e.Code {
+		case "stale_ref":
 			a.targetMiss(ctx)
+		case "air_gap":
+			a.recordRefusal(ctx, in, e) // navigate and input alike
 		}
 		ctx.Respond(&messages.ToolResult{Error: e})
 		return
@@ -61,7 +64,7 @@ func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
 }
 
 // prepare checks evidence and policy and builds the driver action.
-func (a *Actor) prepare(in *messages.ActInput) (*drivers.Action, *messages.Error) {
+func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, *messages.Error) {
 	var target *drivers.Target
 	if drivers.Kind(in.Action).Mutating() {
 		t, e := a.ev.check(in)
@@ -69,9 +72,14 @@ func (a *Actor) prepare(in *messages.ActInput) (*drivers.Action, *messages.Error
 			return nil, e
 		}
 		target = t
+		if a.cfg.Policy != nil {
+			if err := a.cfg.Policy.CheckInput(a.url); err != nil {
+				return nil, refusal(err)
+			}
+		}
 	}
 	if in.Action == "navigate" && a.cfg.Policy != nil {
-		if err := a.cfg.Policy.CheckURL(in.URL, in.URLSource); err != nil {
+		if err := a.cfg.Policy.CheckURL(in.URL, source(in.URLSource, approved)); err != nil {
 			return nil, refusal(err)
 		}
 	}
@@ -82,7 +90,7 @@ func (a *Actor) prepare(in *messages.ActInput) (*drivers.Action, *messages.Error
 					"Script step %d names observation %q, not the latest one; observe again.", i+1, clip(s.Observation))}
 			}
 			if s.Action == "navigate" && a.cfg.Policy != nil {
-				if err := a.cfg.Policy.CheckURL(s.URL, s.URLSource); err != nil {
+				if err := a.cfg.Policy.CheckURL(s.URL, source(s.URLSource, approved)); err != nil {
 					return nil, refusal(err)
 				}
 			}
@@ -185,4 +193,13 @@ func refusal(err error) *messages.Error {
 
 func restartedResult() *messages.ToolResult {
 	return messages.Fail("restarted", "The session restarted while this action ran; it was not repeated and may or may not have reached the page. Observe again before acting.")
+}
+
+// source is where a URL came from as the URL rules should see it: a page link
+// the owner's site answers already cover counts as the agent's own choice.
+func source(s string, approved bool) string {
+	if s == "page_link" && approved {
+		return "agent"
+	}
+	return s
 }

@@ -23,7 +23,7 @@ const (
 	MaxDOMChars    = 8000
 )
 
-var refPattern = regexp.MustCompile(`^e[0-9]{1,7}$`)
+var refPattern = regexp.MustCompile(`^(f[0-9]{1,4})?e[0-9]{1,7}$`)
 
 // actions lists every browser.act action and whether it mutates a page.
 var actions = map[string]bool{

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-var lineRef = regexp.MustCompile(`- (\w+)(?: "([^"]*)")?[^\n]*\[ref=(e\d+)\]`)
+var lineRef = regexp.MustCompile(`- (\w+)(?: "([^"]*)")?[^\n]*\[ref=((?:f\d+)?e\d+)\]`)
 
 // Ref finds the ref of the first element with role whose name contains name
 // (any name when name is "") in an observation's text.

@@ -25,9 +25,8 @@ type browser struct {
 	log     *slog.Logger
 	dead    atomic.Bool
 
-	mu      sync.Mutex
-	owners  map[pw.Page]*tab  // the tab each owned page is
-	blocked map[pw.Page]error // blocks noted before their page had an owner
+	mu     sync.Mutex
+	owners map[pw.Page]*tab // the tab each owned page is
 }
 
 // launch starts the driver and the browser. On failure everything it
@@ -50,7 +49,7 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 		return nil, launchError(err)
 	}
 	b := &browser{pw: p, profile: cfg.profileDir(), cfg: cfg, log: cfg.Logger,
-		owners: map[pw.Page]*tab{}, blocked: map[pw.Page]error{}}
+		owners: map[pw.Page]*tab{}}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
 		return nil, err
@@ -86,9 +85,6 @@ func (b *browser) start(ctx context.Context, path string) error {
 	}
 	b.bctx = bctx
 	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
-	if err := do(ctx, func() error { return bctx.Route("**/*", b.route) }); err != nil {
-		return launchError(err)
-	}
 	b.log.Info("browser started", "path", path, "headless", b.cfg.headless(), "profile", b.profile)
 	return nil
 }
@@ -110,20 +106,16 @@ func (b *browser) newPage(ctx context.Context) (pw.Page, error) {
 	return call(ctx, b.bctx.NewPage)
 }
 
-func (b *browser) own(p pw.Page, t *tab) (blocked error) {
+func (b *browser) own(p pw.Page, t *tab) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.owners[p] = t
-	blocked = b.blocked[p]
-	delete(b.blocked, p)
-	return blocked
 }
 
 func (b *browser) disown(p pw.Page) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.owners, p)
-	delete(b.blocked, p)
 }
 
 func (b *browser) owner(p pw.Page) *tab {

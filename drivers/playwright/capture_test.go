@@ -44,14 +44,24 @@ func TestShrinkCapsTheLongestEdge(t *testing.T) {
 	if err := jpeg.Encode(&buf, img, nil); err != nil {
 		t.Fatal(err)
 	}
-	for edge, want := range map[int][2]int{1280: {1280, 426}, 4096: {3000, 1000}} {
-		jpg, w, h, err := playwright.Shrink(buf.Bytes(), edge)
+	var tall bytes.Buffer
+	if err := jpeg.Encode(&tall, image.NewGray(image.Rect(0, 0, 900, 5000)), nil); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		src  []byte
+		edge int
+		want [2]int
+	}{"wide": {buf.Bytes(), 1280, [2]int{1280, 426}}, "tall": {tall.Bytes(), 4096, [2]int{737, 4096}}}
+	for name, c := range cases {
+		edge, want := c.edge, c.want
+		jpg, w, h, err := playwright.Shrink(c.src, edge)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg, _ := jpeg.DecodeConfig(bytes.NewReader(jpg))
 		if w != want[0] || h != want[1] || cfg.Width != w || cfg.Height != h {
-			t.Fatalf("edge %d: got %dx%d (%dx%d), want %v", edge, w, h, cfg.Width, cfg.Height, want)
+			t.Fatalf("%s: got %dx%d (%dx%d), want %v", name, w, h, cfg.Width, cfg.Height, want)
 		}
 	}
 }

@@ -28,6 +28,11 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		return nil, ended(err, drivers.CodeNotAnswering, msgNotAnswering)
 	}
 	obs.Tabs = ts.list(ctx)
+	for _, ti := range obs.Tabs {
+		if ti.ID == obs.Tab {
+			obs.Title = ti.Title
+		}
+	}
 	return obs, nil
 }
 
@@ -60,7 +65,6 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 		obs.Refs[ref] = tg
 	}
 	t.setRefs(pageURL, frames)
-	obs.Title, _ = call(ctx, func() (string, error) { return t.page.Title() })
 	if opts.Screenshot {
 		shot, err := t.screenshot(ctx, false)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -44,30 +45,55 @@ func (t *tab) tree(ctx context.Context, full bool, max int) (string, bool, error
 	return text, truncated, nil
 }
 
-// snapshotRoots concatenates the AI-mode snapshots of roots until max.
+// rootWave is how many root snapshots are asked for at once.
+const rootWave = 8
+
+// snapshotRoots concatenates the AI-mode snapshots of roots, in order, until
+// max. Roots are asked for in waves so that round trips overlap.
 func snapshotRoots(ctx context.Context, f pw.Frame, roots []string, max int, partial bool) (string, bool, error) {
 	var b strings.Builder
 	truncated := partial
-	for i, sel := range roots {
+	for i := 0; i < len(roots); i += rootWave {
 		if b.Len() >= max {
-			truncated = truncated || i < len(roots)
+			truncated = true
 			break
 		}
-		loc := f.Locator(sel)
-		s, err := call(ctx, func() (string, error) {
-			return loc.AriaSnapshot(pw.LocatorAriaSnapshotOptions{Mode: pw.AriaSnapshotModeAi, Timeout: ms(ctx, 3*time.Second)})
-		})
+		parts, err := snapshotWave(ctx, f, roots[i:min(i+rootWave, len(roots))])
 		if err != nil {
-			if ctx.Err() != nil || isTimeout(err) || isClosed(err) {
-				return "", false, err
-			}
-			continue // the subtree changed under us; the rest still tells
+			return "", false, err
 		}
-		if s = strings.TrimRight(s, "\n"); strings.TrimSpace(s) != "" {
-			b.WriteString(s)
-			b.WriteByte('\n')
+		for _, s := range parts {
+			if s = strings.TrimRight(s, "\n"); strings.TrimSpace(s) != "" {
+				b.WriteString(s)
+				b.WriteByte('\n')
+			}
 		}
 	}
 	text, cutOff := cut(b.String(), max)
 	return text, truncated || cutOff, nil
+}
+
+// snapshotWave snapshots a few roots at once. A root that went away
+// meanwhile gives ""; a page that does not answer fails the wave.
+func snapshotWave(ctx context.Context, f pw.Frame, roots []string) ([]string, error) {
+	parts := make([]string, len(roots))
+	errs := make([]error, len(roots))
+	var wg sync.WaitGroup
+	for i, sel := range roots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			loc := f.Locator(sel)
+			parts[i], errs[i] = call(ctx, func() (string, error) {
+				return loc.AriaSnapshot(pw.LocatorAriaSnapshotOptions{Mode: pw.AriaSnapshotModeAi, Timeout: ms(ctx, 3*time.Second)})
+			})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && (ctx.Err() != nil || isTimeout(err) || isClosed(err) || asDriverError(err) != nil) {
+			return nil, err
+		}
+	}
+	return parts, nil
 }

@@ -109,10 +109,7 @@ func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
 	ts.tabs = append(ts.tabs, t)
 	ts.active = t
 	ts.mu.Unlock()
-	if err := ts.b.own(p, t); err != nil {
-		t.nav.block(err)
-		t.closeIfBlockedPopup()
-	}
+	ts.b.own(p, t)
 	return t
 }
 

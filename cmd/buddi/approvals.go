@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+)
+
+func init() {
+	register(&command{name: "approvals", summary: "list the sites agents are waiting for you to approve", run: approvals})
+	register(&command{name: "approve", args: "CONVERSATION SITE once|always|reject",
+		summary: "answer an agent's request to open a site (always is kept across restarts)", run: approve})
+}
+
+func approvals(e *env, args []string) int {
+	return ownerRun(e, "approvals", args, 0, func(f *flags, o *owner) error {
+		var list []struct {
+			Conversation string    `json:"conversation"`
+			Agent        string    `json:"agent"`
+			Site         string    `json:"site"`
+			URL          string    `json:"url"`
+			At           time.Time `json:"at"`
+		}
+		if err := o.call("GET", "/api/approvals", nil, &list); err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(e.stdout, "No site is waiting for approval.")
+			return nil
+		}
+		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "CONVERSATION\tAGENT\tSITE\tURL")
+		for _, r := range list {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.Conversation, r.Agent, r.Site, r.URL)
+		}
+		return w.Flush()
+	})
+}
+
+func approve(e *env, args []string) int {
+	return ownerRun(e, "approve", args, 3, func(f *flags, o *owner) error {
+		body := map[string]string{"conversation": f.arg(0), "site": f.arg(1), "decision": f.arg(2)}
+		if err := o.call("POST", "/api/approvals", body, nil); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s: %s for %s.\n", f.arg(1), f.arg(2), f.arg(0))
+		return nil
+	})
+}

@@ -1,0 +1,84 @@
+package playwright_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// longPage is a generated document of n sections, each with a heading,
+// paragraphs with links, a list with a button and a small table.
+func longPage(n int) string {
+	var b strings.Builder
+	b.WriteString(`<header><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav></header><main>`)
+	for i := range n {
+		fmt.Fprintf(&b, `<section id="s%d"><h2>Section %d</h2>`, i, i)
+		for j := range 4 {
+			fmt.Fprintf(&b, `<p>Paragraph %d.%d with <a href="/p/%d/%d">link %d.%d</a> and <code>code</code> that runs on to fill a line or two of text.</p>`, i, j, i, j, i, j)
+		}
+		fmt.Fprintf(&b, `<ul><li>one</li><li>two</li><li><button>Act %d</button></li></ul><table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td><input aria-label="field %d"></td></tr></table></section>`, i, i)
+	}
+	b.WriteString(`</main><footer>The end</footer>`)
+	return b.String()
+}
+
+func TestObserveIsViewportFirst(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/long", "Long", longPage(300))
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/long")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	if !obs.Truncated || len(obs.Tree) > 12000 || !strings.Contains(obs.Tree, `link "Home"`) || strings.Contains(obs.Tree, "Section 299") {
+		t.Fatalf("default observation: truncated=%v, %d chars, tail:\n%s", obs.Truncated, len(obs.Tree), tail(obs.Tree))
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.Scroll, DeltaY: 20000})
+	obs = observe(t, tabs, drivers.ObserveOptions{})
+	if strings.Contains(obs.Tree, `link "Home"`) || !strings.Contains(obs.Tree, "Section") {
+		t.Fatalf("after scrolling the tree still starts at the top:\n%s", obs.Tree[:min(len(obs.Tree), 600)])
+	}
+	act := firstButton(t, obs)
+	if out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: &act}); out.Result != drivers.SamePage {
+		t.Fatalf("click in the scrolled view: %+v", out)
+	}
+	full := observe(t, tabs, drivers.ObserveOptions{FullPage: true, MaxChars: 2_000_000})
+	if full.Truncated || !strings.Contains(full.Tree, "Section 299") || !strings.Contains(full.Tree, `link "Home"`) {
+		t.Fatalf("full observation: truncated=%v, %d chars", full.Truncated, len(full.Tree))
+	}
+	if len(full.Refs) < 5000 {
+		t.Fatalf("full observation has %d refs", len(full.Refs))
+	}
+}
+
+func firstButton(t *testing.T, obs *drivers.Observation) drivers.Target {
+	for _, tg := range obs.Refs {
+		if tg.Role == "button" && strings.HasPrefix(tg.Name, "Act ") {
+			return tg
+		}
+	}
+	t.Fatalf("no button in:\n%s", obs.Tree)
+	return drivers.Target{}
+}
+
+func tail(s string) string { return s[max(0, len(s)-400):] }
+
+func TestInFrameTargets(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/outer", "Outer", `<p>outer</p><iframe src="/inner" width="400" height="200"></iframe>`)
+	s.page("/inner", "Inner", `<button onclick="fetch('/from-frame')">Inside</button>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/outer")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	btn := target(t, obs, "button", "Inside")
+	if !strings.HasPrefix(btn.Ref, "f") || btn.Fingerprint == "" {
+		t.Fatalf("the framed button: %+v", btn)
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: btn})
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	if s.hit("GET /from-frame") != 1 {
+		t.Fatalf("the click in the frame did not land: %s", s.allHits())
+	}
+}

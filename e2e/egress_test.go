@@ -1,0 +1,96 @@
+package e2e_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+)
+
+// TestE2EEgressIsConfinedAtTheSocket serves a page on a preview origin that
+// reaches for loopback in every way a page can; the other server must
+// receive nothing, and the agent must get the reason for what it asked.
+func TestE2EEgressIsConfinedAtTheSocket(t *testing.T) {
+	tg := newTarget(t)
+	other := tg.URL // http://127.0.0.1:<port>: loopback, not a preview origin
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><title>Hostile</title><h1>Hostile</h1>
+<img src="%[1]s/img.png"><img src="http://169.254.169.254/latest/meta-data/">
+<iframe src="%[1]s/frame"></iframe>
+<a href="file:///etc/passwd">Local file</a>
+<a href="/hop1">Redirect chain</a>
+<button onclick="window.open('%[1]s/popup')">Popup</button>
+<script>
+fetch('%[1]s/fetch').catch(function(){});
+fetch('http://localhost:%[2]s/fetch-by-name').catch(function(){});
+try { new WebSocket('ws://127.0.0.1:%[2]s/ws'); } catch (e) {}
+</script>`, other, portOf(other))
+	})
+	mux.HandleFunc("/hop1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/hop2", http.StatusFound) })
+	mux.HandleFunc("/hop2", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other+"/landed", http.StatusFound) })
+	page := httptest.NewServer(mux)
+	t.Cleanup(page.Close)
+
+	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+page.URL)
+	tok := b.AddAgent(t, "ada", false)
+	b.Task(t, "ada", "c1", 80)
+	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": page.URL + "/"}))
+	ok(t, b.Act(t, tok, "c1", in{"action": "wait_for", "wait": in{"load": true}}))
+
+	code(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": other + "/direct"}), "private_address")
+	code(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": "file:///etc/passwd"}), "scheme_not_allowed")
+	code(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": "http://0x7f.1:" + portOf(other) + "/"}), "private_address")
+
+	obs := b.Observe(t, tok, "c1")
+	r := b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1(daemontest.Ref(t, obs, "link", "Redirect chain"))})
+	if r.OK && r.Map()["url"] == other+"/landed" {
+		t.Fatalf("the redirect chain landed on loopback: %s", r.Result)
+	}
+	obs = b.Observe(t, tok, "c1")
+	if obs["url"] != page.URL+"/" && obs["url"] != page.URL+"/hop2" && obs["url"] != page.URL+"/hop1" {
+		t.Fatalf("after the blocked redirect the page is %v", obs["url"])
+	}
+	obs = b.Observe(t, tok, "c1")
+	_ = b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1(daemontest.Ref(t, obs, "link", "Local file"))})
+	obs = b.Observe(t, tok, "c1")
+	_ = b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1(daemontest.Ref(t, obs, "button", "Popup"))})
+	obs = b.Observe(t, tok, "c1")
+	for _, tab := range obs["tabs"].([]any) {
+		if u, _ := tab.(map[string]any)["url"].(string); len(u) >= len(other) && u[:len(other)] == other {
+			t.Fatalf("a popup to a blocked host stayed open: %v", obs["tabs"])
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // let any stray request arrive before counting
+	if n := tg.reached.Load(); n != 0 {
+		t.Fatalf("the loopback server received %d requests; want none", n)
+	}
+}
+
+func TestE2ECredentialFieldIsRefused(t *testing.T) {
+	s := newSite(t)
+	b, tok := setup(t, s, 80, "c1")
+	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": s.URL + "/login"}))
+	obs := b.Observe(t, tok, "c1")
+	if text, _ := obs["text"].(string); contains(text, "hunter2") {
+		t.Fatal("a password value appeared in the observation")
+	}
+	pw := daemontest.Ref(t, obs, "textbox", "Password")
+	code(t, b.Act(t, tok, "c1", in{"action": "fill", "observation": daemontest.ID(obs), "target": target1(pw), "value": "hunter2"}), "credential_field")
+	user := daemontest.Ref(t, obs, "textbox", "User")
+	code(t, b.Act(t, tok, "c1", in{"action": "fill", "observation": daemontest.ID(obs), "target": target1(user), "value": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}), "secret_value")
+	ok(t, b.Act(t, tok, "c1", in{"action": "fill", "observation": daemontest.ID(obs), "target": target1(user), "value": "ada"}))
+}
+
+func portOf(u string) string {
+	for i := len(u) - 1; i >= 0; i-- {
+		if u[i] == ':' {
+			return u[i+1:]
+		}
+	}
+	return ""
+}

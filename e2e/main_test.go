@@ -1,0 +1,128 @@
+package e2e_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "buddi-e2e")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "buddi")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/buddi").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buddi is one `buddi serve` process.
+type buddi struct {
+	*daemontest.Client
+	cmd  *exec.Cmd
+	dir  string
+	addr string
+	logs *lockedBuffer
+	env  []string
+}
+
+// serve starts buddi serve with real Chromium, the given preview origins
+// and extra environment, and waits until it is healthy.
+func serve(t *testing.T, dir string, env ...string) *buddi {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	addr := freeAddr(t)
+	b := &buddi{dir: dir, addr: addr, logs: &lockedBuffer{}, env: env}
+	b.cmd = exec.Command(bin, "serve", "--data", dir, "--addr", addr)
+	b.cmd.Env = append(os.Environ(), "BUDDI_LOG_LEVEL=info")
+	b.cmd.Env = append(b.cmd.Env, env...)
+	stdout, _ := b.cmd.StdoutPipe()
+	b.cmd.Stderr = b.logs
+	if err := b.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = b.cmd.Process.Kill()
+		_ = b.cmd.Wait()
+		if t.Failed() {
+			t.Logf("buddi serve logs:\n%s", b.logs.String())
+		}
+	})
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "serving at") {
+		t.Fatalf("serve said %q; logs:\n%s", line, b.logs.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	token, err := daemon.ReadOwnerToken(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Client = daemontest.NewClient("http://"+addr, token)
+	return b
+}
+
+// kill9 kills the process without letting it clean up.
+func (b *buddi) kill9(t *testing.T) {
+	t.Helper()
+	_ = b.cmd.Process.Kill()
+	_ = b.cmd.Wait()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func waitUntil(t *testing.T, d time.Duration, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
