@@ -358,3 +358,34 @@ func waitGone(t *testing.T, d *daemontest.Daemon, conv string) {
 	}
 	t.Fatalf("session %s never went away", conv)
 }
+
+func TestScreenshotsKeepTheLastEightThumbnails(t *testing.T) {
+	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	for i := 0; i < 9; i++ {
+		r := act(t, d, token, "c1", map[string]any{"action": "screenshot"})
+		wantCode(t, r, "")
+		if w := r.Map()["width"].(float64); w > 1280 {
+			t.Fatalf("a default screenshot is %v px wide, want at most 1280", w)
+		}
+	}
+	r := d.Must(t, "POST", "/api/browser/screenshots", map[string]any{"conversation": "c1"})
+	var shots []struct {
+		JPEG []byte `json:"jpeg"`
+	}
+	if err := jsonUnmarshal(r.Result, &shots); err != nil {
+		t.Fatal(err)
+	}
+	if len(shots) != 8 {
+		t.Fatalf("kept %d screenshots, want the last 8", len(shots))
+	}
+	if len(shots[0].JPEG) < 100 || shots[0].JPEG[0] != 0xFF || shots[0].JPEG[1] != 0xD8 {
+		t.Fatalf("a kept screenshot is not a JPEG thumbnail (%d bytes)", len(shots[0].JPEG))
+	}
+	d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c1"})
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"conversation": "c1"})
+	r = d.Must(t, "POST", "/api/browser/screenshots", map[string]any{"conversation": "c1"})
+	if string(r.Result) != "null" && string(r.Result) != "[]" {
+		t.Fatalf("resuming did not clear the old screenshots: %s", r.Result)
+	}
+}

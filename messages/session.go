@@ -15,3 +15,7 @@ type SessionState struct{ Info SessionInfo }
 
 // SessionStatus asks a session for its SessionInfo (answered with it).
 type SessionStatus struct{}
+
+// Screenshots asks a session for its kept thumbnails (owner only); the
+// controller forwards it and the session answers with an *OwnerReply.
+type Screenshots struct{ Conversation string }

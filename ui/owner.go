@@ -88,6 +88,8 @@ func ownerMessage(method, path string, b *ownerBody) (any, *messages.Error) {
 	switch key {
 	case "GET /api/browser/sessions":
 		return &messages.ListSessions{}, nil
+	case "POST /api/browser/screenshots":
+		return needConv(&messages.Screenshots{Conversation: b.Conversation})
 	case "POST /api/browser/takeover":
 		return needConv(&messages.TakeOver{Conversation: b.Conversation})
 	case "POST /api/browser/resume":

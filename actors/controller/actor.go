@@ -112,7 +112,7 @@ func (a *Actor) owner(ctx actor.Context) {
 		a.decideTask(ctx, m)
 	case *messages.ListTasks:
 		ctx.Respond(&messages.OwnerReply{Result: a.taskList()})
-	case *messages.TakeOver, *messages.Resume, *messages.Release:
+	case *messages.TakeOver, *messages.Resume, *messages.Release, *messages.Screenshots:
 		a.forwardControl(ctx)
 	case *messages.StopAll:
 		a.stopAll(ctx)

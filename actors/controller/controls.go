@@ -21,6 +21,8 @@ func (a *Actor) forwardControl(ctx actor.Context) {
 		conv = m.Conversation
 	case *messages.Release:
 		conv = m.Conversation
+	case *messages.Screenshots:
+		conv = m.Conversation
 	}
 	e := a.sessions[conv]
 	if e == nil {

@@ -114,6 +114,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.expire(ctx)
 	case *messages.SessionStatus:
 		ctx.Respond(a.info())
+	case *messages.Screenshots:
+		ctx.Respond(&messages.OwnerReply{Result: a.shots})
 	case *done:
 		a.finish(ctx, m)
 	default:

@@ -28,7 +28,7 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.fails.observe = 0
 		a.url = d.obs.URL
 		id := a.ev.set(a.rec.Epoch, d.obs)
-		a.keepShot(d.obs.Screenshot)
+		a.keepShot(d.thumb)
 		return &messages.ToolResult{Result: a.observation(id, d.obs)}
 	}
 	if in.Action == "script" {
@@ -46,7 +46,7 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.ev.stale("the page changed after " + in.Action)
 	}
 	if in.Action == "screenshot" {
-		a.keepShot(out.Image)
+		a.keepShot(d.thumb)
 	}
 	return &messages.ToolResult{Result: a.outcome(in, out)}
 }

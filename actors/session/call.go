@@ -127,6 +127,7 @@ type done struct {
 	err        error
 	refs       map[string]drivers.Target // evidence a script's clicks may use
 	fresh      bool
+	thumb      []byte // a thumbnail of the screenshot taken, if any
 }
 
 func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {
@@ -145,6 +146,12 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 		d.script, d.err = runScript(c, d.tabs, in, d.refs, d.fresh)
 	default:
 		d.out, d.err = d.tabs.Do(c, act)
+	}
+	switch {
+	case d.obs != nil && len(d.obs.Screenshot) > 0:
+		d.thumb = thumbnail(d.obs.Screenshot)
+	case d.out != nil && len(d.out.Image) > 0:
+		d.thumb = thumbnail(d.out.Image)
 	}
 }
 

@@ -16,9 +16,11 @@ import (
 // maxShots is how many screenshots a session keeps as thumbnails.
 const maxShots = 8
 
+// shot is a kept screenshot: a thumbnail, not the capture the model saw.
 type shot struct {
-	at    time.Time
-	bytes int
+	At   time.Time `json:"at"`
+	JPEG []byte    `json:"jpeg"`
+	URL  string    `json:"url"`
 }
 
 // observation is the agent's view of one observation.
@@ -64,13 +66,13 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) map[string]an
 	return r
 }
 
-// keepShot remembers a screenshot's size (the bytes are not kept), dropping
-// the oldest past maxShots with a log line.
-func (a *Actor) keepShot(img []byte) {
-	if len(img) == 0 {
+// keepShot keeps a screenshot's thumbnail, dropping the oldest past
+// maxShots with a log line.
+func (a *Actor) keepShot(thumb []byte) {
+	if len(thumb) == 0 {
 		return
 	}
-	a.shots = append(a.shots, shot{at: a.cfg.Now(), bytes: len(img)})
+	a.shots = append(a.shots, shot{At: a.cfg.Now().UTC(), JPEG: thumb, URL: a.url})
 	if len(a.shots) > maxShots {
 		a.cfg.Log.Info("dropped the oldest screenshot", "conversation", a.cfg.Conversation, "kept", maxShots)
 		a.shots = a.shots[1:]

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,9 +23,6 @@ type browser struct {
 	cfg     *Config
 	log     *slog.Logger
 	dead    atomic.Bool
-
-	mu     sync.Mutex
-	owners map[pw.Page]*tab // the tab each owned page is
 }
 
 // launch starts the driver and the browser. On failure everything it
@@ -48,8 +44,7 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 	if err != nil {
 		return nil, launchError(err)
 	}
-	b := &browser{pw: p, profile: cfg.profileDir(), cfg: cfg, log: cfg.Logger,
-		owners: map[pw.Page]*tab{}}
+	b := &browser{pw: p, profile: cfg.profileDir(), cfg: cfg, log: cfg.Logger}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
 		return nil, err
@@ -104,24 +99,6 @@ func (b *browser) close() {
 // newPage opens a blank page in the shared context.
 func (b *browser) newPage(ctx context.Context) (pw.Page, error) {
 	return call(ctx, b.bctx.NewPage)
-}
-
-func (b *browser) own(p pw.Page, t *tab) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.owners[p] = t
-}
-
-func (b *browser) disown(p pw.Page) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.owners, p)
-}
-
-func (b *browser) owner(p pw.Page) *tab {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.owners[p]
 }
 
 // logWriter sends the driver's stderr to the log, a line per write.

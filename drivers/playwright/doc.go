@@ -4,8 +4,10 @@
 //
 // A Driver launches the browser lazily on the first Open, from
 // <DataDir>/browser/profile, and relaunches it on the next Open if it died.
-// Every document request (navigations, each redirect hop, popups, frames)
-// passes Config.CheckURL; service workers are blocked. Observations are
+// Every document request (navigations, each redirect hop, frames) passes
+// Config.CheckURL before it is sent, through each tab's own DevTools session;
+// a popup is checked when it appears and closed when refused. Service
+// workers are blocked. Observations are
 // viewport-first: the driver picks the few small subtrees that cover the
 // viewport (and, budget permitting, the next screens) and takes Playwright's
 // AI-mode aria snapshot of each, so a long page costs what its visible part
@@ -27,7 +29,7 @@
 // the DevTools protocol. Playwright delivers events on its dispatch goroutine;
 // the handlers here only record state and never call back into Playwright
 // there (closing a blocked popup happens on a goroutine of its own).
-// Lock order: Driver.mu, then Tabs.mu, then browser.mu or a tab's mutex.
+// Lock order: Driver.mu, then Tabs.mu, then a tab's mutex or navState's.
 // Stopping: Driver.Close marks the driver closed, closes the browser context,
 // stops the Playwright driver process and kills whatever is left of the
 // browser's process group.

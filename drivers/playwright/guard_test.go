@@ -13,7 +13,9 @@ func TestCheckURLBlocksAndThePageStays(t *testing.T) {
 	s.page("/start", "Start", `<a href="/blocked/direct">Direct</a> <a href="/hop">Hop</a> <a href="/blocked-coded">Coded</a>
 <button onclick="window.open('/blocked/popup')">Popup</button> <button onclick="window.open('/fine')">Fine popup</button>`)
 	s.page("/fine", "Fine", `fine`)
-	s.mux.HandleFunc("/hop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/blocked/after-hop", http.StatusFound) })
+	s.mux.HandleFunc("/hop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/blocked/after-hop", http.StatusFound)
+	})
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/start")
 

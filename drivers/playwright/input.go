@@ -70,7 +70,9 @@ const submitJS = `(el) => {
 
 func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
-	ok, err := call(ctx, func() (any, error) { return r.loc.Evaluate(submitJS, nil, pw.LocatorEvaluateOptions{Timeout: ms(ctx, inputTimeout)}) })
+	ok, err := call(ctx, func() (any, error) {
+		return r.loc.Evaluate(submitJS, nil, pw.LocatorEvaluateOptions{Timeout: ms(ctx, inputTimeout)})
+	})
 	if err != nil {
 		return nil, r.inputFailed(err, "submit", !isTimeout(err))
 	}

@@ -23,9 +23,9 @@ type tab struct {
 	crashed atomic.Bool
 	guarded atomic.Bool // document requests pass CheckURL through the tab's own session
 
-	mu     sync.Mutex
-	refs   map[string]pw.Frame // the frame of each ref of the latest observation
-	obsURL string              // the page URL that observation saw
+	mu        sync.Mutex
+	refs      map[string]pw.Frame // the frame of each ref of the latest observation
+	obsURL    string              // the page URL that observation saw
 	cdp       pw.CDPSession
 	mainFrame string // DevTools id of the main frame
 	lastPopup *tab   // the newest popup this tab opened

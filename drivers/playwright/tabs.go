@@ -109,7 +109,6 @@ func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
 	ts.tabs = append(ts.tabs, t)
 	ts.active = t
 	ts.mu.Unlock()
-	ts.b.own(p, t)
 	return t
 }
 
@@ -136,7 +135,6 @@ func (ts *Tabs) adoptPopup(p pw.Page) *tab {
 
 // forget drops a closed tab; the newest remaining tab becomes active.
 func (ts *Tabs) forget(t *tab) {
-	ts.b.disown(t.page)
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for i, x := range ts.tabs {
