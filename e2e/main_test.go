@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,8 +64,7 @@ func serve(t *testing.T, dir string, env ...string) *buddi {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = b.cmd.Process.Kill()
-		_ = b.cmd.Wait()
+		b.stop()
 		if t.Failed() {
 			t.Logf("buddi serve logs:\n%s", b.logs.String())
 		}
@@ -80,6 +80,23 @@ func serve(t *testing.T, dir string, env ...string) *buddi {
 	}
 	b.Client = daemontest.NewClient("http://"+addr, token)
 	return b
+}
+
+// stop asks serve to shut down (which closes the browser with it), and
+// kills it only if it has not gone within the deadline.
+func (b *buddi) stop() {
+	if b.cmd.ProcessState != nil {
+		return
+	}
+	_ = b.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = b.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = b.cmd.Process.Kill()
+		<-done
+	}
 }
 
 // kill9 kills the process without letting it clean up.

@@ -71,6 +71,7 @@ type Actor struct {
 	shots    []shot
 	url      string
 	ended    bool
+	expiry   *time.Timer
 }
 
 // inflight is the action running off the mailbox.
@@ -103,10 +104,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.start(ctx)
 	case *actor.Restarting:
 		a.cfg.Carry.Restarts++
+		a.disarmExpiry()
 		if a.inflight != nil {
 			a.inflight.cancel()
 		}
 	case *actor.Stopping:
+		a.disarmExpiry()
 		if a.inflight != nil {
 			a.inflight.cancel()
 		}
@@ -164,7 +167,17 @@ func (a *Actor) armExpiry(ctx actor.Context) {
 		left = 0
 	}
 	self, sys := ctx.Self(), ctx.ActorSystem()
-	time.AfterFunc(left, func() { sys.Root.Send(self, &expired{}) })
+	a.disarmExpiry()
+	a.expiry = time.AfterFunc(left, func() { sys.Root.Send(self, &expired{}) })
+}
+
+// disarmExpiry stops the expiry timer: a pending timer holds the actor's
+// PID, and through it the whole actor, until it fires.
+func (a *Actor) disarmExpiry() {
+	if a.expiry != nil {
+		a.expiry.Stop()
+		a.expiry = nil
+	}
 }
 
 // expired is the timer message for the task's lifetime.

@@ -27,6 +27,9 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		return nil, err
 	}
 	err := do(ctx, func() error { return r.loc.Fill(a.Value, pw.LocatorFillOptions{Timeout: ms(ctx, inputTimeout)}) })
+	if de := asDriverError(err); de != nil {
+		return nil, de
+	}
 	if err != nil {
 		// Playwright's log quotes the value: keep it out of the cause.
 		return nil, r.inputFailed(errors.New("fill failed"), "fill", isClosed(err))

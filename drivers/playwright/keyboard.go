@@ -2,7 +2,6 @@ package playwright
 
 import (
 	"context"
-	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
@@ -27,7 +26,7 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		before, _ := r.t.nav.now()
 		err = do(ctx, func() error { return r.loc.Press(a.Value, pw.LocatorPressOptions{Timeout: ms(ctx, inputTimeout)}) })
 		if err != nil {
-			return nil, r.inputFailed(err, "key press", strings.Contains(err.Error(), "press"))
+			return nil, r.inputFailed(err, "key press", !isTimeout(err))
 		}
 		return r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
 	}

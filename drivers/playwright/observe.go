@@ -80,21 +80,22 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 func (t *tab) readRefs(ctx context.Context, refs []string) (map[string]elemInfo, map[string]pw.Frame, error) {
 	infos := map[string]elemInfo{}
 	frames := map[string]pw.Frame{}
-	main := t.page.MainFrame()
-	var top, framed []string
-	for _, r := range refs {
-		if strings.HasPrefix(r, "f") {
-			framed = append(framed, r)
-		} else {
-			top = append(top, r)
-		}
+	if len(refs) == 0 {
+		return infos, frames, ctx.Err()
 	}
-	if len(top) > 0 {
-		if err := probe(ctx, main, "fp "+strings.Join(top, " "), &infos); err != nil {
-			return nil, nil, err
-		}
-		for r := range infos {
+	// A frame prefix does not mean a child frame: the main frame of any page
+	// but the context's first has one too. So the main document is asked for
+	// every ref, and child frames only for what it did not hold.
+	main := t.page.MainFrame()
+	if err := probe(ctx, main, "fp "+strings.Join(refs, " "), &infos); err != nil {
+		return nil, nil, err
+	}
+	var framed []string
+	for _, r := range refs {
+		if _, ok := infos[r]; ok {
 			frames[r] = main
+		} else if strings.HasPrefix(r, "f") {
+			framed = append(framed, r)
 		}
 	}
 	if len(framed) > 0 {
