@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"log/slog"
 	"net"
 	"strings"
@@ -42,7 +44,7 @@ type Server struct {
 func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, done: make(chan error, 1)}
 	s.srv = &fasthttp.Server{
-		Handler:               s.logged(s.route),
+		Handler:               s.logged(s.recovered(s.route)),
 		Name:                  "buddi",
 		MaxRequestBodySize:    MaxBodyBytes,
 		ReadTimeout:           15 * time.Second,
@@ -103,6 +105,23 @@ func (s *Server) logged(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 				"status", ctx.Response.StatusCode(), "ms", time.Since(start).Milliseconds(),
 				"bytes", len(ctx.Response.Body()), "remote", ctx.RemoteIP().String())
 		}
+	}
+}
+
+// recovered turns a panic in a handler into a 500 with one sentence and a
+// log line, instead of letting it end the daemon.
+func (s *Server) recovered(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.cfg.Log.Error("handler panicked", "path", string(ctx.Path()), "panic", fmt.Sprint(r),
+					"stack", string(debug.Stack()))
+				ctx.ResetBody()
+				writeError(ctx, fasthttp.StatusInternalServerError, "internal",
+					"buddi hit an internal error handling this request; it is logged, and nothing was done.")
+			}
+		}()
+		next(ctx)
 	}
 }
 
