@@ -20,6 +20,7 @@ type Backoff struct {
 	Max         time.Duration
 	MaxRestarts int
 	Window      time.Duration
+	Escalate    bool
 	Log         *slog.Logger
 	// OnRestart, when set, is told of every restart (tests and load counters).
 	OnRestart func(child *actor.PID, reason any)
@@ -27,7 +28,7 @@ type Backoff struct {
 
 var _ actor.SupervisorStrategy = (*Backoff)(nil)
 
-// DefaultBackoff is what buddi's supervisors use.
+// DefaultBackoff is what buddi's supervisors use; it does not escalate.
 func DefaultBackoff(log *slog.Logger) *Backoff {
 	return &Backoff{Initial: 10 * time.Millisecond, Max: 2 * time.Second,
 		MaxRestarts: 5, Window: time.Minute, Log: log}
@@ -42,10 +43,12 @@ func (b *Backoff) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, ch
 	rs.Fail()
 	n := rs.NumberOfFailures(b.Window)
 	if n > b.MaxRestarts {
-		b.Log.Error("actor failed too often; stopping it and escalating",
-			"actor", child.Id, "failures", n, "window", b.Window, "reason", fmt.Sprint(reason))
+		b.Log.Error("actor failed too often; stopping it", "actor", child.Id,
+			"failures", n, "window", b.Window, "escalate", b.Escalate, "reason", fmt.Sprint(reason))
 		sup.StopChildren(child)
-		sup.EscalateFailure(&GaveUp{Child: child.Id, Reason: reason}, message)
+		if b.Escalate {
+			sup.EscalateFailure(&GaveUp{Child: child.Id, Reason: reason}, message)
+		}
 		return
 	}
 	delay := b.delay(n)

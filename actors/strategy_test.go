@@ -56,7 +56,7 @@ func TestPanickingChildRestartsThenEscalates(t *testing.T) {
 	var starts atomic.Int32
 	var restarts atomic.Int32
 	strategy := &actors.Backoff{Initial: time.Millisecond, Max: 4 * time.Millisecond, MaxRestarts: 3,
-		Window: time.Minute, Log: log, OnRestart: func(*actor.PID, any) { restarts.Add(1) }}
+		Window: time.Minute, Escalate: true, Log: log, OnRestart: func(*actor.PID, any) { restarts.Add(1) }}
 	childPID := make(chan *actor.PID, 1)
 	rec := &recorder{}
 	parentProps := actor.PropsFromFunc(func(ctx actor.Context) {

@@ -3,9 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"strings"
 	"time"
 

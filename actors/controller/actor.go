@@ -51,6 +51,7 @@ type Actor struct {
 	carries  map[string]*session.Carry
 	sites    sites
 	stopping bool // sessions stop because the controller does, not because they failed
+	dead     bool // a restart replaced this instance; late continuations do nothing
 }
 
 type entry struct {
@@ -84,8 +85,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.start(ctx)
-	case *actor.Stopping, *actor.Restarting:
+	case *actor.Stopping:
 		a.stopping = true
+	case *actor.Restarting:
+		// The next instance starts afresh from the ledger: this one's
+		// browsers and pending continuations must not outlive it.
+		a.stopping, a.dead = true, true
+		a.closeProfiles()
 	case *actor.Stopped:
 		a.closeProfiles()
 	case *messages.ToolCall:
@@ -150,4 +156,17 @@ func (a *Actor) closeProfiles() {
 
 func fail(code, msg string) *messages.OwnerReply {
 	return &messages.OwnerReply{Error: &messages.Error{Code: code, Message: msg}}
+}
+
+// after runs cont once f completes, back in the mailbox, unless a restart
+// replaced this instance meanwhile: its state is stale, so the caller is told
+// to try again instead.
+func (a *Actor) after(ctx actor.Context, f *actor.Future, sender *actor.PID, cont func(res any, err error)) {
+	ctx.ReenterAfter(f, func(res any, err error) {
+		if a.dead {
+			reply(ctx, sender, fail("restarted", "buddi's controller restarted while this ran; check the state and try again."))
+			return
+		}
+		cont(res, err)
+	})
 }

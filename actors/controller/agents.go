@@ -38,7 +38,7 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 	sender := ctx.Sender()
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.AgentKey(m.Name), ag)}}, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, sender, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The agent could not be saved: "+err.Error()))
 			return
@@ -60,7 +60,7 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 	sender := ctx.Sender()
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Delete(ledger.AgentKey(m.Name))}}, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, sender, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The removal could not be saved: "+err.Error()))
 			return

@@ -39,7 +39,7 @@ func (a *Actor) stopAll(ctx actor.Context) {
 	a.stop = ledger.Stop{Stopped: true, At: a.cfg.Now()}
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.StopKey(), a.stop)}}, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, sender, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The Stop could not be saved: "+err.Error()))
 			return
@@ -58,7 +58,7 @@ func (a *Actor) broadcastStop(ctx actor.Context, sender *actor.PID) {
 	}
 	for _, e := range a.sessions {
 		f := ctx.RequestFuture(e.pid, &messages.StopAll{}, 15*time.Second)
-		ctx.ReenterAfter(f, func(any, error) {
+		a.after(ctx, f, sender, func(any, error) {
 			if left--; left == 0 {
 				reply(ctx, sender, &messages.OwnerReply{Result: result})
 			}
@@ -72,7 +72,7 @@ func (a *Actor) resumeAll(ctx actor.Context) {
 	next := ledger.Stop{Stopped: false, At: a.cfg.Now()}
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.StopKey(), next)}}, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, sender, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "Resuming could not be saved: "+err.Error()))
 			return

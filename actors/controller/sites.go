@@ -89,9 +89,25 @@ func (a *Actor) gateOne(conv, agent string, u *url.URL, pageLink bool) *messages
 			return messages.Fail("unapproved_site", fmt.Sprintf("This link came from page content and the owner has not approved %s; ask the owner to approve the site, or navigate somewhere you chose yourself.", site))
 		}
 	}
+	if a.pendingFor(conv) >= maxPendingSites {
+		return messages.Fail("too_many_requests", fmt.Sprintf("%d sites already wait for the owner in this conversation; wait for answers before asking about more.", maxPendingSites))
+	}
 	req := &messages.SiteRequest{Conversation: conv, Agent: agent, Site: site.String(), URL: u.String(), At: a.cfg.Now()}
 	a.sites.pending[conv+"|"+site.String()] = req
 	return messages.Fail("approval_required", fmt.Sprintf("buddi asked the owner whether you may open %s; wait for the answer, then navigate again.", site))
+}
+
+// maxPendingSites bounds the open site requests of one conversation.
+const maxPendingSites = 8
+
+func (a *Actor) pendingFor(conv string) int {
+	n := 0
+	for _, r := range a.sites.pending {
+		if r.Conversation == conv {
+			n++
+		}
+	}
+	return n
 }
 
 // decideSite records the owner's answer to a site request.
@@ -124,7 +140,7 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 func (a *Actor) writeThenReply(ctx actor.Context, op messages.LedgerOp, result any) {
 	sender := ctx.Sender()
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{op}}, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, sender, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The answer could not be saved: "+err.Error()))
 			return

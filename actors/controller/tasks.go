@@ -83,20 +83,20 @@ func (a *Actor) activate(ctx actor.Context, t *ledger.Task, replyTo *actor.PID) 
 	t.EndReason = ""
 	a.tasks[t.Conversation] = t
 	w := &messages.LedgerWrite{Ops: []messages.LedgerOp{
-		ledger.Put(ledger.TaskKey(t.Conversation), t), ledger.Delete(ledger.SessionKey(t.Conversation))}}
+		ledger.Put(ledger.TaskKey(t.Conversation), *t), ledger.Delete(ledger.SessionKey(t.Conversation))}}
 	f := ctx.RequestFuture(a.ledger, w, ledgerTimeout)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	a.after(ctx, f, replyTo, func(res any, err error) {
 		if err = written(res, err); err != nil {
 			reply(ctx, replyTo, fail("store_failed", "The task could not be saved: "+err.Error()))
 			return
 		}
 		if e := a.spawn(ctx, t); e != nil {
 			t.State, t.EndReason = ledger.TaskEnded, e.Message
-			ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
+			ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
 			reply(ctx, replyTo, &messages.OwnerReply{Error: e})
 			return
 		}
-		reply(ctx, replyTo, &messages.OwnerReply{Result: t})
+		reply(ctx, replyTo, &messages.OwnerReply{Result: *t})
 	})
 }
 
@@ -111,6 +111,14 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(&messages.ToolResult{Error: e})
 		return
 	}
+	if a.stop.Stopped {
+		ctx.Respond(messages.Fail("stopped", "The owner stopped all browser access; no task can start until the owner resumes it."))
+		return
+	}
+	if t := a.tasks[m.Conversation]; t != nil && t.Agent != m.Agent {
+		ctx.Respond(messages.Fail("not_allowed", "This conversation belongs to another agent; use your own conversation id."))
+		return
+	}
 	if a.sessions[m.Conversation] != nil {
 		ctx.Respond(messages.Fail("task_active", "This conversation already has a running task; use it."))
 		return
@@ -120,7 +128,7 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall) {
 	t := a.newTask(m.Agent, m.Conversation, in.Description, steps, life)
 	if !a.agents[m.Agent].AutoApprove {
 		a.tasks[t.Conversation] = t
-		ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
+		ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
 		ctx.Respond(&messages.ToolResult{Result: map[string]any{"state": "pending",
 			"text": "Asked the owner for this task; wait until it is accepted, then call browser.status."}})
 		return
@@ -135,7 +143,7 @@ func (a *Actor) activateFor(ctx actor.Context, t *ledger.Task, agent *actor.PID)
 		if r, ok := c.Message().(*messages.OwnerReply); ok {
 			res := &messages.ToolResult{Error: r.Error}
 			if r.Error == nil {
-				res.Result = map[string]any{"state": "active", "task": t,
+				res.Result = map[string]any{"state": "active", "task": *t,
 					"text": fmt.Sprintf("Task started: %d steps within %s.", t.MaxSteps, t.Lifetime)}
 			}
 			c.Send(agent, res)
@@ -157,28 +165,49 @@ func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
 		return
 	}
 	t.State = ledger.TaskRefused
-	ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
-	ctx.Respond(&messages.OwnerReply{Result: t})
+	ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
+	ctx.Respond(&messages.OwnerReply{Result: *t})
 }
 
-// ended closes a task whose session is over and stops the session.
+// ended closes a task whose session is over: the end is durable before it
+// is acknowledged (the session answers the owner only then), and the session
+// is poisoned so what is already in its mailbox is answered, not dropped.
 func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
+	ops := []messages.LedgerOp{ledger.Delete(ledger.SessionKey(m.Conversation))}
 	if t := a.tasks[m.Conversation]; t != nil {
 		t.State, t.EndReason = ledger.TaskEnded, m.Reason
-		ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
-			ledger.Put(ledger.TaskKey(m.Conversation), t), ledger.Delete(ledger.SessionKey(m.Conversation))}})
+		ops = append(ops, ledger.Put(ledger.TaskKey(m.Conversation), *t))
 	}
 	if e := a.sessions[m.Conversation]; e != nil {
 		a.drop(m.Conversation, e)
-		ctx.Stop(e.pid)
+		ctx.Poison(e.pid)
 	}
+	a.forget(m.Conversation)
 	a.cfg.Log.Info("task ended", "conversation", m.Conversation, "code", m.Code, "summary", m.Reason)
+	sender := ctx.Sender()
+	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: ops}, ledgerTimeout)
+	a.after(ctx, f, sender, func(res any, err error) {
+		if err = written(res, err); err != nil {
+			a.cfg.Log.Error("the end of a task could not be saved", "conversation", m.Conversation, "err", err)
+		}
+		reply(ctx, sender, &messages.LedgerWritten{Err: err})
+	})
 }
 
-func (a *Actor) taskList() []*ledger.Task {
-	out := make([]*ledger.Task, 0, len(a.tasks))
+// forget drops per-conversation state that only a live session needs.
+func (a *Actor) forget(conv string) {
+	delete(a.carries, conv)
+	for key := range a.sites.pending {
+		if len(key) > len(conv) && key[:len(conv)+1] == conv+"|" {
+			delete(a.sites.pending, key)
+		}
+	}
+}
+
+func (a *Actor) taskList() []ledger.Task {
+	out := make([]ledger.Task, 0, len(a.tasks))
 	for _, t := range a.tasks {
-		out = append(out, t)
+		out = append(out, *t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out

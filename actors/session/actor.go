@@ -71,7 +71,10 @@ type Actor struct {
 	shots    []shot
 	url      string
 	ended    bool
-	expiry   *time.Timer
+	// closeLate: tabs still being opened by the call in flight must be
+	// closed when they arrive (a Stop came first).
+	closeLate bool
+	expiry    *time.Timer
 }
 
 // inflight is the action running off the mailbox.
@@ -112,6 +115,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.disarmExpiry()
 		if a.inflight != nil {
 			a.inflight.cancel()
+			ctx.Send(a.inflight.replyTo, messages.Fail("released",
+				"The session ended while this action ran; it was abandoned and not repeated."))
+			a.inflight = nil
+			a.cfg.Carry.take()
 		}
 	case *expired:
 		a.expire(ctx)

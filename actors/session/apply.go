@@ -70,6 +70,14 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		a.pause(ctx, fmt.Sprintf("a %s failed part-way and may have half happened", in.Action))
 	case drivers.CodeTabGone:
 		a.pause(ctx, "the tab the agent was reading is gone")
+	case drivers.CodeNoBrowser:
+		// The browser is gone: let the next call open it again.
+		a.tabs = nil
+		a.ev.void("the browser had to be started again")
+	default:
+		if drivers.Kind(in.Action).Mutating() || changesPage(in.Action) || in.Action == "script" {
+			a.ev.stale(in.Action + " failed and may have changed the page")
+		}
 	}
 	if a.rec.Paused {
 		e.Message += " The session is now paused until the owner resumes access."

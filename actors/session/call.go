@@ -32,6 +32,11 @@ func (a *Actor) call(ctx actor.Context, m *messages.ToolCall) {
 		a.release(ctx, "the agent closed the session")
 		return
 	}
+	if left := a.stepsLeft(); cost(in) > left {
+		ctx.Respond(messages.Fail("budget_short", fmt.Sprintf(
+			"This script has %d steps but only %d are left in the budget; send a shorter one.", cost(in), left)))
+		return
+	}
 	act, e := a.prepare(in, m.SitesApproved)
 	if e != nil {
 		switch e.Code {
@@ -43,7 +48,7 @@ func (a *Actor) call(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(&messages.ToolResult{Error: e})
 		return
 	}
-	a.rec.StepsUsed++
+	a.rec.StepsUsed += cost(in)
 	a.dispatch(ctx, in, act)
 	a.persist(ctx, true)
 }
@@ -51,13 +56,11 @@ func (a *Actor) call(ctx actor.Context, m *messages.ToolCall) {
 // limits ends the task when its time or budget is gone.
 func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
 	if !a.cfg.Now().Before(a.task.Expires) {
-		a.end(ctx, "expired", "its time ran out")
-		a.closeTabs(ctx, nil, nil)
+		a.end(ctx, "expired", "its time ran out", nil, nil)
 		return messages.Fail("expired", fmt.Sprintf("The task's time ran out after %d of %d steps; ask the owner for a new task.", a.rec.StepsUsed, a.task.MaxSteps))
 	}
 	if a.rec.StepsUsed >= a.task.MaxSteps {
-		a.end(ctx, "budget_spent", "its step budget was spent")
-		a.closeTabs(ctx, nil, nil)
+		a.end(ctx, "budget_spent", "its step budget was spent", nil, nil)
 		return messages.Fail("budget_spent", fmt.Sprintf("All %d steps of this task are spent; ask the owner for a new task.", a.task.MaxSteps))
 	}
 	return nil
@@ -88,6 +91,11 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 			if s.Action == "click" && s.Observation != a.ev.id {
 				return nil, &messages.Error{Code: "stale_observation", Message: fmt.Sprintf(
 					"Script step %d names observation %q, not the latest one; observe again.", i+1, clip(s.Observation))}
+			}
+			if s.Action == "click" && a.cfg.Policy != nil {
+				if err := a.cfg.Policy.CheckInput(a.url); err != nil {
+					return nil, refusal(err)
+				}
 			}
 			if s.Action == "navigate" && a.cfg.Policy != nil {
 				if err := a.cfg.Policy.CheckURL(s.URL, source(s.URLSource, approved)); err != nil {
@@ -157,10 +165,18 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 
 // finish applies a driver result, unless it was abandoned.
 func (a *Actor) finish(ctx actor.Context, d *done) {
-	if a.tabs == nil && d.tabs != nil && !a.ended && d.epoch == a.rec.Epoch {
-		a.tabs = d.tabs
+	if a.tabs == nil && d.tabs != nil {
+		switch {
+		case a.ended || a.closeLate:
+			// Stop or release came while the first call was opening the
+			// tabs: they close now rather than outlive it.
+			a.closeLate = false
+			go closeTabs(d.tabs, a.cfg.Log)
+		case d.epoch == a.rec.Epoch:
+			a.tabs = d.tabs
+		}
 	}
-	if a.inflight == nil || d.seq != a.inflight.seq {
+	if a.inflight == nil || d.seq != a.inflight.seq || d.epoch != a.rec.Epoch {
 		return // abandoned: its caller was already answered
 	}
 	if a.cfg.Chaos != nil && a.cfg.Chaos() {
@@ -209,4 +225,12 @@ func source(s string, approved bool) string {
 		return "agent"
 	}
 	return s
+}
+
+// cost is how many steps an action spends: one, or one per script step.
+func cost(in *messages.ActInput) int {
+	if in.Action == "script" {
+		return len(in.Steps)
+	}
+	return 1
 }

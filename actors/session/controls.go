@@ -2,11 +2,13 @@ package session
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -26,6 +28,11 @@ func (a *Actor) takeOver(ctx actor.Context) {
 // resume hands back: old screenshots and evidence are cleared and the agent
 // must observe first.
 func (a *Actor) resume(ctx actor.Context) {
+	if !a.rec.TakenOver && !a.rec.Paused {
+		ctx.Respond(&messages.OwnerReply{Error: &messages.Error{Code: "not_paused",
+			Message: "Conversation " + a.cfg.Conversation + " is neither paused nor taken over; there is nothing to resume."}})
+		return
+	}
 	a.rec.TakenOver, a.rec.Paused, a.rec.PauseReason = false, false, ""
 	a.rec.Epoch++
 	a.fails = failures{}
@@ -38,14 +45,28 @@ func (a *Actor) resume(ctx actor.Context) {
 // stopAll abandons the action in flight and closes this conversation's tabs;
 // the controller refuses further work until access is resumed.
 func (a *Actor) stopAll(ctx actor.Context) {
+	a.closeLate = a.tabs == nil && a.inflight != nil
 	a.interrupt(ctx, messages.Fail("stopped",
 		"The owner stopped all browser access while this action ran; it was abandoned. Ask the owner to resume access."))
 	a.ev.void("browser access was stopped")
-	if a.behavior != nil && a.rec.TakenOver {
-		a.rec.TakenOver = false
+	a.rec.Epoch++ // results of calls started before the Stop are fenced off
+	a.settle()
+	a.publish(ctx)
+	a.closeTabs(ctx, ctx.Sender(), &messages.OwnerReply{Result: a.info()})
+}
+
+// settle becomes the state the record says, once nothing is in flight.
+func (a *Actor) settle() {
+	switch {
+	case a.ended:
+		a.behavior.Become(a.closing)
+	case a.rec.TakenOver:
+		a.behavior.Become(a.takenOver)
+	case a.rec.Paused:
+		a.behavior.Become(a.paused)
+	default:
 		a.behavior.Become(a.ready)
 	}
-	a.closeTabs(ctx, ctx.Sender(), &messages.OwnerReply{Result: a.info()})
 }
 
 // release ends the session and closes its tabs (other conversations keep theirs).
@@ -55,14 +76,13 @@ func (a *Actor) release(ctx actor.Context, why string) {
 	if _, agent := ctx.Message().(*messages.ToolCall); agent {
 		reply = &messages.ToolResult{Result: map[string]any{"closed": true, "text": "Closed this conversation's tabs and released the browser."}}
 	}
-	a.end(ctx, "released", why)
-	a.closeTabs(ctx, ctx.Sender(), reply)
+	a.end(ctx, "released", why, ctx.Sender(), reply)
 }
 
 // interrupt abandons the in-flight action, answering its caller with res.
 func (a *Actor) interrupt(ctx actor.Context, res *messages.ToolResult) {
-	if a.tabs != nil {
-		a.tabs.Interrupt()
+	if tabs := a.tabs; tabs != nil {
+		go tabs.Interrupt() // stopping loads may take the driver a while; not on the mailbox
 	}
 	if a.inflight == nil {
 		return
@@ -75,16 +95,37 @@ func (a *Actor) interrupt(ctx actor.Context, res *messages.ToolResult) {
 
 // closeTabs closes the tabs off the mailbox, then answers replyTo.
 func (a *Actor) closeTabs(ctx actor.Context, replyTo *actor.PID, reply any) {
-	tabs := a.tabs
+	tabs, log := a.tabs, a.cfg.Log
 	a.tabs = nil
 	sys := ctx.ActorSystem()
 	go func() {
-		if tabs != nil {
-			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if err := tabs.Close(c); err != nil {
-				a.cfg.Log.Warn("closing tabs failed", "conversation", a.cfg.Conversation, "err", err)
-			}
-			cancel()
+		closeTabs(tabs, log)
+		if replyTo != nil {
+			sys.Root.Send(replyTo, reply)
+		}
+	}()
+}
+
+// end finishes the session: its tabs close off the mailbox, the controller
+// makes the task's end durable (and then stops this actor), and only then is
+// replyTo answered, so an acknowledged release survives a crash.
+func (a *Actor) end(ctx actor.Context, code, why string, replyTo *actor.PID, reply any) {
+	if a.ended {
+		if replyTo != nil {
+			ctx.Send(replyTo, reply)
+		}
+		return
+	}
+	a.ended = true
+	a.behavior.Become(a.closing)
+	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation,
+		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
+	tabs, sys, ctrl, log := a.tabs, ctx.ActorSystem(), a.cfg.Controller, a.cfg.Log
+	a.tabs = nil
+	go func() {
+		closeTabs(tabs, log)
+		if _, err := sys.Root.RequestFuture(ctrl, msg, 15*time.Second).Result(); err != nil {
+			log.Warn("the controller did not confirm the end of a task", "conversation", msg.Conversation, "err", err)
 		}
 		if replyTo != nil {
 			sys.Root.Send(replyTo, reply)
@@ -92,15 +133,15 @@ func (a *Actor) closeTabs(ctx actor.Context, replyTo *actor.PID, reply any) {
 	}()
 }
 
-// end tells the controller the task is over; the controller stops this actor.
-func (a *Actor) end(ctx actor.Context, code, why string) {
-	if a.ended {
+func closeTabs(tabs drivers.Tabs, log *slog.Logger) {
+	if tabs == nil {
 		return
 	}
-	a.ended = true
-	a.behavior.Become(a.closing)
-	ctx.Send(a.cfg.Controller, &messages.SessionEnded{Conversation: a.cfg.Conversation,
-		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)})
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := tabs.Close(c); err != nil {
+		log.Warn("closing tabs failed", "err", err)
+	}
 }
 
 // expire ends the task when its lifetime runs out.
@@ -113,8 +154,7 @@ func (a *Actor) expire(ctx actor.Context) {
 		return
 	}
 	a.interrupt(ctx, messages.Fail("expired", "The task's time ran out while this action ran; it was abandoned."))
-	a.end(ctx, "expired", "its time ran out")
-	a.closeTabs(ctx, nil, nil)
+	a.end(ctx, "expired", "its time ran out", nil, nil)
 }
 
 // pause stops the agent until the owner resumes.

@@ -76,6 +76,9 @@ func storeRow(c config.Config) row {
 		return row{"store", ok, fmt.Sprintf("in use by buddi serve at http://%s (pid %d).", inst.Addr, inst.PID)}
 	}
 	st, err := ledger.Open(path)
+	if errors.Is(err, ledger.ErrLocked) {
+		return row{"store", warning, "in use by another process (a buddi serve that is starting or not answering); run doctor again in a moment."}
+	}
 	if err != nil {
 		return row{"store", failed, fmt.Sprintf("%s cannot be opened (%v); move it aside to start afresh.", path, err)}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -34,7 +35,8 @@ func ownerRun(e *env, name string, args []string, positional int, fn func(*flags
 }
 
 func sentence(err error) string {
-	if me, ok := err.(*messages.Error); ok {
+	var me *messages.Error
+	if errors.As(err, &me) {
 		return me.Message + " (" + me.Code + ")"
 	}
 	s := err.Error()

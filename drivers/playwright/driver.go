@@ -32,9 +32,13 @@ func New(cfg Config) (*Driver, error) {
 // Status reports what a launch would use, without launching anything.
 func (d *Driver) Status(ctx context.Context) drivers.Status {
 	st := drivers.Status{Driver: "playwright", Headless: d.cfg.headless()}
-	d.mu.Lock()
-	st.Running = d.b != nil && !d.b.dead.Load()
-	d.mu.Unlock()
+	// Open holds the lock through a launch (up to a minute); Status is read
+	// from actors' mailboxes and must not wait for it: a launch under way
+	// reads as not running yet.
+	if d.mu.TryLock() {
+		st.Running = d.b != nil && !d.b.dead.Load()
+		d.mu.Unlock()
+	}
 	path, err := Find(d.cfg)
 	st.Browser, st.Found = path, err == nil
 	switch {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/loadtest"
+)
+
+func init() {
+	register(&command{name: "loadtest", summary: "drive many simulated agent conversations through the HTTP API and check buddi's invariants", run: loadTest})
+}
+
+// loadTestFlags are the load test's own flags beside --data and --addr.
+type loadTestFlags struct {
+	cfg        loadtest.Config
+	think      string
+	jsonOut    bool
+	cpuProfile string
+	daemonLog  string
+}
+
+func loadTest(e *env, args []string) int {
+	f := newFlags(e, "loadtest")
+	lf := defineLoadTestFlags(f)
+	if code, ok := f.parse(args, 0); !ok {
+		return code
+	}
+	cfg, err := lf.config(f)
+	if err != nil {
+		return usageFail(e, "loadtest", err.Error())
+	}
+	if lf.daemonLog != "" {
+		fh, err := os.Create(lf.daemonLog)
+		if err != nil {
+			return fail(e, "loadtest", "the daemon log %s cannot be written: %s", lf.daemonLog, err)
+		}
+		defer fh.Close()
+		cfg.Log = newLogger(&env{stderr: fh}, f.cfg.LogLevel)
+	}
+	if lf.cpuProfile != "" {
+		stop, err := startCPUProfile(lf.cpuProfile)
+		if err != nil {
+			return fail(e, "loadtest", "%s", err)
+		}
+		defer stop()
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	rep, err := loadtest.Run(ctx, cfg)
+	switch {
+	case errors.Is(err, loadtest.ErrConfig):
+		return usageFail(e, "loadtest", strings.TrimPrefix(err.Error(), "loadtest: ")+".")
+	case err != nil:
+		return fail(e, "loadtest", "the run could not start: %s", err)
+	}
+	if err := writeReport(e.stdout, rep, lf.jsonOut); err != nil {
+		return fail(e, "loadtest", "%s", err)
+	}
+	if !rep.Passed() {
+		fmt.Fprintln(e.stderr, "buddi loadtest: an invariant broke; see the table above.")
+		return exitFail
+	}
+	return exitOK
+}
+
+func defineLoadTestFlags(f *flags) *loadTestFlags {
+	lf := &loadTestFlags{}
+	c := &lf.cfg
+	f.IntVar(&c.Conversations, "conversations", 100, "concurrent simulated conversations (at most 8 with --driver playwright)")
+	f.DurationVar(&c.Duration, "duration", 30*time.Second, "how long to drive them")
+	f.StringVar(&lf.think, "think", "0-50ms", "think time between one agent's acts: a duration or a MIN-MAX range drawn uniformly")
+	f.Float64Var(&c.Rate, "rate", 0, "total acts per second to pace the agents to; 0 lets each act as soon as it has thought")
+	f.Float64Var(&c.StaleRate, "stale-rate", 0.05, "fraction of clicks that name an old observation or an unknown ref on purpose")
+	f.Float64Var(&c.OwnerRate, "owner-rate", 1, "owner controls per second: take over and resume, release, stop all and resume all")
+	f.Float64Var(&c.CrashRate, "crash-rate", 0, "fraction of actions on which the session actor panics as the action completes (in-process only)")
+	f.StringVar(&c.Driver, "driver", "sim", "sim, or playwright for real Chromium (then at most 8 conversations)")
+	f.StringVar(&c.Target, "target", "", "URL of a running buddi (started with BUDDI_DRIVER=sim) instead of one in-process")
+	f.StringVar(&c.OwnerToken, "owner-token", "", "the target's owner token (default: the owner-token file in --data)")
+	f.IntVar(&c.Hands, "hands", 0, "remote hands driving taken-over pages (not built yet: must be 0)")
+	f.IntVar(&c.LinkKbps, "link-kbps", 0, "the simulated link of each remote hand, in kbit/s")
+	f.IntVar(&c.Idle, "idle", 0, "instead of the load: start this many sessions, observe each once, measure the heap per idle session, then release them all")
+	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (each profile keeps its own copy)")
+	f.Uint64Var(&c.Seed, "seed", 0, "seed for the agents' choices (0 picks one)")
+	f.DurationVar(&c.Timeout, "timeout", 30*time.Second, "deadline of each request")
+	f.BoolVar(&lf.jsonOut, "json", false, "print the report as JSON instead of a table")
+	f.StringVar(&lf.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (harness and in-process daemon) to this file")
+	f.StringVar(&c.MemProfile, "memprofile", "", "write heap profiles to FILE.quarter and FILE.end as memory is sampled")
+	f.StringVar(&lf.daemonLog, "daemon-log", "", "write the in-process daemon's log (at BUDDI_LOG_LEVEL) to this file; by default only its warnings are counted")
+	return lf
+}
+
+// config completes the load test's configuration from the parsed flags.
+func (lf *loadTestFlags) config(f *flags) (loadtest.Config, error) {
+	c := lf.cfg
+	c.Base = f.cfg
+	lo, hi, err := thinkRange(lf.think)
+	if err != nil {
+		return c, err
+	}
+	c.ThinkMin, c.ThinkMax = lo, hi
+	if c.StaleRate == 0 {
+		c.StaleRate = -1 // the flag's 0 means none; the library's 0 means its default
+	}
+	if c.Target != "" && c.OwnerToken == "" {
+		token, err := daemon.ReadOwnerToken(f.cfg.DataDir)
+		if err != nil {
+			return c, fmt.Errorf("--target needs the owner token: pass --owner-token, or --data with the target's data directory (%s has none)", f.cfg.DataDir)
+		}
+		c.OwnerToken = token
+	}
+	c.Progress = f.e.stderr
+	c.TTY = isTerminal(f.e.stderr)
+	return c, nil
+}
+
+// thinkRange reads "50ms", "10ms-200ms" or "10-200ms".
+func thinkRange(s string) (time.Duration, time.Duration, error) {
+	lo, hi, found := strings.Cut(s, "-")
+	lo, hi = strings.TrimSpace(lo), strings.TrimSpace(hi)
+	if found && strings.Trim(lo, "0123456789.") == "" {
+		lo += strings.TrimLeft(hi, "0123456789.") // "10-200ms": the unit is said once
+	}
+	a, err := time.ParseDuration(lo)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--think %q is not a duration or a range such as 0-50ms", s)
+	}
+	if !found {
+		return a, a, nil
+	}
+	b, err := time.ParseDuration(hi)
+	if err != nil || b < a {
+		return 0, 0, fmt.Errorf("--think %q is not a range from a shorter to a longer duration, such as 0-50ms", s)
+	}
+	return a, b, nil
+}
+
+func writeReport(w io.Writer, rep *loadtest.Report, asJSON bool) error {
+	if !asJSON {
+		return rep.WriteTable(w)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+func startCPUProfile(path string) (func(), error) {
+	fh, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("the CPU profile %s cannot be written: %w", path, err)
+	}
+	if err := pprof.StartCPUProfile(fh); err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("the CPU profile cannot start: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); fh.Close() }, nil
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	fh, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := fh.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
