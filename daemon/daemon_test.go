@@ -67,16 +67,7 @@ func act(t *testing.T, d *daemontest.Daemon, token, conv string, in map[string]a
 	return d.Act(t, token, conv, in)
 }
 
-func wantCode(t *testing.T, r *daemontest.Reply, code string) {
-	t.Helper()
-	if r.Code() != code {
-		msg := ""
-		if r.Error != nil {
-			msg = r.Error.Message
-		}
-		t.Fatalf("got code %q (%s), want %q; result %s", r.Code(), msg, code, r.Result)
-	}
-}
+var wantCode = daemontest.WantCode
 
 func TestAgentLoopThroughTheAPI(t *testing.T) {
 	var in inputs

@@ -31,16 +31,7 @@ func ok(t *testing.T, r *daemontest.Reply) map[string]any {
 	return r.Map()
 }
 
-func code(t *testing.T, r *daemontest.Reply, want string) {
-	t.Helper()
-	if r.Code() != want {
-		msg := ""
-		if r.Error != nil {
-			msg = r.Error.Message
-		}
-		t.Fatalf("code %q (%s), want %q; result %s", r.Code(), msg, want, r.Result)
-	}
-}
+var code = daemontest.WantCode
 
 func TestE2EMultiStepTask(t *testing.T) {
 	s := newSite(t)

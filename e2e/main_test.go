@@ -3,12 +3,10 @@ package e2e_test
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,20 +19,7 @@ import (
 
 var bin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "buddi-e2e")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "buddi")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/buddi").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { daemontest.MainWithBinary(m, "../cmd/buddi", &bin) }
 
 // buddi is one `buddi serve` process.
 type buddi struct {

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"io"
 	"net"
 	"net/http"
@@ -19,20 +19,7 @@ import (
 
 var bin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "buddi-cli")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "buddi")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { daemontest.MainWithBinary(m, ".", &bin) }
 
 // result of one CLI run.
 type result struct {

@@ -1,0 +1,64 @@
+package main_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestLoadTestRefusesWhatItCannotRun(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"hands":            {[]string{"--hands", "2"}, "the remote hand is not built yet"},
+		"playwright > 8":   {[]string{"--driver", "playwright", "--conversations", "9"}, "8 or fewer"},
+		"unknown driver":   {[]string{"--driver", "webkit"}, `"webkit" is not known`},
+		"think backwards":  {[]string{"--think", "50ms-10ms"}, "from a shorter to a longer"},
+		"crash remote":     {[]string{"--target", "http://127.0.0.1:9", "--owner-token", "bo_x", "--crash-rate", "0.1"}, "needs the in-process daemon"},
+		"target, no token": {[]string{"--target", "http://127.0.0.1:9", "--data", t.TempDir()}, "needs the owner token"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := runCLI(t, nil, append([]string{"loadtest"}, c.args...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, c.want)
+			}
+		})
+	}
+}
+
+func TestLoadTestHelpNamesItsFlags(t *testing.T) {
+	r := runCLI(t, nil, "loadtest", "--help")
+	for _, flag := range []string{"-conversations", "-duration", "-think", "-owner-rate", "-crash-rate", "-driver",
+		"-target", "-owner-token", "-hands", "-link-kbps", "-idle", "-json", "-cpuprofile"} {
+		if !strings.Contains(r.stdout, flag) {
+			t.Errorf("--help does not mention %s", flag)
+		}
+	}
+}
+
+// TestLoadTestRunsAndReportsJSON is a one-second run of the real command.
+func TestLoadTestRunsAndReportsJSON(t *testing.T) {
+	r := runCLI(t, nil, "loadtest", "--conversations", "8", "--duration", "1s", "--owner-rate", "4", "--crash-rate", "0.02", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	var rep struct {
+		ActsOK     int64 `json:"actsOk"`
+		Invariants []struct {
+			Name, Status string
+		} `json:"invariants"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("--json printed something else: %v\n%s", err, r.stdout)
+	}
+	if rep.ActsOK == 0 || len(rep.Invariants) < 7 {
+		t.Fatalf("the report has %d acts ok and %d invariants", rep.ActsOK, len(rep.Invariants))
+	}
+	for _, inv := range rep.Invariants {
+		if inv.Status == "fail" {
+			t.Errorf("invariant %s failed", inv.Name)
+		}
+	}
+}

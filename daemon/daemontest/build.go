@@ -1,0 +1,41 @@
+package daemontest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// MainWithBinary builds the buddi binary from pkg (a path relative to the
+// test's package) into a temp dir, sets *bin to it, runs the tests and
+// removes it: the TestMain of every suite that runs buddi as a process.
+func MainWithBinary(m *testing.M, pkg string, bin *string) {
+	dir, err := os.MkdirTemp("", "buddi-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*bin = filepath.Join(dir, "buddi")
+	if out, err := exec.Command("go", "build", "-o", *bin, pkg).CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building buddi: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// WantCode fails the test unless r carries the error code (or "" for success).
+func WantCode(t testing.TB, r *Reply, code string) {
+	t.Helper()
+	if r.Code() == code {
+		return
+	}
+	msg := ""
+	if r.Error != nil {
+		msg = r.Error.Message
+	}
+	t.Fatalf("got code %q (%s), want %q; result %s", r.Code(), msg, code, r.Result)
+}
