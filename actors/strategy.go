@@ -30,7 +30,7 @@ var _ actor.SupervisorStrategy = (*Backoff)(nil)
 
 // DefaultBackoff is what buddi's supervisors use; it does not escalate.
 func DefaultBackoff(log *slog.Logger) *Backoff {
-	return &Backoff{Initial: 10 * time.Millisecond, Max: 2 * time.Second,
+	return &Backoff{Initial: time.Millisecond, Max: 2 * time.Second,
 		MaxRestarts: 5, Window: time.Minute, Log: log}
 }
 

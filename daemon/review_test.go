@@ -94,3 +94,16 @@ func TestTaskRequestsRespectStopAndOwnership(t *testing.T) {
 	d.Must(t, "POST", "/api/browser/stop", nil)
 	wantCode(t, d.Tool(t, ada, "browser.task", "new", map[string]any{"description": "during stop"}), "stopped")
 }
+
+// A conversation can get a new task the moment its last one ended, again
+// and again: the old session's exit must not touch the new one.
+func TestBackToBackTasksInOneConversation(t *testing.T) {
+	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 2)
+	for i := 0; i < 20; i++ {
+		d.Observe(t, token, "c1")
+		d.Observe(t, token, "c1")
+		wantCode(t, d.Act(t, token, "c1", map[string]any{"action": "observe"}), "budget_spent")
+		d.Task(t, "ada", "c1", 2)
+	}
+	d.Observe(t, token, "c1")
+}

@@ -16,10 +16,12 @@ import (
 // Inputs are matched to acts by credits: an act that can dispatch input
 // opens one credit, the input it causes consumes it. An input with no open
 // credit was not asked for (a replay, or a second input for one act). An
-// act answered as abandoned (taken over, stopped, released, timed out) keeps
-// its credit for a short grace, since its input may have been dispatched
-// just before the abandonment and reported just after; the credit is
-// cancelled when the owner hands back, so a replay after resume is caught.
+// act in flight when it was abandoned (taken over, stopped, released, timed
+// out) keeps its credit for a short grace, since its input may have been
+// dispatched just before the abandonment and reported just after; the
+// credit is cancelled when the owner hands back, so a replay after resume
+// is caught. An input is matched to the act in flight first, else to the
+// latest abandoned act.
 //
 // Windows: a conversation is held from the acknowledged take-over (or the
 // paused answer) until its resume is sent; everything is held from the
@@ -69,6 +71,7 @@ type Act struct {
 	probe     bool
 	input     bool
 	stopEpoch uint64 // non-zero when sent while a Stop was acknowledged
+	held      bool   // sent while its conversation or everything was held
 }
 
 // Codes with which an act in flight may be abandoned after its input
@@ -77,6 +80,10 @@ var abandonCodes = map[string]bool{
 	"taken_over": true, "stopped": true, "released": true, "expired": true,
 	"timeout": true, "transport": true, "interrupted": true,
 }
+
+// Codes with which an act sent into a hold is refused at the door: it was
+// never dispatched, so no input may follow.
+var heldCodes = map[string]bool{"taken_over": true, "stopped": true, "paused": true}
 
 const maxExamples = 5
 
@@ -106,6 +113,9 @@ func (c *Checker) conv(name string) *convState {
 }
 
 func (c *Checker) violate(i Invariant, format string, args ...any) {
+	if c.na[i] != "" {
+		return
+	}
 	c.violations[i]++
 	if len(c.examples[i]) < maxExamples {
 		c.examples[i] = append(c.examples[i], fmt.Sprintf(format, args...))
@@ -118,12 +128,14 @@ func (c *Checker) Sent(conv, kind string, probe bool) Act {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++
-	a := Act{id: c.seq, conv: conv, kind: kind, probe: probe, input: drivers.Kind(kind).Mutating()}
+	a := Act{id: c.seq, conv: conv, kind: kind, probe: probe,
+		input: drivers.Kind(kind).Mutating() && c.na[NoReplay] == ""}
+	s := c.conv(conv)
 	if c.stopped {
 		a.stopEpoch = c.stopEpoch
 	}
+	a.held = c.stopped || s.held
 	if a.input {
-		s := c.conv(conv)
 		s.credits = append(s.credits, credit{act: a.id, kind: kind, sent: c.seq})
 	}
 	return a
@@ -157,7 +169,7 @@ func (c *Checker) Done(a Act, code string) {
 			c.violate(NoReplay, "%s: an accepted %s (act %d) reached no page", a.conv, a.kind, a.id)
 		}
 		s.drop(i)
-	case abandonCodes[code] && !cr.consumed:
+	case abandonCodes[code] && !cr.consumed && !(a.held && heldCodes[code]):
 		cr.abandoned = c.now()
 	default:
 		// Refused before dispatch, failed at the driver, or (restarted)
@@ -189,13 +201,13 @@ func (c *Checker) Input(conv, kind string) {
 	c.seq++
 	s := c.conv(conv)
 	c.checked[NoReplay]++
+	c.checked[NoInputWhileHeld]++ // every input is checked against the holds
 	s.expire(c.now(), c.grace)
-	i := s.oldestOpen()
+	i := s.source()
 	held, opened := c.window(s)
 	if i < 0 {
 		c.violate(NoReplay, "%s: a %s reached the page with no accepted act outstanding (replayed or spurious)", conv, kind)
 		if held {
-			c.checked[NoInputWhileHeld]++
 			c.violate(NoInputWhileHeld, "%s: a %s reached the page while held", conv, kind)
 		}
 		return
@@ -212,7 +224,6 @@ func (c *Checker) Input(conv, kind string) {
 	if !held {
 		return
 	}
-	c.checked[NoInputWhileHeld]++
 	if sent < opened {
 		c.tolerated++
 		return
@@ -302,13 +313,20 @@ func (s *convState) find(act uint64) int {
 	return -1
 }
 
-func (s *convState) oldestOpen() int {
-	for i := range s.credits {
-		if !s.credits[i].consumed {
+// source is the credit an input most likely belongs to: the act still in
+// flight (an agent has at most one), else the latest abandoned act.
+func (s *convState) source() int {
+	abandoned := -1
+	for i := len(s.credits) - 1; i >= 0; i-- {
+		switch cr := &s.credits[i]; {
+		case cr.consumed:
+		case cr.abandoned.IsZero():
 			return i
+		case abandoned < 0:
+			abandoned = i
 		}
 	}
-	return -1
+	return abandoned
 }
 
 func (s *convState) drop(i int) { s.credits = append(s.credits[:i], s.credits[i+1:]...) }

@@ -35,6 +35,9 @@ type Config struct {
 	Idle          int           // when > 0, the idle test: start, observe and release this many sessions
 	Timeout       time.Duration // per request; default 30 s
 	Seed          uint64        // seeds the agents' choices; 0 picks one
+	// MemProfile, when set, is where heap profiles are written as each
+	// memory sample is taken: MemProfile+".quarter" and MemProfile+".end".
+	MemProfile string
 
 	// Progress receives the live progress line; TTY rewrites it in place.
 	Progress io.Writer
@@ -90,6 +93,17 @@ func (c Config) check() error {
 		return refuse("--conversations must be at least 1")
 	case c.Idle < 0:
 		return refuse("--idle %d is negative", c.Idle)
+	case c.Pages < 1 || c.Pages > 1000:
+		return refuse("--pages %d is out of range; use 1 to 1000", c.Pages)
+	}
+	if err := c.checkPace(); err != nil {
+		return err
+	}
+	return c.checkTarget()
+}
+
+func (c Config) checkPace() error {
+	switch {
 	case c.Duration < 0:
 		return refuse("--duration %s is negative", c.Duration)
 	case c.ThinkMin < 0 || c.ThinkMax < c.ThinkMin:
@@ -100,10 +114,8 @@ func (c Config) check() error {
 		return refuse("--crash-rate %g is out of range; use 0 to 0.5", c.CrashRate)
 	case c.StaleRate > 1:
 		return refuse("--stale-rate %g is above 1", c.StaleRate)
-	case c.Pages < 1 || c.Pages > 1000:
-		return refuse("--pages %d is out of range; use 1 to 1000", c.Pages)
 	}
-	return c.checkTarget()
+	return nil
 }
 
 func (c Config) checkTarget() error {

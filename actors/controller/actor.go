@@ -52,6 +52,7 @@ type Actor struct {
 	sites    sites
 	stopping bool // sessions stop because the controller does, not because they failed
 	dead     bool // a restart replaced this instance; late continuations do nothing
+	spawned  int  // sessions spawned, for unique actor names
 }
 
 type entry struct {

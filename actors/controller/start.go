@@ -63,7 +63,10 @@ func (a *Actor) spawn(ctx actor.Context, t *ledger.Task) *messages.Error {
 		Driver: a.profiles[idx].drv, Policy: a.cfg.Policy, Carry: carry,
 		Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now,
 	}))
-	pid, err := ctx.SpawnNamed(props, "s-"+t.Conversation)
+	// Each spawn gets its own name: the previous session of the conversation
+	// may still be stopping, and its Terminated must not match this one.
+	a.spawned++
+	pid, err := ctx.SpawnNamed(props, fmt.Sprintf("s-%s-%d", t.Conversation, a.spawned))
 	if err != nil {
 		a.profiles[idx].n--
 		return &messages.Error{Code: "internal", Message: "The session could not start: " + err.Error()}

@@ -120,11 +120,14 @@ func (a *Actor) end(ctx actor.Context, code, why string, replyTo *actor.PID, rep
 	a.behavior.Become(a.closing)
 	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation,
 		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
-	tabs, sys, ctrl, log := a.tabs, ctx.ActorSystem(), a.cfg.Controller, a.cfg.Log
+	// The controller hears of the end now, before anyone is answered, so an
+	// owner reacting to the agent's answer never finds the task still open.
+	f := ctx.RequestFuture(a.cfg.Controller, msg, 15*time.Second)
+	tabs, sys, log := a.tabs, ctx.ActorSystem(), a.cfg.Log
 	a.tabs = nil
 	go func() {
 		closeTabs(tabs, log)
-		if _, err := sys.Root.RequestFuture(ctrl, msg, 15*time.Second).Result(); err != nil {
+		if _, err := f.Result(); err != nil {
 			log.Warn("the controller did not confirm the end of a task", "conversation", msg.Conversation, "err", err)
 		}
 		if replyTo != nil {
@@ -178,26 +181,30 @@ func (a *Actor) write(steps bool) *messages.LedgerWrite {
 }
 
 // persistThenReply answers the owner only once the ledger has the change.
+// The wait runs off the mailbox, so the answer is sent even if this session
+// stops meanwhile (a continuation would be dropped with the actor).
 func (a *Actor) persistThenReply(ctx actor.Context) {
-	sender := ctx.Sender()
+	sender, info := ctx.Sender(), a.info()
 	f := ctx.RequestFuture(a.cfg.Ledger, a.write(false), ledgerTimeout)
 	a.publish(ctx)
-	ctx.ReenterAfter(f, func(res any, err error) {
+	if sender == nil {
+		return
+	}
+	sys := ctx.ActorSystem()
+	go func() {
+		res, err := f.Result()
 		if err == nil {
 			if w, ok := res.(*messages.LedgerWritten); ok && w.Err != nil {
 				err = w.Err
 			}
 		}
-		if sender == nil {
-			return
-		}
 		if err != nil {
-			ctx.Send(sender, &messages.OwnerReply{Error: &messages.Error{Code: "store_failed",
+			sys.Root.Send(sender, &messages.OwnerReply{Error: &messages.Error{Code: "store_failed",
 				Message: "The change could not be saved: " + err.Error()}})
 			return
 		}
-		ctx.Send(sender, &messages.OwnerReply{Result: a.info()})
-	})
+		sys.Root.Send(sender, &messages.OwnerReply{Result: info})
+	}()
 }
 
 func (a *Actor) publish(ctx actor.Context) {

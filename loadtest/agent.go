@@ -1,0 +1,248 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// agent drives one conversation: observe, act on what it saw, think, again.
+// It is the only sender of acts for its conversation, so at most one act of
+// a conversation is in flight. mu is held by whatever changes the
+// conversation's task or hold from the owner's side (take-over, release,
+// renewal, resuming a pause), so those never interleave.
+type agent struct {
+	r     *run
+	conv  string // the conversation; base, or base.gen once base got stuck
+	base  string
+	gen   int
+	name  string // the agent's name, for new tasks
+	token string
+	rng   *rand.Rand
+	buf   []byte
+	pg    *page  // the latest observation while it still describes the page
+	last  string // the latest observation's id
+	prev  string // the one before, for stale probes
+	url   string
+	next  time.Time // when to act next, with --rate
+	mu    sync.Mutex
+	// held counts acknowledged take-overs of this conversation; seen is
+	// what held and the run's stop count were at the latest observation. A
+	// hold begun and ended between two acts voids the evidence unseen.
+	held atomic.Int64
+	seen [2]int64
+}
+
+func (a *agent) loop(ctx context.Context) {
+	samples := a.r.holds.Load()
+	for a.wait(ctx) {
+		a.r.gate.RLock()
+		if h := a.r.holds.Load(); h != samples {
+			// The load was held for a memory sample: wait a random part of
+			// a turn so the agents do not all start again at once.
+			a.r.gate.RUnlock()
+			samples = h
+			a.next = time.Time{}
+			sleep(ctx, a.phase())
+			continue
+		}
+		if ctx.Err() == nil {
+			a.step(ctx)
+		}
+		a.r.gate.RUnlock()
+	}
+}
+
+// phase is a random part of one agent's turn: its think time, or the
+// interval between its acts with --rate.
+func (a *agent) phase() time.Duration {
+	cfg := &a.r.cfg
+	turn := cfg.ThinkMax
+	if cfg.Rate > 0 {
+		turn = time.Duration(float64(cfg.Conversations) / cfg.Rate * float64(time.Second))
+	}
+	return time.Duration(a.rng.Int64N(int64(turn) + 1))
+}
+
+// wait sleeps the think time, or until the agent's next turn with --rate.
+func (a *agent) wait(ctx context.Context) bool {
+	cfg := &a.r.cfg
+	var d time.Duration
+	if cfg.Rate > 0 {
+		every := time.Duration(float64(cfg.Conversations) / cfg.Rate * float64(time.Second))
+		now := time.Now()
+		if a.next.IsZero() {
+			a.next = now.Add(time.Duration(a.rng.Int64N(int64(every) + 1)))
+		}
+		d = a.next.Sub(now)
+		a.next = maxTime(a.next, now.Add(-every)).Add(every)
+	} else if span := cfg.ThinkMax - cfg.ThinkMin; span > 0 || cfg.ThinkMin > 0 {
+		d = cfg.ThinkMin + time.Duration(a.rng.Int64N(int64(span)+1))
+	}
+	return sleep(ctx, d)
+}
+
+func (a *agent) step(ctx context.Context) {
+	if a.pg == nil {
+		a.observe(ctx)
+		return
+	}
+	in, probe := a.choose()
+	code, res := a.send(in, probe)
+	if code != "" {
+		a.refused(ctx, code, probe)
+		return
+	}
+	if res.URL != "" {
+		a.url = res.URL
+	}
+	switch {
+	case res.Outcome == "navigated" || res.Outcome == "loaded" || res.Outcome == "load_pending",
+		in.action == "navigate" || in.action == "back" || in.action == "submit":
+		a.pg = nil // the page changed: observe before the next input
+	}
+}
+
+func (a *agent) observe(ctx context.Context) {
+	code, res := a.send(&act{action: "observe"}, false)
+	if code != "" {
+		a.refused(ctx, code, false)
+		return
+	}
+	a.prev, a.last = a.last, res.Observation
+	a.seen = a.holds()
+	a.url = res.URL
+	a.pg = parsePage(res.Observation, res.URL, res.Text)
+}
+
+// send posts one act and records it with the checker and the stats.
+func (a *agent) send(in *act, probe bool) (string, *actResult) {
+	r := a.r
+	a.buf = in.appendBody(a.buf[:0], a.conv)
+	ca := r.check.Sent(a.conv, in.action, probe)
+	start := time.Now()
+	var rep actReply
+	err := r.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
+	d := time.Since(start)
+	code := ""
+	switch {
+	case err != nil:
+		code = "transport"
+		r.transportErr(err)
+	case rep.Error != nil:
+		code = rep.Error.Code
+	case !rep.OK:
+		code = "not_ok"
+	}
+	r.check.Done(ca, code)
+	label := in.action
+	if probe {
+		label = "probe"
+	}
+	r.stats.recordAct(label, d, code, probe, a.expected(code, probe))
+	return code, &rep.Result
+}
+
+// expected reports whether an error is one the run provoked.
+func (a *agent) expected(code string, probe bool) bool {
+	switch {
+	case code == "" || expectedCodes[code]:
+		return true
+	case code == "stale_observation" || code == "stale_ref":
+		// On purpose, or the owner held the conversation between two acts.
+		return probe || a.holds() != a.seen
+	}
+	return false
+}
+
+func (a *agent) holds() [2]int64 { return [2]int64{a.held.Load(), a.r.stops.Load()} }
+
+// refused reacts to an act the daemon said no to.
+func (a *agent) refused(ctx context.Context, code string, probe bool) {
+	if probe && (code == "stale_observation" || code == "stale_ref") {
+		return // as intended; the latest observation still holds
+	}
+	a.pg = nil
+	switch code {
+	case "paused":
+		a.r.check.Paused(a.conv)
+		a.resumePaused()
+	case "budget_spent", "no_task", "expired", "released":
+		a.renew(ctx, code)
+	case "stopped", "taken_over":
+		sleep(ctx, 25*time.Millisecond) // the owner holds it; don't spin
+	case "transport":
+		sleep(ctx, 50*time.Millisecond)
+	}
+}
+
+// resumePaused is the owner resuming a session a pause rule stopped.
+func (a *agent) resumePaused() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.r.check.Resuming(a.conv)
+	if code := a.r.ownerCall("resume", "POST", "/api/browser/resume", map[string]any{"conversation": a.conv}); code == "transport" || code == "timeout" {
+		a.r.note("the resume of %s after a pause got no answer (%s); the owner API lists it as %s", a.conv, code, a.r.sessionState(a.conv))
+	}
+}
+
+// renew asks the owner API for a new task once the old one ended, releasing
+// the old session first when the controller still holds it. A conversation
+// whose new task keeps failing is stuck (see stats.stuck); the agent then
+// goes on under a new conversation id so the load does not thin out.
+func (a *agent) renew(ctx context.Context, why string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for attempt := 0; ctx.Err() == nil; attempt++ {
+		code := a.r.startTask("task", a.name, a.conv, maxSteps)
+		switch {
+		case code == "":
+			a.r.stats.renewed(why)
+			a.url = ""
+			return
+		case attempt == renewAttempts:
+			if n := a.r.stats.count(a.r.stats.stuck, code); n <= 3 {
+				a.r.note("%s was stuck (a new task kept failing with %s); its agent went on as %s.%d", a.conv, code, a.base, a.gen+1)
+			}
+			a.gen++
+			a.conv = fmt.Sprintf("%s.%d", a.base, a.gen)
+			attempt = -1
+			continue
+		case code == "task_active" && attempt >= 2:
+			a.r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": a.conv})
+		}
+		sleep(ctx, time.Duration(min(attempt+1, 10))*time.Millisecond)
+	}
+}
+
+// maxSteps is the budget of a renewed task: the most the controller allows.
+const maxSteps = 80
+
+// renewAttempts is how often a new task is tried before the conversation
+// counts as stuck.
+const renewAttempts = 12
+
+// sleep waits d or until ctx ends; false once ctx has ended.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}

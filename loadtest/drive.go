@@ -1,0 +1,249 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Run runs one load test and reports it. An error means the run could not
+// start; broken invariants are in the report (Report.Passed).
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Idle > 0 {
+		return runIdle(ctx, cfg)
+	}
+	r, err := newRun(cfg, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.setup(); err != nil {
+		_ = r.close()
+		return nil, err
+	}
+	r.drive(ctx)
+	if r.local != nil && r.mem.end == 0 {
+		r.check.NotApplicable(FlatMemory, "the run was cut short before its last memory sample")
+	}
+	rep := r.report()
+	if err := r.close(); err != nil {
+		rep.Notes = append(rep.Notes, "shutdown: "+err.Error())
+	}
+	return rep, nil
+}
+
+// setup adds the agents and starts every conversation's task.
+func (r *run) setup() error {
+	n := r.cfg.Conversations
+	if r.local != nil && r.cfg.Driver == "sim" {
+		r.mem.templates = templateBytes(r.cfg.Pages)
+	}
+	if r.local != nil {
+		r.mem.base = settledHeap()
+	}
+	if err := r.addAgents(n); err != nil {
+		return err
+	}
+	r.newAgents(n)
+	var mu sync.Mutex
+	var first string
+	parallel(n, 32, func(i int) bool {
+		a := r.agents[i]
+		steps := maxSteps
+		if !r.fullBudgets {
+			steps = 20 + a.rng.IntN(61)
+		}
+		code := r.startTask("task_start", a.name, a.conv, steps)
+		if code != "" {
+			mu.Lock()
+			if first == "" {
+				first = fmt.Sprintf("the task of %s did not start: %s", a.conv, code)
+			}
+			mu.Unlock()
+		}
+		return code == ""
+	})
+	if first != "" {
+		return refuse("%s", first)
+	}
+	if r.cfg.Target != "" {
+		if err := r.checkTargetDriver(); err != nil {
+			return err
+		}
+	}
+	if r.local != nil {
+		r.mem.setup = settledHeap()
+	}
+	return nil
+}
+
+// checkTargetDriver makes sure a running buddi serves the simulated site.
+func (r *run) checkTargetDriver() error {
+	a := r.agents[0]
+	var rep struct {
+		Result struct {
+			Browser struct {
+				Driver string `json:"driver"`
+			} `json:"browser"`
+		} `json:"result"`
+	}
+	body := []byte(`{"conversation":` + string(appendString(nil, a.conv)) + `,"input":{}}`)
+	if err := r.cl.do("POST", "/api/tools/browser.status", a.token, body, &rep); err != nil {
+		return err
+	}
+	if d := rep.Result.Browser.Driver; d != "sim" {
+		return refuse("the target runs the %q driver; the agents browse the simulated site, so start it with BUDDI_DRIVER=sim", d)
+	}
+	return nil
+}
+
+// drive runs the agents, the owner and the samplers for the duration.
+func (r *run) drive(parent context.Context) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	r.start = time.Now()
+	var agents, owner sync.WaitGroup
+	for _, a := range r.agents {
+		agents.Add(1)
+		go func() { defer agents.Done(); a.loop(ctx) }()
+	}
+	if r.cfg.OwnerRate > 0 {
+		owner.Add(1)
+		go func() { defer owner.Done(); r.ownerLoop(ctx, &owner) }()
+	}
+	done := make(chan struct{})
+	go r.progress(done)
+	r.timeline(ctx, cancel)
+	cancel()
+	agents.Wait()
+	owner.Wait()
+	close(done)
+}
+
+// timeline waits out the run, sampling memory at a quarter and at the end
+// while every conversation is still live, and ends the run with end.
+func (r *run) timeline(ctx context.Context, end func()) {
+	d := r.cfg.Duration
+	if !sleep(ctx, d/4) {
+		return
+	}
+	if r.local != nil {
+		r.mem.quarter = r.sample("quarter", nil)
+	}
+	r.stats.warm.Store(true)
+	if !sleep(ctx, time.Until(r.start.Add(d+r.paused))) {
+		return
+	}
+	if r.local != nil {
+		r.mem.end = r.sample("end", end)
+		r.mem.rss, r.mem.goroutines = rss(), runtime.NumGoroutine()
+		r.check.Memory(r.mem.base, r.mem.quarter, r.mem.end, r.cfg.Conversations)
+	}
+}
+
+// ownerCycle is the owner's round of controls: seven take-overs, two
+// releases and one stop in ten, the stop early so short runs see one.
+var ownerCycle = [...]string{"takeover", "release", "stop", "takeover", "takeover",
+	"takeover", "release", "takeover", "takeover", "takeover"}
+
+// ownerLoop takes over, releases and stops at the owner rate, each control
+// on its own goroutine so a long hold never slows the rate.
+func (r *run) ownerLoop(ctx context.Context, wg *sync.WaitGroup) {
+	t := time.NewTicker(time.Duration(float64(time.Second) / r.cfg.OwnerRate))
+	defer t.Stop()
+	rng := rand.New(rand.NewPCG(r.cfg.Seed, 1<<40))
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		a := r.agents[rng.IntN(len(r.agents))]
+		hold := time.Duration(20+rng.IntN(180)) * time.Millisecond
+		wg.Add(1)
+		go func(control string) {
+			defer wg.Done()
+			switch control {
+			case "takeover":
+				r.takeOver(ctx, a, hold)
+			case "release":
+				r.release(a)
+			case "stop":
+				r.stopAll(ctx, hold)
+			}
+		}(ownerCycle[i%len(ownerCycle)])
+	}
+}
+
+func (r *run) takeOver(ctx context.Context, a *agent, hold time.Duration) {
+	r.stopMu.RLock()
+	defer r.stopMu.RUnlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r.ownerCall("takeover", "POST", "/api/browser/takeover", map[string]any{"conversation": a.conv}) != "" {
+		return // no session right now (between tasks): nothing taken
+	}
+	r.check.TookOver(a.conv)
+	a.held.Add(1)
+	sleep(ctx, hold)
+	r.check.Resuming(a.conv)
+	if code := r.ownerCall("resume", "POST", "/api/browser/resume", map[string]any{"conversation": a.conv}); code == "transport" || code == "timeout" {
+		r.note("the resume of %s after a take-over got no answer (%s); the owner API lists it as %s", a.conv, code, r.sessionState(a.conv))
+	}
+}
+
+// sessionState is how the owner API lists conv's session now.
+func (r *run) sessionState(conv string) string {
+	rep, err := r.cl.owner(r.owner, "GET", "/api/browser/sessions", nil)
+	if err != nil || rep.Error != nil {
+		return "unknown (the session list did not come)"
+	}
+	var list []struct {
+		Conversation string `json:"conversation"`
+		State        string `json:"state"`
+		StepsUsed    int    `json:"stepsUsed"`
+	}
+	if json.Unmarshal(rep.Result, &list) != nil {
+		return "unknown"
+	}
+	for _, s := range list {
+		if s.Conversation == conv {
+			return fmt.Sprintf("%s after %d steps", s.State, s.StepsUsed)
+		}
+	}
+	return "not running"
+}
+
+func (r *run) release(a *agent) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": a.conv})
+}
+
+// stopAll stops all browser access, checks /healthz says so, holds, and
+// resumes. Only one Stop is held at a time.
+func (r *run) stopAll(ctx context.Context, hold time.Duration) {
+	if !r.stopping.CompareAndSwap(false, true) {
+		return
+	}
+	defer r.stopping.Store(false)
+	r.stopMu.Lock()
+	defer r.stopMu.Unlock()
+	if r.ownerCall("stop", "POST", "/api/browser/stop", nil) == "" {
+		r.check.Stopped()
+		r.stops.Add(1)
+		if h, err := r.health(); err == nil {
+			r.check.Health(h.Stopped)
+		}
+		sleep(ctx, hold)
+	}
+	r.check.ResumingAll()
+	r.ownerCall("resume_all", "POST", "/api/browser/resume", map[string]any{"all": true})
+}

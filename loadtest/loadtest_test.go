@@ -1,0 +1,56 @@
+package loadtest_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/loadtest"
+)
+
+// TestShortRun is the load test `make test` runs: 50 conversations for a
+// few seconds with crashes and owner controls, all invariants holding.
+func TestShortRun(t *testing.T) {
+	cfg := loadtest.Config{Conversations: 50, Duration: 3 * time.Second, CrashRate: 0.01, OwnerRate: 2, StaleRate: 0.05, Seed: 7}
+	if testing.Verbose() {
+		cfg.Progress = os.Stderr
+	}
+	rep, err := loadtest.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Verbose() {
+		_ = rep.WriteTable(os.Stderr)
+	}
+	if !rep.Passed() {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatal("an invariant broke")
+	}
+	if rep.ActsOK < 500 {
+		t.Fatalf("only %d acts succeeded; the agents hardly ran", rep.ActsOK)
+	}
+	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
+		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)
+	}
+	if rep.Unexpected > 0 {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatalf("%d acts failed with codes the run did not provoke", rep.Unexpected)
+	}
+}
+
+// TestIdleRun starts, observes and releases a few hundred idle sessions.
+func TestIdleRun(t *testing.T) {
+	rep, err := loadtest.Run(context.Background(), loadtest.Config{Idle: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Passed() || rep.Idle == nil || rep.Idle.SessionsLeft != 0 {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatal("the idle test failed")
+	}
+	// A size, not a time: an idle session must stay well under 50 KB.
+	if per := rep.Idle.HeapPerObserved; per > 50<<10 {
+		t.Fatalf("an idle session costs %.0f B of heap, want under 50 KB", per)
+	}
+}

@@ -1,0 +1,88 @@
+package loadtest
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// memory holds the heap samples of an in-process run, all after GC.
+type memory struct {
+	base, setup, quarter, end uint64
+	rss                       uint64
+	goroutines                int
+	templates                 uint64 // the sim's page templates, per profile
+}
+
+// sample holds the load (agents finish their act in flight and wait),
+// lets the daemon settle, collects garbage and reads the live heap.
+// held, when not nil, runs while the load is still held (the end sample
+// ends the run there, so no agent starts another act).
+func (r *run) sample(name string, held func()) uint64 {
+	t := time.Now()
+	r.gate.Lock()
+	defer func() {
+		if held != nil {
+			held()
+		}
+		r.holds.Add(1)
+		r.gate.Unlock()
+		r.paused += time.Since(t)
+	}()
+	h := settledHeap()
+	if r.cfg.MemProfile != "" {
+		r.heapProfile(r.cfg.MemProfile + "." + name)
+	}
+	return h
+}
+
+func (r *run) heapProfile(path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		r.note("the heap profile %s could not be written: %v", path, err)
+	}
+}
+
+func settledHeap() uint64 {
+	time.Sleep(50 * time.Millisecond) // ledger writes and state pushes of the last acts
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// rss is this process's resident set, or 0 where /proc is missing.
+func rss() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
+}
+
+// runtimeGoroutines counts this process's goroutines when the daemon runs
+// in it; 0 otherwise.
+func runtimeGoroutines(r *run) int {
+	if r.local == nil {
+		return 0
+	}
+	return runtime.NumGoroutine()
+}

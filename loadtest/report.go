@@ -1,0 +1,116 @@
+package loadtest
+
+import "time"
+
+// Report is what a run measured and whether its invariants held.
+type Report struct {
+	Driver        string  `json:"driver"`
+	Target        string  `json:"target"` // "in-process" or the URL
+	Conversations int     `json:"conversations"`
+	Profiles      int     `json:"profiles,omitempty"`
+	Duration      float64 `json:"durationSeconds"`
+	Active        float64 `json:"activeSeconds"` // the duration less the pauses for memory samples
+
+	Requests      int64              `json:"requests"`
+	Acts          int64              `json:"acts"`
+	ActsOK        int64              `json:"actsOk"`
+	ActsPerSecond float64            `json:"actsPerSecond"`
+	Errors        map[string]int64   `json:"errorsByCode"`
+	Unexpected    int64              `json:"unexpectedErrors"`
+	UnexpectedBy  map[string]int64   `json:"unexpectedErrorsByCode,omitempty"`
+	AllActs       Summary            `json:"allActs"`
+	SteadyActs    Summary            `json:"actsAfterFirstQuarter"`
+	Latency       map[string]Summary `json:"latencyByAction"`
+	Owner         map[string]Summary `json:"latencyByOwnerControl"`
+	Controls      map[string]int64   `json:"ownerControls"`
+	Renewed       map[string]int64   `json:"tasksRenewedBy"`
+	RenewedTotal  int64              `json:"tasksRenewed"`
+	Stuck         map[string]int64   `json:"conversationsStuck,omitempty"`
+	Probes        int64              `json:"staleProbes"`
+	ProbesRefused int64              `json:"staleProbesRefused"`
+	Inputs        int64              `json:"inputsSeen"`
+	InputsDriver  int64              `json:"inputsCountedByDriver"`
+	Restarts      int64              `json:"restarts"`
+
+	Memory     *MemoryReport `json:"memory,omitempty"`
+	Goroutines int           `json:"goroutines,omitempty"`
+	Idle       *IdleReport   `json:"idle,omitempty"`
+
+	Invariants      []Result `json:"invariants"`
+	TransportErrors []string `json:"transportErrors,omitempty"`
+	Notes           []string `json:"notes,omitempty"`
+}
+
+// MemoryReport is the in-process heap and RSS, after GC.
+type MemoryReport struct {
+	HeapBase           uint64  `json:"heapBaseBytes"` // before any conversation
+	HeapQuarter        uint64  `json:"heapQuarterBytes"`
+	HeapEnd            uint64  `json:"heapEndBytes"`
+	HeapPerConv        float64 `json:"heapPerConversationBytes"`
+	RSS                uint64  `json:"rssBytes"`
+	RSSPerConv         float64 `json:"rssPerConversationBytes"`
+	GoroutinesPerConv  float64 `json:"goroutinesPerConversation"`
+	TemplatesPerProfle uint64  `json:"simTemplatesPerProfileBytes,omitempty"`
+}
+
+// Passed reports whether every applicable invariant held.
+func (r *Report) Passed() bool { return Passed(r.Invariants) }
+
+func (r *run) report() *Report {
+	s := r.stats
+	active := time.Since(r.start) - r.paused
+	rep := &Report{
+		Driver: r.cfg.Driver, Target: "in-process", Conversations: r.cfg.Conversations,
+		Duration: r.cfg.Duration.Seconds(), Active: active.Seconds(),
+		Requests: s.requests.Load(), Acts: s.acts.Load(), ActsOK: s.ok.Load(),
+		Errors: s.snapshot(s.codes), Unexpected: s.unexpected.Load(), UnexpectedBy: s.snapshot(s.odd), AllActs: s.all.summary(), SteadyActs: s.steady.summary(),
+		Latency: summaries(s.act), Owner: summaries(s.owner), Controls: s.snapshot(s.controls),
+		Renewed: s.snapshot(s.renewals), Stuck: s.snapshot(s.stuck), Probes: s.probes.Load(), ProbesRefused: s.probesRefused.Load(),
+		Inputs: s.inputs.Load(), Restarts: r.restarts(), Invariants: r.check.Results(),
+	}
+	rep.RenewedTotal = total(rep.Renewed)
+	if active > 0 {
+		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
+	}
+	if r.cfg.Target != "" {
+		rep.Target = r.cfg.Target
+	}
+	if r.local != nil && r.local.logs != nil {
+		for _, n := range r.local.logs.top(5) {
+			r.note("%s", n)
+		}
+	}
+	if r.local != nil {
+		rep.Profiles = r.local.profiles()
+		rep.InputsDriver = r.local.inputs()
+		rep.Memory = r.memoryReport(r.cfg.Conversations)
+		rep.Goroutines = r.mem.goroutines
+	}
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	rep.TransportErrors = append([]string(nil), r.errSeen...)
+	rep.Notes = append(rep.Notes, r.notes...)
+	return rep
+}
+
+func (r *run) memoryReport(n int) *MemoryReport {
+	m := r.mem
+	per := func(v uint64) float64 { return float64(v) / float64(max(n, 1)) }
+	end := m.end
+	if end == 0 {
+		end = m.quarter
+	}
+	return &MemoryReport{HeapBase: m.base, HeapQuarter: m.quarter, HeapEnd: m.end,
+		HeapPerConv: per(end - min(m.base, end)), RSS: m.rss, RSSPerConv: per(m.rss),
+		GoroutinesPerConv: float64(m.goroutines) / float64(max(n, 1)), TemplatesPerProfle: m.templates}
+}
+
+func summaries(m map[string]*hist) map[string]Summary {
+	out := map[string]Summary{}
+	for k, h := range m {
+		if h.n.Load() > 0 {
+			out[k] = h.summary()
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable writes the report for a person: the headline figures, latency
+// per action and per owner control, errors by code, and the invariants.
+func (r *Report) WriteTable(out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	r.headline(w)
+	if r.Idle != nil {
+		r.idleLines(w)
+	}
+	fmt.Fprintln(w, "\nACTION\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms")
+	row(w, "all acts", r.AllActs)
+	if r.SteadyActs.Count > 0 {
+		row(w, "after 25%", r.SteadyActs)
+	}
+	for _, k := range sortedSummaries(r.Latency) {
+		row(w, k, r.Latency[k])
+	}
+	if len(r.Owner) > 0 {
+		fmt.Fprintln(w, "\nOWNER CONTROL\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms")
+		for _, k := range sortedSummaries(r.Owner) {
+			row(w, k, r.Owner[k])
+		}
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintln(w, "\nACT ERROR CODE\tCOUNT")
+		for _, k := range sortedKeys(r.Errors) {
+			fmt.Fprintf(w, "%s\t%d\n", k, r.Errors[k])
+		}
+	}
+	fmt.Fprintln(w, "\nINVARIANT\tSTATUS\tCHECKED\tVIOLATIONS\tNOTE")
+	for _, inv := range r.Invariants {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%s\n", inv.Name, strings.ToUpper(inv.Status), inv.Checked, inv.Violations, inv.Note)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, inv := range r.Invariants {
+		for _, e := range inv.Examples {
+			fmt.Fprintf(out, "  %s: %s\n", inv.Name, e)
+		}
+	}
+	for _, e := range r.TransportErrors {
+		fmt.Fprintf(out, "  transport error: %s\n", e)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(out, "  note: %s\n", n)
+	}
+	return nil
+}
+
+func (r *Report) headline(w io.Writer) {
+	where := r.Target
+	if r.Profiles > 0 {
+		where += fmt.Sprintf(", %d profiles", r.Profiles)
+	}
+	if r.Idle != nil {
+		fmt.Fprintf(w, "buddi loadtest --idle: %d sessions, %s driver (%s), %.1f s\n", r.Conversations, r.Driver, where, r.Active)
+	} else {
+		fmt.Fprintf(w, "buddi loadtest: %d conversations, %s driver (%s), %.1f s (%.1f s active)\n",
+			r.Conversations, r.Driver, where, r.Duration, r.Active)
+	}
+	fmt.Fprintf(w, "requests %d, acts %d (%d ok), %.0f acts/s, unexpected errors %d%s\n",
+		r.Requests, r.Acts, r.ActsOK, r.ActsPerSecond, r.Unexpected, breakdown(r.UnexpectedBy))
+	fmt.Fprintf(w, "restarts %d, tasks renewed %d%s, stale probes %d (%d refused), inputs %d (driver counted %d)\n",
+		r.Restarts, r.RenewedTotal, breakdown(r.Renewed), r.Probes, r.ProbesRefused, r.Inputs, r.InputsDriver)
+	if len(r.Stuck) > 0 {
+		fmt.Fprintf(w, "conversations stuck (a new task kept failing):%s\n", breakdown(r.Stuck))
+	}
+	if len(r.Controls) > 0 {
+		fmt.Fprintf(w, "owner controls:%s\n", breakdown(r.Controls))
+	}
+	if m := r.Memory; m != nil {
+		fmt.Fprintf(w, "memory: heap %s per conversation (base %s, at 25%% %s, end %s), RSS %s (%s per conversation), goroutines %d (%.1f per conversation)\n",
+			fmtBytes(m.HeapPerConv), fmtBytes(float64(m.HeapBase)), fmtBytes(float64(m.HeapQuarter)), fmtBytes(float64(m.HeapEnd)),
+			fmtBytes(float64(m.RSS)), fmtBytes(m.RSSPerConv), r.Goroutines, m.GoroutinesPerConv)
+		if m.TemplatesPerProfle > 0 {
+			fmt.Fprintf(w, "        of which the sim's page templates: %s per profile (%s per conversation)\n",
+				fmtBytes(float64(m.TemplatesPerProfle)), fmtBytes(float64(m.TemplatesPerProfle)*float64(r.Profiles)/float64(max(r.Conversations, 1))))
+		}
+	}
+}
+
+func (r *Report) idleLines(w io.Writer) {
+	ir := r.Idle
+	fmt.Fprintf(w, "idle: %d sessions started in %.1f s and released in %.1f s; failed: %d starts, %d observations, %d releases; %d left running\n",
+		ir.Sessions, ir.StartSeconds, ir.ReleaseSeconds, ir.StartFailed, ir.ObserveFailed, ir.ReleaseFailed, ir.SessionsLeft)
+	fmt.Fprintf(w, "idle heap per session: %s started, %s after one observation, %s left after release; RSS %s per session, %d goroutines while idle\n",
+		fmtBytes(ir.HeapPerStarted), fmtBytes(ir.HeapPerObserved), fmtBytes(ir.HeapLeftPerConv), fmtBytes(ir.RSSPerSession), ir.Goroutines)
+}
+
+func row(w io.Writer, name string, s Summary) {
+	fmt.Fprintf(w, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\n", name, s.Count, s.P50, s.P90, s.P99, s.Max)
+}
+
+func breakdown(m map[string]int64) string {
+	if len(m) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func sortedSummaries(m map[string]Summary) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
