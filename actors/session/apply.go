@@ -75,7 +75,8 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		a.tabs = nil
 		a.ev.void("the browser had to be started again")
 	default:
-		if drivers.Kind(in.Action).Mutating() || changesPage(in.Action) || in.Action == "script" {
+		pageMayHaveChanged := drivers.Kind(in.Action).Mutating() || changesPage(in.Action) || in.Action == "script"
+		if pageMayHaveChanged && !refusedBeforeInput[e.Code] {
 			a.ev.stale(in.Action + " failed and may have changed the page")
 		}
 	}
@@ -121,4 +122,13 @@ func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
 		act.Timeout = msDuration(DefaultWaitMs)
 	}
 	return act
+}
+
+// refusedBeforeInput are failures decided before anything reached the page:
+// the agent's evidence still describes it.
+var refusedBeforeInput = map[string]bool{
+	"bad_input": true, "bad_url": true, "not_allowed": true, "credential_field": true,
+	"secret_value": true, "air_gap": true, "never_automate": true, "private_address": true,
+	"scheme_not_allowed": true, "port_not_allowed": true, "host_not_allowed": true,
+	"unapproved_site": true,
 }
