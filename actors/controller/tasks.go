@@ -83,7 +83,8 @@ func (a *Actor) activate(ctx actor.Context, t *ledger.Task, replyTo *actor.PID) 
 	t.EndReason = ""
 	a.tasks[t.Conversation] = t
 	w := &messages.LedgerWrite{Ops: []messages.LedgerOp{
-		ledger.Put(ledger.TaskKey(t.Conversation), *t), ledger.Delete(ledger.SessionKey(t.Conversation))}}
+		ledger.Put(ledger.TaskKey(t.Conversation), *t), ledger.Delete(ledger.SessionKey(t.Conversation)),
+		ledger.Delete(ledger.StepsKey(t.Conversation))}}
 	f := ctx.RequestFuture(a.ledger, w, ledgerTimeout)
 	a.after(ctx, f, replyTo, func(res any, err error) {
 		if err = written(res, err); err != nil {
@@ -173,7 +174,7 @@ func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
 // is acknowledged (the session answers the owner only then), and the session
 // is poisoned so what is already in its mailbox is answered, not dropped.
 func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
-	ops := []messages.LedgerOp{ledger.Delete(ledger.SessionKey(m.Conversation))}
+	ops := []messages.LedgerOp{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
 	if t := a.tasks[m.Conversation]; t != nil {
 		t.State, t.EndReason = ledger.TaskEnded, m.Reason
 		ops = append(ops, ledger.Put(ledger.TaskKey(m.Conversation), *t))

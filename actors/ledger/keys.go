@@ -14,7 +14,12 @@ const (
 	prefixSite     = version + "site/"
 	prefixRefusal  = version + "refusal/"
 	prefixAirGap   = version + "airgap"
+	prefixSteps    = version + "steps/"
 )
+
+// StepsKey names one conversation's step counter: a tiny record rewritten at
+// every step, apart from the session record so a step rewrites a few bytes.
+func StepsKey(conv string) []byte { return []byte(prefixSteps + conv) }
 
 // AirGapKey is where the last seen air-gap setting lives.
 func AirGapKey() []byte { return []byte(prefixAirGap) }

@@ -67,3 +67,10 @@ func (s *Store) AirGap() (AirGap, error) {
 	_, err := s.Get(AirGapKey(), &v)
 	return v, err
 }
+
+// Steps returns one conversation's step counter (zero when none).
+func (s *Store) Steps(conv string) (Steps, error) {
+	var v Steps
+	_, err := s.Get(StepsKey(conv), &v)
+	return v, err
+}

@@ -94,3 +94,8 @@ type AirGap struct {
 	On bool      `json:"on"`
 	At time.Time `json:"at"`
 }
+
+// Steps is how many steps a conversation's current task has used.
+type Steps struct {
+	Used int `json:"u"`
+}

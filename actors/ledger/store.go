@@ -44,7 +44,10 @@ func Open(dir string) (st *Store, err error) {
 			panic(r)
 		}
 	}()
-	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}})
+	// The same few keys (step counters, session records) are rewritten many
+	// times a second under load; a larger memtable lets most overwrites die
+	// in memory instead of being flushed and compacted.
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}, MemTableSize: 32 << 20})
 	if err != nil {
 		return nil, classifyOpen(dir, err)
 	}

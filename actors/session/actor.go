@@ -150,6 +150,11 @@ func (a *Actor) start(ctx actor.Context) {
 		rec = ledger.Session{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent,
 			ID: newID(), Expires: task.Expires}
 	}
+	steps, err := st.Steps(a.cfg.Conversation)
+	if err != nil {
+		panic(err)
+	}
+	rec.StepsUsed = max(rec.StepsUsed, steps.Used)
 	rec.Profile = a.cfg.Profile
 	rec.Epoch++
 	a.rec = rec

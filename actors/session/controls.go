@@ -176,8 +176,13 @@ func (a *Actor) persist(ctx actor.Context, steps bool) {
 }
 
 func (a *Actor) write(steps bool) *messages.LedgerWrite {
-	return &messages.LedgerWrite{NoSync: steps,
-		Ops: []messages.LedgerOp{ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.rec)}}
+	if steps {
+		return &messages.LedgerWrite{NoSync: true, Ops: []messages.LedgerOp{
+			ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}}
+	}
+	return &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.rec),
+		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}}
 }
 
 // persistThenReply answers the owner only once the ledger has the change.
