@@ -380,3 +380,12 @@ func TestScreenshotsKeepTheLastEightThumbnails(t *testing.T) {
 		t.Fatalf("resuming did not clear the old screenshots: %s", r.Result)
 	}
 }
+
+// A navigate with no urlSource is the agent's own choice: the URL rules let
+// a public site through (the sim driver then cannot load it).
+func TestNavigateWithoutSourceIsTheAgentsChoice(t *testing.T) {
+	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://example.com/"}), "navigation_failed")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://example.com/", "urlSource": "agent"}), "navigation_failed")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://example.com/", "urlSource": "page_link"}), "unapproved_site")
+}

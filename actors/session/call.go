@@ -221,8 +221,8 @@ func restartedResult() *messages.ToolResult {
 // source is where a URL came from as the URL rules should see it: a page link
 // the owner's site answers already cover counts as the agent's own choice.
 func source(s string, approved bool) string {
-	if s == "page_link" && approved {
-		return "agent"
+	if s == "" || s == "page_link" && approved {
+		return "agent" // the default: the agent chose the URL itself
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -43,6 +44,12 @@ func sandboxRow(c config.Config) row {
 // driverInstalled runs Playwright's driver for its version: it works only
 // when the driver is installed and Node.js is found.
 func driverInstalled() error {
+	if os.Getenv("PLAYWRIGHT_NODEJS_PATH") == "" {
+		// As the driver does at launch: the machine's node runs Playwright.
+		if node, err := exec.LookPath("node"); err == nil {
+			_ = os.Setenv("PLAYWRIGHT_NODEJS_PATH", node)
+		}
+	}
 	d, err := pw.NewDriver(&pw.RunOptions{SkipInstallBrowsers: true})
 	if err != nil {
 		return fmt.Errorf("Playwright's driver cannot be located (%v); run `buddi browser install --driver-only`", err)

@@ -46,7 +46,8 @@ func runCLI(t *testing.T, env []string, args ...string) result {
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "BUDDI_") {
+		// Without PLAYWRIGHT_NODEJS_PATH too: buddi must find node on PATH itself.
+		if !strings.HasPrefix(kv, "BUDDI_") && !strings.HasPrefix(kv, "PLAYWRIGHT_NODEJS_PATH=") {
 			env = append(env, kv)
 		}
 	}
@@ -222,6 +223,9 @@ func TestDoctorRows(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "WITHOUT its sandbox") {
 		t.Fatalf("doctor does not flag BUDDI_BROWSER_NO_SANDBOX:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "the driver is installed") {
+		t.Fatalf("doctor does not find Playwright's driver with node from PATH:\n%s", r.stdout)
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
