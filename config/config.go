@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,9 +125,6 @@ func Bool(name, v string) (bool, error) {
 	}
 	return false, Invalid("%s=%q is not a boolean; use 1 or 0", name, v)
 }
-
-// Getenv is os.Getenv, named so callers can pass it.
-func Getenv(k string) string { return os.Getenv(k) }
 
 func or(v, def string) string {
 	if v == "" {

@@ -30,12 +30,6 @@ func (d *Daemon) applyAirGap(on bool) error {
 			d.opts.Log.Warn("air-gap turned on: removed the browser profile with every saved login", "profile", profile)
 		}
 	}
-	res, err := d.sys.Root.RequestFuture(d.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
-		ledger.Put(ledger.AirGapKey(), ledger.AirGap{On: on, At: time.Now()})}}, 10*time.Second).Result()
-	if err == nil {
-		if w, ok := res.(*messages.LedgerWritten); ok {
-			err = w.Err
-		}
-	}
-	return err
+	return ledger.Written(d.sys.Root.RequestFuture(d.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		ledger.Put(ledger.AirGapKey(), ledger.AirGap{On: on, At: time.Now()})}}, 10*time.Second).Result())
 }

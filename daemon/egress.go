@@ -3,9 +3,9 @@ package daemon
 import (
 	"strings"
 
-	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
+	"os"
 )
 
 // egressParts are the SOCKS guard the browser dials through and the URL
@@ -41,7 +41,7 @@ func (u *urlPolicy) CheckInput(pageURL string) error {
 }
 
 func startEgress(o Options) (*egressParts, error) {
-	cfg, err := egress.ConfigFromEnv(config.Getenv)
+	cfg, err := egress.ConfigFromEnv(os.Getenv)
 	if err != nil {
 		return nil, err
 	}

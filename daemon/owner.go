@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -32,13 +33,8 @@ func ensureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir s
 		return "", false, fmt.Errorf("daemon: write %s: %w", path, err)
 	}
 	rec := ledger.Owner{TokenHash: secret.Hash(token), Created: time.Now()}
-	res, err := sys.Root.RequestFuture(led, &messages.LedgerWrite{Ops: []messages.LedgerOp{
-		ledger.Put(ledger.OwnerKey(), rec)}}, 10*time.Second).Result()
-	if err == nil {
-		if w, ok := res.(*messages.LedgerWritten); ok {
-			err = w.Err
-		}
-	}
+	err = ledger.Written(sys.Root.RequestFuture(led, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		ledger.Put(ledger.OwnerKey(), rec)}}, 10*time.Second).Result())
 	if err != nil {
 		return "", false, fmt.Errorf("daemon: save the owner: %w", err)
 	}
@@ -51,12 +47,5 @@ func ReadOwnerToken(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(trimSpace(b)), nil
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
+	return strings.TrimSpace(string(b)), nil
 }

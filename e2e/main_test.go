@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -38,7 +37,7 @@ func serve(t *testing.T, dir string, env ...string) *buddi {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	addr := freeAddr(t)
+	addr := daemontest.FreeAddr(t)
 	b := &buddi{dir: dir, addr: addr, logs: &lockedBuffer{}, env: env}
 	b.cmd = exec.Command(bin, "serve", "--data", dir, "--addr", addr)
 	b.cmd.Env = append(os.Environ(), "BUDDI_LOG_LEVEL=info")
@@ -89,16 +88,6 @@ func (b *buddi) kill9(t *testing.T) {
 	t.Helper()
 	_ = b.cmd.Process.Kill()
 	_ = b.cmd.Wait()
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 type lockedBuffer struct {

@@ -13,9 +13,6 @@ type SessionEnded struct {
 // SessionState is pushed by a session to the controller whenever it changes.
 type SessionState struct{ Info SessionInfo }
 
-// SessionStatus asks a session for its SessionInfo (answered with it).
-type SessionStatus struct{}
-
 // Screenshots asks a session for its kept thumbnails (owner only); the
 // controller forwards it and the session answers with an *OwnerReply.
 type Screenshots struct{ Conversation string }

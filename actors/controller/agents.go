@@ -39,7 +39,7 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.AgentKey(m.Name), ag)}}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The agent could not be saved: "+err.Error()))
 			return
 		}
@@ -61,7 +61,7 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Delete(ledger.AgentKey(m.Name))}}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The removal could not be saved: "+err.Error()))
 			return
 		}

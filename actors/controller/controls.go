@@ -40,7 +40,7 @@ func (a *Actor) stopAll(ctx actor.Context) {
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.StopKey(), a.stop)}}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The Stop could not be saved: "+err.Error()))
 			return
 		}
@@ -73,7 +73,7 @@ func (a *Actor) resumeAll(ctx actor.Context) {
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
 		ledger.Put(ledger.StopKey(), next)}}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "Resuming could not be saved: "+err.Error()))
 			return
 		}

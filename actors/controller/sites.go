@@ -141,7 +141,7 @@ func (a *Actor) writeThenReply(ctx actor.Context, op messages.LedgerOp, result a
 	sender := ctx.Sender()
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{op}}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, sender, fail("store_failed", "The answer could not be saved: "+err.Error()))
 			return
 		}

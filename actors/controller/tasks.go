@@ -87,7 +87,7 @@ func (a *Actor) activate(ctx actor.Context, t *ledger.Task, replyTo *actor.PID) 
 		ledger.Delete(ledger.StepsKey(t.Conversation))}}
 	f := ctx.RequestFuture(a.ledger, w, ledgerTimeout)
 	a.after(ctx, f, replyTo, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			reply(ctx, replyTo, fail("store_failed", "The task could not be saved: "+err.Error()))
 			return
 		}
@@ -188,7 +188,7 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 	sender := ctx.Sender()
 	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: ops}, ledgerTimeout)
 	a.after(ctx, f, sender, func(res any, err error) {
-		if err = written(res, err); err != nil {
+		if err = ledger.Written(res, err); err != nil {
 			a.cfg.Log.Error("the end of a task could not be saved", "conversation", m.Conversation, "err", err)
 		}
 		reply(ctx, sender, &messages.LedgerWritten{Err: err})
@@ -212,16 +212,6 @@ func (a *Actor) taskList() []ledger.Task {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out
-}
-
-func written(res any, err error) error {
-	if err != nil {
-		return err
-	}
-	if w, ok := res.(*messages.LedgerWritten); ok {
-		return w.Err
-	}
-	return fmt.Errorf("unexpected ledger reply %T", res)
 }
 
 func reply(ctx actor.Context, to *actor.PID, msg any) {

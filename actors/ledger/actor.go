@@ -67,3 +67,15 @@ func Put(key []byte, v any) messages.LedgerOp { return messages.LedgerOp{Key: ke
 
 // Delete is an op that removes key.
 func Delete(key []byte) messages.LedgerOp { return messages.LedgerOp{Key: key, Delete: true} }
+
+// Written is the outcome of a LedgerWrite request: the future's error, the
+// ledger's own error, or an error for an answer that is not a LedgerWritten.
+func Written(res any, err error) error {
+	if err != nil {
+		return err
+	}
+	if w, ok := res.(*messages.LedgerWritten); ok {
+		return w.Err
+	}
+	return fmt.Errorf("ledger: unexpected reply %T", res)
+}

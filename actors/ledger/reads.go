@@ -41,11 +41,6 @@ func (s *Store) Session(conv string) (Session, bool, error) {
 	return v, ok, err
 }
 
-// Approvals lists one conversation's approvals.
-func (s *Store) Approvals(conv string) ([]Approval, error) {
-	return List[Approval](s, prefixApproval+conv+"/")
-}
-
 // SiteOnce returns every conversation's once-approved sites.
 func (s *Store) SiteOnce() (map[string][]egress.Approval, error) {
 	all, err := List[SiteOnce](s, prefixApproval)

@@ -65,13 +65,6 @@ type Session struct {
 	Epoch int `json:"epoch"`
 }
 
-// Approval is an owner's answer for one subject (an app or a site).
-type Approval struct {
-	Subject  string    `json:"subject"`
-	Decision string    `json:"decision"` // "once", "always", "reject"
-	At       time.Time `json:"at"`
-}
-
 // SiteOnce is a site the owner allowed once, for one conversation.
 type SiteOnce struct {
 	Conversation string          `json:"conversation"`

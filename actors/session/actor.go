@@ -44,7 +44,6 @@ type Config struct {
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
-	Restarts int
 }
 
 func (c *Carry) set(p *actor.PID) { c.mu.Lock(); c.inflight = p; c.mu.Unlock() }
@@ -106,7 +105,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.start(ctx)
 	case *actor.Restarting:
-		a.cfg.Carry.Restarts++
 		a.disarmExpiry()
 		if a.inflight != nil {
 			a.inflight.cancel()
@@ -122,8 +120,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		}
 	case *expired:
 		a.expire(ctx)
-	case *messages.SessionStatus:
-		ctx.Respond(a.info())
 	case *messages.Screenshots:
 		ctx.Respond(&messages.OwnerReply{Result: a.shots})
 	case *done:

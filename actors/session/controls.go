@@ -197,13 +197,7 @@ func (a *Actor) persistThenReply(ctx actor.Context) {
 	}
 	sys := ctx.ActorSystem()
 	go func() {
-		res, err := f.Result()
-		if err == nil {
-			if w, ok := res.(*messages.LedgerWritten); ok && w.Err != nil {
-				err = w.Err
-			}
-		}
-		if err != nil {
+		if err := ledger.Written(f.Result()); err != nil {
 			sys.Root.Send(sender, &messages.OwnerReply{Error: &messages.Error{Code: "store_failed",
 				Message: "The change could not be saved: " + err.Error()}})
 			return

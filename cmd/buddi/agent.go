@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 )
 
 func init() {
@@ -28,12 +27,11 @@ func agent(e *env, args []string) int {
 			if err := o.call("GET", "/api/agents", nil, &list); err != nil {
 				return err
 			}
-			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tGRANTS\tAUTO-APPROVE")
+			tb := newTable(e.stdout, "NAME", "GRANTS", "AUTO-APPROVE")
 			for _, a := range list {
-				fmt.Fprintf(w, "%s\t%v\t%v\n", a.Name, a.Grants, a.AutoApprove)
+				tb.row(a.Name, a.Grants, a.AutoApprove)
 			}
-			return w.Flush()
+			return tb.flush()
 		})
 	case "remove":
 		return ownerRun(e, "agent", args[1:], 1, func(f *flags, o *owner) error {

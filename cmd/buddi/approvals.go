@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 	"time"
 )
 
@@ -28,12 +27,11 @@ func approvals(e *env, args []string) int {
 			fmt.Fprintln(e.stdout, "No site is waiting for approval.")
 			return nil
 		}
-		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "CONVERSATION\tAGENT\tSITE\tURL")
+		tb := newTable(e.stdout, "CONVERSATION", "AGENT", "SITE", "URL")
 		for _, r := range list {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.Conversation, r.Agent, r.Site, r.URL)
+			tb.row(r.Conversation, r.Agent, r.Site, r.URL)
 		}
-		return w.Flush()
+		return tb.flush()
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/config"
@@ -41,13 +40,13 @@ func doctor(e *env, args []string) int {
 	rows := []row{dataRow(f.cfg), storeRow(f.cfg), tokenRow(f.cfg)}
 	rows = append(rows, browserRows(f.cfg)...)
 	rows = append(rows, egressRow(), extensionRow(f.cfg), telegramRow(e))
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tb := newTable(e.stdout)
 	worst := ok
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", r.name, r.level, r.text)
+		tb.row(r.name, r.level, r.text)
 		worst = max(worst, r.level)
 	}
-	_ = w.Flush()
+	_ = tb.flush()
 	if worst == failed {
 		return exitFail
 	}
@@ -108,7 +107,7 @@ func tokenRow(c config.Config) row {
 }
 
 func egressRow() row {
-	cfg, err := egress.ConfigFromEnv(config.Getenv)
+	cfg, err := egress.ConfigFromEnv(os.Getenv)
 	if err != nil {
 		return row{"egress proxy", failed, err.Error()}
 	}

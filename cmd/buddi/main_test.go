@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 )
 
 var bin string
@@ -105,7 +105,7 @@ func TestOwnerCommandsWithoutDaemon(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "owner-token"), []byte("bo_x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r = runCLI(t, nil, "stop", "--data", dir, "--addr", freeAddr(t))
+	r = runCLI(t, nil, "stop", "--data", dir, "--addr", daemontest.FreeAddr(t))
 	if r.code != 1 || !strings.Contains(r.stderr, "buddi is not running at") {
 		t.Fatalf("exit %d stderr %q; want 1 and 'buddi is not running at'", r.code, r.stderr)
 	}
@@ -121,7 +121,7 @@ type served struct {
 
 func serve(t *testing.T, dir string) *served {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := daemontest.FreeAddr(t)
 	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
 	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn")
 	out := &bytes.Buffer{}
@@ -153,7 +153,7 @@ func TestServeLifecycle(t *testing.T) {
 		t.Fatalf("healthz = %v", h)
 	}
 	// A second serve on the same data dir is refused, naming the first one.
-	r := runCLI(t, nil, "serve", "--data", dir, "--addr", freeAddr(t))
+	r := runCLI(t, nil, "serve", "--data", dir, "--addr", daemontest.FreeAddr(t))
 	if r.code != 1 || !strings.Contains(r.stderr, "http://"+s.addr) {
 		t.Fatalf("second serve: exit %d stderr %q; want 1 naming %s", r.code, r.stderr, s.addr)
 	}
@@ -234,16 +234,6 @@ func TestDoctorRows(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "chmod 700") {
 		t.Fatalf("doctor with an open data dir: exit %d\n%s", r.code, r.stdout)
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func waitHealthy(t *testing.T, addr string) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -56,17 +55,16 @@ func sessions(e *env, args []string) int {
 			fmt.Fprintln(e.stdout, "No sessions.")
 			return nil
 		}
-		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "CONVERSATION\tAGENT\tSTATE\tSTEPS\tEXPIRES\tURL")
+		tb := newTable(e.stdout, "CONVERSATION", "AGENT", "STATE", "STEPS", "EXPIRES", "URL")
 		for _, s := range list {
 			state := s.State
 			if s.PauseReason != "" {
 				state += " (" + s.PauseReason + ")"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%d/%d\t%s\t%s\n", s.Conversation, s.Agent, state,
-				s.StepsUsed, s.StepsMax, s.Expires.Local().Format(time.Kitchen), s.URL)
+			tb.row(s.Conversation, s.Agent, state, fmt.Sprintf("%d/%d", s.StepsUsed, s.StepsMax),
+				s.Expires.Local().Format(time.Kitchen), s.URL)
 		}
-		return w.Flush()
+		return tb.flush()
 	})
 }
 

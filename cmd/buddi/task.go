@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -36,12 +35,11 @@ func task(e *env, args []string) int {
 			if err := o.call("GET", "/api/tasks", nil, &list); err != nil {
 				return err
 			}
-			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CONVERSATION\tAGENT\tSTATE\tSTEPS\tTASK")
+			tb := newTable(e.stdout, "CONVERSATION", "AGENT", "STATE", "STEPS", "TASK")
 			for _, t := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", t.Conversation, t.Agent, t.State, t.MaxSteps, t.Description)
+				tb.row(t.Conversation, t.Agent, t.State, t.MaxSteps, t.Description)
 			}
-			return w.Flush()
+			return tb.flush()
 		})
 	case "accept", "refuse":
 		accept := args[0] == "accept"

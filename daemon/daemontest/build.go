@@ -2,6 +2,7 @@ package daemontest
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,4 +39,15 @@ func WantCode(t testing.TB, r *Reply, code string) {
 		msg = r.Error.Message
 	}
 	t.Fatalf("got code %q (%s), want %q; result %s", r.Code(), msg, code, r.Result)
+}
+
+// FreeAddr returns a 127.0.0.1 address with a port that was free a moment ago.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
