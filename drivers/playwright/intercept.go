@@ -31,8 +31,27 @@ func (t *tab) guard(ctx context.Context) error {
 	if _, err := call(ctx, func() (any, error) { return s.Send("Fetch.enable", map[string]any{"patterns": patterns}) }); err != nil {
 		return err
 	}
+	// A popup's first request goes out before its own session exists, and
+	// Playwright reports the popup only later; window.open is heard here at
+	// once, so a refused popup is refused on the input that opened it.
+	s.On("Page.windowOpen", func(ev map[string]any) { t.openedWindow(ev) })
+	if _, err := call(ctx, func() (any, error) { return s.Send("Page.enable", nil) }); err != nil {
+		return err
+	}
 	t.guarded.Store(true)
 	return nil
+}
+
+// openedWindow checks the URL a page asked window.open for; a refusal is
+// recorded on this tab, the opener, so the click that opened it reports it.
+func (t *tab) openedWindow(ev map[string]any) {
+	url, _ := ev["url"].(string)
+	if url == "" || blank(url) {
+		return
+	}
+	if err := t.owner.b.cfg.CheckURL(url); err != nil {
+		t.nav.block(refusal(err))
+	}
 }
 
 // paused decides one intercepted document request. It runs on a goroutine
