@@ -108,8 +108,13 @@ func (d *Daemon) startRest() error {
 		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
 	}
 	d.addr = ln.Addr().String()
-	d.http = ui.New(ui.Config{System: d.sys, Controller: d.controller, OwnerHash: hash,
-		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog})
+	d.http, err = ui.New(ui.Config{System: d.sys, Controller: d.controller, OwnerHash: hash,
+		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin})
+	if err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
 	d.http.Serve(ln)
 	if err := d.lock.record(Instance{PID: os.Getpid(), Addr: d.addr, Started: time.Now()}); err != nil {
 		return fmt.Errorf("daemon: record the instance: %w", err)

@@ -22,6 +22,16 @@ type ToolCall struct {
 	SitesApproved bool
 }
 
+// Identify asks which agent holds a token, before any tool call (the MCP
+// endpoint refuses a session to an unknown token).
+type Identify struct{ TokenHash string }
+
+// Identity answers Identify: the agent's name, or Error (unauthorized).
+type Identity struct {
+	Agent string
+	Error *Error
+}
+
 // ToolResult answers a ToolCall: either Result or Error is set.
 type ToolResult struct {
 	Result any

@@ -11,6 +11,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/valyala/fasthttp"
+
+	"github.com/buddi-dev/buddi/ui/mcp"
 )
 
 // Limits of the HTTP surface.
@@ -28,21 +30,32 @@ type Config struct {
 	Version    string
 	Started    time.Time
 	Log        *slog.Logger
+	// Addr is the address served (host:port) and PublicOrigin the
+	// BUDDI_WEB_PUBLIC_ORIGIN: the Host and Origin /mcp accepts.
+	Addr         string
+	PublicOrigin string
 	// AccessLog logs one line per request at info level (else debug).
 	AccessLog bool
 }
 
 // Server is the HTTP surface.
 type Server struct {
-	cfg  Config
-	srv  *fasthttp.Server
-	ln   net.Listener
-	done chan error
+	cfg      Config
+	srv      *fasthttp.Server
+	mcp      *mcp.Handler
+	mcpRoute fasthttp.RequestHandler
+	ln       net.Listener
+	done     chan error
 }
 
-// New builds the server; Serve starts it.
-func New(cfg Config) *Server {
+// New builds the server; Serve starts it. It fails when cfg.Addr or
+// cfg.PublicOrigin cannot be read.
+func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, done: make(chan error, 1)}
+	var err error
+	if s.mcp, s.mcpRoute, err = s.newMCP(); err != nil {
+		return nil, err
+	}
 	s.srv = &fasthttp.Server{
 		Handler:               s.logged(s.recovered(s.route)),
 		Name:                  "buddi",
@@ -57,7 +70,7 @@ func New(cfg Config) *Server {
 			writeError(ctx, fasthttp.StatusBadRequest, "bad_request", "The request could not be read: "+firstLine(err.Error()))
 		},
 	}
-	return s
+	return s, nil
 }
 
 // Serve starts serving on ln in a goroutine.
@@ -67,8 +80,9 @@ func (s *Server) Serve(ln net.Listener) {
 }
 
 // Shutdown stops accepting, waits for requests in flight until ctx ends,
-// then closes the rest.
+// then closes the rest, and ends the MCP sessions.
 func (s *Server) Shutdown(ctx context.Context) error {
+	defer s.mcp.Close()
 	if s.ln == nil {
 		return nil
 	}
@@ -82,12 +96,14 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 	switch {
 	case path == "/healthz":
 		s.health(ctx)
+	case path == "/mcp":
+		s.mcpRoute(ctx)
 	case strings.HasPrefix(path, "/api/tools/"):
 		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
 	case strings.HasPrefix(path, "/api/"):
 		s.ownerRoute(ctx, path)
 	default:
-		writeError(ctx, fasthttp.StatusNotFound, "not_found", "There is nothing at "+clip(path)+"; the API lives under /api/.")
+		writeError(ctx, fasthttp.StatusNotFound, "not_found", "There is nothing at "+clip(path)+"; the API lives under /api/ and MCP at /mcp.")
 	}
 }
 

@@ -9,7 +9,10 @@ import (
 )
 
 func TestPanickingHandlerAnswersWithOneSentence(t *testing.T) {
-	s := New(Config{Log: slog.New(slog.DiscardHandler)})
+	s, err := New(Config{Log: slog.New(slog.DiscardHandler), Addr: "127.0.0.1:7777"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := s.recovered(func(*fasthttp.RequestCtx) { panic("boom") })
 	var ctx fasthttp.RequestCtx
 	h(&ctx)

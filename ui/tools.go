@@ -35,47 +35,52 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		writeError(ctx, fasthttp.StatusUnauthorized, "unauthorized", "Send the agent token as `Authorization: Bearer <token>`; `buddi agent add NAME` makes one.")
 		return
 	}
-	call, e := decodeCall(ctx.PostBody(), name)
-	if e != nil {
-		writeError(ctx, fasthttp.StatusBadRequest, e.Code, e.Message)
+	var b toolBody
+	dec := json.NewDecoder(bytes.NewReader(ctx.PostBody()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		writeError(ctx, fasthttp.StatusBadRequest, "bad_input", "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}.")
 		return
 	}
-	call.TokenHash = secret.Hash(token)
-	res, e := s.ask(call, toolDeadline)
-	if e != nil {
-		writeError(ctx, statusFor(e.Code), e.Code, e.Message)
-		return
-	}
-	tr, ok := res.(*messages.ToolResult)
-	if !ok {
-		writeError(ctx, fasthttp.StatusInternalServerError, "internal", "buddi gave an unexpected answer.")
-		return
-	}
+	tr, status := s.runTool(token, name, b.Conversation, b.Input)
 	if tr.Error != nil {
-		status := fasthttp.StatusOK
-		if tr.Error.Code == "unauthorized" {
-			status = fasthttp.StatusUnauthorized
-		}
 		writeJSON(ctx, status, envelope{Error: tr.Error})
 		return
 	}
 	writeOK(ctx, tr.Result)
 }
 
-// decodeCall reads the body and, for browser.act, decodes the input.
-func decodeCall(body []byte, tool string) (*messages.ToolCall, *messages.Error) {
-	var b toolBody
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
-		return nil, &messages.Error{Code: "bad_input", Message: "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}."}
+// runTool checks one agent call and runs it through the controller: the one
+// path of the HTTP API and of MCP over HTTP. The status is the HTTP API's
+// for the answer.
+func (s *Server) runTool(token, tool, conv string, input json.RawMessage) (*messages.ToolResult, int) {
+	call, e := decodeCall(tool, conv, input)
+	if e != nil {
+		return &messages.ToolResult{Error: e}, fasthttp.StatusBadRequest
 	}
-	if e := controller.CheckConversation(b.Conversation); e != nil {
+	call.TokenHash = secret.Hash(token)
+	res, e := s.ask(call, toolDeadline)
+	if e != nil {
+		return &messages.ToolResult{Error: e}, statusFor(e.Code)
+	}
+	tr, ok := res.(*messages.ToolResult)
+	if !ok {
+		return messages.Fail("internal", "buddi gave an unexpected answer."), fasthttp.StatusInternalServerError
+	}
+	if tr.Error != nil && tr.Error.Code == "unauthorized" {
+		return tr, fasthttp.StatusUnauthorized
+	}
+	return tr, fasthttp.StatusOK
+}
+
+// decodeCall checks the conversation and, for browser.act, decodes the input.
+func decodeCall(tool, conv string, input json.RawMessage) (*messages.ToolCall, *messages.Error) {
+	if e := controller.CheckConversation(conv); e != nil {
 		return nil, e
 	}
-	call := &messages.ToolCall{Conversation: b.Conversation, Tool: tool, Input: b.Input}
+	call := &messages.ToolCall{Conversation: conv, Tool: tool, Input: input}
 	if tool == messages.ToolAct {
-		in, err := session.Decode(b.Input)
+		in, err := session.Decode(input)
 		if err != nil {
 			var me *messages.Error
 			if asErr(err, &me) {

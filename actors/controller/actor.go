@@ -97,6 +97,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.closeProfiles()
 	case *messages.ToolCall:
 		a.tool(ctx, m)
+	case *messages.Identify:
+		ctx.Respond(a.identify(m))
 	case *messages.SessionState:
 		if e := a.sessions[m.Info.Conversation]; e != nil {
 			e.info = m.Info

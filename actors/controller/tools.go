@@ -10,11 +10,24 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
+// identify names the agent holding a token.
+func (a *Actor) identify(m *messages.Identify) *messages.Identity {
+	name, ok := a.byHash[m.TokenHash]
+	if !ok {
+		return &messages.Identity{Error: unrecognised()}
+	}
+	return &messages.Identity{Agent: name}
+}
+
+func unrecognised() *messages.Error {
+	return &messages.Error{Code: "unauthorized", Message: "The agent token was not recognised; create one with `buddi agent add NAME`."}
+}
+
 // tool checks an agent call and forwards it to the conversation's session.
 func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 	name, ok := a.byHash[m.TokenHash]
 	if !ok {
-		ctx.Respond(messages.Fail("unauthorized", "The agent token was not recognised; create one with `buddi agent add NAME`."))
+		ctx.Respond(&messages.ToolResult{Error: unrecognised()})
 		return
 	}
 	ag := a.agents[name]

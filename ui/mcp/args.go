@@ -10,17 +10,17 @@ type args interface {
 }
 
 type statusArgs struct {
-	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default the one your MCP configuration names, else one per MCP session"`
 }
 
 type actArgs struct {
 	messages.ActInput
-	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default the one your MCP configuration names, else one per MCP session"`
 }
 
 type taskArgs struct {
 	messages.TaskInput
-	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default each MCP session has its own"`
+	Conversation string `json:"conversation,omitempty" jsonschema:"optional conversation id: calls naming the same id share one browser session and task; by default the one your MCP configuration names, else one per MCP session"`
 }
 
 func (a statusArgs) conversation() string { return a.Conversation }

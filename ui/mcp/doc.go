@@ -1,22 +1,28 @@
-// Package mcp serves buddi's agent tools over the Model Context Protocol.
+// Package mcp serves buddi's agent tools over the Model Context Protocol, as
+// browser_status, browser_act and browser_task: the agent API's tools under
+// names every MCP client accepts (a dotted name is answered with an error
+// naming the right one).
 //
-// `buddi mcp` runs a [Server] on stdio. It holds no browser and no state of
-// its own: every tool call (browser.status, browser.act, browser.task) is
-// forwarded to a running `buddi serve` as POST /api/tools/<tool> with the
-// agent's bearer token, and the daemon's answer comes back as an MCP tool
-// result. Failures an agent can act on (a stale ref, an unreachable daemon,
-// a refused token) are tool results with IsError set and text
+// It has two transports. `buddi mcp` runs a [Server] on stdio that holds no
+// browser and no state of its own: every call is forwarded to a running
+// `buddi serve` as POST /api/tools/<tool> with the agent's bearer token.
+// Inside `buddi serve`, a [Handler] speaks MCP over streamable HTTP at /mcp
+// and runs calls through a [Backend], the same path the HTTP API takes.
+// Failures an agent can act on (a stale ref, an unreachable daemon, a
+// refused token) are tool results with IsError set and text
 // "<code>: <one sentence>", never protocol errors.
 //
-// Each MCP session speaks for one conversation: a fixed one from [Config], or
-// an id generated when the session makes its first call. A call may name
-// another conversation in its "conversation" argument.
+// Each MCP session speaks for one conversation: the call's "conversation"
+// argument, else the Buddi-Conversation header (HTTP), else the fixed one of
+// [Config] (stdio), else an id generated on the session's first call.
 //
 // Concurrency: the SDK runs each tool call on its own goroutine; a call owns
-// its HTTP request, which dies with the call's context (client cancellation,
-// session end, or the per-call deadline). The only shared state is the map
-// from session to conversation id, guarded by a mutex. [Server.Run] owns its
-// session: it returns once the client disconnects or its context ends, after
-// the SDK has closed the session, then forgets ended sessions and closes idle
-// HTTP connections.
+// its HTTP request or actor request, bounded by the call's context or
+// deadline. The only shared state is the map from session to generated
+// conversation id, guarded by a mutex and pruned of ended sessions when a
+// new one is added. [Server.Run] owns its session: it returns once the
+// client disconnects or its context ends, after the SDK has closed the
+// session. Sessions over HTTP end when the client deletes them, after
+// [SessionIdle] without a request, or at [Handler.Close], which the daemon
+// calls after its HTTP server stopped.
 package mcp

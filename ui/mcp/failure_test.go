@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/buddi-dev/buddi/messages"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -36,7 +35,7 @@ func TestErrorResults(t *testing.T) {
 			d := newDaemon(t, tc.answer)
 			cfg := config(d)
 			cfg.Token = tc.token
-			res := call(t, connect(t, cfg), messages.ToolAct, map[string]any{"action": "observe"})
+			res := call(t, connect(t, cfg), buddimcp.ToolAct, map[string]any{"action": "observe"})
 			if got := text(t, res); !res.IsError || !strings.HasPrefix(got, tc.want) {
 				t.Errorf("IsError %v, text %q, want prefix %q", res.IsError, got, tc.want)
 			}
@@ -48,7 +47,7 @@ func TestDaemonUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
 	cs := connect(t, buddimcp.Config{BaseURL: down.URL, Token: token})
-	res := call(t, cs, messages.ToolStatus, nil)
+	res := call(t, cs, buddimcp.ToolStatus, nil)
 	want := "daemon_unreachable: buddi is not running at " + down.URL + "; start it with `buddi serve` (or `make run`)."
 	if got := text(t, res); !res.IsError || got != want {
 		t.Errorf("IsError %v, text %q, want %q", res.IsError, got, want)
@@ -70,7 +69,7 @@ func TestDeadline(t *testing.T) {
 	d := newDaemon(t, hang(started, cancelled))
 	cfg := config(d)
 	cfg.Timeout = 100 * time.Millisecond
-	res := call(t, connect(t, cfg), messages.ToolAct, map[string]any{"action": "observe"})
+	res := call(t, connect(t, cfg), buddimcp.ToolAct, map[string]any{"action": "observe"})
 	if got := text(t, res); !res.IsError || !strings.HasPrefix(got, "timeout: ") {
 		t.Errorf("IsError %v, text %q", res.IsError, got)
 	}
@@ -84,7 +83,7 @@ func TestCancelCancelsRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: messages.ToolAct, Arguments: map[string]any{"action": "observe"}})
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: buddimcp.ToolAct, Arguments: map[string]any{"action": "observe"}})
 		done <- err
 	}()
 	<-started

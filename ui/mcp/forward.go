@@ -16,18 +16,20 @@ import (
 // maxAnswer caps a daemon answer; a full-resolution screenshot is a few MB.
 const maxAnswer = 64 << 20
 
-// forwarder posts tool calls to the daemon's agent API.
+// forwarder posts tool calls to the daemon's agent API: the [Caller] of
+// `buddi mcp`.
 type forwarder struct {
 	base    string
-	token   string
 	agent   string // User-Agent
 	timeout time.Duration
 	client  *http.Client
 }
 
+var _ Caller = (*forwarder)(nil)
+
 type callBody struct {
-	Conversation string `json:"conversation"`
-	Input        any    `json:"input"`
+	Conversation string          `json:"conversation"`
+	Input        json.RawMessage `json:"input"`
 }
 
 type answer struct {
@@ -36,12 +38,12 @@ type answer struct {
 	Error  *messages.Error `json:"error"`
 }
 
-// call forwards one tool call and returns the daemon's result. Every failure
+// Call forwards one tool call and returns the daemon's result. Every failure
 // is a *messages.Error, ready for the agent.
-func (f *forwarder) call(ctx context.Context, tool, conv string, input any) (json.RawMessage, error) {
+func (f *forwarder) Call(ctx context.Context, token, tool, conv string, input json.RawMessage) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	req, err := f.request(ctx, tool, conv, input)
+	req, err := f.request(ctx, token, tool, conv, input)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ func (f *forwarder) call(ctx context.Context, tool, conv string, input any) (jso
 	return f.decode(resp.StatusCode, raw)
 }
 
-func (f *forwarder) request(ctx context.Context, tool, conv string, input any) (*http.Request, error) {
+func (f *forwarder) request(ctx context.Context, token, tool, conv string, input json.RawMessage) (*http.Request, error) {
 	body, err := json.Marshal(callBody{Conversation: conv, Input: input})
 	if err != nil {
 		return nil, errBadInput()
@@ -73,7 +75,7 @@ func (f *forwarder) request(ctx context.Context, tool, conv string, input any) (
 	if err != nil {
 		return nil, errUnreachable(f.base)
 	}
-	req.Header.Set("Authorization", "Bearer "+f.token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", f.agent)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/messages"
+	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
 var generated = regexp.MustCompile(`^mcp-[0-9a-f]{16}$`)
@@ -12,7 +13,7 @@ var generated = regexp.MustCompile(`^mcp-[0-9a-f]{16}$`)
 func TestActForwards(t *testing.T) {
 	d := newDaemon(t, okResult(t, map[string]any{"text": "Clicked <Save>.", "url": "https://example.com/?a=1&b=2"}))
 	cs := connect(t, config(d))
-	res := call(t, cs, messages.ToolAct, map[string]any{
+	res := call(t, cs, buddimcp.ToolAct, map[string]any{
 		"action": "click", "observation": "o3", "target": map[string]any{"ref": "e12"},
 	})
 	if res.IsError {
@@ -41,9 +42,9 @@ func TestActForwards(t *testing.T) {
 func TestStatusAndTaskForward(t *testing.T) {
 	d := newDaemon(t, okResult(t, map[string]any{"available": true}))
 	cs := connect(t, config(d))
-	call(t, cs, messages.ToolStatus, nil)
-	call(t, cs, messages.ToolTask, map[string]any{"description": "Check the build page.", "steps": 5})
-	call(t, cs, messages.ToolAct, map[string]any{"action": "script", "steps": []any{
+	call(t, cs, buddimcp.ToolStatus, nil)
+	call(t, cs, buddimcp.ToolTask, map[string]any{"description": "Check the build page.", "steps": 5})
+	call(t, cs, buddimcp.ToolAct, map[string]any{"action": "script", "steps": []any{
 		map[string]any{"action": "navigate", "url": "https://example.com/"},
 		map[string]any{"action": "dom", "maxChars": 100},
 	}})
@@ -66,8 +67,8 @@ func TestStatusAndTaskForward(t *testing.T) {
 
 func TestConversationPerSession(t *testing.T) {
 	d := newDaemon(t, okResult(t, map[string]any{}))
-	call(t, connect(t, config(d)), messages.ToolStatus, nil)
-	call(t, connect(t, config(d)), messages.ToolStatus, nil)
+	call(t, connect(t, config(d)), buddimcp.ToolStatus, nil)
+	call(t, connect(t, config(d)), buddimcp.ToolStatus, nil)
 	got := d.received()
 	if len(got) != 2 || got[0].Conversation == got[1].Conversation {
 		t.Errorf("two sessions used conversations %v", got)
@@ -79,9 +80,9 @@ func TestConversationOverride(t *testing.T) {
 	cfg := config(d)
 	cfg.Conversation = "fixed"
 	cs := connect(t, cfg)
-	call(t, cs, messages.ToolStatus, nil)
-	call(t, cs, messages.ToolAct, map[string]any{"action": "observe", "conversation": "c-override"})
-	call(t, cs, messages.ToolTask, map[string]any{"description": "Read the docs.", "conversation": "c-task"})
+	call(t, cs, buddimcp.ToolStatus, nil)
+	call(t, cs, buddimcp.ToolAct, map[string]any{"action": "observe", "conversation": "c-override"})
+	call(t, cs, buddimcp.ToolTask, map[string]any{"description": "Read the docs.", "conversation": "c-task"})
 	got := d.received()
 	if len(got) != 3 {
 		t.Fatalf("daemon received %d calls, want 3", len(got))

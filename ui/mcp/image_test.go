@@ -8,14 +8,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/buddi-dev/buddi/messages"
+	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
 func TestScreenshotIsImage(t *testing.T) {
 	jpeg := []byte{0xff, 0xd8, 0xff, 0xe0, 'J', 'F', 'I', 'F', 0, 0xff, 0xd9}
 	shot := base64.StdEncoding.EncodeToString(jpeg)
 	d := newDaemon(t, okResult(t, map[string]any{"text": "Observed.", "observation": "o1", "screenshot": shot}))
-	res := call(t, connect(t, config(d)), messages.ToolAct, map[string]any{"action": "observe", "screenshot": true})
+	res := call(t, connect(t, config(d)), buddimcp.ToolAct, map[string]any{"action": "observe", "screenshot": true})
 	if res.IsError || len(res.Content) != 2 {
 		t.Fatalf("IsError %v, %d contents, want 2", res.IsError, len(res.Content))
 	}
@@ -45,7 +45,7 @@ func TestResultShapes(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			d := newDaemon(t, answerJSON(200, `{"ok":true,"result":`+tc.result+`}`))
-			res := call(t, connect(t, config(d)), messages.ToolStatus, nil)
+			res := call(t, connect(t, config(d)), buddimcp.ToolStatus, nil)
 			if got := text(t, res); res.IsError || got != tc.want || len(res.Content) != 1 {
 				t.Errorf("IsError %v, text %q (%d contents), want %q", res.IsError, got, len(res.Content), tc.want)
 			}

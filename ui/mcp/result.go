@@ -41,12 +41,14 @@ func render(raw json.RawMessage) *mcp.CallToolResult {
 	return res
 }
 
-// failure turns a forwarding error into an IsError tool result.
+// failure turns a forwarding error into an IsError tool result, naming
+// tools as the MCP client knows them.
 func failure(err error) *mcp.CallToolResult {
-	var me *messages.Error
-	if !errors.As(err, &me) {
-		me = errInternal()
+	var e *messages.Error
+	if !errors.As(err, &e) {
+		e = errInternal()
 	}
+	me := &messages.Error{Code: e.Code, Message: clientNames.Replace(e.Message)}
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{&mcp.TextContent{Text: me.Code + ": " + me.Message}},

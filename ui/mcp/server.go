@@ -14,18 +14,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Server is an MCP server whose tools forward to a running buddi daemon.
+// Server is an MCP server whose tools run through a [Caller]: the daemon's
+// agent API over HTTP for `buddi mcp`, or the daemon's own actors for /mcp.
 type Server struct {
-	fixed string // Config.Conversation
-	fwd   *forwarder
+	calls Caller
+	token string // the agent token of every call; empty: each request's bearer
+	fixed string // the conversation of every call; empty: one per session
 	mcp   *mcp.Server
 
 	mu    sync.Mutex
 	convs map[*mcp.ServerSession]string // generated ids, one per session
 }
 
-// New validates cfg and builds a Server. It returns [ErrNoToken] or a
-// [*BaseURLError] when cfg cannot work.
+// New validates cfg and builds the Server of `buddi mcp`, which forwards to
+// the daemon at cfg.BaseURL. It returns [ErrNoToken] or a [*BaseURLError]
+// when cfg cannot work.
 func New(cfg Config) (*Server, error) {
 	cfg, err := cfg.validate()
 	if err != nil {
@@ -35,14 +38,20 @@ func New(cfg Config) (*Server, error) {
 	if client == nil {
 		client = newHTTPClient()
 	}
+	fwd := &forwarder{base: cfg.BaseURL, agent: "buddi-mcp/" + cfg.Version, timeout: cfg.Timeout, client: client}
+	return newServer(fwd, cfg.Token, cfg.Conversation, cfg.Version)
+}
+
+func newServer(calls Caller, token, conversation, version string) (*Server, error) {
 	s := &Server{
-		fixed: cfg.Conversation,
-		fwd: &forwarder{base: cfg.BaseURL, token: cfg.Token, agent: "buddi-mcp/" + cfg.Version,
-			timeout: cfg.Timeout, client: client},
-		mcp: mcp.NewServer(&mcp.Implementation{Name: "buddi", Title: "buddi browser", Version: cfg.Version},
+		calls: calls,
+		token: token,
+		fixed: conversation,
+		mcp: mcp.NewServer(&mcp.Implementation{Name: "buddi", Title: "buddi browser", Version: version},
 			&mcp.ServerOptions{Instructions: instructions}),
 		convs: make(map[*mcp.ServerSession]string),
 	}
+	s.mcp.AddReceivingMiddleware(misnamed)
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
@@ -53,7 +62,9 @@ func New(cfg Config) (*Server, error) {
 // client hanging up, even while a call is answered, ends Run with nil; an
 // ended ctx with ctx.Err().
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	defer s.fwd.closeIdle()
+	if c, ok := s.calls.(interface{ closeIdle() }); ok {
+		defer c.closeIdle()
+	}
 	defer s.forgetEnded()
 	err := s.mcp.Run(ctx, t)
 	if hungUp(err) {
@@ -68,16 +79,20 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // conversation returns the session's conversation id, generating it on the
 // session's first call.
 func (s *Server) conversation(ss *mcp.ServerSession) string {
-	if s.fixed != "" {
-		return s.fixed
+	s.mu.Lock()
+	id, ok := s.convs[ss]
+	s.mu.Unlock()
+	if ok {
+		return id
 	}
+	s.forgetEnded() // sessions come and go over HTTP: keep only live ones
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := s.convs[ss]
-	if !ok {
-		id = newConversation()
-		s.convs[ss] = id
+	if id, ok := s.convs[ss]; ok {
+		return id
 	}
+	id = newConversation()
+	s.convs[ss] = id
 	return id
 }
 

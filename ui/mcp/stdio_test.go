@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/buddi-dev/buddi/messages"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -30,7 +29,7 @@ func TestStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := call(t, cs, messages.ToolStatus, nil)
+	res := call(t, cs, buddimcp.ToolStatus, nil)
 	if got := text(t, res); res.IsError || got != "Ready." {
 		t.Errorf("IsError %v, text %q", res.IsError, got)
 	}

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/buddi-dev/buddi/messages"
+	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
 func TestListTools(t *testing.T) {
@@ -31,16 +36,16 @@ func TestListTools(t *testing.T) {
 			t.Errorf("%s: no conversation property in %s", tool.Name, b)
 		}
 		readOnly := tool.Annotations != nil && tool.Annotations.ReadOnlyHint
-		if readOnly != (tool.Name == messages.ToolStatus) {
+		if readOnly != (tool.Name == buddimcp.ToolStatus) {
 			t.Errorf("%s: read-only hint %v", tool.Name, readOnly)
 		}
 	}
-	if len(byName) != 3 || byName[messages.ToolStatus] == nil || byName[messages.ToolAct] == nil || byName[messages.ToolTask] == nil {
+	if len(byName) != 3 || byName[buddimcp.ToolStatus] == nil || byName[buddimcp.ToolAct] == nil || byName[buddimcp.ToolTask] == nil {
 		t.Fatalf("tools = %v, want browser.status, browser.act, browser.task", byName)
 	}
-	sameJSON(t, byName[messages.ToolAct]["required"], `["action"]`)
-	sameJSON(t, byName[messages.ToolTask]["required"], `["description"]`)
-	act := byName[messages.ToolAct]["properties"].(map[string]any)
+	sameJSON(t, byName[buddimcp.ToolAct]["required"], `["action"]`)
+	sameJSON(t, byName[buddimcp.ToolTask]["required"], `["description"]`)
+	act := byName[buddimcp.ToolAct]["properties"].(map[string]any)
 	steps := act["steps"].(map[string]any)
 	sameJSON(t, steps["maxItems"], `10`)
 	step := steps["items"].(map[string]any)["properties"].(map[string]any)
@@ -58,12 +63,70 @@ func TestInvalidInputIsNotForwarded(t *testing.T) {
 		"nested steps": {"action": "script", "steps": []any{map[string]any{"action": "script", "steps": []any{}}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if res := call(t, cs, messages.ToolAct, args); !res.IsError {
+			if res := call(t, cs, buddimcp.ToolAct, args); !res.IsError {
 				t.Errorf("result %q is not an error", text(t, res))
 			}
 		})
 	}
 	if got := d.received(); len(got) != 0 {
 		t.Errorf("daemon received %v", got)
+	}
+}
+
+// toolName is the pattern widely used clients hold tool names to.
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func TestToolNamesAreValidAndDocsUseThem(t *testing.T) {
+	d := newDaemon(t, answerJSON(http.StatusOK, `{"ok":true,"result":{}}`))
+	cs := connect(t, config(d))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	docs := []string{cs.InitializeResult().Instructions}
+	for _, tool := range res.Tools {
+		if !toolName.MatchString(tool.Name) {
+			t.Errorf("tool name %q does not match %s", tool.Name, toolName)
+		}
+		listed[tool.Name] = true
+		schema, _ := json.Marshal(tool.InputSchema)
+		docs = append(docs, tool.Description, string(schema))
+	}
+	mentioned := regexp.MustCompile(`browser[._][a-z]+`)
+	for _, doc := range docs {
+		for _, name := range mentioned.FindAllString(doc, -1) {
+			if !listed[name] {
+				t.Errorf("the server's text names %q, which it does not list: %q", name, doc)
+			}
+		}
+	}
+	if !strings.Contains(docs[0], buddimcp.ToolStatus) {
+		t.Errorf("the instructions do not name %s: %q", buddimcp.ToolStatus, docs[0])
+	}
+}
+
+func TestDottedNameIsAnErrorNamingTheRightTool(t *testing.T) {
+	d := newDaemon(t, answerJSON(http.StatusOK, `{"ok":true,"result":{}}`))
+	cs := connect(t, config(d))
+	for dotted, right := range map[string]string{
+		messages.ToolStatus: buddimcp.ToolStatus, messages.ToolAct: buddimcp.ToolAct, messages.ToolTask: buddimcp.ToolTask,
+	} {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: dotted, Arguments: map[string]any{"action": "observe"}})
+		if err == nil || !strings.Contains(err.Error(), "call "+right+" instead") {
+			t.Errorf("calling %s: %v; want an error naming %s", dotted, err, right)
+		}
+	}
+	if got := d.received(); len(got) != 0 {
+		t.Errorf("daemon received %v", got)
+	}
+}
+
+func TestErrorSentencesNameMCPTools(t *testing.T) {
+	d := newDaemon(t, answerJSON(http.StatusOK,
+		`{"ok":false,"error":{"code":"no_task","message":"There is no task; ask the owner for one with browser.task."}}`))
+	res := call(t, connect(t, config(d)), buddimcp.ToolAct, map[string]any{"action": "observe"})
+	if got := text(t, res); got != "no_task: There is no task; ask the owner for one with browser_task." {
+		t.Errorf("text %q", got)
 	}
 }

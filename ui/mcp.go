@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+	"github.com/buddi-dev/buddi/ui/mcp"
+)
+
+// mcpBackend runs the calls of MCP over HTTP (/mcp) down the HTTP API's own
+// path, so both reach the same actors with the same checks.
+type mcpBackend struct{ s *Server }
+
+var _ mcp.Backend = mcpBackend{}
+
+func (b mcpBackend) Identify(_ context.Context, token string) (string, error) {
+	res, e := b.s.ask(&messages.Identify{TokenHash: secret.Hash(token)}, ownerDeadline)
+	if e != nil {
+		return "", e
+	}
+	id, ok := res.(*messages.Identity)
+	switch {
+	case !ok:
+		return "", &messages.Error{Code: "internal", Message: "buddi gave an unexpected answer."}
+	case id.Error != nil:
+		return "", id.Error
+	}
+	return id.Agent, nil
+}
+
+func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json.RawMessage) (json.RawMessage, error) {
+	tr, _ := b.s.runTool(token, tool, conv, input)
+	if tr.Error != nil {
+		return nil, tr.Error
+	}
+	raw, err := json.Marshal(tr.Result)
+	if err != nil {
+		return nil, &messages.Error{Code: "internal", Message: "The answer could not be encoded."}
+	}
+	return raw, nil
+}
+
+// newMCP builds the /mcp route: the SDK's net/http handler behind
+// fasthttp's adaptor. The handler answers in plain JSON, written once and
+// never flushed, so the adaptor sends each answer as one ordinary response
+// (see mcp.NewHandler for why there are no event streams).
+func (s *Server) newMCP() (*mcp.Handler, fasthttp.RequestHandler, error) {
+	h, err := mcp.NewHandler(mcp.HTTPConfig{Backend: mcpBackend{s}, Addr: s.cfg.Addr,
+		PublicOrigin: s.cfg.PublicOrigin, Version: s.cfg.Version, Log: s.cfg.Log})
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, fasthttpadaptor.NewFastHTTPHandler(h), nil
+}

@@ -1,0 +1,148 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// ConversationHeader names the conversation of every call of an MCP
+// session over HTTP, as `buddi mcp --conversation` does over stdio.
+const ConversationHeader = "Buddi-Conversation"
+
+// SessionIdle is how long an MCP session over HTTP lives without a request.
+const SessionIdle = 30 * time.Minute
+
+// HTTPConfig configures the streamable HTTP endpoint of `buddi serve`.
+type HTTPConfig struct {
+	Backend      Backend
+	Addr         string // host:port buddi serves at
+	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN, if set
+	Version      string
+	Log          *slog.Logger // nil: the SDK logs nothing
+}
+
+// Handler serves MCP over streamable HTTP (the /mcp endpoint). Each request
+// must pass the guard (Host and Origin) and carry an agent token as a
+// bearer; a session stays bound to the agent that opened it.
+type Handler struct {
+	srv   *Server
+	guard guard
+	ids   Backend
+	next  http.Handler
+}
+
+var _ http.Handler = (*Handler)(nil)
+
+// NewHandler builds the /mcp handler; it returns an error when cfg.Addr or
+// cfg.PublicOrigin cannot be read.
+func NewHandler(cfg HTTPConfig) (*Handler, error) {
+	g, err := newGuard(cfg.Addr, cfg.PublicOrigin)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	srv, err := newServer(cfg.Backend, "", "", cfg.Version)
+	if err != nil {
+		return nil, err
+	}
+	// Answers are plain JSON, not event streams: every tool call has one
+	// answer and the server sends nothing unasked, and JSON passes intact
+	// through any HTTP stack, fasthttp's adaptor included. The guard does
+	// the SDK's localhost check, and also accepts the public origin's host,
+	// which a reverse proxy on loopback passes on.
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.mcp },
+		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: SessionIdle, Logger: cfg.Log,
+			DisableLocalhostProtection: true})
+	bound := auth.RequireBearerToken(proven, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return &Handler{srv: srv, guard: g, ids: cfg.Backend, next: bound(sdk)}, nil
+}
+
+// ServeHTTP checks the request, proves its bearer and hands it to the SDK.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if e := h.guard.check(r); e != nil {
+		refuse(w, http.StatusForbidden, e)
+		return
+	}
+	if r.Method == http.MethodGet {
+		// No event stream to listen on: the spec lets a server answer 405,
+		// and clients then just post.
+		w.Header().Set("Allow", "POST, DELETE")
+		refuse(w, http.StatusMethodNotAllowed, &messages.Error{Code: "method_not_allowed",
+			Message: "buddi sends nothing unasked over MCP; post requests to this address."})
+		return
+	}
+	token, ok := bearer(r)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="buddi"`)
+		refuse(w, http.StatusUnauthorized, &messages.Error{Code: "unauthorized", Message: "Send the agent token as " +
+			"`Authorization: Bearer <token>`; `buddi agent add NAME --mcp` prints it with a ready configuration."})
+		return
+	}
+	agent, err := h.ids.Identify(r.Context(), token)
+	if err != nil {
+		var e *messages.Error
+		if !errors.As(err, &e) {
+			e = errInternal()
+		}
+		status := http.StatusServiceUnavailable
+		if e.Code == CodeUnauthorized {
+			status = http.StatusUnauthorized
+			w.Header().Set("WWW-Authenticate", `Bearer realm="buddi", error="invalid_token"`)
+		}
+		refuse(w, status, e)
+		return
+	}
+	h.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{agent, token})))
+}
+
+// Close ends every MCP session; the daemon calls it once it stopped serving.
+func (h *Handler) Close() {
+	for ss := range h.srv.mcp.Sessions() {
+		_ = ss.Close()
+	}
+}
+
+// identity is what ServeHTTP proved of a request's bearer.
+type identity struct{ agent, token string }
+
+type identityKey struct{}
+
+// tokenKey holds the raw token in auth.TokenInfo.Extra, for tokenOf.
+const tokenKey = "buddi.token"
+
+// proven hands the SDK the identity ServeHTTP already proved. Its UserID
+// binds each session to the agent that opened it: the SDK refuses the
+// session's requests from any other agent.
+func proven(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+	id, ok := ctx.Value(identityKey{}).(identity)
+	if !ok {
+		return nil, fmt.Errorf("%w: the bearer was not checked", auth.ErrInvalidToken)
+	}
+	return &auth.TokenInfo{UserID: id.agent, Extra: map[string]any{tokenKey: id.token}}, nil
+}
+
+func bearer(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	token = strings.TrimSpace(token)
+	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
+}
+
+// refuse answers with one plain sentence after the stable code.
+func refuse(w http.ResponseWriter, status int, e *messages.Error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = fmt.Fprintf(w, "%s: %s\n", e.Code, e.Message)
+}
