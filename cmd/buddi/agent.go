@@ -5,13 +5,13 @@ import (
 )
 
 func init() {
-	register(&command{name: "agent", args: "add NAME [--auto-approve] | list | remove NAME",
+	register(&command{name: "agent", args: "add NAME [--auto-approve] [--mcp] | list | remove NAME",
 		summary: "manage the agents that may use the browser", run: agent})
 }
 
 func agent(e *env, args []string) int {
 	if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
-		fmt.Fprintln(e.stdout, "Usage: buddi agent add NAME [--auto-approve] | list | remove NAME\n\nadd prints the agent's token once (it is stored hashed); --auto-approve lets its browser.task requests start at once, still bounded by 80 steps and 20 minutes.")
+		fmt.Fprintln(e.stdout, "Usage: buddi agent add NAME [--auto-approve] [--mcp] | list | remove NAME\n\nadd prints the agent's token once (it is stored hashed); --auto-approve lets its browser.task requests start at once, still bounded by 80 steps and 20 minutes; --mcp prints, instead of the bare token, ready MCP client configurations with the token filled in and the conversation named after the agent.")
 		return exitOK
 	}
 	switch args[0] {
@@ -49,6 +49,7 @@ func agent(e *env, args []string) int {
 func agentAdd(e *env, args []string) int {
 	f := newFlags(e, "agent")
 	auto := f.Bool("auto-approve", false, "start this agent's browser.task requests without asking")
+	asMCP := f.Bool("mcp", false, "print ready MCP client configurations (stdio and HTTP) instead of the bare token")
 	if code, ok := f.parse(args, 1); !ok {
 		return code
 	}
@@ -64,6 +65,10 @@ func agentAdd(e *env, args []string) int {
 		return fail(e, "agent", "%s", sentence(err))
 	}
 	fmt.Fprintf(e.stderr, "Agent %s added with browser.*. Its token is below; it is shown only this once.\n", out.Name)
+	if *asMCP {
+		newMCPSetup(o.base, f.cfg.PublicOrigin, out.Name, out.Token).print(e.stdout)
+		return exitOK
+	}
 	fmt.Fprintln(e.stdout, out.Token)
 	return exitOK
 }

@@ -19,7 +19,7 @@ func init() {
 func mcpServe(e *env, args []string) int {
 	f := newFlags(e, "mcp")
 	token := f.String("agent-token", e.getenv("BUDDI_AGENT_TOKEN"), "the agent's token (env BUDDI_AGENT_TOKEN)")
-	conv := f.String("conversation", "", "use this conversation for every call (default: one per MCP session)")
+	conv := f.String("conversation", "", "use this conversation for every call, so the owner can start its task first with `buddi task start --agent A --conversation NAME` (default: one per MCP session)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
