@@ -36,14 +36,14 @@ func TestE2EMCPClientDrivesTheLoop(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names[tl.Name] = true
 	}
-	for _, want := range []string{"browser.status", "browser.act", "browser.task"} {
+	for _, want := range []string{"browser_status", "browser_act", "browser_task"} {
 		if !names[want] {
 			t.Fatalf("buddi mcp lists %v; %s is missing", names, want)
 		}
 	}
 	call := func(args map[string]any) (string, bool) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser.act", Arguments: args})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_act", Arguments: args})
 		if err != nil {
 			t.Fatalf("call %v: %v", args, err)
 		}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what buddi needs beside its Go modules: a Chromium to drive and
+# Installs what buddi needs beside its Go modules: a Chromium to drive,
 # Playwright's driver (playwright-core, fetched from the npm registry and run
-# with this machine's Node.js). Safe to run again: it skips what is present.
+# with this machine's Node.js), and for the tests the official MCP TypeScript
+# SDK client, pinned by e2e/testdata/mcpclient/package-lock.json. Safe to run
+# again: it skips what is present.
 set -euo pipefail
 bin=${1:-bin/buddi}
 
@@ -26,3 +28,15 @@ if ! command -v node >/dev/null; then
 fi
 export PLAYWRIGHT_NODEJS_PATH=${PLAYWRIGHT_NODEJS_PATH:-$(command -v node)}
 "$bin" browser install --driver-only
+
+# The MCP compatibility tests (e2e) drive a client we did not write.
+client="$(cd "$(dirname "$0")/.." && pwd)/e2e/testdata/mcpclient"
+if ! cmp -s "$client/package-lock.json" "$client/node_modules/.buddi-installed-lock"; then
+  if ! command -v npm >/dev/null; then
+    echo "setup: npm is required to install the MCP TypeScript SDK client the tests use; install it (e.g. \`sudo apt-get install npm\`)." >&2
+    exit 1
+  fi
+  echo "setup: installing the MCP TypeScript SDK client for the tests (npm ci in e2e/testdata/mcpclient)…"
+  (cd "$client" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  cp "$client/package-lock.json" "$client/node_modules/.buddi-installed-lock"
+fi
