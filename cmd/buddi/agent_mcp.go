@@ -76,7 +76,7 @@ func (m mcpSetup) print(w io.Writer) {
 		m.url, m.token, m.agent)
 	fmt.Fprintln(w, "\n# Codex (~/.codex/config.toml): stdio")
 	fmt.Fprintf(w, "[mcp_servers.buddi]\ncommand = %s\nargs = %s\nenv = { BUDDI_AGENT_TOKEN = %s }\ntool_timeout_sec = 120\n",
-		str(m.bin), compact(m.args()), str(m.token))
+		str(m.bin), list(m.args()), str(m.token))
 }
 
 func indent(v any) string {
@@ -84,9 +84,13 @@ func indent(v any) string {
 	return string(b)
 }
 
-func compact(v any) string {
-	b, _ := json.Marshal(v)
-	return strings.ReplaceAll(string(b), ",", ", ")
+// list is a TOML array of strings.
+func list(items []string) string {
+	quoted := make([]string, len(items))
+	for i, it := range items {
+		quoted[i] = str(it)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // str is a JSON string, which is also a TOML basic string.
