@@ -2,32 +2,21 @@ package daemon_test
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
-// bearer sets the agent's token and conversation on every request.
-type bearer struct{ token, conv string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	r.Header.Set(buddimcp.ConversationHeader, b.conv)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 func dialMCP(t *testing.T, addr, token, conv string) (*mcp.ClientSession, error) {
 	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "daemon-test", Version: "0"}, nil)
-	return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{token, conv}}, MaxRetries: -1}, nil)
+	return daemontest.DialMCP(t, "http://"+addr+"/mcp",
+		daemontest.Headers{"Authorization": "Bearer " + token, buddimcp.ConversationHeader: conv})
 }
 
 // TestMCPOverHTTPReachesTheSameSession drives a task through /mcp on the
@@ -71,8 +60,7 @@ func TestMCPOverHTTPReachesTheSameSession(t *testing.T) {
 
 func TestMCPOverHTTPRefusesAnUnknownToken(t *testing.T) {
 	d, _ := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
-	if cs, err := dialMCP(t, d.Addr(), "ba_not-a-token", "c1"); err == nil {
-		_ = cs.Close()
+	if _, err := dialMCP(t, d.Addr(), "ba_not-a-token", "c1"); err == nil {
 		t.Fatal("an unknown token opened an MCP session")
 	} else if !strings.Contains(err.Error(), "401") && !strings.Contains(err.Error(), "nauthorized") {
 		t.Errorf("connect with an unknown token: %v; want a 401", err)

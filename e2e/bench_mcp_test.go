@@ -3,18 +3,14 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/buddi-dev/buddi/config"
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 )
 
@@ -25,21 +21,18 @@ import (
 // the page and the machine's load; it reports each way's p50 and the p50 of
 // each MCP way's extra time over the API's in the same iteration.
 func BenchmarkObserveRoundTrip(b *testing.B) {
-	srv := benchSite(b)
-	b.Setenv("BUDDI_PREVIEW_ORIGINS", srv.URL)
-	cfg, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Driver = "playwright"
-	d := daemontest.Start(b, "", daemon.Options{Config: cfg})
-	tok := d.AddAgent(b, "bench", false)
+	srv, d, tok := benchDaemon(b)
 
 	cmd := exec.Command(bin, "mcp", "--addr", d.Addr())
 	cmd.Env = append(os.Environ(), "BUDDI_AGENT_TOKEN="+tok)
-	stdio := connectMCP(b, &mcp.CommandTransport{Command: cmd})
-	web := connectMCP(b, &mcp.StreamableClientTransport{Endpoint: "http://" + d.Addr() + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerOnly(tok)}, MaxRetries: -1})
+	stdio, err := daemontest.Connect(b, &mcp.CommandTransport{Command: cmd})
+	if err != nil {
+		b.Fatal(err)
+	}
+	web, err := daemontest.DialMCP(b, "http://"+d.Addr()+"/mcp", daemontest.Headers{"Authorization": "Bearer " + tok})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ways := []func(conv string){
 		func(conv string) { d.Observe(b, tok, conv) },
 		mcpObserve(b, stdio),
@@ -53,7 +46,9 @@ func BenchmarkObserveRoundTrip(b *testing.B) {
 		if steps+len(ways) > 78 { // a fresh task, within the 80-step budget, on the same page
 			b.StopTimer()
 			round++
-			conv = freshTask(b, d, tok, conv, fmt.Sprintf("bench-%d", round), srv.URL+"/")
+			next := fmt.Sprintf("bench-%d", round)
+			freshTask(b, d, tok, conv, next, srv.URL+"/")
+			conv = next
 			steps = 1
 			b.StartTimer()
 		}
@@ -93,40 +88,4 @@ func mcpObserve(b *testing.B, cs *mcp.ClientSession) func(conv string) {
 			b.Fatalf("observe over MCP: %v %v", err, res)
 		}
 	}
-}
-
-// freshTask releases old (if any), starts a task for conv and opens page.
-func freshTask(b *testing.B, d *daemontest.Daemon, tok, old, conv, page string) string {
-	if old != "" {
-		d.Must(b, "POST", "/api/browser/release", in{"conversation": old})
-		for i := 0; strings.Contains(string(d.Must(b, "GET", "/api/browser/sessions", nil).Result), `"`+old+`"`); i++ {
-			if i == 500 {
-				b.Fatal("the released session did not go away")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	d.Task(b, "bench", conv, 80)
-	if r := d.Act(b, tok, conv, in{"action": "navigate", "url": page}); !r.OK {
-		b.Fatalf("navigate: %s", r.Code())
-	}
-	return conv
-}
-
-func connectMCP(b *testing.B, t mcp.Transport) *mcp.ClientSession {
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(context.Background(), t, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
-// bearerOnly sends the agent token on every request.
-type bearerOnly string
-
-func (t bearerOnly) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+string(t))
-	return http.DefaultTransport.RoundTrip(r)
 }

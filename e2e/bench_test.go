@@ -32,6 +32,37 @@ func benchSite(b *testing.B) *httptest.Server {
 	return srv
 }
 
+// benchDaemon serves the bench page and starts buddi with real Chromium
+// and an agent, whose token it returns.
+func benchDaemon(b *testing.B) (*httptest.Server, *daemontest.Daemon, string) {
+	srv := benchSite(b)
+	b.Setenv("BUDDI_PREVIEW_ORIGINS", srv.URL)
+	cfg, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Driver = "playwright"
+	d := daemontest.Start(b, "", daemon.Options{Config: cfg})
+	return srv, d, d.AddAgent(b, "bench", false)
+}
+
+// freshTask releases old (if any), starts a task for conv and opens page.
+func freshTask(b *testing.B, d *daemontest.Daemon, tok, old, conv, page string) {
+	if old != "" {
+		d.Must(b, "POST", "/api/browser/release", in{"conversation": old})
+		for i := 0; strings.Contains(string(d.Must(b, "GET", "/api/browser/sessions", nil).Result), `"`+old+`"`); i++ {
+			if i == 500 {
+				b.Fatal("the released session did not go away")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	d.Task(b, "bench", conv, 80)
+	if r := d.Act(b, tok, conv, in{"action": "navigate", "url": page}); !r.OK {
+		b.Fatalf("navigate: %s %s", r.Code(), r.Error.Message)
+	}
+}
+
 func report(b *testing.B, lat []time.Duration) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
@@ -46,29 +77,15 @@ func BenchmarkHTTPObserve(b *testing.B) { httpBench(b, false) }
 func BenchmarkHTTPClickObserve(b *testing.B) { httpBench(b, true) }
 
 func httpBench(b *testing.B, click bool) {
-	srv := benchSite(b)
-	b.Setenv("BUDDI_PREVIEW_ORIGINS", srv.URL)
-	cfg, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.Driver = "playwright"
-	d := daemontest.Start(b, "", daemon.Options{Config: cfg})
-	tok := d.AddAgent(b, "bench", false)
-	d.Task(b, "bench", "c1", 80)
-	if r := d.Act(b, tok, "c1", in{"action": "navigate", "url": srv.URL + "/"}); !r.OK {
-		b.Fatalf("navigate: %s %s", r.Code(), r.Error.Message)
-	}
+	srv, d, tok := benchDaemon(b)
+	freshTask(b, d, tok, "", "c1", srv.URL+"/")
 	lat := make([]time.Duration, 0, b.N)
 	steps := 2
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if steps >= 76 { // stay inside the 80-step budget
 			b.StopTimer()
-			d.Must(b, "POST", "/api/browser/release", in{"conversation": "c1"})
-			waitNoSession(b, d)
-			d.Task(b, "bench", "c1", 80)
-			d.Act(b, tok, "c1", in{"action": "navigate", "url": srv.URL + "/"})
+			freshTask(b, d, tok, "c1", "c1", srv.URL+"/")
 			steps = 2
 			b.StartTimer()
 		}
@@ -87,17 +104,6 @@ func httpBench(b *testing.B, click bool) {
 	}
 	b.StopTimer()
 	report(b, lat)
-}
-
-func waitNoSession(b *testing.B, d *daemontest.Daemon) {
-	for i := 0; i < 500; i++ {
-		r := d.Must(b, "GET", "/api/browser/sessions", nil)
-		if string(r.Result) == "[]" {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	b.Fatal("the released session did not go away")
 }
 
 // BenchmarkRawPlaywrightObserve is the same observation on playwright-go

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 )
 
 // snippets cuts the JSON objects (the lines from "{" to "}" at the start of
@@ -32,17 +34,6 @@ func snippets(t *testing.T, out string) []map[string]map[string]map[string]any {
 		}
 	}
 	return all
-}
-
-// headerSet adds a snippet's headers to every request, as its client would.
-type headerSet map[string]any
-
-func (h headerSet) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h {
-		r.Header.Set(k, v.(string))
-	}
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // TestAgentAddMCPPrintsWorkingConfigurations uses the stdio and HTTP
@@ -81,8 +72,12 @@ func TestAgentAddMCPPrintsWorkingConfigurations(t *testing.T) {
 	if web["url"] != "http://"+s.addr+"/mcp" {
 		t.Errorf("HTTP url %v, want http://%s/mcp", web["url"], s.addr)
 	}
+	headers := daemontest.Headers{}
+	for k, v := range web["headers"].(map[string]any) {
+		headers[k] = v.(string)
+	}
 	viaHTTP := &mcp.StreamableClientTransport{Endpoint: web["url"].(string),
-		HTTPClient: &http.Client{Transport: headerSet(web["headers"].(map[string]any))}, MaxRetries: -1}
+		HTTPClient: &http.Client{Transport: headers}, MaxRetries: -1}
 
 	for name, transport := range map[string]mcp.Transport{"stdio": viaStdio, "http": viaHTTP} {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "0"}, nil).Connect(ctx, transport, nil)
