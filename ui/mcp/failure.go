@@ -17,6 +17,10 @@ const (
 	CodeBadAnswer         = "bad_answer"
 	CodeBadInput          = "bad_input"
 	CodeInternal          = "internal"
+	// Refusals of the /mcp endpoint, before any MCP message is read.
+	CodeHostRefused      = "host_refused"
+	CodeOriginRefused    = "origin_refused"
+	CodeMethodNotAllowed = "method_not_allowed"
 )
 
 func errUnreachable(baseURL string) *messages.Error {

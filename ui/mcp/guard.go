@@ -47,12 +47,12 @@ func newGuard(addr, publicOrigin string) (guard, error) {
 // check returns why r is refused, or nil.
 func (g guard) check(r *http.Request) *messages.Error {
 	if !g.hostOK(strings.ToLower(r.Host)) {
-		return &messages.Error{Code: "host_refused", Message: fmt.Sprintf(
+		return &messages.Error{Code: CodeHostRefused, Message: fmt.Sprintf(
 			"buddi does not answer MCP for the host %q; connect to its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use.", clip(r.Host))}
 	}
 	if origins := r.Header.Values("Origin"); len(origins) > 0 {
 		if len(origins) > 1 || !g.origins[strings.ToLower(origins[0])] {
-			return &messages.Error{Code: "origin_refused", Message: fmt.Sprintf(
+			return &messages.Error{Code: CodeOriginRefused, Message: fmt.Sprintf(
 				"buddi refuses MCP requests from web pages at %q; MCP clients send no Origin, and BUDDI_WEB_PUBLIC_ORIGIN adds one that is allowed.", clip(origins[0]))}
 		}
 	}

@@ -79,14 +79,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// No event stream to listen on: the spec lets a server answer 405,
 		// and clients then just post.
 		w.Header().Set("Allow", "POST, DELETE")
-		refuse(w, http.StatusMethodNotAllowed, &messages.Error{Code: "method_not_allowed",
+		refuse(w, http.StatusMethodNotAllowed, &messages.Error{Code: CodeMethodNotAllowed,
 			Message: "buddi sends nothing unasked over MCP; post requests to this address."})
 		return
 	}
 	token, ok := bearer(r)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="buddi"`)
-		refuse(w, http.StatusUnauthorized, &messages.Error{Code: "unauthorized", Message: "Send the agent token as " +
+		refuse(w, http.StatusUnauthorized, &messages.Error{Code: CodeUnauthorized, Message: "Send the agent token as " +
 			"`Authorization: Bearer <token>`; `buddi agent add NAME --mcp` prints it with a ready configuration."})
 		return
 	}
