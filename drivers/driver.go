@@ -42,11 +42,35 @@ type Status struct {
 	Problem  string `json:"problem,omitempty"` // one sentence when not usable
 }
 
-// ObserveOptions shape an observation.
+// ObserveOptions shape an observation. Without FullPage, Within or Find it
+// shows what is on screen and an outline of the rest of the page.
 type ObserveOptions struct {
-	FullPage   bool // the whole document rather than the viewport first
-	Screenshot bool // attach a JPEG of the viewport
-	MaxChars   int  // bound on the tree text; 0 means the driver default
+	FullPage   bool    // the whole document, in parts, rather than the viewport
+	Within     *Target // read this region (a landmark, a heading's section, any element), in parts
+	After      *Target // continue a FullPage or Within read after this element
+	Find       *Query  // search the whole document instead of showing it
+	Screenshot bool    // attach a JPEG of the viewport
+	MaxChars   int     // bound on the tree text; 0 means the driver default
+}
+
+// Query is what find searches for: any of text, role and name, all of
+// which must match. Exact asks for whole, case-sensitive equality instead
+// of a case-insensitive substring.
+type Query struct {
+	Text  string `json:"text,omitempty"`
+	Role  string `json:"role,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Exact bool   `json:"exact,omitempty"`
+}
+
+// Continuation says how to read the next part of a read that did not fit:
+// the same options with After set to the ref it names. Left is how many
+// links, fields, buttons and headings the rest holds.
+type Continuation struct {
+	FullPage bool   `json:"fullPage,omitempty"`
+	Within   string `json:"within,omitempty"`
+	After    string `json:"after"`
+	Left     int    `json:"left"`
 }
 
 // Observation is what the agent sees. Refs maps each ref in Tree to the
@@ -57,7 +81,8 @@ type Observation struct {
 	Tab        string            `json:"tab"`
 	Tabs       []TabInfo         `json:"tabs"`
 	Tree       string            `json:"tree"`
-	Truncated  bool              `json:"truncated,omitempty"`
+	Truncated  bool              `json:"truncated,omitempty"` // Continues is set, or more is on screen
+	Continues  *Continuation     `json:"continues,omitempty"`
 	Refs       map[string]Target `json:"-"`
 	Screenshot []byte            `json:"-"`
 	TakenAt    time.Time         `json:"observedAt"`

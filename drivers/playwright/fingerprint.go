@@ -20,6 +20,7 @@ type elemInfo struct {
 	Autocomplete string `json:"ac"`
 	InputMode    string `json:"im"`
 	Password     bool   `json:"pw"`
+	Visible      bool   `json:"vis"` // rendered with a box; not part of the fingerprint
 }
 
 // fingerprint identifies the element on its page: what it is, where it

@@ -2,15 +2,14 @@ package playwright
 
 import (
 	"context"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
 )
 
-// Observe captures the active tab.
+// Observe captures the active tab: what is on screen and an outline of the
+// rest, a part of the whole page or of a region, or the matches of a find.
 func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
 	ctx, cancel := withDefault(ctx, 30*time.Second)
 	defer cancel()
@@ -27,42 +26,42 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	if err != nil {
 		return nil, ended(err, drivers.CodeNotAnswering, msgNotAnswering)
 	}
-	obs.Tabs = ts.list(ctx)
-	for _, ti := range obs.Tabs {
-		if ti.ID == obs.Tab {
-			obs.Title = ti.Title
-		}
-	}
+	obs.Tabs = ts.list(ctx, t, obs.Title)
 	return obs, nil
 }
 
 func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
-	max := opts.MaxChars
-	if max <= 0 {
-		max = defaultTreeChars
-		if opts.FullPage {
-			max = defaultFullChars
-		}
+	args, f, err := t.readArgs(opts)
+	if err != nil {
+		return nil, err
 	}
 	pageURL := t.page.URL()
-	text, truncated, err := t.tree(ctx, opts.FullPage, max)
+	ans, err := t.read(ctx, f, args)
 	if err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
-	infos, frames, err := t.readRefs(ctx, refsIn(text))
-	if err != nil {
-		return nil, t.failed(err, notAnswering)
-	}
-	text = redactPasswords(text, func(ref string) bool { i, ok := infos[ref]; return !ok || i.Password })
-	obs := &drivers.Observation{URL: pageURL, Tab: t.id, Tree: text, Truncated: truncated,
-		Refs: make(map[string]drivers.Target, len(infos)), TakenAt: time.Now().UTC()}
-	for _, ref := range refsIn(text) {
-		tg := drivers.Target{Ref: ref, Tab: t.id} // unread refs keep no fingerprint: acting on them is refused
-		if info, ok := infos[ref]; ok {
-			tg.Role, tg.Name = info.Role, info.Name
-			tg.Fingerprint = info.fingerprint(pageURL, frameURL(frames[ref]))
+	frames := map[string]pw.Frame{}
+	if f == t.page.MainFrame() {
+		t.withFrames(ctx, ans, frames, args.Max)
+	} else {
+		for ref := range ans.Infos {
+			frames[ref] = f
 		}
-		obs.Refs[ref] = tg
+	}
+	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
+		Continues: ans.Continues, Truncated: ans.Continues != nil,
+		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
+	shown := refsIn(ans.Tree)
+	if ans.Continues != nil {
+		shown = append(shown, ans.Continues.After)
+	}
+	for _, ref := range shown {
+		info, ok := ans.Infos[ref]
+		if !ok {
+			continue
+		}
+		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
+			Fingerprint: info.fingerprint(pageURL, frameURL(frames[ref]))}
 	}
 	t.setRefs(pageURL, frames)
 	if opts.Screenshot {
@@ -75,60 +74,55 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	return obs, nil
 }
 
-// readRefs reads every ref's element: refs of the main document in one
-// engine call, refs inside frames with one call per frame.
-func (t *tab) readRefs(ctx context.Context, refs []string) (map[string]elemInfo, map[string]pw.Frame, error) {
-	infos := map[string]elemInfo{}
-	frames := map[string]pw.Frame{}
-	if len(refs) == 0 {
-		return infos, frames, ctx.Err()
-	}
-	// A frame prefix does not mean a child frame: the main frame of any page
-	// but the context's first has one too. So the main document is asked for
-	// every ref, and child frames only for what it did not hold.
-	main := t.page.MainFrame()
-	if err := probe(ctx, main, "fp "+strings.Join(refs, " "), &infos); err != nil {
-		return nil, nil, err
-	}
-	var framed []string
-	for _, r := range refs {
-		if _, ok := infos[r]; ok {
-			frames[r] = main
-		} else if strings.HasPrefix(r, "f") {
-			framed = append(framed, r)
+// readArgs turns observe options into the engine's arguments and picks the
+// frame to read: a region or continuation is read where its element is.
+func (t *tab) readArgs(opts drivers.ObserveOptions) (readArgs, pw.Frame, error) {
+	args := readArgs{Mode: "view", Max: opts.MaxChars, Outline: true}
+	f := t.page.MainFrame()
+	if opts.Find != nil {
+		if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
+			return args, nil, badInput("find needs text, role or name.")
 		}
+		args = readArgs{Mode: "full", Max: opts.MaxChars, Find: opts.Find}
+		if args.Max <= 0 {
+			args.Max = defaultFindChars
+		}
+		return args, f, nil
 	}
-	if len(framed) > 0 {
-		readFramed(ctx, t.page.Frames(), framed, infos, frames)
-	}
-	return infos, frames, ctx.Err()
-}
-
-// readFramed asks every child frame for the framed refs; each ref is found
-// in the one frame whose snapshot gave it.
-func readFramed(ctx context.Context, all []pw.Frame, refs []string, infos map[string]elemInfo, frames map[string]pw.Frame) {
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	body := "fp " + strings.Join(refs, " ")
-	for _, f := range all {
-		if f.ParentFrame() == nil || f.IsDetached() {
+	for _, tg := range []*drivers.Target{opts.Within, opts.After} {
+		if tg == nil {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var got map[string]elemInfo
-			if probe(ctx, f, body, &got) != nil {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for r, info := range got {
-				infos[r], frames[r] = info, f
-			}
-		}()
+		if tg.Tab != "" && tg.Tab != t.id {
+			return args, nil, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+		}
+		if now, then := t.page.URL(), t.observedURL(); then != "" && now != then {
+			return args, nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now+")")
+		}
+		if fr := t.frameOf(tg.Ref); fr != nil {
+			f = fr
+		}
 	}
-	wg.Wait()
+	if opts.FullPage || opts.Within != nil {
+		args = readArgs{Mode: "full", Max: opts.MaxChars}
+		if opts.Within != nil {
+			args.Within = opts.Within.Ref
+		}
+		if opts.After != nil {
+			args.After = opts.After.Ref
+		}
+		if args.Max <= 0 {
+			args.Max = defaultFullChars
+		}
+		return args, f, nil
+	}
+	if opts.After != nil {
+		return args, nil, badInput("after continues a fullPage or within read; send it with fullPage: true or within.")
+	}
+	if args.Max <= 0 {
+		args.Max = defaultTreeChars
+	}
+	return args, f, nil
 }
 
 // frameURL is part of a framed ref's fingerprint; "" for the main frame.

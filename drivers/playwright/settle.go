@@ -98,7 +98,7 @@ func (ts *Tabs) popupOutcome(ctx context.Context, t *tab, limit time.Duration) (
 		return nil, fail(drivers.CodeTabGone, nil, "The tab the action opened closed again.")
 	}
 	out := t.outcome(ctx, drivers.Navigated, true)
-	out.Tabs = ts.list(ctx)
+	out.Tabs = ts.list(ctx, nil, "")
 	return out, nil
 }
 

@@ -33,7 +33,7 @@ func (ts *Tabs) tabOp(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	default:
 		return nil, badInput("The tab action takes op list, new, switch or close.")
 	}
-	out := &drivers.Outcome{Result: drivers.Done, Tabs: ts.list(ctx), Changed: a.TabOp != "list" && a.TabOp != ""}
+	out := &drivers.Outcome{Result: drivers.Done, Tabs: ts.list(ctx, nil, ""), Changed: a.TabOp != "list" && a.TabOp != ""}
 	if t, err := ts.current(); err == nil {
 		out.URL = t.page.URL()
 	}

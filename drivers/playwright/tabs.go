@@ -24,6 +24,7 @@ type Tabs struct {
 	seq      int
 	cancelOp context.CancelCauseFunc
 	closed   bool
+	nextRef  int // the next ref number no element of this conversation has had
 }
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -176,14 +177,21 @@ func (ts *Tabs) byID(id string) (*tab, error) {
 }
 
 // list describes the conversation's tabs in the order they opened.
-func (ts *Tabs) list(ctx context.Context) []drivers.TabInfo {
+// list names the conversation's tabs; known is a tab whose title the
+// caller has just read, so it costs no round trip.
+func (ts *Tabs) list(ctx context.Context, known *tab, title string) []drivers.TabInfo {
 	ts.mu.Lock()
 	tabs := append([]*tab(nil), ts.tabs...)
 	active := ts.active
 	ts.mu.Unlock()
 	out := make([]drivers.TabInfo, 0, len(tabs))
 	for _, t := range tabs {
-		ti := t.info(ctx)
+		var ti drivers.TabInfo
+		if t == known {
+			ti = drivers.TabInfo{ID: t.id, URL: t.page.URL(), Title: title}
+		} else {
+			ti = t.info(ctx)
+		}
 		ti.Active = t == active
 		out = append(out, ti)
 	}
@@ -203,4 +211,18 @@ func (ts *Tabs) Close(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// refBase is the first ref number a read may give out.
+func (ts *Tabs) refBase() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return max(ts.nextRef, 1)
+}
+
+// refsUsed records that numbers below next have been given out.
+func (ts *Tabs) refsUsed(next int) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.nextRef = max(ts.nextRef, next)
 }

@@ -2,8 +2,6 @@ package playwright
 
 import (
 	"context"
-	"strings"
-	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
@@ -19,8 +17,9 @@ type resolved struct {
 
 // resolve finds the target's element on its tab and checks, before any
 // input, that it is the element the observation fingerprinted: the same
-// node (refs live on nodes), with the same attributes, on the same page,
-// with the same role and name, still connected and visible.
+// node (refs live on nodes and are never given twice), with the same
+// attributes, role and name, on the same page, still connected and rendered.
+// It is one engine call.
 func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, error) {
 	if tg == nil || tg.Ref == "" {
 		return nil, badInput("This action needs a target: a ref from the latest observation.")
@@ -31,8 +30,8 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	}
 	ref := tg.Ref
 	f := t.page.MainFrame()
-	if strings.HasPrefix(ref, "f") {
-		if f = t.frameOf(ref); f == nil || f.IsDetached() {
+	if fr := t.frameOf(ref); fr != nil {
+		if f = fr; f.IsDetached() {
 			return nil, staleRef(ref, "was in a frame that is gone")
 		}
 	}
@@ -48,27 +47,10 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 		return nil, staleRef(ref, "is no longer on the page")
 	}
 	if info.fingerprint(t.page.URL(), frameURL(f)) != tg.Fingerprint {
-		return nil, staleRef(ref, "changed since the observation")
+		return nil, staleRef(ref, "changed since the observation (what it is, its name, or where it points)")
 	}
-	if err := recheck(ctx, f, ref); err != nil {
-		return nil, t.failed(err, func(error) error { return staleRef(ref, "could not be read again") })
+	if !info.Visible {
+		return nil, staleRef(ref, "is hidden now")
 	}
 	return &resolved{t: t, ref: ref, loc: f.Locator(refSelector(ref)), info: info}, nil
-}
-
-// recheck snapshots the element alone: Playwright keeps a node's ref only
-// while its role and name stay the same and gives none to a hidden node, so
-// the ref reappearing proves both.
-func recheck(ctx context.Context, f pw.Frame, ref string) error {
-	loc := f.Locator(refSelector(ref))
-	s, err := call(ctx, func() (string, error) {
-		return loc.AriaSnapshot(pw.LocatorAriaSnapshotOptions{Mode: pw.AriaSnapshotModeAi, Timeout: ms(ctx, 3*time.Second)})
-	})
-	if err != nil {
-		return err
-	}
-	if !strings.Contains(s, "[ref="+ref+"]") {
-		return staleRef(ref, "changed since the observation (its role, name or visibility)")
-	}
-	return nil
 }

@@ -1,0 +1,119 @@
+package playwright
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+	pw "github.com/mxschmitt/playwright-go"
+)
+
+// Tree bounds, in characters.
+const (
+	defaultTreeChars = 3800  // a viewport observation, outline included (UTF-8 keeps it near 4 KB)
+	defaultFullChars = 50000 // one part of a full-page or region read
+	defaultFindChars = 8000  // find answers are bounded by match count first
+)
+
+// readArgs are the engine's observe arguments.
+type readArgs struct {
+	Base    int            `json:"base"`
+	Mode    string         `json:"mode"` // "view" or "full"
+	Max     int            `json:"max"`
+	Outline bool           `json:"outline,omitempty"`
+	Within  string         `json:"within,omitempty"`
+	After   string         `json:"after,omitempty"`
+	Find    *drivers.Query `json:"find,omitempty"`
+}
+
+// readAnswer is the engine's answer to one read in one frame.
+type readAnswer struct {
+	Tree      string                `json:"tree"`
+	Infos     map[string]elemInfo   `json:"infos"`
+	Next      int                   `json:"next"`
+	Continues *drivers.Continuation `json:"continues"`
+	Frames    []frameSlot           `json:"frames"`
+	Title     string                `json:"title"`
+	URL       string                `json:"url"`
+	Error     string                `json:"error"`
+	Ref       string                `json:"ref"`
+}
+
+// frameSlot is an iframe the read showed, to be read in its own frame.
+type frameSlot struct {
+	Ref string `json:"ref"`
+	Src string `json:"src"`
+}
+
+// read runs one read in frame f: the engine walks the document in one
+// call, numbering new refs from the conversation's counter.
+func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer, error) {
+	args.Base = t.owner.refBase()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	var ans readAnswer
+	if err := probe(ctx, f, "observe "+url.PathEscape(string(raw)), &ans); err != nil {
+		return nil, err
+	}
+	if ans.Error != "" {
+		return nil, staleRef(ans.Ref, "is no longer on the page")
+	}
+	t.owner.refsUsed(ans.Next)
+	return &ans, nil
+}
+
+// withFrames reads each iframe the main read showed, in its own frame, and
+// puts its lines under the iframe's line. Each ref's frame is recorded.
+func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string]pw.Frame, max int) {
+	if len(ans.Frames) == 0 {
+		return
+	}
+	used := map[pw.Frame]bool{}
+	children := t.page.MainFrame().ChildFrames()
+	for _, slot := range ans.Frames {
+		var f pw.Frame
+		for _, c := range children {
+			if !used[c] && !c.IsDetached() && c.URL() == slot.Src {
+				f = c
+				break
+			}
+		}
+		if f == nil {
+			continue
+		}
+		used[f] = true
+		sub, err := t.read(ctx, f, readArgs{Mode: "view", Max: max / 2})
+		if err != nil || strings.TrimSpace(sub.Tree) == "" {
+			continue
+		}
+		ans.Tree = nest(ans.Tree, slot.Ref, sub.Tree)
+		for ref, info := range sub.Infos {
+			ans.Infos[ref] = info
+			frames[ref] = f
+		}
+	}
+}
+
+// nest puts child's lines under the line holding [ref=ref], one level deeper.
+func nest(tree, ref, child string) string {
+	lines := strings.Split(tree, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "[ref="+ref+"]") {
+			continue
+		}
+		indent := strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))+2)
+		var sub []string
+		for _, c := range strings.Split(child, "\n") {
+			if c != "" {
+				sub = append(sub, indent+c)
+			}
+		}
+		lines[i] = strings.TrimSuffix(l, ":") + ":"
+		return strings.Join(append(lines[:i+1], append(sub, lines[i+1:]...)...), "\n")
+	}
+	return tree
+}

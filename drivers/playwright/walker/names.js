@@ -1,0 +1,67 @@
+// names.js: accessible names, after the ARIA name computation in its common
+// cases: labelledby, aria-label, labels and alt text, content, title.
+const NAME_CHARS = 200;
+
+// contentText is an element's text as a name from content: alt text for
+// images, aria-label where a child has one, nothing hidden or scripted.
+const contentText = (root) => {
+  const parts = [];
+  let size = 0;
+  const visit = (n) => {
+    if (size > NAME_CHARS * 2) return;
+    if (n.nodeType === 3) { parts.push(n.data); size += n.data.length; return; }
+    if (!isElement(n) || SKIP.has(n.localName) || n.hidden || attr(n, 'aria-hidden') === 'true') return;
+    if (n !== root) {
+      const cs = style(n);
+      if (cs.display === 'none' || cs.visibility === 'hidden') return;
+      const label = attr(n, 'aria-label').trim();
+      if (label) { parts.push(' ' + label + ' '); size += label.length; return; }
+    }
+    if (n.localName === 'img' || n.localName === 'area') { parts.push(attr(n, 'alt')); return; }
+    if (n.localName === 'br') { parts.push(' '); return; }
+    if (n.localName === 'input' && n !== root) { parts.push(' ' + (n.value || '') + ' '); return; }
+    eachChild(n, visit);
+    if (n !== root && n.localName !== 'span' && n.localName !== 'code' && n.localName !== 'em' && n.localName !== 'b') parts.push(' ');
+  };
+  visit(root);
+  return norm(parts.join(''));
+};
+
+const byIds = (el, ids) => {
+  const doc = el.getRootNode();
+  return norm(ids.split(/\s+/).map((id) => {
+    const t = id && doc.getElementById ? doc.getElementById(id) : null;
+    return t ? (attr(t, 'aria-label') || contentText(t)) : '';
+  }).join(' '));
+};
+
+const labelsOf = (el) => {
+  if (!el.labels || !el.labels.length) return '';
+  return norm(Array.from(el.labels).map(contentText).join(' '));
+};
+
+const fieldName = (el, tag) => {
+  const type = String(el.type || '').toLowerCase();
+  if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) {
+    return el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+  }
+  if (tag === 'input' && type === 'image') return attr(el, 'alt') || el.value || 'Submit';
+  return labelsOf(el) || attr(el, 'placeholder') || attr(el, 'aria-placeholder');
+};
+
+const nameOf = (el, role) => {
+  const lb = attr(el, 'aria-labelledby').trim();
+  if (lb) { const n = byIds(el, lb); if (n) return clip(n, NAME_CHARS); }
+  const al = norm(attr(el, 'aria-label'));
+  if (al) return clip(al, NAME_CHARS);
+  const tag = el.localName;
+  let n = '';
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') n = fieldName(el, tag);
+  else if (tag === 'img' || tag === 'area') n = attr(el, 'alt');
+  else if (tag === 'fieldset') { const l = el.querySelector(':scope > legend'); n = l ? contentText(l) : ''; }
+  else if (tag === 'table') { const c = el.querySelector(':scope > caption'); n = c ? contentText(c) : ''; }
+  else if (tag === 'figure') { const c = el.querySelector(':scope > figcaption'); n = c ? contentText(c) : ''; }
+  if (!n && FROM_CONTENT.has(role)) n = contentText(el);
+  if (!n) n = attr(el, 'title');
+  return clip(norm(n), NAME_CHARS);
+};

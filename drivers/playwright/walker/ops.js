@@ -1,0 +1,183 @@
+// ops.js: the engine's answers. A body is an op name, a space, and
+// URI-encoded JSON arguments.
+const OUTLINE_SHARE = 1200;
+
+const info = (el) => {
+  const tag = el.localName;
+  const role = roleOf(el);
+  const typed = tag === 'input' || tag === 'button' || tag === 'select' || tag === 'textarea';
+  const form = typed || tag === 'fieldset' || tag === 'output' ? el.form : (tag === 'form' ? el : null);
+  let action = '', method = '';
+  if (form) {
+    action = typed && el.hasAttribute('formaction') ? el.formAction : form.action;
+    method = typed && el.hasAttribute('formmethod') ? el.formMethod : form.method;
+  }
+  const r = el.getBoundingClientRect();
+  return {
+    tag, role, name: nameOf(el, role), id: attr(el, 'id'), nm: attr(el, 'name'),
+    type: typed ? String(el.type || '') : attr(el, 'type'), href: attr(el, 'href'), action, method,
+    ac: attr(el, 'autocomplete'), im: attr(el, 'inputmode'), pw: tag === 'input' && el.type === 'password',
+    vis: el.isConnected && r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
+  };
+};
+
+const infos = (els) => {
+  const out = {};
+  for (const el of els) out[refFor(el)] = info(el);
+  return out;
+};
+
+// countAfter is how many links, fields, buttons and headings follow el in
+// root, up to (not including) end.
+const countAfter = (root, el, end) => {
+  const all = root.querySelectorAll(COUNTED);
+  let lo = 0, hi = all.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (all[mid] === el || before(all[mid], el) || contains(el, all[mid])) lo = mid + 1; else hi = mid; }
+  let n = 0;
+  for (let i = lo; i < all.length; i++) { if (end && (all[i] === end || before(end, all[i]))) break; n++; }
+  return n;
+};
+
+// region is what `within` reads: an element's subtree, or for a heading its
+// section, up to the next heading of the same or a higher level.
+const region = (doc, el) => {
+  const root = doc.body || doc.documentElement;
+  if (roleOf(el) !== 'heading') return { root: el, from: null, stopAt: null, end: null };
+  const level = levelOf(el);
+  const heads = Array.from(doc.querySelectorAll(HEADING_SELECTOR));
+  const end = heads.find((h) => before(el, h) && !contains(el, h) && levelOf(h) <= level) || null;
+  return { root, from: el, stopAt: (x, role) => x !== el && role === 'heading' && levelOf(x) <= level, end };
+};
+
+const viewRead = (doc, a) => {
+  const root = doc.body || doc.documentElement;
+  const t0 = performance.now();
+  const w = walk(doc, root, { mode: 'view' });
+  const t1 = performance.now();
+  const reserve = a.outline ? Math.min(OUTLINE_SHARE, Math.floor(a.max / 3)) : 0;
+  const { shown, left } = choose(w, a.max - reserve, true);
+  const notes = new Map();
+  const outside = [];
+  for (const e of left) {
+    let lm = e.parent;
+    while (lm >= 0 && w.entries[lm].kind !== 'landmark') lm = w.entries[lm].parent;
+    if (lm < 0) { outside.push(e); continue; }
+    shown.add(lm);
+    notes.set(lm, (notes.get(lm) || 0) + 1);
+  }
+  const noteText = new Map();
+  for (const [lm, n] of notes) noteText.set(lm, '- (' + n + ' more in view here: observe within ' + refFor(w.entries[lm].el) + ')');
+  const r = render(w, shown, noteText);
+  const out = { lines: r.lines, refs: r.refs.concat(Array.from(notes.keys()).map((i) => w.entries[i].el)), continues: null };
+  if (outside.length) {
+    const first = outside.reduce((a, b) => (a.idx < b.idx ? a : b));
+    let last = null;
+    for (const e of w.entries) if (e.idx < first.idx && shown.has(e.idx) && !e.context) last = e;
+    const after = last ? refFor(last.el) : '';
+    if (last) out.refs.push(last.el);
+    out.lines.push('- (' + outside.length + ' more in view: observe with fullPage' + (after ? ' after ' + after : '') + ')');
+    out.continues = { fullPage: true, after, left: countAfter(root, last ? last.el : root, null) };
+  }
+  out.frames = w.entries.filter((e) => e.kind === 'frame' && shown.has(e.idx)).map((e) => ({ ref: e.slot, src: e.src }));
+  const t2 = performance.now();
+  if (a.outline) {
+    const used = out.lines.reduce((n, l) => n + l.length + 1, 0);
+    const shownEls = w.entries.filter((e) => e.kind === 'item' && shown.has(e.idx)).map((e) => e.el);
+    const o = outline(doc, shownEls, Math.max(200, a.max - used));
+    if (o.lines.length) {
+      out.lines.push('Outline beyond what is shown (observe within a ref to read a part, or find):', ...o.lines);
+      out.refs.push(...o.refs);
+    }
+  }
+  out.ms = { walk: t1 - t0, render: t2 - t1, outline: performance.now() - t2, entries: w.entries.length, visited: w.visited.size };
+  return out;
+};
+
+const fullRead = (doc, a) => {
+  let root = doc.body || doc.documentElement, from = null, inclusive = false, stopAt = null, end = null;
+  if (a.within) {
+    const el = elementOf(a.within);
+    if (!el) return { error: 'stale', ref: a.within };
+    ({ root, from, stopAt, end } = region(doc, el));
+    inclusive = !!from;
+  }
+  if (a.after) {
+    const el = elementOf(a.after);
+    if (!el) return { error: 'stale', ref: a.after };
+    from = el;
+    inclusive = false;
+  }
+  const w = walk(doc, root, { mode: 'full', from, inclusive, stopAt, budget: a.max });
+  const { shown, left } = choose(w, a.max, false);
+  const r = render(w, shown, null);
+  const out = { lines: r.lines, refs: r.refs, continues: null };
+  if (left.length || w.more) {
+    let last = null;
+    for (const e of w.entries) if (shown.has(e.idx) && !e.context) last = e;
+    const anchor = last ? last.el : from;
+    if (anchor) {
+      const after = refFor(anchor);
+      out.refs.push(anchor);
+      out.continues = { fullPage: !a.within, within: a.within || '', after, left: countAfter(root, anchor, end) };
+      out.lines.push('- (continues: ' + out.continues.left + ' more links, fields, buttons and headings after ' + after + ')');
+    }
+  }
+  out.frames = w.entries.filter((e) => e.kind === 'frame' && shown.has(e.idx)).map((e) => ({ ref: e.slot, src: e.src }));
+  return out;
+};
+
+const findRead = (doc, a) => {
+  const f = find(doc, a.find);
+  const head = 'find' + (a.find.role ? ' role=' + a.find.role : '') + (a.find.name ? ' name=' + quote(a.find.name) : '') +
+    (a.find.text ? ' text=' + quote(a.find.text) : '') + (a.find.exact ? ' (exact)' : '') + ': ' +
+    (f.total === 0 ? 'no match' : f.total === 1 ? '1 match' : f.total + ' matches') +
+    (f.total > f.lines.length ? ', the first ' + f.lines.length + ' shown' : '');
+  return { lines: [head, ...f.lines], refs: f.refs, continues: null, frames: [] };
+};
+
+const observe = (doc, a) => {
+  useBase(a.base || 1);
+  const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
+  if (out.error) return out;
+  return { tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
+    frames: out.frames, title: doc.title, url: doc.URL, ms: out.ms };
+};
+
+const textOf = (doc, max) => {
+  const root = doc.body || doc.documentElement;
+  const t = root ? root.innerText || '' : '';
+  return { text: t.slice(0, max), cut: t.length > max };
+};
+
+const active = (doc) => {
+  let el = doc.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el && el !== doc.body ? info(el) : null;
+};
+
+const answer = (doc, value) => {
+  const carrier = doc.createElement('div');
+  carrier.textContent = JSON.stringify(value);
+  return [carrier];
+};
+
+const engine = {
+  queryAll(root, body) {
+    const doc = root.ownerDocument || root;
+    const sp = body.indexOf(' ');
+    const op = sp < 0 ? body : body.slice(0, sp);
+    const arg = sp < 0 ? '' : body.slice(sp + 1);
+    switch (op) {
+      case 'ref': { const el = elementOf(arg); return el ? [el] : []; }
+      case 'fp': {
+        const out = {};
+        for (const ref of arg.split(' ').filter(Boolean)) { const el = elementOf(ref); if (el) out[ref] = info(el); }
+        return answer(doc, out);
+      }
+      case 'observe': return answer(doc, observe(doc, JSON.parse(decodeURIComponent(arg))));
+      case 'text': return answer(doc, textOf(doc, Number(arg) || 8000));
+      case 'active': return answer(doc, active(doc));
+    }
+    throw new Error('buddi engine: unknown body ' + body);
+  },
+};
