@@ -2,7 +2,7 @@ package messages
 
 // ActInput is the input of browser.act. Action picks which other fields apply.
 type ActInput struct {
-	Action      string      `json:"action" jsonschema:"one of navigate, observe, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script"`
+	Action      string      `json:"action" jsonschema:"one of navigate, observe, find, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script"`
 	Observation string      `json:"observation,omitempty" jsonschema:"id of the latest observation; required by click, fill, select, press, hover, scroll and submit"`
 	Target      *TargetRef  `json:"target,omitempty" jsonschema:"the element to act on, by ref from the latest observation"`
 	URL         string      `json:"url,omitempty" jsonschema:"navigate: absolute http or https URL"`
@@ -15,7 +15,13 @@ type ActInput struct {
 	TabID       string      `json:"tabId,omitempty" jsonschema:"tab: the tab id for switch and close"`
 	Wait        *WaitInput  `json:"wait,omitempty" jsonschema:"wait_for: exactly one condition"`
 	TimeoutMs   int         `json:"timeoutMs,omitempty" jsonschema:"wait_for and navigate: milliseconds, wait_for defaults to 5000 and allows at most 15000"`
-	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document instead of the viewport first"`
+	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document, in parts, instead of the viewport and an outline"`
+	Within      string      `json:"within,omitempty" jsonschema:"observe: read only this region, by ref from the latest observation (a landmark, or a heading's section), in parts"`
+	After       string      `json:"after,omitempty" jsonschema:"observe: the next part of a fullPage or within read, with the ref its continues names"`
+	Text        string      `json:"text,omitempty" jsonschema:"find: text the element holds"`
+	Role        string      `json:"role,omitempty" jsonschema:"find: the element's role, such as link, button, heading, textbox"`
+	Name        string      `json:"name,omitempty" jsonschema:"find: the element's accessible name"`
+	Exact       bool        `json:"exact,omitempty" jsonschema:"find: whole, case-sensitive match instead of a case-insensitive substring"`
 	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
 	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on returned text, at most 8000"`

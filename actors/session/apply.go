@@ -24,7 +24,7 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 	if d.err != nil {
 		return a.failed(ctx, in, d.err)
 	}
-	if in.Action == "observe" {
+	if in.Action == "observe" || in.Action == "find" {
 		a.fails.observe = 0
 		a.url = d.obs.URL
 		id := a.ev.set(a.rec.Epoch, d.obs)
@@ -57,7 +57,7 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 	switch drivers.Code(e.Code) {
 	case drivers.CodeNotAnswering:
 		a.ev.void("the last observation failed")
-		if in.Action == "observe" {
+		if in.Action == "observe" || in.Action == "find" {
 			a.fails.observe++
 			if a.fails.observe >= maxObserveFailures {
 				a.pause(ctx, "observation failed three times in a row")

@@ -133,7 +133,7 @@ type done struct {
 	out        *drivers.Outcome
 	script     []map[string]any
 	err        error
-	refs       map[string]drivers.Target // evidence a script's clicks may use
+	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
 	fresh      bool
 	thumb      []byte // a thumbnail of the screenshot taken, if any
 }
@@ -148,8 +148,11 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 		d.tabs = t
 	}
 	switch in.Action {
-	case "observe":
-		d.obs, d.err = d.tabs.Observe(c, drivers.ObserveOptions{FullPage: in.FullPage, Screenshot: in.Screenshot})
+	case "observe", "find":
+		var opts drivers.ObserveOptions
+		if opts, d.err = readOptions(in, d.refs); d.err == nil {
+			d.obs, d.err = d.tabs.Observe(c, opts)
+		}
 	case "script":
 		d.script, d.err = runScript(c, d.tabs, in, d.refs, d.fresh)
 	default:

@@ -23,11 +23,14 @@ const (
 	MaxDOMChars    = 8000
 )
 
-var refPattern = regexp.MustCompile(`^(f[0-9]{1,4})?e[0-9]{1,7}$`)
+var refPattern = regexp.MustCompile(`^e[0-9]{1,7}$`)
+
+// MaxFindChars bounds find's text, role and name.
+const MaxFindChars = 200
 
 // actions lists every browser.act action and whether it mutates a page.
 var actions = map[string]bool{
-	"navigate": false, "observe": false, "click": true, "fill": true, "select": true,
+	"navigate": false, "observe": false, "find": false, "click": true, "fill": true, "select": true,
 	"press": true, "scroll": true, "tab": false, "close": false, "back": false,
 	"forward": false, "hover": true, "submit": true, "wait_for": false, "dom": false,
 	"console": false, "screenshot": false, "script": false,
@@ -61,7 +64,7 @@ func Decode(raw []byte) (*messages.ActInput, error) {
 func Validate(in *messages.ActInput, inScript bool) error {
 	mut, ok := actions[in.Action]
 	if !ok {
-		return badInput("%q is not an action; use one of navigate, observe, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script", clip(in.Action))
+		return badInput("%q is not an action; use one of navigate, observe, find, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script", clip(in.Action))
 	}
 	if inScript && !scriptable[in.Action] {
 		return badInput("a script may hold only navigate, click, dom, wait_for and screenshot, not %s", in.Action)
@@ -80,6 +83,10 @@ func Validate(in *messages.ActInput, inScript bool) error {
 
 func validateFields(in *messages.ActInput) error {
 	switch in.Action {
+	case "observe":
+		return checkRead(in)
+	case "find":
+		return checkFind(in)
 	case "navigate":
 		return checkURL(in.URL, in.URLSource)
 	case "click", "fill", "select", "hover", "submit":
@@ -120,6 +127,33 @@ func checkURL(raw, source string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
 		return badInput("%q is not an absolute URL; use for example https://example.com/", clip(raw))
+	}
+	return nil
+}
+
+func checkRead(in *messages.ActInput) error {
+	for _, ref := range []string{in.Within, in.After} {
+		if ref != "" && !refPattern.MatchString(ref) {
+			return badInput("%q is not a ref like e12; use a ref from your latest observation", clip(ref))
+		}
+	}
+	if in.After != "" && !in.FullPage && in.Within == "" {
+		return badInput("after continues a fullPage or within read; send the continues object of your latest observation as it is")
+	}
+	if in.FullPage && in.Within != "" {
+		return badInput("observe takes fullPage or within, not both")
+	}
+	return nil
+}
+
+func checkFind(in *messages.ActInput) error {
+	if in.Text == "" && in.Role == "" && in.Name == "" {
+		return badInput("find needs \"text\", \"role\" or \"name\", e.g. {\"action\":\"find\",\"text\":\"Next chapter\"}")
+	}
+	for _, s := range []string{in.Text, in.Role, in.Name} {
+		if len(s) > MaxFindChars {
+			return badInput("find's text, role and name are at most %d characters each", MaxFindChars)
+		}
 	}
 	return nil
 }

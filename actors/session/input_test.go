@@ -10,19 +10,24 @@ import (
 
 func TestDecodeAcceptsEveryAction(t *testing.T) {
 	good := map[string]string{
-		"observe":    `{"action":"observe","fullPage":true}`,
-		"navigate":   `{"action":"navigate","url":"https://example.com/a?b=c"}`,
-		"click":      `{"action":"click","observation":"o1.2","target":{"ref":"e12"}}`,
-		"fill":       `{"action":"fill","observation":"o1.2","target":{"ref":"e3"},"value":"hello"}`,
-		"select":     `{"action":"select","observation":"o1.2","target":{"ref":"e3"},"values":["Red"]}`,
-		"press":      `{"action":"press","observation":"o1.2","key":"Enter"}`,
-		"press char": `{"action":"press","observation":"o1.2","key":"é"}`,
-		"scroll":     `{"action":"scroll","observation":"o1.2","deltaY":400}`,
-		"tab":        `{"action":"tab","tab":"switch","tabId":"t2"}`,
-		"wait":       `{"action":"wait_for","wait":{"load":true},"timeoutMs":15000}`,
-		"dom":        `{"action":"dom","maxChars":100}`,
-		"script":     `{"action":"script","steps":[{"action":"navigate","url":"https://a.example/"},{"action":"dom"}]}`,
-		"close":      `{"action":"close"}`,
+		"observe":     `{"action":"observe","fullPage":true}`,
+		"within":      `{"action":"observe","within":"e40"}`,
+		"next part":   `{"action":"observe","fullPage":true,"after":"e412"}`,
+		"region part": `{"action":"observe","within":"e40","after":"e77"}`,
+		"find text":   `{"action":"find","text":"Next chapter"}`,
+		"find role":   `{"action":"find","role":"link","name":"Method values","exact":true}`,
+		"navigate":    `{"action":"navigate","url":"https://example.com/a?b=c"}`,
+		"click":       `{"action":"click","observation":"o1.2","target":{"ref":"e12"}}`,
+		"fill":        `{"action":"fill","observation":"o1.2","target":{"ref":"e3"},"value":"hello"}`,
+		"select":      `{"action":"select","observation":"o1.2","target":{"ref":"e3"},"values":["Red"]}`,
+		"press":       `{"action":"press","observation":"o1.2","key":"Enter"}`,
+		"press char":  `{"action":"press","observation":"o1.2","key":"é"}`,
+		"scroll":      `{"action":"scroll","observation":"o1.2","deltaY":400}`,
+		"tab":         `{"action":"tab","tab":"switch","tabId":"t2"}`,
+		"wait":        `{"action":"wait_for","wait":{"load":true},"timeoutMs":15000}`,
+		"dom":         `{"action":"dom","maxChars":100}`,
+		"script":      `{"action":"script","steps":[{"action":"navigate","url":"https://a.example/"},{"action":"dom"}]}`,
+		"close":       `{"action":"close"}`,
 	}
 	for name, in := range good {
 		if _, err := session.Decode([]byte(in)); err != nil {
@@ -52,6 +57,12 @@ func TestDecodeRefusesWithBadInput(t *testing.T) {
 		"script submit":    `{"action":"script","steps":[{"action":"submit","observation":"o","target":{"ref":"e1"}}]}`,
 		"script nested":    `{"action":"script","steps":[{"action":"script","steps":[{"action":"dom"}]}]}`,
 		"select no values": `{"action":"select","observation":"o","target":{"ref":"e1"}}`,
+		"framed ref":       `{"action":"click","observation":"o1","target":{"ref":"f1e5"}}`,
+		"after alone":      `{"action":"observe","after":"e12"}`,
+		"within selector":  `{"action":"observe","within":"nav.sidebar"}`,
+		"full and within":  `{"action":"observe","fullPage":true,"within":"e4"}`,
+		"find nothing":     `{"action":"find"}`,
+		"find in script":   `{"action":"script","steps":[{"action":"find","text":"x"}]}`,
 	}
 	for name, in := range bad {
 		_, err := session.Decode([]byte(in))

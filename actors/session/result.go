@@ -35,6 +35,9 @@ func (a *Actor) observation(id string, o *drivers.Observation) map[string]any {
 	if o.Truncated {
 		r["truncated"] = true
 	}
+	if o.Continues != nil {
+		r["continues"] = o.Continues
+	}
 	if len(o.Screenshot) > 0 {
 		r["screenshot"] = base64.StdEncoding.EncodeToString(o.Screenshot)
 	}
