@@ -43,7 +43,8 @@ const (
 	defaultTimeout  = 30 * time.Second // navigate and wait_for without Action.Timeout
 	minSlowLoad     = time.Second
 	viewportLines   = 60     // lines an observation shows without FullPage
-	defaultTreeMax  = 40_000 // tree characters without ObserveOptions.MaxChars
+	defaultTreeMax  = 40_000 // tree characters of a full or region read without ObserveOptions.MaxChars
+	defaultViewMax  = 4_000  // tree characters of the viewport part
 	defaultDOMMax   = 8000   // dom characters without Action.MaxChars
 	historyMax      = 50     // history entries kept per tab
 	consoleMax      = 50     // console lines kept per conversation

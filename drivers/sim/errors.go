@@ -21,6 +21,10 @@ func errStale() error {
 	return drivers.Errorf(drivers.CodeTargetGone, nil, "The page changed since that element was observed; observe again and use a fresh ref.")
 }
 
+func errUnknownRef(ref string) error {
+	return drivers.Errorf(drivers.CodeTargetGone, nil, "%s is not an element of this page; observe again and use a fresh ref.", ref)
+}
+
 func errOtherTab(tab string) error {
 	return drivers.Errorf(drivers.CodeTargetGone, nil, "That element is on tab %s, which is not the active tab; switch to it and observe again.", tab)
 }

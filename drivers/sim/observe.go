@@ -6,10 +6,11 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// Observe captures the active tab. Without FullPage it shows the first
-// viewport's worth of lines (Truncated when the page is longer); MaxChars,
-// default 40000, bounds the tree at a line boundary. Refs holds exactly the
-// refs in the returned tree.
+// Observe captures the active tab. Without FullPage, Within or Find it shows
+// the first viewport's worth of lines and an outline of the landmarks and
+// headings below; FullPage and Within read in parts of MaxChars (default
+// 40000) with a continuation; Find lists matching nodes. Refs holds exactly
+// the refs in the returned tree.
 func (t *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
 	intr, err := t.begin(ctx)
 	if err != nil {
@@ -39,22 +40,24 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 		return nil, errNotAnswering()
 	}
 	p := tb.page()
-	maxLines, maxChars := viewportLines, opts.MaxChars
-	if opts.FullPage {
-		maxLines = -1
+	tree, shown, cont, err := p.read(tb.vals, tb.id, opts)
+	if err != nil {
+		return nil, err
 	}
-	if maxChars <= 0 {
-		maxChars = defaultTreeMax
+	refs := make(map[string]drivers.Target, len(shown))
+	for _, i := range shown {
+		nd := &p.nodes[i]
+		refs[nd.ref] = drivers.Target{Ref: nd.ref, Tab: tb.id, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
 	}
-	tree, lines, truncated := cut(p.render(tb.vals), p.lines, maxLines, maxChars)
 	return &drivers.Observation{
 		URL:       p.url,
 		Title:     p.title,
 		Tab:       tb.id,
 		Tabs:      t.infos(),
 		Tree:      tree,
-		Truncated: truncated,
-		Refs:      p.refs(tb.id, lines),
+		Truncated: cont != nil,
+		Continues: cont,
+		Refs:      refs,
 		TakenAt:   t.d.cfg.Now(),
 	}, nil
 }

@@ -40,7 +40,7 @@ func TestObserveBounds(t *testing.T) {
 		truncated bool
 		maxLen    int
 	}{
-		"viewport":  {drivers.ObserveOptions{}, true, 40_000},
+		"viewport":  {drivers.ObserveOptions{}, false, 4_000},
 		"full page": {drivers.ObserveOptions{FullPage: true}, false, 40_000},
 		"max chars": {drivers.ObserveOptions{FullPage: true, MaxChars: 500}, true, 500},
 	} {
@@ -54,6 +54,61 @@ func TestObserveBounds(t *testing.T) {
 			}
 			checkRefs(t, obs)
 		})
+	}
+}
+
+func TestObserveOutlinesTheRest(t *testing.T) {
+	_, tabs := open(t, sim.Config{Elements: 200})
+	navigate(t, tabs, "https://sim.test/p/7")
+	obs, err := tabs.Observe(context.Background(), drivers.ObserveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(obs.Tree, "below the viewport:") || !strings.Contains(obs.Tree, `contentinfo [ref=`) {
+		t.Fatalf("no outline of what lies below:\n%s", obs.Tree)
+	}
+	checkRefs(t, obs)
+}
+
+func TestReadsArePagedToTheEnd(t *testing.T) {
+	_, tabs := open(t, sim.Config{Elements: 200})
+	navigate(t, tabs, "https://sim.test/p/7")
+	opts := drivers.ObserveOptions{FullPage: true, MaxChars: 2000}
+	var all strings.Builder
+	for part := 0; ; part++ {
+		if part > 100 {
+			t.Fatal("no end")
+		}
+		obs, err := tabs.Observe(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.WriteString(obs.Tree)
+		if obs.Continues == nil {
+			break
+		}
+		if !obs.Continues.FullPage || obs.Continues.Left <= 0 {
+			t.Fatalf("continuation %+v", obs.Continues)
+		}
+		after := obs.Refs[obs.Continues.After]
+		opts.After = &after
+	}
+	if !strings.Contains(all.String(), "(c) sim.test") || strings.Count(all.String(), "- link ") < 190 {
+		t.Fatalf("the parts do not hold the whole page:\n%s", all.String())
+	}
+}
+
+func TestFindAndWithin(t *testing.T) {
+	_, tabs := open(t, sim.Config{})
+	navigate(t, tabs, "https://sim.test/p/7")
+	found, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Find: &drivers.Query{Role: "navigation"}})
+	if err != nil || !strings.Contains(found.Tree, "1 matches") || !strings.Contains(found.Tree, "in: banner") {
+		t.Fatalf("find: %v\n%v", err, found)
+	}
+	nav := found.Refs[refRE.FindStringSubmatch(found.Tree)[1]]
+	in, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Within: &nav})
+	if err != nil || !strings.Contains(in.Tree, `link "Catalog"`) || strings.Contains(in.Tree, `link "Home"`) {
+		t.Fatalf("within the navigation: %v\n%v", err, in)
 	}
 }
 

@@ -1,11 +1,8 @@
 package sim
 
 import (
-	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/buddi-dev/buddi/drivers"
 )
 
 // page is one immutable page template, shared by every conversation.
@@ -63,35 +60,6 @@ func (p *page) render(st state) string {
 		b = appendLine(b, p, int32(i), st)
 	}
 	return string(b)
-}
-
-// cut keeps at most maxLines whole lines (all when maxLines < 0) and at most
-// maxChars bytes of tree, and says how many lines it kept.
-func cut(tree string, total int32, maxLines, maxChars int) (kept string, lines int32, truncated bool) {
-	if maxLines < 0 && len(tree) <= maxChars {
-		return tree, total, false
-	}
-	end := 0
-	for maxLines < 0 || int(lines) < maxLines {
-		j := strings.IndexByte(tree[end:], '\n')
-		if j < 0 || end+j+1 > maxChars {
-			break
-		}
-		end += j + 1
-		lines++
-	}
-	return tree[:end], lines, end < len(tree)
-}
-
-// refs maps the refs on the first lines of p to targets on tab.
-func (p *page) refs(tab string, lines int32) map[string]drivers.Target {
-	n := sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= lines })
-	m := make(map[string]drivers.Target, n)
-	for i := range p.nodes[:n] {
-		nd := &p.nodes[i]
-		m[nd.ref] = drivers.Target{Ref: nd.ref, Tab: tab, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
-	}
-	return m
 }
 
 // matches reports whether a wait_for selector finds an element on p. The

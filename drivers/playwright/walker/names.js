@@ -4,13 +4,13 @@ const NAME_CHARS = 200;
 
 // contentText is an element's text as a name from content: alt text for
 // images, aria-label where a child has one, nothing hidden or scripted.
-const contentText = (root) => {
+const contentText = (root, skip) => {
   const parts = [];
   let size = 0;
   const visit = (n) => {
     if (size > NAME_CHARS * 2) return;
     if (n.nodeType === 3) { parts.push(n.data); size += n.data.length; return; }
-    if (!isElement(n) || SKIP.has(n.localName) || n.hidden || attr(n, 'aria-hidden') === 'true') return;
+    if (!isElement(n) || n === skip || SKIP.has(n.localName) || n.hidden || attr(n, 'aria-hidden') === 'true') return;
     if (n !== root) {
       const cs = style(n);
       if (cs.display === 'none' || cs.visibility === 'hidden') return;
@@ -19,7 +19,14 @@ const contentText = (root) => {
     }
     if (n.localName === 'img' || n.localName === 'area') { parts.push(attr(n, 'alt')); return; }
     if (n.localName === 'br') { parts.push(' '); return; }
-    if (n.localName === 'input' && n !== root) { parts.push(' ' + (n.value || '') + ' '); return; }
+    if (n !== root && (n.localName === 'input' || n.localName === 'textarea')) {
+      if (n.type !== 'password') parts.push(' ' + (n.value || '') + ' ');
+      return;
+    }
+    if (n !== root && n.localName === 'select') {
+      parts.push(' ' + Array.from(n.selectedOptions || []).map((o) => o.label).join(' ') + ' ');
+      return;
+    }
     eachChild(n, visit);
     if (n !== root && n.localName !== 'span' && n.localName !== 'code' && n.localName !== 'em' && n.localName !== 'b') parts.push(' ');
   };
@@ -37,7 +44,7 @@ const byIds = (el, ids) => {
 
 const labelsOf = (el) => {
   if (!el.labels || !el.labels.length) return '';
-  return norm(Array.from(el.labels).map(contentText).join(' '));
+  return norm(Array.from(el.labels).map((l) => contentText(l, el)).join(' '));
 };
 
 const fieldName = (el, tag) => {

@@ -102,7 +102,8 @@ const render = (w, shown, notes) => {
     const d = depthOf(w, e, shown, depths);
     depths.set(e.idx, d);
     let ref = '';
-    if (e.kind === 'item' || e.kind === 'landmark' || e.kind === 'frame') { ref = refFor(e.el); refs.push(e.el); }
+    // Text blocks get refs in full reads only: the view stays compact.
+    if (e.kind !== 'text' || w.mode === 'full') { ref = refFor(e.el); refs.push(e.el); }
     if (e.kind === 'frame') e.slot = ref;
     lines.push(lineOf(e, d, ref, landmarkOf(e)));
     if (e.kind === 'landmark' && e.text) lines.push('  '.repeat(d + 1) + '- text: ' + e.text);

@@ -129,7 +129,7 @@ const walkEl = (w, el, cx) => {
   if (w.stopAt && place === '' && w.stopAt(el, role)) { w.stopped = true; return; }
   const cs = style(el);
   if (cs.display === 'none') return;
-  const k = { ...cx };
+  const k = { ...cx, depth: (cx.depth || 0) + 1 };
   if (attr(el, 'aria-hidden') === 'true') k.ariaHidden = true;
   let b = null, empty = false, away = false;
   if (w.mode === 'view') {
@@ -137,9 +137,12 @@ const walkEl = (w, el, cx) => {
     const c = fixed ? w.view : cx.clip;
     b = box(el.getBoundingClientRect());
     empty = b.r - b.l < 1 || b.b - b.t < 1;
-    if (!empty && !meets(b, c)) return;
+    if (!empty && !meets(b, c)) {
+      if ((cx.depth || 0) < PEEK_DEPTH) peek(w, el, 2);
+      return;
+    }
     away = empty && !(b.l <= c.r && b.r >= c.l && b.t <= c.b && b.b >= c.t);
-    if (empty && clipsChildren(cs) && tag !== 'iframe') return;
+    if (empty && clipsChildren(cs) && tag !== 'iframe' && !isItem(role)) return;
     w.visited.add(el);
     k.clip = clipsChildren(cs) && !empty ? meet(b, c) : c;
     if ((fixed || cs.position === 'sticky') && !cx.fixed) {
@@ -217,14 +220,32 @@ const itemState = (el, role, e) => {
   if (e.value) e.value = clip(norm(e.value), 100);
 };
 
+// PEEK_DEPTH is how deep in the document a subtree off screen is still
+// looked into for fixed children: a page's own fixed parts (arrows, chat
+// buttons, banners) sit near its top, often inside a wrapper that ends
+// below the fold.
+const PEEK_DEPTH = 4;
+const PEEK_CHILDREN = 16;
+
+const peek = (w, el, levels) => {
+  if (el.childElementCount > PEEK_CHILDREN) return;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (SKIP.has(c.localName)) continue;
+    if (style(c).position === 'fixed') walkEl(w, c, { parent: -1, clip: w.view, block: null, prio: PRIO.content, depth: PEEK_DEPTH });
+    else if (levels > 1) peek(w, c, levels - 1);
+  }
+};
+
 // escapes finds what is on screen outside every subtree the walk entered:
 // positioned elements whose ancestors lie elsewhere. A coarse grid of hit
 // tests finds them; each is walked as a top-level entry.
 const escapes = (w) => {
   const { r: vw, b: vh } = w.view;
-  for (let i = 0; i < 5; i++) {
-    for (let j = 0; j < 3; j++) {
-      const h = w.doc.elementFromPoint((i + 0.5) * vw / 5, (j + 0.5) * vh / 3);
+  const pts = [[12, 12], [vw - 12, 12], [12, vh - 12], [vw - 12, vh - 12]];
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 3; j++) pts.push([(i + 0.5) * vw / 5, (j + 0.5) * vh / 3]);
+  for (const [x, y] of pts) {
+    {
+      const h = w.doc.elementFromPoint(x, y);
       if (!h || w.visited.has(h)) continue;
       let u = h;
       for (let p = parentOf(u); p && !w.visited.has(p); p = parentOf(u)) {

@@ -1,0 +1,218 @@
+package sim
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// A read is a span of a page's nodes rendered as tree lines. The simulation
+// gives the same shapes as the real driver: the viewport and an outline of
+// the rest, parts with a continuation, regions, and find.
+
+// span renders nodes [from, to) until maxChars, whole lines only. It returns
+// the text, the nodes shown and the first node not shown (to when all fit).
+func (p *page) span(st state, from, to int32, maxChars int) (string, []int32, int32) {
+	var b []byte
+	var shown []int32
+	i := from
+	for ; i < to; i++ {
+		n := len(b)
+		b = appendLine(b, p, i, st)
+		if len(b) > maxChars && len(shown) > 0 {
+			b = b[:n]
+			break
+		}
+		shown = append(shown, i)
+	}
+	return string(b), shown, i
+}
+
+// end is the first node after node i's region: its subtree, or for a
+// heading, its section up to the next heading or the end of its parent.
+func (p *page) end(i int32) int32 {
+	n := &p.nodes[i]
+	j := i + 1
+	for ; j < int32(len(p.nodes)); j++ {
+		m := &p.nodes[j]
+		if m.depth < n.depth || n.role != "heading" && m.depth == n.depth || n.role == "heading" && m.role == "heading" && m.depth == n.depth {
+			break
+		}
+	}
+	return j
+}
+
+// counts says how many links, fields and buttons nodes [from, to) hold.
+func (p *page) counts(from, to int32) string {
+	var links, fields, buttons int
+	for i := from; i < to; i++ {
+		switch p.nodes[i].role {
+		case "link":
+			links++
+		case "button":
+			buttons++
+		case "textbox", "searchbox", "combobox", "checkbox":
+			fields++
+		}
+	}
+	var parts []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{{links, "link", "links"}, {fields, "field", "fields"}, {buttons, "button", "buttons"}} {
+		switch {
+		case c.n == 1:
+			parts = append(parts, "1 "+c.one)
+		case c.n > 1:
+			parts = append(parts, strconv.Itoa(c.n)+" "+c.many)
+		}
+	}
+	if len(parts) == 0 {
+		return "text only"
+	}
+	return strings.Join(parts, ", ")
+}
+
+var outlined = map[string]bool{"banner": true, "navigation": true, "main": true, "contentinfo": true,
+	"complementary": true, "form": true, "heading": true}
+
+// outline lists the landmarks and headings from node from on, with what
+// they hold and their refs.
+func (p *page) outline(from int32) (string, []int32) {
+	var b strings.Builder
+	var refs []int32
+	for i := from; i < int32(len(p.nodes)); i++ {
+		n := &p.nodes[i]
+		if !outlined[n.role] {
+			continue
+		}
+		if len(refs) == 0 {
+			b.WriteString("Outline beyond what is shown (observe within a ref to read a part, or find):\n- below the viewport:\n")
+		}
+		b.WriteString("  - " + n.role)
+		if n.name != "" {
+			b.WriteString(" \"" + n.name + "\"")
+		}
+		if n.level > 0 {
+			b.WriteString(" [level=" + strconv.Itoa(int(n.level)) + "]")
+		}
+		b.WriteString(" [ref=" + n.ref + "]: " + p.counts(i+1, p.end(i)) + "\n")
+		refs = append(refs, i)
+	}
+	return b.String(), refs
+}
+
+// find lists the nodes matching q, each with its landmark and heading path.
+func (p *page) find(q *drivers.Query) (string, []int32) {
+	match := func(have, want string) bool {
+		if want == "" {
+			return true
+		}
+		if q.Exact {
+			return have == want
+		}
+		return strings.Contains(strings.ToLower(have), strings.ToLower(want))
+	}
+	var lines []string
+	var refs []int32
+	for i := range p.nodes {
+		n := &p.nodes[i]
+		if q.Role != "" && n.role != q.Role || !match(n.name, q.Name) || q.Text != "" && !match(n.name+" "+n.text, q.Text) {
+			continue
+		}
+		line := "- " + n.role
+		if n.name != "" {
+			line += " \"" + n.name + "\""
+		}
+		line += " [ref=" + n.ref + "]"
+		if path := p.path(int32(i)); path != "" {
+			line += " in: " + path
+		}
+		lines = append(lines, line)
+		refs = append(refs, int32(i))
+	}
+	head := "find: no match"
+	if len(refs) > 0 {
+		head = "find: " + strconv.Itoa(len(refs)) + " matches"
+	}
+	return head + "\n" + strings.Join(lines, "\n"), refs
+}
+
+// path names the landmarks holding node i and the heading before it.
+func (p *page) path(i int32) string {
+	var parts []string
+	depth := p.nodes[i].depth
+	heading := ""
+	for j := i - 1; j >= 0; j-- {
+		n := &p.nodes[j]
+		if n.role == "heading" && heading == "" && n.depth <= depth {
+			heading = "heading \"" + n.name + "\""
+		}
+		if n.depth < depth {
+			depth = n.depth
+			if outlined[n.role] && n.role != "heading" {
+				parts = append([]string{n.role}, parts...)
+			}
+		}
+	}
+	if heading != "" {
+		parts = append(parts, heading)
+	}
+	return strings.Join(parts, " › ")
+}
+
+// continuationChars is room kept for the line that ends a part.
+const continuationChars = 64
+
+// read answers one observation of page p.
+func (p *page) read(st state, tab string, opts drivers.ObserveOptions) (string, []int32, *drivers.Continuation, error) {
+	maxChars := opts.MaxChars
+	if opts.Find != nil {
+		text, refs := p.find(opts.Find)
+		return text, refs, nil, nil
+	}
+	from, to := int32(0), int32(len(p.nodes))
+	if opts.Within != nil {
+		i, ok := p.index(opts.Within.Ref)
+		if !ok || opts.Within.Tab != tab {
+			return "", nil, nil, errUnknownRef(opts.Within.Ref)
+		}
+		from, to = i, p.end(i)
+	}
+	if opts.After != nil {
+		i, ok := p.index(opts.After.Ref)
+		if !ok || opts.After.Tab != tab {
+			return "", nil, nil, errUnknownRef(opts.After.Ref)
+		}
+		from = i + 1
+	}
+	if !opts.FullPage && opts.Within == nil {
+		if maxChars <= 0 {
+			maxChars = defaultViewMax
+		}
+		fold := int32(sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= viewportLines }))
+		text, shown, next := p.span(st, 0, fold, maxChars)
+		more, outRefs := p.outline(next)
+		return text + more, append(shown, outRefs...), nil, nil
+	}
+	if maxChars <= 0 {
+		maxChars = defaultTreeMax
+	}
+	text, shown, next := p.span(st, from, to, maxChars)
+	if next < to {
+		// Leave room for the line that says how to go on.
+		text, shown, next = p.span(st, from, to, maxChars-continuationChars)
+	}
+	if next >= to || len(shown) == 0 {
+		return text, shown, nil, nil
+	}
+	last := shown[len(shown)-1]
+	c := &drivers.Continuation{FullPage: opts.Within == nil, After: p.nodes[last].ref, Left: int(to - next)}
+	if opts.Within != nil {
+		c.Within = opts.Within.Ref
+	}
+	text += "- (continues: " + strconv.Itoa(c.Left) + " more after " + c.After + ")\n"
+	return text, shown, c, nil
+}
