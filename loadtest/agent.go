@@ -99,6 +99,10 @@ func (a *agent) step(ctx context.Context) {
 	if res.URL != "" {
 		a.url = res.URL
 	}
+	if in.action == "find" || in.action == "observe" {
+		a.read(res) // a new observation: its refs are the ones to act on
+		return
+	}
 	switch {
 	case res.Outcome == "navigated" || res.Outcome == "loaded" || res.Outcome == "load_pending",
 		in.action == "navigate" || in.action == "back" || in.action == "submit":
@@ -112,6 +116,11 @@ func (a *agent) observe(ctx context.Context) {
 		a.refused(ctx, code, false)
 		return
 	}
+	a.read(res)
+}
+
+// read takes an observation (observe or find) as the latest evidence.
+func (a *agent) read(res *actResult) {
 	a.prev, a.last = a.last, res.Observation
 	a.seen = a.holds()
 	a.url = res.URL

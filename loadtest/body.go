@@ -16,6 +16,8 @@ type act struct {
 	values      string // one select choice
 	key         string
 	deltaY      int
+	text        string // find
+	within      string // observe within a region
 }
 
 func (a *act) appendBody(b []byte, conv string) []byte {
@@ -48,6 +50,14 @@ func (a *act) appendBody(b []byte, conv string) []byte {
 	if a.key != "" {
 		b = append(b, `,"key":`...)
 		b = appendString(b, a.key)
+	}
+	if a.text != "" {
+		b = append(b, `,"text":`...)
+		b = appendString(b, a.text)
+	}
+	if a.within != "" {
+		b = append(b, `,"within":`...)
+		b = appendString(b, a.within)
 	}
 	if a.deltaY != 0 {
 		b = append(b, `,"deltaY":`...)

@@ -44,6 +44,11 @@ func (a *agent) browse() *act {
 	switch {
 	case x < 0.55 && len(pg.links) > 0:
 		return &act{action: "click", observation: pg.id, ref: pick(rng, pg.links)}
+	case x < 0.58 && len(pg.names) > 0:
+		name := pick(rng, pg.names)
+		return &act{action: "find", text: name[:min(len(name), 8)]}
+	case x < 0.60 && len(pg.regions) > 0:
+		return &act{action: "observe", within: pick(rng, pg.regions)}
 	case x < 0.65:
 		return &act{action: "hover", observation: pg.id, ref: pick(rng, pg.any)}
 	case x < 0.72:

@@ -10,7 +10,7 @@ import (
 // The labels latency is kept under: each act's action, stale probes apart,
 // and each owner control.
 var (
-	actLabels = []string{"observe", "navigate", "back", "click", "fill", "select", "hover",
+	actLabels = []string{"observe", "find", "navigate", "back", "click", "fill", "select", "hover",
 		"scroll", "press", "submit", "probe"}
 	ownerLabels = []string{"task_start", "task", "takeover", "resume", "release", "stop", "resume_all", "healthz"}
 )

@@ -13,6 +13,8 @@ type page struct {
 	buttons []string
 	combos  []combo
 	any     []string // every ref, for hover
+	regions []string // landmarks and headings, to observe within
+	names   []string // link names, to find
 }
 
 type combo struct {
@@ -40,6 +42,11 @@ func parsePage(id, url, text string) *page {
 		switch role {
 		case "link":
 			p.links = append(p.links, ref)
+			if name != "" {
+				p.names = append(p.names, name)
+			}
+		case "heading", "navigation", "main", "contentinfo", "banner", "form":
+			p.regions = append(p.regions, ref)
 		case "textbox", "searchbox":
 			p.boxes = append(p.boxes, ref)
 		case "checkbox":
