@@ -32,7 +32,7 @@ type buddi struct {
 
 // serve starts buddi serve with real Chromium, the given preview origins
 // and extra environment, and waits until it is healthy.
-func serve(t *testing.T, dir string, env ...string) *buddi {
+func serve(t testing.TB, dir string, env ...string) *buddi {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()

@@ -40,3 +40,6 @@ if ! cmp -s "$client/package-lock.json" "$client/node_modules/.buddi-installed-l
   (cd "$client" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
   cp "$client/package-lock.json" "$client/node_modules/.buddi-installed-lock"
 fi
+
+# Real documentation the driver tests read (see scripts/pages.sh).
+"$(dirname "$0")/pages.sh"
