@@ -64,13 +64,14 @@ type Query struct {
 }
 
 // Continuation says how to read the next part of a read that did not fit:
-// the same options with After set to the ref it names. Left is how many
-// links, fields, buttons and headings the rest holds.
+// its JSON is exactly the observe options to send back (fullPage or
+// within, and after). Left is how many links, fields, buttons and headings
+// the rest holds; it is reported beside it.
 type Continuation struct {
 	FullPage bool   `json:"fullPage,omitempty"`
 	Within   string `json:"within,omitempty"`
 	After    string `json:"after"`
-	Left     int    `json:"left"`
+	Left     int    `json:"-"`
 }
 
 // Observation is what the agent sees. Refs maps each ref in Tree to the

@@ -41,7 +41,9 @@ func (a *Actor) call(ctx actor.Context, m *messages.ToolCall) {
 	if e != nil {
 		switch e.Code {
 		case "stale_ref":
-			a.targetMiss(ctx)
+			if drivers.Kind(in.Action).Mutating() {
+				a.targetMiss(ctx)
+			}
 		case "air_gap":
 			a.recordRefusal(ctx, in, e) // navigate and input alike
 		}
@@ -80,6 +82,9 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 				return nil, refusal(err)
 			}
 		}
+	}
+	if e := a.ev.checkRead(in); e != nil {
+		return nil, e
 	}
 	if in.Action == "navigate" && a.cfg.Policy != nil {
 		if err := a.cfg.Policy.CheckURL(in.URL, source(in.URLSource, approved)); err != nil {

@@ -60,3 +60,15 @@ func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Erro
 	}
 	return &t, nil
 }
+
+// checkRead refuses a region read or a continuation whose ref is not in the
+// latest observation. Nothing reached the page, so the evidence stands.
+func (e *evidence) checkRead(in *messages.ActInput) *messages.Error {
+	for _, ref := range []string{in.Within, in.After} {
+		if _, ok := e.refs[ref]; ref != "" && !ok {
+			return &messages.Error{Code: "stale_ref", Message: fmt.Sprintf(
+				"%s is not a ref of observation %s; read within a ref of your latest observation, or send its continues object as it is.", ref, e.id)}
+		}
+	}
+	return nil
+}

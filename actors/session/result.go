@@ -36,7 +36,7 @@ func (a *Actor) observation(id string, o *drivers.Observation) map[string]any {
 		r["truncated"] = true
 	}
 	if o.Continues != nil {
-		r["continues"] = o.Continues
+		r["continues"], r["left"] = o.Continues, o.Continues.Left
 	}
 	if len(o.Screenshot) > 0 {
 		r["screenshot"] = base64.StdEncoding.EncodeToString(o.Screenshot)

@@ -30,15 +30,30 @@ type readArgs struct {
 
 // readAnswer is the engine's answer to one read in one frame.
 type readAnswer struct {
-	Tree      string                `json:"tree"`
-	Infos     map[string]elemInfo   `json:"infos"`
-	Next      int                   `json:"next"`
-	Continues *drivers.Continuation `json:"continues"`
-	Frames    []frameSlot           `json:"frames"`
-	Title     string                `json:"title"`
-	URL       string                `json:"url"`
-	Error     string                `json:"error"`
-	Ref       string                `json:"ref"`
+	Tree      string              `json:"tree"`
+	Infos     map[string]elemInfo `json:"infos"`
+	Next      int                 `json:"next"`
+	Continues *continuation       `json:"continues"`
+	Frames    []frameSlot         `json:"frames"`
+	Title     string              `json:"title"`
+	URL       string              `json:"url"`
+	Error     string              `json:"error"`
+	Ref       string              `json:"ref"`
+}
+
+// continuation is the engine's drivers.Continuation, Left included.
+type continuation struct {
+	FullPage bool   `json:"fullPage"`
+	Within   string `json:"within"`
+	After    string `json:"after"`
+	Left     int    `json:"left"`
+}
+
+func (c *continuation) driver() *drivers.Continuation {
+	if c == nil {
+		return nil
+	}
+	return &drivers.Continuation{FullPage: c.FullPage, Within: c.Within, After: c.After, Left: c.Left}
 }
 
 // frameSlot is an iframe the read showed, to be read in its own frame.
