@@ -7,18 +7,37 @@
 // Every document request (navigations, each redirect hop, frames) passes
 // Config.CheckURL before it is sent, through each tab's own DevTools session;
 // a popup is checked when it appears and closed when refused. Service
-// workers are blocked. Observations are
-// viewport-first: the driver picks the few small subtrees that cover the
-// viewport (and, budget permitting, the next screens) and takes Playwright's
-// AI-mode aria snapshot of each, so a long page costs what its visible part
-// costs. The whole page is one snapshot of the document, on request.
+// workers are blocked.
 //
-// Every ref in a tree gets a fingerprint read from the live element in
-// Playwright's isolated (utility) world, where the page's scripts cannot see
-// or patch anything: tag, role, accessible name, id, name, type, href, form
-// action and method, and the page URL. Before any input the driver reads the
-// element again, re-snapshots it (a changed role or name gets a new ref) and
-// refuses with stale_ref when anything differs, dispatching nothing.
+// Reads are one call into the page. The driver registers a selector engine
+// (walker/, JavaScript run as a content script in Playwright's isolated
+// world, where the page's scripts can neither see nor patch it) that walks
+// the document and answers with the tree text and every shown ref's
+// fingerprint at once. A default observation walks only what is on screen:
+// subtrees outside the viewport, or outside the visible box of a container
+// that clips (a scrolled sidebar), are not entered, and long sibling lists
+// are entered by bisection where the viewport is, so its cost follows the
+// screen and not the page's length. Fixed and sticky parts are always read;
+// elements on screen that a person cannot see (covered, invisible,
+// transparent, zero-sized) are named and marked hidden. When the budget is
+// tight, fixed controls come first, then the main content, other content,
+// chrome (navigation, banners, sidebars), and hidden elements; what is left
+// out is counted with a ref to read it. After the visible part comes an
+// outline of the rest: landmarks and headings above and below, each with
+// its counts of links, fields and buttons and a ref (the counts are kept per
+// document until the DOM changes). A full-page or region read (within a
+// landmark, a heading's section, any element) walks everything from a start
+// in document order and ends, when it does not fit, with an explicit
+// continuation. A find searches the whole document without rendering it.
+// Iframes on screen are read in their own frames.
+//
+// Refs are e<n>: the engine keeps each element's ref for the life of its
+// document, and the driver hands it the next number the conversation has
+// not used, so a number never names two elements. Every shown ref carries a
+// fingerprint: tag, role, accessible name, id, name, type, href, form action
+// and method, and the page URL. Before any input the driver reads the
+// element again (one engine call) and refuses with stale_ref when anything
+// differs or it is no longer rendered, dispatching nothing.
 //
 // Concurrency: a Driver and its Tabs are safe for concurrent use. The Driver's
 // mutex owns the launch state and the conversation registry; each Tabs owns

@@ -16,20 +16,20 @@ import (
 // browsertest.Docs): Go's language specification and The Rust Programming
 // Language, an mdBook.
 
-// goSpec serves the Go specification at /ref/spec and returns its URL.
-func goSpec(t testing.TB, s *site) string {
+// onDocs serves the documentation, opens a conversation of its own and
+// navigates it to path (such as /ref/spec or /book/ch04-01-what-is-ownership.html).
+func onDocs(t *testing.T, path string) (drivers.Tabs, *site) {
 	t.Helper()
-	s.mux.Handle("/ref/", browsertest.NewDocs(t).Mux)
-	return s.URL + "/ref/spec"
+	s := newSite(t)
+	docs := browsertest.NewDocs(t).Mux
+	s.mux.Handle("/ref/", docs)
+	s.mux.Handle("/book/", docs)
+	tabs := openConv(t, sharedDriver(t), t.Name())
+	navigate(t, tabs, s.URL+path)
+	return tabs, s
 }
 
-// rustBook serves The Rust Programming Language at /book/ and returns that
-// URL.
-func rustBook(t testing.TB, s *site) string {
-	t.Helper()
-	s.mux.Handle("/book/", browsertest.NewDocs(t).Mux)
-	return s.URL + "/book/"
-}
+const ownership = "/book/ch04-01-what-is-ownership.html"
 
 var outlineLine = regexp.MustCompile(`- navigation "Table of contents" \[ref=(e\d+)\][^:]*: (\d+) links`)
 
@@ -37,11 +37,7 @@ var outlineLine = regexp.MustCompile(`- navigation "Table of contents" \[ref=(e\
 // on the sidebar's table of contents (hundreds of links in a scrolled box,
 // off screen) while the article a person reads was barely there.
 func TestBookSidebarDoesNotCrowdOutTheArticle(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	book := rustBook(t, s)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, book+"ch04-01-what-is-ownership.html")
+	tabs, _ := onDocs(t, ownership)
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	if len(obs.Tree) > 4096 {
 		t.Fatalf("the default observation is %d bytes, more than 4 KB:\n%s", len(obs.Tree), obs.Tree)
@@ -137,11 +133,7 @@ func continued(tree, ref string) bool {
 // middle of the article, with only a flag, before the page's own
 // next/previous links; no read ever reached them.
 func TestBookFullPageReachesNextChapter(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	book := rustBook(t, s)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, book+"ch04-01-what-is-ownership.html")
+	tabs, _ := onDocs(t, ownership)
 	first := observe(t, tabs, drivers.ObserveOptions{FullPage: true, MaxChars: 8000})
 	if first.Continues == nil || !first.Continues.FullPage {
 		t.Fatalf("an 8,000-character part of a long chapter has no continuation: %+v", first.Continues)
@@ -162,9 +154,9 @@ func TestBookFullPageReachesNextChapter(t *testing.T) {
 // it: the fixed previous/next arrows at the window's edges. (mdBook's own
 // start-up script restores that state; Debian's build of the book lacks it,
 // so the test sets the two classes it would set.)
-func hiddenSidebar(t *testing.T, s *site, book string) string {
+func hiddenSidebar(t *testing.T, s *site) string {
 	t.Helper()
-	resp, err := http.Get(book + "ch04-01-what-is-ownership.html")
+	resp, err := http.Get(s.URL + ownership)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,17 +167,14 @@ func hiddenSidebar(t *testing.T, s *site, book string) string {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, page)
 	})
-	return book + "closed-sidebar.html"
+	return s.URL + "/book/closed-sidebar.html"
 }
 
 // The failure this catches: the fixed "Next chapter" arrow, on screen the
 // whole time, was missing from the observation.
 func TestBookFixedNextChapterIsListed(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	book := rustBook(t, s)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, hiddenSidebar(t, s, book))
+	tabs, s := onDocs(t, ownership)
+	navigate(t, tabs, hiddenSidebar(t, s))
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	if !strings.Contains(obs.Tree, `link "Next chapter" [ref=`) || !strings.Contains(obs.Tree, "[fixed]") {
 		t.Fatalf("the fixed Next chapter arrow is not listed:\n%s", obs.Tree)
@@ -201,11 +190,7 @@ func TestBookFixedNextChapterIsListed(t *testing.T) {
 // The failure this catches: on a long reference page, reaching one
 // section's link took twenty calls of scrolling and reading.
 func TestSpecFindAndWithin(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	spec := goSpec(t, s)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, spec)
+	tabs, _ := onDocs(t, "/ref/spec")
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	if !strings.Contains(obs.Tree, `heading "Expressions" [level=2] [ref=`) {
 		t.Fatalf("the outline does not name the Expressions section:\n%s", obs.Tree)
@@ -232,11 +217,7 @@ func TestSpecFindAndWithin(t *testing.T) {
 
 // The whole specification, part by part, to its last section.
 func TestSpecFullPageIsPagedToTheEnd(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	spec := goSpec(t, s)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, spec)
+	tabs, _ := onDocs(t, "/ref/spec")
 	text := readAll(t, tabs, drivers.ObserveOptions{FullPage: true})
 	if !strings.Contains(text, `heading "Size and alignment guarantees"`) || !strings.Contains(text, `heading "Introduction"`) {
 		t.Fatalf("the full read misses the first or the last section:\n%s", tail(text))
@@ -248,13 +229,9 @@ var refForm = regexp.MustCompile(`^e\d+$`)
 // The failure this catches: after the first navigation in a tab, refs came
 // out as f1e5. Refs are e<n> and a number is never given to two elements.
 func TestRefsKeepTheSpecFormAcrossNavigations(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	spec := goSpec(t, s)
-	book := rustBook(t, s)
-	tabs := openConv(t, d, t.Name())
+	tabs, s := onDocs(t, "/ref/spec")
 	byRef := map[string]string{}
-	for _, u := range []string{spec, book + "ch04-01-what-is-ownership.html", spec} {
+	for _, u := range []string{s.URL + "/ref/spec", s.URL + ownership, s.URL + "/ref/spec"} {
 		navigate(t, tabs, u)
 		obs := observe(t, tabs, drivers.ObserveOptions{})
 		if len(obs.Refs) < 10 {
