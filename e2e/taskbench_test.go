@@ -45,6 +45,7 @@ var tasks = []task{
 	{"python next module", "/py/library/os.html", "os.path", "/py/library/os.path.html"},
 	{"python deep method", "/py/library/os.html", "scandir()", "/py/library/os.html#os.scandir"},
 	{"python index entry", "/py/library/index.html", "Built-in Functions", "/py/library/functions.html"},
+	{"python small page", "/py/about.html", "Contributors to the Python Documentation", "/py/about.html#contributors-to-the-python-documentation"},
 }
 
 // record is one tool's run of one task.

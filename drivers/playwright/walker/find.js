@@ -25,14 +25,20 @@ const holderOf = (node) => {
 
 const visible = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
 
-// pathOf names where el is: its landmarks and the headings it falls under.
+// pathOf names where el is: its landmarks and the headings it falls under
+// within its nearest landmark (a sidebar's link is not under the article's
+// headings).
 const pathOf = (el, heads) => {
   const parts = [];
+  let near = null;
   for (let e = parentOf(el); e; e = parentOf(e)) {
     const role = roleOf(e);
     if (LANDMARKS.has(role)) {
       const name = nameOf(e, role);
-      if (isLandmark(role, name)) parts.unshift(role + (name ? ' ' + quote(clip(name, 40)) : ''));
+      if (isLandmark(role, name)) {
+        parts.unshift(role + (name ? ' ' + quote(clip(name, 40)) : ''));
+        if (!near) near = e;
+      }
     }
   }
   let lo = 0, hi = heads.length;
@@ -41,7 +47,7 @@ const pathOf = (el, heads) => {
   let level = 7;
   for (let i = lo - 1; i >= 0 && level > 1; i--) {
     const h = heads[i];
-    if (h === el) continue;
+    if (h === el || (near && !near.contains(h))) continue;
     const l = levelOf(h);
     if (l < level) { chain.unshift('heading ' + quote(clip(contentText(h), 50))); level = l; }
   }
@@ -87,9 +93,14 @@ const find = (doc, q) => {
   all.sort((a, b) => (a === b ? 0 : before(a, b) ? -1 : 1));
   const heads = Array.from(doc.querySelectorAll(HEADING_SELECTOR));
   const vh = doc.defaultView.innerHeight;
-  const shownMatches = all.filter(visible).concat(all.filter((el) => !visible(el)));
+  // Matches a person could see come first; ones not rendered (a menu for
+  // small screens, a collapsed section) are listed only when nothing else
+  // matched, and counted otherwise.
+  const seen = all.filter(visible);
+  const unseen = all.length - seen.length;
+  const listed = seen.length ? seen : all;
   const lines = [], refs = [];
-  for (const el of shownMatches.slice(0, q.max || FIND_MAX)) {
+  for (const el of listed.slice(0, q.max || FIND_MAX)) {
     const role = roleOf(el);
     const item = isItem(role);
     const e = { kind: item ? 'item' : 'text', el, role: item ? role : (TEXT_ROLES[role] || 'text'),
@@ -105,5 +116,5 @@ const find = (doc, q) => {
     const path = pathOf(el, heads);
     lines.push(lineOf({ ...e, text: '', value: '' }, 0, ref) + at + (path ? ' in: ' + path : '') + (e.text ? ': ' + e.text : ''));
   }
-  return { lines, refs, total: all.length };
+  return { lines, refs, total: all.length, unseen: seen.length ? unseen : 0 };
 };

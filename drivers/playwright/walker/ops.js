@@ -131,7 +131,8 @@ const findRead = (doc, a) => {
   const head = 'find' + (a.find.role ? ' role=' + a.find.role : '') + (a.find.name ? ' name=' + quote(a.find.name) : '') +
     (a.find.text ? ' text=' + quote(a.find.text) : '') + (a.find.exact ? ' (exact)' : '') + ': ' +
     (f.total === 0 ? 'no match' : f.total === 1 ? '1 match' : f.total + ' matches') +
-    (f.total > f.lines.length ? ', the first ' + f.lines.length + ' shown' : '');
+    (f.unseen ? ', ' + f.unseen + ' of them not rendered and not listed' : '') +
+    (f.total - f.unseen > f.lines.length ? ', the first ' + f.lines.length + ' shown' : '');
   return { lines: [head, ...f.lines], refs: f.refs, continues: null, frames: [] };
 };
 
