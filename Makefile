@@ -30,12 +30,12 @@ e2e: deps
 	$(TESTENV) $(GO) test -race -count=1 -timeout 30m -run 'E2E' ./e2e/...
 
 # Go benchmarks of every package (the task benchmark in e2e compares buddi
-# with Playwright MCP and Chrome DevTools MCP, pinned in e2e/taskbench/peers,
+# with Playwright MCP and Chrome DevTools MCP, pinned in e2e/testdata/peers,
 # on real documentation), then a short load test, into bench.txt (benchstat
 # reads the benchmark lines; the task benchmark and the load test add tables).
 bench: deps
 	scripts/pages.sh --bench
-	cd e2e/taskbench/peers && npm ci --no-audit --no-fund --ignore-scripts
+	cd e2e/testdata/peers && npm ci --no-audit --no-fund --ignore-scripts
 	$(TESTENV) $(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
 	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 | tee -a bench.txt
 

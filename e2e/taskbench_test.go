@@ -16,13 +16,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
 // The task benchmark: scripted agents finish navigation tasks on real
 // documentation (see browsertest.Docs), once through buddi and once through
 // each peer (Playwright MCP, Chrome DevTools MCP; pinned in
-// taskbench/peers), all driven over MCP with the SDK's client and all on
+// testdata/peers), all driven over MCP with the SDK's client and all on
 // /usr/bin/chromium. Each task: start on a page, reach a link by its name,
 // click it, check the URL. Per task and tool it reports success, the bytes
 // the agent had to read, the calls it made and the time; per start page,
@@ -60,7 +61,7 @@ type record struct {
 type agentTool interface {
 	name() string
 	// start launches the tool and connects an MCP client to it.
-	start(ctx context.Context, b *testing.B) *session
+	start(b *testing.B) *session
 	// run does the task and returns whether it landed where it should.
 	run(ctx context.Context, s *session, base string, tk task) (bool, string)
 	// look takes the tool's own view of the current page (observe or
@@ -107,23 +108,20 @@ func clipText(s string) string {
 	return s
 }
 
-func connect(ctx context.Context, b *testing.B, cmd *exec.Cmd) *session {
+func connect(b *testing.B, cmd *exec.Cmd) *session {
 	b.Helper()
-	cmd.Stderr = nil
-	client := mcp.NewClient(&mcp.Implementation{Name: "taskbench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := daemontest.Connect(b, &mcp.CommandTransport{Command: cmd})
 	if err != nil {
 		b.Fatalf("connect to %s: %v", cmd.Path, err)
 	}
-	b.Cleanup(func() { _ = cs.Close() })
 	return &session{cs: cs}
 }
 
 // peersDir holds the pinned peers (package.json and its lock).
 func peersDir(b *testing.B) string {
-	dir, _ := filepath.Abs("taskbench/peers/node_modules")
+	dir, _ := filepath.Abs("testdata/peers/node_modules")
 	if _, err := os.Stat(dir); err != nil {
-		b.Fatalf("the peers are not installed: run `npm ci` in e2e/taskbench/peers (make bench does): %v", err)
+		b.Fatalf("the peers are not installed: run `npm ci` in e2e/testdata/peers (make bench does): %v", err)
 	}
 	return dir
 }
@@ -150,7 +148,7 @@ func BenchmarkTasks(b *testing.B) {
 	results := map[string]map[string]record{}
 	looks := map[string]map[string][]look{}
 	for _, tl := range tools {
-		s := tl.start(ctx, b)
+		s := tl.start(b)
 		results[tl.name()], looks[tl.name()] = map[string]record{}, map[string][]look{}
 		for _, tk := range tasks {
 			s.calls, s.bytes = 0, 0

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
 // The three tools of the task benchmark, each with the plainest script an
@@ -28,10 +30,10 @@ func newBuddi(tb testing.TB, site string) *buddiTool {
 
 func (t *buddiTool) name() string { return "buddi" }
 
-func (t *buddiTool) start(ctx context.Context, b *testing.B) *session {
+func (t *buddiTool) start(b *testing.B) *session {
 	cmd := exec.Command(bin, "mcp", "--addr", t.b.addr, "--conversation", "bench")
 	cmd.Env = append(os.Environ(), "BUDDI_AGENT_TOKEN="+t.token)
-	return connect(ctx, b, cmd)
+	return connect(b, cmd)
 }
 
 var (
@@ -40,7 +42,7 @@ var (
 )
 
 func (t *buddiTool) act(ctx context.Context, s *session, args map[string]any) (string, error) {
-	return s.call(ctx, "browser.act", args)
+	return s.call(ctx, buddimcp.ToolAct, args)
 }
 
 // run: navigate, find the link by name, click it.
@@ -89,13 +91,13 @@ type playwrightMCP struct{ dir string }
 
 func (p *playwrightMCP) name() string { return "playwright-mcp" }
 
-func (p *playwrightMCP) start(ctx context.Context, b *testing.B) *session {
+func (p *playwrightMCP) start(b *testing.B) *session {
 	args := []string{filepath.Join(p.dir, "@playwright/mcp/cli.js"), "--headless", "--isolated",
 		"--executable-path", "/usr/bin/chromium", "--viewport-size", "1280x720", "--output-dir", b.TempDir()}
 	if os.Getuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
-	return connect(ctx, b, exec.Command("node", args...))
+	return connect(b, exec.Command("node", args...))
 }
 
 var pwURL = regexp.MustCompile(`Page URL: (\S+)`)
@@ -152,14 +154,14 @@ type devtoolsMCP struct{ dir string }
 
 func (d *devtoolsMCP) name() string { return "devtools-mcp" }
 
-func (d *devtoolsMCP) start(ctx context.Context, b *testing.B) *session {
+func (d *devtoolsMCP) start(b *testing.B) *session {
 	args := []string{filepath.Join(d.dir, "chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js"), "--headless", "--isolated",
 		"--executablePath", "/usr/bin/chromium", "--viewport", "1280x720", "--no-page-id-routing",
 		"--no-usage-statistics", "--no-performance-crux"}
 	if os.Getuid() == 0 {
 		args = append(args, "--chromeArg=--no-sandbox")
 	}
-	return connect(ctx, b, exec.Command("node", args...))
+	return connect(b, exec.Command("node", args...))
 }
 
 var (
