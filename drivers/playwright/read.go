@@ -39,6 +39,7 @@ type readAnswer struct {
 	URL       string              `json:"url"`
 	Error     string              `json:"error"`
 	Ref       string              `json:"ref"`
+	Profile   map[string]float64  `json:"ms"` // where a view's time went in the page, for the debug log
 }
 
 // continuation is the engine's drivers.Continuation, Left included.
@@ -78,6 +79,10 @@ func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer,
 		return nil, staleRef(ans.Ref, "is no longer on the page")
 	}
 	t.owner.refsUsed(ans.Next)
+	if len(ans.Profile) > 0 {
+		t.owner.d.cfg.Logger.Debug("read", "walk_ms", ans.Profile["walk"], "render_ms", ans.Profile["render"],
+			"outline_ms", ans.Profile["outline"], "entries", ans.Profile["entries"], "visited", ans.Profile["visited"])
+	}
 	return &ans, nil
 }
 
