@@ -14,7 +14,7 @@
 # The pages go to $BUDDI_TEST_PAGES, by default ~/.cache/buddi/pages.
 # Safe to run again: it skips what is present.
 set -euo pipefail
-dest=${BUDDI_TEST_PAGES:-${XDG_CACHE_HOME:-$HOME/.cache}/buddi/pages}
+dest=${BUDDI_TEST_PAGES:-${XDG_CACHE_HOME:-${HOME:?set HOME or BUDDI_TEST_PAGES}/.cache}/buddi/pages}
 book=$dest/rust-book
 src=/usr/share/doc/rust-doc/html/book
 
