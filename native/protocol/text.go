@@ -47,7 +47,7 @@ func clean(s string, maxRunes int) bool {
 		return false
 	}
 	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsSpace(r) && r != ' ') || unicode.IsControl(r) || bidiControl(r) {
+		if (unicode.IsSpace(r) && r != ' ') || unicode.IsControl(r) || bidiControl(r) {
 			return false
 		}
 	}
