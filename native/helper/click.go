@@ -18,7 +18,7 @@ func click(ctx context.Context, p Platform, a *protocol.ClickArgs) (*protocol.In
 	if a.Point != nil {
 		return clickPoint(ctx, w, info, a.Point)
 	}
-	el, einfo, err := target(ctx, w, info, a.Element)
+	el, _, err := target(ctx, w, info, a.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -29,8 +29,9 @@ func click(ctx context.Context, p Platform, a *protocol.ClickArgs) (*protocol.In
 	if pressed {
 		return &protocol.InputResult{Via: protocol.ViaAction}, nil
 	}
-	x, y, ok := VisibleCentre(einfo.Box, info.Frame.W, info.Frame.H)
-	if !ok {
+	box, err := el.Box(ctx)
+	x, y, ok := VisibleCentre(box, info.Frame.W, info.Frame.H)
+	if err != nil || !ok {
 		return nil, protocol.Errorf(protocol.CodeTargetOffscreen, "%s has no visible part inside the window to click; scroll it into view, observe again and retry.", a.Element.Ref)
 	}
 	if err := w.Click(ctx, x, y); err != nil {

@@ -38,6 +38,7 @@ type fakeElement struct {
 	w       *fakeWindow
 	loc     string
 	info    helper.ElementInfo
+	box     protocol.Rect
 	kids    []*fakeElement
 	press   bool  // has a press action
 	sendErr error // returned by input methods
@@ -168,6 +169,8 @@ func (e *fakeElement) Locator() string { return e.loc }
 
 func (e *fakeElement) Info(context.Context) (helper.ElementInfo, error) { return e.info, e.infoErr }
 
+func (e *fakeElement) Box(context.Context) (protocol.Rect, error) { return e.box, nil }
+
 func (e *fakeElement) Children(context.Context) ([]helper.Element, error) {
 	out := make([]helper.Element, len(e.kids))
 	for i, k := range e.kids {
@@ -209,7 +212,7 @@ func newDesktop() *fakePlatform {
 		Frame: protocol.Rect{X: 100, Y: 50, W: 200, H: 100}}}
 	w.pixels = image.NewRGBA(image.Rect(0, 0, 200, 100))
 	el := func(loc, role, name string, box protocol.Rect) *fakeElement {
-		return &fakeElement{w: w, loc: loc, info: helper.ElementInfo{Role: role, Name: name, Box: box, Visible: true}}
+		return &fakeElement{w: w, loc: loc, box: box, info: helper.ElementInfo{Role: role, Name: name, Visible: true}}
 	}
 	save := el("save", "button", "Save", protocol.Rect{X: 10, Y: 10, W: 40, H: 20})
 	save.press = true

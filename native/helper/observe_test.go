@@ -92,21 +92,21 @@ func TestObserveStaysWithinTheLimits(t *testing.T) {
 // the hash is still that of the captured pixels.
 func TestObserveBigWindowFitsTheScreenshotLimit(t *testing.T) {
 	p := newDesktop()
-	big := image.NewRGBA(image.Rect(0, 0, 3000, 2000))
+	big := image.NewRGBA(image.Rect(0, 0, 1500, 1450))
 	seed := uint32(1)
 	for i := range big.Pix {
 		seed = seed*1664525 + 1013904223
 		big.Pix[i] = uint8(seed >> 24)
 	}
 	p.focused.pixels = big
-	p.focused.info.Frame.W, p.focused.info.Frame.H = 3000, 2000
+	p.focused.info.Frame.W, p.focused.info.Frame.H = 1500, 1450
 	o := observe(t, p)
 	s := o.Screenshot
 	if len(s.Data) > protocol.MaxScreenshotBytes || s.Hash != helper.PixelHash(big) {
 		t.Fatalf("a %s of %d bytes, hash %s", s.Format, len(s.Data), s.Hash)
 	}
-	if s.Scale != float64(s.Width)/3000 {
-		t.Fatalf("scale %v for a %d-pixel-wide picture of a 3000-point window", s.Scale, s.Width)
+	if s.Format != "jpeg" || s.Scale != float64(s.Width)/1500 {
+		t.Fatalf("a %s at scale %v for a %d-pixel-wide picture of a 1500-point window, want a JPEG", s.Format, s.Scale, s.Width)
 	}
 }
 

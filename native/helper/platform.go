@@ -60,8 +60,11 @@ type Window interface {
 type Element interface {
 	// Locator is how Window.Resolve finds this element again.
 	Locator() string
-	// Info reads what an observation shows of the element.
+	// Info reads what an observation shows of the element, but its box.
 	Info(ctx context.Context) (ElementInfo, error)
+	// Box is the element's window-relative box in points; the helper asks
+	// only for the elements it keeps.
+	Box(ctx context.Context) (protocol.Rect, error)
 	// Children are the element's children in order.
 	Children(ctx context.Context) ([]Element, error)
 	// Press runs the element's own press action; pressed is false when it
@@ -80,8 +83,7 @@ type Element interface {
 type ElementInfo struct {
 	Role     string // one of protocol.Roles
 	Name     string
-	Value    string        // a text field's text, a slider's value
-	Box      protocol.Rect // window-relative points
+	Value    string // a text field's text, a slider's value
 	Visible  bool
 	Secure   bool // a password field
 	Editable bool // takes typed text

@@ -109,3 +109,13 @@ func uncertain(err error) error {
 	return (&protocol.Error{Code: protocol.CodeInputUncertain, InputUncertain: true,
 		Message: "The input failed part-way and may have happened; observe the window before doing anything else."}).WithDetail(err)
 }
+
+// Sentence is what a person reads of err: the message of a
+// *protocol.Error, else the error's text as one bounded line.
+func Sentence(err error) string {
+	var e *protocol.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return protocol.Clean(err.Error(), protocol.MaxMessageRunes)
+}

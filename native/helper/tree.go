@@ -60,6 +60,7 @@ func (w *walker) walk(el Element, depth, raw int, up parent) {
 	n := node(el.Locator(), info, w.window)
 	n.Depth = depth
 	if keep(n, raw == 0, up) {
+		n.Box, _ = el.Box(w.ctx) // an element with no box is still worth its ref
 		if !w.add(n) {
 			return
 		}
@@ -110,7 +111,7 @@ func keep(n protocol.Node, root bool, up parent) bool {
 // bounded, a secure field's value masked.
 func node(locator string, info ElementInfo, window string) protocol.Node {
 	role, name := identity(info)
-	n := protocol.Node{Role: role, Name: name, Box: info.Box, Secure: info.Secure, Locator: locator,
+	n := protocol.Node{Role: role, Name: name, Secure: info.Secure, Locator: locator,
 		Fingerprint: ElementFingerprint(window, locator, role, name)}
 	if !info.Secure {
 		n.Value = protocol.Clean(info.Value, protocol.MaxValueRunes)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/godbus/dbus/v5"
 
@@ -37,11 +38,12 @@ type bus struct {
 }
 
 // dialBus connects to the accessibility bus: AT_SPI_BUS_ADDRESS when set,
-// else the address the session bus's org.a11y.Bus gives.
+// else the address the session bus's org.a11y.Bus gives. It never starts a
+// session bus of its own (godbus would, through dbus-launch).
 func dialBus(ctx context.Context) (*bus, error) {
 	addr := os.Getenv("AT_SPI_BUS_ADDRESS")
 	if addr == "" {
-		sess, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
+		sess, err := sessionBus(ctx)
 		if err != nil {
 			return nil, noBus(err)
 		}
@@ -56,6 +58,23 @@ func dialBus(ctx context.Context) (*bus, error) {
 		return nil, noBus(err)
 	}
 	return &bus{conn: conn}, nil
+}
+
+// sessionBus connects to the desktop session's bus: the one
+// DBUS_SESSION_BUS_ADDRESS names, else $XDG_RUNTIME_DIR/bus.
+func sessionBus(ctx context.Context) (*dbus.Conn, error) {
+	addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	if addr == "" {
+		dir := os.Getenv("XDG_RUNTIME_DIR")
+		if dir == "" {
+			return nil, errors.New("no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are empty")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "bus")); err != nil {
+			return nil, fmt.Errorf("no session bus: %w", err)
+		}
+		addr = "unix:path=" + filepath.Join(dir, "bus")
+	}
+	return dbus.Connect(addr, dbus.WithContext(ctx))
 }
 
 func noBus(err error) error {

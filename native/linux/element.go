@@ -90,17 +90,19 @@ func (e *element) Info(ctx context.Context) (helper.ElementInfo, error) {
 	if !info.Visible {
 		return info, nil
 	}
-	if c.ifaces[ifaceComponent] {
-		box, err := e.t.bus.extents(ctx, e.ref)
-		if err != nil {
-			return info, err
-		}
-		info.Box = protocol.Rect{X: box.X - e.t.origin.X, Y: box.Y - e.t.origin.Y, W: box.W, H: box.H}
-	}
 	if c.ifaces[ifaceText] && !info.Secure && (info.Editable || info.Role == "textbox" || info.Role == "spinbutton") {
 		info.Value, _ = e.t.bus.text(ctx, e.ref, protocol.MaxValueRunes+1)
 	}
 	return info, nil
+}
+
+// Box is the element's extents, relative to its window's frame.
+func (e *element) Box(ctx context.Context) (protocol.Rect, error) {
+	box, err := e.t.bus.extents(ctx, e.ref)
+	if err != nil {
+		return protocol.Rect{}, err
+	}
+	return protocol.Rect{X: box.X - e.t.origin.X, Y: box.Y - e.t.origin.Y, W: box.W, H: box.H}, nil
 }
 
 // Children are the element's children.
@@ -150,12 +152,10 @@ func (e *element) Focus(ctx context.Context) error {
 	if err == nil && ok && e.waitFocused(ctx) {
 		return nil
 	}
-	box, err := e.t.bus.extents(ctx, e.ref)
+	box, err := e.Box(ctx)
 	if err != nil {
 		return protocol.Errorf(protocol.CodeNotEditable, "The field has no position to click for focus, so nothing was typed; click it first, then fill.").WithDetail(err)
 	}
-	box.X -= e.t.origin.X
-	box.Y -= e.t.origin.Y
 	x, y, inside := helper.VisibleCentre(box, e.t.frame.W, e.t.frame.H)
 	if !inside {
 		return protocol.Errorf(protocol.CodeTargetOffscreen, "The field is outside the window, so nothing was typed; scroll it into view, observe again and retry.")

@@ -32,7 +32,6 @@ func (p *Platform) findTree(ctx context.Context, d *display, pid int, title stri
 		}
 		t := &tree{bus: b, d: d, app: app.Name, root: frame}
 		t.origin, _ = b.extents(ctx, frame)
-		t.cache = b.readCache(ctx, app.Name)
 		return t, nil
 	}
 	return nil, protocol.Errorf(protocol.CodeNoTree, "The focused window's app is not on the accessibility bus; it may still be starting, or have accessibility off: wait a few seconds and observe again.")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/buddi-dev/buddi/native/helper"
 	"github.com/buddi-dev/buddi/native/protocol"
 )
 
@@ -17,7 +18,7 @@ func (p *Platform) Probe(ctx context.Context) protocol.Permissions {
 	input := protocol.Check{Name: "input", OK: true, Detail: "The X server has XTEST, so the helper can click and type."}
 	capture := protocol.Check{Name: "screen_capture", OK: true, Detail: "X lets the helper read the focused window's pixels."}
 	if d, err := p.x(); err != nil {
-		display = protocol.Check{Name: "display", Detail: sentence(err)}
+		display = protocol.Check{Name: "display", Detail: helper.Sentence(err)}
 		if p.getenv("WAYLAND_DISPLAY") != "" {
 			display.Detail = "This is a Wayland session without an X display; computer control needs X11 (or XWayland apps)."
 		}
@@ -28,7 +29,7 @@ func (p *Platform) Probe(ctx context.Context) protocol.Permissions {
 	}
 	access := protocol.Check{Name: "accessibility", OK: true, Detail: "The accessibility bus (AT-SPI) answers."}
 	if b, err := p.bus(ctx); err != nil {
-		access = protocol.Check{Name: "accessibility", Detail: sentence(err)}
+		access = protocol.Check{Name: "accessibility", Detail: helper.Sentence(err)}
 	} else if _, err := b.children(ctx, ref{registryName, rootPath}); err != nil {
 		access = protocol.Check{Name: "accessibility", Detail: "The accessibility bus answers but its registry does not; restart the desktop session's accessibility services."}
 	}
@@ -41,16 +42,9 @@ func (p *Platform) Probe(ctx context.Context) protocol.Permissions {
 // (org.a11y.Status.IsEnabled), which apps started afterwards read, and
 // probes again. Linux has no permission prompt.
 func (p *Platform) RequestPermissions(ctx context.Context) protocol.Permissions {
-	if sess, err := dbus.ConnectSessionBus(dbus.WithContext(ctx)); err == nil {
+	if sess, err := sessionBus(ctx); err == nil {
 		_ = sess.Object("org.a11y.Bus", "/org/a11y/bus").SetProperty("org.a11y.Status.IsEnabled", dbus.MakeVariant(true))
 		_ = sess.Close()
 	}
 	return p.Probe(ctx)
-}
-
-func sentence(err error) string {
-	if e, ok := err.(*protocol.Error); ok { //nolint:errorlint // our own errors are never wrapped here
-		return e.Message
-	}
-	return protocol.Clean(err.Error(), protocol.MaxMessageRunes)
 }

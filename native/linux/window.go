@@ -80,11 +80,13 @@ func (w *window) frame(outer protocol.Rect) {
 
 func (w *window) Info() protocol.Window { return w.info }
 
-// Root is the window's accessible frame.
-func (w *window) Root(context.Context) (helper.Element, error) {
+// Root is the window's accessible frame. The app's cache is read here, for
+// the walk that follows, and not for calls that touch one element.
+func (w *window) Root(ctx context.Context) (helper.Element, error) {
 	if w.tree == nil {
 		return nil, w.err
 	}
+	w.tree.cache = w.tree.bus.readCache(ctx, w.tree.app)
 	return &element{t: w.tree, ref: w.tree.root}, nil
 }
 
