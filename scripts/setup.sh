@@ -2,8 +2,10 @@
 # Installs what buddi needs beside its Go modules: a Chromium to drive,
 # Playwright's driver (playwright-core, fetched from the npm registry and run
 # with this machine's Node.js), and for the tests the official MCP TypeScript
-# SDK client, pinned by e2e/testdata/mcpclient/package-lock.json. Safe to run
-# again: it skips what is present.
+# SDK client, pinned by e2e/testdata/mcpclient/package-lock.json, and on
+# Linux the private desktop the computer-control helper is tested in (Xvfb,
+# a session D-Bus, the AT-SPI accessibility bus and gnome-calculator). Safe
+# to run again: it skips what is present.
 set -euo pipefail
 bin=${1:-bin/buddi}
 
@@ -19,6 +21,22 @@ if ! have_browser; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
     echo "setup: no Chromium or Chrome found; install one (e.g. \`sudo apt-get install chromium\`) or run \`$bin browser install\`." >&2
+  fi
+fi
+
+# The Linux computer-control helper's tests (native/linux) drive a real
+# accessible app on a private X display.
+have_desktop() {
+  command -v Xvfb >/dev/null && command -v dbus-daemon >/dev/null &&
+    [ -e /usr/share/dbus-1/services/org.a11y.Bus.service ] && command -v gnome-calculator >/dev/null
+}
+if [ "$(uname -s)" = Linux ] && ! have_desktop; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing Xvfb, D-Bus, AT-SPI and gnome-calculator for the computer-control tests…"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb dbus at-spi2-core gnome-calculator >/dev/null
+  else
+    echo "setup: the computer-control tests need Xvfb, dbus-daemon, at-spi2-core and gnome-calculator; install them (e.g. \`sudo apt-get install xvfb dbus at-spi2-core gnome-calculator\`)." >&2
   fi
 fi
 
