@@ -11,8 +11,17 @@ import (
 	"github.com/buddi-dev/buddi/native/protocol"
 )
 
-// reportLatency adds the median and the 99th percentile of the samples.
-func reportLatency(b *testing.B, samples []time.Duration) {
+// measure runs call b.N times and reports the median and the 99th
+// percentile of its durations.
+func measure(b *testing.B, call func() error) {
+	samples := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		start := time.Now()
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(start))
+	}
 	slices.Sort(samples)
 	at := func(q float64) float64 {
 		return float64(samples[min(len(samples)-1, int(q*float64(len(samples))))]) / float64(time.Millisecond)
@@ -29,17 +38,11 @@ func BenchmarkObserve(b *testing.B) {
 	s.openCalculator()
 	o := s.observeUntil(func(*protocol.Observation) bool { return true })
 	nodes, _ := json.Marshal(o.Nodes)
-	samples := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		start := time.Now()
-		if _, err := s.c.Observe(ctx(b), calculator); err != nil {
-			b.Fatal(err)
-		}
-		samples = append(samples, time.Since(start))
-	}
-	b.StopTimer()
-	reportLatency(b, samples)
+	c := ctx(b)
+	measure(b, func() error {
+		_, err := s.c.Observe(c, calculator)
+		return err
+	})
 	b.ReportMetric(float64(len(nodes)), "tree-bytes")
 	b.ReportMetric(float64(len(o.Nodes)), "refs")
 	b.ReportMetric(float64(len(o.Screenshot.Data)), "png-bytes")
@@ -52,15 +55,9 @@ func BenchmarkClickByRef(b *testing.B) {
 	s.openCalculator()
 	o := s.observeUntil(func(*protocol.Observation) bool { return true })
 	args := protocol.ClickArgs{Guard: guard(o), Element: target(find(o, "button", "1"))}
-	samples := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for b.Loop() {
-		start := time.Now()
-		if _, err := s.c.Click(ctx(b), args); err != nil {
-			b.Fatal(err)
-		}
-		samples = append(samples, time.Since(start))
-	}
-	b.StopTimer()
-	reportLatency(b, samples)
+	c := ctx(b)
+	measure(b, func() error {
+		_, err := s.c.Click(c, args)
+		return err
+	})
 }

@@ -122,7 +122,7 @@ func (p *Platform) Activate(ctx context.Context, a protocol.App) (bool, error) {
 		return false, err
 	}
 	for _, w := range d.clients() {
-		win, err := p.describe(ctx, d, w)
+		win, _, err := p.identify(ctx, d, w)
 		if err == nil && win.info.AppID == a.ID {
 			return false, d.raise(w)
 		}

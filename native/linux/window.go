@@ -27,11 +27,24 @@ type window struct {
 	err   error // why there is no tree
 }
 
-// describe reads what X says about client window w.
+// describe reads what X says about client window w and finds its
+// accessibility tree.
 func (p *Platform) describe(ctx context.Context, d *display, w xproto.Window) (*window, error) {
+	win, outer, err := p.identify(ctx, d, w)
+	if err != nil {
+		return nil, err
+	}
+	win.tree, win.err = p.findTree(ctx, d, win.info.PID, win.info.Title)
+	win.frame(outer)
+	return win, nil
+}
+
+// identify reads what X says about client window w: its id, title,
+// process and app, and where it is.
+func (p *Platform) identify(ctx context.Context, d *display, w xproto.Window) (*window, protocol.Rect, error) {
 	outer, err := d.geometry(w)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeNoFocusedWindow, "The focused window closed while the helper looked at it; observe again.").WithDetail(err)
+		return nil, outer, protocol.Errorf(protocol.CodeNoFocusedWindow, "The focused window closed while the helper looked at it; observe again.").WithDetail(err)
 	}
 	win := &window{d: d, id: w}
 	win.info = protocol.Window{ID: fmt.Sprintf("x11:0x%x", uint32(w)), Title: d.text(w, "_NET_WM_NAME")}
@@ -50,9 +63,7 @@ func (p *Platform) describe(ctx context.Context, d *display, w xproto.Window) (*
 			win.info.AppID, win.info.AppName = e.ID, e.Name
 		}
 	}
-	win.tree, win.err = p.findTree(ctx, d, win.info.PID, win.info.Title)
-	win.frame(outer)
-	return win, nil
+	return win, outer, nil
 }
 
 // frame works out the part of the X window the app draws into. GTK puts
