@@ -44,8 +44,8 @@ func (d *Driver) Status(ctx context.Context) drivers.Status {
 	switch {
 	case err != nil:
 		st.Problem = message(err)
-	case rootRefusal(&d.cfg) != nil:
-		st.Problem = msgRoot
+	case RunsAs(d.cfg).Problem != "":
+		st.Problem = RunsAs(d.cfg).Problem
 	case !driverInstalled():
 		st.Problem = "The Playwright driver is not installed: run `buddi browser install`."
 	}

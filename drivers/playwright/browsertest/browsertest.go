@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -39,12 +38,10 @@ func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
 // Start is New for callers without a testing.TB (a TestMain sharing one
 // driver): it installs the Playwright driver if needed, launches a headless
 // browser on dataDir, and returns the driver, which the caller closes (also
-// after an error, when it is not nil). Tests running as root get
-// BUDDI_BROWSER_NO_SANDBOX=1, since Chromium will not sandbox itself as root.
+// after an error, when it is not nil). As root the browser runs as the
+// unprivileged browser account with its sandbox on, as it does in buddi;
+// the data directory may be anywhere (a t.TempDir() is fine).
 func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)) (*playwright.Driver, error) {
-	if os.Geteuid() == 0 && os.Getenv(playwright.EnvNoSandbox) == "" {
-		_ = os.Setenv(playwright.EnvNoSandbox, "1")
-	}
 	install.once.Do(func() { install.err = playwright.InstallDriver(ctx, io.Discard) })
 	if install.err != nil {
 		return nil, install.err
