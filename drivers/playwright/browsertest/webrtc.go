@@ -93,7 +93,14 @@ func OtherAddr() netip.Addr {
 // injected into a connection it negotiated with itself. When gathering is
 // complete and the connection has nowhere left to go (no local candidate
 // at all, or a final ICE state), it fetches report with what it saw:
-// ?candidates=N&state=S&error=E. The fetch is the signal a test waits for.
+// ?candidates=N&gathering=S&state=S&attempts=N&error=E. The fetch is the
+// signal a test waits for.
+//
+// A connection made before the page's renderer has heard the browser's
+// list of networks waits for a change to it, which never comes in a network
+// namespace with nothing but loopback: its gathering never completes. The
+// renderer keeps the list once heard, so the script tries again with a new
+// connection (up to ten times, two seconds each) until one completes.
 func (u *UDPTrap) ProbePage(report string) string {
 	var servers, hosts []string
 	for _, h := range u.Hosts {
@@ -102,30 +109,40 @@ func (u *UDPTrap) ProbePage(report string) string {
 		hosts = append(hosts, "'"+h+"'")
 	}
 	return fmt.Sprintf(`<!doctype html><title>WebRTC probe</title><p>probing</p><script>
-(async () => {
-  let n = 0, state = 'none', error = '';
-  try {
-    const a = new RTCPeerConnection({iceServers: [%s]});
-    const b = new RTCPeerConnection();
-    a.createDataChannel('probe');
-    a.onicecandidate = e => { if (e.candidate && e.candidate.candidate) n++; };
-    const gathered = new Promise(r => { a.onicegatheringstatechange = () => { if (a.iceGatheringState === 'complete') r(); }; });
-    await a.setLocalDescription(await a.createOffer());
-    await b.setRemoteDescription(a.localDescription);
-    await a.setRemoteDescription(await b.createAnswer());
-    for (const h of [%s]) {
-      await a.addIceCandidate({candidate: 'candidate:1 1 udp 2122260223 ' + h + ' %d typ host', sdpMid: '0', sdpMLineIndex: 0});
-    }
-    await gathered;
+async function attempt() {
+  let n = 0;
+  const a = new RTCPeerConnection({iceServers: [%s]});
+  const b = new RTCPeerConnection();
+  a.createDataChannel('probe');
+  a.onicecandidate = e => { if (e.candidate && e.candidate.candidate) n++; };
+  const gathered = new Promise(r => { a.onicegatheringstatechange = () => { if (a.iceGatheringState === 'complete') r(); }; });
+  await a.setLocalDescription(await a.createOffer());
+  await b.setRemoteDescription(a.localDescription);
+  await a.setRemoteDescription(await b.createAnswer());
+  for (const h of [%s]) {
+    await a.addIceCandidate({candidate: 'candidate:1 1 udp 2122260223 ' + h + ' %d typ host', sdpMid: '0', sdpMLineIndex: 0});
+  }
+  await Promise.race([gathered, new Promise(r => setTimeout(r, 2000))]);
+  if (a.iceGatheringState === 'complete') {
     await new Promise(r => {
       const settled = () => n === 0 || ['failed', 'connected', 'completed', 'disconnected', 'closed'].includes(a.iceConnectionState);
       if (settled()) return r();
       a.oniceconnectionstatechange = () => { if (settled()) r(); };
       setTimeout(r, 20000); // only if packets are leaving: the test fails on them anyway
     });
-    state = a.iceConnectionState;
+  }
+  return {n, gathering: a.iceGatheringState, state: a.iceConnectionState};
+}
+(async () => {
+  let n = 0, gathering = 'none', state = 'none', error = '', tries = 0;
+  try {
+    while (tries < 10 && gathering !== 'complete') {
+      tries++;
+      const r = await attempt();
+      n += r.n; gathering = r.gathering; state = r.state;
+    }
   } catch (e) { error = String(e); }
-  await fetch(%q + '?candidates=' + n + '&state=' + state + '&error=' + encodeURIComponent(error));
+  await fetch(%q + '?candidates=' + n + '&gathering=' + gathering + '&state=' + state + '&attempts=' + tries + '&error=' + encodeURIComponent(error));
   document.querySelector('p').textContent = 'probed';
 })();
 </script>`, strings.Join(servers, ", "), strings.Join(hosts, ", "), u.Port, report)
