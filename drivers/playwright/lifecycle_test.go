@@ -73,22 +73,6 @@ func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
 	wantCode(t, err, drivers.CodeNoBrowser)
 }
 
-func TestRootWithoutNoSandboxRefuses(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("only root is refused")
-	}
-	d, err := playwright.New(playwright.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	_, err = d.Open(testCtx(t), "c1")
-	wantCode(t, err, drivers.CodeNoBrowser)
-	if st := d.Status(testCtx(t)); st.Problem == "" || st.Running {
-		t.Fatalf("status: %+v", st)
-	}
-}
-
 func TestNewValidates(t *testing.T) {
 	for name, cfg := range map[string]playwright.Config{
 		"no dir":       {},
