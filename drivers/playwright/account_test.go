@@ -79,7 +79,10 @@ func nsOf(pid int, kind string) string {
 // directory are out of the account's reach.
 func TestRootRunsTheBrowserAsItsAccountWithTheSandbox(t *testing.T) {
 	needRoot(t)
-	dir := t.TempDir()
+	dir := browsertest.TempDir(t)
+	if err := os.Chmod(dir, 0o700); err != nil { // as buddi serve leaves it
+		t.Fatal(err)
+	}
 	token := filepath.Join(dir, "owner-token")
 	if err := os.WriteFile(token, []byte("secret"), 0o600); err != nil {
 		t.Fatal(err)
@@ -161,7 +164,7 @@ func TestRootRunsTheBrowserAsItsAccountWithTheSandbox(t *testing.T) {
 // where the sandbox or the user switch cannot work: the browser runs as
 // buddi's own user, without its sandbox, and still works.
 func TestNoSandboxOptInRunsAsBuddiItself(t *testing.T) {
-	dir := t.TempDir()
+	dir := browsertest.TempDir(t)
 	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir; c.NoSandbox = true })
 	if r := playwright.RunsAs(playwright.Config{DataDir: dir, NoSandbox: true}); r.Sandbox || r.UID != os.Geteuid() {
 		t.Fatalf("RunsAs: %+v", r)

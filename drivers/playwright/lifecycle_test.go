@@ -33,7 +33,7 @@ func browserPIDs(dataDir string) []int {
 }
 
 func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
-	dir := t.TempDir()
+	dir := browsertest.TempDir(t)
 	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir })
 	if st := d.Status(testCtx(t)); !st.Running || !st.Found || !st.Headless || st.Problem != "" || st.Driver != "playwright" {
 		t.Fatalf("status: %+v", st)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d, err := Start(ctx, t.TempDir(), opts...)
+	d, err := Start(ctx, TempDir(t), opts...)
 	if d != nil {
 		t.Cleanup(func() { _ = d.Close() })
 	}
@@ -61,6 +63,22 @@ func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)
 		return d, err
 	}
 	return d, tabs.Close(ctx)
+}
+
+// TempDir is t.TempDir() made enterable (not readable) by other users on
+// the way to it, so that a browser running as its own account can reach a
+// data directory there even where buddi cannot give it a view of its own
+// files (root without CAP_SYS_ADMIN). Use it for any data directory a
+// browser will run on.
+func TempDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if os.Geteuid() == 0 {
+		if err := os.Chmod(filepath.Dir(dir), 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func sentence(err error) string {
