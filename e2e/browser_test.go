@@ -1,12 +1,10 @@
 package e2e_test
 
 import (
-	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,13 +33,7 @@ func TestE2EWebRTCSendsNoUDP(t *testing.T) {
 		default:
 		}
 	})
-	page := httptest.NewServer(mux)
-	t.Cleanup(page.Close)
-
-	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+page.URL)
-	tok := b.AddAgent(t, "ada", false)
-	b.Task(t, "ada", "c1", 80)
-	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": page.URL + "/"}))
+	b, _, _ := openPreview(t, mux)
 	var q url.Values
 	select {
 	case q = <-reported:
@@ -57,7 +49,7 @@ func TestE2EWebRTCSendsNoUDP(t *testing.T) {
 	}
 	if canMakeNetNS() {
 		self, _ := os.Readlink("/proc/self/ns/net")
-		pids := browserPIDs(b.dir)
+		pids := browsertest.PIDs(b.dir)
 		if len(pids) == 0 {
 			t.Fatal("no browser process found")
 		}
@@ -126,21 +118,4 @@ func canMakeNetNS() bool {
 	_ = ns.Listener().Close()
 	_ = ns.Close()
 	return true
-}
-
-// browserPIDs lists the processes running a browser on dir's profile.
-func browserPIDs(dir string) []int {
-	mark := []byte("--user-data-dir=" + filepath.Join(dir, "browser", "profile") + "\x00")
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(cmd, mark) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }

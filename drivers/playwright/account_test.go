@@ -96,7 +96,7 @@ func TestRootRunsTheBrowserAsItsAccountWithTheSandbox(t *testing.T) {
 	s.page("/p", "Page", "hello")
 	navigate(t, openConv(t, d, "c1"), s.URL+"/p")
 
-	pids := browserPIDs(dir)
+	pids := browsertest.PIDs(dir)
 	if len(pids) == 0 {
 		t.Fatal("no browser process")
 	}
@@ -176,7 +176,7 @@ func TestNoSandboxOptInRunsAsBuddiItself(t *testing.T) {
 	if obs := observe(t, tabs, drivers.ObserveOptions{}); obs.Title != "Unsandboxed" {
 		t.Fatalf("observation: %+v", obs)
 	}
-	for _, pid := range browserPIDs(dir) {
+	for _, pid := range browsertest.PIDs(dir) {
 		if uid := procStatus(pid, "Uid"); uid != strconv.Itoa(os.Geteuid()) {
 			t.Fatalf("browser process %d runs as uid %s, want buddi's own %d", pid, uid, os.Geteuid())
 		}
@@ -206,7 +206,7 @@ func TestBrowserUserMustBeUnprivilegedAndExist(t *testing.T) {
 		if st := d.Status(testCtx(t)); !strings.Contains(st.Problem, name) || st.Running {
 			t.Errorf("%s: status %+v", name, st)
 		}
-		if len(browserPIDs(dir)) != 0 {
+		if len(browsertest.PIDs(dir)) != 0 {
 			t.Errorf("%s: a browser was started", name)
 		}
 		_ = d.Close()

@@ -2,11 +2,13 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -79,6 +81,25 @@ func TempDir(t testing.TB) string {
 		}
 	}
 	return dir
+}
+
+// PIDs lists the processes running a browser on dataDir's profile: the
+// browser process and the helpers that carry the profile on their command
+// lines (renderers do not).
+func PIDs(dataDir string) []int {
+	mark := []byte("--user-data-dir=" + filepath.Join(dataDir, "browser", "profile") + "\x00")
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(cmd, mark) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func sentence(err error) string {
