@@ -19,6 +19,7 @@ type Config struct {
 	Addr         string // --addr, BUDDI_ADDR
 	Channel      string // BUDDI_BROWSER_CHANNEL
 	NoSandbox    bool   // BUDDI_BROWSER_NO_SANDBOX
+	BrowserUser  string // BUDDI_BROWSER_USER: as root, the account the browser runs as
 	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
@@ -46,6 +47,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		DataDir:      or(getenv("BUDDI_DATA_DIR"), DefaultData),
 		Addr:         or(getenv("BUDDI_ADDR"), DefaultAddr),
 		Channel:      getenv("BUDDI_BROWSER_CHANNEL"),
+		BrowserUser:  getenv("BUDDI_BROWSER_USER"),
 		PublicOrigin: getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
 		LogLevel:     or(getenv("BUDDI_LOG_LEVEL"), "info"),
 		Driver:       or(getenv("BUDDI_DRIVER"), "playwright"),

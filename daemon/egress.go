@@ -1,11 +1,12 @@
 package daemon
 
 import (
+	"os"
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
-	"os"
+	"github.com/buddi-dev/buddi/egress/netns"
 )
 
 // egressParts are the SOCKS guard the browser dials through and the URL
@@ -13,6 +14,7 @@ import (
 type egressParts struct {
 	cfg    egress.Config
 	guard  *egress.Guard
+	ns     *netns.Namespace // the browser's own network, when buddi runs as root
 	policy *urlPolicy
 }
 
@@ -54,10 +56,27 @@ func startEgress(o Options) (*egressParts, error) {
 	return &egressParts{cfg: cfg, policy: &urlPolicy{p: pol, sim: simulated}}, nil
 }
 
-// listen starts the guard the first time a browser needs it.
+// listen starts the guard the first time a browser needs it. As root it
+// serves a listener inside a network namespace made for the browser, whose
+// only route out is then the guard; elsewhere, or where the system refuses
+// a namespace, it listens on the host's loopback.
 func (e *egressParts) listen() (*egress.Guard, error) {
 	if e.guard != nil {
 		return e.guard, nil
+	}
+	if os.Geteuid() == 0 {
+		ns, err := netns.New()
+		if err == nil {
+			g, err := egress.Serve(e.cfg, ns.Listener())
+			if err != nil {
+				_ = ns.Listener().Close()
+				_ = ns.Close()
+				return nil, err
+			}
+			e.guard, e.ns = g, ns
+			return g, nil
+		}
+		e.cfg.Logger.Warn("the browser shares the host's network: no network namespace of its own", "err", err)
 	}
 	g, err := egress.Listen(e.cfg)
 	if err != nil {
@@ -67,9 +86,21 @@ func (e *egressParts) listen() (*egress.Guard, error) {
 	return g, nil
 }
 
+// netNS is the path the browser joins its network namespace by, or "".
+func (e *egressParts) netNS() string {
+	if e.ns == nil {
+		return ""
+	}
+	return e.ns.Path()
+}
+
 func (e *egressParts) close() error {
 	if e.guard == nil {
 		return nil
 	}
-	return e.guard.Close()
+	err := e.guard.Close()
+	if e.ns != nil {
+		_ = e.ns.Close()
+	}
+	return err
 }

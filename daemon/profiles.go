@@ -44,6 +44,7 @@ func (d *Daemon) playwrightProfiles() (profileSet, int, func() drivers.Status, e
 		}
 		c := cfg
 		c.ExtraArgs = egress.ChromiumFlags(g.Addr())
+		c.NetNS = d.egress.netNS()
 		p, err := playwright.New(c)
 		if err != nil {
 			return nil, err
@@ -57,7 +58,7 @@ func (d *Daemon) playwrightConfig() playwright.Config {
 	o := d.opts.Config
 	pol := d.egress.policy.p
 	return playwright.Config{
-		DataDir: o.DataDir, Channel: o.Channel, NoSandbox: o.NoSandbox, Logger: d.opts.Log,
+		DataDir: o.DataDir, Channel: o.Channel, NoSandbox: o.NoSandbox, BrowserUser: o.BrowserUser, Logger: d.opts.Log,
 		CheckURL: func(raw string) error { return coded(pol.CheckURL(raw, egress.SourceRedirect)) },
 		CheckField: func(f playwright.Field, value string) error {
 			return coded(egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,

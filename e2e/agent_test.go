@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
 type in = map[string]any
@@ -172,7 +173,7 @@ func TestE2EEightConversationsInTheirOwnTabs(t *testing.T) {
 
 func TestE2EStopSurvivesKill9(t *testing.T) {
 	s := newSite(t)
-	dir := t.TempDir()
+	dir := browsertest.TempDir(t)
 	b := serve(t, dir, "BUDDI_PREVIEW_ORIGINS="+s.URL)
 	tok := b.AddAgent(t, "ada", false)
 	b.Task(t, "ada", "c1", 80)

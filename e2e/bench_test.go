@@ -15,6 +15,7 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 )
 
 // benchSite serves a page with a link to itself and a long document.
@@ -115,13 +116,13 @@ func BenchmarkRawPlaywrightClickObserve(b *testing.B) { rawBench(b, true) }
 
 func rawBench(b *testing.B, click bool) {
 	srv := benchSite(b)
-	p, err := pw.Run(&pw.RunOptions{SkipInstallBrowsers: true})
+	p, err := pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.Stop()
 	args := []string{"--disable-background-networking", "--disable-component-update", "--no-first-run"}
-	if os.Getenv("BUDDI_BROWSER_NO_SANDBOX") == "1" {
+	if os.Geteuid() == 0 { // raw playwright-go runs as root, where Chromium needs this
 		args = append(args, "--no-sandbox")
 	}
 	br, err := p.Chromium.Launch(pw.BrowserTypeLaunchOptions{ExecutablePath: pw.String("/usr/bin/chromium"), Args: args})

@@ -33,13 +33,7 @@ try { new WebSocket('ws://127.0.0.1:%[2]s/ws'); } catch (e) {}
 	})
 	mux.HandleFunc("/hop1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/hop2", http.StatusFound) })
 	mux.HandleFunc("/hop2", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other+"/landed", http.StatusFound) })
-	page := httptest.NewServer(mux)
-	t.Cleanup(page.Close)
-
-	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+page.URL)
-	tok := b.AddAgent(t, "ada", false)
-	b.Task(t, "ada", "c1", 80)
-	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": page.URL + "/"}))
+	b, tok, page := openPreview(t, mux)
 	ok(t, b.Act(t, tok, "c1", in{"action": "wait_for", "wait": in{"load": true}}))
 
 	code(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": other + "/direct"}), "private_address")
@@ -52,7 +46,7 @@ try { new WebSocket('ws://127.0.0.1:%[2]s/ws'); } catch (e) {}
 		t.Fatalf("the redirect chain landed on loopback: %s", r.Result)
 	}
 	obs = b.Observe(t, tok, "c1")
-	if obs["url"] != page.URL+"/" && obs["url"] != page.URL+"/hop2" && obs["url"] != page.URL+"/hop1" {
+	if obs["url"] != page+"/" && obs["url"] != page+"/hop2" && obs["url"] != page+"/hop1" {
 		t.Fatalf("after the blocked redirect the page is %v", obs["url"])
 	}
 	obs = b.Observe(t, tok, "c1")
@@ -93,4 +87,18 @@ func portOf(u string) string {
 		}
 	}
 	return ""
+}
+
+// openPreview serves h on a preview origin of a buddi serve, gives agent
+// ada a task on conversation c1 and navigates it to the origin's "/". It
+// returns buddi, ada's token and the origin.
+func openPreview(t *testing.T, h http.Handler, env ...string) (*buddi, string, string) {
+	t.Helper()
+	page := httptest.NewServer(h)
+	t.Cleanup(page.Close)
+	b := serve(t, "", append([]string{"BUDDI_PREVIEW_ORIGINS=" + page.URL}, env...)...)
+	tok := b.AddAgent(t, "ada", false)
+	b.Task(t, "ada", "c1", 80)
+	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": page.URL + "/"}))
+	return b, tok, page.URL
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
 var bin string
@@ -35,7 +36,7 @@ type buddi struct {
 func serve(t testing.TB, dir string, env ...string) *buddi {
 	t.Helper()
 	if dir == "" {
-		dir = t.TempDir()
+		dir = browsertest.TempDir(t)
 	}
 	addr := daemontest.FreeAddr(t)
 	b := &buddi{dir: dir, addr: addr, logs: &lockedBuffer{}, env: env}

@@ -45,27 +45,46 @@ type Stats struct {
 	Active   int    // connections open now
 	// Refused counts refused requests by reason: an address class name
 	// ("loopback", "private", "cgnat", …), "port", "air_gap", "bind",
-	// "udp_associate", "command", "proxy_self", "bad_host" or "lookup_failed".
+	// "udp_associate", "command", "proxy_self", "bad_host", "lookup_failed"
+	// or "browser_service" (a host only the browser's own machinery uses).
 	Refused map[string]uint64
 }
 
 // Listen validates cfg, listens on 127.0.0.1 on a port the system picks,
 // and starts serving.
 func Listen(cfg Config) (*Guard, error) {
-	r, err := compile(cfg)
-	if err != nil {
+	if _, err := compile(cfg); err != nil {
 		return nil, err
 	}
-	cfg = cfg.withDefaults()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("egress: cannot listen on 127.0.0.1: %w", err)
 	}
+	g, err := Serve(cfg, ln)
+	if err != nil {
+		_ = ln.Close()
+	}
+	return g, err
+}
+
+// Serve validates cfg and serves ln, a TCP listener made elsewhere (inside
+// the browser's own network namespace, for one). The guard owns ln from
+// here on, and closes it with Close; on an error ln is left open.
+func Serve(cfg Config, ln net.Listener) (*Guard, error) {
+	r, err := compile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tcp, ok := ln.Addr().(*net.TCPAddr)
+	if !ok {
+		return nil, fmt.Errorf("egress: the guard serves TCP, not %s", ln.Addr().Network())
+	}
+	cfg = cfg.withDefaults()
 	g := &Guard{
 		cfg:      cfg,
 		r:        r,
 		ln:       ln,
-		self:     ln.Addr().(*net.TCPAddr).AddrPort(), //nolint:forcetypeassert // a tcp listener
+		self:     tcp.AddrPort(),
 		log:      cfg.Logger.With("component", "egress"),
 		dial:     cfg.dial,
 		epoch:    time.Now(),
@@ -82,7 +101,9 @@ func Listen(cfg Config) (*Guard, error) {
 	return g, nil
 }
 
-// Addr is the guard's address, "127.0.0.1:port", for ChromiumFlags.
+// Addr is the guard's address, "127.0.0.1:port", for ChromiumFlags. For a
+// guard serving a listener in another network namespace, it is the address
+// there.
 func (g *Guard) Addr() string { return g.self.String() }
 
 // Close stops accepting, closes every live connection (client and

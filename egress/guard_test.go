@@ -1,8 +1,12 @@
 package egress_test
 
 import (
+	"context"
+	"errors"
 	"net"
+	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -237,4 +241,67 @@ func TestGuardPreviewIPv6(t *testing.T) {
 	}
 	roundTrip(t, c, "fallback")
 	c.Close()
+}
+
+// countingResolver answers every name with a public address and counts
+// the questions.
+type countingResolver struct{ n atomic.Int64 }
+
+func (r *countingResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	r.n.Add(1)
+	return []netip.Addr{netip.MustParseAddr("93.184.215.14")}, nil
+}
+
+func TestGuardRefusesBrowserServicesWithoutLookup(t *testing.T) {
+	r := &countingResolver{}
+	g, logs := startGuard(t, egress.Config{Resolver: r})
+	for _, name := range []string{"update.googleapis.com", "Update.GoogleAPIs.com.", "safebrowsing.googleapis.com"} {
+		code, conn := rawRequest(t, g, cmdConnect, 3, []byte(name), 443)
+		if code == replyOK {
+			t.Fatalf("CONNECT %s granted", name)
+		}
+		assertClosed(t, conn)
+	}
+	if n := g.Stats().Refused["browser_service"]; n != 3 {
+		t.Errorf("Refused = %v", g.Stats().Refused)
+	}
+	if n := r.n.Load(); n != 0 {
+		t.Errorf("the guard looked up %d browser service names", n)
+	}
+	if !strings.Contains(logs.String(), "reason=browser_service") {
+		t.Errorf("refusal not logged:\n%s", logs.String())
+	}
+	// A page's Google hosts are not the browser's services.
+	code, conn := rawRequest(t, g, cmdConnect, 3, []byte("accounts.google.com"), 443)
+	assertClosed(t, conn)
+	if r.n.Load() != 1 || g.Stats().Refused["browser_service"] != 3 {
+		t.Errorf("accounts.google.com was judged a browser service (reply %d, %v)", code, g.Stats().Refused)
+	}
+}
+
+func TestServeUsesTheGivenListener(t *testing.T) {
+	preview := startEcho(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := egress.Serve(egress.Config{PreviewOrigins: []string{"http://" + preview.addr()}}, ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Addr() != ln.Addr().String() {
+		t.Fatalf("Addr = %s, listener at %s", g.Addr(), ln.Addr())
+	}
+	c, err := socksDial(t, g, preview.addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, c, "x")
+	c.Close()
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ln.Accept(); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("the guard left its listener open: %v", err)
+	}
 }

@@ -79,16 +79,24 @@ func (s *session) stepContext() (context.Context, context.CancelFunc) {
 var (
 	errNoAddress = errors.New("egress: the name has no address")
 	errBadName   = errors.New("egress: not a host name")
+	// errServiceHost refuses a host that only the browser's own machinery
+	// uses (serviceHosts).
+	errServiceHost = errors.New("egress: a host of the browser's own services")
 )
 
 // Resolve looks name up once, through the configured resolver, and keeps
 // every address for Allow to check. It never returns a nil IP without an
-// error. localhost and names under it are loopback and never asked of DNS.
+// error. localhost and names under it are loopback and never asked of DNS;
+// the browser's own service hosts are refused without a lookup.
 func (s *session) Resolve(ctx context.Context, name string) (context.Context, net.IP, error) {
 	h, err := parseHost(name)
 	if err != nil {
 		s.g.refuse("bad_host", name, 0, nil)
 		return ctx, nil, errBadName
+	}
+	if serviceHost(h.bare()) {
+		s.g.refuse("browser_service", name, 0, nil)
+		return ctx, nil, errServiceHost
 	}
 	var addrs []netip.Addr
 	switch {
@@ -133,6 +141,7 @@ func (s *session) Allow(ctx context.Context, req *socks5.Request) (context.Conte
 	for _, a := range addrs {
 		s.dests = append(s.dests, netip.AddrPortFrom(a.Unmap(), uint16(port)))
 	}
+	s.g.log.Debug("egress allowed", "host", label, "port", port, "addrs", addrs)
 	return ctx, true
 }
 

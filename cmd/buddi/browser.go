@@ -32,7 +32,7 @@ func browser(e *env, args []string) int {
 }
 
 func pwConfig(c config.Config) playwright.Config {
-	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox}
+	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox, BrowserUser: c.BrowserUser}
 }
 
 func browserShow(e *env, c config.Config) int {

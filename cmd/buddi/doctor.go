@@ -10,6 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/egress/netns"
 )
 
 func init() {
@@ -60,8 +61,12 @@ func dataRow(c config.Config) row {
 		return row{"data dir", warning, c.DataDir + " does not exist yet; `buddi serve` creates it (0700)."}
 	case err != nil:
 		return row{"data dir", failed, fmt.Sprintf("%s cannot be read: %v.", c.DataDir, err)}
-	case fi.Mode().Perm()&0o077 != 0:
+	case fi.Mode().Perm()&0o066 != 0:
 		return row{"data dir", failed, fmt.Sprintf("%s is readable by others (%v); run `chmod 700 %s`.", c.DataDir, fi.Mode().Perm(), c.DataDir)}
+	case fi.Mode().Perm()&0o011 != 0:
+		// Entering, without listing or reading, is what the browser's own
+		// user needs where the system gives it no view of its own.
+		return row{"data dir", ok, fmt.Sprintf("%s (%v: others may only pass through to the browser profile).", c.DataDir, fi.Mode().Perm())}
 	}
 	return row{"data dir", ok, c.DataDir + " (owner-only)."}
 }
@@ -107,13 +112,18 @@ func tokenRow(c config.Config) row {
 }
 
 func egressRow() row {
+	text, level := egressText()
+	return row{"egress proxy", level, text}
+}
+
+func egressText() (string, level) {
 	cfg, err := egress.ConfigFromEnv(os.Getenv)
 	if err != nil {
-		return row{"egress proxy", failed, err.Error()}
+		return err.Error(), failed
 	}
 	g, err := egress.Listen(cfg)
 	if err != nil {
-		return row{"egress proxy", failed, fmt.Sprintf("the SOCKS guard cannot listen on loopback: %v.", err)}
+		return fmt.Sprintf("the SOCKS guard cannot listen on loopback: %v.", err), failed
 	}
 	defer g.Close()
 	text := "the SOCKS guard starts on loopback; public web on ports 80/443 only"
@@ -123,7 +133,22 @@ func egressRow() row {
 	case len(cfg.Hosts) > 0:
 		text += fmt.Sprintf("; limited to %d hosts", len(cfg.Hosts))
 	}
-	return row{"egress proxy", ok, text + "."}
+	return text + "; " + browserNetwork() + ".", ok
+}
+
+// browserNetwork says how far the browser's network reaches besides the
+// guard, trying what buddi serve does: a network namespace of its own.
+func browserNetwork() string {
+	if os.Geteuid() != 0 {
+		return "the browser shares this machine's network (WebRTC held by its profile preferences); as root buddi would give it a network of its own whose only route is the guard"
+	}
+	ns, err := netns.New()
+	if err != nil {
+		return fmt.Sprintf("the browser shares this machine's network, since no network namespace can be made here (%v); WebRTC is held by its profile preferences", err)
+	}
+	_ = ns.Listener().Close()
+	_ = ns.Close()
+	return "the browser gets a network of its own whose only route is the guard (no UDP, no host addresses)"
 }
 
 func extensionRow(c config.Config) row {

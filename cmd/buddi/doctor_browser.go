@@ -12,9 +12,10 @@ import (
 	"github.com/buddi-dev/buddi/drivers/playwright"
 )
 
-// browserRows check the browser, Playwright's driver and the sandbox.
+// browserRows check the browser, Playwright's driver, whom the browser
+// runs as and its sandbox.
 func browserRows(c config.Config) []row {
-	rows := make([]row, 0, 3)
+	rows := make([]row, 0, 4)
 	if path, err := playwright.Find(pwConfig(c)); err != nil {
 		rows = append(rows, row{"browser", failed, err.Error()})
 	} else {
@@ -23,20 +24,44 @@ func browserRows(c config.Config) []row {
 	if err := driverInstalled(); err != nil {
 		rows = append(rows, row{"playwright", failed, err.Error()})
 	} else {
-		rows = append(rows, row{"playwright", ok, "the driver is installed."})
+		rows = append(rows, row{"playwright", ok, "the driver is installed in " + playwright.DriverDir() + "."})
 	}
-	return append(rows, sandboxRow(c))
+	r := playwright.RunsAs(pwConfig(c))
+	return append(rows, userRow(c, r), sandboxRow(c, r))
 }
 
-func sandboxRow(c config.Config) row {
+// userRow says whom the browser side (Playwright's driver and Chromium)
+// runs as.
+func userRow(c config.Config, r playwright.Runner) row {
 	root := os.Geteuid() == 0
 	switch {
-	case c.NoSandbox && root:
-		return row{"sandbox", warning, "BUDDI_BROWSER_NO_SANDBOX=1: Chromium runs WITHOUT its sandbox because buddi runs as root; run buddi as an ordinary user to keep it."}
+	case r.Problem != "":
+		return row{"browser user", failed, r.Problem}
+	case root && c.NoSandbox:
+		return row{"browser user", warning, "root, because BUDDI_BROWSER_NO_SANDBOX=1 is set; unset it to have the browser run as the unprivileged user " + browserUser(c) + "."}
+	case root && r.Create:
+		return row{"browser user", ok, fmt.Sprintf("%s, a system user without a login shell that buddi creates on the first launch; it can read neither the owner token nor the store.", r.User)}
+	case root:
+		return row{"browser user", ok, fmt.Sprintf("%s (uid %d), not root: it can read neither the owner token nor the store.", r.User, r.UID)}
+	}
+	return row{"browser user", ok, fmt.Sprintf("%s (uid %d), the user buddi runs as.", r.User, r.UID)}
+}
+
+func browserUser(c config.Config) string {
+	if c.BrowserUser != "" {
+		return c.BrowserUser
+	}
+	return playwright.DefaultBrowserUser
+}
+
+func sandboxRow(c config.Config, r playwright.Runner) row {
+	switch {
+	case c.NoSandbox && os.Geteuid() == 0:
+		return row{"sandbox", warning, "BUDDI_BROWSER_NO_SANDBOX=1: Chromium runs WITHOUT its sandbox, as root; unset it to keep the sandbox (buddi then runs the browser as " + browserUser(c) + ")."}
 	case c.NoSandbox:
 		return row{"sandbox", warning, "BUDDI_BROWSER_NO_SANDBOX=1: Chromium runs WITHOUT its sandbox; unset it, since as an ordinary user the sandbox works."}
-	case root:
-		return row{"sandbox", failed, "buddi runs as root, where Chromium refuses its sandbox; run it as an ordinary user, or set BUDDI_BROWSER_NO_SANDBOX=1 to accept an unsandboxed browser."}
+	case r.Problem != "":
+		return row{"sandbox", failed, "no browser can be started with its sandbox until the browser user row is fixed."}
 	}
 	return row{"sandbox", ok, "Chromium keeps its sandbox."}
 }
@@ -50,13 +75,13 @@ func driverInstalled() error {
 			_ = os.Setenv("PLAYWRIGHT_NODEJS_PATH", node)
 		}
 	}
-	d, err := pw.NewDriver(&pw.RunOptions{SkipInstallBrowsers: true})
+	d, err := pw.NewDriver(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true})
 	if err != nil {
 		return fmt.Errorf("Playwright's driver cannot be located (%v); run `buddi browser install --driver-only`", err)
 	}
 	out, err := d.Command("--version").Output()
 	if err != nil || !strings.Contains(string(out), d.Version) {
-		return fmt.Errorf("Playwright's driver %s is not installed or Node.js is missing; run `buddi browser install --driver-only` with PLAYWRIGHT_NODEJS_PATH set to your node", d.Version)
+		return fmt.Errorf("Playwright's driver %s is not installed in %s or Node.js is missing; run `buddi browser install --driver-only` with PLAYWRIGHT_NODEJS_PATH set to your node", d.Version, playwright.DriverDir())
 	}
 	return nil
 }

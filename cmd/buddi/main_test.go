@@ -216,7 +216,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 func TestDoctorRows(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1"}, "doctor", "--data", dir)
-	for _, name := range []string{"data dir", "store", "owner token", "browser", "playwright", "sandbox", "egress proxy", "extension", "telegram"} {
+	for _, name := range []string{"data dir", "store", "owner token", "browser", "playwright", "browser user", "sandbox", "egress proxy", "extension", "telegram"} {
 		if !strings.Contains(r.stdout, name) {
 			t.Fatalf("doctor has no %q row:\n%s", name, r.stdout)
 		}
@@ -226,6 +226,16 @@ func TestDoctorRows(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "the driver is installed") {
 		t.Fatalf("doctor does not find Playwright's driver with node from PATH:\n%s", r.stdout)
+	}
+	if os.Geteuid() == 0 {
+		r = runCLI(t, nil, "doctor", "--data", dir)
+		if !strings.Contains(r.stdout, "not root") && !strings.Contains(r.stdout, "creates on the first launch") || !strings.Contains(r.stdout, "keeps its sandbox") {
+			t.Fatalf("as root, doctor does not say the browser runs as another user with its sandbox:\n%s", r.stdout)
+		}
+		r = runCLI(t, []string{"BUDDI_BROWSER_USER=root"}, "doctor", "--data", dir)
+		if r.code != 1 || !strings.Contains(r.stdout, "BUDDI_BROWSER_USER=root is root") {
+			t.Fatalf("doctor accepts root as the browser user: exit %d\n%s", r.code, r.stdout)
+		}
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)

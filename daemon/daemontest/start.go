@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
 // Daemon is an in-process daemon with a client.
@@ -22,7 +23,7 @@ type Daemon struct {
 func Start(t testing.TB, dir string, o daemon.Options) *Daemon {
 	t.Helper()
 	if dir == "" {
-		dir = t.TempDir()
+		dir = browsertest.TempDir(t)
 	}
 	o.Config.DataDir, o.Config.Addr = dir, "127.0.0.1:0"
 	if o.Config.Driver == "" {

@@ -1,6 +1,7 @@
 package playwright_test
 
 import (
+	"log/slog"
 	"os"
 	"testing"
 
@@ -55,14 +56,14 @@ func BenchmarkRaw(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sharedDriver(b) // installs the driver and sets the environment
-	p, err := pw.Run(&pw.RunOptions{Stdout: os.Stderr})
+	sharedDriver(b) // installs the driver
+	p, err := pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), Stdout: os.Stderr})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.Stop()
 	bctx, err := p.Chromium.LaunchPersistentContext(b.TempDir(), pw.BrowserTypeLaunchPersistentContextOptions{
-		ExecutablePath: pw.String(path), Headless: pw.Bool(true), ChromiumSandbox: pw.Bool(os.Getenv(playwright.EnvNoSandbox) != "1")})
+		ExecutablePath: pw.String(path), Headless: pw.Bool(true), ChromiumSandbox: pw.Bool(os.Geteuid() != 0)}) // raw playwright-go runs as root unsandboxed
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,4 +96,33 @@ func BenchmarkRaw(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkLaunch is the time from a new driver to its first page loaded:
+// the launch an agent's first navigate waits for. As root, "account" runs
+// the browser side as the browser account with its sandbox (re-executing
+// this binary in its place, and a view of the files where needed); "self"
+// is the explicit opt-in that runs it as buddi's own user without the
+// sandbox: the cost of the user switch is the difference.
+func BenchmarkLaunch(b *testing.B) {
+	s := newSite(b)
+	s.page("/first", "First", "the first page")
+	for name, noSandbox := range map[string]bool{"account": false, "self": true} {
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			sharedDriver(b) // installs the driver; its own launch is not timed
+			for b.Loop() {
+				d, err := playwright.New(playwright.Config{DataDir: dir, NoSandbox: noSandbox, Headless: pw.Bool(true),
+					Logger: slog.New(slog.DiscardHandler)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				tabs := openConv(b, d, "c1")
+				navigate(b, tabs, s.URL+"/first")
+				b.StopTimer()
+				_ = d.Close()
+				b.StartTimer()
+			}
+		})
+	}
 }

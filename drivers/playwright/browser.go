@@ -1,14 +1,19 @@
 package playwright
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
-	"os"
+	"os/exec"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // baseArgs keep a browser with no network of its own quiet.
@@ -20,49 +25,63 @@ type browser struct {
 	pw      *pw.Playwright
 	bctx    pw.BrowserContext
 	profile string
+	account *account // nil: buddi's own user
 	cfg     *Config
 	log     *slog.Logger
 	dead    atomic.Bool
 }
 
-// launch starts the driver and the browser. On failure everything it
+// launch starts the driver and the browser, as the account browserAccount
+// chooses and in the namespaces the plan gives. On failure everything it
 // started is stopped again.
 func launch(ctx context.Context, cfg *Config) (*browser, error) {
-	if err := rootRefusal(cfg); err != nil {
+	a, err := browserAccount(cfg)
+	if err != nil {
 		return nil, err
 	}
 	path, err := Find(*cfg)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := nodePath(); err != nil {
+	nodeJS, err := nodePath()
+	if err != nil {
 		return nil, errNoNode
 	}
-	p, err := call(ctx, func() (*pw.Playwright, error) {
-		return pw.Run(&pw.RunOptions{Stdout: io.Discard, Stderr: logWriter{cfg.Logger}, Logger: cfg.Logger})
+	profile := cfg.profileDir()
+	killProfile(profile) // a browser left over from a crashed run holds the profile
+	if err := makeProfile(profile, a); err != nil {
+		return nil, err
+	}
+	pl, err := launchPlan(cfg, a, nodeJS, path)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		if err := writePrefs(profile); err != nil {
+			return nil, launchError(err)
+		}
+	}
+	stderr := &driverLog{log: cfg.Logger}
+	var p *pw.Playwright
+	err = withNode(ctx, pl, func() (err error) {
+		p, err = pw.Run(&pw.RunOptions{DriverDirectory: DriverDir(), Stdout: io.Discard, Stderr: stderr, Logger: cfg.Logger})
+		return err
 	})
 	if err != nil {
-		return nil, launchError(err)
+		return nil, stderr.launchError(err)
 	}
-	b := &browser{pw: p, profile: cfg.profileDir(), cfg: cfg, log: cfg.Logger}
+	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
-		return nil, err
+		return nil, stderr.launchError(err)
 	}
 	return b, nil
 }
 
 func (b *browser) start(ctx context.Context, path string) error {
 	if err := registerEngine(b.pw); err != nil {
-		return launchError(err)
+		return err
 	}
-	if err := os.MkdirAll(b.profile, 0o700); err != nil {
-		return launchError(err)
-	}
-	if err := os.Chmod(b.profile, 0o700); err != nil {
-		return launchError(err)
-	}
-	killProfile(b.profile) // a browser left over from a crashed run holds the profile
 	args := append(append([]string{}, baseArgs...), b.cfg.ExtraArgs...)
 	bctx, err := call(ctx, func() (pw.BrowserContext, error) {
 		return b.pw.Chromium.LaunchPersistentContext(b.profile, pw.BrowserTypeLaunchPersistentContextOptions{
@@ -76,11 +95,16 @@ func (b *browser) start(ctx context.Context, path string) error {
 		})
 	})
 	if err != nil {
-		return launchError(err)
+		return err
 	}
 	b.bctx = bctx
 	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
-	b.log.Info("browser started", "path", path, "headless", b.cfg.headless(), "profile", b.profile)
+	user := "buddi's own user"
+	if b.account != nil {
+		user = b.account.name
+	}
+	b.log.Info("browser started", "path", path, "headless", b.cfg.headless(), "profile", b.profile,
+		"user", user, "sandbox", !b.cfg.NoSandbox, "netns", b.cfg.NetNS != "")
 	return nil
 }
 
@@ -101,10 +125,47 @@ func (b *browser) newPage(ctx context.Context) (pw.Page, error) {
 	return call(ctx, b.bctx.NewPage)
 }
 
-// logWriter sends the driver's stderr to the log, a line per write.
-type logWriter struct{ log *slog.Logger }
+// driverLog sends the driver's stderr to the log, a line per write, and
+// keeps the line the stand-in for node prints when it cannot go on.
+type driverLog struct {
+	log       *slog.Logger
+	mu        sync.Mutex
+	complaint string
+}
 
-func (w logWriter) Write(p []byte) (int, error) {
+func (w *driverLog) Write(p []byte) (int, error) {
 	w.log.Debug("playwright driver", "stderr", string(p))
+	if c := complaintIn(p); c != "" {
+		w.mu.Lock()
+		w.complaint = c
+		w.mu.Unlock()
+	}
 	return len(p), nil
+}
+
+// launchError is launchError with what the stand-in said, when it said
+// anything: on the driver's stderr, or on that of the version check
+// playwright-go runs first.
+func (w *driverLog) launchError(err error) error {
+	w.mu.Lock()
+	c := w.complaint
+	w.mu.Unlock()
+	var ee *exec.ExitError
+	if c == "" && errors.As(err, &ee) {
+		c = complaintIn(ee.Stderr)
+	}
+	if c != "" {
+		return fail(drivers.CodeNoBrowser, err, "The browser could not be started as its own user: "+c+" Run `buddi doctor` to see why.")
+	}
+	return launchError(err)
+}
+
+// complaintIn returns the stand-in's line in out, without its mark.
+func complaintIn(out []byte) string {
+	i := bytes.Index(out, []byte(shimMark))
+	if i < 0 {
+		return ""
+	}
+	line, _, _ := bytes.Cut(out[i+len(shimMark):], []byte("\n"))
+	return string(bytes.TrimSpace(line))
 }

@@ -9,8 +9,9 @@ import (
 
 // Environment variables read by ConfigFromEnv.
 const (
-	EnvChannel   = "BUDDI_BROWSER_CHANNEL"
-	EnvNoSandbox = "BUDDI_BROWSER_NO_SANDBOX"
+	EnvChannel     = "BUDDI_BROWSER_CHANNEL"
+	EnvNoSandbox   = "BUDDI_BROWSER_NO_SANDBOX"
+	EnvBrowserUser = "BUDDI_BROWSER_USER"
 )
 
 // Field is what CheckField sees of an input before text goes into it: the
@@ -32,6 +33,15 @@ type Config struct {
 	Headless  *bool    // nil: headed when DISPLAY or WAYLAND_DISPLAY is set
 	ExtraArgs []string // egress flags from the caller: proxy and the like
 
+	// BrowserUser is the unprivileged account the browser side runs as when
+	// buddi runs as root (BUDDI_BROWSER_USER); "" means DefaultBrowserUser,
+	// created on the first launch if missing. Not read otherwise.
+	BrowserUser string
+	// NetNS, when set, is a network namespace (a path to open for setns)
+	// the browser side runs in: the caller's way to make the egress guard
+	// its only route. It takes buddi running as root.
+	NetNS string
+
 	// CheckURL is called for every document request: navigations, each
 	// redirect hop, popups and frames. A non-nil error blocks it; its code is
 	// kept when it is a *drivers.Error or has a Code() string method, else
@@ -44,13 +54,14 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// ConfigFromEnv returns a Config for dataDir with Channel and NoSandbox read
-// from the environment.
+// ConfigFromEnv returns a Config for dataDir with Channel, NoSandbox and
+// BrowserUser read from the environment.
 func ConfigFromEnv(dataDir string) Config {
 	return Config{
-		DataDir:   dataDir,
-		Channel:   os.Getenv(EnvChannel),
-		NoSandbox: os.Getenv(EnvNoSandbox) == "1",
+		DataDir:     dataDir,
+		Channel:     os.Getenv(EnvChannel),
+		NoSandbox:   os.Getenv(EnvNoSandbox) == "1",
+		BrowserUser: os.Getenv(EnvBrowserUser),
 	}
 }
 
@@ -75,6 +86,13 @@ func (c *Config) headless() bool {
 		return *c.Headless
 	}
 	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}
+
+func (c *Config) browserUser() string {
+	if c.BrowserUser != "" {
+		return c.BrowserUser
+	}
+	return DefaultBrowserUser
 }
 
 func (c *Config) profileDir() string {

@@ -39,6 +39,15 @@
 // element again (one engine call) and refuses with stale_ref when anything
 // differs or it is no longer rendered, dispatching nothing.
 //
+// As root, the driver and Chromium run as an unprivileged account (created
+// on first use) with Chromium's sandbox on: buddi re-executes itself in
+// node's place, and that stand-in takes the account, its own view of the
+// file system where the account cannot reach what it needs, and the
+// network namespace the caller gave (Config.NetNS), before it executes
+// node (reexec.go). The profile, and all the browser writes, is the
+// account's. Before every launch the profile's preferences are written:
+// they, not the command-line switches, keep WebRTC off UDP.
+//
 // Concurrency: a Driver and its Tabs are safe for concurrent use. The Driver's
 // mutex owns the launch state and the conversation registry; each Tabs owns
 // its tab list under its own mutex and runs one Observe or Do at a time.
@@ -49,6 +58,9 @@
 // the handlers here only record state and never call back into Playwright
 // there (closing a blocked popup happens on a goroutine of its own).
 // Lock order: Driver.mu, then Tabs.mu, then a tab's mutex or navState's.
+// Starting node takes envMu, process-wide, for the moment
+// PLAYWRIGHT_NODEJS_PATH (and the stand-in's plan) are set in the
+// environment; launches of different Drivers take turns there.
 // Stopping: Driver.Close marks the driver closed, closes the browser context,
 // stops the Playwright driver process and kills whatever is left of the
 // browser's process group.

@@ -41,11 +41,12 @@ func (d *Driver) Status(ctx context.Context) drivers.Status {
 	}
 	path, err := Find(d.cfg)
 	st.Browser, st.Found = path, err == nil
+	runner := RunsAs(d.cfg)
 	switch {
 	case err != nil:
 		st.Problem = message(err)
-	case rootRefusal(&d.cfg) != nil:
-		st.Problem = msgRoot
+	case runner.Problem != "":
+		st.Problem = runner.Problem
 	case !driverInstalled():
 		st.Problem = "The Playwright driver is not installed: run `buddi browser install`."
 	}

@@ -8,3 +8,6 @@ func Shrink(raw []byte, edge int) ([]byte, int, int, error) {
 	}
 	return s.jpeg, s.width, s.height, nil
 }
+
+// WritePrefs exposes the profile preferences writer to the fuzz test.
+var WritePrefs = writePrefs

@@ -1,7 +1,6 @@
 package playwright
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,22 +93,6 @@ func revision(p string) int {
 func executable(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
-// nodePath returns the Node.js the Playwright driver runs on, setting
-// PLAYWRIGHT_NODEJS_PATH so that playwright-go never downloads one.
-func nodePath() (string, error) {
-	if p := os.Getenv("PLAYWRIGHT_NODEJS_PATH"); p != "" {
-		return p, nil
-	}
-	p, err := exec.LookPath("node")
-	if err != nil {
-		return "", errors.New("node not found")
-	}
-	if err := os.Setenv("PLAYWRIGHT_NODEJS_PATH", p); err != nil {
-		return "", err
-	}
-	return p, nil
 }
 
 var errNoNode = fail(drivers.CodeNoBrowser, nil,

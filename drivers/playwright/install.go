@@ -3,22 +3,66 @@ package playwright
 import (
 	"context"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
 )
 
+// rootDriverDir is where Playwright's driver lives when buddi runs as root:
+// root's own ~/.cache is closed to the account the browser runs as.
+const rootDriverDir = "/var/cache/buddi/ms-playwright-go"
+
+// driverVersion is the Playwright version playwright-go runs.
+var driverVersion = sync.OnceValue(func() string {
+	d, err := pw.NewDriver(&pw.RunOptions{DriverDirectory: rootDriverDir}) // no Logger or Stderr: no global side effects
+	if err != nil {
+		return ""
+	}
+	return d.Version
+})
+
+// DriverDir is where Playwright's driver is installed and run from:
+// PLAYWRIGHT_DRIVER_PATH when set; as root, a system directory every user
+// may read; otherwise playwright-go's own place under ~/.cache.
+func DriverDir() string {
+	if dir := os.Getenv("PLAYWRIGHT_DRIVER_PATH"); dir != "" {
+		return dir
+	}
+	if os.Geteuid() == 0 {
+		return filepath.Join(rootDriverDir, driverVersion())
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "ms-playwright-go", driverVersion())
+}
+
+// cliPath is the script node runs as the driver.
+func cliPath() string {
+	if cli := os.Getenv("PLAYWRIGHT_CLI_PATH"); cli != "" {
+		return cli
+	}
+	return filepath.Join(DriverDir(), "package", "cli.js")
+}
+
 // InstallDriver fetches the Playwright driver (the playwright-core package
 // that runs on the machine's Node.js) if it is missing or out of date. It
-// downloads no browser. Progress lines go to progress.
+// downloads no browser. Progress lines go to progress. As root the driver
+// is left readable by every user, for the browser's account.
 func InstallDriver(ctx context.Context, progress io.Writer) error {
 	if _, err := nodePath(); err != nil {
 		return errNoNode
 	}
-	err := do(ctx, func() error { return pw.Install(runOptions(progress, true)) })
+	err := withNode(ctx, nil, func() error { return pw.Install(runOptions(progress, true)) })
+	if err == nil && os.Geteuid() == 0 && os.Getenv("PLAYWRIGHT_DRIVER_PATH") == "" {
+		err = openToAll(filepath.Dir(rootDriverDir))
+	}
 	if err != nil {
 		return fail(drivers.CodeNoBrowser, err,
 			"The Playwright driver could not be installed: check that the npm registry is reachable and try `buddi browser install` again.")
@@ -36,7 +80,7 @@ func InstallBrowser(ctx context.Context, progress io.Writer) error {
 	opts := runOptions(progress, false)
 	opts.Browsers = []string{"chromium"}
 	opts.NoInstallShell = true
-	if err := do(ctx, func() error { return pw.Install(opts) }); err != nil {
+	if err := withNode(ctx, nil, func() error { return pw.Install(opts) }); err != nil {
 		return fail(drivers.CodeNoBrowser, err,
 			"Playwright's Chromium download is unreachable from here: run `apt-get install chromium` instead.")
 	}
@@ -48,6 +92,7 @@ func runOptions(progress io.Writer, skipBrowsers bool) *pw.RunOptions {
 		progress = io.Discard
 	}
 	return &pw.RunOptions{
+		DriverDirectory:     DriverDir(),
 		SkipInstallBrowsers: skipBrowsers,
 		Stdout:              progress,
 		Stderr:              progress,
@@ -56,25 +101,46 @@ func runOptions(progress io.Writer, skipBrowsers bool) *pw.RunOptions {
 	}
 }
 
+// openToAll lets every user read dir and what is in it: root's umask may
+// have closed what the install made.
+func openToAll(dir string) error {
+	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case e.IsDir():
+			return addMode(p, 0o055)
+		case e.Type().IsRegular():
+			return addMode(p, 0o044)
+		}
+		return nil
+	})
+}
+
+// addMode adds bits to p's mode; a file its owner may run becomes
+// runnable by all.
+func addMode(p string, bits os.FileMode) error {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	m := fi.Mode().Perm()
+	if m&0o100 != 0 {
+		bits |= 0o011
+	}
+	if m|bits == m {
+		return nil
+	}
+	return os.Chmod(p, m|bits)
+}
+
 // driverInstalled reports whether the Playwright driver's files are present,
 // without running anything.
 func driverInstalled() bool {
-	dir := os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	if dir == "" {
-		d, err := pw.NewDriver(&pw.RunOptions{}) // no Logger or Stderr: no global side effects
-		if err != nil {
-			return false
-		}
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return false
-		}
-		dir = filepath.Join(home, ".cache", "ms-playwright-go", d.Version)
-	}
 	if cli := os.Getenv("PLAYWRIGHT_CLI_PATH"); cli != "" {
 		return executable(cli) || fileExists(cli)
 	}
-	return fileExists(filepath.Join(dir, "package", "cli.js"))
+	return fileExists(cliPath())
 }
 
 func fileExists(p string) bool {

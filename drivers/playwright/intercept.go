@@ -51,7 +51,11 @@ func (t *tab) openedWindow(ev map[string]any) {
 	}
 	if err := t.owner.b.cfg.CheckURL(url); err != nil {
 		t.nav.block(refusal(err))
+		return
 	}
+	// Playwright reports the popup only once its page exists, which takes
+	// a new (sandboxed) renderer: the input that opened it waits for it.
+	t.nav.bump(func(m *navMark) { m.opening++ })
 }
 
 // paused decides one intercepted document request. It runs on a goroutine

@@ -1,22 +1,13 @@
 package playwright
 
 import (
-	"os"
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-const msgRoot = "buddi runs as root, and Chromium will not sandbox itself as root: run buddi as an ordinary user, or set BUDDI_BROWSER_NO_SANDBOX=1 to run the browser without its sandbox."
-
-// rootRefusal refuses to launch as root unless the sandbox was explicitly
-// given up.
-func rootRefusal(cfg *Config) error {
-	if os.Geteuid() == 0 && !cfg.NoSandbox {
-		return fail(drivers.CodeNoBrowser, nil, msgRoot)
-	}
-	return nil
-}
+// msgRoot is what Chromium's refusal to sandbox itself as root becomes.
+const msgRoot = "The browser was started as root, where Chromium will not sandbox itself: run buddi as an ordinary user, let it run the browser as an unprivileged one (see `buddi doctor`), or set BUDDI_BROWSER_NO_SANDBOX=1 to run the browser without its sandbox."
 
 // launchFailures maps what a failed launch prints to one sentence each.
 var launchFailures = []struct {

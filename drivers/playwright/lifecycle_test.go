@@ -1,11 +1,9 @@
 package playwright_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -15,25 +13,8 @@ import (
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
-// browserPIDs lists the processes running a browser on dataDir's profile.
-func browserPIDs(dataDir string) []int {
-	mark := []byte("--user-data-dir=" + filepath.Join(dataDir, "browser", "profile") + "\x00")
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(cmd, mark) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
-	dir := t.TempDir()
+	dir := browsertest.TempDir(t)
 	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir })
 	if st := d.Status(testCtx(t)); !st.Running || !st.Found || !st.Headless || st.Problem != "" || st.Driver != "playwright" {
 		t.Fatalf("status: %+v", st)
@@ -42,7 +23,7 @@ func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
 		t.Fatalf("profile dir: %v %v", fi.Mode(), err)
 	}
 	tabs := openConv(t, d, "c1")
-	pids := browserPIDs(dir)
+	pids := browsertest.PIDs(dir)
 	if len(pids) == 0 {
 		t.Fatal("no browser process found for the profile")
 	}
@@ -66,27 +47,11 @@ func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if left := browserPIDs(dir); len(left) != 0 {
+	if left := browsertest.PIDs(dir); len(left) != 0 {
 		t.Fatalf("browser processes left after Close: %v", left)
 	}
 	_, err := d.Open(context.Background(), "c2")
 	wantCode(t, err, drivers.CodeNoBrowser)
-}
-
-func TestRootWithoutNoSandboxRefuses(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("only root is refused")
-	}
-	d, err := playwright.New(playwright.Config{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	_, err = d.Open(testCtx(t), "c1")
-	wantCode(t, err, drivers.CodeNoBrowser)
-	if st := d.Status(testCtx(t)); st.Problem == "" || st.Running {
-		t.Fatalf("status: %+v", st)
-	}
 }
 
 func TestNewValidates(t *testing.T) {

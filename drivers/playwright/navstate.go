@@ -14,6 +14,7 @@ type navMark struct {
 	ended     uint64 // main-frame navigation requests that failed or ended without a document
 	blocked   uint64 // navigations CheckURL refused
 	popups    uint64 // popups this tab opened
+	opening   uint64 // allowed window.open calls heard from this tab's page
 }
 
 func (m navMark) moved(from navMark) bool { return m != from }

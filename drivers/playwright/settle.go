@@ -23,6 +23,9 @@ func (t *tab) settle(ctx context.Context, before navMark, limit time.Duration) (
 	if !moved {
 		return t.outcome(ctx, drivers.SamePage, false), nil
 	}
+	if m.opening > before.opening && m.popups == before.popups && m.blocked == before.blocked {
+		m, _ = t.nav.await(ctx, limit, func(m navMark) bool { return m.popups > before.popups || m.blocked > before.blocked })
+	}
 	if m.popups > before.popups {
 		t.mu.Lock()
 		popup := t.lastPopup

@@ -2,10 +2,13 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -26,7 +29,7 @@ func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d, err := Start(ctx, t.TempDir(), opts...)
+	d, err := Start(ctx, TempDir(t), opts...)
 	if d != nil {
 		t.Cleanup(func() { _ = d.Close() })
 	}
@@ -39,12 +42,10 @@ func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
 // Start is New for callers without a testing.TB (a TestMain sharing one
 // driver): it installs the Playwright driver if needed, launches a headless
 // browser on dataDir, and returns the driver, which the caller closes (also
-// after an error, when it is not nil). Tests running as root get
-// BUDDI_BROWSER_NO_SANDBOX=1, since Chromium will not sandbox itself as root.
+// after an error, when it is not nil). As root the browser runs as the
+// unprivileged browser account with its sandbox on, as it does in buddi;
+// the data directory may be anywhere (a t.TempDir() is fine).
 func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)) (*playwright.Driver, error) {
-	if os.Geteuid() == 0 && os.Getenv(playwright.EnvNoSandbox) == "" {
-		_ = os.Setenv(playwright.EnvNoSandbox, "1")
-	}
 	install.once.Do(func() { install.err = playwright.InstallDriver(ctx, io.Discard) })
 	if install.err != nil {
 		return nil, install.err
@@ -64,6 +65,41 @@ func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)
 		return d, err
 	}
 	return d, tabs.Close(ctx)
+}
+
+// TempDir is t.TempDir() made enterable (not readable) by other users on
+// the way to it, so that a browser running as its own account can reach a
+// data directory there even where buddi cannot give it a view of its own
+// files (root without CAP_SYS_ADMIN). Use it for any data directory a
+// browser will run on.
+func TempDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if os.Geteuid() == 0 {
+		if err := os.Chmod(filepath.Dir(dir), 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// PIDs lists the processes running a browser on dataDir's profile: the
+// browser process and the helpers that carry the profile on their command
+// lines (renderers do not).
+func PIDs(dataDir string) []int {
+	mark := []byte("--user-data-dir=" + filepath.Join(dataDir, "browser", "profile") + "\x00")
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && bytes.Contains(cmd, mark) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func sentence(err error) string {
