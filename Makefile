@@ -21,8 +21,7 @@ deps: build
 run: deps
 	$(BIN) serve
 
-test: deps
-	$(GO) vet ./...
+test: deps lint
 	$(GO) test -race -count=1 -timeout 60m ./...
 
 e2e: deps
@@ -38,9 +37,14 @@ bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
 	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 | tee -a bench.txt
 
+# golangci-lint is pinned in tools/go.mod (its own module, so its many
+# dependencies stay out of buddi's) and built by `go tool` on first use:
+# minutes on a cold cache, then cached.
+LINT := $(GO) tool -modfile=tools/go.mod golangci-lint
+
 lint:
 	$(GO) vet ./...
-	@command -v golangci-lint >/dev/null && golangci-lint run ./... || echo "golangci-lint is not installed; ran go vet only."
+	$(LINT) run ./...
 
 clean:
 	rm -rf bin bench.txt

@@ -35,7 +35,7 @@ func DefaultBackoff(log *slog.Logger) *Backoff {
 }
 
 // HandleFailure decides for one failed child.
-func (b *Backoff) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
+func (b *Backoff) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID,
 	rs *actor.RestartStatistics, reason any, message any) {
 	if rs.NumberOfFailures(b.Window) == 0 {
 		rs.Reset()

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,35 +15,24 @@ import (
 
 type boom struct{}
 
-// child panics on *boom and counts its starts.
-type child struct{ starts *atomic.Int32 }
+// child panics on *boom and says each time it starts.
+type child struct{ started chan<- struct{} }
 
 func (c *child) Receive(ctx actor.Context) {
 	switch ctx.Message().(type) {
 	case *actor.Started:
-		c.starts.Add(1)
+		c.started <- struct{}{}
 	case *boom:
 		panic("child blew up")
 	}
 }
 
-// recorder is the grandparent: it records what its child escalates.
-type recorder struct {
-	mu        sync.Mutex
-	escalated []any
-}
+// recorder is the grandparent: it hands what its child escalates to the test.
+type recorder struct{ escalated chan any }
 
 func (r *recorder) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, _ *actor.RestartStatistics, reason any, _ any) {
-	r.mu.Lock()
-	r.escalated = append(r.escalated, reason)
-	r.mu.Unlock()
+	r.escalated <- reason
 	sup.StopChildren(child)
-}
-
-func (r *recorder) reasons() []any {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]any(nil), r.escalated...)
 }
 
 func TestPanickingChildRestartsThenEscalates(t *testing.T) {
@@ -53,15 +41,14 @@ func TestPanickingChildRestartsThenEscalates(t *testing.T) {
 	sys := actors.NewSystem(log)
 	defer sys.Shutdown()
 
-	var starts atomic.Int32
-	var restarts atomic.Int32
+	started, restarted := make(chan struct{}, 8), make(chan struct{}, 8)
 	strategy := &actors.Backoff{Initial: time.Millisecond, Max: 4 * time.Millisecond, MaxRestarts: 3,
-		Window: time.Minute, Escalate: true, Log: log, OnRestart: func(*actor.PID, any) { restarts.Add(1) }}
+		Window: time.Minute, Escalate: true, Log: log, OnRestart: func(*actor.PID, any) { restarted <- struct{}{} }}
 	childPID := make(chan *actor.PID, 1)
-	rec := &recorder{}
+	rec := &recorder{escalated: make(chan any, 4)}
 	parentProps := actor.PropsFromFunc(func(ctx actor.Context) {
 		if _, ok := ctx.Message().(*actor.Started); ok {
-			childPID <- ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &child{starts: &starts} }))
+			childPID <- ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &child{started: started} }))
 		}
 	}, actor.WithSupervisor(strategy))
 	sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -70,23 +57,26 @@ func TestPanickingChildRestartsThenEscalates(t *testing.T) {
 		}
 	}, actor.WithSupervisor(rec)))
 	pid := <-childPID
+	<-started
 
-	for i := 1; i <= 3; i++ {
+	for range 3 {
 		sys.Root.Send(pid, &boom{})
-		waitFor(t, func() bool { return restarts.Load() == int32(i) && starts.Load() == int32(i+1) },
-			"restart %d", i)
+		<-restarted
+		<-started
 	}
-	if len(rec.reasons()) != 0 {
-		t.Fatalf("escalated before the cap: %v", rec.reasons())
+	select {
+	case r := <-rec.escalated:
+		t.Fatalf("escalated before the cap: %v", r)
+	default:
 	}
 	sys.Root.Send(pid, &boom{}) // the fourth failure passes the cap of three
-	waitFor(t, func() bool { return len(rec.reasons()) == 1 }, "escalation after the cap")
-	gave, ok := rec.reasons()[0].(*actors.GaveUp)
+	reason := <-rec.escalated
+	gave, ok := reason.(*actors.GaveUp)
 	if !ok || !strings.Contains(gave.Error(), "child blew up") {
-		t.Fatalf("escalated %T %v, want *actors.GaveUp naming the panic", rec.reasons()[0], rec.reasons()[0])
+		t.Fatalf("escalated %T %v, want *actors.GaveUp naming the panic", reason, reason)
 	}
-	if restarts.Load() != 3 {
-		t.Fatalf("restarted %d times, want 3", restarts.Load())
+	if n := len(restarted); n != 0 {
+		t.Fatalf("restarted %d more times after the cap", n)
 	}
 	if n := strings.Count(logs.String(), "actor panicked; restarting"); n != 3 {
 		t.Fatalf("logged %d restart lines, want one per failure (3):\n%s", n, logs.String())
@@ -103,17 +93,6 @@ func TestBackoffDelayDoublesUpToMax(t *testing.T) {
 		if got := actors.Delay(b, i+1); got != w*time.Millisecond {
 			t.Fatalf("delay after %d failures = %v, want %v", i+1, got, w*time.Millisecond)
 		}
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool, what string, args ...any) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for "+what, args...)
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 

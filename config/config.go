@@ -1,6 +1,7 @@
-// Package config reads buddi's settings from flags and the environment and
-// validates every value, answering a bad one with one sentence that names the
-// value and what would be accepted.
+// Package config reads buddi's settings from flags and the environment, in
+// this one place, and validates every value, answering a bad one with one
+// sentence that names the value and what would be accepted. Everything else
+// (the daemon, the mode it builds, egress, doctor) takes a Config.
 package config
 
 import (
@@ -9,8 +10,11 @@ import (
 	"net"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/buddi-dev/buddi/egress"
 )
 
 // Config is everything buddi serve needs to start.
@@ -24,7 +28,19 @@ type Config struct {
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
 	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
+	// Egress is BUDDI_BROWSER_HOSTS, BUDDI_PREVIEW_ORIGINS and BUDDI_AIR_GAP.
+	Egress egress.Config
+	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
+	// can be shown (headed) rather than run headless.
+	Display bool
+	// TelegramToken is BUDDI_TELEGRAM_TOKEN (no Telegram surface yet).
+	TelegramToken string
 }
+
+// Channels are the browser channels BUDDI_BROWSER_CHANNEL accepts: the
+// Chrome channels Playwright knows, and chromium.
+var Channels = []string{"chrome", "chrome-beta", "chrome-dev", "chrome-stable",
+	"chromium", "msedge", "msedge-beta", "msedge-dev"}
 
 // Defaults.
 const (
@@ -44,20 +60,27 @@ func Invalid(format string, args ...any) error {
 // defaults for --data and --addr (flags override them afterwards).
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
-		DataDir:      or(getenv("BUDDI_DATA_DIR"), DefaultData),
-		Addr:         or(getenv("BUDDI_ADDR"), DefaultAddr),
-		Channel:      getenv("BUDDI_BROWSER_CHANNEL"),
-		BrowserUser:  getenv("BUDDI_BROWSER_USER"),
-		PublicOrigin: getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
-		LogLevel:     or(getenv("BUDDI_LOG_LEVEL"), "info"),
-		Driver:       or(getenv("BUDDI_DRIVER"), "playwright"),
-		SiteApproval: or(getenv("BUDDI_SITE_APPROVAL"), "off"),
+		DataDir:       or(getenv("BUDDI_DATA_DIR"), DefaultData),
+		Addr:          or(getenv("BUDDI_ADDR"), DefaultAddr),
+		Channel:       getenv("BUDDI_BROWSER_CHANNEL"),
+		BrowserUser:   getenv("BUDDI_BROWSER_USER"),
+		PublicOrigin:  getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
+		LogLevel:      or(getenv("BUDDI_LOG_LEVEL"), "info"),
+		Driver:        or(getenv("BUDDI_DRIVER"), "playwright"),
+		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
+		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
+		TelegramToken: getenv("BUDDI_TELEGRAM_TOKEN"),
 	}
 	ns, err := Bool("BUDDI_BROWSER_NO_SANDBOX", getenv("BUDDI_BROWSER_NO_SANDBOX"))
 	if err != nil {
 		return c, err
 	}
 	c.NoSandbox = ns
+	eg, err := egress.ConfigFromEnv(getenv)
+	if err != nil {
+		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
+	}
+	c.Egress = eg
 	return c, nil
 }
 
@@ -74,10 +97,13 @@ func (c *Config) Validate() error {
 	if err := CheckAddr(c.Addr); err != nil {
 		return err
 	}
-	switch c.Channel {
-	case "", "chrome", "chromium", "chrome-beta", "msedge":
-	default:
-		return Invalid("BUDDI_BROWSER_CHANNEL %q is not known; use chrome, chromium, chrome-beta or msedge, or leave it unset", c.Channel)
+	return c.validateChoices()
+}
+
+// validateChoices checks the settings that take one of a few words.
+func (c *Config) validateChoices() error {
+	if c.Channel != "" && !slices.Contains(Channels, c.Channel) {
+		return Invalid("BUDDI_BROWSER_CHANNEL %q is not known; use one of %s, or leave it unset", c.Channel, strings.Join(Channels, ", "))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

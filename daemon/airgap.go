@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // applyAirGap wipes the browser's saved logins when air-gap is turned on
@@ -30,6 +29,6 @@ func (d *Daemon) applyAirGap(on bool) error {
 			d.opts.Log.Warn("air-gap turned on: removed the browser profile with every saved login", "profile", profile)
 		}
 	}
-	return ledger.Written(d.sys.Root.RequestFuture(d.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+	return ledger.Check(ledger.Request(d.sys.Root, d.ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{
 		ledger.Put(ledger.AirGapKey(), ledger.AirGap{On: on, At: time.Now()})}}, 10*time.Second).Result())
 }

@@ -15,7 +15,7 @@ func TestAirGapRefusesInputRecordsItAndWipesLogins(t *testing.T) {
 	d := daemontest.Start(t, dir, simOpts(sim.Config{}, nil))
 	token := d.AddAgent(t, "ada", false)
 	d.Task(t, "ada", "c1", 80)
-	wantCode(t, d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	wantCode(t, d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	d.Stop(t)
 	profile := filepath.Join(dir, "browser", "profile")
 	if err := os.MkdirAll(profile, 0o700); err != nil {
@@ -25,8 +25,9 @@ func TestAirGapRefusesInputRecordsItAndWipesLogins(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Setenv("BUDDI_AIR_GAP", "1")
-	d = daemontest.Start(t, dir, simOpts(sim.Config{}, nil))
+	o := simOpts(sim.Config{}, nil)
+	o.Config.Egress.AirGap = true
+	d = daemontest.Start(t, dir, o)
 	if _, err := os.Stat(profile); !os.IsNotExist(err) {
 		t.Fatalf("turning air-gap on left the saved logins in place: %v", err)
 	}

@@ -15,23 +15,25 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/ui"
 )
 
-// Options start a daemon. Profile and MaxProfiles, when set, replace the
-// driver chosen by the configuration (tests and the load test use them).
+// Options start a daemon. Mode, when set, replaces the mode the
+// configuration chooses (tests and the load test pass a sim mode).
 type Options struct {
-	Config      config.Config
-	Log         *slog.Logger
-	Version     string
-	Out         io.Writer // where the sign-in line goes; nil for none
-	Profile     func(i int) (drivers.Driver, error)
-	MaxProfiles int
-	Chaos       func() bool
-	AccessLog   bool
+	Config    config.Config
+	Log       *slog.Logger
+	Version   string
+	Out       io.Writer // where the sign-in line goes; nil for none
+	Mode      drivers.Mode
+	Chaos     func() bool
+	AccessLog bool
 }
 
 // Daemon is one running buddi.
@@ -42,7 +44,10 @@ type Daemon struct {
 	sys        *actor.ActorSystem
 	ledger     *actor.PID
 	controller *actor.PID
+	mode       drivers.Mode
 	egress     *egressParts
+	bus        *events.Bus
+	gateway    *gateway.Gateway
 	http       *ui.Server
 	addr       string
 	Restarts   atomic.Int64
@@ -53,7 +58,9 @@ func Start(o Options) (_ *Daemon, err error) {
 	d := &Daemon{opts: o}
 	defer func() {
 		if err != nil {
-			_ = d.Shutdown(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = d.Shutdown(ctx)
 		}
 	}()
 	dir := o.Config.DataDir
@@ -70,9 +77,7 @@ func Start(o Options) (_ *Daemon, err error) {
 		return nil, err
 	}
 	d.sys = actors.NewSystem(o.Log)
-	d.ledger, err = d.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
-		return ledger.NewActor(d.store, o.Log)
-	}), "ledger")
+	d.ledger, err = d.sys.Root.SpawnNamed(ledger.Props(d.store, o.Log), "ledger")
 	if err != nil {
 		return nil, fmt.Errorf("daemon: start the ledger: %w", err)
 	}
@@ -85,30 +90,47 @@ func (d *Daemon) startRest() error {
 	if err != nil {
 		return err
 	}
-	if d.egress, err = startEgress(o); err != nil {
+	if d.mode = o.Mode; d.mode == nil {
+		if d.mode, err = d.chooseMode(o.Config); err != nil {
+			return err
+		}
+	}
+	if d.egress, err = startEgress(o.Config.Egress, d.mode, o); err != nil {
 		return err
 	}
 	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
 		return err
 	}
-	profile, maxProfiles, browser, err := d.drivers()
-	if err != nil {
+	if err := d.startActors(); err != nil {
 		return err
 	}
+	return d.serve(hash, created)
+}
+
+func (d *Daemon) startActors() error {
+	o := d.opts
+	table, err := routes.New(), error(nil)
+	d.bus = events.New()
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Profile: profile, MaxProfiles: maxProfiles,
-		Browser: browser, Mode: "playwright", Policy: d.egress.policy, Log: o.Log,
-		Chaos: o.Chaos, Restarts: &d.Restarts, AskSites: o.Config.SiteApproval == "ask",
+		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy,
+		AskSites: o.Config.SiteApproval == "ask", Routes: table, Bus: d.bus,
+		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts,
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
+	d.gateway = gateway.New(d.sys, d.controller, table, d.bus)
+	return nil
+}
+
+func (d *Daemon) serve(hash string, created bool) error {
+	o := d.opts
 	ln, err := net.Listen("tcp", o.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
 	}
 	d.addr = ln.Addr().String()
-	d.http, err = ui.New(ui.Config{System: d.sys, Controller: d.controller, OwnerHash: hash,
+	d.http, err = ui.New(ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
 		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin})
 	if err != nil {
@@ -138,13 +160,18 @@ func (d *Daemon) announce(created bool) {
 // Addr is the address the HTTP surface listens on.
 func (d *Daemon) Addr() string { return d.addr }
 
-// System and Controller expose the actor system to in-process tests.
-func (d *Daemon) System() *actor.ActorSystem { return d.sys }
+// Actors is the actors' client: what in-process tests and surfaces call
+// and subscribe through.
+func (d *Daemon) Actors() *gateway.Gateway { return d.gateway }
 
-// Controller is the controller's PID.
-func (d *Daemon) Controller() *actor.PID { return d.controller }
+// Store is the ledger's store, for tests that stall it (BeforeCommit).
+func (d *Daemon) Store() *ledger.Store { return d.store }
 
-// Shutdown stops everything in reverse dependency order within ctx.
+// Shutdown stops everything in reverse dependency order: the HTTP surface,
+// the controller (its sessions, then the browsers), egress, the ledger, the
+// store. It returns when done or when ctx ends, whichever is first; what is
+// left then goes on stopping in the background, and the store stays open
+// under a ledger that has not stopped.
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	var errs []error
 	if d.http != nil {
@@ -153,18 +180,21 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		cancel()
 	}
 	if d.controller != nil {
-		errs = append(errs, stopActor(d.sys, d.controller))
+		errs = append(errs, stopActor(ctx, d.sys, d.controller))
 	}
 	if d.egress != nil {
 		errs = append(errs, d.egress.close())
 	}
+	ledgerDown := true
 	if d.ledger != nil {
-		errs = append(errs, stopActor(d.sys, d.ledger))
+		err := stopActor(ctx, d.sys, d.ledger)
+		ledgerDown = err == nil
+		errs = append(errs, err)
 	}
-	if d.sys != nil {
+	if d.sys != nil && ctx.Err() == nil {
 		d.sys.Shutdown()
 	}
-	if d.store != nil {
+	if d.store != nil && ledgerDown {
 		errs = append(errs, d.store.Close())
 	}
 	if d.lock != nil {
@@ -173,11 +203,21 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// stopActor drains pid's mailbox and stops it, waiting up to protoactor's
-// ten seconds; a timeout is reported, not fatal.
-func stopActor(sys *actor.ActorSystem, pid *actor.PID) error {
-	if err := sys.Root.PoisonFuture(pid).Wait(); err != nil {
-		return fmt.Errorf("daemon: stopping %s: %w", pid.Id, err)
+// stopActor drains pid's mailbox and stops it, waiting until ctx ends.
+func stopActor(ctx context.Context, sys *actor.ActorSystem, pid *actor.PID) error {
+	f := sys.Root.PoisonFuture(pid)
+	done := make(chan error, 1)
+	go func() { done <- f.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("daemon: stopping %s: %w", pid.Id, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("daemon: %s did not stop in time: %w", pid.Id, ctx.Err())
 	}
-	return nil
 }
+
+// System is the actor system, for the load harness's warm-up of its registry.
+func (d *Daemon) System() *actor.ActorSystem { return d.sys }

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -51,7 +53,7 @@ func simOpts(cfg sim.Config, in *inputs) daemon.Options {
 	if in != nil {
 		cfg.OnInput = in.hook
 	}
-	return daemon.Options{MaxProfiles: 1, Profile: func(int) (drivers.Driver, error) { return sim.New(cfg), nil }}
+	return daemon.Options{Mode: sim.NewMode(cfg, 1)}
 }
 
 func setup(t *testing.T, o daemon.Options, conv string, steps int) (*daemontest.Daemon, string) {
@@ -72,9 +74,9 @@ var wantCode = daemontest.WantCode
 func TestAgentLoopThroughTheAPI(t *testing.T) {
 	var in inputs
 	d, token := setup(t, simOpts(sim.Config{}, &in), "c1", 80)
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	obs := d.Observe(t, token, "c1")
-	if obs["url"] != "https://sim.test/p/1" {
+	if obs["url"] != "https://sim.localhost/p/1" {
 		t.Fatalf("observed %v, want the page navigated to", obs["url"])
 	}
 	link := daemontest.Ref(t, obs, "link", "")
@@ -87,7 +89,7 @@ func TestAgentLoopThroughTheAPI(t *testing.T) {
 	r = act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": link}})
 	wantCode(t, r, "stale_observation")
 
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/form/1"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/form/1"}), "")
 	obs = d.Observe(t, token, "c1")
 	box := daemontest.Ref(t, obs, "textbox", "")
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "fill", "observation": daemontest.ID(obs), "target": map[string]any{"ref": box}, "value": "ada@example.com"}), "")
@@ -105,7 +107,7 @@ func TestAgentLoopThroughTheAPI(t *testing.T) {
 func TestStaleRefsPauseAfterThreeTargetingFailures(t *testing.T) {
 	var in inputs
 	d, token := setup(t, simOpts(sim.Config{}, &in), "c1", 80)
-	act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/2"})
+	act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/2"})
 	old := d.Observe(t, token, "c1")
 	obs := d.Observe(t, token, "c1")
 	link := daemontest.Ref(t, obs, "link", "")
@@ -145,23 +147,21 @@ func TestBudgetEndsTheTaskWithASummary(t *testing.T) {
 func TestExpiryEndsTheTask(t *testing.T) {
 	d := daemontest.Start(t, "", simOpts(sim.Config{}, nil))
 	token := d.AddAgent(t, "ada", false)
-	res, err := d.System().Root.RequestFuture(d.Controller(), &messages.StartTask{Agent: "ada", Conversation: "c1",
-		Description: "short", Lifetime: 300 * time.Millisecond}, 5*time.Second).Result()
-	if err != nil || res.(*messages.OwnerReply).Error != nil {
-		t.Fatalf("start task: %v %+v", err, res)
+	tasks := d.Events(t, events.Filter{Kinds: messages.KindTask, Conversation: "c1"})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if r := d.Actors().Owner(ctx, &messages.StartTask{Agent: "ada", Conversation: "c1",
+		Description: "short", Lifetime: 300 * time.Millisecond}); r.Error != nil {
+		t.Fatalf("start task: %+v", r.Error)
 	}
 	d.Observe(t, token, "c1")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := act(t, d, token, "c1", map[string]any{"action": "observe"})
-		if r.Code() == "no_task" || r.Code() == "expired" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the task did not expire; last answer %q", r.Code())
-		}
-		time.Sleep(50 * time.Millisecond)
+	ended := daemontest.Await(t, tasks, "for the task to end", func(ev messages.Event) bool {
+		return ev.(*messages.TaskChanged).Task.State == messages.TaskEnded
+	}).(*messages.TaskChanged)
+	if !contains(ended.Task.EndReason, "its time ran out") {
+		t.Fatalf("the task ended because %q", ended.Task.EndReason)
 	}
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe"}), "no_task")
 }
 
 func TestTakeOverAbandonsTheActionInFlight(t *testing.T) {
@@ -170,7 +170,7 @@ func TestTakeOverAbandonsTheActionInFlight(t *testing.T) {
 	d.Observe(t, token, "c1")
 	done := make(chan *daemontest.Reply, 1)
 	go func() {
-		done <- d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/3"})
+		done <- d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/3"})
 	}()
 	waitState(t, d, "c1", "working")
 	d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c1"})
@@ -179,7 +179,7 @@ func TestTakeOverAbandonsTheActionInFlight(t *testing.T) {
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe"}), "taken_over")
 	d.Must(t, "POST", "/api/browser/resume", map[string]any{"conversation": "c1"})
 	obs := d.Observe(t, token, "c1")
-	if obs["url"] == "https://sim.test/p/3" {
+	if obs["url"] == "https://sim.localhost/p/3" {
 		t.Fatal("the abandoned navigation committed; the page should have been kept")
 	}
 }
@@ -214,7 +214,7 @@ func TestCrashMidActionIsNotReplayed(t *testing.T) {
 	d.Task(t, "ada", "c1", 80)
 	r := act(t, d, token, "c1", map[string]any{"action": "observe"})
 	wantCode(t, r, "restarted")
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	obs := d.Observe(t, token, "c1")
 	link := daemontest.Ref(t, obs, "link", "")
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": link}}), "")
@@ -242,7 +242,7 @@ func TestEightConversationsShareOneProfile(t *testing.T) {
 		wg.Add(1)
 		go func(i int, c string) {
 			defer wg.Done()
-			url := "https://sim.test/p/" + string(rune('0'+i))
+			url := "https://sim.localhost/p/" + string(rune('0'+i))
 			if r := d.Act(t, token, c, map[string]any{"action": "navigate", "url": url}); !r.OK {
 				t.Errorf("%s navigate: %s", c, r.Code())
 			}
@@ -316,43 +316,17 @@ func TestAgentAsksForATask(t *testing.T) {
 
 func waitState(t *testing.T, d *daemontest.Daemon, conv, state string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		r := d.Must(t, "GET", "/api/browser/sessions", nil)
-		var list []messages.SessionInfo
-		_ = jsonUnmarshal(r.Result, &list)
-		for _, s := range list {
-			if s.Conversation == conv && s.State == state {
-				return
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("session %s never reached state %s", conv, state)
+	d.WaitSession(t, conv, state)
 }
 
 func waitGone(t *testing.T, d *daemontest.Daemon, conv string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		r := d.Must(t, "GET", "/api/browser/sessions", nil)
-		var list []messages.SessionInfo
-		_ = jsonUnmarshal(r.Result, &list)
-		found := false
-		for _, s := range list {
-			found = found || s.Conversation == conv
-		}
-		if !found {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("session %s never went away", conv)
+	d.WaitSession(t, conv, "")
 }
 
 func TestScreenshotsKeepTheLastEightThumbnails(t *testing.T) {
 	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	for i := 0; i < 9; i++ {
 		r := act(t, d, token, "c1", map[string]any{"action": "screenshot"})
 		wantCode(t, r, "")

@@ -2,9 +2,8 @@ package daemon
 
 import (
 	"os"
-	"strings"
 
-	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/egress/netns"
 )
@@ -18,42 +17,30 @@ type egressParts struct {
 	policy *urlPolicy
 }
 
-// urlPolicy adapts egress.Policy to what sessions and drivers call.
-type urlPolicy struct {
-	p *egress.Policy
-	// sim lets the simulated site through: it lives on the reserved .test
-	// domain, which the real rules refuse, and nothing behind it is dialed.
-	sim bool
-}
+// urlPolicy adapts egress.Policy to what sessions call.
+type urlPolicy struct{ p *egress.Policy }
 
 // CheckURL checks a navigation the agent asked for.
 func (u *urlPolicy) CheckURL(raw, source string) error {
-	if u.sim && strings.HasPrefix(raw, sim.Origin+"/") && !u.p.AirGapped() {
-		return nil
-	}
 	return u.p.CheckURL(raw, egress.Source(source))
 }
 
 // CheckInput refuses input to pages outside the preview origins under air-gap.
-func (u *urlPolicy) CheckInput(pageURL string) error {
-	if u.sim && strings.HasPrefix(pageURL, sim.Origin+"/") && !u.p.AirGapped() {
-		return nil
-	}
-	return u.p.CheckInput(pageURL)
-}
+func (u *urlPolicy) CheckInput(pageURL string) error { return u.p.CheckInput(pageURL) }
 
-func startEgress(o Options) (*egressParts, error) {
-	cfg, err := egress.ConfigFromEnv(os.Getenv)
-	if err != nil {
-		return nil, err
+// startEgress builds the URL rules from the configuration. A mode that
+// serves its own origins (the simulated site) has them added to the owner's
+// preview origins: the rules themselves are the production ones.
+func startEgress(cfg egress.Config, mode drivers.Mode, o Options) (*egressParts, error) {
+	if s, ok := mode.(drivers.Served); ok {
+		cfg.PreviewOrigins = append(append([]string(nil), cfg.PreviewOrigins...), s.ServedOrigins()...)
 	}
 	cfg.Logger = o.Log
 	pol, err := egress.NewPolicy(cfg)
 	if err != nil {
 		return nil, err
 	}
-	simulated := o.Profile != nil || o.Config.Driver == "sim"
-	return &egressParts{cfg: cfg, policy: &urlPolicy{p: pol, sim: simulated}}, nil
+	return &egressParts{cfg: cfg, policy: &urlPolicy{p: pol}}, nil
 }
 
 // listen starts the guard the first time a browser needs it. As root it

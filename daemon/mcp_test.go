@@ -41,12 +41,12 @@ func TestMCPOverHTTPReachesTheSameSession(t *testing.T) {
 		}
 		return text
 	}
-	act(map[string]any{"action": "navigate", "url": "https://sim.test/p/1"})
+	act(map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"})
 	obs := d.Observe(t, token, "c1") // the HTTP API sees the page MCP opened
-	if obs["url"] != "https://sim.test/p/1" {
+	if obs["url"] != "https://sim.localhost/p/1" {
 		t.Fatalf("the HTTP API sees %v, want the page navigated to over MCP", obs["url"])
 	}
-	act(map[string]any{"action": "navigate", "url": "https://sim.test/form/1"})
+	act(map[string]any{"action": "navigate", "url": "https://sim.localhost/form/1"})
 	if text := act(map[string]any{"action": "observe"}); !strings.Contains(text, "textbox") {
 		t.Fatalf("observe over MCP:\n%s", text)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -33,7 +32,7 @@ func ensureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir s
 		return "", false, fmt.Errorf("daemon: write %s: %w", path, err)
 	}
 	rec := ledger.Owner{TokenHash: secret.Hash(token), Created: time.Now()}
-	err = ledger.Written(sys.Root.RequestFuture(led, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+	err = ledger.Check(ledger.Request(sys.Root, led, &ledger.Write{Owner: true, Ops: []ledger.Op{
 		ledger.Put(ledger.OwnerKey(), rec)}}, 10*time.Second).Result())
 	if err != nil {
 		return "", false, fmt.Errorf("daemon: save the owner: %w", err)

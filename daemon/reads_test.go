@@ -14,7 +14,7 @@ import (
 func TestReadsAreObservations(t *testing.T) {
 	var in inputs
 	d, token := setup(t, simOpts(sim.Config{Elements: 1000}, &in), "c1", 80)
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/1"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	first := d.Observe(t, token, "c1")
 	footer := daemontest.Ref(t, first, "contentinfo", "")
 
@@ -34,7 +34,7 @@ func TestReadsAreObservations(t *testing.T) {
 		t.Fatalf("%d clicks reached the page, want 1", n)
 	}
 
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/2"}), "")
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/2"}), "")
 	r = act(t, d, token, "c1", map[string]any{"action": "observe", "fullPage": true})
 	wantCode(t, r, "")
 	part := r.Map()

@@ -14,7 +14,7 @@ func TestStopDuringAnActionThenResumeAll(t *testing.T) {
 	d, token := setup(t, simOpts(sim.Config{LoadLatency: 30 * time.Second}, nil), "c1", 80)
 	done := make(chan *daemontest.Reply, 1)
 	go func() {
-		done <- d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.test/p/3"})
+		done <- d.Act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/3"})
 	}()
 	waitState(t, d, "c1", "working")
 	d.Must(t, "POST", "/api/browser/stop", nil)

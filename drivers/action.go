@@ -1,11 +1,17 @@
 package drivers
 
-import "time"
+import (
+	"time"
 
-// Kind names an action a driver performs.
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Kind names an action a driver performs: the name of a browser.act action
+// whose spec says it runs through Tabs.Do.
 type Kind string
 
-// The actions. Observe is not here: it has its own method.
+// The actions. Observe is not here: it has its own method. Kinds lists
+// them; a test checks it against the contract's action table.
 const (
 	Navigate   Kind = "navigate"
 	Back       Kind = "back"
@@ -24,15 +30,16 @@ const (
 	Screenshot Kind = "screenshot"
 )
 
-// Mutating reports whether the action can change a page, and so must name
-// the latest observation.
-func (k Kind) Mutating() bool {
-	switch k {
-	case Click, Fill, Select, Press, Hover, Scroll, Submit:
-		return true
-	}
-	return false
-}
+// Kinds lists every Kind, in the action table's order.
+var Kinds = []Kind{Navigate, Click, Fill, Select, Press, Scroll, TabAction, Back, Forward,
+	Hover, Submit, WaitFor, DOM, Console, Screenshot}
+
+// Spec is the action table's row for the kind.
+func (k Kind) Spec() *messages.ActionSpec { return messages.Spec(string(k)) }
+
+// Mutating reports whether the action puts input on a page, and so must name
+// the latest observation (the table says).
+func (k Kind) Mutating() bool { return k.Spec().Mutating }
 
 // Action is one validated request to a driver. Fields not used by Kind are zero.
 type Action struct {
@@ -82,3 +89,6 @@ const (
 	SamePage    = "same_page"
 	Done        = "done"
 )
+
+// TabInfo names one of the conversation's tabs, as the contract does.
+type TabInfo = messages.Tab

@@ -3,6 +3,8 @@ package drivers
 import (
 	"context"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Driver is one way of acting on pages (one browser profile, or a simulation).
@@ -32,15 +34,8 @@ type Tabs interface {
 	Close(ctx context.Context) error
 }
 
-// Status is what the driver reports about itself.
-type Status struct {
-	Driver   string `json:"driver"`            // "playwright", "sim"
-	Browser  string `json:"browser,omitempty"` // path or channel of the browser
-	Found    bool   `json:"found"`             // a browser is available
-	Headless bool   `json:"headless"`          // no display to show it on
-	Running  bool   `json:"running"`           // the browser is launched now
-	Problem  string `json:"problem,omitempty"` // one sentence when not usable
-}
+// Status is what the driver reports about itself, as the contract says it.
+type Status = messages.BrowserStatus
 
 // ObserveOptions shape an observation. Without FullPage, Within or Find it
 // shows what is on screen and an outline of the rest of the page.
@@ -63,16 +58,9 @@ type Query struct {
 	Exact bool   `json:"exact,omitempty"`
 }
 
-// Continuation says how to read the next part of a read that did not fit:
-// its JSON is exactly the observe options to send back (fullPage or
-// within, and after). Left is how many links, fields, buttons and headings
-// the rest holds; it is reported beside it.
-type Continuation struct {
-	FullPage bool   `json:"fullPage,omitempty"`
-	Within   string `json:"within,omitempty"`
-	After    string `json:"after"`
-	Left     int    `json:"-"`
-}
+// Continuation says how to read the next part of a read that did not fit,
+// as the contract says it.
+type Continuation = messages.Continuation
 
 // Observation is what the agent sees. Refs maps each ref in Tree to the
 // evidence the driver needs to check it again before input.
@@ -87,14 +75,6 @@ type Observation struct {
 	Refs       map[string]Target `json:"-"`
 	Screenshot []byte            `json:"-"`
 	TakenAt    time.Time         `json:"observedAt"`
-}
-
-// TabInfo names one of the conversation's tabs.
-type TabInfo struct {
-	ID     string `json:"id"`
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	Active bool   `json:"active"`
 }
 
 // Target is one observed element. Fingerprint is the driver's own evidence

@@ -1,27 +1,28 @@
 package drivers
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
-// Code is a stable machine code for a failure, shown to agents beside a sentence.
-type Code string
+// Code is the contract's code: drivers speak it directly.
+type Code = messages.Code
 
 // Failure codes drivers return. The session decides what each one means for
 // its pause rules.
 const (
-	CodeNoBrowser    Code = "no_browser"    // nothing to launch, or the launch failed
-	CodeNotAnswering Code = "not_answering" // observation or capture failed: page busy
-	CodeTargetGone   Code = "stale_ref"     // the element is gone or changed
-	CodeTargetMiss   Code = "target_not_found"
-	CodeTabGone      Code = "tab_gone"        // the tab the agent was reading closed
-	CodePartial      Code = "input_uncertain" // input may have half happened
-	CodeNavFailed    Code = "navigation_failed"
-	CodeTimeout      Code = "timeout"
-	CodeNotAllowed   Code = "not_allowed" // blocked by policy (egress, credentials)
-	CodeBadInput     Code = "bad_input"
-	CodeInterrupted  Code = "interrupted" // Interrupt was called
+	CodeNoBrowser    = messages.CodeNoBrowser    // nothing to launch, or the launch failed
+	CodeNotAnswering = messages.CodeNotAnswering // observation or capture failed: page busy
+	CodeTargetGone   = messages.CodeStaleRef     // the element is gone or changed
+	CodeTargetMiss   = messages.CodeTargetMiss
+	CodeTabGone      = messages.CodeTabGone // the tab the agent was reading closed
+	CodePartial      = messages.CodePartial // input may have half happened
+	CodeNavFailed    = messages.CodeNavFailed
+	CodeTimeout      = messages.CodeTimeout
+	CodeNotAllowed   = messages.CodeNotAllowed // blocked by policy (egress, credentials)
+	CodeBadInput     = messages.CodeBadInput
+	CodeInterrupted  = messages.CodeInterrupted // Interrupt was called
 )
 
 // Error is a driver failure with a code and one sentence for a person.
@@ -40,16 +41,15 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Coded is the failure as the contract says it (the cause stays in logs).
+func (e *Error) Coded() *messages.Error { return &messages.Error{Code: e.Code, Message: e.Message} }
+
+var _ messages.Coded = (*Error)(nil)
+
 // Errorf builds an *Error.
 func Errorf(code Code, cause error, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Err: cause}
 }
 
-// CodeOf returns the code of err, or "" when err is not a driver error.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}
+// CodeOf returns the code of err, or "" when it carries none.
+func CodeOf(err error) Code { return messages.CodeOf(err) }

@@ -205,4 +205,3 @@ func (d *devtoolsMCP) open(ctx context.Context, s *session, url string) error {
 func (d *devtoolsMCP) look(ctx context.Context, s *session) (string, error) {
 	return s.call(ctx, "take_snapshot", map[string]any{})
 }
-

@@ -3,23 +3,25 @@ package egress
 import (
 	"errors"
 	"fmt"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
-// Code is a stable machine code for a refusal, shown to agents beside a sentence.
-type Code string
+// Code is the contract's code: egress refusals speak it directly.
+type Code = messages.Code
 
 // Refusal codes. They are part of the agent API: never rename one.
 const (
-	CodeBadURL           Code = "bad_url"            // not a URL a browser would open the same way we read it
-	CodeSchemeNotAllowed Code = "scheme_not_allowed" // not http or https
-	CodeHostNotAllowed   Code = "host_not_allowed"   // outside BUDDI_BROWSER_HOSTS
-	CodeNeverAutomate    Code = "never_automate"     // on the embedded never-automate list
-	CodePrivateAddress   Code = "private_address"    // loopback, private, link-local and the like
-	CodePortNotAllowed   Code = "port_not_allowed"   // not 80 or 443
-	CodeAirGap           Code = "air_gap"            // air-gap is on
-	CodeUnapprovedSite   Code = "unapproved_site"    // a page link to a site the owner has not approved
-	CodeCredentialField  Code = "credential_field"   // typing into a password or card field
-	CodeSecretValue      Code = "secret_value"       // typing something that looks like a key or token
+	CodeBadURL           = messages.CodeBadURL        // not a URL a browser would open the same way we read it
+	CodeSchemeNotAllowed = messages.CodeScheme        // not http or https
+	CodeHostNotAllowed   = messages.CodeHostNotListed // outside BUDDI_BROWSER_HOSTS
+	CodeNeverAutomate    = messages.CodeNeverAutomate // on the embedded never-automate list
+	CodePrivateAddress   = messages.CodePrivate       // loopback, private, link-local and the like
+	CodePortNotAllowed   = messages.CodePort          // not 80 or 443
+	CodeAirGap           = messages.CodeAirGap        // air-gap is on
+	CodeUnapprovedSite   = messages.CodeUnapproved    // a page link to a site the owner has not approved
+	CodeCredentialField  = messages.CodeCredential    // typing into a password or card field
+	CodeSecretValue      = messages.CodeSecretValue   // typing something that looks like a key or token
 )
 
 // Refusal is a request the egress rules turned down.
@@ -29,6 +31,11 @@ type Refusal struct {
 }
 
 func (r *Refusal) Error() string { return fmt.Sprintf("%s: %s", r.Code, r.Reason) }
+
+// Coded is the refusal as the contract says it.
+func (r *Refusal) Coded() *messages.Error { return &messages.Error{Code: r.Code, Message: r.Reason} }
+
+var _ messages.Coded = (*Refusal)(nil)
 
 // Is reports whether target is a *Refusal with the same code, so
 // errors.Is(err, &egress.Refusal{Code: egress.CodeAirGap}) works.

@@ -88,15 +88,8 @@ func parseURL(raw string) (*url.URL, origin, *Refusal) {
 	if err != nil {
 		return nil, origin{}, refuse(CodeBadURL, "That is not a valid URL; send a full http or https URL, like https://example.com/.")
 	}
-	switch u.Scheme {
-	case "http", "https":
-	case "about":
-		if u.Opaque == "blank" && u.RawQuery == "" && u.Fragment == "" {
-			return nil, origin{}, nil
-		}
-		fallthrough
-	default:
-		return nil, origin{}, refuse(CodeSchemeNotAllowed, "Only http and https pages can be opened, not %q; use an http or https URL.", u.Scheme+":")
+	if blank, ref := checkScheme(u); blank || ref != nil {
+		return nil, origin{}, ref
 	}
 	if u.Opaque != "" || u.Host == "" {
 		return nil, origin{}, refuse(CodeBadURL, "That URL has no host after the scheme; write it as %s://host/path.", u.Scheme)
@@ -113,6 +106,19 @@ func parseURL(raw string) (*url.URL, origin, *Refusal) {
 		return nil, origin{}, refuse(CodeBadURL, "The port in that URL is out of range; ports run from 1 to 65535.")
 	}
 	return u, origin{scheme: u.Scheme, host: h, port: port}, nil
+}
+
+// checkScheme passes http and https, reports about:blank, and refuses the rest.
+func checkScheme(u *url.URL) (blank bool, ref *Refusal) {
+	switch u.Scheme {
+	case "http", "https":
+		return false, nil
+	case "about":
+		if u.Opaque == "blank" && u.RawQuery == "" && u.Fragment == "" {
+			return true, nil
+		}
+	}
+	return false, refuse(CodeSchemeNotAllowed, "Only http and https pages can be opened, not %q; use an http or https URL.", u.Scheme+":")
 }
 
 // escapeStrayPercent writes a '%' that starts no escape as %25. Browsers

@@ -126,13 +126,7 @@ func randomLooking(tok string) bool {
 	if len(tok) < 32 {
 		return false
 	}
-	var upper, lower, digit bool
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		upper = upper || c >= 'A' && c <= 'Z'
-		lower = lower || c >= 'a' && c <= 'z'
-		digit = digit || c >= '0' && c <= '9'
-	}
+	upper, lower, digit := kinds(tok)
 	isHex := allIn(tok, "0123456789abcdef") || allIn(tok, "0123456789ABCDEF")
 	switch {
 	case isHex:
@@ -141,6 +135,17 @@ func randomLooking(tok string) bool {
 		return digit && upper && lower && entropy(tok) >= 4.0 && wordShare(tok) <= 0.6
 	}
 	return false
+}
+
+// kinds reports which kinds of character tok has.
+func kinds(tok string) (upper, lower, digit bool) {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		digit = digit || c >= '0' && c <= '9'
+	}
+	return upper, lower, digit
 }
 
 // wordShare is the share of tok's bytes in word-like runs: three or more

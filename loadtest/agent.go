@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // agent drives one conversation: observe, act on what it saw, think, again.
@@ -139,12 +141,12 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 	code := ""
 	switch {
 	case err != nil:
-		code = "transport"
+		code = codeTransport
 		r.transportErr(err)
 	case rep.Error != nil:
-		code = rep.Error.Code
+		code = string(rep.Error.Code)
 	case !rep.OK:
-		code = "not_ok"
+		code = codeNotOK
 	}
 	r.check.Done(ca, code)
 	label := in.action
@@ -160,7 +162,7 @@ func (a *agent) expected(code string, probe bool) bool {
 	switch {
 	case code == "" || expectedCodes[code]:
 		return true
-	case code == "stale_observation" || code == "stale_ref":
+	case code == string(messages.CodeStaleObservation) || code == string(messages.CodeStaleRef):
 		// On purpose, or the owner held the conversation between two acts.
 		return probe || a.holds() != a.seen
 	}
@@ -171,19 +173,19 @@ func (a *agent) holds() [2]int64 { return [2]int64{a.held.Load(), a.r.stops.Load
 
 // refused reacts to an act the daemon said no to.
 func (a *agent) refused(ctx context.Context, code string, probe bool) {
-	if probe && (code == "stale_observation" || code == "stale_ref") {
+	if probe && (code == string(messages.CodeStaleObservation) || code == string(messages.CodeStaleRef)) {
 		return // as intended; the latest observation still holds
 	}
 	a.pg = nil
 	switch code {
-	case "paused":
+	case string(messages.CodePaused):
 		a.r.check.Paused(a.conv)
 		a.resumePaused()
-	case "budget_spent", "no_task", "expired", "released":
+	case string(messages.CodeBudgetSpent), string(messages.CodeNoTask), string(messages.CodeExpired), string(messages.CodeReleased):
 		a.renew(ctx, code)
-	case "stopped", "taken_over":
+	case string(messages.CodeStopped), string(messages.CodeTakenOver):
 		sleep(ctx, 25*time.Millisecond) // the owner holds it; don't spin
-	case "transport":
+	case codeTransport:
 		sleep(ctx, 50*time.Millisecond)
 	}
 }
@@ -193,7 +195,7 @@ func (a *agent) resumePaused() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.r.check.Resuming(a.conv)
-	if code := a.r.ownerCall("resume", "POST", "/api/browser/resume", map[string]any{"conversation": a.conv}); code == "transport" || code == "timeout" {
+	if code := a.r.ownerCall("resume", "POST", "/api/browser/resume", messages.OwnerBody{Conversation: a.conv}); code == codeTransport || code == string(messages.CodeTimeout) {
 		a.r.note("the resume of %s after a pause got no answer (%s); the owner API lists it as %s", a.conv, code, a.r.sessionState(a.conv))
 	}
 }
@@ -220,8 +222,8 @@ func (a *agent) renew(ctx context.Context, why string) {
 			a.conv = fmt.Sprintf("%s.%d", a.base, a.gen)
 			attempt = -1
 			continue
-		case code == "task_active" && attempt >= 2:
-			a.r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": a.conv})
+		case code == string(messages.CodeTaskActive) && attempt >= 2:
+			a.r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: a.conv})
 		}
 		sleep(ctx, time.Duration(min(attempt+1, 10))*time.Millisecond)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // benchRun starts an in-process daemon with n conversations, each on a
@@ -46,7 +48,7 @@ func (a *agent) ready(b *testing.B) {
 // conversation id with a new task. (Starting the same conversation again
 // at once can strand it: see the note on stuck conversations in agent.go.)
 func (a *agent) renewForBench(b *testing.B) {
-	a.r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": a.conv})
+	a.r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: a.conv})
 	a.gen++
 	a.conv = fmt.Sprintf("%s.%d", a.base, a.gen)
 	if code := a.r.startTask("task", a.name, a.conv, maxSteps); code != "" {

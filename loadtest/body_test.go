@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // TestBodiesAreWhatTheAPIDecodes checks the hand-encoded bodies with the
@@ -12,7 +12,7 @@ import (
 func TestBodiesAreWhatTheAPIDecodes(t *testing.T) {
 	acts := map[string]*act{
 		"observe":  {action: "observe"},
-		"navigate": {action: "navigate", url: "https://sim.test/p/3"},
+		"navigate": {action: "navigate", url: "https://sim.localhost/p/3"},
 		"click":    {action: "click", observation: "o1.2", ref: "e12"},
 		"fill":     {action: "fill", observation: "o1.2", ref: "e3", value: "say \"hi\"\n\\ é \x01"},
 		"select":   {action: "select", observation: "o1.2", ref: "e9", values: "Norway"},
@@ -29,8 +29,9 @@ func TestBodiesAreWhatTheAPIDecodes(t *testing.T) {
 			t.Errorf("%s: %s is not the API's envelope: %v", name, b, err)
 			continue
 		}
-		in, err := session.Decode(body.Input)
-		if err != nil {
+		in, e := messages.DecodeAct(body.Input)
+		if e != nil {
+			err := e
 			t.Errorf("%s: the daemon refuses %s: %v", name, body.Input, err)
 			continue
 		}

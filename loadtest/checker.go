@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Checker checks the run's invariants from a stream of events: what the
@@ -77,13 +78,13 @@ type Act struct {
 // Codes with which an act in flight may be abandoned after its input
 // reached the page.
 var abandonCodes = map[string]bool{
-	"taken_over": true, "stopped": true, "released": true, "expired": true,
-	"timeout": true, "transport": true, "interrupted": true,
+	string(messages.CodeTakenOver): true, string(messages.CodeStopped): true, string(messages.CodeReleased): true, string(messages.CodeExpired): true,
+	string(messages.CodeTimeout): true, codeTransport: true, string(messages.CodeInterrupted): true,
 }
 
 // Codes with which an act sent into a hold is refused at the door: it was
 // never dispatched, so no input may follow.
-var heldCodes = map[string]bool{"taken_over": true, "stopped": true, "paused": true}
+var heldCodes = map[string]bool{string(messages.CodeTakenOver): true, string(messages.CodeStopped): true, string(messages.CodePaused): true}
 
 const maxExamples = 5
 
@@ -169,7 +170,7 @@ func (c *Checker) Done(a Act, code string) {
 			c.violate(NoReplay, "%s: an accepted %s (act %d) reached no page", a.conv, a.kind, a.id)
 		}
 		s.drop(i)
-	case abandonCodes[code] && !cr.consumed && !(a.held && heldCodes[code]):
+	case abandonCodes[code] && !cr.consumed && (!a.held || !heldCodes[code]):
 		cr.abandoned = c.now()
 	default:
 		// Refused before dispatch, failed at the driver, or (restarted)
@@ -181,7 +182,7 @@ func (c *Checker) Done(a Act, code string) {
 // stopWindow checks an act sent after an acknowledged Stop and answered
 // before resume-all was sent.
 func (c *Checker) stopWindow(a Act, code string) {
-	if a.stopEpoch == 0 || !c.stopped || a.stopEpoch != c.stopEpoch || code == "transport" {
+	if a.stopEpoch == 0 || !c.stopped || a.stopEpoch != c.stopEpoch || code == codeTransport {
 		return
 	}
 	c.checked[StopNotLost]++
@@ -189,7 +190,7 @@ func (c *Checker) stopWindow(a Act, code string) {
 	switch {
 	case code == "":
 		c.violate(NothingAfterStop, "%s: a %s succeeded after stop-all was acknowledged", a.conv, a.kind)
-	case code != "stopped":
+	case code != string(messages.CodeStopped):
 		c.violate(StopNotLost, "%s: a %s after an acknowledged Stop answered %q, not stopped", a.conv, a.kind, code)
 	}
 }

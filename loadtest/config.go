@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // Config is one load test. The zero value of every field but Base takes
@@ -47,7 +47,7 @@ type Config struct {
 }
 
 // MaxPlaywright is how many conversations one real browser profile holds.
-const MaxPlaywright = controller.PerProfile
+const MaxPlaywright = drivers.PerProfile
 
 // ErrConfig marks a configuration the load test refuses; the text says why.
 var ErrConfig = errors.New("loadtest")

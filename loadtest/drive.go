@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Run runs one load test and reports it. An error means the run could not
@@ -187,14 +189,14 @@ func (r *run) takeOver(ctx context.Context, a *agent, hold time.Duration) {
 	defer r.stopMu.RUnlock()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if r.ownerCall("takeover", "POST", "/api/browser/takeover", map[string]any{"conversation": a.conv}) != "" {
+	if r.ownerCall("takeover", "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: a.conv}) != "" {
 		return // no session right now (between tasks): nothing taken
 	}
 	r.check.TookOver(a.conv)
 	a.held.Add(1)
 	sleep(ctx, hold)
 	r.check.Resuming(a.conv)
-	if code := r.ownerCall("resume", "POST", "/api/browser/resume", map[string]any{"conversation": a.conv}); code == "transport" || code == "timeout" {
+	if code := r.ownerCall("resume", "POST", "/api/browser/resume", messages.OwnerBody{Conversation: a.conv}); code == codeTransport || code == string(messages.CodeTimeout) {
 		r.note("the resume of %s after a take-over got no answer (%s); the owner API lists it as %s", a.conv, code, r.sessionState(a.conv))
 	}
 }
@@ -224,7 +226,7 @@ func (r *run) sessionState(conv string) string {
 func (r *run) release(a *agent) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": a.conv})
+	r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: a.conv})
 }
 
 // stopAll stops all browser access, checks /healthz says so, holds, and
@@ -245,5 +247,5 @@ func (r *run) stopAll(ctx context.Context, hold time.Duration) {
 		sleep(ctx, hold)
 	}
 	r.check.ResumingAll()
-	r.ownerCall("resume_all", "POST", "/api/browser/resume", map[string]any{"all": true})
+	r.ownerCall("resume_all", "POST", "/api/browser/resume", messages.OwnerBody{All: true})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // IdleReport is the idle test: sessions started, observed once, held idle
@@ -63,7 +65,7 @@ func runIdle(ctx context.Context, cfg Config) (*Report, error) {
 	ir.Goroutines = runtimeGoroutines(r)
 	t = time.Now()
 	ir.ReleaseFailed = parallel(n, 32, func(i int) bool {
-		return r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": r.agents[i].conv}) == ""
+		return r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: r.agents[i].conv}) == ""
 	})
 	ir.ReleaseSeconds = time.Since(t).Seconds()
 	ir.SessionsLeft = r.waitSessions(ctx, 0)

@@ -53,25 +53,22 @@ func startLocal(cfg Config, profiles int, onInput func(string, drivers.Kind), wa
 	}
 	o := daemon.Options{Config: c, Log: log, Version: "loadtest"}
 	if cfg.Driver == "sim" {
-		sc := sim.Config{Pages: cfg.Pages, OnInput: onInput}
-		o.MaxProfiles = profiles
-		o.Profile = func(int) (drivers.Driver, error) {
-			d := sim.New(sc)
+		mode := sim.NewMode(sim.Config{Pages: cfg.Pages, OnInput: onInput}, profiles)
+		mode.OnOpen = func(d *sim.Driver) {
 			if warm {
 				warmUp(d, cfg.Pages)
 			}
 			l.mu.Lock()
 			l.sims = append(l.sims, d)
 			l.mu.Unlock()
-			return d, nil
 		}
+		o.Mode = mode
 	}
 	if rate := cfg.CrashRate; rate > 0 {
 		o.Chaos = func() bool { return rand.Float64() < rate }
 	}
 	if pages != nil {
-		restore := pages.allow()
-		defer restore()
+		pages.allow(&o.Config)
 	}
 	if l.d, err = daemon.Start(o); err != nil {
 		l.close()

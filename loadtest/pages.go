@@ -6,10 +6,11 @@ import (
 	"html"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/buddi-dev/buddi/config"
 )
 
 // pageServer serves the pages a real browser visits during a playwright
@@ -38,22 +39,9 @@ func (ps *pageServer) site(pages int) site {
 	return site{origin: ps.origin, pages: pages}
 }
 
-// allow adds the origin to BUDDI_PREVIEW_ORIGINS for the daemon's start
-// and returns what puts the variable back.
-func (ps *pageServer) allow() func() {
-	old, had := os.LookupEnv("BUDDI_PREVIEW_ORIGINS")
-	v := ps.origin
-	if strings.TrimSpace(old) != "" {
-		v = old + "," + v
-	}
-	_ = os.Setenv("BUDDI_PREVIEW_ORIGINS", v)
-	return func() {
-		if had {
-			_ = os.Setenv("BUDDI_PREVIEW_ORIGINS", old)
-		} else {
-			_ = os.Unsetenv("BUDDI_PREVIEW_ORIGINS")
-		}
-	}
+// allow adds the origin to the daemon's preview origins.
+func (ps *pageServer) allow(c *config.Config) {
+	c.Egress.PreviewOrigins = append(append([]string(nil), c.Egress.PreviewOrigins...), ps.origin)
 }
 
 func (ps *pageServer) close() {

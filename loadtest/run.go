@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // grace is how long after an act was abandoned its input may still be
@@ -135,7 +137,7 @@ func (r *run) conversation(i int) string {
 func (r *run) addAgents(n int) error {
 	for k := range (n + 49) / 50 {
 		name := fmt.Sprintf("lt%s-%d", r.id, k)
-		rep, err := r.cl.owner(r.owner, "POST", "/api/agents", map[string]any{"name": name})
+		rep, err := r.cl.owner(r.owner, "POST", "/api/agents", messages.OwnerBody{Name: name})
 		if err != nil {
 			return fmt.Errorf("loadtest: adding an agent: %w", err)
 		}
@@ -170,8 +172,8 @@ func (r *run) newAgents(n int) {
 // label; "" when it started. The first tasks get budgets from 20 to 80, so
 // conversations do not all run out of steps (and renew) at once.
 func (r *run) startTask(label, agentName, conv string, steps int) string {
-	return r.ownerCall(label, "POST", "/api/tasks", map[string]any{"agent": agentName, "conversation": conv,
-		"description": "load test conversation " + conv, "steps": steps, "minutes": 20})
+	return r.ownerCall(label, "POST", "/api/tasks", messages.OwnerBody{Agent: agentName, Conversation: conv,
+		Description: "load test conversation " + conv, Steps: steps, Minutes: 20})
 }
 
 // ownerCall sends one owner request, timed under label; it returns the
@@ -182,10 +184,10 @@ func (r *run) ownerCall(label, method, path string, body any) string {
 	code := ""
 	switch {
 	case err != nil:
-		code = "transport"
+		code = codeTransport
 		r.transportErr(err)
 	default:
-		code = rep.code()
+		code = string(rep.Code())
 	}
 	r.stats.recordOwner(label, time.Since(start), code)
 	return code
@@ -218,22 +220,15 @@ func (r *run) transportErr(err error) {
 	}
 }
 
-type health struct {
-	Stopped  bool `json:"stopped"`
-	Sessions int  `json:"sessions"`
-	Restarts int  `json:"restarts"`
-}
-
-func (r *run) health() (*health, error) {
+func (r *run) health() (*messages.Health, error) {
 	start := time.Now()
-	var h health
-	err := r.cl.do("GET", "/healthz", "", nil, &h)
+	h, err := r.cl.api.Health(context.Background())
 	code := ""
 	if err != nil {
-		code = "transport"
+		code = codeTransport
 	}
 	r.stats.recordOwner("healthz", time.Since(start), code)
-	return &h, err
+	return h, err
 }
 
 // close releases what the run holds: the in-process daemon, or this run's
@@ -256,7 +251,7 @@ func (r *run) close() error {
 
 func (r *run) cleanRemote() {
 	parallel(len(r.agents), 16, func(i int) bool {
-		r.ownerCall("release", "POST", "/api/browser/release", map[string]any{"conversation": r.agents[i].conv})
+		r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: r.agents[i].conv})
 		return true
 	})
 	for _, n := range r.names {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // The labels latency is kept under: each act's action, stale probes apart,
@@ -18,8 +20,8 @@ var (
 // Codes an agent expects in a healthy run: the daemon saying no for a
 // reason the harness provoked.
 var expectedCodes = map[string]bool{
-	"taken_over": true, "stopped": true, "paused": true, "budget_spent": true,
-	"no_task": true, "expired": true, "released": true, "restarted": true,
+	string(messages.CodeTakenOver): true, string(messages.CodeStopped): true, string(messages.CodePaused): true, string(messages.CodeBudgetSpent): true,
+	string(messages.CodeNoTask): true, string(messages.CodeExpired): true, string(messages.CodeReleased): true, string(messages.CodeRestarted): true,
 }
 
 // stats are the run's counters. Latency histograms are fixed per label,
@@ -65,7 +67,7 @@ func (s *stats) recordAct(label string, d time.Duration, code string, probe, exp
 	}
 	if probe {
 		s.probes.Add(1)
-		if code == "stale_observation" || code == "stale_ref" {
+		if code == string(messages.CodeStaleObservation) || code == string(messages.CodeStaleRef) {
 			s.probesRefused.Add(1)
 		}
 	}

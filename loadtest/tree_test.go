@@ -11,7 +11,7 @@ func TestParsePageReadsRefsByRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := parsePage("o1.2", "https://sim.test/form/1", string(b))
+	p := parsePage("o1.2", "https://sim.localhost/form/1", string(b))
 	want := map[string][]string{
 		"links": {"e2", "e29"}, "boxes": {"e17", "e18"}, "checks": {"e24"}, "buttons": {"e25"},
 	}

@@ -1,9 +1,11 @@
 package messages
 
-// ActInput is the input of browser.act. Action picks which other fields apply.
+// ActInput is the input of browser.act. Action picks which other fields
+// apply; the action table (Actions) says which. The descriptions of action,
+// observation and steps are filled from the table where the schema is built.
 type ActInput struct {
-	Action      string      `json:"action" jsonschema:"one of navigate, observe, find, click, fill, select, press, scroll, tab, close, back, forward, hover, submit, wait_for, dom, console, screenshot, script"`
-	Observation string      `json:"observation,omitempty" jsonschema:"id of the latest observation; required by click, fill, select, press, hover, scroll and submit"`
+	Action      string      `json:"action" jsonschema:"the action to take"`
+	Observation string      `json:"observation,omitempty" jsonschema:"id of the latest observation; required by the actions that put input on the page"`
 	Target      *TargetRef  `json:"target,omitempty" jsonschema:"the element to act on, by ref from the latest observation"`
 	URL         string      `json:"url,omitempty" jsonschema:"navigate: absolute http or https URL"`
 	URLSource   string      `json:"urlSource,omitempty" jsonschema:"navigate: where the URL came from: agent (default) or page_link"`
@@ -25,8 +27,14 @@ type ActInput struct {
 	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
 	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on returned text, at most 8000"`
-	Steps       []*ActInput `json:"steps,omitempty" jsonschema:"script: up to 10 steps of navigate, click, dom, wait_for and screenshot"`
+	Steps       []*ActInput `json:"steps,omitempty" jsonschema:"script: up to 10 steps"`
 }
+
+// Where a navigate's URL came from.
+const (
+	URLFromAgent = "agent"     // the agent chose it (the default)
+	URLFromPage  = "page_link" // the agent read it out of page content
+)
 
 // TargetRef names an observed element.
 type TargetRef struct {
@@ -39,6 +47,29 @@ type WaitInput struct {
 	Text     string `json:"text,omitempty" jsonschema:"text that must appear on the page"`
 	URL      string `json:"url,omitempty" jsonschema:"a substring the page URL must contain"`
 	Load     bool   `json:"load,omitempty" jsonschema:"wait for the document load to complete"`
+}
+
+// Cost is how many steps an act spends: one, or one per script step.
+func (in *ActInput) Cost() int {
+	if Spec(in.Action).Run == RunScript {
+		return len(in.Steps)
+	}
+	return 1
+}
+
+// Navigates lists the navigate steps of an act: itself, or a script's.
+func (in *ActInput) Navigates() []*ActInput {
+	steps := []*ActInput{in}
+	if Spec(in.Action).Run == RunScript {
+		steps = in.Steps
+	}
+	var out []*ActInput
+	for _, s := range steps {
+		if s != nil && s.Action == "navigate" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // TaskInput is the input of browser.task: an agent asking the owner for a task.

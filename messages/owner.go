@@ -40,22 +40,61 @@ type ResumeAll struct{}
 // ListSessions asks the controller for every session's state.
 type ListSessions struct{}
 
-// OwnerReply answers an owner control. Result is JSON-encodable.
+// Screenshots asks a session for its kept thumbnails (owner only).
+type Screenshots struct{ Conversation string }
+
+// AddAgent registers an agent; the answer carries its token once.
+type AddAgent struct {
+	Name        string
+	AutoApprove bool
+}
+
+// RemoveAgent deletes an agent and its grants.
+type RemoveAgent struct{ Name string }
+
+// ListAgents lists agents (never their tokens).
+type ListAgents struct{}
+
+// ListSiteRequests asks for the pending site requests.
+type ListSiteRequests struct{}
+
+// Site decisions.
+const (
+	DecideOnce   = "once"
+	DecideAlways = "always"
+	DecideReject = "reject"
+)
+
+// DecideSite answers one site request: Decision is once, always or reject.
+type DecideSite struct {
+	Conversation string
+	Site         string
+	Decision     string
+}
+
+// GetHealth asks the controller for what /healthz shows; answered with *Health.
+type GetHealth struct{}
+
+// OwnerReply answers an owner control: Result or Error is set.
 type OwnerReply struct {
-	Result any
+	Result Answer
 	Error  *Error
 }
 
-// SessionInfo is one session as the owner sees it.
-type SessionInfo struct {
-	Conversation string    `json:"conversation"`
-	Agent        string    `json:"agent"`
-	State        string    `json:"state"`
-	PauseReason  string    `json:"pauseReason,omitempty"`
-	Task         string    `json:"task"`
-	StepsUsed    int       `json:"stepsUsed"`
-	StepsMax     int       `json:"stepsMax"`
-	Expires      time.Time `json:"expires"`
-	URL          string    `json:"url,omitempty"`
-	Profile      int       `json:"profile"`
-}
+// OwnerFail is an OwnerReply carrying an error.
+func OwnerFail(e *Error) *OwnerReply { return &OwnerReply{Error: e} }
+
+// Conversational is an owner control aimed at one conversation's session.
+type Conversational interface{ Target() string }
+
+// Target is the conversation the control is for.
+func (m *TakeOver) Target() string { return m.Conversation }
+
+// Target is the conversation the control is for.
+func (m *Resume) Target() string { return m.Conversation }
+
+// Target is the conversation the control is for.
+func (m *Release) Target() string { return m.Conversation }
+
+// Target is the conversation the control is for.
+func (m *Screenshots) Target() string { return m.Conversation }

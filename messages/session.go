@@ -1,18 +1,21 @@
 package messages
 
-// Between the controller and its sessions.
+// SessionState is pushed by a session to its controller whenever its state
+// changes, so listing sessions never waits on them.
+type SessionState struct{ Info SessionInfo }
 
 // SessionEnded tells the controller a session is over (released, expired,
 // budget spent). The controller ends the task and stops the actor.
 type SessionEnded struct {
 	Conversation string
 	Reason       string // one sentence that says what got done
-	Code         string // "released", "expired", "budget_spent"
+	Code         Code   // released, expired or budget_spent
 }
 
-// SessionState is pushed by a session to the controller whenever it changes.
-type SessionState struct{ Info SessionInfo }
+// GiveBack asks a take-over's hand to let go: stop accepting input, finish
+// what it accepted, release held keys and buttons, stop the screencast, and
+// answer HandReleased.
+type GiveBack struct{}
 
-// Screenshots asks a session for its kept thumbnails (owner only); the
-// controller forwards it and the session answers with an *OwnerReply.
-type Screenshots struct{ Conversation string }
+// HandReleased is the hand's answer to GiveBack.
+type HandReleased struct{}

@@ -9,18 +9,42 @@ const (
 	ToolTask   = "browser.task"
 )
 
-// ToolCall is one agent request, authenticated at the edge.
+// Tools lists the tool names agents may call.
+var Tools = []string{ToolStatus, ToolAct, ToolTask}
+
+// ToolCall is one agent request as the edge decoded it: authenticated by a
+// token the actors resolve, its input checked against the contract.
 type ToolCall struct {
-	TokenHash    string // the agent's bearer token, hashed; the controller resolves it
-	Agent        string // filled in by the controller
+	TokenHash    string // the agent's bearer token, hashed
 	Conversation string
 	Tool         string
 	Input        json.RawMessage
 	Act          *ActInput // decoded by the edge for browser.act
-	// SitesApproved is set by the controller once the owner's site answers
-	// cover every navigation of the call, page links included.
+}
+
+// AgentCall is a ToolCall its router let through to the conversation's
+// session, with who made it. The call itself is shared, never changed.
+type AgentCall struct {
+	Call  *ToolCall
+	Agent string
+	// SitesApproved: the owner's site answers cover every navigation of the
+	// call, page links included.
 	SitesApproved bool
 }
+
+// ToolResult answers a ToolCall: Result or Error is set.
+type ToolResult struct {
+	Result Answer
+	Error  *Error
+}
+
+// Fail builds a ToolResult carrying an error.
+func Fail(code Code, message string) *ToolResult {
+	return &ToolResult{Error: &Error{Code: code, Message: message}}
+}
+
+// FailWith builds a ToolResult carrying e.
+func FailWith(e *Error) *ToolResult { return &ToolResult{Error: e} }
 
 // Identify asks which agent holds a token, before any tool call (the MCP
 // endpoint refuses a session to an unknown token).
@@ -30,23 +54,4 @@ type Identify struct{ TokenHash string }
 type Identity struct {
 	Agent string
 	Error *Error
-}
-
-// ToolResult answers a ToolCall: either Result or Error is set.
-type ToolResult struct {
-	Result any
-	Error  *Error
-}
-
-// Error is what an agent or the owner reads: a stable code and one sentence.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Fail builds a ToolResult carrying an error.
-func Fail(code, message string) *ToolResult {
-	return &ToolResult{Error: &Error{Code: code, Message: message}}
 }

@@ -19,18 +19,13 @@ type mcpBackend struct{ s *Server }
 var _ mcp.Backend = mcpBackend{}
 
 func (b mcpBackend) Identify(_ context.Context, token string) (string, error) {
-	res, e := b.s.ask(&messages.Identify{TokenHash: secret.Hash(token)}, ownerDeadline)
+	c, cancel := deadline(ownerDeadline)
+	defer cancel()
+	agent, e := b.s.cfg.Actors.Identify(c, secret.Hash(token))
 	if e != nil {
 		return "", e
 	}
-	id, ok := res.(*messages.Identity)
-	switch {
-	case !ok:
-		return "", &messages.Error{Code: "internal", Message: "buddi gave an unexpected answer."}
-	case id.Error != nil:
-		return "", id.Error
-	}
-	return id.Agent, nil
+	return agent, nil
 }
 
 func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json.RawMessage) (json.RawMessage, error) {
@@ -40,7 +35,7 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 	}
 	raw, err := json.Marshal(tr.Result)
 	if err != nil {
-		return nil, &messages.Error{Code: "internal", Message: "The answer could not be encoded."}
+		return nil, &messages.Error{Code: messages.CodeInternal, Message: "The answer could not be encoded."}
 	}
 	return raw, nil
 }

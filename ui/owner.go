@@ -1,11 +1,7 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"strings"
-	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -13,116 +9,68 @@ import (
 	"github.com/buddi-dev/buddi/secret"
 )
 
-// ownerBody is what owner routes accept; each route reads its own fields.
-type ownerBody struct {
-	Conversation string `json:"conversation"`
-	All          bool   `json:"all"`
-	Agent        string `json:"agent"`
-	Description  string `json:"description"`
-	Steps        int    `json:"steps"`
-	Minutes      int    `json:"minutes"`
-	Accept       bool   `json:"accept"`
-	Name         string `json:"name"`
-	AutoApprove  bool   `json:"autoApprove"`
-	Site         string `json:"site"`
-	Decision     string `json:"decision"`
-}
-
 // ownerRoute serves the owner API, authenticated by the owner token.
 func (s *Server) ownerRoute(ctx *fasthttp.RequestCtx, path string) {
 	token, ok := bearer(ctx)
 	if !ok || !secret.Match(token, s.cfg.OwnerHash) {
-		writeError(ctx, fasthttp.StatusUnauthorized, "unauthorized", "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`.")
+		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."})
 		return
 	}
-	var b ownerBody
-	if ctx.IsPost() && len(ctx.PostBody()) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(ctx.PostBody()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&b); err != nil {
-			writeError(ctx, fasthttp.StatusBadRequest, "bad_input", "The body is not valid JSON for this route: "+firstLine(err.Error()))
-			return
-		}
+	var raw []byte
+	if ctx.IsPost() {
+		raw = ctx.PostBody()
 	}
-	msg, e := ownerMessage(string(ctx.Method()), path, &b)
+	b, e := messages.DecodeOwnerBody(raw)
 	if e != nil {
-		writeError(ctx, statusFor(e.Code), e.Code, e.Message)
-		if e.Code == "not_found" {
-			ctx.SetStatusCode(fasthttp.StatusNotFound)
-		}
+		writeError(ctx, e)
 		return
 	}
-	s.answerOwner(ctx, msg)
-}
-
-func (s *Server) answerOwner(ctx *fasthttp.RequestCtx, msg any) {
-	res, e := s.ask(msg, ownerDeadline)
+	msg, e := ownerMessage(string(ctx.Method()), path, b)
 	if e != nil {
-		writeError(ctx, statusFor(e.Code), e.Code, e.Message)
+		writeError(ctx, e)
 		return
 	}
-	r, ok := res.(*messages.OwnerReply)
-	if !ok {
-		writeError(ctx, fasthttp.StatusInternalServerError, "internal", "buddi gave an unexpected answer.")
-		return
-	}
+	c, cancel := deadline(ownerDeadline)
+	defer cancel()
+	r := s.cfg.Actors.Owner(c, msg)
 	if r.Error != nil {
-		writeError(ctx, statusFor(r.Error.Code), r.Error.Code, r.Error.Message)
+		writeError(ctx, r.Error)
 		return
 	}
 	writeOK(ctx, r.Result)
 }
 
-// ownerMessage maps a method and path to the controller message.
-func ownerMessage(method, path string, b *ownerBody) (any, *messages.Error) {
-	key := method + " " + path
-	if method == "DELETE" && strings.HasPrefix(path, "/api/agents/") {
-		return &messages.RemoveAgent{Name: strings.TrimPrefix(path, "/api/agents/")}, nil
-	}
-	needConv := func(m any) (any, *messages.Error) {
-		if b.Conversation == "" {
-			return nil, &messages.Error{Code: "bad_input", Message: "Name the session: {\"conversation\": \"…\"}."}
-		}
-		return m, nil
-	}
-	switch key {
-	case "GET /api/browser/sessions":
-		return &messages.ListSessions{}, nil
-	case "POST /api/browser/screenshots":
-		return needConv(&messages.Screenshots{Conversation: b.Conversation})
-	case "POST /api/browser/takeover":
-		return needConv(&messages.TakeOver{Conversation: b.Conversation})
-	case "POST /api/browser/resume":
-		if b.All {
-			return &messages.ResumeAll{}, nil
-		}
-		return needConv(&messages.Resume{Conversation: b.Conversation})
-	case "POST /api/browser/release":
-		return needConv(&messages.Release{Conversation: b.Conversation})
-	case "POST /api/browser/stop":
-		return &messages.StopAll{}, nil
-	case "GET /api/tasks":
-		return &messages.ListTasks{}, nil
-	case "POST /api/tasks":
-		return &messages.StartTask{Agent: b.Agent, Conversation: b.Conversation, Description: b.Description,
-			Steps: b.Steps, Lifetime: time.Duration(b.Minutes) * time.Minute}, nil
-	case "POST /api/tasks/decide":
-		return needConv(&messages.DecideTask{Conversation: b.Conversation, Accept: b.Accept})
-	case "GET /api/approvals":
-		return &messages.ListSiteRequests{}, nil
-	case "POST /api/approvals":
-		switch b.Decision {
-		case "once", "always", "reject":
-		default:
-			return nil, &messages.Error{Code: "bad_input", Message: "The decision must be once, always or reject."}
-		}
-		return needConv(&messages.DecideSite{Conversation: b.Conversation, Site: b.Site, Decision: b.Decision})
-	case "GET /api/agents":
-		return &messages.ListAgents{}, nil
-	case "POST /api/agents":
-		return &messages.AddAgent{Name: b.Name, AutoApprove: b.AutoApprove}, nil
-	}
-	return nil, &messages.Error{Code: "not_found", Message: "There is no owner route " + clip(key) + "."}
+// ownerRoutes maps a method and path to the message its body makes.
+var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
+	"GET /api/browser/sessions":     fixed(&messages.ListSessions{}),
+	"POST /api/browser/screenshots": (*messages.OwnerBody).Screenshots,
+	"POST /api/browser/takeover":    (*messages.OwnerBody).TakeOver,
+	"POST /api/browser/resume":      (*messages.OwnerBody).Resume,
+	"POST /api/browser/release":     (*messages.OwnerBody).Release,
+	"POST /api/browser/stop":        fixed(&messages.StopAll{}),
+	"GET /api/tasks":                fixed(&messages.ListTasks{}),
+	"POST /api/tasks":               (*messages.OwnerBody).StartTask,
+	"POST /api/tasks/decide":        (*messages.OwnerBody).DecideTask,
+	"GET /api/approvals":            fixed(&messages.ListSiteRequests{}),
+	"POST /api/approvals":           (*messages.OwnerBody).DecideSite,
+	"GET /api/agents":               fixed(&messages.ListAgents{}),
+	"POST /api/agents":              (*messages.OwnerBody).AddAgent,
 }
 
-func asErr(err error, target **messages.Error) bool { return errors.As(err, target) }
+// fixed is a route whose message does not depend on the body. The message
+// carries no fields, so one value serves every request.
+func fixed[M any](m *M) func(*messages.OwnerBody) (any, *messages.Error) {
+	return func(*messages.OwnerBody) (any, *messages.Error) { return m, nil }
+}
+
+// ownerMessage maps a method and path to the controller message.
+func ownerMessage(method, path string, b *messages.OwnerBody) (any, *messages.Error) {
+	if method == fasthttp.MethodDelete && strings.HasPrefix(path, "/api/agents/") {
+		return &messages.RemoveAgent{Name: strings.TrimPrefix(path, "/api/agents/")}, nil
+	}
+	key := method + " " + path
+	if route, ok := ownerRoutes[key]; ok {
+		return route(b)
+	}
+	return nil, &messages.Error{Code: messages.CodeNotFound, Message: "There is no owner route " + clip(key) + "."}
+}

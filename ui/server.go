@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -9,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
 	"github.com/valyala/fasthttp"
 
+	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -24,12 +25,11 @@ const (
 
 // Config is what the server needs.
 type Config struct {
-	System     *actor.ActorSystem
-	Controller *actor.PID
-	OwnerHash  string
-	Version    string
-	Started    time.Time
-	Log        *slog.Logger
+	Actors    Actors
+	OwnerHash string
+	Version   string
+	Started   time.Time
+	Log       *slog.Logger
 	// Addr is the address served (host:port) and PublicOrigin the
 	// BUDDI_WEB_PUBLIC_ORIGIN: the Host and Origin /mcp accepts.
 	Addr         string
@@ -67,7 +67,7 @@ func New(cfg Config) (*Server, error) {
 		NoDefaultDate:         true,
 		ReduceMemoryUsage:     true,
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
-			writeError(ctx, fasthttp.StatusBadRequest, "bad_request", "The request could not be read: "+firstLine(err.Error()))
+			writeError(ctx, &messages.Error{Code: messages.CodeBadRequest, Message: "The request could not be read: " + firstLine(err.Error())})
 		},
 	}
 	return s, nil
@@ -87,7 +87,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	err := s.srv.ShutdownWithContext(ctx)
-	<-s.done
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return errors.Join(err, ctx.Err())
+	}
 	return err
 }
 
@@ -103,7 +107,7 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 	case strings.HasPrefix(path, "/api/"):
 		s.ownerRoute(ctx, path)
 	default:
-		writeError(ctx, fasthttp.StatusNotFound, "not_found", "There is nothing at "+clip(path)+"; the API lives under /api/ and MCP at /mcp.")
+		writeError(ctx, &messages.Error{Code: messages.CodeNotFound, Message: "There is nothing at " + clip(path) + "; the API lives under /api/ and MCP at /mcp."})
 	}
 }
 
@@ -133,8 +137,8 @@ func (s *Server) recovered(next fasthttp.RequestHandler) fasthttp.RequestHandler
 				s.cfg.Log.Error("handler panicked", "path", string(ctx.Path()), "panic", fmt.Sprint(r),
 					"stack", string(debug.Stack()))
 				ctx.ResetBody()
-				writeError(ctx, fasthttp.StatusInternalServerError, "internal",
-					"buddi hit an internal error handling this request; it is logged, and nothing was done.")
+				writeError(ctx, &messages.Error{Code: messages.CodeInternal,
+					Message: "buddi hit an internal error handling this request; it is logged, and nothing was done."})
 			}
 		}()
 		next(ctx)
@@ -153,4 +157,9 @@ func clip(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// deadline bounds one request's wait on the actors.
+func deadline(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
 }

@@ -3,11 +3,10 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/buddi-dev/buddi/actors/controller"
-	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 )
@@ -21,25 +20,23 @@ type toolBody struct {
 // tool serves POST /api/tools/<tool>.
 func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 	if !ctx.IsPost() {
-		writeError(ctx, fasthttp.StatusMethodNotAllowed, "method_not_allowed", "Tools are called with POST.")
+		writeError(ctx, &messages.Error{Code: messages.CodeMethodNotAllowed, Message: "Tools are called with POST."})
 		return
 	}
-	switch name {
-	case messages.ToolStatus, messages.ToolAct, messages.ToolTask:
-	default:
-		writeError(ctx, fasthttp.StatusNotFound, "unknown_tool", "There is no tool "+clip(name)+"; use browser.status, browser.act or browser.task.")
+	if !slices.Contains(messages.Tools, name) {
+		writeError(ctx, &messages.Error{Code: messages.CodeUnknownTool, Message: "There is no tool " + clip(name) + "; use browser.status, browser.act or browser.task."})
 		return
 	}
 	token, ok := bearer(ctx)
 	if !ok {
-		writeError(ctx, fasthttp.StatusUnauthorized, "unauthorized", "Send the agent token as `Authorization: Bearer <token>`; `buddi agent add NAME` makes one.")
+		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "Send the agent token as `Authorization: Bearer <token>`; `buddi agent add NAME` makes one."})
 		return
 	}
 	var b toolBody
 	dec := json.NewDecoder(bytes.NewReader(ctx.PostBody()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
-		writeError(ctx, fasthttp.StatusBadRequest, "bad_input", "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}.")
+		writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}."})
 		return
 	}
 	tr, status := s.runTool(token, name, b.Conversation, b.Input)
@@ -50,43 +47,39 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 	writeOK(ctx, tr.Result)
 }
 
-// runTool checks one agent call and runs it through the controller: the one
-// path of the HTTP API and of MCP over HTTP. The status is the HTTP API's
-// for the answer.
+// runTool checks one agent call against the contract and runs it through
+// the actors: the one path of the HTTP API and of MCP over HTTP. The status
+// is the HTTP API's for the answer: a tool's own refusal is 200 (the agent
+// reads its code), except unauthorized.
 func (s *Server) runTool(token, tool, conv string, input json.RawMessage) (*messages.ToolResult, int) {
 	call, e := decodeCall(tool, conv, input)
 	if e != nil {
-		return &messages.ToolResult{Error: e}, fasthttp.StatusBadRequest
+		return messages.FailWith(e), e.Code.HTTPStatus()
 	}
 	call.TokenHash = secret.Hash(token)
-	res, e := s.ask(call, toolDeadline)
-	if e != nil {
-		return &messages.ToolResult{Error: e}, statusFor(e.Code)
-	}
-	tr, ok := res.(*messages.ToolResult)
-	if !ok {
-		return messages.Fail("internal", "buddi gave an unexpected answer."), fasthttp.StatusInternalServerError
-	}
-	if tr.Error != nil && tr.Error.Code == "unauthorized" {
+	c, cancel := deadline(toolDeadline)
+	defer cancel()
+	tr, e := s.cfg.Actors.Tool(c, call)
+	switch {
+	case e != nil: // no answer came
+		return messages.FailWith(e), e.Code.HTTPStatus()
+	case tr.Error != nil && tr.Error.Code == messages.CodeUnauthorized:
 		return tr, fasthttp.StatusUnauthorized
 	}
 	return tr, fasthttp.StatusOK
 }
 
-// decodeCall checks the conversation and, for browser.act, decodes the input.
+// decodeCall checks the conversation and, for browser.act, decodes the
+// input against the contract.
 func decodeCall(tool, conv string, input json.RawMessage) (*messages.ToolCall, *messages.Error) {
-	if e := controller.CheckConversation(conv); e != nil {
+	if e := messages.CheckConversation(conv); e != nil {
 		return nil, e
 	}
 	call := &messages.ToolCall{Conversation: conv, Tool: tool, Input: input}
 	if tool == messages.ToolAct {
-		in, err := session.Decode(input)
-		if err != nil {
-			var me *messages.Error
-			if asErr(err, &me) {
-				return nil, me
-			}
-			return nil, &messages.Error{Code: "bad_input", Message: err.Error()}
+		in, e := messages.DecodeAct(input)
+		if e != nil {
+			return nil, e
 		}
 		call.Act = in
 	}

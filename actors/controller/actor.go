@@ -2,55 +2,82 @@ package controller
 
 import (
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/controller/pool"
+	"github.com/buddi-dev/buddi/actors/controller/registry"
+	"github.com/buddi-dev/buddi/actors/controller/sitegate"
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
-
-// PerProfile is how many sessions share one browser profile.
-const PerProfile = 8
 
 // Config is what the controller needs.
 type Config struct {
 	Store  *ledger.Store
 	Ledger *actor.PID
-	// Profile returns the driver of profile i (0, 1, …). MaxProfiles bounds i.
-	Profile     func(i int) (drivers.Driver, error)
-	MaxProfiles int
-	// Browser reports what agents would use, without launching it.
-	Browser func() drivers.Status
-	Mode    string
-	Policy  session.URLPolicy
+	// Mode opens the browser profiles sessions are placed on.
+	Mode   drivers.Mode
+	Policy session.URLPolicy
 	// AskSites turns on site approval: navigations the agent chose ask the
 	// owner about sites not yet approved (BUDDI_SITE_APPROVAL=ask).
 	AskSites bool
-	Log      *slog.Logger
-	Chaos    func() bool
-	Now      func() time.Time
+	// Routes is where the controller pushes who may call which session;
+	// the gateway reads it. It outlives the controller's restarts.
+	Routes *routes.Table
+	// Bus receives the controller's and the sessions' events.
+	Bus *events.Bus
+	// Hand makes the hand of a take-over (nil: take-overs have none yet).
+	Hand  func() *actor.Props
+	Log   *slog.Logger
+	Chaos func() bool
+	Now   func() time.Time
 	// Restarts counts session restarts (read by health and the load test).
 	Restarts *atomic.Int64
+	// Carry keeps what the controller decided across its own restarts.
+	Carry *Carry
 }
 
-// Actor is the controller.
+// Carry is the controller's state that must survive its restart: a Stop
+// or a resume decided but perhaps not yet in the ledger.
+type Carry struct {
+	mu   sync.Mutex
+	stop *ledger.Stop
+}
+
+func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
+
+func (c *Carry) lastStop() (ledger.Stop, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stop == nil {
+		return ledger.Stop{}, false
+	}
+	return *c.stop, true
+}
+
+// Actor is the controller: a thin router over its parts (agents, tasks,
+// sites, the profile pool) and the sessions it supervises.
 type Actor struct {
 	cfg      Config
-	ledger   *actor.PID
 	stop     ledger.Stop
-	agents   map[string]*ledger.Agent // by name
-	byHash   map[string]string        // token hash → name
-	tasks    map[string]*ledger.Task  // by conversation
-	sessions map[string]*entry        // by conversation
-	profiles []*profile
+	stops    *stopping
+	agents   *registry.Registry
+	tasks    *tasks.Book
+	sites    *sitegate.Gate
+	pool     *pool.Pool
+	sessions map[string]*entry // by conversation
 	carries  map[string]*session.Carry
-	sites    sites
-	stopping bool // sessions stop because the controller does, not because they failed
+	halting  bool // sessions stop because the controller does, not because they failed
 	dead     bool // a restart replaced this instance; late continuations do nothing
 	spawned  int  // sessions spawned, for unique actor names
 }
@@ -58,12 +85,7 @@ type Actor struct {
 type entry struct {
 	pid     *actor.PID
 	profile int
-	info    messages.SessionInfo
-}
-
-type profile struct {
-	drv drivers.Driver
-	n   int
+	route   *routes.Session
 }
 
 // Props returns the controller's props, supervising its children with our
@@ -75,23 +97,32 @@ func Props(cfg Config) *actor.Props {
 	if cfg.Restarts == nil {
 		cfg.Restarts = &atomic.Int64{}
 	}
+	if cfg.Routes == nil {
+		cfg.Routes = routes.New()
+	}
+	if cfg.Carry == nil {
+		cfg.Carry = &Carry{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
 	strategy := actors.DefaultBackoff(cfg.Log)
 	strategy.OnRestart = func(*actor.PID, any) { cfg.Restarts.Add(1) }
 	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg} },
 		actor.WithSupervisor(strategy))
 }
 
-// Receive dispatches every message the controller handles.
+// Receive routes every message to the part that handles it.
 func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.start(ctx)
 	case *actor.Stopping:
-		a.stopping = true
+		a.halting = true
 	case *actor.Restarting:
 		// The next instance starts afresh from the ledger: this one's
 		// browsers and pending continuations must not outlive it.
-		a.stopping, a.dead = true, true
+		a.halting, a.dead = true, true
 		a.closeProfiles()
 	case *actor.Stopped:
 		a.closeProfiles()
@@ -99,67 +130,61 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.tool(ctx, m)
 	case *messages.Identify:
 		ctx.Respond(a.identify(m))
-	case *messages.SessionState:
-		if e := a.sessions[m.Info.Conversation]; e != nil {
-			e.info = m.Info
-		}
 	case *messages.SessionEnded:
 		a.ended(ctx, m)
 	case *actor.Terminated:
 		a.terminated(ctx, m.Who)
+	case *stopSaved:
+		a.stopSaved(ctx, m)
 	default:
-		a.owner(ctx)
+		if !a.owner(ctx) {
+			actors.Unhandled(ctx, a.cfg.Log)
+		}
 	}
 }
 
-// owner handles the owner's messages.
-func (a *Actor) owner(ctx actor.Context) {
+// owner handles the owner's messages; false for a message it does not know.
+func (a *Actor) owner(ctx actor.Context) bool {
 	switch m := ctx.Message().(type) {
 	case *messages.StartTask:
 		a.startTask(ctx, m)
 	case *messages.DecideTask:
 		a.decideTask(ctx, m)
 	case *messages.ListTasks:
-		ctx.Respond(&messages.OwnerReply{Result: a.taskList()})
-	case *messages.TakeOver, *messages.Resume, *messages.Release, *messages.Screenshots:
-		a.forwardControl(ctx)
+		ctx.Respond(&messages.OwnerReply{Result: a.tasks.List()})
+	case messages.Conversational:
+		a.forwardControl(ctx, m.Target())
 	case *messages.StopAll:
 		a.stopAll(ctx)
 	case *messages.ResumeAll:
 		a.resumeAll(ctx)
 	case *messages.ListSessions:
-		ctx.Respond(&messages.OwnerReply{Result: a.sessionList()})
+		ctx.Respond(&messages.OwnerReply{Result: a.cfg.Routes.Sessions()})
 	case *messages.AddAgent:
 		a.addAgent(ctx, m)
 	case *messages.RemoveAgent:
 		a.removeAgent(ctx, m)
 	case *messages.ListAgents:
-		ctx.Respond(&messages.OwnerReply{Result: a.agentList()})
+		ctx.Respond(&messages.OwnerReply{Result: a.agents.List()})
 	case *messages.ListSiteRequests:
-		ctx.Respond(&messages.OwnerReply{Result: a.siteRequests()})
+		ctx.Respond(&messages.OwnerReply{Result: a.sites.Pending()})
 	case *messages.DecideSite:
 		a.decideSite(ctx, m)
-	case *messages.Health:
-		ctx.Respond(&messages.HealthInfo{Mode: a.cfg.Mode, Stopped: a.stop.Stopped,
-			Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load())})
+	case *messages.GetHealth:
+		ctx.Respond(a.health())
+	default:
+		return false
 	}
+	return true
 }
 
-// closeProfiles releases the browsers once every session has stopped (the
-// actor system stops children before the parent's Stopped).
-func (a *Actor) closeProfiles() {
-	for _, p := range a.profiles {
-		if p != nil && p.drv != nil {
-			if err := p.drv.Close(); err != nil {
-				a.cfg.Log.Warn("closing the browser failed", "err", err)
-			}
-		}
-	}
+func (a *Actor) health() *messages.Health {
+	return &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
+		Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load()),
+		Unhandled: int(actors.UnhandledCount())}
 }
 
-func fail(code, msg string) *messages.OwnerReply {
-	return &messages.OwnerReply{Error: &messages.Error{Code: code, Message: msg}}
-}
+func fail(e *messages.Error) *messages.OwnerReply { return messages.OwnerFail(e) }
 
 // after runs cont once f completes, back in the mailbox, unless a restart
 // replaced this instance meanwhile: its state is stale, so the caller is told
@@ -167,9 +192,43 @@ func fail(code, msg string) *messages.OwnerReply {
 func (a *Actor) after(ctx actor.Context, f *actor.Future, sender *actor.PID, cont func(res any, err error)) {
 	ctx.ReenterAfter(f, func(res any, err error) {
 		if a.dead {
-			reply(ctx, sender, fail("restarted", "buddi's controller restarted while this ran; check the state and try again."))
+			reply(ctx, sender, fail(&messages.Error{Code: messages.CodeRestarted,
+				Message: "buddi's controller restarted while this ran; check the state and try again."}))
 			return
 		}
 		cont(res, err)
 	})
+}
+
+// write sends w to the ledger and runs cont with the outcome in the mailbox.
+func (a *Actor) write(ctx actor.Context, w *ledger.Write, sender *actor.PID, cont func(err error)) {
+	f := ledger.Request(ctx, a.cfg.Ledger, w, ledgerTimeout)
+	a.after(ctx, f, sender, func(res any, err error) { cont(ledger.Check(res, err)) })
+}
+
+// storeFailed is the owner's answer when the ledger did not take a write.
+func storeFailed(what string, err error) *messages.OwnerReply {
+	return fail(messages.CodeStoreFailed.Err(what, err.Error()))
+}
+
+func reply(ctx actor.Context, to *actor.PID, msg any) {
+	if to != nil {
+		ctx.Send(to, msg)
+	}
+}
+
+// ledgerTimeout bounds one write the controller waits on.
+const ledgerTimeout = 5 * time.Second
+
+// closeProfiles releases the browsers once every session has stopped (the
+// actor system stops children before the parent's Stopped).
+func (a *Actor) closeProfiles() {
+	if a.pool == nil {
+		return
+	}
+	c, cancel := contextFor(closeWait)
+	defer cancel()
+	if err := a.pool.Close(c); err != nil {
+		a.cfg.Log.Warn("closing the browsers failed", "err", err)
+	}
 }

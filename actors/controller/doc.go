@@ -1,13 +1,25 @@
-// Package controller is the supervisor at the top of buddi's actor tree. It
-// owns the global Stop, the agents, the tasks and the registry of sessions
-// (placed onto browser profiles, eight to a profile), and spawns every
-// session as its child. The ledger is its sibling under the root, so that
-// the controller's own restart never restarts the only writer of the store.
+// Package controller is the supervisor at the top of buddi's actor tree: a
+// thin routing actor over small parts, each with its own tests: the
+// registry of agents and their tokens (registry), the task state machine
+// (tasks), the owner's site answers (sitegate), and the pool of browser
+// profiles sessions are placed on, opened from the install's mode (pool).
+// It owns the global Stop and spawns every session as its child. The ledger
+// is its sibling under the root, so that the controller's own restart never
+// restarts the only writer of the store.
 //
-// Concurrency: all of that state is touched only in Receive. Agent calls are
-// checked here (token, grant, Stop, task) and forwarded to the session, which
-// answers the caller directly. Writes the owner must be able to rely on (Stop,
-// tasks) are acknowledged only after the ledger has them. Sessions push their
-// state here whenever it changes, so listing sessions never waits on them.
-// Stopping the controller stops its sessions, then closes the browsers.
+// The controller keeps authority over who may call which session, and
+// pushes it into the routing table (routes) the gateway reads: agent calls
+// that need no decision of the controller's go straight to their session.
+// Everything else (task requests, calls during a Stop, navigations the
+// owner's site answers must cover, calls without a session) comes here.
+//
+// Concurrency: all state is touched only in Receive; the routing table is
+// written only from here. Messages are never changed after they are
+// received: a call let through becomes a new AgentCall for the session,
+// which answers the caller directly. Owner writes (tasks, agents, sites,
+// Stop) go to the ledger's owner lane; a Stop and a resume act at once and
+// are retried until durable, and answered when both are done. A message the
+// controller does not know is logged and counted. Stopping the controller
+// stops its sessions, then closes the browsers through the mode, bounded
+// by a deadline.
 package controller

@@ -1,37 +1,60 @@
 package controller
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/pool"
+	"github.com/buddi-dev/buddi/actors/controller/registry"
+	"github.com/buddi-dev/buddi/actors/controller/sitegate"
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
 )
 
-// start loads the ledger and respawns the sessions of tasks still running.
+// Waits of the controller's own work.
+const (
+	closeWait = 10 * time.Second // closing the browsers as the controller stops
+	openWait  = time.Minute      // opening a profile (a browser launch)
+)
+
+func contextFor(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}
+
+// project is the one project this install has; site approvals are per project.
+const project = "default"
+
+// start loads the ledger, pushes the routing table and respawns the
+// sessions of tasks still running.
 func (a *Actor) start(ctx actor.Context) {
 	st := a.cfg.Store
-	a.agents, a.byHash = map[string]*ledger.Agent{}, map[string]string{}
-	a.tasks, a.sessions = map[string]*ledger.Task{}, map[string]*entry{}
+	a.sessions = map[string]*entry{}
 	if a.carries == nil {
 		a.carries = map[string]*session.Carry{}
 	}
-	a.profiles = nil
-	a.ledger = a.cfg.Ledger
-	must(ctx, func() (err error) { a.stop, err = st.Stop(); return })
-	must(ctx, a.loadSites)
-	agents, err := st.Agents()
-	must(ctx, func() error { return err })
-	for i := range agents {
-		a.putAgent(&agents[i])
+	a.pool = pool.New(a.cfg.Mode, drivers.PerProfile)
+	a.stops = newStopping()
+	must(func() (err error) { a.stop, err = st.Stop(); return })
+	if s, ok := a.cfg.Carry.lastStop(); ok {
+		a.stop = s // decided before a restart, perhaps not stored yet
 	}
-	tasks, err := st.Tasks()
-	must(ctx, func() error { return err })
-	for i := range tasks {
-		t := &tasks[i]
-		a.tasks[t.Conversation] = t
+	a.sites = a.loadSites()
+	agents, err := st.Agents()
+	must(func() error { return err })
+	a.agents = registry.New(agents)
+	stored, err := st.Tasks()
+	must(func() error { return err })
+	a.tasks = tasks.New(stored, a.cfg.Now)
+	a.pushRoutes(agents)
+	for _, t := range a.tasks.All() {
 		if t.State == ledger.TaskActive && a.cfg.Now().Before(t.Expires) {
 			if e := a.spawn(ctx, t); e != nil {
 				a.cfg.Log.Warn("could not resume a session", "conversation", t.Conversation, "err", e.Message)
@@ -40,80 +63,35 @@ func (a *Actor) start(ctx actor.Context) {
 	}
 }
 
-func must(ctx actor.Context, f func() error) {
+// pushRoutes makes the routing table say what this instance knows.
+func (a *Actor) pushRoutes(agents []ledger.Agent) {
+	r := a.cfg.Routes
+	r.Reset()
+	for _, ag := range agents {
+		r.PutAgent(ag.TokenHash, routes.Agent{Name: ag.Name, Grants: ag.Grants})
+	}
+	r.SetStopped(a.stop.Stopped)
+	r.SetAskSites(a.cfg.AskSites)
+}
+
+func (a *Actor) loadSites() *sitegate.Gate {
+	always, err := ledger.List[egress.Approval](a.cfg.Store, ledger.SitePrefix(project))
+	must(func() error { return err })
+	stored, err := a.cfg.Store.SiteOnce()
+	must(func() error { return err })
+	once := map[string][]egress.Approval{}
+	for _, o := range stored {
+		var ap egress.Approval
+		if o.Conversation == "" || json.Unmarshal(o.Approval, &ap) != nil {
+			continue
+		}
+		once[o.Conversation] = append(once[o.Conversation], ap)
+	}
+	return sitegate.New(a.cfg.AskSites, always, once, a.cfg.Now)
+}
+
+func must(f func() error) {
 	if err := f(); err != nil {
 		panic(fmt.Errorf("controller: reading the ledger: %w", err))
 	}
-}
-
-// spawn places a session on a profile with room and starts its actor.
-func (a *Actor) spawn(ctx actor.Context, t *ledger.Task) *messages.Error {
-	idx, e := a.place()
-	if e != nil {
-		return e
-	}
-	carry := a.carries[t.Conversation]
-	if carry == nil {
-		carry = &session.Carry{}
-		a.carries[t.Conversation] = carry
-	}
-	props := actor.PropsFromProducer(session.New(session.Config{
-		Conversation: t.Conversation, Agent: t.Agent, Profile: idx,
-		Store: a.cfg.Store, Ledger: a.ledger, Controller: ctx.Self(),
-		Driver: a.profiles[idx].drv, Policy: a.cfg.Policy, Carry: carry,
-		Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now,
-	}))
-	// Each spawn gets its own name: the previous session of the conversation
-	// may still be stopping, and its Terminated must not match this one.
-	a.spawned++
-	pid, err := ctx.SpawnNamed(props, fmt.Sprintf("s-%s-%d", t.Conversation, a.spawned))
-	if err != nil {
-		a.profiles[idx].n--
-		return &messages.Error{Code: "internal", Message: "The session could not start: " + err.Error()}
-	}
-	a.sessions[t.Conversation] = &entry{pid: pid, profile: idx,
-		info: messages.SessionInfo{Conversation: t.Conversation, Agent: t.Agent, State: "ready",
-			Task: t.Description, StepsMax: t.MaxSteps, Expires: t.Expires, Profile: idx}}
-	return nil
-}
-
-// place finds a profile with room, opening a new one when allowed.
-func (a *Actor) place() (int, *messages.Error) {
-	for i, p := range a.profiles {
-		if p.n < PerProfile {
-			p.n++
-			return i, nil
-		}
-	}
-	if len(a.profiles) >= a.cfg.MaxProfiles {
-		return 0, &messages.Error{Code: "too_many_sessions", Message: fmt.Sprintf(
-			"All %d browser sessions are in use; release one (`buddi release CONV`) and try again.", a.cfg.MaxProfiles*PerProfile)}
-	}
-	drv, err := a.cfg.Profile(len(a.profiles))
-	if err != nil {
-		return 0, &messages.Error{Code: "no_browser", Message: err.Error()}
-	}
-	a.profiles = append(a.profiles, &profile{drv: drv, n: 1})
-	return len(a.profiles) - 1, nil
-}
-
-// terminated cleans up after a session that stopped on its own: its
-// supervisor gave up on it after repeated crashes.
-func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
-	for conv, e := range a.sessions {
-		if e.pid.Equal(who) {
-			a.drop(conv, e)
-			if t := a.tasks[conv]; !a.stopping && t != nil && t.State == ledger.TaskActive {
-				t.State, t.EndReason = ledger.TaskEnded, "The task ended because its session kept failing; the owner can start a new one."
-				ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(conv), t)}})
-			}
-			return
-		}
-	}
-}
-
-// drop forgets a session and frees its place on its profile.
-func (a *Actor) drop(conv string, e *entry) {
-	a.profiles[e.profile].n--
-	delete(a.sessions, conv)
 }

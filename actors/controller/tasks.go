@@ -1,183 +1,152 @@
 package controller
 
 import (
-	"fmt"
-	"regexp"
-	"sort"
-	"time"
-
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/registry"
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// Task bounds.
-const (
-	DefaultSteps    = 80
-	MaxSteps        = 80
-	DefaultLifetime = 20 * time.Minute
-	MaxLifetime     = 20 * time.Minute
-	ledgerTimeout   = 5 * time.Second
-)
-
-var convPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// CheckConversation validates a conversation id.
-func CheckConversation(c string) *messages.Error {
-	if !convPattern.MatchString(c) {
-		return &messages.Error{Code: "bad_input", Message: fmt.Sprintf(
-			"The conversation id %q is not valid; use 1 to 64 letters, digits, dots, dashes or underscores.", c)}
-	}
-	return nil
-}
-
 // startTask mints a task for the owner.
 func (a *Actor) startTask(ctx actor.Context, m *messages.StartTask) {
 	if e := a.checkTask(m); e != nil {
-		ctx.Respond(&messages.OwnerReply{Error: e})
+		ctx.Respond(fail(e))
 		return
 	}
-	t := a.newTask(m.Agent, m.Conversation, m.Description, m.Steps, m.Lifetime)
-	a.activate(ctx, t, ctx.Sender())
+	t := a.tasks.Pending(m.Agent, m.Conversation, m.Description, m.Steps, m.Lifetime)
+	a.activate(ctx, t, ctx.Sender(), toOwner)
 }
 
+// answerer makes the answer of an activation: to the owner, or to an agent
+// whose request started at once.
+type answerer struct {
+	ok func(ledger.Task) any
+	no func(*messages.Error) any
+}
+
+var (
+	toOwner = answerer{
+		ok: func(t ledger.Task) any { return &messages.OwnerReply{Result: viewPtr(t)} },
+		no: func(e *messages.Error) any { return fail(e) },
+	}
+	toAgent = answerer{
+		ok: func(t ledger.Task) any { return &messages.ToolResult{Result: tasks.Started(t)} },
+		no: func(e *messages.Error) any { return messages.FailWith(e) },
+	}
+)
+
 func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
-	if e := CheckConversation(m.Conversation); e != nil {
+	if e := messages.CheckConversation(m.Conversation); e != nil {
 		return e
 	}
-	if a.agents[m.Agent] == nil {
-		return &messages.Error{Code: "unknown_agent", Message: fmt.Sprintf("There is no agent %q; add it with `buddi agent add %s`.", m.Agent, m.Agent)}
+	if _, ok := a.agents.Get(m.Agent); !ok {
+		return registry.Unknown(m.Agent)
 	}
-	if m.Description == "" {
-		return &messages.Error{Code: "bad_input", Message: "A task needs a description of what the agent should do."}
-	}
-	if m.Steps < 0 || m.Steps > MaxSteps {
-		return &messages.Error{Code: "bad_input", Message: fmt.Sprintf("The step budget %d is out of range; use 1 to %d.", m.Steps, MaxSteps)}
-	}
-	if m.Lifetime < 0 || m.Lifetime > MaxLifetime {
-		return &messages.Error{Code: "bad_input", Message: fmt.Sprintf("The lifetime %s is out of range; use at most %s.", m.Lifetime, MaxLifetime)}
+	if e := messages.CheckTask(m); e != nil {
+		return e
 	}
 	if a.sessions[m.Conversation] != nil {
-		return &messages.Error{Code: "task_active", Message: fmt.Sprintf("Conversation %s already has a running task; release it first (`buddi release %s`).", m.Conversation, m.Conversation)}
+		return messages.Errorf(messages.CodeTaskActive, "Conversation %s already has a running task; release it first (`buddi release %s`).", m.Conversation, m.Conversation)
 	}
 	return nil
 }
 
-func (a *Actor) newTask(agent, conv, desc string, steps int, life time.Duration) *ledger.Task {
-	if steps == 0 {
-		steps = DefaultSteps
-	}
-	if life == 0 {
-		life = DefaultLifetime
-	}
-	return &ledger.Task{Conversation: conv, Agent: agent, Description: desc,
-		State: ledger.TaskPending, MaxSteps: steps, Lifetime: life, Created: a.cfg.Now()}
-}
-
-// activate starts the task: durable first, then the session, then the reply.
-func (a *Actor) activate(ctx actor.Context, t *ledger.Task, replyTo *actor.PID) {
-	t.State = ledger.TaskActive
-	t.Started = a.cfg.Now()
-	t.Expires = t.Started.Add(t.Lifetime)
-	t.EndReason = ""
-	a.tasks[t.Conversation] = t
-	w := &messages.LedgerWrite{Ops: []messages.LedgerOp{
-		ledger.Put(ledger.TaskKey(t.Conversation), *t), ledger.Delete(ledger.SessionKey(t.Conversation)),
+// activate starts the task: durable first, then the session, then the
+// answer to replyTo.
+func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer) {
+	t = a.tasks.Activate(t)
+	a.tasks.Put(t)
+	w := &ledger.Write{Owner: true, Ops: []ledger.Op{
+		ledger.Put(ledger.TaskKey(t.Conversation), t), ledger.Delete(ledger.SessionKey(t.Conversation)),
 		ledger.Delete(ledger.StepsKey(t.Conversation))}}
-	f := ctx.RequestFuture(a.ledger, w, ledgerTimeout)
-	a.after(ctx, f, replyTo, func(res any, err error) {
-		if err = ledger.Written(res, err); err != nil {
-			reply(ctx, replyTo, fail("store_failed", "The task could not be saved: "+err.Error()))
+	a.write(ctx, w, replyTo, func(err error) {
+		if err != nil {
+			reply(ctx, replyTo, answer.no(messages.CodeStoreFailed.Err("The task", err.Error())))
 			return
 		}
 		if e := a.spawn(ctx, t); e != nil {
-			t.State, t.EndReason = ledger.TaskEnded, e.Message
-			ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
-			reply(ctx, replyTo, &messages.OwnerReply{Error: e})
+			t = tasks.End(t, e.Message)
+			a.tasks.Put(t)
+			ctx.Send(a.cfg.Ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
+			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+			reply(ctx, replyTo, answer.no(e))
 			return
 		}
-		reply(ctx, replyTo, &messages.OwnerReply{Result: *t})
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+		reply(ctx, replyTo, answer.ok(t))
 	})
 }
 
-// askTask is browser.task: a pending request, or at once for auto-approve agents.
-func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall) {
-	var in messages.TaskInput
-	if e := decodeTask(m.Input, &in); e != nil {
-		ctx.Respond(&messages.ToolResult{Error: e})
-		return
-	}
-	if e := CheckConversation(m.Conversation); e != nil {
-		ctx.Respond(&messages.ToolResult{Error: e})
-		return
-	}
-	if a.stop.Stopped {
-		ctx.Respond(messages.Fail("stopped", "The owner stopped all browser access; no task can start until the owner resumes it."))
-		return
-	}
-	if t := a.tasks[m.Conversation]; t != nil && t.Agent != m.Agent {
-		ctx.Respond(messages.Fail("not_allowed", "This conversation belongs to another agent; use your own conversation id."))
-		return
-	}
-	if a.sessions[m.Conversation] != nil {
-		ctx.Respond(messages.Fail("task_active", "This conversation already has a running task; use it."))
-		return
-	}
-	steps := min(max(in.Steps, 0), MaxSteps)
-	life := min(time.Duration(max(in.Minutes, 0))*time.Minute, MaxLifetime)
-	t := a.newTask(m.Agent, m.Conversation, in.Description, steps, life)
-	if !a.agents[m.Agent].AutoApprove {
-		a.tasks[t.Conversation] = t
-		ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
-		ctx.Respond(&messages.ToolResult{Result: map[string]any{"state": "pending",
-			"text": "Asked the owner for this task; wait until it is accepted, then call browser.status."}})
-		return
-	}
-	sender := ctx.Sender()
-	a.activateFor(ctx, t, sender)
+func viewPtr(t ledger.Task) *messages.TaskView {
+	v := tasks.View(t)
+	return &v
 }
 
-// activateFor activates and answers an agent rather than the owner.
-func (a *Actor) activateFor(ctx actor.Context, t *ledger.Task, agent *actor.PID) {
-	probe := ctx.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-		if r, ok := c.Message().(*messages.OwnerReply); ok {
-			res := &messages.ToolResult{Error: r.Error}
-			if r.Error == nil {
-				res.Result = map[string]any{"state": "active", "task": *t,
-					"text": fmt.Sprintf("Task started: %d steps within %s.", t.MaxSteps, t.Lifetime)}
-			}
-			c.Send(agent, res)
-			c.Stop(c.Self())
-		}
-	}))
-	a.activate(ctx, t, probe)
+// askTask is browser.task: a pending request, or at once for auto-approve agents.
+func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, auto bool) {
+	in, e := messages.DecodeTask(m.Input)
+	if e != nil {
+		ctx.Respond(messages.FailWith(e))
+		return
+	}
+	if e := messages.CheckConversation(m.Conversation); e != nil {
+		ctx.Respond(messages.FailWith(e))
+		return
+	}
+	switch {
+	case a.stop.Stopped:
+		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; no task can start until the owner resumes it."))
+		return
+	case a.tasks.OtherAgent(m.Conversation, agent):
+		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
+		return
+	case a.sessions[m.Conversation] != nil:
+		ctx.Respond(messages.Fail(messages.CodeTaskActive, "This conversation already has a running task; use it."))
+		return
+	}
+	steps, life := in.Budget()
+	t := a.tasks.Pending(agent, m.Conversation, in.Description, steps, life)
+	if !auto {
+		a.tasks.Put(t)
+		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+		ctx.Respond(&messages.ToolResult{Result: tasks.Asked()})
+		return
+	}
+	a.activate(ctx, t, ctx.Sender(), toAgent)
 }
 
 // decideTask is the owner's answer to a pending task.
 func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
-	t := a.tasks[m.Conversation]
-	if t == nil || t.State != ledger.TaskPending {
-		ctx.Respond(fail("no_pending_task", fmt.Sprintf("Conversation %s has no task waiting for a decision.", m.Conversation)))
+	t, e := a.tasks.Decidable(m.Conversation)
+	if e != nil {
+		ctx.Respond(fail(e))
 		return
 	}
 	if m.Accept {
-		a.activate(ctx, t, ctx.Sender())
+		a.activate(ctx, t, ctx.Sender(), toOwner)
 		return
 	}
-	t.State = ledger.TaskRefused
-	ctx.Send(a.ledger, &messages.LedgerWrite{Ops: []messages.LedgerOp{ledger.Put(ledger.TaskKey(t.Conversation), *t)}})
-	ctx.Respond(&messages.OwnerReply{Result: *t})
+	t, _ = a.tasks.Refuse(m.Conversation)
+	a.tasks.Put(t)
+	a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+	ctx.Send(a.cfg.Ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
+	ctx.Respond(&messages.OwnerReply{Result: viewPtr(t)})
 }
 
-// ended closes a task whose session is over: the end is durable before it
-// is acknowledged (the session answers the owner only then), and the session
+// ended closes a task whose session is over: the session stops at once, and
+// the end is durable before it is acknowledged (the session answers whoever
+// released it only then); the write is retried until it lands. The session
 // is poisoned so what is already in its mailbox is answered, not dropped.
 func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
-	ops := []messages.LedgerOp{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
-	if t := a.tasks[m.Conversation]; t != nil {
-		t.State, t.EndReason = ledger.TaskEnded, m.Reason
-		ops = append(ops, ledger.Put(ledger.TaskKey(m.Conversation), *t))
+	ops := []ledger.Op{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
+	if t, ok := a.tasks.Get(m.Conversation); ok {
+		t = tasks.End(t, m.Reason)
+		a.tasks.Put(t)
+		ops = append(ops, ledger.Put(ledger.TaskKey(m.Conversation), t))
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 	}
 	if e := a.sessions[m.Conversation]; e != nil {
 		a.drop(m.Conversation, e)
@@ -185,37 +154,14 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 	}
 	a.forget(m.Conversation)
 	a.cfg.Log.Info("task ended", "conversation", m.Conversation, "code", m.Code, "summary", m.Reason)
-	sender := ctx.Sender()
-	f := ctx.RequestFuture(a.ledger, &messages.LedgerWrite{Ops: ops}, ledgerTimeout)
-	a.after(ctx, f, sender, func(res any, err error) {
-		if err = ledger.Written(res, err); err != nil {
-			a.cfg.Log.Error("the end of a task could not be saved", "conversation", m.Conversation, "err", err)
+	sender, sys := ctx.Sender(), ctx.ActorSystem()
+	w := &ledger.Write{Owner: m.Code == messages.CodeReleased, Ops: ops}
+	ledger.Persist(sys, a.cfg.Ledger, w, ledgerTimeout, func(err error) {
+		if err != nil {
+			a.cfg.Log.Error("the end of a task is not saved yet; retrying", "conversation", m.Conversation, "err", err)
 		}
-		reply(ctx, sender, &messages.LedgerWritten{Err: err})
+		if sender != nil {
+			sys.Root.Send(sender, &ledger.Written{Err: err})
+		}
 	})
-}
-
-// forget drops per-conversation state that only a live session needs.
-func (a *Actor) forget(conv string) {
-	delete(a.carries, conv)
-	for key := range a.sites.pending {
-		if len(key) > len(conv) && key[:len(conv)+1] == conv+"|" {
-			delete(a.sites.pending, key)
-		}
-	}
-}
-
-func (a *Actor) taskList() []ledger.Task {
-	out := make([]ledger.Task, 0, len(a.tasks))
-	for _, t := range a.tasks {
-		out = append(out, *t)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
-	return out
-}
-
-func reply(ctx actor.Context, to *actor.PID, msg any) {
-	if to != nil {
-		ctx.Send(to, msg)
-	}
 }

@@ -1,81 +1,113 @@
 package ledger
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cockroachdb/pebble/v2"
 
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/actors"
 )
 
-// Actor is the only writer of the Store.
+// Actor is the only writer of the Store. It commits in groups: a write is
+// staged when it arrives and a flush marker is sent to itself, so every
+// write already in the mailbox joins the same batch and costs no fsync of
+// its own. An owner write commits at once, with whatever is staged.
 type Actor struct {
 	store *Store
 	log   *slog.Logger
+	stage *stage
+	// flushing is true while a flush marker waits in the mailbox.
+	flushing bool
+	// last is the order of the newest op committed per key.
+	last map[string]uint64
 }
+
+// flush is the marker that commits what is staged.
+type flush struct{}
 
 // NewActor returns the ledger actor over an opened store. The store outlives
 // the actor (a restart of its supervisor restarts it over the same store);
 // whoever opened the store closes it once the actor system has stopped.
 func NewActor(store *Store, log *slog.Logger) *Actor {
-	return &Actor{store: store, log: log}
+	return &Actor{store: store, log: log, last: map[string]uint64{}}
 }
 
-// Receive applies writes in mailbox order.
+// Props are the ledger's props: a mailbox with an owner lane.
+func Props(store *Store, log *slog.Logger) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return NewActor(store, log) },
+		actor.WithMailbox(actor.UnboundedPriority()))
+}
+
+// Receive stages writes and commits them in groups.
 func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *messages.LedgerWrite:
-		err := a.apply(m)
-		if err != nil {
-			a.log.Error("ledger write failed", "err", err)
+	case *Write:
+		if !a.staged(ctx, m) {
+			return
 		}
-		if ctx.Sender() != nil {
-			ctx.Respond(&messages.LedgerWritten{Err: err})
+		if m.Owner {
+			a.commit(ctx)
+			return
 		}
+		if !a.flushing {
+			a.flushing = true
+			ctx.Send(ctx.Self(), &flush{})
+		}
+	case *flush:
+		a.flushing = false
+		a.commit(ctx)
+	case *actor.Stopping:
+		a.commit(ctx)
+	case *actor.Started, *actor.Stopped, *actor.Restarting:
+	default:
+		actors.Unhandled(ctx, a.log)
 	}
 }
 
-func (a *Actor) apply(w *messages.LedgerWrite) error {
-	b := a.store.db.NewBatch()
-	defer b.Close()
-	for _, op := range w.Ops {
-		if op.Delete {
-			if err := b.Delete(op.Key, nil); err != nil {
-				return fmt.Errorf("ledger: delete %s: %w", op.Key, err)
-			}
-			continue
-		}
-		v, err := encode(op.Value)
-		if err != nil {
-			return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
-		}
-		if err := b.Set(op.Key, v, nil); err != nil {
-			return fmt.Errorf("ledger: put %s: %w", op.Key, err)
-		}
+// staged adds w to the batch being built; a write that cannot be staged
+// is answered at once and commits nothing.
+func (a *Actor) staged(ctx actor.Context, w *Write) bool {
+	if a.stage == nil {
+		a.stage = newStage(a.store.db)
 	}
+	if err := a.stage.add(w, a.last); err != nil {
+		a.log.Error("ledger write refused", "err", err)
+		if w.ReplyTo != nil {
+			ctx.Send(w.ReplyTo, &Written{Err: err})
+		}
+		return false
+	}
+	return true
+}
+
+// commit applies the staged batch with one fsync (none if no write in it
+// asked for one) and answers every write in it.
+func (a *Actor) commit(ctx actor.Context) {
+	st := a.stage
+	if st == nil {
+		return
+	}
+	a.stage = nil
+	if len(st.waiting) == 0 {
+		_ = st.b.Close()
+		return
+	}
+	a.store.beforeCommit()
 	opts := pebble.Sync
-	if w.NoSync {
+	if st.noSync {
 		opts = pebble.NoSync
 	}
-	return a.store.db.Apply(b, opts)
-}
-
-// Put is an op that stores v at key.
-func Put(key []byte, v any) messages.LedgerOp { return messages.LedgerOp{Key: key, Value: v} }
-
-// Delete is an op that removes key.
-func Delete(key []byte) messages.LedgerOp { return messages.LedgerOp{Key: key, Delete: true} }
-
-// Written is the outcome of a LedgerWrite request: the future's error, the
-// ledger's own error, or an error for an answer that is not a LedgerWritten.
-func Written(res any, err error) error {
+	err := a.store.db.Apply(st.b, opts)
+	_ = st.b.Close()
 	if err != nil {
-		return err
+		a.log.Error("ledger write failed", "err", err, "writes", len(st.waiting))
+	} else {
+		st.committed(a.last)
 	}
-	if w, ok := res.(*messages.LedgerWritten); ok {
-		return w.Err
+	for _, w := range st.waiting {
+		if w.ReplyTo != nil {
+			ctx.Send(w.ReplyTo, &Written{Err: err})
+		}
 	}
-	return fmt.Errorf("ledger: unexpected reply %T", res)
 }

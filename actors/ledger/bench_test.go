@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // BenchmarkSyncedWrite measures one acknowledged, fsynced write through the
@@ -18,10 +17,10 @@ func BenchmarkSyncedWrite(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: []ledger.Op{
 			ledger.Put(ledger.SessionKey("c"+strconv.Itoa(i%64)), ledger.Session{StepsUsed: i}),
 		}}, 5*time.Second).Result()
-		if err != nil || res.(*messages.LedgerWritten).Err != nil {
+		if err != nil || res.(*ledger.Written).Err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(start))

@@ -1,14 +1,28 @@
 // Package ledger holds buddi's durable state in Pebble: the global Stop, the
 // owner's token hash, agents and their token hashes, tasks, sessions'
-// identity, expiry and paused state, and approvals.
+// identity, expiry and paused state, and approvals. Its records are storage,
+// not the API: the actors turn them into the contract's views.
 //
 // Store opens the database and reads it; the Actor is the only thing that
 // writes it. Every write the Actor acknowledges was committed before the
-// acknowledgement was sent, with an fsync unless the write asked for none
-// (step counters, which survive a process crash but not a power cut).
+// acknowledgement was sent, with an fsync unless every write in its batch
+// asked for none (step counters, which survive a process crash but not a
+// power cut).
 //
-// Concurrency: the Actor applies writes one at a time in mailbox order, so
-// writers never interleave. Store reads are safe from any goroutine and see
-// every acknowledged write. The Store is closed by whoever opened it,
-// after the actors have stopped; nothing may read it after that.
+// Writes are committed in groups: a write is staged as it arrives and the
+// actor sends itself a flush marker, so every write already waiting joins
+// the same batch and one fsync. The mailbox has two lanes: a Write marked
+// Owner (Stop, take-over, resume, release, tasks, agents) is taken ahead of
+// agent-made writes still waiting and committed at once with whatever is
+// staged, so an agent's flood never delays what the owner decided. Every
+// op is stamped in the order it was made; an op older than one already
+// committed for its key is skipped, so a write that overtook another in the
+// owner's lane is never overwritten by it. Persist retries a write until it
+// lands, answering its caller in time either way.
+//
+// Concurrency: the Actor stages and commits in its Receive, one batch at a
+// time. Store reads are safe from any goroutine and see every acknowledged
+// write. BeforeCommit is a seam tests stall the ledger at. The Store is
+// closed by whoever opened it, after the actors have stopped; nothing may
+// read it after that.
 package ledger

@@ -18,7 +18,6 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // TestMain doubles as the child process of the kill -9 test.
@@ -38,13 +37,13 @@ func child(dir string) {
 		os.Exit(3)
 	}
 	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return ledger.NewActor(st, slog.Default()) }))
+	pid := sys.Root.Spawn(ledger.Props(st, slog.Default()))
 	for i := 0; ; i++ {
 		conv := "c" + strconv.Itoa(i)
-		res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+		res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: []ledger.Op{
 			ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv, Description: "task " + conv}),
 		}}, 5*time.Second).Result()
-		if err != nil || res.(*messages.LedgerWritten).Err != nil {
+		if err != nil || res.(*ledger.Written).Err != nil {
 			fmt.Println("write failed:", err)
 			os.Exit(4)
 		}
@@ -102,12 +101,12 @@ func TestConcurrentWritersAreSerialised(t *testing.T) {
 				// Every writer rewrites the same two keys in one batch; a torn
 				// interleaving would leave them disagreeing.
 				v := fmt.Sprintf("w%d-%d", w, i)
-				res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: []messages.LedgerOp{
+				res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: []ledger.Op{
 					ledger.Put(ledger.TaskKey("a"), ledger.Task{Description: v}),
 					ledger.Put(ledger.TaskKey("b"), ledger.Task{Description: v}),
 					ledger.Put(ledger.TaskKey(v), ledger.Task{Description: v}),
 				}}, 5*time.Second).Result()
-				if err != nil || res.(*messages.LedgerWritten).Err != nil {
+				if err != nil || res.(*ledger.Written).Err != nil {
 					t.Errorf("write %s: %v", v, err)
 				}
 			}
@@ -186,7 +185,7 @@ func open(t testing.TB) (*ledger.Store, *actor.PID, *actor.ActorSystem) {
 		t.Fatal(err)
 	}
 	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return ledger.NewActor(st, slog.Default()) }))
+	pid := sys.Root.Spawn(ledger.Props(st, slog.Default()))
 	t.Cleanup(func() {
 		_ = sys.Root.PoisonFuture(pid).Wait()
 		sys.Shutdown()
@@ -195,10 +194,10 @@ func open(t testing.TB) (*ledger.Store, *actor.PID, *actor.ActorSystem) {
 	return st, pid, sys
 }
 
-func write(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ops ...messages.LedgerOp) {
+func write(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ops ...ledger.Op) {
 	t.Helper()
-	res, err := sys.Root.RequestFuture(pid, &messages.LedgerWrite{Ops: ops}, 5*time.Second).Result()
-	if err != nil || res.(*messages.LedgerWritten).Err != nil {
+	res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 5*time.Second).Result()
+	if err != nil || res.(*ledger.Written).Err != nil {
 		t.Fatalf("write: %v", err)
 	}
 }

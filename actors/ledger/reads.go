@@ -1,7 +1,5 @@
 package ledger
 
-import "github.com/buddi-dev/buddi/egress"
-
 // Typed reads of the records the rest of buddi needs.
 
 // Stop returns the global Stop.
@@ -42,16 +40,7 @@ func (s *Store) Session(conv string) (Session, bool, error) {
 }
 
 // SiteOnce returns every conversation's once-approved sites.
-func (s *Store) SiteOnce() (map[string][]egress.Approval, error) {
-	all, err := List[SiteOnce](s, prefixApproval)
-	out := map[string][]egress.Approval{}
-	for _, o := range all {
-		if o.Conversation != "" {
-			out[o.Conversation] = append(out[o.Conversation], o.Approval)
-		}
-	}
-	return out, err
-}
+func (s *Store) SiteOnce() ([]SiteOnce, error) { return List[SiteOnce](s, prefixApproval) }
 
 // Refusals lists the air-gap refusal record, oldest first.
 func (s *Store) Refusals() ([]Refusal, error) { return List[Refusal](s, prefixRefusal) }

@@ -1,9 +1,10 @@
 package ledger
 
 import (
+	"encoding/json"
 	"time"
 
-	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Stop is the global Stop: while Stopped, no browser work runs.
@@ -27,12 +28,12 @@ type Agent struct {
 	Created     time.Time `json:"created"`
 }
 
-// Task states.
+// Task states, as the contract names them.
 const (
-	TaskPending = "pending" // asked for by an agent, not yet decided
-	TaskActive  = "active"  // the owner gave it
-	TaskEnded   = "ended"   // budget, expiry or release ended it
-	TaskRefused = "refused" // the owner said no
+	TaskPending = messages.TaskPending // asked for by an agent, not yet decided
+	TaskActive  = messages.TaskActive  // the owner gave it
+	TaskEnded   = messages.TaskEnded   // budget, expiry or release ended it
+	TaskRefused = messages.TaskRefused // the owner said no
 )
 
 // Task is owner-given authority for one conversation.
@@ -65,10 +66,11 @@ type Session struct {
 	Epoch int `json:"epoch"`
 }
 
-// SiteOnce is a site the owner allowed once, for one conversation.
+// SiteOnce is a site the owner allowed once, for one conversation. The
+// approval is stored as its owner (the controller) encoded it.
 type SiteOnce struct {
 	Conversation string          `json:"conversation"`
-	Approval     egress.Approval `json:"approval"`
+	Approval     json.RawMessage `json:"approval"`
 	At           time.Time       `json:"at"`
 }
 

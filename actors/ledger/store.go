@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -23,8 +23,25 @@ var (
 
 // Store is the opened database. Read from anywhere; write only through Actor.
 type Store struct {
-	db  *pebble.DB
-	dir string
+	db   *pebble.DB
+	dir  string
+	hold atomic.Pointer[func()]
+}
+
+// BeforeCommit sets a function the ledger calls before each commit, on its
+// own goroutine: the seam tests stall the ledger at. nil removes it.
+func (s *Store) BeforeCommit(f func()) {
+	if f == nil {
+		s.hold.Store(nil)
+		return
+	}
+	s.hold.Store(&f)
+}
+
+func (s *Store) beforeCommit() {
+	if f := s.hold.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // Open opens (creating if needed) the store in dir with owner-only modes.
@@ -57,11 +74,9 @@ func Open(dir string) (st *Store, err error) {
 func classifyOpen(dir string, err error) error {
 	switch {
 	case isLockError(err):
-		return fmt.Errorf("%w (%s): %v", ErrLocked, dir, err)
-	case errors.Is(err, pebble.ErrCorruption), errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w (%s): %v", ErrCorrupt, dir, err)
+		return fmt.Errorf("%w (%s): %w", ErrLocked, dir, err)
 	default:
-		return fmt.Errorf("%w (%s): %v", ErrCorrupt, dir, err)
+		return fmt.Errorf("%w (%s): %w", ErrCorrupt, dir, err)
 	}
 }
 
@@ -135,7 +150,7 @@ func decode(key, raw []byte, v any) error {
 		return fmt.Errorf("%w: record %s has an unknown version", ErrCorrupt, key)
 	}
 	if err := json.Unmarshal(raw[1:], v); err != nil {
-		return fmt.Errorf("%w: record %s: %v", ErrCorrupt, key, err)
+		return fmt.Errorf("%w: record %s: %w", ErrCorrupt, key, err)
 	}
 	return nil
 }

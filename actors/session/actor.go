@@ -1,20 +1,22 @@
 package session
 
 import (
-	"context"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// URLPolicy checks a URL before navigation; nil error allows it. An error
-// with a Code() method keeps its code.
+// URLPolicy checks a URL before navigation; nil error allows it. A
+// messages.Coded error keeps its code.
 type URLPolicy interface {
 	CheckURL(raw, source string) error
 	// CheckInput refuses input to the page at pageURL (air-gap).
@@ -33,14 +35,24 @@ type Config struct {
 	Driver       drivers.Driver
 	Policy       URLPolicy
 	Carry        *Carry
-	Log          *slog.Logger
+	// Route is this session's entry in the routing table: the session shows
+	// its state there. Nil in tests that route nothing.
+	Route *routes.Session
+	// Bus receives the session's events; nil drops them.
+	Bus *events.Bus
+	// Hand, when set, makes the hand a take-over runs (the remote hand): the
+	// session spawns it as its child on take-over and hands back only after
+	// it answered GiveBack.
+	Hand func() *actor.Props
+	Log  *slog.Logger
 	// Chaos, when set and returning true, panics the actor as an action
 	// completes: the crash test and the load test's fault injection.
 	Chaos func() bool
 	Now   func() time.Time
 }
 
-// Carry survives restarts of one session actor.
+// Carry survives restarts of one session actor: the caller of the action
+// in flight, so a restarted session can answer it.
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
@@ -58,30 +70,17 @@ func (c *Carry) take() *actor.PID {
 
 // Actor is one conversation's session.
 type Actor struct {
-	cfg      Config
-	behavior actor.Behavior
-	task     ledger.Task
-	rec      ledger.Session
-	tabs     drivers.Tabs
-	ev       evidence
-	seq      int
-	inflight *inflight
-	fails    failures
-	shots    []shot
-	url      string
-	ended    bool
-	// closeLate: tabs still being opened by the call in flight must be
-	// closed when they arrive (a Stop came first).
-	closeLate bool
-	expiry    *time.Timer
-}
-
-// inflight is the action running off the mailbox.
-type inflight struct {
-	seq     int
-	replyTo *actor.PID
-	in      *messages.ActInput
-	cancel  context.CancelFunc
+	cfg    Config
+	st     state
+	task   ledger.Task
+	rec    ledger.Session
+	tabs   drivers.Tabs
+	ev     evidence
+	seq    int
+	fails  failures
+	shots  messages.Shots
+	url    string
+	expiry *time.Timer
 }
 
 // New returns a producer for one conversation's session actor.
@@ -92,40 +91,52 @@ func New(cfg Config) actor.Producer {
 	if cfg.Carry == nil {
 		cfg.Carry = &Carry{}
 	}
-	return func() actor.Actor {
-		a := &Actor{cfg: cfg, behavior: actor.NewBehavior()}
-		a.behavior.Become(a.ready)
-		return a
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
 	}
+	return func() actor.Actor { return &Actor{cfg: cfg, st: &ready{}} }
 }
 
-// Receive handles lifecycle messages, then hands the rest to the behaviour.
+// Receive handles lifecycle and timer messages, the results of driver
+// calls and the hand's answer, and hands agent calls and owner controls to
+// the state the session is in.
 func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.start(ctx)
 	case *actor.Restarting:
 		a.disarmExpiry()
-		if a.inflight != nil {
-			a.inflight.cancel()
-		}
+		a.st.leave()
 	case *actor.Stopping:
-		a.disarmExpiry()
-		if a.inflight != nil {
-			a.inflight.cancel()
-			ctx.Send(a.inflight.replyTo, messages.Fail("released",
-				"The session ended while this action ran; it was abandoned and not repeated."))
-			a.inflight = nil
-			a.cfg.Carry.take()
-		}
+		a.stopping(ctx)
+	case *actor.Stopped, *actor.Terminated:
 	case *expired:
 		a.expire(ctx)
 	case *messages.Screenshots:
 		ctx.Respond(&messages.OwnerReply{Result: a.shots})
 	case *done:
 		a.finish(ctx, m)
+	case *messages.HandReleased:
+		a.handReleased(ctx)
+	case *handTimeout:
+		a.handTimedOut(ctx, m)
+	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
+		a.st.receive(a, ctx)
 	default:
-		a.behavior.Receive(ctx)
+		actors.Unhandled(ctx, a.cfg.Log)
+	}
+}
+
+// stopping answers the caller of an action still in flight: the session is
+// going away and the action will not be finished.
+func (a *Actor) stopping(ctx actor.Context) {
+	a.disarmExpiry()
+	if w, ok := a.st.(*working); ok {
+		w.cancel()
+		ctx.Send(w.replyTo, messages.Fail(messages.CodeReleased,
+			"The session ended while this action ran; it was abandoned and not repeated."))
+		a.cfg.Carry.take()
+		a.become(&ready{})
 	}
 }
 
@@ -155,25 +166,23 @@ func (a *Actor) start(ctx actor.Context) {
 	rec.Epoch++
 	a.rec = rec
 	a.ev.void("the session restarted")
-	a.persist(ctx, false)
+	switch {
+	case rec.TakenOver:
+		a.st = &takenOver{}
+	case rec.Paused:
+		a.st = &paused{reason: rec.PauseReason}
+	default:
+		a.st = &ready{}
+	}
+	a.persist(ctx)
 	if p := a.cfg.Carry.take(); p != nil {
 		ctx.Send(p, restartedResult())
 	}
-	switch {
-	case rec.TakenOver:
-		a.behavior.Become(a.takenOver)
-	case rec.Paused:
-		a.behavior.Become(a.paused)
-	}
 	a.armExpiry(ctx)
-	a.publish(ctx)
 }
 
 func (a *Actor) armExpiry(ctx actor.Context) {
-	left := a.task.Expires.Sub(a.cfg.Now())
-	if left < 0 {
-		left = 0
-	}
+	left := max(a.task.Expires.Sub(a.cfg.Now()), 0)
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	a.disarmExpiry()
 	a.expiry = time.AfterFunc(left, func() { sys.Root.Send(self, &expired{}) })

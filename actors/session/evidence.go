@@ -43,11 +43,11 @@ func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 // fresh observation, and resolves its target.
 func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Error) {
 	if in.Observation != e.id || e.id == "" {
-		return nil, &messages.Error{Code: "stale_observation", Message: fmt.Sprintf(
+		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
 			"Observation %q is not the latest one; observe again and act on the newest observation id.", clip(in.Observation))}
 	}
 	if !e.fresh {
-		return nil, &messages.Error{Code: "stale_observation", Message: fmt.Sprintf(
+		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
 			"Observation %s no longer describes the page (%s); observe again before acting.", e.id, e.reason)}
 	}
 	if in.Target == nil {
@@ -55,7 +55,7 @@ func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Erro
 	}
 	t, ok := e.refs[in.Target.Ref]
 	if !ok {
-		return nil, &messages.Error{Code: "stale_ref", Message: fmt.Sprintf(
+		return nil, &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
 			"%s is not an element of observation %s; pick a ref from that observation's tree.", in.Target.Ref, e.id)}
 	}
 	return &t, nil
@@ -66,7 +66,7 @@ func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Erro
 func (e *evidence) checkRead(in *messages.ActInput) *messages.Error {
 	for _, ref := range []string{in.Within, in.After} {
 		if _, ok := e.refs[ref]; ref != "" && !ok {
-			return &messages.Error{Code: "stale_ref", Message: fmt.Sprintf(
+			return &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
 				"%s is not a ref of observation %s; read within a ref of your latest observation, or send its continues object as it is.", ref, e.id)}
 		}
 	}

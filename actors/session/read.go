@@ -11,7 +11,7 @@ import (
 // they still name the same page.
 func readOptions(in *messages.ActInput, refs map[string]drivers.Target) (drivers.ObserveOptions, error) {
 	opts := drivers.ObserveOptions{FullPage: in.FullPage, Screenshot: in.Screenshot}
-	if in.Action == "find" {
+	if in.Action == "find" { // the table's other RunObserve action: a search, not a read
 		opts.Find = &drivers.Query{Text: in.Text, Role: in.Role, Name: in.Name, Exact: in.Exact}
 		return opts, nil
 	}

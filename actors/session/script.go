@@ -8,13 +8,14 @@ import (
 )
 
 // runScript runs a batch of navigation-phase steps, each through the same
-// checks as a single call: a click needs a ref of the latest observation and
-// the page must not have changed since. It stops at the first failure.
-func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs map[string]drivers.Target, fresh bool) ([]map[string]any, error) {
-	var out []map[string]any
+// checks as a single call: a step that puts input on the page needs a ref
+// of the latest observation, and the page must not have changed since. It
+// stops at the first failure.
+func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs map[string]drivers.Target, fresh bool) ([]messages.ScriptStep, error) {
+	var out []messages.ScriptStep
 	for i, s := range in.Steps {
 		var t *drivers.Target
-		if s.Action == "click" {
+		if messages.Spec(s.Action).Mutating {
 			tt, ok := refs[s.Target.Ref]
 			if !ok || !fresh {
 				return out, drivers.Errorf(drivers.CodeTargetGone, nil,
@@ -26,7 +27,7 @@ func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs
 		if err != nil {
 			return out, err
 		}
-		if res.Changed || s.Action == "navigate" {
+		if res.Changed || messages.Spec(s.Action).ChangesPage {
 			fresh = false
 		}
 		out = append(out, stepResult(i+1, s.Action, res))
@@ -34,16 +35,7 @@ func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs
 	return out, nil
 }
 
-func stepResult(n int, action string, o *drivers.Outcome) map[string]any {
-	r := map[string]any{"step": n, "action": action, "outcome": o.Result}
-	if o.URL != "" {
-		r["url"] = o.URL
-	}
-	if o.Text != "" {
-		r["text"] = o.Text
-	}
-	if len(o.Image) > 0 {
-		r["screenshotBytes"] = len(o.Image)
-	}
-	return r
+func stepResult(n int, action string, o *drivers.Outcome) messages.ScriptStep {
+	return messages.ScriptStep{Step: n, Action: action, Outcome: o.Result, URL: o.URL,
+		Text: o.Text, ScreenshotBytes: len(o.Image)}
 }

@@ -1,73 +1,144 @@
 package session
 
 import (
+	"context"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
 )
 
+// state is what the session is doing, with the data only that state has.
+// The session's state is exactly one of these values; nothing else says
+// what state it is in.
+type state interface {
+	// name is the state as SessionInfo reports it.
+	name() string
+	// receive handles an agent call or an owner control.
+	receive(a *Actor, ctx actor.Context)
+	// leave lets go of what the state holds when the actor restarts.
+	leave()
+}
+
 // ready: waiting with its tabs open; the agent may act.
-func (a *Actor) ready(ctx actor.Context) {
+type ready struct{}
+
+// working: one driver call is in flight; the agent waits for it.
+type working struct {
+	seq     int
+	in      *messages.ActInput
+	replyTo *actor.PID
+	cancel  context.CancelFunc
+}
+
+// paused: a pause rule fired. Only status and close work until the owner
+// resumes.
+type paused struct{ reason string }
+
+// takenOver: the owner has the page; the agent waits. hand is the child
+// the owner drives the page through, when there is one.
+type takenOver struct{ hand *actor.PID }
+
+// handingBack: the owner resumed, and the session waits for the hand to
+// stop accepting input and let go before it hands the page back.
+type handingBack struct {
+	hand  *actor.PID
+	owner *actor.PID // who asked to resume, answered once handed back
+}
+
+// closing: released or ended; nothing more happens here.
+type closing struct{}
+
+func (*ready) name() string       { return messages.StateReady }
+func (*working) name() string     { return messages.StateWorking }
+func (*paused) name() string      { return messages.StatePaused }
+func (*takenOver) name() string   { return messages.StateTakenOver }
+func (*handingBack) name() string { return messages.StateTakenOver }
+func (*closing) name() string     { return messages.StateClosing }
+
+func (*ready) leave()       {}
+func (w *working) leave()   { w.cancel() }
+func (*paused) leave()      {}
+func (*takenOver) leave()   {}
+func (*handingBack) leave() {}
+func (*closing) leave()     {}
+
+// become makes s the session's state.
+func (a *Actor) become(s state) { a.st = s }
+
+func (*ready) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *messages.ToolCall:
+	case *messages.AgentCall:
 		a.call(ctx, m)
 	default:
 		a.control(ctx)
 	}
 }
 
-// working: one driver call is in flight; the agent waits for it.
-func (a *Actor) working(ctx actor.Context) {
+func (*working) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *messages.ToolCall:
-		if m.Tool == messages.ToolStatus {
-			ctx.Respond(a.statusResult())
+	case *messages.AgentCall:
+		if m.Call.Tool == messages.ToolStatus {
+			a.answerStatus(ctx)
 			return
 		}
-		ctx.Respond(messages.Fail("busy", "Another action of this conversation is still running; wait for its result, then continue."))
+		ctx.Respond(messages.Fail(messages.CodeBusy, "Another action of this conversation is still running; wait for its result, then continue."))
 	default:
 		a.control(ctx)
 	}
 }
 
-// paused: a pause rule fired. Only status and close work until the owner resumes.
-func (a *Actor) paused(ctx actor.Context) {
+func (p *paused) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *messages.ToolCall:
-		a.refuseUnlessClose(ctx, m, "paused",
-			"The session is paused ("+a.rec.PauseReason+"); ask the owner to resume access (`buddi resume "+a.cfg.Conversation+"`), then observe again.")
+	case *messages.AgentCall:
+		a.refuseUnlessClose(ctx, m, messages.CodePaused,
+			"The session is paused ("+p.reason+"); ask the owner to resume access (`buddi resume "+a.cfg.Conversation+"`), then observe again.")
 	default:
 		a.control(ctx)
 	}
 }
 
-// takenOver: the owner has the page. The agent waits.
-func (a *Actor) takenOver(ctx actor.Context) {
+func (*takenOver) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *messages.ToolCall:
-		a.refuseUnlessClose(ctx, m, "taken_over",
-			"The owner has taken over this browser; wait until they hand it back, then observe again before acting.")
+	case *messages.AgentCall:
+		a.refuseTakenOver(ctx, m)
 	default:
 		a.control(ctx)
 	}
 }
 
-// closing: released or ended; nothing more happens here.
-func (a *Actor) closing(ctx actor.Context) {
+func (h *handingBack) receive(a *Actor, ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *messages.AgentCall:
+		a.refuseTakenOver(ctx, m)
+	case *messages.Resume, *messages.TakeOver:
+		ctx.Respond(messages.OwnerFail(messages.Errorf(messages.CodeBusy,
+			"Conversation %s is being handed back to its agent; wait a moment and check `buddi sessions`.", a.cfg.Conversation)))
+	default:
+		a.control(ctx)
+	}
+}
+
+func (*closing) receive(_ *Actor, ctx actor.Context) {
 	switch ctx.Message().(type) {
-	case *messages.ToolCall:
-		ctx.Respond(messages.Fail("no_task", "This session has ended; ask the owner for a new task."))
-	case *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
-		ctx.Respond(&messages.OwnerReply{Error: &messages.Error{Code: "no_session",
-			Message: "That session has already ended."}})
+	case *messages.AgentCall:
+		ctx.Respond(messages.Fail(messages.CodeNoTask, "This session has ended; ask the owner for a new task."))
+	default:
+		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
+			Message: "That session has already ended."}))
 	}
 }
 
-func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.ToolCall, code, msg string) {
+func (a *Actor) refuseTakenOver(ctx actor.Context, m *messages.AgentCall) {
+	a.refuseUnlessClose(ctx, m, messages.CodeTakenOver,
+		"The owner has taken over this browser; wait until they hand it back, then observe again before acting.")
+}
+
+func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, code messages.Code, msg string) {
 	switch {
-	case m.Tool == messages.ToolStatus:
-		ctx.Respond(a.statusResult())
-	case m.Act != nil && m.Act.Action == "close":
+	case m.Call.Tool == messages.ToolStatus:
+		a.answerStatus(ctx)
+	case m.Call.Act != nil && messages.Spec(m.Call.Act.Action).Run == messages.RunClose:
 		a.release(ctx, "the agent closed the session")
 	default:
 		ctx.Respond(messages.Fail(code, msg))

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
+
+	"github.com/buddi-dev/buddi/apiclient"
 )
 
 func init() {
@@ -18,13 +21,9 @@ func agent(e *env, args []string) int {
 	case "add":
 		return agentAdd(e, args[1:])
 	case "list":
-		return ownerRun(e, "agent", args[1:], 0, func(f *flags, o *owner) error {
-			var list []struct {
-				Name        string   `json:"name"`
-				Grants      []string `json:"grants"`
-				AutoApprove bool     `json:"autoApprove"`
-			}
-			if err := o.call("GET", "/api/agents", nil, &list); err != nil {
+		return ownerRun(e, "agent", args[1:], 0, func(ctx context.Context, _ *flags, o *apiclient.Owner) error {
+			list, err := o.Agents(ctx)
+			if err != nil {
 				return err
 			}
 			tb := newTable(e.stdout, "NAME", "GRANTS", "AUTO-APPROVE")
@@ -34,8 +33,8 @@ func agent(e *env, args []string) int {
 			return tb.flush()
 		})
 	case "remove":
-		return ownerRun(e, "agent", args[1:], 1, func(f *flags, o *owner) error {
-			if err := o.call("DELETE", "/api/agents/"+f.arg(0), nil, nil); err != nil {
+		return ownerRun(e, "agent", args[1:], 1, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
+			if err := o.RemoveAgent(ctx, f.arg(0)); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Agent %s removed; its token no longer works.\n", f.arg(0))
@@ -57,16 +56,15 @@ func agentAdd(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "agent", "%s.", err)
 	}
-	var out struct {
-		Name  string `json:"name"`
-		Token string `json:"token"`
-	}
-	if err := o.call("POST", "/api/agents", map[string]any{"name": f.arg(0), "autoApprove": *auto}, &out); err != nil {
+	ctx, cancel := ownerContext()
+	defer cancel()
+	out, err := o.AddAgent(ctx, f.arg(0), *auto)
+	if err != nil {
 		return fail(e, "agent", "%s", sentence(err))
 	}
 	fmt.Fprintf(e.stderr, "Agent %s added with browser.*. Its token is below; it is shown only this once.\n", out.Name)
 	if *asMCP {
-		newMCPSetup(o.base, f.cfg.PublicOrigin, out.Name, out.Token).print(e.stdout)
+		newMCPSetup(o.Base(), f.cfg.PublicOrigin, out.Name, out.Token).print(e.stdout)
 		return exitOK
 	}
 	fmt.Fprintln(e.stdout, out.Token)

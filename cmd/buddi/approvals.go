@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"time"
+
+	"github.com/buddi-dev/buddi/apiclient"
 )
 
 func init() {
@@ -12,15 +14,9 @@ func init() {
 }
 
 func approvals(e *env, args []string) int {
-	return ownerRun(e, "approvals", args, 0, func(f *flags, o *owner) error {
-		var list []struct {
-			Conversation string    `json:"conversation"`
-			Agent        string    `json:"agent"`
-			Site         string    `json:"site"`
-			URL          string    `json:"url"`
-			At           time.Time `json:"at"`
-		}
-		if err := o.call("GET", "/api/approvals", nil, &list); err != nil {
+	return ownerRun(e, "approvals", args, 0, func(ctx context.Context, _ *flags, o *apiclient.Owner) error {
+		list, err := o.Approvals(ctx)
+		if err != nil {
 			return err
 		}
 		if len(list) == 0 {
@@ -36,9 +32,8 @@ func approvals(e *env, args []string) int {
 }
 
 func approve(e *env, args []string) int {
-	return ownerRun(e, "approve", args, 3, func(f *flags, o *owner) error {
-		body := map[string]string{"conversation": f.arg(0), "site": f.arg(1), "decision": f.arg(2)}
-		if err := o.call("POST", "/api/approvals", body, nil); err != nil {
+	return ownerRun(e, "approve", args, 3, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
+		if err := o.Approve(ctx, f.arg(0), f.arg(1), f.arg(2)); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s: %s for %s.\n", f.arg(1), f.arg(2), f.arg(0))

@@ -32,7 +32,9 @@ func browser(e *env, args []string) int {
 }
 
 func pwConfig(c config.Config) playwright.Config {
-	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox, BrowserUser: c.BrowserUser}
+	headless := !c.Display
+	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox,
+		BrowserUser: c.BrowserUser, Headless: &headless}
 }
 
 func browserShow(e *env, c config.Config) int {
@@ -41,7 +43,7 @@ func browserShow(e *env, c config.Config) int {
 		return fail(e, "browser", "%s", err)
 	}
 	mode := "headless (no display)"
-	if os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" {
+	if c.Display {
 		mode = "headed (a display is set)"
 	}
 	fmt.Fprintf(e.stdout, "Agents will use %s, %s, with the profile in %s/browser/profile.\n", path, mode, c.DataDir)

@@ -40,7 +40,7 @@ func doctor(e *env, args []string) int {
 	}
 	rows := []row{dataRow(f.cfg), storeRow(f.cfg), tokenRow(f.cfg)}
 	rows = append(rows, browserRows(f.cfg)...)
-	rows = append(rows, egressRow(), extensionRow(f.cfg), telegramRow(e))
+	rows = append(rows, egressRow(f.cfg), extensionRow(f.cfg), telegramRow(f.cfg))
 	tb := newTable(e.stdout)
 	worst := ok
 	for _, r := range rows {
@@ -111,16 +111,13 @@ func tokenRow(c config.Config) row {
 	return row{"owner token", ok, p + " (0600)."}
 }
 
-func egressRow() row {
-	text, level := egressText()
+func egressRow(c config.Config) row {
+	text, level := egressText(c)
 	return row{"egress proxy", level, text}
 }
 
-func egressText() (string, level) {
-	cfg, err := egress.ConfigFromEnv(os.Getenv)
-	if err != nil {
-		return err.Error(), failed
-	}
+func egressText(c config.Config) (string, level) {
+	cfg := c.Egress
 	g, err := egress.Listen(cfg)
 	if err != nil {
 		return fmt.Sprintf("the SOCKS guard cannot listen on loopback: %v.", err), failed
@@ -158,8 +155,8 @@ func extensionRow(c config.Config) row {
 	return row{"extension", ok, "not paired (only needed for the \"Your browser\" mode)."}
 }
 
-func telegramRow(e *env) row {
-	if e.getenv("BUDDI_TELEGRAM_TOKEN") == "" {
+func telegramRow(c config.Config) row {
+	if c.TelegramToken == "" {
 		return row{"telegram", ok, "not configured (optional)."}
 	}
 	return row{"telegram", warning, "BUDDI_TELEGRAM_TOKEN is set, but this build has no Telegram surface yet."}

@@ -77,7 +77,7 @@ func driverInstalled() error {
 	}
 	d, err := pw.NewDriver(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true})
 	if err != nil {
-		return fmt.Errorf("Playwright's driver cannot be located (%v); run `buddi browser install --driver-only`", err)
+		return fmt.Errorf("Playwright's driver cannot be located (%w); run `buddi browser install --driver-only`", err)
 	}
 	out, err := d.Command("--version").Output()
 	if err != nil || !strings.Contains(string(out), d.Version) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 )
@@ -35,7 +35,8 @@ func runCLI(t *testing.T, env []string, args ...string) result {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func TestUsageAndErrors(t *testing.T) {
 		"bad port":         {[]string{"serve", "--addr", "127.0.0.1:99999"}, nil, 2, "err", "0 to 65535"},
 		"bad env bool":     {[]string{"serve"}, []string{"BUDDI_BROWSER_NO_SANDBOX=maybe"}, 2, "err", "is not a boolean"},
 		"bad level":        {[]string{"serve"}, []string{"BUDDI_LOG_LEVEL=loud"}, 2, "err", "is not a level"},
-		"bad air gap":      {[]string{"serve", "--data", "/nonexistent/x"}, []string{"BUDDI_AIR_GAP=perhaps"}, 1, "err", "BUDDI_AIR_GAP"},
+		"bad air gap":      {[]string{"serve", "--data", "/nonexistent/x"}, []string{"BUDDI_AIR_GAP=perhaps"}, 2, "err", "BUDDI_AIR_GAP"},
 		"extra args":       {[]string{"version", "extra"}, nil, 2, "err", "expected no arguments"},
 		"takeover no conv": {[]string{"takeover"}, nil, 2, "err", "expected CONVERSATION"},
 		"resume both":      {[]string{"resume", "c1", "--all"}, nil, 2, "err", "either one CONVERSATION or --all"},
@@ -149,7 +150,7 @@ func TestServeLifecycle(t *testing.T) {
 		t.Fatalf("owner-token: %v mode %v; want 0600", err, fi.Mode().Perm())
 	}
 	h := health(t, s.addr)
-	if h["stopped"] != false || h["mode"] != "playwright" || h["version"] == "" {
+	if h["stopped"] != false || h["mode"] != "sim" || h["version"] == "" { // serve runs the sim driver here
 		t.Fatalf("healthz = %v", h)
 	}
 	// A second serve on the same data dir is refused, naming the first one.
@@ -246,19 +247,18 @@ func TestDoctorRows(t *testing.T) {
 	}
 }
 
+// waitHealthy checks /healthz once: serve announces its address only once
+// it is listening, so no wait is needed.
 func waitHealthy(t *testing.T, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatalf("no daemon at %s after it announced itself: %v", addr, err)
 	}
-	t.Fatalf("no healthy daemon at %s", addr)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("healthz at %s: HTTP %d", addr, resp.StatusCode)
+	}
 }
 
 func health(t *testing.T, addr string) map[string]any {

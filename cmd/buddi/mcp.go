@@ -8,7 +8,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -26,13 +25,7 @@ func mcpServe(e *env, args []string) int {
 	if *token == "" {
 		return usageFail(e, "mcp", "give the agent's token with --agent-token or BUDDI_AGENT_TOKEN; `buddi agent add NAME` makes one.")
 	}
-	addr := f.cfg.Addr
-	if !f.addrSet {
-		if inst, err := daemon.ReadInstance(f.cfg.DataDir); err == nil {
-			addr = inst.Addr
-		}
-	}
-	srv, err := mcp.New(mcp.Config{BaseURL: "http://" + addr, Token: *token, Conversation: *conv, Version: version})
+	srv, err := mcp.New(mcp.Config{BaseURL: "http://" + daemonAddr(f), Token: *token, Conversation: *conv, Version: version})
 	if err != nil {
 		return usageFail(e, "mcp", err.Error())
 	}

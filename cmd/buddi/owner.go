@@ -1,11 +1,12 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -18,7 +19,7 @@ func init() {
 }
 
 // ownerRun parses flags, builds the client and runs fn.
-func ownerRun(e *env, name string, args []string, positional int, fn func(*flags, *owner) error) int {
+func ownerRun(e *env, name string, args []string, positional int, fn func(context.Context, *flags, *apiclient.Owner) error) int {
 	f := newFlags(e, name)
 	if code, ok := f.parse(args, positional); !ok {
 		return code
@@ -27,7 +28,9 @@ func ownerRun(e *env, name string, args []string, positional int, fn func(*flags
 	if err != nil {
 		return fail(e, name, "%s.", err)
 	}
-	if err := fn(f, o); err != nil {
+	ctx, cancel := ownerContext()
+	defer cancel()
+	if err := fn(ctx, f, o); err != nil {
 		return fail(e, name, "%s", sentence(err))
 	}
 	return exitOK
@@ -36,7 +39,7 @@ func ownerRun(e *env, name string, args []string, positional int, fn func(*flags
 func sentence(err error) string {
 	var me *messages.Error
 	if errors.As(err, &me) {
-		return me.Message + " (" + me.Code + ")"
+		return me.Message + " (" + string(me.Code) + ")"
 	}
 	s := err.Error()
 	if s != "" && s[len(s)-1] != '.' {
@@ -46,9 +49,9 @@ func sentence(err error) string {
 }
 
 func sessions(e *env, args []string) int {
-	return ownerRun(e, "sessions", args, 0, func(f *flags, o *owner) error {
-		var list []messages.SessionInfo
-		if err := o.call("GET", "/api/browser/sessions", nil, &list); err != nil {
+	return ownerRun(e, "sessions", args, 0, func(ctx context.Context, _ *flags, o *apiclient.Owner) error {
+		list, err := o.Sessions(ctx)
+		if err != nil {
 			return err
 		}
 		if len(list) == 0 {
@@ -70,9 +73,9 @@ func sessions(e *env, args []string) int {
 
 func control(action string) func(*env, []string) int {
 	return func(e *env, args []string) int {
-		return ownerRun(e, action, args, 1, func(f *flags, o *owner) error {
-			var info messages.SessionInfo
-			if err := o.call("POST", "/api/browser/"+action, map[string]string{"conversation": f.arg(0)}, &info); err != nil {
+		return ownerRun(e, action, args, 1, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
+			info, err := o.Control(ctx, action, f.arg(0))
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "%s: %s.\n", info.Conversation, info.State)
@@ -95,9 +98,14 @@ func resume(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "resume", "%s.", err)
 	}
-	body := map[string]any{"all": *all, "conversation": f.arg(0)}
-	var out json.RawMessage
-	if err := o.call("POST", "/api/browser/resume", body, &out); err != nil {
+	ctx, cancel := ownerContext()
+	defer cancel()
+	if *all {
+		err = o.ResumeAll(ctx)
+	} else {
+		_, err = o.Control(ctx, "resume", f.arg(0))
+	}
+	if err != nil {
 		return fail(e, "resume", "%s", sentence(err))
 	}
 	if *all {
@@ -109,11 +117,9 @@ func resume(e *env, args []string) int {
 }
 
 func stop(e *env, args []string) int {
-	return ownerRun(e, "stop", args, 0, func(f *flags, o *owner) error {
-		var out struct {
-			Sessions int `json:"sessions"`
-		}
-		if err := o.call("POST", "/api/browser/stop", nil, &out); err != nil {
+	return ownerRun(e, "stop", args, 0, func(ctx context.Context, _ *flags, o *apiclient.Owner) error {
+		out, err := o.Stop(ctx)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "All browser access stopped (%d sessions closed their tabs). It stays stopped across restarts until `buddi resume --all`.\n", out.Sessions)

@@ -1,24 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/buddi-dev/buddi/apiclient"
 )
 
 func init() {
 	register(&command{name: "task", args: "start --agent A --conversation C [--steps 80] [--minutes 20] TEXT | list | accept C | refuse C",
 		summary: "give an agent a bounded task, or decide one it asked for", run: task})
-}
-
-type taskView struct {
-	Conversation string    `json:"conversation"`
-	Agent        string    `json:"agent"`
-	Description  string    `json:"description"`
-	State        string    `json:"state"`
-	MaxSteps     int       `json:"maxSteps"`
-	Expires      time.Time `json:"expires"`
-	EndReason    string    `json:"endReason"`
 }
 
 func task(e *env, args []string) int {
@@ -30,9 +23,9 @@ func task(e *env, args []string) int {
 	case "start":
 		return taskStart(e, args[1:])
 	case "list":
-		return ownerRun(e, "task", args[1:], 0, func(f *flags, o *owner) error {
-			var list []taskView
-			if err := o.call("GET", "/api/tasks", nil, &list); err != nil {
+		return ownerRun(e, "task", args[1:], 0, func(ctx context.Context, _ *flags, o *apiclient.Owner) error {
+			list, err := o.Tasks(ctx)
+			if err != nil {
 				return err
 			}
 			tb := newTable(e.stdout, "CONVERSATION", "AGENT", "STATE", "STEPS", "TASK")
@@ -43,9 +36,9 @@ func task(e *env, args []string) int {
 		})
 	case "accept", "refuse":
 		accept := args[0] == "accept"
-		return ownerRun(e, "task", args[1:], 1, func(f *flags, o *owner) error {
-			var t taskView
-			if err := o.call("POST", "/api/tasks/decide", map[string]any{"conversation": f.arg(0), "accept": accept}, &t); err != nil {
+		return ownerRun(e, "task", args[1:], 1, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
+			t, err := o.DecideTask(ctx, f.arg(0), accept)
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "Task of %s is now %s.\n", t.Conversation, t.State)
@@ -84,9 +77,10 @@ func taskStart(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "task", "%s.", err)
 	}
-	var t taskView
-	body := map[string]any{"agent": *agent, "conversation": *conv, "description": text, "steps": *steps, "minutes": *minutes}
-	if err := o.call("POST", "/api/tasks", body, &t); err != nil {
+	ctx, cancel := ownerContext()
+	defer cancel()
+	t, err := o.StartTask(ctx, *agent, *conv, text, *steps, *minutes)
+	if err != nil {
 		return fail(e, "task", "%s", sentence(err))
 	}
 	fmt.Fprintf(e.stdout, "Task started for %s in %s: %d steps until %s.\n", t.Agent, t.Conversation, t.MaxSteps, t.Expires.Local().Format(time.Kitchen))

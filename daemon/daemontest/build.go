@@ -31,7 +31,7 @@ func MainWithBinary(m *testing.M, pkg string, bin *string) {
 // WantCode fails the test unless r carries the error code (or "" for success).
 func WantCode(t testing.TB, r *Reply, code string) {
 	t.Helper()
-	if r.Code() == code {
+	if string(r.Code()) == code {
 		return
 	}
 	msg := ""

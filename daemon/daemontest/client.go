@@ -1,81 +1,47 @@
 // Package daemontest starts buddi daemons for tests and talks to them the
-// way agents and the owner do: over the real HTTP API on 127.0.0.1.
+// way agents and the owner do: over the real HTTP API on 127.0.0.1, through
+// the one API client (apiclient). In-process daemons also hand out event
+// subscriptions, so tests wait on events rather than poll.
 package daemontest
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
+	"context"
 	"net/http"
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/messages"
 )
 
+// callTimeout bounds one test request.
+const callTimeout = 2 * time.Minute
+
 // Client calls a running daemon's HTTP API.
 type Client struct {
-	Base  string // http://127.0.0.1:port
+	API   *apiclient.Client
 	Owner string // the owner token
 	HTTP  *http.Client
 }
 
 // NewClient returns a client for base with the owner token.
 func NewClient(base, owner string) *Client {
-	return &Client{Base: base, Owner: owner, HTTP: &http.Client{Timeout: 2 * time.Minute}}
+	hc := &http.Client{Timeout: callTimeout}
+	api, err := apiclient.New(base, apiclient.WithHTTP(hc), apiclient.WithUserAgent("daemontest"))
+	if err != nil {
+		panic(err)
+	}
+	return &Client{API: api, Owner: owner, HTTP: hc}
 }
 
 // Reply is a decoded API answer.
-type Reply struct {
-	Status int
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result"`
-	Error  *messages.Error `json:"error"`
-}
-
-// Map decodes the result as an object.
-func (r *Reply) Map() map[string]any {
-	var m map[string]any
-	_ = json.Unmarshal(r.Result, &m)
-	return m
-}
-
-// Code is the error code, or "" on success.
-func (r *Reply) Code() string {
-	if r.Error == nil {
-		return ""
-	}
-	return r.Error.Code
-}
+type Reply = apiclient.Response
 
 // Do sends one request with a bearer token and decodes the envelope.
 func (c *Client) Do(method, path, token string, body any) (*Reply, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, c.Base+path, rd)
-	if err != nil {
-		return nil, err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	r := &Reply{Status: resp.StatusCode}
-	if err := json.NewDecoder(resp.Body).Decode(r); err != nil {
-		return nil, fmt.Errorf("%s %s: HTTP %d, undecodable body: %w", method, path, resp.StatusCode, err)
-	}
-	return r, nil
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	return c.API.Do(ctx, method, path, token, body)
 }
 
 // Must is Do that fails the test on a transport error or an API error.
@@ -94,15 +60,15 @@ func (c *Client) Must(t testing.TB, method, path string, body any) *Reply {
 // AddAgent registers an agent and returns its token.
 func (c *Client) AddAgent(t testing.TB, name string, auto bool) string {
 	t.Helper()
-	r := c.Must(t, "POST", "/api/agents", map[string]any{"name": name, "autoApprove": auto})
+	r := c.Must(t, "POST", "/api/agents", messages.OwnerBody{Name: name, AutoApprove: auto})
 	return r.Map()["token"].(string)
 }
 
 // Task starts a task for conv.
 func (c *Client) Task(t testing.TB, agent, conv string, steps int) {
 	t.Helper()
-	c.Must(t, "POST", "/api/tasks", map[string]any{"agent": agent, "conversation": conv,
-		"description": "test task for " + conv, "steps": steps, "minutes": 20})
+	c.Must(t, "POST", "/api/tasks", messages.OwnerBody{Agent: agent, Conversation: conv,
+		Description: "test task for " + conv, Steps: steps, Minutes: 20})
 }
 
 // Act calls browser.act as the agent with token.

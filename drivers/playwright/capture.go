@@ -10,20 +10,20 @@ import (
 // dom returns the page's visible text (innerText: no scripts, no styles, no
 // field values, so no passwords), read in the isolated world and capped.
 func (t *tab) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	max := a.MaxChars
-	if max <= 0 {
-		max = domChars
+	limit := a.MaxChars
+	if limit <= 0 {
+		limit = domChars
 	}
 	var got struct {
 		Text string `json:"text"`
 		Cut  bool   `json:"cut"`
 	}
-	if err := probe(ctx, t.page.MainFrame(), "text "+strconv.Itoa(max), &got); err != nil {
+	if err := probe(ctx, t.page.MainFrame(), "text "+strconv.Itoa(limit), &got); err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
-	text, cutOff := cut(got.Text, max)
+	text, cutOff := cut(got.Text, limit)
 	if got.Cut || cutOff {
-		text += "\n(cut at " + strconv.Itoa(max) + " characters)"
+		text += "\n(cut at " + strconv.Itoa(limit) + " characters)"
 	}
 	out := t.outcome(ctx, drivers.Done, false)
 	out.Text = text
@@ -32,11 +32,11 @@ func (t *tab) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, err
 
 // consoleText returns the console errors the tab collected since it opened.
 func (t *tab) consoleText(a *drivers.Action) *drivers.Outcome {
-	max := a.MaxChars
-	if max <= 0 {
-		max = domChars
+	limit := a.MaxChars
+	if limit <= 0 {
+		limit = domChars
 	}
-	text, _ := t.console.text(max)
+	text, _ := t.console.text(limit)
 	if text == "" {
 		text = "No console errors since the tab opened."
 	}

@@ -44,8 +44,9 @@ type Config struct {
 
 	// CheckURL is called for every document request: navigations, each
 	// redirect hop, popups and frames. A non-nil error blocks it; its code is
-	// kept when it is a *drivers.Error or has a Code() string method, else
-	// the code is not_allowed. Its text is the sentence the agent reads.
+	// kept when it is a messages.Coded error (a *drivers.Error, an egress
+	// refusal), else the code is not_allowed. Its text is the sentence the
+	// agent reads.
 	CheckURL func(raw string) error
 	// CheckField is called before text goes into a field (fill, or a
 	// character key pressed into it). A non-nil error refuses the input.

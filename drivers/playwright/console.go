@@ -28,7 +28,7 @@ func (r *consoleRing) add(kind, text string) {
 	r.lines = append(r.lines, line)
 }
 
-func (r *consoleRing) text(max int) (string, bool) {
+func (r *consoleRing) text(limit int) (string, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var b strings.Builder
@@ -39,19 +39,19 @@ func (r *consoleRing) text(max int) (string, bool) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	return cut(b.String(), max)
+	return cut(b.String(), limit)
 }
 
-// cut shortens s to at most max bytes on a rune boundary, preferring a line end.
-func cut(s string, max int) (string, bool) {
-	if len(s) <= max {
+// cut shortens s to at most limit bytes on a rune boundary, preferring a line end.
+func cut(s string, limit int) (string, bool) {
+	if len(s) <= limit {
 		return s, false
 	}
-	i := max
+	i := limit
 	for i > 0 && s[i]&0xC0 == 0x80 {
 		i--
 	}
-	if j := strings.LastIndexByte(s[:i], '\n'); j > max/2 {
+	if j := strings.LastIndexByte(s[:i], '\n'); j > limit/2 {
 		i = j + 1
 	}
 	return s[:i], true

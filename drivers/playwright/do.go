@@ -90,13 +90,13 @@ func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 }
 
 // timeoutOf is the action's own bound, or def.
-func timeoutOf(a *drivers.Action, def, max time.Duration) time.Duration {
+func timeoutOf(a *drivers.Action, def, ceiling time.Duration) time.Duration {
 	d := a.Timeout
 	if d <= 0 {
 		d = def
 	}
-	if max > 0 && d > max {
-		d = max
+	if ceiling > 0 && d > ceiling {
+		d = ceiling
 	}
 	return d
 }

@@ -30,7 +30,7 @@ func New(cfg Config) (*Driver, error) {
 }
 
 // Status reports what a launch would use, without launching anything.
-func (d *Driver) Status(ctx context.Context) drivers.Status {
+func (d *Driver) Status(_ context.Context) drivers.Status {
 	st := drivers.Status{Driver: "playwright", Headless: d.cfg.headless()}
 	// Open holds the lock through a launch (up to a minute); Status is read
 	// from actors' mailboxes and must not wait for it: a launch under way

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // errInterrupted is the cancellation cause Interrupt gives the running call.
@@ -30,21 +31,16 @@ func staleRef(ref, why string) error {
 
 func badInput(msg string) error { return fail(drivers.CodeBadInput, nil, msg) }
 
-// coded is an error a CheckURL or CheckField hook may return to choose its code.
-type coded interface{ Code() string }
-
-// refusal turns a hook's error into the driver error the agent reads.
+// refusal turns a hook's error into the driver error the agent reads: a
+// coded error (an egress refusal) keeps its code and sentence, anything
+// else is not_allowed.
 func refusal(err error) error {
 	var de *drivers.Error
 	if errors.As(err, &de) {
 		return de
 	}
-	code := drivers.CodeNotAllowed
-	var c coded
-	if errors.As(err, &c) && c.Code() != "" {
-		code = drivers.Code(c.Code())
-	}
-	return fail(code, err, sentence(err.Error()))
+	e := messages.ErrorOf(err, drivers.CodeNotAllowed)
+	return fail(e.Code, err, sentence(e.Message))
 }
 
 // sentence makes one line of text out of a message.

@@ -52,8 +52,8 @@ func TestBlockedPopupIsClosed(t *testing.T) {
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", "Popup")})
 	wantCode(t, err, drivers.CodeNotAllowed)
-	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
-	out = mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "list"})
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "list"})
 	// The popup's first request is not intercepted (see guard.go): the
 	// popup is closed as soon as it is reported.
 	if len(out.Tabs) != 1 || out.Tabs[0].URL != s.URL+"/start" {

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // click clicks the element and reports what the click did to the tab.

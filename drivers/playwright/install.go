@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // rootDriverDir is where Playwright's driver lives when buddi runs as root:

@@ -3,8 +3,9 @@ package playwright
 import (
 	"context"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // press sends one allowed key, to the target when given, else to whatever

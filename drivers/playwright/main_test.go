@@ -15,6 +15,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // The shared driver serves the tests that need no driver of their own; each
@@ -59,11 +60,13 @@ func sharedDriver(t testing.TB) *playwright.Driver {
 	return shared.d
 }
 
-// policyError carries its own code, as egress errors do.
+// policyError carries its own code, as egress refusals do.
 type policyError struct{ code, msg string }
 
 func (e *policyError) Error() string { return e.msg }
-func (e *policyError) Code() string  { return e.code }
+func (e *policyError) Coded() *messages.Error {
+	return &messages.Error{Code: messages.Code(e.code), Message: e.msg}
+}
 
 func policy(c *playwright.Config) {
 	c.CheckURL = func(raw string) error {

@@ -5,8 +5,9 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // navigate loads a URL in the active tab: loaded when its load event came,

@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // Observe captures the active tab: what is on screen and an outline of the
@@ -74,34 +75,50 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	return obs, nil
 }
 
-// readArgs turns observe options into the engine's arguments and picks the
-// frame to read: a region or continuation is read where its element is.
-func (t *tab) readArgs(opts drivers.ObserveOptions) (readArgs, pw.Frame, error) {
-	args := readArgs{Mode: "view", Max: opts.MaxChars, Outline: true}
-	f := t.page.MainFrame()
-	if opts.Find != nil {
-		if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
-			return args, nil, badInput("find needs text, role or name.")
-		}
-		args = readArgs{Mode: "full", Max: opts.MaxChars, Find: opts.Find}
-		if args.Max <= 0 {
-			args.Max = defaultFindChars
-		}
-		return args, f, nil
+// findArgs are the engine's arguments of a find, which searches the main
+// frame's whole document.
+func findArgs(opts drivers.ObserveOptions, main pw.Frame) (readArgs, pw.Frame, error) {
+	if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
+		return readArgs{}, nil, badInput("find needs text, role or name.")
 	}
+	args := readArgs{Mode: "full", Max: opts.MaxChars, Find: opts.Find}
+	if args.Max <= 0 {
+		args.Max = defaultFindChars
+	}
+	return args, main, nil
+}
+
+// regionFrame checks the refs a region read or a continuation names and
+// returns the frame their element is in (the main frame by default).
+func (t *tab) regionFrame(opts drivers.ObserveOptions) (pw.Frame, error) {
+	f := t.page.MainFrame()
 	for _, tg := range []*drivers.Target{opts.Within, opts.After} {
 		if tg == nil {
 			continue
 		}
 		if tg.Tab != "" && tg.Tab != t.id {
-			return args, nil, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+			return nil, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
 		}
 		if now, then := t.page.URL(), t.observedURL(); then != "" && now != then {
-			return args, nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now+")")
+			return nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now+")")
 		}
 		if fr := t.frameOf(tg.Ref); fr != nil {
 			f = fr
 		}
+	}
+	return f, nil
+}
+
+// readArgs turns observe options into the engine's arguments and picks the
+// frame to read: a region or continuation is read where its element is.
+func (t *tab) readArgs(opts drivers.ObserveOptions) (readArgs, pw.Frame, error) {
+	args := readArgs{Mode: "view", Max: opts.MaxChars, Outline: true}
+	if opts.Find != nil {
+		return findArgs(opts, t.page.MainFrame())
+	}
+	f, err := t.regionFrame(opts)
+	if err != nil {
+		return args, nil, err
 	}
 	if opts.FullPage || opts.Within != nil {
 		args = readArgs{Mode: "full", Max: opts.MaxChars}

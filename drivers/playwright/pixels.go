@@ -5,12 +5,12 @@ import (
 	"image/color"
 )
 
-// average is the mean colour of src over [x0,x1)×[y0,y1), offset by min.
-func average(src image.Image, min image.Point, x0, y0, x1, y1 int) color.RGBA {
+// average is the mean colour of src over [x0,x1)×[y0,y1), offset by origin.
+func average(src image.Image, origin image.Point, x0, y0, x1, y1 int) color.RGBA {
 	var r, g, b, n uint32
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
-			cr, cg, cb, _ := src.At(min.X+x, min.Y+y).RGBA()
+			cr, cg, cb, _ := src.At(origin.X+x, origin.Y+y).RGBA()
 			r, g, b, n = r+cr, g+cg, b+cb, n+1
 		}
 	}

@@ -6,8 +6,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // Tree bounds, in characters.
@@ -88,7 +89,7 @@ func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer,
 
 // withFrames reads each iframe the main read showed, in its own frame, and
 // puts its lines under the iframe's line. Each ref's frame is recorded.
-func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string]pw.Frame, max int) {
+func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string]pw.Frame, limit int) {
 	if len(ans.Frames) == 0 {
 		return
 	}
@@ -106,7 +107,7 @@ func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string
 			continue
 		}
 		used[f] = true
-		sub, err := t.read(ctx, f, readArgs{Mode: "view", Max: max / 2})
+		sub, err := t.read(ctx, f, readArgs{Mode: "view", Max: limit / 2})
 		if err != nil || strings.TrimSpace(sub.Tree) == "" {
 			continue
 		}

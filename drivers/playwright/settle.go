@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // endGrace is how long a navigation request that ended without a document

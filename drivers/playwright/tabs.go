@@ -6,8 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // Tabs is one conversation's share of the browser: the pages it opened and

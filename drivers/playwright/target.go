@@ -3,8 +3,9 @@ package playwright
 import (
 	"context"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // resolved is a target checked against the live page, ready for input.

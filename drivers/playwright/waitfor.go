@@ -5,8 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // waitFor waits for a selector, a text, a URL substring or the load event.

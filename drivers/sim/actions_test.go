@@ -14,10 +14,10 @@ func TestNavigateFailures(t *testing.T) {
 	_, tabs := open(t, sim.Config{Pages: 5})
 	for name, url := range map[string]string{
 		"other host":   "https://example.com/",
-		"no such page": "https://sim.test/p/5",
-		"unknown path": "https://sim.test/admin",
+		"no such page": "https://sim.localhost/p/5",
+		"unknown path": "https://sim.localhost/admin",
 		"relative":     "/p/1",
-		"odd scheme":   "ftp://sim.test/p/1",
+		"odd scheme":   "ftp://sim.localhost/p/1",
 	} {
 		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: url})
 		var de *drivers.Error
@@ -29,7 +29,7 @@ func TestNavigateFailures(t *testing.T) {
 
 func TestBadInputDispatchesNothing(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/form/2")
+	navigate(t, tabs, "https://sim.localhost/form/2")
 	obs := observe(t, tabs)
 	country := target(t, obs, "combobox", "Country")
 	heading := target(t, obs, "heading", "Order form 2")
@@ -56,7 +56,7 @@ func TestBadInputDispatchesNothing(t *testing.T) {
 
 func TestSelectByValue(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/form/3")
+	navigate(t, tabs, "https://sim.localhost/form/3")
 	do(t, tabs, &drivers.Action{Kind: drivers.Select, Target: target(t, observe(t, tabs), "combobox", "Country"), Values: []string{"ge"}})
 	if tree := observe(t, tabs).Tree; !strings.Contains(tree, `option "Germany" [selected]`) {
 		t.Fatalf("tree:\n%s", tree)
@@ -65,7 +65,7 @@ func TestSelectByValue(t *testing.T) {
 
 func TestInputsWithoutNavigation(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/3")
+	navigate(t, tabs, "https://sim.localhost/p/3")
 	obs := observe(t, tabs)
 	for _, a := range []*drivers.Action{
 		{Kind: drivers.Hover, Target: target(t, obs, "link", "Home")},
@@ -84,28 +84,28 @@ func TestInputsWithoutNavigation(t *testing.T) {
 
 func TestPressEnterSubmits(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/2")
+	navigate(t, tabs, "https://sim.localhost/p/2")
 	email := target(t, observe(t, tabs), "textbox", "Email")
 	out := do(t, tabs, &drivers.Action{Kind: drivers.Press, Target: email, Value: "Enter"})
-	if out.URL != "https://sim.test/done" || tabs.Inputs().Submissions != 1 {
+	if out.URL != "https://sim.localhost/done" || tabs.Inputs().Submissions != 1 {
 		t.Fatalf("enter = %+v, inputs %+v", out, tabs.Inputs())
 	}
 }
 
 func TestBackAndForward(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/1")
-	navigate(t, tabs, "https://sim.test/p/2")
+	navigate(t, tabs, "https://sim.localhost/p/1")
+	navigate(t, tabs, "https://sim.localhost/p/2")
 	steps := []struct {
 		kind drivers.Kind
 		url  string
 	}{
-		{drivers.Back, "https://sim.test/p/1"},
+		{drivers.Back, "https://sim.localhost/p/1"},
 		{drivers.Back, sim.BlankURL},
 		{drivers.Back, sim.BlankURL},
-		{drivers.Forward, "https://sim.test/p/1"},
-		{drivers.Forward, "https://sim.test/p/2"},
-		{drivers.Forward, "https://sim.test/p/2"},
+		{drivers.Forward, "https://sim.localhost/p/1"},
+		{drivers.Forward, "https://sim.localhost/p/2"},
+		{drivers.Forward, "https://sim.localhost/p/2"},
 	}
 	for i, s := range steps {
 		if out := do(t, tabs, &drivers.Action{Kind: s.kind}); out.URL != s.url {
@@ -116,7 +116,7 @@ func TestBackAndForward(t *testing.T) {
 
 func TestWaitFor(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	for name, w := range map[string]drivers.WaitCond{
 		"text":     {Text: "Page 7"},
 		"url":      {URL: "/p/7"},
@@ -134,19 +134,19 @@ func TestWaitFor(t *testing.T) {
 
 func TestWaitForPendingLoad(t *testing.T) {
 	_, tabs := open(t, sim.Config{LoadLatency: 20 * time.Millisecond})
-	out := do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.test/p/1", Timeout: time.Millisecond})
+	out := do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.localhost/p/1", Timeout: time.Millisecond})
 	if out.Result != drivers.LoadPending {
 		t.Fatalf("navigate = %+v", out)
 	}
 	do(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
-	if out := navigate(t, tabs, "https://sim.test/p/2"); out.Result != drivers.Loaded {
+	if out := navigate(t, tabs, "https://sim.localhost/p/2"); out.Result != drivers.Loaded {
 		t.Fatalf("navigate within the timeout = %+v", out)
 	}
 }
 
 func TestDOMAndConsole(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/3") // logs an error on load
+	navigate(t, tabs, "https://sim.localhost/p/3") // logs an error on load
 	out := do(t, tabs, &drivers.Action{Kind: drivers.DOM})
 	if !strings.Contains(out.Text, "Page 3\n") || len(out.Text) > 8000 {
 		t.Fatalf("dom = %q", out.Text)
@@ -154,7 +154,7 @@ func TestDOMAndConsole(t *testing.T) {
 	if out := do(t, tabs, &drivers.Action{Kind: drivers.DOM, MaxChars: 10}); len(out.Text) > 10 {
 		t.Fatalf("capped dom = %q", out.Text)
 	}
-	if out := do(t, tabs, &drivers.Action{Kind: drivers.Console}); !strings.Contains(out.Text, "https://sim.test/p/3") {
+	if out := do(t, tabs, &drivers.Action{Kind: drivers.Console}); !strings.Contains(out.Text, "https://sim.localhost/p/3") {
 		t.Fatalf("console = %q", out.Text)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func BenchmarkObserve(b *testing.B) {
 	_, tabs := open(b, sim.Config{})
-	navigate(b, tabs, "https://sim.test/p/7")
+	navigate(b, tabs, "https://sim.localhost/p/7")
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -23,7 +23,7 @@ func BenchmarkObserve(b *testing.B) {
 
 func BenchmarkClick(b *testing.B) {
 	_, tabs := open(b, sim.Config{})
-	navigate(b, tabs, "https://sim.test/form/7")
+	navigate(b, tabs, "https://sim.localhost/form/7")
 	box := &drivers.Action{Kind: drivers.Click, Target: target(b, observe(b, tabs), "checkbox", "I accept the terms")}
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -36,7 +36,7 @@ func BenchmarkClick(b *testing.B) {
 
 func BenchmarkClickNavigate(b *testing.B) {
 	_, tabs := open(b, sim.Config{})
-	navigate(b, tabs, "https://sim.test/p/1")
+	navigate(b, tabs, "https://sim.localhost/p/1")
 	home := &drivers.Action{Kind: drivers.Click, Target: target(b, observe(b, tabs), "link", "Catalog")}
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -12,16 +12,16 @@ import (
 
 func TestClickLinkNavigates(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	if out := navigate(t, tabs, "https://sim.test/p/7"); out.Result != drivers.Loaded || !out.Changed {
+	if out := navigate(t, tabs, "https://sim.localhost/p/7"); out.Result != drivers.Loaded || !out.Changed {
 		t.Fatalf("navigate = %+v", out)
 	}
 	obs := observe(t, tabs)
-	if obs.URL != "https://sim.test/p/7" || obs.Tab != "t1" || !strings.Contains(obs.Tree, `heading "Page 7" [level=1]`) {
+	if obs.URL != "https://sim.localhost/p/7" || obs.Tab != "t1" || !strings.Contains(obs.Tree, `heading "Page 7" [level=1]`) {
 		t.Fatalf("observation of %s on %s:\n%s", obs.URL, obs.Tab, obs.Tree)
 	}
 	link := target(t, obs, "link", "Deals")
 	out := do(t, tabs, &drivers.Action{Kind: drivers.Click, Target: link})
-	if out.Result != drivers.Navigated || !out.Changed || out.URL != "https://sim.test/p/2" {
+	if out.Result != drivers.Navigated || !out.Changed || out.URL != "https://sim.localhost/p/2" {
 		t.Fatalf("click = %+v", out)
 	}
 	if got := observe(t, tabs).URL; got != out.URL {
@@ -40,7 +40,7 @@ func TestFillAndSubmitCountsOnce(t *testing.T) {
 		defer mu.Unlock()
 		hooked = append(hooked, k)
 	}})
-	navigate(t, tabs, "https://sim.test/form/3")
+	navigate(t, tabs, "https://sim.localhost/form/3")
 	obs := observe(t, tabs)
 	do(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "Name"), Value: "Ada"})
 	do(t, tabs, &drivers.Action{Kind: drivers.Select, Target: target(t, obs, "combobox", "Country"), Values: []string{"Italy"}})
@@ -53,7 +53,7 @@ func TestFillAndSubmitCountsOnce(t *testing.T) {
 		}
 	}
 	out := do(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", "Send")})
-	if out.Result != drivers.Navigated || out.URL != "https://sim.test/done" || !out.Changed {
+	if out.Result != drivers.Navigated || out.URL != "https://sim.localhost/done" || !out.Changed {
 		t.Fatalf("send = %+v", out)
 	}
 	want := sim.Counts{Click: 2, Fill: 1, Select: 1, Submissions: 1}
@@ -72,10 +72,10 @@ func TestFillAndSubmitCountsOnce(t *testing.T) {
 
 func TestSubmitAction(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/4")
+	navigate(t, tabs, "https://sim.localhost/p/4")
 	email := target(t, observe(t, tabs), "textbox", "Email")
 	out := do(t, tabs, &drivers.Action{Kind: drivers.Submit, Target: email})
-	if out.URL != "https://sim.test/done" {
+	if out.URL != "https://sim.localhost/done" {
 		t.Fatalf("submit = %+v", out)
 	}
 	if got := tabs.Inputs(); got.Submit != 1 || got.Submissions != 1 || got.Total() != 1 {
@@ -86,9 +86,9 @@ func TestSubmitAction(t *testing.T) {
 func TestStaleTargetDispatchesNothing(t *testing.T) {
 	hooked := 0
 	_, tabs := open(t, sim.Config{OnInput: func(string, drivers.Kind) { hooked++ }})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	old := target(t, observe(t, tabs), "link", "Deals")
-	navigate(t, tabs, "https://sim.test/p/8")
+	navigate(t, tabs, "https://sim.localhost/p/8")
 
 	otherTab := *old
 	otherTab.Tab = "t2"
@@ -110,12 +110,12 @@ func TestConversationsAreIsolated(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := tb.(*sim.Tabs)
-	navigate(t, a, "https://sim.test/p/1")
+	navigate(t, a, "https://sim.localhost/p/1")
 	do(t, a, &drivers.Action{Kind: drivers.TabAction, TabOp: "new"})
-	navigate(t, b, "https://sim.test/form/1")
+	navigate(t, b, "https://sim.localhost/form/1")
 	do(t, b, &drivers.Action{Kind: drivers.Fill, Target: target(t, observe(t, b), "textbox", "Name"), Value: "Bo"})
 
-	if obs := observe(t, b); len(obs.Tabs) != 1 || obs.URL != "https://sim.test/form/1" {
+	if obs := observe(t, b); len(obs.Tabs) != 1 || obs.URL != "https://sim.localhost/form/1" {
 		t.Fatalf("b sees %+v at %s", obs.Tabs, obs.URL)
 	}
 	if a.Inputs().Total() != 0 || b.Inputs().Fill != 1 {
@@ -124,7 +124,7 @@ func TestConversationsAreIsolated(t *testing.T) {
 	if err := a.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if obs := observe(t, b); obs.URL != "https://sim.test/form/1" {
+	if obs := observe(t, b); obs.URL != "https://sim.localhost/form/1" {
 		t.Fatalf("b after a closed: %s", obs.URL)
 	}
 	again, _ := d.Open(context.Background(), "conv-a")

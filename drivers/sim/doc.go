@@ -1,5 +1,5 @@
 // Package sim is a simulated browser driver. It serves a generated,
-// deterministic site at https://sim.test to unit tests of the session actors
+// deterministic site at https://sim.localhost to unit tests of the session actors
 // and to `buddi loadtest`, which runs thousands of conversations through the
 // real HTTP API on a small machine.
 //

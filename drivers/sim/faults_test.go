@@ -12,7 +12,7 @@ import (
 func TestFaults(t *testing.T) {
 	type check func(t *testing.T, tabs *sim.Tabs) error
 	click := func(t *testing.T, tabs *sim.Tabs) error {
-		navigate(t, tabs, "https://sim.test/p/1")
+		navigate(t, tabs, "https://sim.localhost/p/1")
 		link := target(t, observe(t, tabs), "link", "Home")
 		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Click, Target: link})
 		return err
@@ -56,8 +56,8 @@ func TestTabGoneClosesActiveTab(t *testing.T) {
 
 func TestSlowLoadLeavesLoadPending(t *testing.T) {
 	_, tabs := open(t, sim.Config{Faults: sim.Faults{SlowLoad: 1}})
-	out := do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.test/p/5", Timeout: time.Millisecond})
-	if out.Result != drivers.LoadPending || out.URL != "https://sim.test/p/5" {
+	out := do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.localhost/p/5", Timeout: time.Millisecond})
+	if out.Result != drivers.LoadPending || out.URL != "https://sim.localhost/p/5" {
 		t.Fatalf("slow navigate = %+v", out)
 	}
 	_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}, Timeout: time.Millisecond})

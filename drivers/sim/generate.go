@@ -57,7 +57,7 @@ func (b *builder) banner() {
 func (b *builder) footer() {
 	b.add(0, "contentinfo", "")
 	b.link(1, "Help", b.pagePath(3))
-	b.add(1, "paragraph", "").text = "(c) sim.test, a simulated site"
+	b.add(1, "paragraph", "").text = "(c) sim.localhost, a simulated site"
 }
 
 func (b *builder) pagePath(n int) string { return "/p/" + strconv.Itoa(n%b.s.pages) }
@@ -102,7 +102,7 @@ func (b *builder) startForm(name string) {
 func (b *builder) endForm() { b.form = -1 }
 
 func (b *builder) linkPage(n int) {
-	b.p.url, b.p.title = Origin+"/p/"+strconv.Itoa(n), fmt.Sprintf("Page %d - sim.test", n)
+	b.p.url, b.p.title = Origin+"/p/"+strconv.Itoa(n), fmt.Sprintf("Page %d - sim.localhost", n)
 	if n%5 == 3 {
 		b.p.consoleErr = consoleErrors[n%len(consoleErrors)] + " at " + b.p.url
 	}
@@ -120,7 +120,7 @@ func (b *builder) linkPage(n int) {
 }
 
 func (b *builder) formPage(n int) {
-	b.p.url, b.p.title = Origin+"/form/"+strconv.Itoa(n), fmt.Sprintf("Order form %d - sim.test", n)
+	b.p.url, b.p.title = Origin+"/form/"+strconv.Itoa(n), fmt.Sprintf("Order form %d - sim.localhost", n)
 	b.banner()
 	b.add(0, "main", "")
 	b.add(1, "heading", fmt.Sprintf("Order form %d", n)).level = 1
@@ -144,7 +144,7 @@ func (b *builder) formPage(n int) {
 }
 
 func (b *builder) donePage() {
-	b.p.url, b.p.title = Origin+"/done", "Thank you - sim.test"
+	b.p.url, b.p.title = Origin+"/done", "Thank you - sim.localhost"
 	b.banner()
 	b.add(0, "main", "")
 	b.add(1, "heading", "Thank you").level = 1

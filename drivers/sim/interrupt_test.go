@@ -39,7 +39,7 @@ func TestInterruptDuringLatency(t *testing.T) {
 func TestInterruptDropsPendingNavigation(t *testing.T) {
 	_, tabs := open(t, sim.Config{LoadLatency: time.Hour})
 	err := interrupted(t, tabs, func() error {
-		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.test/p/3", Timeout: 2 * time.Hour})
+		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.localhost/p/3", Timeout: 2 * time.Hour})
 		return err
 	})
 	wantCode(t, err, drivers.CodeInterrupted)
@@ -52,7 +52,7 @@ func TestCloseInterrupts(t *testing.T) {
 	_, tabs := open(t, sim.Config{Latency: time.Hour})
 	done := make(chan error, 1)
 	go func() {
-		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.test/p/3"})
+		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.localhost/p/3"})
 		done <- err
 	}()
 	for {

@@ -19,15 +19,15 @@ func TestIdleConversationHeap(t *testing.T) {
 	defer d.Close()
 	warm, _ := d.Open(ctx, "warm") // builds every shared template first
 	for i := range 50 {
-		navigate(t, warm, fmt.Sprintf("https://sim.test/p/%d", i))
-		navigate(t, warm, fmt.Sprintf("https://sim.test/form/%d", i))
+		navigate(t, warm, fmt.Sprintf("https://sim.localhost/p/%d", i))
+		navigate(t, warm, fmt.Sprintf("https://sim.localhost/form/%d", i))
 	}
 
 	before := heap()
 	all := make([]drivers.Tabs, n)
 	for i := range all {
 		all[i], _ = d.Open(ctx, fmt.Sprintf("conversation-%d", i))
-		navigate(t, all[i], fmt.Sprintf("https://sim.test/p/%d", i%50))
+		navigate(t, all[i], fmt.Sprintf("https://sim.localhost/p/%d", i%50))
 		observe(t, all[i])
 	}
 	per := (int64(heap()) - int64(before)) / n

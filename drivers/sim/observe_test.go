@@ -34,7 +34,7 @@ func checkRefs(t *testing.T, obs *drivers.Observation) {
 
 func TestObserveBounds(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	for name, tc := range map[string]struct {
 		opts      drivers.ObserveOptions
 		truncated bool
@@ -59,7 +59,7 @@ func TestObserveBounds(t *testing.T) {
 
 func TestObserveOutlinesTheRest(t *testing.T) {
 	_, tabs := open(t, sim.Config{Elements: 200})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	obs, err := tabs.Observe(context.Background(), drivers.ObserveOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestObserveOutlinesTheRest(t *testing.T) {
 
 func TestReadsArePagedToTheEnd(t *testing.T) {
 	_, tabs := open(t, sim.Config{Elements: 200})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	opts := drivers.ObserveOptions{FullPage: true, MaxChars: 2000}
 	var all strings.Builder
 	for part := 0; ; part++ {
@@ -93,14 +93,14 @@ func TestReadsArePagedToTheEnd(t *testing.T) {
 		after := obs.Refs[obs.Continues.After]
 		opts.After = &after
 	}
-	if !strings.Contains(all.String(), "(c) sim.test") || strings.Count(all.String(), "- link ") < 190 {
+	if !strings.Contains(all.String(), "(c) sim.localhost") || strings.Count(all.String(), "- link ") < 190 {
 		t.Fatalf("the parts do not hold the whole page:\n%s", all.String())
 	}
 }
 
 func TestFindAndWithin(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/7")
+	navigate(t, tabs, "https://sim.localhost/p/7")
 	found, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Find: &drivers.Query{Role: "navigation"}})
 	if err != nil || !strings.Contains(found.Tree, "1 matches") || !strings.Contains(found.Tree, "in: banner") {
 		t.Fatalf("find: %v\n%v", err, found)

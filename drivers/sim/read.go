@@ -197,6 +197,12 @@ func (p *page) read(st state, tab string, opts drivers.ObserveOptions) (string, 
 		more, outRefs := p.outline(next)
 		return text + more, append(shown, outRefs...), nil, nil
 	}
+	return p.part(st, from, to, maxChars, opts)
+}
+
+// part reads the nodes [from, to) up to maxChars, ending with how to go on
+// when they do not fit.
+func (p *page) part(st state, from, to int32, maxChars int, opts drivers.ObserveOptions) (string, []int32, *drivers.Continuation, error) {
 	if maxChars <= 0 {
 		maxChars = defaultTreeMax
 	}

@@ -9,7 +9,11 @@ import (
 )
 
 // Origin is the only site the simulation serves.
-const Origin = "https://sim.test"
+const Origin = "https://" + host
+
+// host is the simulated site's host: a name under .localhost, so the
+// site can be an owner's preview origin and pass the real URL rules.
+const host = "sim.localhost"
 
 // BlankURL is where a new tab starts.
 const BlankURL = "about:blank"
@@ -40,10 +44,10 @@ func (s *site) page(i int) *page {
 
 // path resolves a site path ("/p/3", "/form/2", "/done", "/") to a template.
 func (s *site) path(path string) (*page, bool) {
-	switch {
-	case path == "" || path == "/":
+	switch path {
+	case "", "/":
 		return s.page(0), true
-	case path == "/done":
+	case "/done":
 		return s.page(2 * s.pages), true
 	}
 	if n, ok := s.number(path, "/p/"); ok {
@@ -83,7 +87,7 @@ func (s *site) resolve(raw string) (*page, error) {
 	if err != nil || u.Host == "" {
 		return nil, drivers.Errorf(drivers.CodeNavFailed, err, "%q is not an absolute URL; navigate to a full URL such as %s/p/0.", raw, Origin)
 	}
-	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() != "sim.test" {
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() != host {
 		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s cannot be reached in the simulation; only %s pages exist, start at %s/p/0.", u.Host, Origin, Origin)
 	}
 	p, ok := s.path(u.Path)

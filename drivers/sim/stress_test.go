@@ -25,7 +25,7 @@ func TestConcurrentUse(t *testing.T) {
 	for w := range 3 {
 		wg.Go(func() {
 			for i := range 150 {
-				tabs.Do(ctx, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: fmt.Sprintf("https://sim.test/p/%d", (w+i)%8)})
+				tabs.Do(ctx, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: fmt.Sprintf("https://sim.localhost/p/%d", (w+i)%8)})
 				obs, err := tabs.Observe(ctx, drivers.ObserveOptions{FullPage: i%2 == 0})
 				if err != nil {
 					continue
@@ -58,7 +58,7 @@ func TestConcurrentUse(t *testing.T) {
 func TestLongHistoryStaysBounded(t *testing.T) {
 	_, tabs := open(t, sim.Config{Pages: 3})
 	for i := range 200 {
-		navigate(t, tabs, fmt.Sprintf("https://sim.test/p/%d", i%3))
+		navigate(t, tabs, fmt.Sprintf("https://sim.localhost/p/%d", i%3))
 	}
 	backs := 0
 	for do(t, tabs, &drivers.Action{Kind: drivers.Back}).Changed {

@@ -24,12 +24,12 @@ func ids(tabs []drivers.TabInfo) (all []string, active string) {
 
 func TestTabOps(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/1")
-	out := do(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: "https://sim.test/p/2"})
-	if all, active := ids(out.Tabs); len(all) != 2 || active != "t2" || out.URL != "https://sim.test/p/2" {
+	navigate(t, tabs, "https://sim.localhost/p/1")
+	out := do(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: "https://sim.localhost/p/2"})
+	if all, active := ids(out.Tabs); len(all) != 2 || active != "t2" || out.URL != "https://sim.localhost/p/2" {
 		t.Fatalf("new: %v active %s at %s", all, active, out.URL)
 	}
-	if out := do(t, tabs, tabOp("switch", "t1")); out.URL != "https://sim.test/p/1" || !out.Changed {
+	if out := do(t, tabs, tabOp("switch", "t1")); out.URL != "https://sim.localhost/p/1" || !out.Changed {
 		t.Fatalf("switch = %+v", out)
 	}
 	out = do(t, tabs, tabOp("close", "t2"))
@@ -42,7 +42,7 @@ func TestTabOps(t *testing.T) {
 	}
 	_, err := tabs.Observe(context.Background(), drivers.ObserveOptions{})
 	wantCode(t, err, drivers.CodeTabGone)
-	_, err = tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.test/p/1"})
+	_, err = tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: "https://sim.localhost/p/1"})
 	wantCode(t, err, drivers.CodeTabGone)
 
 	out = do(t, tabs, tabOp("new", ""))
@@ -70,9 +70,9 @@ func TestTabOpErrors(t *testing.T) {
 
 func TestTabTargetFromOtherTabIsStale(t *testing.T) {
 	_, tabs := open(t, sim.Config{})
-	navigate(t, tabs, "https://sim.test/p/1")
+	navigate(t, tabs, "https://sim.localhost/p/1")
 	link := target(t, observe(t, tabs), "link", "Home")
-	do(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: "https://sim.test/p/1"})
+	do(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new", URL: "https://sim.localhost/p/1"})
 	_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Click, Target: link})
 	wantCode(t, err, drivers.CodeTargetGone)
 }

@@ -86,7 +86,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	token, ok := bearer(r)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="buddi"`)
-		refuse(w, http.StatusUnauthorized, &messages.Error{Code: CodeUnauthorized, Message: "Send the agent token as " +
+		refuse(w, http.StatusUnauthorized, &messages.Error{Code: messages.CodeUnauthorized, Message: "Send the agent token as " +
 			"`Authorization: Bearer <token>`; `buddi agent add NAME --mcp` prints it with a ready configuration."})
 		return
 	}
@@ -97,7 +97,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e = errInternal()
 		}
 		status := http.StatusServiceUnavailable
-		if e.Code == CodeUnauthorized {
+		if e.Code == messages.CodeUnauthorized {
 			status = http.StatusUnauthorized
 			w.Header().Set("WWW-Authenticate", `Bearer realm="buddi", error="invalid_token"`)
 		}

@@ -51,7 +51,7 @@ func failure(err error) *mcp.CallToolResult {
 	me := &messages.Error{Code: e.Code, Message: clientNames.Replace(e.Message)}
 	return &mcp.CallToolResult{
 		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: me.Code + ": " + me.Message}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: me.Error()}},
 		StructuredContent: me,
 	}
 }

@@ -7,11 +7,12 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"sync"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/buddi-dev/buddi/apiclient"
 )
 
 // Server is an MCP server whose tools run through a [Caller]: the daemon's
@@ -34,11 +35,15 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = newHTTPClient()
+	opts := []apiclient.Option{apiclient.WithUserAgent("buddi-mcp/" + cfg.Version)}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, apiclient.WithHTTP(cfg.HTTPClient))
 	}
-	fwd := &forwarder{base: cfg.BaseURL, agent: "buddi-mcp/" + cfg.Version, timeout: cfg.Timeout, client: client}
+	client, err := apiclient.New(cfg.BaseURL, opts...)
+	if err != nil {
+		return nil, &BaseURLError{URL: cfg.BaseURL}
+	}
+	fwd := &forwarder{client: client, timeout: cfg.Timeout}
 	return newServer(fwd, cfg.Token, cfg.Conversation, cfg.Version)
 }
 
@@ -109,15 +114,6 @@ func (s *Server) forgetEnded() {
 			delete(s.convs, ss)
 		}
 	}
-}
-
-// newHTTPClient has its own connection pool, so Run can close its idle
-// connections without touching anyone else's.
-func newHTTPClient() *http.Client {
-	if t, ok := http.DefaultTransport.(*http.Transport); ok {
-		return &http.Client{Transport: t.Clone()}
-	}
-	return &http.Client{}
 }
 
 // hungUp reports whether err only says the client went away.

@@ -53,7 +53,7 @@ func NewDocs(t testing.TB) *Docs {
 		t.Fatalf("the Go specification ships with every Go distribution: %v", err)
 	}
 	page := fmt.Sprintf("<!doctype html><html><head><meta charset=utf-8><title>The Go Programming Language Specification</title></head><body>%s</body></html>", spec)
-	d.Mux.HandleFunc("/ref/spec", func(w http.ResponseWriter, r *http.Request) {
+	d.Mux.HandleFunc("/ref/spec", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(page))
 	})

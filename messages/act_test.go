@@ -1,10 +1,9 @@
-package session_test
+package messages_test
 
 import (
-	"errors"
+	"strings"
 	"testing"
 
-	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -28,10 +27,21 @@ func TestDecodeAcceptsEveryAction(t *testing.T) {
 		"dom":         `{"action":"dom","maxChars":100}`,
 		"script":      `{"action":"script","steps":[{"action":"navigate","url":"https://a.example/"},{"action":"dom"}]}`,
 		"close":       `{"action":"close"}`,
+		"back":        `{"action":"back"}`,
+		"forward":     `{"action":"forward"}`,
+		"hover":       `{"action":"hover","observation":"o1.2","target":{"ref":"e4"}}`,
+		"submit":      `{"action":"submit","observation":"o1.2","target":{"ref":"e5"}}`,
+		"console":     `{"action":"console"}`,
+		"screenshot":  `{"action":"screenshot","fullRes":true}`,
 	}
 	for name, in := range good {
-		if _, err := session.Decode([]byte(in)); err != nil {
-			t.Errorf("%s: %v", name, err)
+		if _, e := messages.DecodeAct([]byte(in)); e != nil {
+			t.Errorf("%s: %v", name, e)
+		}
+	}
+	for _, a := range messages.Actions() {
+		if !exampled(good, a.Name) {
+			t.Errorf("the action table has %s, and this test has no input for it", a.Name)
 		}
 	}
 }
@@ -65,10 +75,9 @@ func TestDecodeRefusesWithBadInput(t *testing.T) {
 		"find in script":   `{"action":"script","steps":[{"action":"find","text":"x"}]}`,
 	}
 	for name, in := range bad {
-		_, err := session.Decode([]byte(in))
-		var e *messages.Error
-		if !errors.As(err, &e) || e.Code != "bad_input" || e.Message == "" {
-			t.Errorf("%s: got %v, want a bad_input sentence", name, err)
+		_, e := messages.DecodeAct([]byte(in))
+		if e == nil || e.Code != messages.CodeBadInput || e.Message == "" {
+			t.Errorf("%s: got %v, want a bad_input sentence", name, e)
 		}
 	}
 }
@@ -79,19 +88,28 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in, err := session.Decode(b)
-		if err != nil {
-			var e *messages.Error
-			if !errors.As(err, &e) || e.Code != "bad_input" {
-				t.Fatalf("Decode(%q) failed without a bad_input error: %v", b, err)
+		in, e := messages.DecodeAct(b)
+		if e != nil {
+			if e.Code != messages.CodeBadInput || e.Message == "" {
+				t.Fatalf("DecodeAct(%q) failed without a bad_input sentence: %v", b, e)
 			}
 			return
 		}
 		if in == nil || in.Action == "" {
 			t.Fatalf("Decode(%q) accepted an input with no action", b)
 		}
-		if err := session.Validate(in, false); err != nil {
-			t.Fatalf("an accepted input does not validate again: %v", err)
+		if e := messages.ValidateAct(in, false); e != nil {
+			t.Fatalf("an accepted input does not validate again: %v", e)
 		}
 	})
+}
+
+// exampled reports whether some input of good names action.
+func exampled(good map[string]string, action string) bool {
+	for _, in := range good {
+		if strings.HasPrefix(in, `{"action":"`+action+`"`) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,131 @@
+package controller_test
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/events/eventstest"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+type world struct {
+	sys    *actor.ActorSystem
+	store  *ledger.Store
+	routes *routes.Table
+	bus    *events.Bus
+	mode   *sim.Mode
+	pid    *actor.PID
+}
+
+func start(t *testing.T) *world {
+	t.Helper()
+	w := &world{sys: actortest.System(t), routes: routes.New(), bus: events.New(), mode: sim.NewMode(sim.Config{}, 1)}
+	var led *actor.PID
+	w.store, led = actortest.Ledger(t, w.sys)
+	clock := actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
+	w.pid = w.sys.Root.Spawn(controller.Props(controller.Config{Store: w.store, Ledger: led, Mode: w.mode,
+		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.pid).Wait() })
+	return w
+}
+
+func (w *world) owner(t *testing.T, msg any) messages.Answer {
+	t.Helper()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, msg)
+	if r.Error != nil {
+		t.Fatalf("%T: %v", msg, r.Error)
+	}
+	return r.Result
+}
+
+func (w *world) tool(t *testing.T, token string, in *messages.ActInput) *messages.ToolResult {
+	t.Helper()
+	return actortest.Ask[*messages.ToolResult](t, w.sys, w.pid, &messages.ToolCall{TokenHash: secret.Hash(token),
+		Tool: messages.ToolAct, Conversation: "c1", Act: in})
+}
+
+func TestAnAgentWithATaskIsRoutedToItsSession(t *testing.T) {
+	w := start(t)
+	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
+	task := w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"}).(*messages.TaskView)
+	if task.State != messages.TaskActive || task.MaxSteps != messages.DefaultSteps {
+		t.Fatalf("task = %+v", task)
+	}
+	call := &messages.ToolCall{TokenHash: secret.Hash(added.Token), Tool: messages.ToolAct, Conversation: "c1",
+		Act: &messages.ActInput{Action: "observe"}}
+	if _, agent, ok := w.routes.Direct(call); !ok || agent != "ada" {
+		t.Fatal("the routing table does not send ada's call to her session")
+	}
+	if r := w.tool(t, added.Token, call.Act); r.Error != nil {
+		t.Fatalf("through the controller: %v", r.Error)
+	}
+	if r := w.tool(t, "ba_stranger", call.Act); r.Error == nil || r.Error.Code != messages.CodeUnauthorized {
+		t.Fatalf("an unknown token: %+v", r.Error)
+	}
+	if list := w.owner(t, &messages.ListSessions{}).(messages.SessionList); len(list) != 1 || list[0].StepsUsed != 1 {
+		t.Fatalf("sessions = %+v", list)
+	}
+}
+
+func TestStopActsAtOnceAndIsSaved(t *testing.T) {
+	w := start(t)
+	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
+	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"})
+	stops := w.bus.Subscribe(events.Filter{Kinds: messages.KindStop})
+	defer stops.Close()
+	res := w.owner(t, &messages.StopAll{}).(*messages.StopResult)
+	if !res.Stopped || res.Sessions != 1 {
+		t.Fatalf("stop = %+v", res)
+	}
+	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error == nil || r.Error.Code != messages.CodeStopped {
+		t.Fatalf("an act during the Stop: %+v", r.Error)
+	}
+	if stop, err := w.store.Stop(); err != nil || !stop.Stopped {
+		t.Fatalf("the answered Stop is not in the ledger: %+v %v", stop, err)
+	}
+	eventstest.Await(t, stops, "for the Stop to be settled and saved", func(ev messages.Event) bool {
+		s := ev.(*messages.StopChanged)
+		return s.Stopped && s.Saved && s.Settled
+	})
+	w.owner(t, &messages.ResumeAll{})
+	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error != nil {
+		t.Fatalf("after resuming: %v", r.Error)
+	}
+}
+
+func TestAMessageTheControllerDoesNotKnowIsCounted(t *testing.T) {
+	w := start(t)
+	before := actors.UnhandledCount()
+	w.sys.Root.Send(w.pid, messages.ListTasks{}) // a value, not a pointer
+	w.owner(t, &messages.ListTasks{})
+	if actors.UnhandledCount() != before+1 {
+		t.Fatalf("unhandled went from %d to %d, want one more", before, actors.UnhandledCount())
+	}
+}
+
+func TestReleaseEndsTheTaskAndTellsSubscribers(t *testing.T) {
+	w := start(t)
+	w.owner(t, &messages.AddAgent{Name: "ada"})
+	sessions := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession, Conversation: "c1"})
+	defer sessions.Close()
+	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"})
+	w.owner(t, &messages.Release{Conversation: "c1"})
+	eventstest.Await(t, sessions, "for c1's session to end", func(ev messages.Event) bool {
+		return ev.(*messages.SessionChanged).Ended
+	})
+	if task, _, _ := w.store.Task("c1"); task.State != messages.TaskEnded {
+		t.Fatalf("the released task is %q in the ledger", task.State)
+	}
+	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "again"})
+}

@@ -1,0 +1,97 @@
+package controller
+
+import (
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// spawn places a session on a profile with room, starts its actor and
+// routes its conversation's calls to it.
+func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
+	c, cancel := contextFor(openWait)
+	defer cancel()
+	idx, drv, e := a.pool.Place(c)
+	if e != nil {
+		return e
+	}
+	carry := a.carries[t.Conversation]
+	if carry == nil {
+		carry = &session.Carry{}
+		a.carries[t.Conversation] = carry
+	}
+	route := &routes.Session{Agent: t.Agent}
+	route.Show(messages.SessionInfo{Conversation: t.Conversation, Agent: t.Agent, State: messages.StateReady,
+		Task: t.Description, StepsMax: t.MaxSteps, Expires: t.Expires, Profile: idx})
+	props := actor.PropsFromProducer(session.New(session.Config{
+		Conversation: t.Conversation, Agent: t.Agent, Profile: idx,
+		Store: a.cfg.Store, Ledger: a.cfg.Ledger, Controller: ctx.Self(),
+		Driver: drv, Policy: a.cfg.Policy, Carry: carry, Route: route, Bus: a.cfg.Bus,
+		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now,
+	}))
+	// Each spawn gets its own name: the previous session of the conversation
+	// may still be stopping, and its Terminated must not match this one.
+	a.spawned++
+	pid, err := ctx.SpawnNamed(props, fmt.Sprintf("s-%s-%d", t.Conversation, a.spawned))
+	if err != nil {
+		a.pool.Free(idx)
+		return &messages.Error{Code: messages.CodeInternal, Message: "The session could not start: " + err.Error()}
+	}
+	route.PID = pid
+	a.sessions[t.Conversation] = &entry{pid: pid, profile: idx, route: route}
+	a.cfg.Routes.PutSession(t.Conversation, route)
+	return nil
+}
+
+// drop forgets a session, stops routing to it, frees its place, and tells
+// subscribers it is gone.
+func (a *Actor) drop(conv string, e *entry) {
+	a.pool.Free(e.profile)
+	delete(a.sessions, conv)
+	a.cfg.Routes.DropSession(conv)
+	last := e.route.Shown()
+	last.State = messages.StateClosing
+	a.cfg.Bus.Publish(&messages.SessionChanged{Session: last, Ended: true, At: a.cfg.Now()})
+}
+
+// forwardControl passes take over, resume, release and screenshots to the
+// session, unchanged; it answers the owner itself.
+func (a *Actor) forwardControl(ctx actor.Context, conv string) {
+	e := a.sessions[conv]
+	if e == nil {
+		ctx.Respond(fail(messages.CodeNoSession.Err(conv)))
+		return
+	}
+	ctx.Forward(e.pid)
+}
+
+// terminated cleans up after a session that stopped on its own: its
+// supervisor gave up on it after repeated crashes.
+func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
+	for conv, e := range a.sessions {
+		if !e.pid.Equal(who) {
+			continue
+		}
+		a.drop(conv, e)
+		a.forget(conv)
+		if t, ok := a.tasks.Get(conv); !a.halting && ok && t.State == ledger.TaskActive {
+			t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.")
+			a.tasks.Put(t)
+			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+			ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey(conv), t)}})
+		}
+		return
+	}
+}
+
+// forget drops per-conversation state that only a live session needs.
+func (a *Actor) forget(conv string) {
+	delete(a.carries, conv)
+	a.sites.Forget(conv)
+}

@@ -1,0 +1,157 @@
+// Package tasks is the controller's book of tasks and their state machine:
+// pending (an agent asked), active (the owner gave it), refused, ended. Each
+// transition returns the new record, a value the controller stores and the
+// book keeps; the book never hands out a record it may change later. It
+// holds no lock; the controller actor is its only user.
+package tasks
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Book holds every task the controller knows, by conversation.
+type Book struct {
+	tasks map[string]ledger.Task
+	now   func() time.Time
+}
+
+// New returns a book of the tasks the ledger holds.
+func New(stored []ledger.Task, now func() time.Time) *Book {
+	b := &Book{tasks: map[string]ledger.Task{}, now: now}
+	for _, t := range stored {
+		b.tasks[t.Conversation] = t
+	}
+	return b
+}
+
+// Get returns conv's task.
+func (b *Book) Get(conv string) (ledger.Task, bool) {
+	t, ok := b.tasks[conv]
+	return t, ok
+}
+
+// Put records t as its conversation's task.
+func (b *Book) Put(t ledger.Task) { b.tasks[t.Conversation] = t }
+
+// All lists every task (for restarting their sessions).
+func (b *Book) All() []ledger.Task {
+	out := make([]ledger.Task, 0, len(b.tasks))
+	for _, t := range b.tasks {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Pending makes a task waiting for the owner; steps and life of zero take
+// the defaults.
+func (b *Book) Pending(agent, conv, desc string, steps int, life time.Duration) ledger.Task {
+	if steps == 0 {
+		steps = messages.DefaultSteps
+	}
+	if life == 0 {
+		life = messages.DefaultLifetime
+	}
+	return ledger.Task{Conversation: conv, Agent: agent, Description: desc,
+		State: ledger.TaskPending, MaxSteps: steps, Lifetime: life, Created: b.now()}
+}
+
+// Activate starts t now.
+func (b *Book) Activate(t ledger.Task) ledger.Task {
+	t.State = ledger.TaskActive
+	t.Started = b.now()
+	t.Expires = t.Started.Add(t.Lifetime)
+	t.EndReason = ""
+	return t
+}
+
+// End ends t with a sentence that says why.
+func End(t ledger.Task, reason string) ledger.Task {
+	t.State, t.EndReason = ledger.TaskEnded, reason
+	return t
+}
+
+// Refuse is the owner's no to a pending task.
+func (b *Book) Refuse(conv string) (ledger.Task, *messages.Error) {
+	t, ok := b.tasks[conv]
+	if !ok || t.State != ledger.TaskPending {
+		return t, NoPending(conv)
+	}
+	t.State = ledger.TaskRefused
+	return t, nil
+}
+
+// Decidable returns conv's task if it waits for the owner's decision.
+func (b *Book) Decidable(conv string) (ledger.Task, *messages.Error) {
+	t, ok := b.tasks[conv]
+	if !ok || t.State != ledger.TaskPending {
+		return t, NoPending(conv)
+	}
+	return t, nil
+}
+
+// NoPending is the refusal of a decision with nothing to decide.
+func NoPending(conv string) *messages.Error {
+	return messages.Errorf(messages.CodeNoPendingTask, "Conversation %s has no task waiting for a decision.", conv)
+}
+
+// OtherAgent reports whether conv's task belongs to an agent other than agent.
+func (b *Book) OtherAgent(conv, agent string) bool {
+	t, ok := b.tasks[conv]
+	return ok && t.Agent != agent
+}
+
+// List is every task as the owner sees it, oldest first.
+func (b *Book) List() messages.TaskList {
+	out := make(messages.TaskList, 0, len(b.tasks))
+	for _, t := range b.tasks {
+		out = append(out, View(t))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// View is a task as the owner and its agent see it.
+func View(t ledger.Task) messages.TaskView {
+	return messages.TaskView{Conversation: t.Conversation, Agent: t.Agent, Description: t.Description,
+		State: t.State, MaxSteps: t.MaxSteps, Lifetime: t.Lifetime, Created: t.Created,
+		Started: t.Started, Expires: t.Expires, EndReason: t.EndReason}
+}
+
+// Changed is the event of a task's new state.
+func Changed(t ledger.Task, at time.Time) *messages.TaskChanged {
+	return &messages.TaskChanged{Task: View(t), At: at}
+}
+
+// NoTask is the refusal of an act in a conversation without a running task.
+func (b *Book) NoTask(conv string) *messages.Error {
+	t, ok := b.tasks[conv]
+	switch {
+	case !ok:
+		return messages.Errorf(messages.CodeNoTask, "There is no task for conversation %s; ask the owner for one with browser.task and wait for it.", conv)
+	case t.State == ledger.TaskPending:
+		return &messages.Error{Code: messages.CodeTaskPending, Message: "Your task request is waiting for the owner; wait until it is accepted."}
+	case t.State == ledger.TaskRefused:
+		return &messages.Error{Code: messages.CodeTaskRefused, Message: "The owner refused this task; do not ask again for the same thing."}
+	case t.EndReason != "":
+		return &messages.Error{Code: messages.CodeNoTask, Message: t.EndReason + " Ask the owner for a new task."}
+	}
+	return &messages.Error{Code: messages.CodeNoTask, Message: "This conversation's task has ended; ask the owner for a new task."}
+}
+
+// Started is the agent's answer to a task that started at once.
+func Started(t ledger.Task) *messages.TaskAnswer {
+	v := View(t)
+	return &messages.TaskAnswer{State: ledger.TaskActive, Task: &v,
+		Text: fmt.Sprintf("Task started: %d steps within %s.", t.MaxSteps, t.Lifetime)}
+}
+
+// Asked is the agent's answer to a task request that waits for the owner.
+func Asked() *messages.TaskAnswer {
+	return &messages.TaskAnswer{State: ledger.TaskPending,
+		Text: "Asked the owner for this task; wait until it is accepted, then call browser.status."}
+}

@@ -1,0 +1,74 @@
+package ledger
+
+import (
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// stage is the batch the ledger builds until its next commit, and the
+// writes waiting on it.
+type stage struct {
+	b       *pebble.Batch
+	waiting []*Write
+	noSync  bool              // every write in it asked for no fsync
+	orders  map[string]uint64 // the newest op staged per key
+}
+
+func newStage(db *pebble.DB) *stage {
+	return &stage{b: db.NewBatch(), noSync: true, orders: map[string]uint64{}}
+}
+
+// add stages w's ops that are newer than committed (last) and staged ones.
+// An op that cannot be encoded refuses the whole write, and only it.
+func (s *stage) add(w *Write, last map[string]uint64) error {
+	type enc struct {
+		op Op
+		v  []byte
+	}
+	keep := make([]enc, 0, len(w.Ops))
+	for _, op := range w.Ops {
+		if op.order != 0 && (op.order <= last[string(op.Key)] || op.order <= s.orders[string(op.Key)]) {
+			continue // stale: a newer op for this key already got here
+		}
+		var v []byte
+		if !op.Delete {
+			var err error
+			if v, err = encode(op.Value); err != nil {
+				return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
+			}
+		}
+		keep = append(keep, enc{op, v})
+	}
+	for _, e := range keep {
+		if err := s.put(e.op, e.v); err != nil {
+			return err
+		}
+		if e.op.order != 0 {
+			s.orders[string(e.op.Key)] = e.op.order
+		}
+	}
+	s.waiting = append(s.waiting, w)
+	s.noSync = s.noSync && w.NoSync
+	return nil
+}
+
+func (s *stage) put(op Op, v []byte) error {
+	if op.Delete {
+		if err := s.b.Delete(op.Key, nil); err != nil {
+			return fmt.Errorf("ledger: delete %s: %w", op.Key, err)
+		}
+		return nil
+	}
+	if err := s.b.Set(op.Key, v, nil); err != nil {
+		return fmt.Errorf("ledger: put %s: %w", op.Key, err)
+	}
+	return nil
+}
+
+// committed folds the staged orders into last, once the batch is durable.
+func (s *stage) committed(last map[string]uint64) {
+	for k, o := range s.orders {
+		last[k] = max(last[k], o)
+	}
+}

@@ -1,0 +1,158 @@
+package routes
+
+import (
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Table is the controller's routing table.
+type Table struct {
+	mu       sync.RWMutex
+	agents   map[string]Agent // by token hash
+	sessions map[string]*Session
+	stopped  bool
+	askSites bool
+}
+
+// Agent is who a token belongs to and what it may call.
+type Agent struct {
+	Name   string
+	Grants []string
+}
+
+// Granted reports whether the agent may call tool.
+func (a Agent) Granted(tool string) bool {
+	return slices.Contains(a.Grants, "browser.*") || slices.Contains(a.Grants, tool)
+}
+
+// Session is one running session: where it runs, for whom, and what it
+// last showed.
+type Session struct {
+	PID   *actor.PID
+	Agent string
+	shown atomic.Pointer[messages.SessionInfo]
+}
+
+// Show records the session's latest state; only the session calls it.
+func (s *Session) Show(info messages.SessionInfo) { s.shown.Store(&info) }
+
+// Shown is the session's latest state.
+func (s *Session) Shown() messages.SessionInfo {
+	if p := s.shown.Load(); p != nil {
+		return *p
+	}
+	return messages.SessionInfo{}
+}
+
+// New returns an empty table.
+func New() *Table {
+	return &Table{agents: map[string]Agent{}, sessions: map[string]*Session{}}
+}
+
+// PutAgent lets the token with hash call as a.
+func (t *Table) PutAgent(hash string, a Agent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.agents[hash] = a
+}
+
+// RemoveAgent revokes the token with hash.
+func (t *Table) RemoveAgent(hash string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.agents, hash)
+}
+
+// PutSession routes conv's calls to s.
+func (t *Table) PutSession(conv string, s *Session) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.sessions[conv] = s
+}
+
+// DropSession stops routing conv's calls to a session.
+func (t *Table) DropSession(conv string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.sessions, conv)
+}
+
+// SetStopped records whether all browser access is stopped.
+func (t *Table) SetStopped(on bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopped = on
+}
+
+// SetAskSites records whether agent-chosen navigations ask the owner.
+func (t *Table) SetAskSites(on bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.askSites = on
+}
+
+// Direct returns the session a call may go to without the controller, and
+// who makes it: the token is known and granted the tool, access is not
+// stopped, the conversation's session runs for that agent, and no
+// navigation of the call needs the owner's site answers.
+func (t *Table) Direct(c *messages.ToolCall) (pid *actor.PID, agent string, ok bool) {
+	if c.Tool != messages.ToolAct && c.Tool != messages.ToolStatus {
+		return nil, "", false
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	a, known := t.agents[c.TokenHash]
+	s := t.sessions[c.Conversation]
+	if !known || !a.Granted(c.Tool) || t.stopped || s == nil || s.Agent != a.Name {
+		return nil, "", false
+	}
+	if c.Act != nil && NeedsSiteCheck(c.Act, t.askSites) {
+		return nil, "", false
+	}
+	return s.PID, a.Name, true
+}
+
+// NeedsSiteCheck reports whether an act has a navigation the owner's site
+// answers must cover: a page link always, any navigation when the owner
+// asked to be asked.
+func NeedsSiteCheck(in *messages.ActInput, askSites bool) bool {
+	needs := func(s *messages.ActInput) bool {
+		return s != nil && s.Action == "navigate" && (askSites || s.URLSource == messages.URLFromPage)
+	}
+	if messages.Spec(in.Action).Run != messages.RunScript {
+		return needs(in)
+	}
+	for _, s := range in.Steps {
+		if needs(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sessions lists every running session's latest state, by conversation.
+func (t *Table) Sessions() messages.SessionList {
+	t.mu.RLock()
+	out := make(messages.SessionList, 0, len(t.sessions))
+	for _, s := range t.sessions {
+		out = append(out, s.Shown())
+	}
+	t.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Conversation < out[j].Conversation })
+	return out
+}
+
+// Reset forgets every agent and session: a restarted controller pushes its
+// own view again.
+func (t *Table) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.agents = map[string]Agent{}
+	t.sessions = map[string]*Session{}
+}

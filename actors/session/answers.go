@@ -1,0 +1,115 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// maxShots is how many screenshots a session keeps as thumbnails.
+const maxShots = 8
+
+// statusWait bounds the driver's status report.
+const statusWait = 2 * time.Second
+
+// observation is the agent's view of one observation.
+func (a *Actor) observation(id string, o *drivers.Observation) *messages.Observation {
+	at := o.TakenAt.UTC()
+	r := &messages.Observation{
+		ID: id, ObservedAt: at,
+		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), egress.Fence("page", o.Tree)),
+		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: o.Tabs,
+		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Screenshot: o.Screenshot,
+		Continues: o.Continues,
+	}
+	if o.Continues != nil {
+		left := o.Continues.Left
+		r.Left = &left
+	}
+	return r
+}
+
+// outcome is the agent's view of an action's result.
+func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Outcome {
+	r := &messages.Outcome{Outcome: o.Result, StepsLeft: a.stepsLeft(), URL: o.URL,
+		Title: o.Title, Tabs: o.Tabs, Screenshot: o.Image}
+	if o.Text != "" {
+		r.Text = egress.Fence(in.Action, o.Text)
+	}
+	if len(o.Image) > 0 {
+		r.Width, r.Height = o.Width, o.Height
+	}
+	if spec := messages.Spec(in.Action); spec.Mutating || spec.ChangesPage {
+		r.Next = messages.ObserveAgain
+	}
+	return r
+}
+
+// keepShot keeps a screenshot's thumbnail, dropping the oldest past
+// maxShots with a log line.
+func (a *Actor) keepShot(thumb []byte) {
+	if len(thumb) == 0 {
+		return
+	}
+	a.shots = append(a.shots, messages.Shot{At: a.cfg.Now().UTC(), JPEG: thumb, URL: a.url})
+	if len(a.shots) > maxShots {
+		a.cfg.Log.Info("dropped the oldest screenshot", "conversation", a.cfg.Conversation, "kept", maxShots)
+		a.shots = a.shots[1:]
+	}
+}
+
+// answerStatus answers browser.status off the mailbox: the driver's report
+// may read the disk, and the session does not wait for it.
+func (a *Actor) answerStatus(ctx actor.Context) {
+	r := &messages.Status{Session: a.info(), StepsLeft: a.stepsLeft(),
+		Expires: a.task.Expires, Task: a.task.Description}
+	drv, to, sys := a.cfg.Driver, ctx.Sender(), ctx.ActorSystem()
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), statusWait)
+		defer cancel()
+		r.Browser = drv.Status(c)
+		sys.Root.Send(to, &messages.ToolResult{Result: r})
+	}()
+}
+
+// info is this session as the owner sees it.
+func (a *Actor) info() messages.SessionInfo {
+	reason := ""
+	if p, ok := a.st.(*paused); ok {
+		reason = p.reason
+	}
+	return messages.SessionInfo{
+		Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, State: a.st.name(),
+		PauseReason: reason, Task: a.task.Description,
+		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Expires: a.task.Expires,
+		URL: a.url, Profile: a.cfg.Profile,
+	}
+}
+
+func (a *Actor) infoPtr() *messages.SessionInfo {
+	i := a.info()
+	return &i
+}
+
+// summary is the sentence that says what got done when a task ends.
+func summary(why string, used, budget int, url string) string {
+	s := fmt.Sprintf("The task ended because %s, after %d of %d steps", why, used, budget)
+	if url != "" {
+		s += "; the last page was " + url
+	}
+	return s + "."
+}
+
+func newID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,73 @@
+package session
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// handWait bounds how long a hand-back waits for the hand to let go.
+const handWait = 5 * time.Second
+
+// handTimeout is the timer message of a hand-back that waited too long.
+type handTimeout struct{ hand *actor.PID }
+
+// hand starts the take-over's hand as a child, when the session has one to
+// start; a take-over that already has a hand keeps it.
+func (a *Actor) hand(ctx actor.Context) *actor.PID {
+	if t, ok := a.st.(*takenOver); ok && t.hand != nil {
+		return t.hand
+	}
+	if a.cfg.Hand == nil {
+		return nil
+	}
+	return ctx.Spawn(a.cfg.Hand())
+}
+
+// handBack asks the hand to let go: it stops taking input, drains what it
+// accepted, releases held keys and buttons, and answers HandReleased. Only
+// then does the session hand the page back.
+func (a *Actor) handBack(ctx actor.Context, hand *actor.PID) {
+	a.become(&handingBack{hand: hand, owner: ctx.Sender()})
+	ctx.Request(hand, &messages.GiveBack{})
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	time.AfterFunc(handWait, func() { sys.Root.Send(self, &handTimeout{hand: hand}) })
+}
+
+// handReleased completes the hand-back the hand answered.
+func (a *Actor) handReleased(ctx actor.Context) {
+	h, ok := a.st.(*handingBack)
+	if !ok {
+		return // late: the hand-back already completed or was abandoned
+	}
+	ctx.Stop(h.hand)
+	a.resumed(ctx, h.owner)
+}
+
+// handTimedOut completes a hand-back whose hand did not answer in time.
+func (a *Actor) handTimedOut(ctx actor.Context, m *handTimeout) {
+	h, ok := a.st.(*handingBack)
+	if !ok || !h.hand.Equal(m.hand) {
+		return
+	}
+	a.cfg.Log.Warn("the hand did not let go in time; handing back anyway", "conversation", a.cfg.Conversation)
+	ctx.Stop(h.hand)
+	a.resumed(ctx, h.owner)
+}
+
+// letGoOfHand stops the hand of a session that ends while taken over, and
+// answers an owner waiting on a hand-back.
+func (a *Actor) letGoOfHand(ctx actor.Context) {
+	switch s := a.st.(type) {
+	case *takenOver:
+		if s.hand != nil {
+			ctx.Stop(s.hand)
+		}
+	case *handingBack:
+		ctx.Stop(s.hand)
+		ctx.Send(s.owner, messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
+			Message: "The session ended while it was being handed back."}))
+	}
+}

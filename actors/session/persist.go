@@ -1,0 +1,100 @@
+package session
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// ownerWait is how long an owner's control waits for the ledger before it
+// is answered with store_failed; the write goes on being retried.
+const ownerWait = 5 * time.Second
+
+// record is the ledger's record of this session, as its state says.
+func (a *Actor) record() ledger.Session {
+	r := a.rec
+	r.Paused, r.PauseReason, r.TakenOver = false, "", false
+	switch s := a.st.(type) {
+	case *paused:
+		r.Paused, r.PauseReason = true, s.reason
+	case *takenOver, *handingBack:
+		r.TakenOver = true
+	}
+	return r
+}
+
+func (a *Actor) write(owner bool) *ledger.Write {
+	return &ledger.Write{Owner: owner, Ops: []ledger.Op{
+		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.record()),
+		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}}
+}
+
+// persist writes the session record, synced, and shows the new state.
+func (a *Actor) persist(ctx actor.Context) {
+	ctx.Send(a.cfg.Ledger, a.write(false))
+	a.show()
+}
+
+// persistSteps writes the step counter without an fsync.
+func (a *Actor) persistSteps(ctx actor.Context) {
+	ctx.Send(a.cfg.Ledger, &ledger.Write{NoSync: true, Ops: []ledger.Op{
+		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}})
+	a.show()
+}
+
+// persistThenReply shows an owner's control at once, writes it in the
+// owner's lane (retried until it lands), and answers owner once it is
+// durable, or with store_failed after ownerWait. The wait runs off the
+// mailbox, so the answer comes even if this session stops meanwhile.
+func (a *Actor) persistThenReply(ctx actor.Context, owner *actor.PID) {
+	info := a.info()
+	a.show()
+	sys := ctx.ActorSystem()
+	ledger.Persist(sys, a.cfg.Ledger, a.write(true), ownerWait, func(err error) {
+		if owner == nil {
+			return
+		}
+		if err != nil {
+			sys.Root.Send(owner, messages.OwnerFail(messages.CodeStoreFailed.Err(
+				"The change is in force, but it", err.Error()+"; buddi keeps trying to save it")))
+			return
+		}
+		sys.Root.Send(owner, &messages.OwnerReply{Result: &info})
+	})
+}
+
+// show publishes the session's state: into its routing entry, for the
+// owner's list, and to subscribers.
+func (a *Actor) show() {
+	info := a.info()
+	if a.cfg.Route != nil {
+		a.cfg.Route.Show(info)
+	}
+	if a.cfg.Bus.Active() {
+		a.cfg.Bus.Publish(&messages.SessionChanged{Session: info, At: a.cfg.Now()})
+	}
+}
+
+// stepTaken tells subscribers an act finished, with its thumbnail.
+func (a *Actor) stepTaken(in *messages.ActInput, d *done, res *messages.ToolResult) {
+	if !a.cfg.Bus.Active() {
+		return
+	}
+	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
+		URL: a.url, StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, At: a.cfg.Now()}
+	switch {
+	case res.Error != nil:
+		e.Code = res.Error.Code
+	case d.out != nil:
+		e.Outcome = d.out.Result
+	case d.obs != nil:
+		e.Outcome = "observed"
+	default:
+		e.Outcome = drivers.Done
+	}
+	a.cfg.Bus.Publish(e)
+}

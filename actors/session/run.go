@@ -1,0 +1,127 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// dispatch runs the action off the mailbox; its result comes back as *done.
+func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action) {
+	a.seq++
+	c, cancel := context.WithTimeout(context.Background(), messages.Spec(in.Action).Deadline)
+	a.become(&working{seq: a.seq, in: in, replyTo: ctx.Sender(), cancel: cancel})
+	a.cfg.Carry.set(ctx.Sender())
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	// The refs map is replaced, never changed, so the goroutine may read it.
+	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh}
+	drv, conv := a.cfg.Driver, a.cfg.Conversation
+	go func() {
+		defer cancel()
+		d.run(c, drv, conv, in, act)
+		sys.Root.Send(self, d)
+	}()
+}
+
+// done carries a finished driver call back into the mailbox.
+type done struct {
+	seq, epoch int
+	tabs       drivers.Tabs
+	opened     bool // the call opened tabs the session did not hold
+	obs        *drivers.Observation
+	out        *drivers.Outcome
+	script     []messages.ScriptStep
+	err        error
+	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
+	fresh      bool
+	thumb      []byte // a thumbnail of the screenshot taken, if any
+}
+
+func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {
+	if d.tabs == nil {
+		t, err := drv.Open(c, conv)
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.tabs, d.opened = t, true
+	}
+	switch messages.Spec(in.Action).Run {
+	case messages.RunObserve:
+		var opts drivers.ObserveOptions
+		if opts, d.err = readOptions(in, d.refs); d.err == nil {
+			d.obs, d.err = d.tabs.Observe(c, opts)
+		}
+	case messages.RunScript:
+		d.script, d.err = runScript(c, d.tabs, in, d.refs, d.fresh)
+	default:
+		d.out, d.err = d.tabs.Do(c, act)
+	}
+	switch {
+	case d.obs != nil && len(d.obs.Screenshot) > 0:
+		d.thumb = thumbnail(d.obs.Screenshot)
+	case d.out != nil && len(d.out.Image) > 0:
+		d.thumb = thumbnail(d.out.Image)
+	}
+}
+
+// finish applies a driver result, unless it was abandoned.
+func (a *Actor) finish(ctx actor.Context, d *done) {
+	a.adopt(d)
+	w, ok := a.st.(*working)
+	if !ok || d.seq != w.seq || d.epoch != a.rec.Epoch {
+		return // abandoned: its caller was already answered
+	}
+	if a.cfg.Chaos != nil && a.cfg.Chaos() {
+		panic("injected fault: session crashed as an action completed")
+	}
+	a.cfg.Carry.take()
+	a.become(&ready{})
+	res := a.apply(ctx, w.in, d)
+	ctx.Send(w.replyTo, res)
+	a.stepTaken(w.in, d, res)
+	a.show()
+}
+
+// adopt keeps tabs a call opened, or closes them when nobody will: a Stop,
+// a release or a restart came while the call was opening them. While
+// another call of this session runs, the tabs are left to it (the driver
+// hands the same tabs to every Open of the conversation).
+func (a *Actor) adopt(d *done) {
+	if !d.opened || a.tabs != nil {
+		return
+	}
+	_, ending := a.st.(*closing)
+	switch _, busy := a.st.(*working); {
+	case d.epoch == a.rec.Epoch && !ending:
+		a.tabs = d.tabs
+	case !busy:
+		go closeTabs(d.tabs, a.cfg.Log)
+	}
+}
+
+// toAction builds the driver action from validated input.
+func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
+	act := &drivers.Action{Kind: drivers.Kind(in.Action), Target: t, URL: in.URL,
+		Value: in.Value, Values: in.Values, DeltaY: in.DeltaY, TabOp: in.Tab,
+		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars}
+	if in.Action == "press" {
+		act.Value = in.Key
+	}
+	if in.Wait != nil {
+		act.Wait = &drivers.WaitCond{Selector: in.Wait.Selector, Text: in.Wait.Text,
+			URL: in.Wait.URL, Load: in.Wait.Load}
+	}
+	if in.TimeoutMs > 0 {
+		act.Timeout = msDuration(in.TimeoutMs)
+	} else if in.Action == "wait_for" {
+		act.Timeout = msDuration(messages.DefaultWaitMs)
+	}
+	return act
+}
+
+func msDuration(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }

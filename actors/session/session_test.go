@@ -1,0 +1,182 @@
+package session_test
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/events/eventstest"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// world is one session actor with what it talks to: a real ledger, a sim
+// driver, a probe in the controller's place, a bus and a fake clock.
+type world struct {
+	sys   *actor.ActorSystem
+	store *ledger.Store
+	drv   *sim.Driver
+	ctrl  *actortest.Probe
+	bus   *events.Bus
+	clock *actortest.Clock
+	pid   *actor.PID
+}
+
+func start(t *testing.T, cfg sim.Config, hand func() *actor.Props) *world {
+	t.Helper()
+	w := &world{sys: actortest.System(t), bus: events.New(), drv: sim.New(cfg),
+		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
+	var led *actor.PID
+	w.store, led = actortest.Ledger(t, w.sys)
+	actortest.Write(t, w.sys, led, ledger.Put(ledger.TaskKey("c1"), ledger.Task{Conversation: "c1", Agent: "ada",
+		Description: "test", State: ledger.TaskActive, MaxSteps: 80, Expires: w.clock.Now().Add(time.Minute)}))
+	w.ctrl = actortest.NewProbe(t, w.sys, func(msg any) any {
+		if _, ok := msg.(*messages.SessionEnded); ok {
+			return &ledger.Written{}
+		}
+		return nil
+	})
+	w.pid = w.sys.Root.Spawn(actor.PropsFromProducer(session.New(session.Config{
+		Conversation: "c1", Agent: "ada", Store: w.store, Ledger: led, Controller: w.ctrl.PID,
+		Driver: w.drv, Policy: open{}, Bus: w.bus, Hand: hand, Now: w.clock.Now,
+		Log: slog.New(slog.DiscardHandler),
+	})))
+	return w
+}
+
+// open is a URL policy that lets everything through.
+type open struct{}
+
+func (open) CheckURL(string, string) error { return nil }
+func (open) CheckInput(string) error       { return nil }
+
+func (w *world) act(t *testing.T, in *messages.ActInput) *messages.ToolResult {
+	t.Helper()
+	call := &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1", Act: in}
+	return actortest.Ask[*messages.ToolResult](t, w.sys, w.pid, &messages.AgentCall{Call: call, Agent: "ada"})
+}
+
+func (w *world) owner(t *testing.T, msg any) *messages.OwnerReply {
+	t.Helper()
+	return actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, msg)
+}
+
+func wantCode(t *testing.T, r *messages.ToolResult, code messages.Code) {
+	t.Helper()
+	var got messages.Code
+	if r.Error != nil {
+		got = r.Error.Code
+	}
+	if got != code {
+		t.Fatalf("got %q (%+v), want %q", got, r.Error, code)
+	}
+}
+
+func TestAnActIsAnsweredAndPublishedAsAStep(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	steps := w.bus.Subscribe(events.Filter{Kinds: messages.KindStep})
+	defer steps.Close()
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	r := w.act(t, &messages.ActInput{Action: "observe", Screenshot: true})
+	obs, ok := r.Result.(*messages.Observation)
+	if !ok || obs.URL != sim.Origin+"/p/1" || obs.StepsLeft != 78 {
+		t.Fatalf("observe answered %#v", r.Result)
+	}
+	step := eventstest.Await(t, steps, "for the observe step", func(ev messages.Event) bool {
+		return ev.(*messages.StepTaken).Action == "observe"
+	}).(*messages.StepTaken)
+	if step.StepsUsed != 2 || len(step.Thumbnail) == 0 || step.Outcome != "observed" {
+		t.Fatalf("step = %+v", step)
+	}
+}
+
+// hand stands in for the remote hand: it tells the test when it is asked to
+// let go and lets go only when the test says.
+type hand struct {
+	asked chan struct{}
+	letGo chan struct{}
+}
+
+func (h *hand) Receive(ctx actor.Context) {
+	if _, ok := ctx.Message().(*messages.GiveBack); ok {
+		sender := ctx.Sender()
+		h.asked <- struct{}{}
+		go func() {
+			<-h.letGo
+			ctx.ActorSystem().Root.Send(sender, &messages.HandReleased{})
+		}()
+	}
+}
+
+func TestResumeWaitsForTheHandToLetGo(t *testing.T) {
+	h := &hand{asked: make(chan struct{}, 1), letGo: make(chan struct{})}
+	w := start(t, sim.Config{}, func() *actor.Props { return actor.PropsFromProducer(func() actor.Actor { return h }) })
+	if r := w.owner(t, &messages.TakeOver{Conversation: "c1"}); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	resumed := w.sys.Root.RequestFuture(w.pid, &messages.Resume{Conversation: "c1"}, actortest.Wait)
+	<-h.asked
+	// The hand has not let go: the page is still the owner's.
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), messages.CodeTakenOver)
+	close(h.letGo)
+	res, err := resumed.Result()
+	if r, ok := res.(*messages.OwnerReply); err != nil || !ok || r.Error != nil {
+		t.Fatalf("resume answered %#v %v", res, err)
+	}
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+}
+
+func TestTheTaskExpiresByTheClock(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+	w.clock.Advance(2 * time.Minute)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), messages.CodeExpired)
+	for msg := range w.ctrl.Got {
+		if e, ok := msg.(*messages.SessionEnded); ok {
+			if e.Code != messages.CodeExpired {
+				t.Fatalf("the controller heard %+v", e)
+			}
+			break
+		}
+	}
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), messages.CodeNoTask)
+}
+
+func TestStopEndsTheActionInFlightAndClosesTheTabs(t *testing.T) {
+	w := start(t, sim.Config{LoadLatency: time.Hour}, nil)
+	working := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession})
+	defer working.Close()
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+	inflight := w.sys.Root.RequestFuture(w.pid, &messages.AgentCall{Agent: "ada", Call: &messages.ToolCall{
+		Tool: messages.ToolAct, Act: &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/2"}}}, actortest.Wait)
+	eventstest.Await(t, working, "for the session to be working", func(ev messages.Event) bool {
+		return ev.(*messages.SessionChanged).Session.State == messages.StateWorking
+	})
+	if r := w.owner(t, &messages.StopAll{}); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	res, err := inflight.Result()
+	if r, ok := res.(*messages.ToolResult); err != nil || !ok || r.Error == nil || r.Error.Code != messages.CodeStopped {
+		t.Fatalf("the action in flight was answered %#v %v", res, err)
+	}
+	if w.drv.Conversation("c1") != nil {
+		t.Fatal("the Stop was answered before the conversation's tabs closed")
+	}
+}
+
+func TestAMessageSentAsAValueIsCountedNotLost(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	before := actors.UnhandledCount()
+	w.sys.Root.Send(w.pid, messages.TakeOver{Conversation: "c1"})    // a value, not a pointer
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "") // answered after it, in order
+	if actors.UnhandledCount() != before+1 {
+		t.Fatalf("unhandled count went from %d to %d, want one more", before, actors.UnhandledCount())
+	}
+}

@@ -1,0 +1,106 @@
+package apiclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Owner is a Client acting as the owner, with the owner token.
+type Owner struct {
+	*Client
+	token string
+}
+
+// Owner returns the owner's side of c.
+func (c *Client) Owner(token string) *Owner { return &Owner{Client: c, token: token} }
+
+// Token is the owner token the calls carry.
+func (o *Owner) Token() string { return o.token }
+
+// Call sends one owner request with the owner body and decodes the result.
+func (o *Owner) Call(ctx context.Context, method, path string, body *messages.OwnerBody, out any) error {
+	var b any
+	if body != nil {
+		b = body
+	}
+	return o.Client.Call(ctx, method, path, o.token, b, out)
+}
+
+// Sessions lists the sessions.
+func (o *Owner) Sessions(ctx context.Context) (messages.SessionList, error) {
+	var out messages.SessionList
+	return out, o.Call(ctx, http.MethodGet, "/api/browser/sessions", nil, &out)
+}
+
+// Control takes over, resumes or releases conv ("takeover", "resume",
+// "release") and returns the session as it is then.
+func (o *Owner) Control(ctx context.Context, control, conv string) (messages.SessionInfo, error) {
+	var out messages.SessionInfo
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/"+control, &messages.OwnerBody{Conversation: conv}, &out)
+}
+
+// Screenshots is conv's kept thumbnails.
+func (o *Owner) Screenshots(ctx context.Context, conv string) (messages.Shots, error) {
+	var out messages.Shots
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/screenshots", &messages.OwnerBody{Conversation: conv}, &out)
+}
+
+// Stop stops all browser access.
+func (o *Owner) Stop(ctx context.Context) (messages.StopResult, error) {
+	var out messages.StopResult
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/stop", nil, &out)
+}
+
+// ResumeAll lifts the Stop.
+func (o *Owner) ResumeAll(ctx context.Context) error {
+	return o.Call(ctx, http.MethodPost, "/api/browser/resume", &messages.OwnerBody{All: true}, nil)
+}
+
+// Tasks lists the tasks.
+func (o *Owner) Tasks(ctx context.Context) (messages.TaskList, error) {
+	var out messages.TaskList
+	return out, o.Call(ctx, http.MethodGet, "/api/tasks", nil, &out)
+}
+
+// StartTask gives agent a task in conv.
+func (o *Owner) StartTask(ctx context.Context, agent, conv, desc string, steps, minutes int) (messages.TaskView, error) {
+	var out messages.TaskView
+	return out, o.Call(ctx, http.MethodPost, "/api/tasks", &messages.OwnerBody{Agent: agent, Conversation: conv,
+		Description: desc, Steps: steps, Minutes: minutes}, &out)
+}
+
+// DecideTask accepts or refuses conv's pending task.
+func (o *Owner) DecideTask(ctx context.Context, conv string, accept bool) (messages.TaskView, error) {
+	var out messages.TaskView
+	return out, o.Call(ctx, http.MethodPost, "/api/tasks/decide", &messages.OwnerBody{Conversation: conv, Accept: accept}, &out)
+}
+
+// Agents lists the agents.
+func (o *Owner) Agents(ctx context.Context) (messages.AgentList, error) {
+	var out messages.AgentList
+	return out, o.Call(ctx, http.MethodGet, "/api/agents", nil, &out)
+}
+
+// AddAgent adds an agent; the answer carries its token, shown this once.
+func (o *Owner) AddAgent(ctx context.Context, name string, autoApprove bool) (messages.AgentAdded, error) {
+	var out messages.AgentAdded
+	return out, o.Call(ctx, http.MethodPost, "/api/agents", &messages.OwnerBody{Name: name, AutoApprove: autoApprove}, &out)
+}
+
+// RemoveAgent removes an agent; its token stops working.
+func (o *Owner) RemoveAgent(ctx context.Context, name string) error {
+	return o.Call(ctx, http.MethodDelete, "/api/agents/"+name, nil, nil)
+}
+
+// Approvals lists the sites waiting for the owner.
+func (o *Owner) Approvals(ctx context.Context) (messages.SiteRequests, error) {
+	var out messages.SiteRequests
+	return out, o.Call(ctx, http.MethodGet, "/api/approvals", nil, &out)
+}
+
+// Approve answers a site request: once, always or reject.
+func (o *Owner) Approve(ctx context.Context, conv, site, decision string) error {
+	return o.Call(ctx, http.MethodPost, "/api/approvals", &messages.OwnerBody{Conversation: conv, Site: site, Decision: decision}, nil)
+}

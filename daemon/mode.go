@@ -1,0 +1,122 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/egress"
+)
+
+// chooseMode builds the install's mode from the configuration. This is the
+// one place production code chooses the simulated driver.
+func (d *Daemon) chooseMode(c config.Config) (drivers.Mode, error) {
+	switch c.Driver {
+	case "sim":
+		return sim.NewMode(sim.Config{}, 0), nil
+	case "playwright":
+		return newPlaywrightMode(d.playwrightConfig(c), d)
+	}
+	return nil, fmt.Errorf("daemon: unknown driver %q", c.Driver)
+}
+
+func (d *Daemon) playwrightConfig(c config.Config) playwright.Config {
+	headless := !c.Display
+	return playwright.Config{
+		DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox, BrowserUser: c.BrowserUser,
+		Headless: &headless, Logger: d.opts.Log,
+		// The URL rules are set once egress is built; the mode reads them then.
+	}
+}
+
+// playwrightMode is the agents' own browser: one persistent profile of
+// PerProfile sessions, confined by the egress guard, which starts with it.
+type playwrightMode struct {
+	cfg   playwright.Config
+	d     *Daemon
+	probe *playwright.Driver
+
+	mu  sync.Mutex
+	drv *playwright.Driver
+}
+
+var _ drivers.Mode = (*playwrightMode)(nil)
+
+func newPlaywrightMode(cfg playwright.Config, d *Daemon) (*playwrightMode, error) {
+	probe, err := playwright.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &playwrightMode{cfg: cfg, d: d, probe: probe}, nil
+}
+
+func (m *playwrightMode) Name() string  { return "playwright" }
+func (m *playwrightMode) Capacity() int { return 1 }
+
+// Open starts the guard and returns the profile's driver; the browser
+// launches on the first session's first call.
+func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) {
+	if i != 0 {
+		return nil, fmt.Errorf("the agents' browser has one profile of %d sessions", drivers.PerProfile)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.drv != nil {
+		return m.drv, nil
+	}
+	eg := m.d.egress
+	g, err := eg.listen()
+	if err != nil {
+		return nil, fmt.Errorf("the egress guard could not start: %w", err)
+	}
+	c := m.cfg
+	c.ExtraArgs = egress.ChromiumFlags(g.Addr())
+	c.NetNS = eg.netNS()
+	pol := eg.policy.p
+	c.CheckURL = func(raw string) error { return pol.CheckURL(raw, egress.SourceRedirect) }
+	c.CheckField = func(f playwright.Field, value string) error {
+		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
+			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
+	}
+	p, err := playwright.New(c)
+	if err != nil {
+		return nil, err
+	}
+	m.drv = p
+	return p, nil
+}
+
+// Status is the open driver's report, or what a launch would use.
+func (m *playwrightMode) Status(ctx context.Context) drivers.Status {
+	m.mu.Lock()
+	drv := m.drv
+	m.mu.Unlock()
+	if drv != nil {
+		return drv.Status(ctx)
+	}
+	return m.probe.Status(ctx)
+}
+
+// Close releases the browser within ctx; a close that takes longer goes on
+// in the background.
+func (m *playwrightMode) Close(ctx context.Context) error {
+	m.mu.Lock()
+	drv := m.drv
+	m.drv = nil
+	m.mu.Unlock()
+	if drv == nil {
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- drv.Close() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("closing the browser did not finish in time: %w", ctx.Err())
+	}
+}

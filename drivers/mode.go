@@ -1,0 +1,77 @@
+package drivers
+
+import "context"
+
+// PerProfile is how many sessions share one driver (one browser profile).
+const PerProfile = 8
+
+// Mode is how this install's agents reach pages: one value per install,
+// built from the configuration (playwright, or sim for tests and load; later
+// extension and computer). The controller opens a profile's driver when a
+// session needs room and closes them all when it stops.
+type Mode interface {
+	// Name is the mode as /healthz and browser.status report it.
+	Name() string
+	// Capacity is how many profiles the mode can open, each holding
+	// PerProfile sessions.
+	Capacity() int
+	// Open returns profile i's driver (0 ≤ i < Capacity), starting what it
+	// needs. Opening the same profile twice returns the same driver.
+	Open(ctx context.Context, profile int) (Driver, error)
+	// Status reports what the mode would use, without starting anything.
+	Status(ctx context.Context) Status
+	// Close releases every driver the mode opened, within ctx: when ctx ends
+	// first it returns ctx's error and the rest is released in the background.
+	Close(ctx context.Context) error
+}
+
+// Screencaster is an optional capability of a conversation's Tabs: a
+// screencast of its active tab, for the owner's live view and hand. Frames
+// sends JPEGs of about size pixels on their longest edge, about fps a
+// second, dropping frames the reader is not ready for, and closes the
+// channel when ctx ends or the tabs close.
+type Screencaster interface {
+	Frames(ctx context.Context, fps, size int) <-chan []byte
+}
+
+// RawInput is an optional capability of a conversation's Tabs: pointer and
+// key events sent straight to the active tab, for the owner's hand. Unlike
+// Do, nothing is checked against an observation: the owner is at the wheel.
+type RawInput interface {
+	Pointer(ctx context.Context, e PointerEvent) error
+	Key(ctx context.Context, e KeyEvent) error
+}
+
+// PointerEvent is one pointer event in viewport pixels.
+type PointerEvent struct {
+	Type    string // "move", "down", "up", "wheel"
+	X, Y    float64
+	Button  string // "left", "middle", "right"; "" for move and wheel
+	DeltaY  float64
+	Buttons int // buttons held, as a bit mask
+}
+
+// KeyEvent is one key going down or up.
+type KeyEvent struct {
+	Type string // "down" or "up"
+	Key  string // a key name, as press takes it
+}
+
+// ScreencastOf returns tabs' screencast source, if its driver has one.
+func ScreencastOf(tabs Tabs) (Screencaster, bool) {
+	s, ok := tabs.(Screencaster)
+	return s, ok
+}
+
+// RawInputOf returns tabs' raw input, if its driver has it.
+func RawInputOf(tabs Tabs) (RawInput, bool) {
+	r, ok := tabs.(RawInput)
+	return r, ok
+}
+
+// Served is an optional capability of a Mode: the loopback origins it
+// serves itself (the simulated site). The daemon adds them to the owner's
+// preview origins, so the real URL rules let them through and nothing else.
+type Served interface {
+	ServedOrigins() []string
+}

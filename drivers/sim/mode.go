@@ -1,0 +1,99 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+var _ drivers.Mode = (*Mode)(nil)
+
+// Mode simulates as many profiles as sessions need, each a Driver over the
+// same Config.
+type Mode struct {
+	cfg      Config
+	profiles int
+	// OnOpen, when set before the first Open, is told of each new driver.
+	OnOpen func(*Driver)
+
+	mu      sync.Mutex
+	drivers map[int]*Driver
+	opened  int // drivers built since NewMode
+}
+
+// NewMode returns a sim mode of profiles profiles (no bound when ≤ 0).
+func NewMode(cfg Config, profiles int) *Mode {
+	if profiles <= 0 {
+		profiles = 1 << 20
+	}
+	return &Mode{cfg: cfg, profiles: profiles, drivers: map[int]*Driver{}}
+}
+
+// Name is "sim".
+func (m *Mode) Name() string { return "sim" }
+
+// Capacity is the number of profiles.
+func (m *Mode) Capacity() int { return m.profiles }
+
+// Open returns profile i's driver, building it on first use.
+func (m *Mode) Open(_ context.Context, i int) (drivers.Driver, error) {
+	if i < 0 || i >= m.profiles {
+		return nil, fmt.Errorf("sim: profile %d is outside 0..%d", i, m.profiles-1)
+	}
+	m.mu.Lock()
+	d, ok := m.drivers[i]
+	if !ok {
+		d = New(m.cfg)
+		m.drivers[i] = d
+		m.opened++
+	}
+	m.mu.Unlock()
+	if !ok && m.OnOpen != nil {
+		m.OnOpen(d)
+	}
+	return d, nil
+}
+
+// Drivers lists the drivers opened so far.
+func (m *Mode) Drivers() []*Driver {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Driver, 0, len(m.drivers))
+	for _, d := range m.drivers {
+		out = append(out, d)
+	}
+	return out
+}
+
+// Opened is how many drivers the mode built since NewMode.
+func (m *Mode) Opened() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.opened
+}
+
+// Status is a driver's status: always found and headless.
+func (m *Mode) Status(context.Context) drivers.Status {
+	running := len(m.Drivers()) > 0
+	return drivers.Status{Driver: "sim", Browser: Origin, Found: true, Headless: true, Running: running}
+}
+
+// Close closes every driver and forgets it: the next Open builds a new
+// one. It never waits.
+func (m *Mode) Close(context.Context) error {
+	m.mu.Lock()
+	all := m.drivers
+	m.drivers = map[int]*Driver{}
+	m.mu.Unlock()
+	for _, d := range all {
+		_ = d.Close()
+	}
+	return nil
+}
+
+// ServedOrigins is the simulated site's origin: the mode serves it itself.
+func (m *Mode) ServedOrigins() []string { return []string{Origin} }
+
+var _ drivers.Served = (*Mode)(nil)

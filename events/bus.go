@@ -1,0 +1,88 @@
+package events
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// DefaultSize bounds a subscription's queue when Filter.Size is zero.
+const DefaultSize = 1024
+
+// Bus delivers published events to its subscriptions.
+type Bus struct {
+	mu   sync.Mutex // serialises changes of subs
+	subs atomic.Pointer[[]*Subscription]
+}
+
+// New returns a Bus with no subscribers.
+func New() *Bus {
+	b := &Bus{}
+	b.subs.Store(&[]*Subscription{})
+	return b
+}
+
+// Filter says which events a subscription wants.
+type Filter struct {
+	Kinds        messages.EventKind // zero means every kind
+	Conversation string             // "" means every conversation
+	Size         int                // queue bound; zero means DefaultSize
+}
+
+func (f Filter) wants(e messages.Event) bool {
+	if f.Kinds != 0 && f.Kinds&e.Kind() == 0 {
+		return false
+	}
+	about := e.About()
+	return f.Conversation == "" || about == "" || about == f.Conversation
+}
+
+// Publish hands e to every subscription that wants it. It never blocks.
+// A nil Bus drops every event.
+func (b *Bus) Publish(e messages.Event) {
+	if b == nil {
+		return
+	}
+	for _, s := range *b.subs.Load() {
+		if s.filter.wants(e) {
+			s.push(e)
+		}
+	}
+}
+
+// Subscribe starts a subscription; Close ends it.
+func (b *Bus) Subscribe(f Filter) *Subscription {
+	if f.Size <= 0 {
+		f.Size = DefaultSize
+	}
+	s := newSubscription(b, f)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	old := *b.subs.Load()
+	next := make([]*Subscription, len(old), len(old)+1)
+	copy(next, old)
+	next = append(next, s)
+	b.subs.Store(&next)
+	return s
+}
+
+func (b *Bus) remove(s *Subscription) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	old := *b.subs.Load()
+	next := make([]*Subscription, 0, len(old))
+	for _, o := range old {
+		if o != s {
+			next = append(next, o)
+		}
+	}
+	b.subs.Store(&next)
+}
+
+// Active reports whether anyone subscribes: publishers may skip building
+// events nobody would get.
+func (b *Bus) Active() bool { return b != nil && len(*b.subs.Load()) > 0 }
+
+// Subscribers is how many subscriptions are open.
+func (b *Bus) Subscribers() int { return len(*b.subs.Load()) }

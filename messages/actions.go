@@ -1,0 +1,164 @@
+package messages
+
+import (
+	"strings"
+	"time"
+)
+
+// Run says how a session carries an action out.
+type Run uint8
+
+// How actions run.
+const (
+	RunDo      Run = iota // one driver Tabs.Do call
+	RunObserve            // the driver's Tabs.Observe
+	RunScript             // steps the session runs one by one through Tabs.Do
+	RunClose              // the session ends itself; no driver call
+)
+
+// ActionSpec is everything buddi knows about one browser.act action. The
+// schema agents read, input validation, the session's rules, both drivers'
+// dispatch and the MCP description all read this table; a test fails when
+// an action is added anywhere without it.
+type ActionSpec struct {
+	Name string
+	Run  Run
+	// Mutating: input reaches the page, so the call must name the latest
+	// observation (and the driver re-checks its target before input).
+	Mutating bool
+	// ChangesPage: the agent's evidence is stale afterwards, whatever the
+	// outcome said.
+	ChangesPage bool
+	// Scriptable: may be a step of a script (the navigation phase only).
+	Scriptable bool
+	// Deadline bounds the driver call the session makes for it.
+	Deadline time.Duration
+	// Doc is one phrase on what it does, for the schema and the MCP tool.
+	Doc string
+	// check validates the fields this action uses, after the checks every
+	// action shares.
+	check func(in *ActInput) error
+}
+
+const (
+	shortDeadline  = 20 * time.Second
+	loadDeadline   = 30 * time.Second
+	scriptDeadline = 90 * time.Second
+)
+
+// actions is the table, in the order agents read it.
+var actions = []*ActionSpec{
+	{Name: "navigate", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
+		Doc: "open an absolute http or https url", check: checkNavigate},
+	{Name: "observe", Run: RunObserve, Deadline: shortDeadline,
+		Doc: "see the page: an observation id and refs such as e12; within a region, or the whole page, in parts", check: checkRead},
+	{Name: "find", Run: RunObserve, Deadline: shortDeadline,
+		Doc: "search the whole page for text, a role or a name, and observe what matched", check: checkFind},
+	{Name: "click", Mutating: true, Scriptable: true, Deadline: shortDeadline,
+		Doc: "click target", check: needTarget},
+	{Name: "fill", Mutating: true, Deadline: shortDeadline,
+		Doc: "type value into target", check: needTarget},
+	{Name: "select", Mutating: true, Deadline: shortDeadline,
+		Doc: "choose values in target", check: checkSelect},
+	{Name: "press", Mutating: true, Deadline: shortDeadline,
+		Doc: "press one key", check: checkPress},
+	{Name: "scroll", Mutating: true, Deadline: shortDeadline,
+		Doc: "scroll by deltaY, or bring target into view", check: checkScroll},
+	{Name: "tab", ChangesPage: true, Deadline: shortDeadline,
+		Doc: "list, open, switch or close tabs", check: checkTab},
+	{Name: "close", Run: RunClose, Deadline: shortDeadline,
+		Doc: "end this conversation's session and close its tabs", check: checkChars},
+	{Name: "back", ChangesPage: true, Deadline: shortDeadline,
+		Doc: "go back in history", check: checkChars},
+	{Name: "forward", ChangesPage: true, Deadline: shortDeadline,
+		Doc: "go forward in history", check: checkChars},
+	{Name: "hover", Mutating: true, Deadline: shortDeadline,
+		Doc: "move the pointer over target", check: needTarget},
+	{Name: "submit", Mutating: true, ChangesPage: true, Deadline: shortDeadline,
+		Doc: "submit the form of target", check: needTarget},
+	{Name: "wait_for", Scriptable: true, Deadline: loadDeadline,
+		Doc: "wait for one condition", check: checkWait},
+	{Name: "dom", Scriptable: true, Deadline: shortDeadline,
+		Doc: "read the page's text", check: checkChars},
+	{Name: "console", Deadline: shortDeadline,
+		Doc: "read the console", check: checkChars},
+	{Name: "screenshot", Scriptable: true, Deadline: shortDeadline,
+		Doc: "a JPEG of the viewport", check: checkChars},
+	{Name: "script", Run: RunScript, Deadline: scriptDeadline,
+		Doc: "run up to 10 steps in one call", check: checkScript},
+}
+
+// actionsByName indexes the table. It is filled in init, not by an
+// initializer, because validation reads it and the table refers to
+// validation: an initializer would be a cycle.
+var actionsByName map[string]*ActionSpec
+
+// Sentences validation quotes, built from the table in init for the same reason.
+var actionList, scriptList string
+
+func init() {
+	actionsByName = make(map[string]*ActionSpec, len(actions))
+	for _, a := range actions {
+		actionsByName[a.Name] = a
+	}
+	actionList = strings.Join(ActionNames(nil), ", ")
+	scriptList = Words(ActionNames(Scriptables), "and")
+}
+
+// unknownAction is what ActionOf returns for a name not in the table: it
+// mutates nothing, changes nothing and runs nowhere.
+var unknownAction = &ActionSpec{Run: RunClose, Deadline: shortDeadline}
+
+// Actions lists the table in order. The specs must not be changed.
+func Actions() []*ActionSpec { return actions }
+
+// ActionOf returns the spec of an action name; ok is false when there is none.
+func ActionOf(name string) (spec *ActionSpec, ok bool) {
+	if a, found := actionsByName[name]; found {
+		return a, true
+	}
+	return unknownAction, false
+}
+
+// Spec is ActionOf without the ok: an unknown name reads as an action that
+// mutates nothing and changes nothing.
+func Spec(name string) *ActionSpec {
+	a, _ := ActionOf(name)
+	return a
+}
+
+// ActionNames lists the names of the actions for which keep reports true, in
+// table order.
+func ActionNames(keep func(*ActionSpec) bool) []string {
+	var out []string
+	for _, a := range actions {
+		if keep == nil || keep(a) {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// Mutators is what the agent must observe again before: the mutating actions.
+func Mutators(a *ActionSpec) bool { return a.Mutating }
+
+// Scriptables are the actions a script may hold.
+func Scriptables(a *ActionSpec) bool { return a.Scriptable }
+
+// Driven are the actions a driver's Tabs.Do performs.
+func Driven(a *ActionSpec) bool { return a.Run == RunDo }
+
+// Words joins names as a sentence does: "a, b and c", or with "or".
+func Words(names []string, conj string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+}
+
+// ObserveAgain is the hint an outcome carries after an action that may have
+// changed the page.
+var ObserveAgain = "Observe again before the next " + Words(ActionNames(Mutators), "or") + "."

@@ -1,0 +1,154 @@
+package messages
+
+import (
+	"net/url"
+	"regexp"
+)
+
+// The per-action checks of the table. Each runs after the checks every
+// action shares (known action, observation for mutating ones, the ref's
+// shape, the value's length).
+
+var refPattern = regexp.MustCompile(`^e[0-9]{1,7}$`)
+
+// MaxFindChars bounds find's text, role and name.
+const MaxFindChars = 200
+
+func validRef(ref string) bool { return refPattern.MatchString(ref) }
+
+func checkChars(in *ActInput) error {
+	if in.MaxChars < 0 || in.MaxChars > MaxDOMChars {
+		return badInput("maxChars must be from 1 to %d", MaxDOMChars)
+	}
+	return nil
+}
+
+func needTarget(in *ActInput) error {
+	if in.Target == nil {
+		return badInput("%s needs a \"target\" with a ref from your latest observation, e.g. {\"ref\":\"e12\"}", in.Action)
+	}
+	return checkChars(in)
+}
+
+func checkSelect(in *ActInput) error {
+	if err := needTarget(in); err != nil {
+		return err
+	}
+	if len(in.Values) == 0 {
+		return badInput("select needs \"values\": the option labels or values to choose")
+	}
+	return nil
+}
+
+func checkPress(in *ActInput) error {
+	if !validKey(in.Key) {
+		return badInput("the key %q is not allowed; use Enter, Tab, Escape, Backspace, Delete, Space, an arrow, Home, End, PageUp, PageDown or one character", clip(in.Key))
+	}
+	return checkChars(in)
+}
+
+func checkScroll(in *ActInput) error {
+	if in.Target == nil && in.DeltaY == 0 {
+		return badInput("scroll needs \"deltaY\" in pixels or a \"target\" to bring into view")
+	}
+	return checkChars(in)
+}
+
+func checkNavigate(in *ActInput) error {
+	if in.URL == "" {
+		return badInput("navigate needs \"url\": an absolute http or https address")
+	}
+	if s := in.URLSource; s != "" && s != URLFromAgent && s != URLFromPage {
+		return badInput("urlSource %q is not known; use agent or page_link", clip(s))
+	}
+	u, err := url.Parse(in.URL)
+	if err != nil || u.Scheme == "" {
+		return badInput("%q is not an absolute URL; use for example https://example.com/", clip(in.URL))
+	}
+	return nil
+}
+
+func checkRead(in *ActInput) error {
+	for _, ref := range []string{in.Within, in.After} {
+		if ref != "" && !validRef(ref) {
+			return badInput("%q is not a ref like e12; use a ref from your latest observation", clip(ref))
+		}
+	}
+	if in.After != "" && !in.FullPage && in.Within == "" {
+		return badInput("after continues a fullPage or within read; send the continues object of your latest observation as it is")
+	}
+	if in.FullPage && in.Within != "" {
+		return badInput("observe takes fullPage or within, not both")
+	}
+	return nil
+}
+
+func checkFind(in *ActInput) error {
+	if in.Text == "" && in.Role == "" && in.Name == "" {
+		return badInput("find needs \"text\", \"role\" or \"name\", e.g. {\"action\":\"find\",\"text\":\"Next chapter\"}")
+	}
+	for _, s := range []string{in.Text, in.Role, in.Name} {
+		if len(s) > MaxFindChars {
+			return badInput("find's text, role and name are at most %d characters each", MaxFindChars)
+		}
+	}
+	return nil
+}
+
+func checkTab(in *ActInput) error {
+	switch in.Tab {
+	case "list", "new":
+		return nil
+	case "switch", "close":
+		if in.TabID == "" {
+			return badInput("tab %s needs \"tabId\" from the tabs of your latest observation", in.Tab)
+		}
+		return nil
+	}
+	return badInput("tab %q is not an operation; use list, new, switch or close", clip(in.Tab))
+}
+
+func checkWait(in *ActInput) error {
+	w := in.Wait
+	if w == nil {
+		return badInput("wait_for needs \"wait\" with one of selector, text, url or load")
+	}
+	n := 0
+	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return badInput("wait_for takes exactly one of selector, text, url or load, not %d", n)
+	}
+	if in.TimeoutMs < 0 || in.TimeoutMs > MaxWaitMs {
+		return badInput("timeoutMs must be from 1 to %d", MaxWaitMs)
+	}
+	return nil
+}
+
+func checkScript(in *ActInput) error {
+	if len(in.Steps) == 0 || len(in.Steps) > MaxScriptSteps {
+		return badInput("script needs from 1 to %d \"steps\"", MaxScriptSteps)
+	}
+	for i, s := range in.Steps {
+		if s == nil {
+			return badInput("script step %d is empty", i+1)
+		}
+		if e := ValidateAct(s, true); e != nil {
+			return badInput("script step %d: %s", i+1, e.Message)
+		}
+	}
+	return nil
+}
+
+var namedKeys = map[string]bool{
+	"Enter": true, "Tab": true, "Escape": true, "Backspace": true, "Delete": true,
+	"ArrowUp": true, "ArrowDown": true, "ArrowLeft": true, "ArrowRight": true,
+	"Home": true, "End": true, "PageUp": true, "PageDown": true, "Space": true,
+}
+
+func validKey(k string) bool {
+	return namedKeys[k] || len([]rune(k)) == 1 && k != "\x00"
+}

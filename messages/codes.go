@@ -1,0 +1,132 @@
+package messages
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+)
+
+// CodeInfo is what the contract says about one code.
+type CodeInfo struct {
+	// HTTP is the status of an owner API answer or an edge refusal with this
+	// code (400 unless the table says otherwise). A tool's own refusal is
+	// answered 200, since the agent reads the code, except unauthorized.
+	HTTP int
+	// BeforeInput: the refusal is decided before anything reached a page,
+	// so the agent's latest observation still describes it.
+	BeforeInput bool
+	// Template is the sentence, a fmt format, where more than one place says it.
+	Template string
+}
+
+const (
+	badRequest = http.StatusBadRequest
+	notFound   = http.StatusNotFound
+	conflict   = http.StatusConflict
+	failed     = http.StatusInternalServerError
+)
+
+// codes is the one table of codes. Every Code constant has a row; a test
+// fails otherwise.
+var codes = map[Code]CodeInfo{
+	CodeBadInput:          {HTTP: badRequest, BeforeInput: true},
+	CodeBadRequest:        {HTTP: badRequest},
+	CodeUnauthorized:      {HTTP: http.StatusUnauthorized},
+	CodeNotGranted:        {HTTP: badRequest},
+	CodeNotAllowed:        {HTTP: badRequest, BeforeInput: true, Template: "This conversation belongs to another agent; use your own conversation id."},
+	CodeStopped:           {HTTP: badRequest},
+	CodeNoTask:            {HTTP: badRequest},
+	CodeTaskPending:       {HTTP: badRequest},
+	CodeTaskRefused:       {HTTP: badRequest},
+	CodeTaskActive:        {HTTP: conflict},
+	CodeBudgetShort:       {HTTP: badRequest},
+	CodeBudgetSpent:       {HTTP: badRequest},
+	CodeExpired:           {HTTP: badRequest},
+	CodeBusy:              {HTTP: badRequest},
+	CodePaused:            {HTTP: badRequest},
+	CodeTakenOver:         {HTTP: badRequest},
+	CodeReleased:          {HTTP: badRequest},
+	CodeRestarted:         {HTTP: badRequest},
+	CodeStaleObservation:  {HTTP: badRequest},
+	CodeStaleRef:          {HTTP: badRequest},
+	CodeNoSession:         {HTTP: notFound, Template: "Conversation %s has no running session; `buddi sessions` lists them."},
+	CodeNotPaused:         {HTTP: badRequest},
+	CodeUnknownAgent:      {HTTP: notFound},
+	CodeAgentExists:       {HTTP: conflict},
+	CodeNoPendingTask:     {HTTP: notFound},
+	CodeNoPendingApproval: {HTTP: notFound},
+	CodeTooManySessions:   {HTTP: conflict},
+	CodeTooManyRequests:   {HTTP: badRequest},
+	CodeApprovalRequired:  {HTTP: badRequest},
+	CodeNotApproved:       {HTTP: badRequest},
+	CodeStoreFailed:       {HTTP: failed, Template: "%s could not be saved: %s"},
+	CodeInternal:          {HTTP: failed},
+	CodeTimeout:           {HTTP: http.StatusGatewayTimeout},
+	CodeNotFound:          {HTTP: notFound},
+	CodeMethodNotAllowed:  {HTTP: http.StatusMethodNotAllowed},
+	CodeUnknownTool:       {HTTP: notFound},
+	CodeHostRefused:       {HTTP: http.StatusForbidden},
+	CodeOriginRefused:     {HTTP: http.StatusForbidden},
+
+	CodeNoBrowser:     {HTTP: failed},
+	CodeNotAnswering:  {HTTP: badRequest},
+	CodeTargetMiss:    {HTTP: badRequest},
+	CodeTabGone:       {HTTP: badRequest},
+	CodePartial:       {HTTP: badRequest},
+	CodeNavFailed:     {HTTP: badRequest},
+	CodeInterrupted:   {HTTP: badRequest},
+	CodeBadURL:        {HTTP: badRequest, BeforeInput: true},
+	CodeScheme:        {HTTP: badRequest, BeforeInput: true},
+	CodeHostNotListed: {HTTP: badRequest, BeforeInput: true},
+	CodeNeverAutomate: {HTTP: badRequest, BeforeInput: true},
+	CodePrivate:       {HTTP: badRequest, BeforeInput: true},
+	CodePort:          {HTTP: badRequest, BeforeInput: true},
+	CodeAirGap:        {HTTP: badRequest, BeforeInput: true},
+	CodeUnapproved:    {HTTP: badRequest, BeforeInput: true},
+	CodeCredential:    {HTTP: badRequest, BeforeInput: true},
+	CodeSecretValue:   {HTTP: badRequest, BeforeInput: true},
+
+	CodeUnreachable: {HTTP: http.StatusServiceUnavailable, Template: "buddi is not running at %s; start it with `buddi serve` (or `make run`)."},
+	CodeCancelled:   {HTTP: badRequest},
+	CodeBadAnswer:   {HTTP: http.StatusBadGateway},
+}
+
+// Info is the table's row for c; an unknown code reads as a bad request.
+func (c Code) Info() CodeInfo {
+	if i, ok := codes[c]; ok {
+		return i
+	}
+	return CodeInfo{HTTP: badRequest}
+}
+
+// Known reports whether c is in the table.
+func (c Code) Known() bool {
+	_, ok := codes[c]
+	return ok
+}
+
+// HTTPStatus is the status an owner answer or an edge refusal with c gets.
+func (c Code) HTTPStatus() int { return c.Info().HTTP }
+
+// BeforeInput reports whether a refusal with c was decided before anything
+// reached a page.
+func (c Code) BeforeInput() bool { return c.Info().BeforeInput }
+
+// Err is an *Error with c and its shared sentence, filled with args.
+func (c Code) Err(args ...any) *Error {
+	t := c.Info().Template
+	if t == "" {
+		return &Error{Code: c, Message: fmt.Sprint(args...)}
+	}
+	return &Error{Code: c, Message: fmt.Sprintf(t, args...)}
+}
+
+// Codes lists every code of the table, sorted.
+func Codes() []Code {
+	out := make([]Code, 0, len(codes))
+	for c := range codes {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}

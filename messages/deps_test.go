@@ -1,0 +1,13 @@
+package messages_test
+
+import (
+	"testing"
+
+	"github.com/buddi-dev/buddi/internal/deptest"
+)
+
+func TestMessagesImportsNothingOfOurs(t *testing.T) {
+	deptest.Check(t, deptest.Module+"/messages", map[string]string{
+		deptest.Module + "/": "the contract imports nothing of ours",
+	})
+}

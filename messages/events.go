@@ -1,0 +1,121 @@
+package messages
+
+import "time"
+
+// Event is a change the actors push to subscribers (the dashboard, Telegram,
+// tests). Events carry state, not deltas: a newer event with the same Key
+// replaces an older one still waiting in a slow subscriber's queue.
+type Event interface {
+	Kind() EventKind
+	// Key names what the event describes; equal keys coalesce.
+	Key() string
+	// About is the conversation the event is about, "" for all of them.
+	About() string
+}
+
+// EventKind tells events apart for filters.
+type EventKind uint8
+
+// The kinds of event.
+const (
+	KindSession  EventKind = 1 << iota // SessionChanged
+	KindTask                           // TaskChanged
+	KindApproval                       // ApprovalRequested
+	KindStep                           // StepTaken
+	KindStop                           // StopChanged
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop
+)
+
+// SessionChanged says a session's state, steps, page or pause reason changed.
+// Ended is set once, when the controller has let the session go: its place
+// is free and its conversation may start a new task.
+type SessionChanged struct {
+	Session SessionInfo
+	Ended   bool
+	At      time.Time
+}
+
+// TaskChanged says a task was asked for, started, refused or ended.
+type TaskChanged struct {
+	Task TaskView
+	At   time.Time
+}
+
+// ApprovalRequested says an agent waits for the owner to approve a site.
+type ApprovalRequested struct {
+	Request SiteRequest
+}
+
+// StepTaken says one act of an agent finished, with its outcome or refusal.
+type StepTaken struct {
+	Conversation string
+	Agent        string
+	Action       string
+	Code         Code   // "" when it succeeded
+	Outcome      string // the outcome, or "observed"
+	URL          string
+	StepsUsed    int
+	StepsMax     int
+	// Thumbnail is a small JPEG of the screenshot the step took, if any.
+	Thumbnail []byte
+	At        time.Time
+}
+
+// StopChanged says the owner stopped all browser access, or lifted the Stop.
+// A Stop acts first and persists second, so it is published as it goes:
+// at once, when every session dropped its work (Settled), and when the
+// ledger has it (Saved).
+type StopChanged struct {
+	Stopped  bool
+	Settled  bool // every session dropped its action and closed its tabs
+	Saved    bool // the ledger has it: it survives a crash
+	Sessions int  // sessions that closed their tabs so far
+	At       time.Time
+}
+
+// Kind is KindSession.
+func (*SessionChanged) Kind() EventKind { return KindSession }
+
+// Key is the session's conversation.
+func (e *SessionChanged) Key() string { return "session/" + e.Session.Conversation }
+
+// About is the session's conversation.
+func (e *SessionChanged) About() string { return e.Session.Conversation }
+
+// Kind is KindTask.
+func (*TaskChanged) Kind() EventKind { return KindTask }
+
+// Key is the task's conversation.
+func (e *TaskChanged) Key() string { return "task/" + e.Task.Conversation }
+
+// About is the task's conversation.
+func (e *TaskChanged) About() string { return e.Task.Conversation }
+
+// Kind is KindApproval.
+func (*ApprovalRequested) Kind() EventKind { return KindApproval }
+
+// Key is the conversation and the site asked about.
+func (e *ApprovalRequested) Key() string {
+	return "approval/" + e.Request.Conversation + "|" + e.Request.Site
+}
+
+// About is the conversation that asked.
+func (e *ApprovalRequested) About() string { return e.Request.Conversation }
+
+// Kind is KindStep.
+func (*StepTaken) Kind() EventKind { return KindStep }
+
+// Key is the conversation: a slow subscriber sees its latest step.
+func (e *StepTaken) Key() string { return "step/" + e.Conversation }
+
+// About is the conversation that acted.
+func (e *StepTaken) About() string { return e.Conversation }
+
+// Kind is KindStop.
+func (*StopChanged) Kind() EventKind { return KindStop }
+
+// Key is the one global Stop.
+func (*StopChanged) Key() string { return "stop" }
+
+// About is "": the Stop is about every conversation.
+func (*StopChanged) About() string { return "" }

@@ -1,0 +1,73 @@
+package messages
+
+import (
+	"regexp"
+	"time"
+)
+
+// Task bounds.
+const (
+	DefaultSteps    = 80
+	MaxSteps        = 80
+	DefaultLifetime = 20 * time.Minute
+	MaxLifetime     = 20 * time.Minute
+	MaxDescription  = 2000
+)
+
+var (
+	convPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	agentPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+)
+
+// CheckConversation validates a conversation id.
+func CheckConversation(c string) *Error {
+	if !convPattern.MatchString(c) {
+		return Errorf(CodeBadInput, "The conversation id %q is not valid; use 1 to 64 letters, digits, dots, dashes or underscores.", c)
+	}
+	return nil
+}
+
+// CheckAgentName validates an agent's name.
+func CheckAgentName(name string) *Error {
+	if !agentPattern.MatchString(name) {
+		return Errorf(CodeBadInput, "The agent name %q is not valid; use 1 to 32 lowercase letters, digits, dashes or underscores, starting with a letter.", name)
+	}
+	return nil
+}
+
+// DecodeTask parses and validates browser.task input.
+func DecodeTask(raw []byte) (*TaskInput, *Error) {
+	var in TaskInput
+	if len(raw) == 0 || decodeStrict(raw, &in) != nil {
+		return nil, &Error{Code: CodeBadInput, Message: "browser.task needs {\"description\": \"…\"} with optional steps and minutes."}
+	}
+	if in.Description == "" || len(in.Description) > MaxDescription {
+		return nil, Errorf(CodeBadInput, "browser.task needs a description of 1 to %d characters.", MaxDescription)
+	}
+	return &in, nil
+}
+
+// Budget is what an agent's task request is granted: what it asked for,
+// within the bounds, and the defaults where it asked for nothing.
+func (in *TaskInput) Budget() (steps int, life time.Duration) {
+	steps = min(max(in.Steps, 0), MaxSteps)
+	life = min(time.Duration(max(in.Minutes, 0))*time.Minute, MaxLifetime)
+	return steps, life
+}
+
+// CheckTask validates an owner's StartTask before any state is looked at.
+func CheckTask(m *StartTask) *Error {
+	if e := CheckConversation(m.Conversation); e != nil {
+		return e
+	}
+	if m.Description == "" {
+		return &Error{Code: CodeBadInput, Message: "A task needs a description of what the agent should do."}
+	}
+	if m.Steps < 0 || m.Steps > MaxSteps {
+		return Errorf(CodeBadInput, "The step budget %d is out of range; use 1 to %d.", m.Steps, MaxSteps)
+	}
+	if m.Lifetime < 0 || m.Lifetime > MaxLifetime {
+		return Errorf(CodeBadInput, "The lifetime %s is out of range; use at most %s.", m.Lifetime, MaxLifetime)
+	}
+	return nil
+}

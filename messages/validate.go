@@ -1,0 +1,110 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Limits on tool input.
+const (
+	MaxInputBytes  = 64 << 10
+	MaxValueChars  = 10000
+	MaxScriptSteps = 10
+	MaxWaitMs      = 15000
+	DefaultWaitMs  = 5000
+	MaxDOMChars    = 8000
+)
+
+// DecodeAct parses and validates browser.act input. A failure is an *Error
+// with code bad_input and one sentence.
+func DecodeAct(raw []byte) (*ActInput, *Error) {
+	if len(raw) > MaxInputBytes {
+		return nil, badInput("the input is larger than %d KB; send a smaller value", MaxInputBytes>>10)
+	}
+	var in ActInput
+	err := decodeStrict(raw, &in)
+	if errors.Is(err, errTrailing) {
+		return nil, badInput("the input has data after its JSON object; send exactly one object")
+	}
+	if err != nil {
+		return nil, badInput("the input is not valid JSON for browser.act (%s); send an object such as {\"action\":\"observe\"}", jsonProblem(err))
+	}
+	if e := ValidateAct(&in, false); e != nil {
+		return nil, e
+	}
+	return &in, nil
+}
+
+// errTrailing is decodeStrict's complaint about data after the object.
+var errTrailing = errors.New("data after the JSON value")
+
+// decodeStrict decodes exactly one JSON value into v, refusing unknown fields.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errTrailing
+	}
+	return nil
+}
+
+// ValidateAct checks one action's fields. inScript is true for script steps.
+func ValidateAct(in *ActInput, inScript bool) *Error {
+	spec, ok := ActionOf(in.Action)
+	if !ok {
+		return badInput("%q is not an action; use one of %s", clip(in.Action), actionList)
+	}
+	if inScript && !spec.Scriptable {
+		return badInput("a script may hold only %s, not %s", scriptList, in.Action)
+	}
+	if spec.Mutating && in.Observation == "" {
+		return badInput("%s needs \"observation\": the id of your latest observation; call observe first", in.Action)
+	}
+	if in.Target != nil && !validRef(in.Target.Ref) {
+		return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation", clip(in.Target.Ref))
+	}
+	if len(in.Value) > MaxValueChars {
+		return badInput("the value is longer than %d characters", MaxValueChars)
+	}
+	if err := spec.check(in); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return e
+		}
+		return badInput("%s", err.Error())
+	}
+	return nil
+}
+
+func badInput(format string, args ...any) *Error {
+	return &Error{Code: CodeBadInput, Message: fmt.Sprintf(format, args...)}
+}
+
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("syntax error at byte %d", se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %s should be %s", te.Field, te.Type)
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	return "it could not be read"
+}
+
+// clip shortens untrusted text quoted back in a sentence.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}

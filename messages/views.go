@@ -1,0 +1,91 @@
+package messages
+
+import "time"
+
+// Session states as the owner and agents read them.
+const (
+	StateReady     = "ready"
+	StateWorking   = "working"
+	StatePaused    = "paused"
+	StateTakenOver = "taken_over"
+	StateClosing   = "closing"
+	StateNoSession = "no_session"
+)
+
+// SessionInfo is one session as the owner sees it.
+type SessionInfo struct {
+	Conversation string    `json:"conversation"`
+	Agent        string    `json:"agent"`
+	State        string    `json:"state"`
+	PauseReason  string    `json:"pauseReason,omitempty"`
+	Task         string    `json:"task"`
+	StepsUsed    int       `json:"stepsUsed"`
+	StepsMax     int       `json:"stepsMax"`
+	Expires      time.Time `json:"expires"`
+	URL          string    `json:"url,omitempty"`
+	Profile      int       `json:"profile"`
+}
+
+// Task states.
+const (
+	TaskPending = "pending" // asked for by an agent, not yet decided
+	TaskActive  = "active"  // the owner gave it
+	TaskEnded   = "ended"   // budget, expiry or release ended it
+	TaskRefused = "refused" // the owner said no
+)
+
+// TaskView is one task as the owner and its agent see it.
+type TaskView struct {
+	Conversation string        `json:"conversation"`
+	Agent        string        `json:"agent"`
+	Description  string        `json:"description"`
+	State        string        `json:"state"`
+	MaxSteps     int           `json:"maxSteps"`
+	Lifetime     time.Duration `json:"lifetime"`
+	Created      time.Time     `json:"created"`
+	Started      time.Time     `json:"started"`
+	Expires      time.Time     `json:"expires"`
+	EndReason    string        `json:"endReason,omitempty"`
+}
+
+// AgentView is one agent as the owner sees it (never its token).
+type AgentView struct {
+	Name        string    `json:"name"`
+	Grants      []string  `json:"grants"`
+	AutoApprove bool      `json:"autoApprove"`
+	Created     time.Time `json:"created"`
+}
+
+// SiteRequest is an agent's navigation waiting for the owner's approval.
+type SiteRequest struct {
+	Conversation string    `json:"conversation"`
+	Agent        string    `json:"agent"`
+	Site         string    `json:"site"`
+	URL          string    `json:"url"`
+	At           time.Time `json:"at"`
+}
+
+// Shot is a kept screenshot: a thumbnail, not the capture the model saw.
+type Shot struct {
+	At   time.Time `json:"at"`
+	JPEG []byte    `json:"jpeg"`
+	URL  string    `json:"url"`
+}
+
+// Tab names one of a conversation's tabs.
+type Tab struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Active bool   `json:"active"`
+}
+
+// BrowserStatus is what a driver reports about itself.
+type BrowserStatus struct {
+	Driver   string `json:"driver"`            // "playwright", "sim"
+	Browser  string `json:"browser,omitempty"` // path or channel of the browser
+	Found    bool   `json:"found"`             // a browser is available
+	Headless bool   `json:"headless"`          // no display to show it on
+	Running  bool   `json:"running"`           // the browser is launched now
+	Problem  string `json:"problem,omitempty"` // one sentence when not usable
+}
