@@ -67,34 +67,40 @@ func chownUnder(fd, uid, gid int) error {
 		return err
 	}
 	for _, name := range names {
-		var st unix.Stat_t
-		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if errors.Is(err, unix.ENOENT) {
-				continue
-			}
-			return err
-		}
-		isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
-		// A second name of a file is left alone: it may be a link to a
-		// file elsewhere that the walk must not hand over.
-		if (int(st.Uid) != uid || int(st.Gid) != gid) && (isDir || st.Nlink == 1) {
-			if err := unix.Fchownat(fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW); err != nil && !errors.Is(err, unix.ENOENT) {
-				return err
-			}
-		}
-		if !isDir {
-			continue
-		}
-		sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != nil {
-			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-				continue
-			}
-			return err
-		}
-		if err := chownUnder(sub, uid, gid); err != nil {
+		if err := chownEntry(fd, name, uid, gid); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// chownEntry hands over one entry of directory fd, and what it holds when
+// it is a directory. An entry gone meanwhile is skipped.
+func chownEntry(fd int, name string, uid, gid int) error {
+	var st unix.Stat_t
+	if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return nil
+		}
+		return err
+	}
+	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
+	// A second name of a file is left alone: it may be a link to a
+	// file elsewhere that the walk must not hand over.
+	if (int(st.Uid) != uid || int(st.Gid) != gid) && (isDir || st.Nlink == 1) {
+		if err := unix.Fchownat(fd, name, uid, gid, unix.AT_SYMLINK_NOFOLLOW); err != nil && !errors.Is(err, unix.ENOENT) {
+			return err
+		}
+	}
+	if !isDir {
+		return nil
+	}
+	sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+			return nil
+		}
+		return err
+	}
+	return chownUnder(sub, uid, gid)
 }

@@ -74,10 +74,9 @@ func init() {
 	if json.Unmarshal([]byte(raw), &p) != nil || p.Parent != os.Getppid() || len(os.Args) < 2 || os.Args[1] != p.CLI {
 		return // a buddi started by one that was launching: not the stand-in
 	}
-	if err := p.run(); err != nil {
-		fmt.Fprintf(os.Stderr, "%s %s\n", shimMark, sentence(err.Error()))
-		os.Exit(126)
-	}
+	err := p.run() // it returns only when it could not execute node
+	fmt.Fprintf(os.Stderr, "%s %s\n", shimMark, sentence(err.Error()))
+	os.Exit(126)
 }
 
 // shimMark starts the one line the stand-in prints when it cannot go on.

@@ -33,8 +33,14 @@ func (t *tab) settle(ctx context.Context, before navMark, limit time.Duration) (
 		t.mu.Unlock()
 		return t.owner.popupOutcome(ctx, popup, limit)
 	}
+	return t.landed(ctx, before, limit)
+}
+
+// landed waits for the navigation an input started to commit, be blocked or
+// end, and reports it.
+func (t *tab) landed(ctx context.Context, before navMark, limit time.Duration) (*drivers.Outcome, error) {
 	start := time.Now()
-	m, _ = t.nav.await(ctx, limit, func(m navMark) bool {
+	m, _ := t.nav.await(ctx, limit, func(m navMark) bool {
 		return m.committed > before.committed || m.blocked > before.blocked || m.ended > before.ended
 	})
 	if m.committed == before.committed && m.blocked == before.blocked && m.ended > before.ended {

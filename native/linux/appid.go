@@ -23,6 +23,19 @@ func appOf(w windowApp, apps []entry) (entry, bool) {
 	if e, ok := byID[w.gtkID]; ok && w.gtkID != "" {
 		return e, true
 	}
+	if e, ok := byWMClass(w, apps); ok {
+		return e, true
+	}
+	for _, c := range w.class {
+		if e, ok := byID[c]; ok {
+			return e, true
+		}
+	}
+	return byProgram(w, apps)
+}
+
+// byWMClass is the app whose StartupWMClass is one of the window's classes.
+func byWMClass(w windowApp, apps []entry) (entry, bool) {
 	for _, e := range apps {
 		for _, c := range w.class {
 			if e.StartupWMClass != "" && e.StartupWMClass == c {
@@ -30,14 +43,16 @@ func appOf(w windowApp, apps []entry) (entry, bool) {
 			}
 		}
 	}
-	for _, c := range w.class {
-		if e, ok := byID[c]; ok {
-			return e, true
-		}
-	}
+	return entry{}, false
+}
+
+// byProgram is the app whose program or id's last part is the window's
+// executable or one of its classes.
+func byProgram(w windowApp, apps []entry) (entry, bool) {
+	names := append([]string{w.exe}, w.class...)
 	for _, e := range apps {
 		prog := program(e.Exec)
-		for _, c := range append([]string{w.exe}, w.class...) {
+		for _, c := range names {
 			if c != "" && (strings.EqualFold(prog, c) || strings.EqualFold(lastPart(e.ID), c)) {
 				return e, true
 			}

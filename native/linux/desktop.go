@@ -58,42 +58,51 @@ func dataDirs(getenv func(string) string) []string {
 // applications, are hidden, or whose TryExec is missing are left out. It
 // starts nothing.
 func scanApps(ctx context.Context, dirs []string) ([]entry, error) {
-	seen := map[string]bool{}
-	var out []entry
+	s := &appScan{ctx: ctx, seen: map[string]bool{}}
 	for _, dir := range dirs {
-		root := filepath.Join(dir, "applications")
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // an unreadable directory hides nothing else
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rel, _ := filepath.Rel(root, path)
-			if d.IsDir() {
-				if strings.Count(rel, string(filepath.Separator)) >= maxEntryDepth {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, ".desktop") || len(seen) >= maxEntries {
-				return nil
-			}
-			id := strings.ReplaceAll(strings.TrimSuffix(rel, ".desktop"), string(filepath.Separator), "-")
-			if seen[id] {
-				return nil
-			}
-			seen[id] = true
-			if e, ok := readEntry(path, id); ok {
-				out = append(out, e)
-			}
-			return nil
-		})
-		if err != nil {
+		s.root = filepath.Join(dir, "applications")
+		if err := filepath.WalkDir(s.root, s.visit); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return s.out, nil
+}
+
+// appScan is one scanApps under way.
+type appScan struct {
+	ctx  context.Context
+	root string
+	seen map[string]bool
+	out  []entry
+}
+
+// visit reads one file of the walk of s.root.
+func (s *appScan) visit(path string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return nil // an unreadable directory hides nothing else
+	}
+	if s.ctx.Err() != nil {
+		return s.ctx.Err()
+	}
+	rel, _ := filepath.Rel(s.root, path)
+	if d.IsDir() {
+		if strings.Count(rel, string(filepath.Separator)) >= maxEntryDepth {
+			return filepath.SkipDir
+		}
+		return nil
+	}
+	if !strings.HasSuffix(path, ".desktop") || len(s.seen) >= maxEntries {
+		return nil
+	}
+	id := strings.ReplaceAll(strings.TrimSuffix(rel, ".desktop"), string(filepath.Separator), "-")
+	if s.seen[id] {
+		return nil
+	}
+	s.seen[id] = true
+	if e, ok := readEntry(path, id); ok {
+		s.out = append(s.out, e)
+	}
+	return nil
 }
 
 func readEntry(path, id string) (entry, bool) {
@@ -132,25 +141,31 @@ func parseEntry(data []byte) (entry, bool) {
 		if !ok {
 			continue
 		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch k {
-		case "Type":
-			typ = v
-		case "Name":
-			e.Name = unescape(v)
-		case "Exec":
-			e.Exec = v
-		case "TryExec":
-			e.TryExec = unescape(v)
-		case "StartupWMClass":
-			e.StartupWMClass = unescape(v)
-		case "NoDisplay":
-			e.NoDisplay = v == "true"
-		case "Hidden":
-			e.Hidden = v == "true"
+		if k = strings.TrimSpace(k); k == "Type" {
+			typ = strings.TrimSpace(v)
+			continue
 		}
+		e.set(k, strings.TrimSpace(v))
 	}
 	return e, typ == "Application" && e.Name != "" && e.Exec != ""
+}
+
+// set takes one key of the [Desktop Entry] group.
+func (e *entry) set(k, v string) {
+	switch k {
+	case "Name":
+		e.Name = unescape(v)
+	case "Exec":
+		e.Exec = v
+	case "TryExec":
+		e.TryExec = unescape(v)
+	case "StartupWMClass":
+		e.StartupWMClass = unescape(v)
+	case "NoDisplay":
+		e.NoDisplay = v == "true"
+	case "Hidden":
+		e.Hidden = v == "true"
+	}
 }
 
 // unescape undoes the escapes of a desktop entry's string values.

@@ -11,8 +11,8 @@ import (
 
 var _ helper.Platform = (*Platform)(nil)
 
-// Platform, built for another system than macOS, refuses every call: the
-// helper binary answers, but says where it runs.
+// Platform is the macOS platform built for another system: it refuses
+// every call; the helper binary answers, but says where it runs.
 type Platform struct{}
 
 // New returns the refusing Platform.

@@ -49,4 +49,4 @@ func editable(role, subrole string) bool {
 }
 
 // secure reports whether the element is a password field.
-func secure(role, subrole string) bool { return subrole == "AXSecureTextField" }
+func secure(_, subrole string) bool { return subrole == "AXSecureTextField" }

@@ -11,7 +11,7 @@ import (
 func TestImportsNothingElseOfBuddi(t *testing.T) {
 	allowed := map[string][]string{
 		"github.com/buddi-dev/buddi/native/protocol": {"github.com/buddi-dev/buddi/native/protocol"},
-		"github.com/buddi-dev/buddi/native/...":     {"github.com/buddi-dev/buddi/native/"},
+		"github.com/buddi-dev/buddi/native/...":      {"github.com/buddi-dev/buddi/native/"},
 	}
 	for pkg, prefixes := range allowed {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()

@@ -41,7 +41,7 @@ func (r *Request) Validate() *Error {
 	case CallFill:
 		return r.Fill.validate()
 	case CallPress:
-		if err := r.Press.Guard.validate(); err != nil {
+		if err := r.Press.validate(); err != nil {
 			return err
 		}
 		if !KeyAllowed(r.Press.Key) {

@@ -24,6 +24,11 @@ func (r *Response) validate(c Call) string {
 	if n != 1 || (r.Error == nil && !results[c]) {
 		return fmt.Sprintf("a %s answer must carry exactly an error or its own result", c)
 	}
+	return r.validateResult()
+}
+
+// validateResult checks the one result (or error) a response carries.
+func (r *Response) validateResult() string {
 	switch {
 	case r.Error != nil:
 		return r.Error.validate()
@@ -136,6 +141,13 @@ func (n *Node) validate(i, prevDepth int) string {
 		return fmt.Sprintf("%s is a secure field with its value shown", n.Ref)
 	case n.Depth < 0 || n.Depth > MaxDepth || n.Depth > prevDepth+1:
 		return fmt.Sprintf("%s has depth %d after depth %d", n.Ref, n.Depth, prevDepth)
+	}
+	return n.validatePlace()
+}
+
+// validatePlace checks where a node is and how it is found again.
+func (n *Node) validatePlace() string {
+	switch {
 	case n.Box.W < 0 || n.Box.H < 0 || n.Box.W > 1<<16 || n.Box.H > 1<<16 || abs(n.Box.X) > 1<<16 || abs(n.Box.Y) > 1<<16:
 		return fmt.Sprintf("%s has a box out of range", n.Ref)
 	case n.Locator == "" || len(n.Locator) > MaxLocatorBytes || !utf8.ValidString(n.Locator):
@@ -159,7 +171,7 @@ func (s *Screenshot) validate() string {
 		return fmt.Sprintf("screenshot format %q", s.Format)
 	case len(s.Data) == 0 || len(s.Data) > MaxScreenshotBytes:
 		return fmt.Sprintf("a screenshot of %d bytes", len(s.Data))
-	case s.Width <= 0 || s.Height <= 0 || s.Width > MaxScreenshotSide || s.Height > MaxScreenshotSide:
+	case !sideOK(s.Width) || !sideOK(s.Height):
 		return "the screenshot's size is out of range"
 	case !(s.Scale > 0 && s.Scale <= MaxScale):
 		return "the screenshot's scale is out of range"
@@ -187,6 +199,8 @@ func (p *Permissions) validate() string {
 	}
 	return ""
 }
+
+func sideOK(n int) bool { return n > 0 && n <= MaxScreenshotSide }
 
 func abs(x int) int {
 	if x < 0 {
