@@ -28,6 +28,10 @@ type Filter struct {
 	Kinds        messages.EventKind // zero means every kind
 	Conversation string             // "" means every conversation
 	Size         int                // queue bound; zero means DefaultSize
+	// Passive subscriptions take what others' watching causes to be made
+	// and do not count as watching themselves (see Watched): a record kept
+	// in the background must not make every agent pay for snapshots.
+	Passive bool
 }
 
 func (f Filter) wants(e messages.Event) bool {
@@ -83,6 +87,21 @@ func (b *Bus) remove(s *Subscription) {
 // Active reports whether anyone subscribes: publishers may skip building
 // events nobody would get.
 func (b *Bus) Active() bool { return b != nil && len(*b.subs.Load()) > 0 }
+
+// Watched reports whether a subscription that is not passive wants events
+// of kind: publishers skip making costly events (a snapshot of the page)
+// nobody watches.
+func (b *Bus) Watched(kind messages.EventKind) bool {
+	if b == nil {
+		return false
+	}
+	for _, s := range *b.subs.Load() {
+		if !s.filter.Passive && (s.filter.Kinds == 0 || s.filter.Kinds&kind != 0) {
+			return true
+		}
+	}
+	return false
+}
 
 // Subscribers is how many subscriptions are open.
 func (b *Bus) Subscribers() int { return len(*b.subs.Load()) }

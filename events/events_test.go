@@ -143,3 +143,24 @@ func TestNilBusDropsEvents(t *testing.T) {
 	var b *events.Bus
 	b.Publish(session("a", 1))
 }
+
+func TestOnlyAnActiveSubscriptionWatches(t *testing.T) {
+	b := events.New()
+	passive := b.Subscribe(events.Filter{Kinds: messages.KindSnapshot, Passive: true})
+	defer passive.Close()
+	if b.Watched(messages.KindSnapshot) {
+		t.Fatal("a passive subscription counts as watching")
+	}
+	active := b.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindSnapshot})
+	if !b.Watched(messages.KindSnapshot) || b.Watched(messages.KindStop) {
+		t.Fatal("Watched does not follow the active subscription's kinds")
+	}
+	active.Close()
+	if b.Watched(messages.KindSnapshot) {
+		t.Fatal("a closed subscription still watches")
+	}
+	b.Publish(&messages.SnapshotTaken{Snapshot: messages.Snapshot{Conversation: "a"}})
+	if got := passive.Drain(); len(got) != 1 {
+		t.Fatalf("the passive subscription got %d snapshots, want the one published", len(got))
+	}
+}

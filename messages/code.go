@@ -42,8 +42,15 @@ const (
 	CodeNotFound          Code = "not_found"           // no such route
 	CodeMethodNotAllowed  Code = "method_not_allowed"  // wrong HTTP method
 	CodeUnknownTool       Code = "unknown_tool"        // no such tool
-	CodeHostRefused       Code = "host_refused"        // /mcp: a Host header that is not buddi's
-	CodeOriginRefused     Code = "origin_refused"      // /mcp: a browser page's Origin that is not buddi's
+	CodeHostRefused       Code = "host_refused"        // /mcp and the dashboard: a Host header that is not buddi's
+	CodeOriginRefused     Code = "origin_refused"      // /mcp and the dashboard: a browser page's Origin that is not buddi's
+	CodeSignInExpired     Code = "signin_expired"      // the dashboard's sign-in or link has expired
+	CodeBadCSRF           Code = "csrf_refused"        // a dashboard write without the page's CSRF token
+	CodeRateLimited       Code = "rate_limited"        // too many failed sign-ins or pairing codes
+	CodeSessionsOpen      Code = "sessions_open"       // settings change only with no session open
+	CodeNotAvailable      Code = "not_available"       // a mode or capability this install does not have
+	CodeLocked            Code = "locked"              // a setting the environment fixes
+	CodeBusySettings      Code = "settings_changing"   // the settings are being applied; try again
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

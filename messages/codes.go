@@ -67,6 +67,13 @@ var codes = map[Code]CodeInfo{
 	CodeUnknownTool:       {HTTP: notFound},
 	CodeHostRefused:       {HTTP: http.StatusForbidden},
 	CodeOriginRefused:     {HTTP: http.StatusForbidden},
+	CodeSignInExpired:     {HTTP: http.StatusUnauthorized},
+	CodeBadCSRF:           {HTTP: http.StatusForbidden},
+	CodeRateLimited:       {HTTP: http.StatusTooManyRequests},
+	CodeSessionsOpen:      {HTTP: conflict, Template: "The browser settings change only with no session open, so that no agent's work switches under it; release the %d open session%s first (Close & release on the Host browser page, or `buddi release CONV`)."},
+	CodeNotAvailable:      {HTTP: badRequest},
+	CodeLocked:            {HTTP: conflict, Template: "%s is set by %s in buddi's environment; change it there and restart buddi."},
+	CodeBusySettings:      {HTTP: conflict, Template: "buddi is applying new browser settings; try again in a moment."},
 
 	CodeNoBrowser:     {HTTP: failed},
 	CodeNotAnswering:  {HTTP: badRequest},

@@ -23,7 +23,8 @@ const (
 	KindApproval                       // ApprovalRequested
 	KindStep                           // StepTaken
 	KindStop                           // StopChanged
-	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop
+	KindSnapshot                       // SnapshotTaken
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindSnapshot
 )
 
 // SessionChanged says a session's state, steps, page or pause reason changed.
@@ -41,9 +42,12 @@ type TaskChanged struct {
 	At   time.Time
 }
 
-// ApprovalRequested says an agent waits for the owner to approve a site.
+// ApprovalRequested says an agent waits for the owner to approve a site,
+// and, with Decision set, that the owner answered (once, always or reject):
+// the answer replaces the request in a slow subscriber's queue.
 type ApprovalRequested struct {
-	Request SiteRequest
+	Request  SiteRequest
+	Decision string
 }
 
 // StepTaken says one act of an agent finished, with its outcome or refusal.
@@ -59,6 +63,16 @@ type StepTaken struct {
 	// Thumbnail is a small JPEG of the screenshot the step took, if any.
 	Thumbnail []byte
 	At        time.Time
+	// Took is how long the act ran, from dispatch to its result.
+	Took time.Duration
+}
+
+// SnapshotTaken is the owner's view of a session's page after an act: a
+// JPEG of the viewport as the browser renders it (password fields show as
+// the browser masks them), taken only while someone watches (see
+// events.Bus.Watched), so an unwatched agent pays nothing for it.
+type SnapshotTaken struct {
+	Snapshot Snapshot
 }
 
 // StopChanged says the owner stopped all browser access, or lifted the Stop.
@@ -110,6 +124,15 @@ func (e *StepTaken) Key() string { return "step/" + e.Conversation }
 
 // About is the conversation that acted.
 func (e *StepTaken) About() string { return e.Conversation }
+
+// Kind is KindSnapshot.
+func (*SnapshotTaken) Kind() EventKind { return KindSnapshot }
+
+// Key is the conversation: only the newest snapshot matters.
+func (e *SnapshotTaken) Key() string { return "snapshot/" + e.Snapshot.Conversation }
+
+// About is the conversation whose page it shows.
+func (e *SnapshotTaken) About() string { return e.Snapshot.Conversation }
 
 // Kind is KindStop.
 func (*StopChanged) Kind() EventKind { return KindStop }

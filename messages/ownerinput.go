@@ -16,6 +16,16 @@ type OwnerBody struct {
 	AutoApprove  bool   `json:"autoApprove"`
 	Site         string `json:"site"`
 	Decision     string `json:"decision"`
+	// The dashboard's fields: browser settings, an address to open, a
+	// device to sign out, a one-time sign-in token.
+	Mode         *string `json:"mode"`
+	Channel      *string `json:"channel"`
+	Headless     *bool   `json:"headless"`
+	SiteApproval *string `json:"siteApproval"`
+	AirGap       *bool   `json:"airGap"`
+	URL          string  `json:"url"`
+	ID           string  `json:"id"`
+	Token        string  `json:"token"`
 }
 
 // DecodeOwnerBody reads an owner request's body; an empty body is an empty

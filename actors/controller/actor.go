@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/controller/devices"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
@@ -45,6 +46,11 @@ type Config struct {
 	Restarts *atomic.Int64
 	// Carry keeps what the controller decided across its own restarts.
 	Carry *Carry
+	// Settings is the install's browser settings (nil: fixed at start, and
+	// the settings routes say so).
+	Settings Settings
+	// Acts, when set, counts every act a session ran (the metrics).
+	Acts func(action string, code messages.Code, took time.Duration)
 }
 
 // Carry is the controller's state that must survive its restart: a Stop
@@ -74,12 +80,16 @@ type Actor struct {
 	agents   *registry.Registry
 	tasks    *tasks.Book
 	sites    *sitegate.Gate
+	devices  *devices.Book
 	pool     *pool.Pool
 	sessions map[string]*entry // by conversation
 	carries  map[string]*session.Carry
 	halting  bool // sessions stop because the controller does, not because they failed
 	dead     bool // a restart replaced this instance; late continuations do nothing
 	spawned  int  // sessions spawned, for unique actor names
+	// switching is true while new settings are applied: the browsers are
+	// closing, and no session may start.
+	switching bool
 }
 
 type entry struct {
@@ -136,8 +146,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.terminated(ctx, m.Who)
 	case *stopSaved:
 		a.stopSaved(ctx, m)
+	case *settingsApplied:
+		a.settingsApplied(ctx, m)
 	default:
-		if !a.owner(ctx) {
+		if !a.owner(ctx) && !a.dashboard(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}
@@ -172,6 +184,42 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		a.decideSite(ctx, m)
 	case *messages.GetHealth:
 		ctx.Respond(a.health())
+	default:
+		return false
+	}
+	return true
+}
+
+// dashboard handles the owner's messages the dashboard added; false for a
+// message it does not know.
+func (a *Actor) dashboard(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *messages.GetSettings:
+		a.getSettings(ctx)
+	case *messages.ChangeSettings:
+		a.changeSettings(ctx, m)
+	case *messages.ListSites:
+		ctx.Respond(&messages.OwnerReply{Result: a.sites.Approved()})
+	case *messages.RevokeSite:
+		a.revokeSite(ctx, m)
+	case *messages.ListDeclined:
+		ctx.Respond(&messages.OwnerReply{Result: a.sites.Declined()})
+	case *messages.AskAgain:
+		a.askAgain(ctx, m)
+	case *messages.ListLogins:
+		a.logins(ctx, nil)
+	case *messages.SignOutSite:
+		a.logins(ctx, m)
+	case *messages.OpenBrowser:
+		a.openBrowser(ctx, m)
+	case *messages.AddDevice:
+		a.addDevice(ctx, m)
+	case *messages.FindDevice:
+		a.findDevice(ctx, m)
+	case *messages.ListDevices:
+		ctx.Respond(&messages.OwnerReply{Result: a.devices.List()})
+	case *messages.RemoveDevice:
+		a.removeDevice(ctx, m)
 	default:
 		return false
 	}

@@ -15,6 +15,9 @@ import (
 // spawn places a session on a profile with room, starts its actor and
 // routes its conversation's calls to it.
 func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
+	if a.switching {
+		return messages.CodeBusySettings.Err()
+	}
 	c, cancel := contextFor(openWait)
 	defer cancel()
 	idx, drv, e := a.pool.Place(c)
@@ -33,7 +36,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		Conversation: t.Conversation, Agent: t.Agent, Profile: idx,
 		Store: a.cfg.Store, Ledger: a.cfg.Ledger, Controller: ctx.Self(),
 		Driver: drv, Policy: a.cfg.Policy, Carry: carry, Route: route, Bus: a.cfg.Bus,
-		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now,
+		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now, Acts: a.cfg.Acts,
 	}))
 	// Each spawn gets its own name: the previous session of the conversation
 	// may still be stopping, and its Terminated must not match this one.

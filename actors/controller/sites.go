@@ -19,6 +19,7 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 		return
 	}
 	result := &messages.SiteDecision{Site: m.Site, Decision: m.Decision}
+	a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: ans.Request, Decision: m.Decision})
 	var op ledger.Op
 	switch {
 	case ans.Always:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/devices"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
@@ -50,6 +51,9 @@ func (a *Actor) start(ctx actor.Context) {
 	agents, err := st.Agents()
 	must(func() error { return err })
 	a.agents = registry.New(agents)
+	devs, err := st.Devices()
+	must(func() error { return err })
+	a.devices = devices.New(devs, a.cfg.Now)
 	stored, err := st.Tasks()
 	must(func() error { return err })
 	a.tasks = tasks.New(stored, a.cfg.Now)
@@ -71,7 +75,7 @@ func (a *Actor) pushRoutes(agents []ledger.Agent) {
 		r.PutAgent(ag.TokenHash, routes.Agent{Name: ag.Name, Grants: ag.Grants})
 	}
 	r.SetStopped(a.stop.Stopped)
-	r.SetAskSites(a.cfg.AskSites)
+	r.SetAskSites(a.askSites())
 }
 
 func (a *Actor) loadSites() *sitegate.Gate {
@@ -87,7 +91,7 @@ func (a *Actor) loadSites() *sitegate.Gate {
 		}
 		once[o.Conversation] = append(once[o.Conversation], ap)
 	}
-	return sitegate.New(a.cfg.AskSites, always, once, a.cfg.Now)
+	return sitegate.New(a.askSites(), always, once, a.cfg.Now)
 }
 
 func must(f func() error) {

@@ -56,6 +56,18 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 // activate starts the task: durable first, then the session, then the
 // answer to replyTo.
 func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer) {
+	a.activateThen(ctx, t, replyTo, func(t ledger.Task, e *messages.Error) {
+		if e != nil {
+			reply(ctx, replyTo, answer.no(e))
+			return
+		}
+		reply(ctx, replyTo, answer.ok(t))
+	})
+}
+
+// activateThen starts the task, durable first, then the session, and runs
+// then with the outcome in the mailbox.
+func (a *Actor) activateThen(ctx actor.Context, t ledger.Task, replyTo *actor.PID, then func(ledger.Task, *messages.Error)) {
 	t = a.tasks.Activate(t)
 	a.tasks.Put(t)
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{
@@ -63,7 +75,7 @@ func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, a
 		ledger.Delete(ledger.StepsKey(t.Conversation))}}
 	a.write(ctx, w, replyTo, func(err error) {
 		if err != nil {
-			reply(ctx, replyTo, answer.no(messages.CodeStoreFailed.Err("The task", err.Error())))
+			then(t, messages.CodeStoreFailed.Err("The task", err.Error()))
 			return
 		}
 		if e := a.spawn(ctx, t); e != nil {
@@ -71,11 +83,11 @@ func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, a
 			a.tasks.Put(t)
 			ctx.Send(a.cfg.Ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
 			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
-			reply(ctx, replyTo, answer.no(e))
+			then(t, e)
 			return
 		}
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
-		reply(ctx, replyTo, answer.ok(t))
+		then(t, nil)
 	})
 }
 

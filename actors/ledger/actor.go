@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/cockroachdb/pebble/v2"
@@ -98,7 +99,9 @@ func (a *Actor) commit(ctx actor.Context) {
 	if st.noSync {
 		opts = pebble.NoSync
 	}
+	start := time.Now()
 	err := a.store.db.Apply(st.b, opts)
+	a.store.committed(time.Since(start))
 	_ = st.b.Close()
 	if err != nil {
 		a.log.Error("ledger write failed", "err", err, "writes", len(st.waiting))

@@ -15,7 +15,11 @@ const (
 	prefixRefusal  = version + "refusal/"
 	prefixAirGap   = version + "airgap"
 	prefixSteps    = version + "steps/"
+	prefixDevice   = version + "device/"
 )
+
+// DeviceKey names one signed-in dashboard device.
+func DeviceKey(id string) []byte { return []byte(prefixDevice + id) }
 
 // StepsKey names one conversation's step counter: a tiny record rewritten at
 // every step, apart from the session record so a step rewrites a few bytes.

@@ -58,3 +58,6 @@ func (s *Store) Steps(conv string) (Steps, error) {
 	_, err := s.Get(StepsKey(conv), &v)
 	return v, err
 }
+
+// Devices lists the signed-in dashboard devices.
+func (s *Store) Devices() ([]Device, error) { return List[Device](s, prefixDevice) }

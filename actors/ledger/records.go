@@ -94,3 +94,13 @@ type AirGap struct {
 type Steps struct {
 	Used int `json:"u"`
 }
+
+// Device is a browser signed in to the dashboard: only its cookie's hash is
+// kept.
+type Device struct {
+	ID        string    `json:"id"`
+	TokenHash string    `json:"tokenHash"`
+	Label     string    `json:"label"`
+	Created   time.Time `json:"created"`
+	Expires   time.Time `json:"expires"`
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 )
@@ -26,6 +27,17 @@ type Store struct {
 	db   *pebble.DB
 	dir  string
 	hold atomic.Pointer[func()]
+	seen atomic.Pointer[func(time.Duration)]
+}
+
+// OnCommit sets a function the ledger calls after each commit with how long
+// the commit took (the metrics' ledger write latency).
+func (s *Store) OnCommit(f func(took time.Duration)) { s.seen.Store(&f) }
+
+func (s *Store) committed(took time.Duration) {
+	if f := s.seen.Load(); f != nil {
+		(*f)(took)
+	}
 }
 
 // BeforeCommit sets a function the ledger calls before each commit, on its

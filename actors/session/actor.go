@@ -49,6 +49,9 @@ type Config struct {
 	// completes: the crash test and the load test's fault injection.
 	Chaos func() bool
 	Now   func() time.Time
+	// Acts, when set, counts every act that ran: its action, its refusal
+	// code ("" when it succeeded) and how long it took (the metrics).
+	Acts func(action string, code messages.Code, took time.Duration)
 }
 
 // Carry survives restarts of one session actor: the caller of the action
@@ -81,6 +84,8 @@ type Actor struct {
 	shots  messages.Shots
 	url    string
 	expiry *time.Timer
+	snap   *messages.Snapshot // the owner's latest view of the page
+	asking []*actor.PID       // owners waiting for a snapshot being taken
 }
 
 // New returns a producer for one conversation's session actor.
@@ -114,6 +119,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.expire(ctx)
 	case *messages.Screenshots:
 		ctx.Respond(&messages.OwnerReply{Result: a.shots})
+	case *messages.SnapshotOf:
+		a.snapshotOf(ctx)
+	case *snapped:
+		a.snapped(ctx, m)
 	case *done:
 		a.finish(ctx, m)
 	case *messages.HandReleased:

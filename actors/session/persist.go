@@ -79,13 +79,22 @@ func (a *Actor) show() {
 	}
 }
 
-// stepTaken tells subscribers an act finished, with its thumbnail.
+// stepTaken counts an act that ran and tells subscribers, with its thumbnail.
 func (a *Actor) stepTaken(in *messages.ActInput, d *done, res *messages.ToolResult) {
+	now := a.cfg.Now()
+	took := now.Sub(d.started)
+	if a.cfg.Acts != nil {
+		var code messages.Code
+		if res.Error != nil {
+			code = res.Error.Code
+		}
+		a.cfg.Acts(in.Action, code, took)
+	}
 	if !a.cfg.Bus.Active() {
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		URL: a.url, StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, At: a.cfg.Now()}
+		URL: a.url, StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, At: now, Took: took}
 	switch {
 	case res.Error != nil:
 		e.Code = res.Error.Code

@@ -18,7 +18,7 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 	a.cfg.Carry.set(ctx.Sender())
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
-	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh}
+	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, started: a.cfg.Now()}
 	drv, conv := a.cfg.Driver, a.cfg.Conversation
 	go func() {
 		defer cancel()
@@ -39,6 +39,8 @@ type done struct {
 	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
 	fresh      bool
 	thumb      []byte // a thumbnail of the screenshot taken, if any
+	shot       []byte // the screenshot taken, if any
+	started    time.Time
 }
 
 func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {
@@ -63,9 +65,12 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	}
 	switch {
 	case d.obs != nil && len(d.obs.Screenshot) > 0:
-		d.thumb = thumbnail(d.obs.Screenshot)
+		d.shot = d.obs.Screenshot
 	case d.out != nil && len(d.out.Image) > 0:
-		d.thumb = thumbnail(d.out.Image)
+		d.shot = d.out.Image
+	}
+	if d.shot != nil {
+		d.thumb = thumbnail(d.shot)
 	}
 }
 
@@ -85,6 +90,7 @@ func (a *Actor) finish(ctx actor.Context, d *done) {
 	ctx.Send(w.replyTo, res)
 	a.stepTaken(w.in, d, res)
 	a.show()
+	a.snapshotAfter(ctx, d)
 }
 
 // adopt keeps tabs a call opened, or closes them when nobody will: a Stop,

@@ -6,12 +6,22 @@ import (
 	"image/jpeg"
 )
 
-// thumbEdge is the longest edge of a kept thumbnail.
-const thumbEdge = 320
+// Sizes of the smaller copies of a screenshot the session keeps: the
+// thumbnails of the agent's screenshots, and the owner's snapshot.
+const (
+	thumbEdge    = 320
+	thumbQuality = 60
+	snapEdge     = 800
+	snapQuality  = 70
+)
 
 // thumbnail returns a small JPEG of a screenshot, or nil when it cannot be
 // read. It runs off the mailbox, in the goroutine that took the screenshot.
-func thumbnail(img []byte) []byte {
+func thumbnail(img []byte) []byte { return scaled(img, thumbEdge, thumbQuality) }
+
+// scaled returns img with its longest edge at most edge pixels, or nil when
+// it cannot be read.
+func scaled(img []byte, edge, quality int) []byte {
 	src, err := jpeg.Decode(bytes.NewReader(img))
 	if err != nil {
 		return nil
@@ -21,7 +31,7 @@ func thumbnail(img []byte) []byte {
 	if w == 0 || h == 0 {
 		return nil
 	}
-	scale := float64(thumbEdge) / float64(max(w, h))
+	scale := float64(edge) / float64(max(w, h))
 	if scale > 1 {
 		scale = 1
 	}
@@ -34,7 +44,7 @@ func thumbnail(img []byte) []byte {
 		}
 	}
 	var out bytes.Buffer
-	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: 60}); err != nil {
+	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: quality}); err != nil {
 		return nil
 	}
 	return out.Bytes()

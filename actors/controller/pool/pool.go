@@ -71,3 +71,20 @@ func (p *Pool) Close(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Profile returns profile i's driver, opening it if needed, without
+// counting a session in: for the owner's reads of the profile (its logins).
+func (p *Pool) Profile(ctx context.Context, i int) (drivers.Driver, *messages.Error) {
+	if i < len(p.profiles) {
+		return p.profiles[i].drv, nil
+	}
+	if i != len(p.profiles) || i >= p.mode.Capacity() {
+		return nil, messages.Errorf(messages.CodeNotFound, "There is no browser profile %d.", i)
+	}
+	drv, err := p.mode.Open(ctx, i)
+	if err != nil {
+		return nil, &messages.Error{Code: messages.CodeNoBrowser, Message: err.Error()}
+	}
+	p.profiles = append(p.profiles, &profile{drv: drv})
+	return drv, nil
+}

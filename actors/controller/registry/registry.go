@@ -44,6 +44,10 @@ func (r *Registry) New(m *messages.AddAgent, now time.Time) (ag ledger.Agent, to
 	if e := messages.CheckAgentName(m.Name); e != nil {
 		return ag, "", e
 	}
+	if m.Name == messages.OwnerAgent {
+		return ag, "", messages.Errorf(messages.CodeAgentExists,
+			"%s is the built-in agent of your own browsing; choose another name.", m.Name)
+	}
 	if _, ok := r.byName[m.Name]; ok {
 		return ag, "", messages.Errorf(messages.CodeAgentExists,
 			"Agent %s already exists; remove it first (`buddi agent remove %s`) to issue a new token.", m.Name, m.Name)
@@ -64,8 +68,12 @@ func (r *Registry) Remove(name string) (ledger.Agent, *messages.Error) {
 	return ag, nil
 }
 
-// Get returns the agent called name.
+// Get returns the agent called name; the built-in owner agent is known
+// by name but has no token, so no call is ever made as it.
 func (r *Registry) Get(name string) (ledger.Agent, bool) {
+	if name == messages.OwnerAgent {
+		return ledger.Agent{Name: name, Grants: []string{GrantAll}}, true
+	}
 	ag, ok := r.byName[name]
 	return ag, ok
 }

@@ -99,6 +99,7 @@ func (g *Gate) pendingFor(conv string) int {
 
 // Answer is an owner's decision the gate took: what the controller stores.
 type Answer struct {
+	Request  messages.SiteRequest // the request it answers
 	Approval egress.Approval
 	Always   bool // store for the project
 	Once     bool // store for the conversation
@@ -118,13 +119,13 @@ func (g *Gate) Decide(m *messages.DecideSite) (Answer, *messages.Error) {
 	switch m.Decision {
 	case messages.DecideReject:
 		g.rejected[k] = true
-		return Answer{Approval: ap}, nil
+		return Answer{Request: *req, Approval: ap}, nil
 	case messages.DecideAlways:
 		g.always = append(g.always, ap)
-		return Answer{Approval: ap, Always: true}, nil
+		return Answer{Request: *req, Approval: ap, Always: true}, nil
 	}
 	g.once[m.Conversation] = append(g.once[m.Conversation], ap)
-	return Answer{Approval: ap, Once: true}, nil
+	return Answer{Request: *req, Approval: ap, Once: true}, nil
 }
 
 // Pending lists the waiting requests, oldest first.

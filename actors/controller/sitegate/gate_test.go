@@ -75,3 +75,40 @@ func TestPendingRequestsAreBoundedAndForgotten(t *testing.T) {
 		t.Fatal("a forgotten conversation's requests still wait")
 	}
 }
+
+func TestOwnerListsRevokeAndAskAgain(t *testing.T) {
+	g := sitegate.New(true, nil, nil, time.Now)
+	nav := func(conv, u string) *messages.Error {
+		e, _ := g.Check(conv, "ada", &messages.ActInput{Action: "navigate", URL: u})
+		return e
+	}
+	nav("c1", "https://a.example.com/")
+	nav("c1", "https://b.example.org/")
+	if _, e := g.Decide(&messages.DecideSite{Conversation: "c1", Site: "example.com", Decision: messages.DecideAlways}); e != nil {
+		t.Fatal(e)
+	}
+	if _, e := g.Decide(&messages.DecideSite{Conversation: "c1", Site: "example.org", Decision: messages.DecideReject}); e != nil {
+		t.Fatal(e)
+	}
+	if l := g.Approved(); len(l) != 1 || l[0].Site != "example.com" {
+		t.Fatalf("approved %v", l)
+	}
+	if l := g.Declined(); len(l) != 1 || l[0] != (messages.DeclinedSite{Conversation: "c1", Site: "example.org"}) {
+		t.Fatalf("declined %v", l)
+	}
+	if e := nav("c1", "https://b.example.org/"); e == nil || e.Code != messages.CodeNotApproved {
+		t.Fatalf("a declined site: %v", e)
+	}
+	if !g.AskAgain("c1", "example.org") || g.AskAgain("c1", "example.org") {
+		t.Fatal("ask again did not forget the no exactly once")
+	}
+	if e := nav("c1", "https://b.example.org/"); e == nil || e.Code != messages.CodeApprovalRequired {
+		t.Fatalf("after ask again: %v", e)
+	}
+	if !g.Revoke("example.com") || len(g.Approved()) != 0 {
+		t.Fatal("revoke left the approval")
+	}
+	if e := nav("c2", "https://a.example.com/"); e == nil || e.Code != messages.CodeApprovalRequired {
+		t.Fatalf("a revoked site: %v", e)
+	}
+}

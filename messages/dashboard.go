@@ -1,0 +1,224 @@
+package messages
+
+import "time"
+
+// The owner controls the dashboard adds, each answered with *OwnerReply.
+
+// SnapshotOf asks a session for the owner's view of its page: the latest
+// snapshot, or a fresh one when it has none yet. Answered with *Snapshot.
+type SnapshotOf struct{ Conversation string }
+
+// Target is the conversation the control is for.
+func (m *SnapshotOf) Target() string { return m.Conversation }
+
+// GetSettings asks for the browser settings; answered with *BrowserSettings.
+type GetSettings struct{}
+
+// ChangeSettings changes the browser settings the fields name (nil keeps
+// one). They change only with no session open; answered with the settings
+// as they are afterwards.
+type ChangeSettings struct {
+	Mode         *string `json:"mode,omitempty"`
+	Channel      *string `json:"channel,omitempty"`
+	Headless     *bool   `json:"headless,omitempty"`
+	SiteApproval *string `json:"siteApproval,omitempty"`
+	AirGap       *bool   `json:"airGap,omitempty"`
+}
+
+// Empty reports whether the change names no setting.
+func (m *ChangeSettings) Empty() bool {
+	return m.Mode == nil && m.Channel == nil && m.Headless == nil && m.SiteApproval == nil && m.AirGap == nil
+}
+
+// ListSites asks for the sites the owner approved for good.
+type ListSites struct{}
+
+// RevokeSite withdraws the owner's lasting approval of a site.
+type RevokeSite struct{ Site string }
+
+// ListDeclined asks for the sites the owner said no to, per conversation.
+type ListDeclined struct{}
+
+// AskAgain forgets the owner's no to a site in a conversation, so the next
+// navigation there asks again.
+type AskAgain struct {
+	Conversation string
+	Site         string
+}
+
+// ListLogins asks which sites hold a login in the agents' browser.
+type ListLogins struct{}
+
+// SignOutSite clears the stored login of one site, or of every site.
+type SignOutSite struct {
+	Site string
+	All  bool
+}
+
+// OpenBrowser is the owner typing an address into an empty Browser tab: a
+// session of the owner's own (agent OwnerAgent), under the same URL rules
+// as any agent's, navigated to URL. Answered with *Opened.
+type OpenBrowser struct {
+	Conversation string
+	URL          string
+}
+
+// OwnerAgent is the built-in agent whose conversations are the owner's own
+// browsing. It has no token: only the owner's controls reach its sessions.
+const OwnerAgent = "owner"
+
+// Dashboard devices: a signed-in browser holds a cookie whose hash the
+// ledger keeps.
+
+// AddDevice signs a device in.
+type AddDevice struct {
+	Device    DeviceView
+	TokenHash string
+}
+
+// FindDevice names the signed-in device whose cookie hashes to TokenHash;
+// answered with *DeviceView, or unauthorized / signin_expired.
+type FindDevice struct{ TokenHash string }
+
+// ListDevices asks for the signed-in devices.
+type ListDevices struct{}
+
+// RemoveDevice signs a device out.
+type RemoveDevice struct{ ID string }
+
+// Snapshot is the owner's view of a session's page.
+type Snapshot struct {
+	Conversation string    `json:"conversation"`
+	URL          string    `json:"url"`
+	At           time.Time `json:"at"`
+	JPEG         []byte    `json:"jpeg"`
+}
+
+// ModeChoice is one mode as the settings page offers it.
+type ModeChoice struct {
+	Name      string `json:"name"`
+	Label     string `json:"label"`
+	Available bool   `json:"available"`
+	Why       string `json:"why,omitempty"` // why it is not available
+}
+
+// BrowserSettings is the Computer & browser settings page.
+type BrowserSettings struct {
+	Mode           string       `json:"mode"`
+	Modes          []ModeChoice `json:"modes"`
+	Channel        string       `json:"channel"`
+	Channels       []string     `json:"channels"`
+	Headless       bool         `json:"headless"`
+	HasDisplay     bool         `json:"hasDisplay"`
+	SiteApproval   string       `json:"siteApproval"`
+	AirGap         bool         `json:"airGap"`
+	Hosts          []string     `json:"hosts"`
+	PreviewOrigins []string     `json:"previewOrigins"`
+	// Locked names the settings buddi's environment fixes: setting → variable.
+	Locked       map[string]string `json:"locked"`
+	Browser      BrowserStatus     `json:"browser"`
+	SessionsOpen int               `json:"sessionsOpen"`
+}
+
+// ApprovedSite is a site the owner approved for good.
+type ApprovedSite struct {
+	Site   string `json:"site"`
+	Scheme string `json:"scheme"`
+	Query  string `json:"query,omitempty"`
+}
+
+// DeclinedSite is a site the owner said no to in a conversation.
+type DeclinedSite struct {
+	Conversation string `json:"conversation"`
+	Site         string `json:"site"`
+}
+
+// Login is a site holding a login in the agents' browser: cookies that
+// outlive the browser.
+type Login struct {
+	Site    string    `json:"site"`
+	Cookies int       `json:"cookies"`
+	Expires time.Time `json:"expires"` // the latest of its cookies' expiries
+}
+
+// SignedOut answers SignOutSite.
+type SignedOut struct {
+	Sites []string `json:"sites"`
+}
+
+// SiteRevoked answers RevokeSite.
+type SiteRevoked struct {
+	Site string `json:"site"`
+}
+
+// AskedAgain answers AskAgain.
+type AskedAgain struct {
+	Conversation string `json:"conversation"`
+	Site         string `json:"site"`
+}
+
+// Opened answers OpenBrowser: the owner's session and how the navigation went.
+type Opened struct {
+	Conversation string  `json:"conversation"`
+	Outcome      Outcome `json:"outcome"`
+}
+
+// DeviceView is one signed-in device.
+type DeviceView struct {
+	ID       string    `json:"id"`
+	Label    string    `json:"label"`
+	Created  time.Time `json:"created"`
+	Expires  time.Time `json:"expires"`
+	LastSeen time.Time `json:"lastSeen"`
+	Current  bool      `json:"current,omitempty"`
+}
+
+// DeviceRemoved answers RemoveDevice.
+type DeviceRemoved struct {
+	ID string `json:"id"`
+}
+
+// SignInLink is a one-time link that signs a browser in to the dashboard.
+type SignInLink struct {
+	URL     string    `json:"url"`
+	Expires time.Time `json:"expires"`
+}
+
+// Me answers who the dashboard's caller is: its device and the token every
+// write must carry.
+type Me struct {
+	Device DeviceView `json:"device"`
+	CSRF   string     `json:"csrf"`
+}
+
+// DoctorRow is one line of `buddi doctor`.
+type DoctorRow struct {
+	Name  string `json:"name"`
+	Level string `json:"level"` // OK, WARNING or ERROR
+	Text  string `json:"text"`
+}
+
+// Lists the dashboard reads.
+type (
+	SiteList     []ApprovedSite
+	DeclinedList []DeclinedSite
+	LoginList    []Login
+	DeviceList   []DeviceView
+	DoctorRows   []DoctorRow
+)
+
+func (*Snapshot) answer()        {}
+func (*BrowserSettings) answer() {}
+func (*SignedOut) answer()       {}
+func (*SiteRevoked) answer()     {}
+func (*AskedAgain) answer()      {}
+func (*Opened) answer()          {}
+func (*DeviceView) answer()      {}
+func (*DeviceRemoved) answer()   {}
+func (*SignInLink) answer()      {}
+func (*Me) answer()              {}
+func (SiteList) answer()         {}
+func (DeclinedList) answer()     {}
+func (LoginList) answer()        {}
+func (DeviceList) answer()       {}
+func (DoctorRows) answer()       {}
