@@ -33,9 +33,19 @@ type Config struct {
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
 	// can be shown (headed) rather than run headless.
 	Display bool
+	// Headless runs the browser headless even with a display (the owner's
+	// choice in settings.json).
+	Headless bool
 	// TelegramToken is BUDDI_TELEGRAM_TOKEN (no Telegram surface yet).
 	TelegramToken string
+	// Given names the settings' variables the environment set: a setting
+	// the environment fixes cannot be changed from the dashboard.
+	Given map[string]bool
 }
+
+// Variables whose settings the dashboard can also change (in
+// <data>/browser/settings.json) unless the environment sets them.
+var overridable = []string{"BUDDI_BROWSER_CHANNEL", "BUDDI_SITE_APPROVAL", "BUDDI_AIR_GAP"}
 
 // Channels are the browser channels BUDDI_BROWSER_CHANNEL accepts: the
 // Chrome channels Playwright knows, and chromium.
@@ -70,6 +80,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
 		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
 		TelegramToken: getenv("BUDDI_TELEGRAM_TOKEN"),
+		Given:         map[string]bool{},
+	}
+	for _, v := range overridable {
+		if getenv(v) != "" {
+			c.Given[v] = true
+		}
 	}
 	ns, err := Bool("BUDDI_BROWSER_NO_SANDBOX", getenv("BUDDI_BROWSER_NO_SANDBOX"))
 	if err != nil {

@@ -20,8 +20,12 @@ import (
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/limit"
 )
 
 // Options start a daemon. Mode, when set, replaces the mode the
@@ -34,20 +38,35 @@ type Options struct {
 	Mode      drivers.Mode
 	Chaos     func() bool
 	AccessLog bool
+	// Install installs the agents' browser for the dashboard's Install
+	// button; nil is Playwright's installer (tests pass their own).
+	Install func(ctx context.Context, progress io.Writer) error
+}
+
+func (o Options) installer() func(context.Context, io.Writer) error {
+	if o.Install != nil {
+		return o.Install
+	}
+	return playwright.InstallBrowser
 }
 
 // Daemon is one running buddi.
 type Daemon struct {
 	opts       Options
+	cfg        config.Config // the configuration with settings.json's settings
 	lock       *lock
 	store      *ledger.Store
 	sys        *actor.ActorSystem
 	ledger     *actor.PID
 	controller *actor.PID
-	mode       drivers.Mode
+	mode       *modeRoot
+	settings   *settings
 	egress     *egressParts
+	routes     *routes.Table
 	bus        *events.Bus
 	gateway    *gateway.Gateway
+	metrics    *metrics.Registry
+	limiter    *limit.Limiter
 	http       *ui.Server
 	addr       string
 	Restarts   atomic.Int64
@@ -90,12 +109,16 @@ func (d *Daemon) startRest() error {
 	if err != nil {
 		return err
 	}
-	if d.mode = o.Mode; d.mode == nil {
-		if d.mode, err = d.chooseMode(o.Config); err != nil {
-			return err
-		}
+	file, err := readSettings(o.Config.DataDir)
+	if err != nil {
+		return err
 	}
-	if d.egress, err = startEgress(o.Config.Egress, d.mode, o); err != nil {
+	d.cfg = withFile(o.Config, file)
+	if d.mode, err = d.buildModes(d.cfg, file.Mode); err != nil {
+		return err
+	}
+	d.settings = &settings{d: d, cfg: d.cfg, file: file}
+	if d.egress, err = startEgress(d.cfg.Egress, d.mode, o); err != nil {
 		return err
 	}
 	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
@@ -109,17 +132,19 @@ func (d *Daemon) startRest() error {
 
 func (d *Daemon) startActors() error {
 	o := d.opts
-	table, err := routes.New(), error(nil)
+	d.routes = routes.New()
 	d.bus = events.New()
+	acts := d.startMetrics()
+	var err error
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy,
-		AskSites: o.Config.SiteApproval == "ask", Routes: table, Bus: d.bus,
-		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts,
+		AskSites: d.cfg.SiteApproval == "ask", Routes: d.routes, Bus: d.bus, Settings: d.settings,
+		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts,
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
-	d.gateway = gateway.New(d.sys, d.controller, table, d.bus)
+	d.gateway = gateway.New(d.sys, d.controller, d.routes, d.bus)
 	return nil
 }
 
@@ -130,9 +155,11 @@ func (d *Daemon) serve(hash string, created bool) error {
 		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
 	}
 	d.addr = ln.Addr().String()
+	d.limiter = limit.New(limit.Config{})
 	d.http, err = ui.New(ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin})
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin,
+		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor, Install: o.installer()})
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("daemon: %w", err)
@@ -152,10 +179,19 @@ func (d *Daemon) announce(created bool) {
 	path := d.opts.Config.DataDir + "/" + OwnerTokenFile
 	if created {
 		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s. A new owner token was written to %s (owner-only); the CLI reads it from there.\n", d.addr, path)
-		return
+	} else {
+		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
 	}
-	fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
+	link := d.http.SignInLink()
+	fmt.Fprintf(d.opts.Out, "Sign in to the dashboard: %s\n(the link works once, for %d minutes; `buddi open` prints a new one)\n",
+		link.URL, int(time.Until(link.Expires).Round(time.Minute).Minutes()))
 }
+
+// SignInLink makes a one-time link that signs a browser in to the dashboard.
+func (d *Daemon) SignInLink() messages.SignInLink { return d.http.SignInLink() }
+
+// Limiter is the limiter of failed sign-ins that pairing shares.
+func (d *Daemon) Limiter() *limit.Limiter { return d.limiter }
 
 // Addr is the address the HTTP surface listens on.
 func (d *Daemon) Addr() string { return d.addr }

@@ -1,7 +1,10 @@
 package daemon
 
 import (
+	"errors"
 	"os"
+	"sync"
+	"sync/atomic"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
@@ -9,24 +12,31 @@ import (
 )
 
 // egressParts are the SOCKS guard the browser dials through and the URL
-// rules navigations are checked against.
+// rules navigations are checked against. Both follow the air-gap setting:
+// the rules are swapped at once, and the guard is started afresh with it
+// the next time a browser needs it (air-gap changes with every browser
+// closed, so no browser dials through the old guard).
 type egressParts struct {
+	mu     sync.Mutex
 	cfg    egress.Config
 	guard  *egress.Guard
 	ns     *netns.Namespace // the browser's own network, when buddi runs as root
 	policy *urlPolicy
 }
 
-// urlPolicy adapts egress.Policy to what sessions call.
-type urlPolicy struct{ p *egress.Policy }
+// urlPolicy adapts egress.Policy to what sessions call; the rules it holds
+// are replaced when air-gap is turned on or off.
+type urlPolicy struct{ p atomic.Pointer[egress.Policy] }
+
+func (u *urlPolicy) rules() *egress.Policy { return u.p.Load() }
 
 // CheckURL checks a navigation the agent asked for.
 func (u *urlPolicy) CheckURL(raw, source string) error {
-	return u.p.CheckURL(raw, egress.Source(source))
+	return u.rules().CheckURL(raw, egress.Source(source))
 }
 
 // CheckInput refuses input to pages outside the preview origins under air-gap.
-func (u *urlPolicy) CheckInput(pageURL string) error { return u.p.CheckInput(pageURL) }
+func (u *urlPolicy) CheckInput(pageURL string) error { return u.rules().CheckInput(pageURL) }
 
 // startEgress builds the URL rules from the configuration. A mode that
 // serves its own origins (the simulated site) has them added to the owner's
@@ -40,7 +50,9 @@ func startEgress(cfg egress.Config, mode drivers.Mode, o Options) (*egressParts,
 	if err != nil {
 		return nil, err
 	}
-	return &egressParts{cfg: cfg, policy: &urlPolicy{p: pol}}, nil
+	e := &egressParts{cfg: cfg, policy: &urlPolicy{}}
+	e.policy.p.Store(pol)
+	return e, nil
 }
 
 // listen starts the guard the first time a browser needs it. As root it
@@ -48,6 +60,8 @@ func startEgress(cfg egress.Config, mode drivers.Mode, o Options) (*egressParts,
 // only route out is then the guard; elsewhere, or where the system refuses
 // a namespace, it listens on the host's loopback.
 func (e *egressParts) listen() (*egress.Guard, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.guard != nil {
 		return e.guard, nil
 	}
@@ -75,19 +89,58 @@ func (e *egressParts) listen() (*egress.Guard, error) {
 
 // netNS is the path the browser joins its network namespace by, or "".
 func (e *egressParts) netNS() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.ns == nil {
 		return ""
 	}
 	return e.ns.Path()
 }
 
-func (e *egressParts) close() error {
-	if e.guard == nil {
+// setAirGap swaps the rules for ones with air-gap on or off and closes the
+// guard (and the browser's network), which the next browser starts afresh
+// with the new setting.
+func (e *egressParts) setAirGap(on bool) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cfg := e.cfg
+	cfg.AirGap = on
+	pol, err := egress.NewPolicy(cfg)
+	if err != nil {
+		return err
+	}
+	e.cfg = cfg
+	e.policy.p.Store(pol)
+	return e.stopGuard()
+}
+
+// refusals is the guard's refused requests by reason (none before it runs).
+func (e *egressParts) refusals() map[string]uint64 {
+	e.mu.Lock()
+	g := e.guard
+	e.mu.Unlock()
+	if g == nil {
 		return nil
 	}
-	err := e.guard.Close()
-	if e.ns != nil {
-		_ = e.ns.Close()
+	return g.Stats().Refused
+}
+
+func (e *egressParts) close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopGuard()
+}
+
+// stopGuard closes the guard and the browser's network; the caller holds e.mu.
+func (e *egressParts) stopGuard() error {
+	var errs []error
+	if e.guard != nil {
+		errs = append(errs, e.guard.Close())
+		e.guard = nil
 	}
-	return err
+	if e.ns != nil {
+		errs = append(errs, e.ns.Close())
+		e.ns = nil
+	}
+	return errors.Join(errs...)
 }

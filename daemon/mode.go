@@ -6,31 +6,49 @@ import (
 	"sync"
 
 	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
 )
 
-// chooseMode builds the install's mode from the configuration. This is the
-// one place production code chooses the simulated driver.
-func (d *Daemon) chooseMode(c config.Config) (drivers.Mode, error) {
-	switch c.Driver {
-	case "sim":
-		return sim.NewMode(sim.Config{}, 0), nil
-	case "playwright":
-		return newPlaywrightMode(d.playwrightConfig(c), d)
+// buildModes makes the modes this install offers and the root that holds
+// the current one: the Playwright mode always; the simulated one when the
+// configuration asks for it (BUDDI_DRIVER=sim), or the mode the caller
+// passes (tests and the load test). This is the one place production code
+// chooses the simulated driver. The mode to start in is the caller's, else
+// the one settings.json names if offered, else the configuration's.
+func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error) {
+	pm, err := newPlaywrightMode(d.playwrightConfig(c), d)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("daemon: unknown driver %q", c.Driver)
+	modes := map[string]drivers.Mode{pm.Name(): pm}
+	start := c.Driver
+	if c.Driver == "sim" {
+		modes["sim"] = sim.NewMode(sim.Config{}, 0)
+	}
+	if m := d.opts.Mode; m != nil {
+		modes[m.Name()] = m
+	}
+	switch {
+	case d.opts.Mode != nil:
+		start = d.opts.Mode.Name()
+	case modes[fileMode] != nil:
+		start = fileMode
+	}
+	if modes[start] == nil {
+		return nil, fmt.Errorf("daemon: unknown driver %q", start)
+	}
+	return newModeRoot(modes, start), nil
 }
 
 func (d *Daemon) playwrightConfig(c config.Config) playwright.Config {
-	headless := !c.Display
-	return playwright.Config{
-		DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox, BrowserUser: c.BrowserUser,
-		Headless: &headless, Logger: d.opts.Log,
-		// The URL rules are set once egress is built; the mode reads them then.
-	}
+	cfg := doctor.PlaywrightConfig(c)
+	cfg.Logger = d.opts.Log
+	// The URL rules are set once egress is built; the mode reads them then.
+	return cfg
 }
 
 // playwrightMode is the agents' own browser: one persistent profile of
@@ -76,8 +94,8 @@ func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) 
 	c := m.cfg
 	c.ExtraArgs = egress.ChromiumFlags(g.Addr())
 	c.NetNS = eg.netNS()
-	pol := eg.policy.p
-	c.CheckURL = func(raw string) error { return pol.CheckURL(raw, egress.SourceRedirect) }
+	pol := eg.policy
+	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
 	c.CheckField = func(f playwright.Field, value string) error {
 		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
 			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)

@@ -6,14 +6,15 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/messages"
-	"github.com/buddi-dev/buddi/secret"
 )
 
-// ownerRoute serves the owner API, authenticated by the owner token.
+// ownerRoute serves the owner API: to the owner token's holder, and to a
+// signed-in dashboard (see owner). A route the server answers itself comes
+// first; every other one is a message to the actors.
 func (s *Server) ownerRoute(ctx *fasthttp.RequestCtx, path string) {
-	token, ok := bearer(ctx)
-	if !ok || !secret.Match(token, s.cfg.OwnerHash) {
-		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."})
+	who, e := s.owner(ctx)
+	if e != nil {
+		writeError(ctx, e)
 		return
 	}
 	var raw []byte
@@ -25,14 +26,22 @@ func (s *Server) ownerRoute(ctx *fasthttp.RequestCtx, path string) {
 		writeError(ctx, e)
 		return
 	}
+	key := string(ctx.Method()) + " " + path
+	if h, ok := localRoutes[key]; ok {
+		h(s, ctx, who, b)
+		return
+	}
 	msg, e := ownerMessage(string(ctx.Method()), path, b)
 	if e != nil {
 		writeError(ctx, e)
 		return
 	}
-	c, cancel := deadline(ownerDeadline)
-	defer cancel()
-	r := s.cfg.Actors.Owner(c, msg)
+	s.ask(ctx, msg)
+}
+
+// ask sends one owner message to the actors and writes the answer.
+func (s *Server) ask(ctx *fasthttp.RequestCtx, msg any) {
+	r := s.tell(msg)
 	if r.Error != nil {
 		writeError(ctx, r.Error)
 		return
@@ -48,6 +57,7 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"POST /api/browser/resume":      (*messages.OwnerBody).Resume,
 	"POST /api/browser/release":     (*messages.OwnerBody).Release,
 	"POST /api/browser/stop":        fixed(&messages.StopAll{}),
+	"POST /api/browser/open":        (*messages.OwnerBody).OpenBrowser,
 	"GET /api/tasks":                fixed(&messages.ListTasks{}),
 	"POST /api/tasks":               (*messages.OwnerBody).StartTask,
 	"POST /api/tasks/decide":        (*messages.OwnerBody).DecideTask,
@@ -55,6 +65,14 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"POST /api/approvals":           (*messages.OwnerBody).DecideSite,
 	"GET /api/agents":               fixed(&messages.ListAgents{}),
 	"POST /api/agents":              (*messages.OwnerBody).AddAgent,
+	"GET /api/settings/browser":     fixed(&messages.GetSettings{}),
+	"POST /api/settings/browser":    (*messages.OwnerBody).ChangeSettings,
+	"GET /api/sites":                fixed(&messages.ListSites{}),
+	"POST /api/sites/revoke":        (*messages.OwnerBody).RevokeSite,
+	"GET /api/sites/declined":       fixed(&messages.ListDeclined{}),
+	"POST /api/sites/ask-again":     (*messages.OwnerBody).AskAgain,
+	"GET /api/logins":               fixed(&messages.ListLogins{}),
+	"POST /api/logins/signout":      (*messages.OwnerBody).SignOutSite,
 }
 
 // fixed is a route whose message does not depend on the body. The message
@@ -73,4 +91,11 @@ func ownerMessage(method, path string, b *messages.OwnerBody) (any, *messages.Er
 		return route(b)
 	}
 	return nil, &messages.Error{Code: messages.CodeNotFound, Message: "There is no owner route " + clip(key) + "."}
+}
+
+// tell sends one owner message to the actors and waits for the answer.
+func (s *Server) tell(msg any) *messages.OwnerReply {
+	c, cancel := deadline(ownerDeadline)
+	defer cancel()
+	return s.cfg.Actors.Owner(c, msg)
 }

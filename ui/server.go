@@ -4,16 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/metrics"
+	"github.com/buddi-dev/buddi/ui/journal"
+	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/mcp"
+	"github.com/buddi-dev/buddi/ui/origin"
+	"github.com/buddi-dev/buddi/ui/web"
 )
 
 // Limits of the HTTP surface.
@@ -36,6 +43,19 @@ type Config struct {
 	PublicOrigin string
 	// AccessLog logs one line per request at info level (else debug).
 	AccessLog bool
+	// Metrics is where /metrics reads from; the server adds its own
+	// (dashboard and hand connections). Nil: a registry of its own.
+	Metrics *metrics.Registry
+	// Limiter counts failed sign-ins; pairing (Telegram, the extension)
+	// shares it. Nil: one of its own.
+	Limiter *limit.Limiter
+	// Doctor checks the install for the settings page (nil: no rows).
+	Doctor func(ctx context.Context) messages.DoctorRows
+	// Install installs the agents' browser, writing progress lines (nil:
+	// the install button says it is not available).
+	Install func(ctx context.Context, progress io.Writer) error
+	// Now is the clock of sign-ins (nil: time.Now).
+	Now func() time.Time
 }
 
 // Server is the HTTP surface.
@@ -46,16 +66,45 @@ type Server struct {
 	mcpRoute fasthttp.RequestHandler
 	ln       net.Listener
 	done     chan error
+
+	origins origin.List
+	assets  map[string]*web.Asset
+	journal *journal.Journal
+	links   *links
+	sockets *sockets
+	install *installer
+	// hands counts live remote-hand sockets (the hand lands later; the
+	// gauge is there for it).
+	hands atomic.Int64
 }
 
 // New builds the server; Serve starts it. It fails when cfg.Addr or
 // cfg.PublicOrigin cannot be read.
 func New(cfg Config) (*Server, error) {
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
+	if cfg.Limiter == nil {
+		cfg.Limiter = limit.New(limit.Config{})
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	s := &Server{cfg: cfg, done: make(chan error, 1)}
 	var err error
+	if s.origins, err = origin.New(cfg.Addr, cfg.PublicOrigin); err != nil {
+		return nil, err
+	}
+	if s.assets, err = web.Assets(); err != nil {
+		return nil, fmt.Errorf("ui: the dashboard's files: %w", err)
+	}
 	if s.mcp, s.mcpRoute, err = s.newMCP(); err != nil {
 		return nil, err
 	}
+	s.links = newLinks(cfg.Now)
+	s.sockets = newSockets(s)
+	s.install = newInstaller(cfg.Install, s.sockets.notifyInstall)
+	s.registerMetrics()
 	s.srv = &fasthttp.Server{
 		Handler:               s.logged(s.recovered(s.route)),
 		Name:                  "buddi",
@@ -73,19 +122,24 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Serve starts serving on ln in a goroutine.
+// Serve starts the journal and serving on ln, in goroutines.
 func (s *Server) Serve(ln net.Listener) {
+	s.journal = journal.Start(s.cfg.Actors)
 	s.ln = ln
 	go func() { s.done <- s.srv.Serve(ln) }()
 }
 
-// Shutdown stops accepting, waits for requests in flight until ctx ends,
-// then closes the rest, and ends the MCP sessions.
+// Shutdown stops accepting, closes the dashboard's sockets, waits for
+// requests in flight until ctx ends, then closes the rest, and ends the MCP
+// sessions and the journal.
 func (s *Server) Shutdown(ctx context.Context) error {
 	defer s.mcp.Close()
+	defer s.install.stop()
 	if s.ln == nil {
 		return nil
 	}
+	defer s.journal.Close()
+	s.sockets.closeAll()
 	err := s.srv.ShutdownWithContext(ctx)
 	select {
 	case <-s.done:
@@ -102,12 +156,16 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 		s.health(ctx)
 	case path == "/mcp":
 		s.mcpRoute(ctx)
+	case path == "/metrics":
+		s.metrics(ctx)
 	case strings.HasPrefix(path, "/api/tools/"):
 		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
+	case path == "/api/session" || path == "/api/events":
+		s.session(ctx, path)
 	case strings.HasPrefix(path, "/api/"):
 		s.ownerRoute(ctx, path)
 	default:
-		writeError(ctx, &messages.Error{Code: messages.CodeNotFound, Message: "There is nothing at " + clip(path) + "; the API lives under /api/ and MCP at /mcp."})
+		s.static(ctx, path)
 	}
 }
 

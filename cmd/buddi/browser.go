@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 )
 
@@ -31,14 +32,8 @@ func browser(e *env, args []string) int {
 	return usageFail(e, "browser", "expected nothing or `install`; run `buddi browser --help`.")
 }
 
-func pwConfig(c config.Config) playwright.Config {
-	headless := !c.Display
-	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox,
-		BrowserUser: c.BrowserUser, Headless: &headless}
-}
-
 func browserShow(e *env, c config.Config) int {
-	path, err := playwright.Find(pwConfig(c))
+	path, err := playwright.Find(doctor.PlaywrightConfig(c))
 	if err != nil {
 		return fail(e, "browser", "%s", err)
 	}

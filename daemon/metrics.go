@@ -1,0 +1,46 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/metrics"
+)
+
+// sessionStates are the states /metrics always reports, zero or not.
+var sessionStates = []string{messages.StateReady, messages.StateWorking, messages.StatePaused,
+	messages.StateTakenOver, messages.StateClosing}
+
+// startMetrics registers what the daemon's parts count and returns the
+// hook sessions call for every act. The surfaces add their own (hand and
+// dashboard connections).
+func (d *Daemon) startMetrics() func(string, messages.Code, time.Duration) {
+	r := metrics.New()
+	d.metrics = r
+	r.GaugeFunc("buddi_sessions", "Browser sessions by state.", []string{"state"}, func(emit metrics.Emit) {
+		n := map[string]int{}
+		for _, s := range d.routes.Sessions() {
+			n[s.State]++
+		}
+		for _, st := range sessionStates {
+			emit(float64(n[st]), st)
+		}
+	})
+	acts := r.Counter("buddi_acts_total", "Acts agents ran, by action and refusal code (empty when the act succeeded).", "action", "code")
+	took := r.Histogram("buddi_act_seconds", "How long an act took, from dispatch to its result.", metrics.LatencyBuckets)
+	r.CounterFunc("buddi_session_restarts_total", "Session actors restarted after a crash.", nil, func(emit metrics.Emit) {
+		emit(float64(d.Restarts.Load()))
+	})
+	commits := r.Histogram("buddi_ledger_commit_seconds", "How long a ledger commit took (one fsync for a group of writes).", metrics.LatencyBuckets)
+	d.store.OnCommit(commits.ObserveDuration)
+	r.CounterFunc("buddi_egress_refusals_total", "Connections the egress guard refused, by reason (the count starts again when air-gap is turned on or off).",
+		[]string{"reason"}, func(emit metrics.Emit) {
+			for reason, n := range d.egress.refusals() {
+				emit(float64(n), reason)
+			}
+		})
+	return func(action string, code messages.Code, t time.Duration) {
+		acts.With(action, string(code)).Inc()
+		took.ObserveDuration(t)
+	}
+}

@@ -1,0 +1,95 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers/playwright"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// PlaywrightConfig is the agents' browser as c configures it.
+func PlaywrightConfig(c config.Config) playwright.Config {
+	headless := !c.Display || c.Headless
+	return playwright.Config{DataDir: c.DataDir, Channel: c.Channel, NoSandbox: c.NoSandbox,
+		BrowserUser: c.BrowserUser, Headless: &headless}
+}
+
+// browserRows check the browser, Playwright's driver, whom the browser
+// runs as and its sandbox.
+func browserRows(c config.Config) []messages.DoctorRow {
+	rows := make([]messages.DoctorRow, 0, 4)
+	if path, err := playwright.Find(PlaywrightConfig(c)); err != nil {
+		rows = append(rows, row("browser", Error, err.Error()))
+	} else {
+		rows = append(rows, row("browser", OK, path+"."))
+	}
+	if err := driverInstalled(); err != nil {
+		rows = append(rows, row("playwright", Error, err.Error()))
+	} else {
+		rows = append(rows, row("playwright", OK, "the driver is installed in "+playwright.DriverDir()+"."))
+	}
+	r := playwright.RunsAs(PlaywrightConfig(c))
+	return append(rows, userRow(c, r), sandboxRow(c, r))
+}
+
+// userRow says whom the browser side (Playwright's driver and Chromium)
+// runs as.
+func userRow(c config.Config, r playwright.Runner) messages.DoctorRow {
+	root := os.Geteuid() == 0
+	switch {
+	case r.Problem != "":
+		return row("browser user", Error, r.Problem)
+	case root && c.NoSandbox:
+		return row("browser user", Warning, "root, because BUDDI_BROWSER_NO_SANDBOX=1 is set; unset it to have the browser run as the unprivileged user "+browserUser(c)+".")
+	case root && r.Create:
+		return row("browser user", OK, fmt.Sprintf("%s, a system user without a login shell that buddi creates on the first launch; it can read neither the owner token nor the store.", r.User))
+	case root:
+		return row("browser user", OK, fmt.Sprintf("%s (uid %d), not root: it can read neither the owner token nor the store.", r.User, r.UID))
+	}
+	return row("browser user", OK, fmt.Sprintf("%s (uid %d), the user buddi runs as.", r.User, r.UID))
+}
+
+func browserUser(c config.Config) string {
+	if c.BrowserUser != "" {
+		return c.BrowserUser
+	}
+	return playwright.DefaultBrowserUser
+}
+
+func sandboxRow(c config.Config, r playwright.Runner) messages.DoctorRow {
+	switch {
+	case c.NoSandbox && os.Geteuid() == 0:
+		return row("sandbox", Warning, "BUDDI_BROWSER_NO_SANDBOX=1: Chromium runs WITHOUT its sandbox, as root; unset it to keep the sandbox (buddi then runs the browser as "+browserUser(c)+").")
+	case c.NoSandbox:
+		return row("sandbox", Warning, "BUDDI_BROWSER_NO_SANDBOX=1: Chromium runs WITHOUT its sandbox; unset it, since as an ordinary user the sandbox works.")
+	case r.Problem != "":
+		return row("sandbox", Error, "no browser can be started with its sandbox until the browser user row is fixed.")
+	}
+	return row("sandbox", OK, "Chromium keeps its sandbox.")
+}
+
+// driverInstalled runs Playwright's driver for its version: it works only
+// when the driver is installed and Node.js is found.
+func driverInstalled() error {
+	if os.Getenv("PLAYWRIGHT_NODEJS_PATH") == "" {
+		// As the driver does at launch: the machine's node runs Playwright.
+		if node, err := exec.LookPath("node"); err == nil {
+			_ = os.Setenv("PLAYWRIGHT_NODEJS_PATH", node)
+		}
+	}
+	d, err := pw.NewDriver(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true})
+	if err != nil {
+		return fmt.Errorf("Playwright's driver cannot be located (%w); run `buddi browser install --driver-only`", err)
+	}
+	out, err := d.Command("--version").Output()
+	if err != nil || !strings.Contains(string(out), d.Version) {
+		return fmt.Errorf("Playwright's driver %s is not installed in %s or Node.js is missing; run `buddi browser install --driver-only` with PLAYWRIGHT_NODEJS_PATH set to your node", d.Version, playwright.DriverDir())
+	}
+	return nil
+}

@@ -1,0 +1,163 @@
+// Package doctor checks an install and says how to fix what is wrong: the
+// rows `buddi doctor` prints and the dashboard's settings show. Each row is
+// a name, a level (OK, WARNING, ERROR) and one sentence.
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/egress/netns"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Levels of a row.
+const (
+	OK      = "OK"
+	Warning = "WARNING"
+	Error   = "ERROR"
+)
+
+// Options say what only the caller knows.
+type Options struct {
+	// InUse names the buddi serve holding the store, if one does: the
+	// running daemon asks from inside, the CLI looks for one.
+	InUse func() (addr string, pid int, ok bool)
+	// TokenFile is the owner token's file name in the data directory.
+	TokenFile string
+}
+
+// Rows checks the install c describes.
+func Rows(c config.Config, o Options) messages.DoctorRows {
+	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o)}
+	rows = append(rows, browserRows(c)...)
+	return append(rows, egressRow(c), extensionRow(c), telegramRow(c))
+}
+
+// Worst is the highest level among rows.
+func Worst(rows messages.DoctorRows) string {
+	worst := OK
+	for _, r := range rows {
+		switch {
+		case r.Level == Error:
+			return Error
+		case r.Level == Warning:
+			worst = Warning
+		}
+	}
+	return worst
+}
+
+func row(name, level, text string) messages.DoctorRow {
+	return messages.DoctorRow{Name: name, Level: level, Text: text}
+}
+
+func dataRow(c config.Config) messages.DoctorRow {
+	fi, err := os.Stat(c.DataDir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return row("data dir", Warning, c.DataDir+" does not exist yet; `buddi serve` creates it (0700).")
+	case err != nil:
+		return row("data dir", Error, fmt.Sprintf("%s cannot be read: %v.", c.DataDir, err))
+	case fi.Mode().Perm()&0o066 != 0:
+		return row("data dir", Error, fmt.Sprintf("%s is readable by others (%v); run `chmod 700 %s`.", c.DataDir, fi.Mode().Perm(), c.DataDir))
+	case fi.Mode().Perm()&0o011 != 0:
+		// Entering, without listing or reading, is what the browser's own
+		// user needs where the system gives it no view of its own.
+		return row("data dir", OK, fmt.Sprintf("%s (%v: others may only pass through to the browser profile).", c.DataDir, fi.Mode().Perm()))
+	}
+	return row("data dir", OK, c.DataDir+" (owner-only).")
+}
+
+func storeRow(c config.Config, o Options) messages.DoctorRow {
+	path := ledger.Path(c.DataDir)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return row("store", Warning, "no store yet; `buddi serve` creates it.")
+	}
+	if o.InUse != nil {
+		if addr, pid, ok := o.InUse(); ok {
+			return row("store", OK, fmt.Sprintf("in use by buddi serve at http://%s (pid %d).", addr, pid))
+		}
+	}
+	st, err := ledger.Open(path)
+	if errors.Is(err, ledger.ErrLocked) {
+		return row("store", Warning, "in use by another process (a buddi serve that is starting or not answering); run doctor again in a moment.")
+	}
+	if err != nil {
+		return row("store", Error, fmt.Sprintf("%s cannot be opened (%v); move it aside to start afresh.", path, err))
+	}
+	defer st.Close()
+	s, err := st.Stop()
+	if err != nil {
+		return row("store", Error, fmt.Sprintf("%s cannot be read (%v).", path, err))
+	}
+	if s.Stopped {
+		return row("store", Warning, "readable; browser access is STOPPED until `buddi resume --all`.")
+	}
+	return row("store", OK, "readable.")
+}
+
+func tokenRow(c config.Config, o Options) messages.DoctorRow {
+	p := filepath.Join(c.DataDir, o.TokenFile)
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return row("owner token", Warning, "none yet; `buddi serve` writes one on first start.")
+	case err != nil:
+		return row("owner token", Error, fmt.Sprintf("%s cannot be read: %v.", p, err))
+	case fi.Mode().Perm() != 0o600:
+		return row("owner token", Error, fmt.Sprintf("%s has mode %v; run `chmod 600 %s`.", p, fi.Mode().Perm(), p))
+	}
+	return row("owner token", OK, p+" (0600).")
+}
+
+func egressRow(c config.Config) messages.DoctorRow {
+	cfg := c.Egress
+	g, err := egress.Listen(cfg)
+	if err != nil {
+		return row("egress proxy", Error, fmt.Sprintf("the SOCKS guard cannot listen on loopback: %v.", err))
+	}
+	defer g.Close()
+	text := "the SOCKS guard starts on loopback; public web on ports 80/443 only"
+	switch {
+	case cfg.AirGap:
+		text += "; AIR-GAP is on"
+	case len(cfg.Hosts) > 0:
+		text += fmt.Sprintf("; limited to %d hosts", len(cfg.Hosts))
+	}
+	return row("egress proxy", OK, text+"; "+browserNetwork()+".")
+}
+
+// browserNetwork says how far the browser's network reaches besides the
+// guard, trying what buddi serve does: a network namespace of its own.
+func browserNetwork() string {
+	if os.Geteuid() != 0 {
+		return "the browser shares this machine's network (WebRTC held by its profile preferences); as root buddi would give it a network of its own whose only route is the guard"
+	}
+	ns, err := netns.New()
+	if err != nil {
+		return fmt.Sprintf("the browser shares this machine's network, since no network namespace can be made here (%v); WebRTC is held by its profile preferences", err)
+	}
+	_ = ns.Listener().Close()
+	_ = ns.Close()
+	return "the browser gets a network of its own whose only route is the guard (no UDP, no host addresses)"
+}
+
+func extensionRow(c config.Config) messages.DoctorRow {
+	if _, err := os.Stat(filepath.Join(c.DataDir, "extension.json")); err == nil {
+		return row("extension", OK, "a browser extension is paired.")
+	}
+	return row("extension", OK, "not paired (only needed for the \"Your browser\" mode).")
+}
+
+func telegramRow(c config.Config) messages.DoctorRow {
+	if c.TelegramToken == "" {
+		return row("telegram", OK, "not configured (optional).")
+	}
+	return row("telegram", Warning, "BUDDI_TELEGRAM_TOKEN is set, but this build has no Telegram surface yet.")
+}

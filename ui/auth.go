@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"github.com/valyala/fasthttp"
+
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+// The dashboard's sign-in: a browser holds a session cookie, which names a
+// signed-in device, and every write it makes carries the CSRF token the
+// page got from GET /api/session and an Origin on the list. The CLI and
+// other programs use the owner token instead, which no page can send on
+// its own, so their requests need neither.
+
+// Headers and cookie of the dashboard.
+const (
+	cookieName = "buddi_session"
+	csrfHeader = "X-CSRF-Token"
+)
+
+// caller is who an owner request comes from: the owner token's holder
+// (device is nil), or a signed-in device with its cookie.
+type caller struct {
+	device *messages.DeviceView
+	cookie string
+}
+
+// owner authenticates an owner request: the owner token, or a signed-in
+// device whose write carries the CSRF token and an Origin on the list,
+// under a Host on the list.
+func (s *Server) owner(ctx *fasthttp.RequestCtx) (*caller, *messages.Error) {
+	if token, ok := bearer(ctx); ok {
+		if !secret.Match(token, s.cfg.OwnerHash) {
+			return nil, &messages.Error{Code: messages.CodeUnauthorized, Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."}
+		}
+		return &caller{}, nil
+	}
+	cookie := string(ctx.Request.Header.Cookie(cookieName))
+	if cookie == "" {
+		return nil, &messages.Error{Code: messages.CodeUnauthorized, Message: "Sign in first: open the sign-in link `buddi serve` printed (or run `buddi open` for a new one); programs send the owner token as `Authorization: Bearer <token>`."}
+	}
+	if e := s.checkHost(ctx); e != nil {
+		return nil, e
+	}
+	if !ctx.IsGet() && !ctx.IsHead() {
+		if e := s.checkOrigin(ctx); e != nil {
+			return nil, e
+		}
+		if !secret.Match(string(ctx.Request.Header.Peek(csrfHeader)), secret.Hash(csrfOf(cookie))) {
+			return nil, &messages.Error{Code: messages.CodeBadCSRF, Message: "This change did not carry the dashboard's CSRF token; reload the dashboard and try again."}
+		}
+	}
+	d, e := s.device(cookie)
+	if e != nil {
+		return nil, e
+	}
+	return &caller{device: d, cookie: cookie}, nil
+}
+
+// device finds the signed-in device of a cookie.
+func (s *Server) device(cookie string) (*messages.DeviceView, *messages.Error) {
+	r := s.tell(&messages.FindDevice{TokenHash: secret.Hash(cookie)})
+	if r.Error != nil {
+		return nil, r.Error
+	}
+	d, ok := r.Result.(*messages.DeviceView)
+	if !ok {
+		return nil, &messages.Error{Code: messages.CodeInternal, Message: "buddi gave an unexpected answer."}
+	}
+	return d, nil
+}
+
+// csrfOf is the CSRF token of a session cookie: derived from it, so it
+// needs no storage, and one-way, so the page that reads it learns nothing
+// of the cookie.
+func csrfOf(cookie string) string { return secret.Hash("csrf:" + cookie)[:32] }
+
+// checkHost refuses a Host not on the list (DNS rebinding).
+func (s *Server) checkHost(ctx *fasthttp.RequestCtx) *messages.Error {
+	if s.origins.Host(string(ctx.Host())) {
+		return nil
+	}
+	return &messages.Error{Code: messages.CodeHostRefused, Message: "buddi's dashboard does not answer under the host " + clip(string(ctx.Host())) +
+		"; open it at its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use."}
+}
+
+// checkOrigin refuses a request without an Origin on the list.
+func (s *Server) checkOrigin(ctx *fasthttp.RequestCtx) *messages.Error {
+	o := string(ctx.Request.Header.Peek("Origin"))
+	if o != "" && s.origins.Origin(o) {
+		return nil
+	}
+	return &messages.Error{Code: messages.CodeOriginRefused, Message: "buddi refuses this request from the page at " + clip(orNone(o)) +
+		"; only the dashboard itself (or BUDDI_WEB_PUBLIC_ORIGIN) may make it."}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no origin"
+	}
+	return s
+}

@@ -1,0 +1,91 @@
+package journal_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui/journal"
+)
+
+var markers int
+
+// settle publishes evs and waits until the journal took them all in: a
+// marker published last is in.
+func settle(t *testing.T, b *events.Bus, j *journal.Journal, evs ...messages.Event) {
+	t.Helper()
+	for _, ev := range evs {
+		b.Publish(ev)
+	}
+	markers++
+	marker := fmt.Sprint("marker", markers)
+	b.Publish(&messages.TaskChanged{Task: messages.TaskView{Conversation: marker}})
+	deadline := time.After(10 * time.Second)
+	for {
+		if _, ok := j.Timeline(marker); ok {
+			return
+		}
+		select {
+		case <-j.Updated():
+		case <-deadline:
+			t.Fatal("the journal did not take the events in")
+		}
+	}
+}
+
+func TestTheJournalKeepsStepsRequestsAndTheLastSnapshotAfterTheSessionEnds(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	at := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	info := messages.SessionInfo{Conversation: "c1", Agent: "ada", State: messages.StateReady}
+	settle(t, b, j,
+		&messages.SessionChanged{Session: info, At: at},
+		&messages.StepTaken{Conversation: "c1", Agent: "ada", Action: "navigate", Outcome: "loaded", URL: "https://a.example/", At: at},
+		&messages.ApprovalRequested{Request: messages.SiteRequest{Conversation: "c1", Agent: "ada", Site: "b.example", At: at}},
+		&messages.SnapshotTaken{Snapshot: messages.Snapshot{Conversation: "c1", JPEG: []byte{1}, At: at}},
+	)
+	if b.Watched(messages.KindSnapshot) {
+		t.Fatal("the journal's own subscription asks for snapshots")
+	}
+	settle(t, b, j,
+		&messages.ApprovalRequested{Request: messages.SiteRequest{Conversation: "c1", Site: "b.example", At: at}, Decision: messages.DecideOnce},
+		&messages.SessionChanged{Session: info, Ended: true, At: at.Add(time.Second)},
+	)
+	tl, ok := j.Timeline("c1")
+	if !ok || tl.Agent != "ada" || tl.Live {
+		t.Fatalf("timeline %+v, want ada's, ended", tl)
+	}
+	if len(tl.Entries) != 2 || tl.Entries[0].Action != "navigate" || tl.Entries[1].Decision != messages.DecideOnce {
+		t.Fatalf("entries %+v, want the step and the answered request", tl.Entries)
+	}
+	if tl.Snapshot == nil || len(tl.Snapshot.JPEG) != 1 {
+		t.Fatal("the last snapshot is gone after the session ended")
+	}
+}
+
+func TestTheJournalIsBounded(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	var evs []messages.Event
+	for i := range journal.MaxEntries + 10 {
+		evs = append(evs, &messages.StepTaken{Conversation: "long", Action: fmt.Sprint("a", i), At: time.Unix(int64(i), 0)})
+	}
+	for i := range journal.MaxConversations + 5 {
+		evs = append(evs, &messages.StepTaken{Conversation: fmt.Sprint("c", i), At: time.Unix(int64(10000+i), 0)})
+	}
+	settle(t, b, j, evs...)
+	if n := len(j.Conversations()); n > journal.MaxConversations {
+		t.Fatalf("%d conversations kept, want at most %d", n, journal.MaxConversations)
+	}
+	if _, ok := j.Timeline("long"); ok {
+		t.Fatal("the least recently active conversation was kept over newer ones")
+	}
+	tl, _ := j.Timeline(fmt.Sprint("c", journal.MaxConversations+4))
+	if tl == nil || len(tl.Entries) != 1 {
+		t.Fatal("the newest conversation is missing")
+	}
+}

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/lxzan/gws"
+
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// write pushes frames to one socket until it closes: a hello with the whole
+// state, then one frame per event, and a fresh hello whenever the queue
+// had to drop events. Every ping period it pings the page and checks the
+// device is still signed in.
+func (ss *sockets) write(sock *socket) {
+	sub := ss.s.cfg.Actors.Subscribe(events.Filter{Kinds: messages.KindAll, Size: socketQueue})
+	defer sub.Close()
+	if !sock.send(ss.s.hello()) {
+		return
+	}
+	tick := time.NewTicker(pingEvery)
+	defer tick.Stop()
+	var dropped uint64
+	for {
+		select {
+		case <-sock.done:
+			return
+		case <-sub.Ready():
+			evs := sub.Drain()
+			if d := sub.Dropped(); d != dropped {
+				dropped = d
+				if !sock.send(ss.s.hello()) {
+					return
+				}
+				continue
+			}
+			for _, ev := range evs {
+				if f := frameOf(ev); f != nil && !sock.send(f) {
+					return
+				}
+			}
+		case <-sock.install:
+			if !sock.send(&messages.Frame{Type: messages.FrameInstall, Install: ss.s.install.current()}) {
+				return
+			}
+		case <-tick.C:
+			if !ss.lease(sock) {
+				return
+			}
+		}
+	}
+}
+
+// lease pings the page and checks its device is still signed in.
+func (ss *sockets) lease(sock *socket) bool {
+	if _, e := ss.s.device(sock.cookie); e != nil {
+		sock.close(closeSignout, e.Message)
+		return false
+	}
+	_ = sock.conn.SetWriteDeadline(time.Now().Add(writeWait))
+	if err := sock.conn.WritePing(nil); err != nil {
+		sock.stop()
+		return false
+	}
+	return true
+}
+
+// send writes one frame; false when the socket is gone.
+func (sock *socket) send(f *messages.Frame) bool {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return true // a frame that cannot be encoded is skipped, not fatal
+	}
+	_ = sock.conn.SetWriteDeadline(time.Now().Add(writeWait))
+	if err := sock.conn.WriteMessage(gws.OpcodeText, b); err != nil {
+		sock.stop()
+		return false
+	}
+	return true
+}
+
+// frameOf is the frame of an event, or nil for one the page does not show.
+func frameOf(ev messages.Event) *messages.Frame {
+	switch e := ev.(type) {
+	case *messages.SessionChanged:
+		s := e.Session
+		return &messages.Frame{Type: messages.FrameSession, Session: &s, Ended: e.Ended}
+	case *messages.TaskChanged:
+		t := e.Task
+		return &messages.Frame{Type: messages.FrameTask, Task: &t}
+	case *messages.ApprovalRequested:
+		r := e.Request
+		return &messages.Frame{Type: messages.FrameApproval, Approval: &r, Decision: e.Decision}
+	case *messages.StepTaken:
+		st := messages.StepEntry(e)
+		return &messages.Frame{Type: messages.FrameStep, Step: &st}
+	case *messages.StopChanged:
+		return &messages.Frame{Type: messages.FrameStop, Stop: &messages.StopView{Stopped: e.Stopped,
+			Settled: e.Settled, Saved: e.Saved, Sessions: e.Sessions}}
+	case *messages.SnapshotTaken:
+		s := e.Snapshot
+		return &messages.Frame{Type: messages.FrameSnapshot, Snapshot: &s}
+	}
+	return nil
+}
+
+// hello is the whole state a dashboard shows. A list the actors could not
+// give in time is sent empty; the next hello brings it.
+func (s *Server) hello() *messages.Frame {
+	h := &messages.Hello{Sessions: messages.SessionList{}, Tasks: messages.TaskList{},
+		Approvals: messages.SiteRequests{}, Version: s.cfg.Version, Install: s.install.current()}
+	c, cancel := deadline(ownerDeadline)
+	defer cancel()
+	if health, e := s.cfg.Actors.Health(c); e == nil {
+		h.Mode, h.Stop.Stopped, h.Stop.Settled, h.Stop.Saved = health.Mode, health.Stopped, true, true
+	}
+	if r := s.tell(&messages.ListSessions{}); r.Error == nil {
+		h.Sessions, _ = r.Result.(messages.SessionList)
+	}
+	if r := s.tell(&messages.ListTasks{}); r.Error == nil {
+		h.Tasks, _ = r.Result.(messages.TaskList)
+	}
+	if r := s.tell(&messages.ListSiteRequests{}); r.Error == nil {
+		h.Approvals, _ = r.Result.(messages.SiteRequests)
+	}
+	return &messages.Frame{Type: messages.FrameHello, Hello: h}
+}

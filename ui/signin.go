@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+// deviceTTL is how long a sign-in lasts.
+const deviceTTL = 30 * 24 * time.Hour
+
+// SignInLink makes a one-time link that signs a browser in, on the public
+// origin when there is one, else on the serving address.
+func (s *Server) SignInLink() messages.SignInLink {
+	token, exp := s.links.add()
+	base := "http://" + s.cfg.Addr
+	if s.cfg.PublicOrigin != "" {
+		base = strings.TrimRight(s.cfg.PublicOrigin, "/")
+	}
+	return messages.SignInLink{URL: base + "/#/signin/" + token, Expires: exp}
+}
+
+// session serves /api/session (sign in with a link, who am I) and
+// /api/events (the events socket).
+func (s *Server) session(ctx *fasthttp.RequestCtx, path string) {
+	switch {
+	case path == "/api/events" && ctx.IsGet():
+		s.events(ctx)
+	case path == "/api/session" && ctx.IsPost():
+		s.signIn(ctx)
+	case path == "/api/session" && ctx.IsGet():
+		c, e := s.owner(ctx)
+		if e != nil {
+			writeError(ctx, e)
+			return
+		}
+		if c.device == nil {
+			writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "The owner token is not a signed-in browser; this route is the dashboard's."})
+			return
+		}
+		writeOK(ctx, &messages.Me{Device: *c.device, CSRF: csrfOf(c.cookie)})
+	default:
+		writeError(ctx, &messages.Error{Code: messages.CodeMethodNotAllowed, Message: "Use GET or POST on /api/session, and GET on /api/events."})
+	}
+}
+
+// signIn spends a one-time link's token for a session cookie. Failures
+// count against the shared limiter, per address and for the install.
+func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
+	if e := s.checkHost(ctx); e != nil {
+		writeError(ctx, e)
+		return
+	}
+	if e := s.checkOrigin(ctx); e != nil {
+		writeError(ctx, e)
+		return
+	}
+	key := "signin:" + ctx.RemoteIP().String()
+	if ok, wait := s.cfg.Limiter.Allow(key); !ok {
+		writeError(ctx, messages.Errorf(messages.CodeRateLimited,
+			"Too many failed sign-ins; wait %d seconds, then open a fresh link from `buddi open`.", int(wait.Seconds())+1))
+		return
+	}
+	b, e := messages.DecodeOwnerBody(ctx.PostBody())
+	if e != nil {
+		writeError(ctx, e)
+		return
+	}
+	if b.Token == "" || len(b.Token) > 200 || !s.links.spend(b.Token) {
+		s.cfg.Limiter.Fail(key)
+		writeError(ctx, &messages.Error{Code: messages.CodeSignInExpired,
+			Message: "This sign-in link is not valid: it was used already, has expired or is incomplete; run `buddi open` on the computer buddi runs on for a new one."})
+		return
+	}
+	cookie := secret.New("bd_")
+	now := s.cfg.Now().UTC()
+	dev := messages.DeviceView{ID: secret.New("")[:12], Label: deviceLabel(string(ctx.UserAgent())),
+		Created: now, Expires: now.Add(deviceTTL), LastSeen: now}
+	if r := s.tell(&messages.AddDevice{Device: dev, TokenHash: secret.Hash(cookie)}); r.Error != nil {
+		writeError(ctx, r.Error)
+		return
+	}
+	s.setCookie(ctx, cookie, deviceTTL)
+	dev.Current = true
+	writeOK(ctx, &messages.Me{Device: dev, CSRF: csrfOf(cookie)})
+}
+
+// setCookie sets (or, with ttl 0, clears) the session cookie: HttpOnly,
+// SameSite=Strict, and Secure when buddi is reached over TLS.
+func (s *Server) setCookie(ctx *fasthttp.RequestCtx, value string, ttl time.Duration) {
+	var c fasthttp.Cookie
+	c.SetKey(cookieName)
+	c.SetValue(value)
+	c.SetPath("/")
+	c.SetHTTPOnly(true)
+	c.SetSameSite(fasthttp.CookieSameSiteStrictMode)
+	c.SetSecure(ctx.IsTLS() || s.origins.SecureHost(string(ctx.Host())))
+	if ttl > 0 {
+		c.SetMaxAge(int(ttl.Seconds()))
+	} else {
+		c.SetMaxAge(-1)
+	}
+	ctx.Response.Header.SetCookie(&c)
+}
+
+// deviceLabel names a browser by its user agent, for the list of devices.
+func deviceLabel(ua string) string {
+	browser, system := "A browser", ""
+	for _, b := range []struct{ token, name string }{{"Edg/", "Edge"}, {"Firefox/", "Firefox"},
+		{"Chrome/", "Chrome"}, {"Safari/", "Safari"}} {
+		if strings.Contains(ua, b.token) {
+			browser = b.name
+			break
+		}
+	}
+	for _, o := range []struct{ token, name string }{{"iPhone", "iPhone"}, {"iPad", "iPad"},
+		{"Android", "Android"}, {"Mac OS X", "macOS"}, {"Windows", "Windows"}, {"Linux", "Linux"}} {
+		if strings.Contains(ua, o.token) {
+			system = o.name
+			break
+		}
+	}
+	if system == "" {
+		return browser
+	}
+	return fmt.Sprintf("%s on %s", browser, system)
+}
