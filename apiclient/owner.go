@@ -104,3 +104,9 @@ func (o *Owner) Approvals(ctx context.Context) (messages.SiteRequests, error) {
 func (o *Owner) Approve(ctx context.Context, conv, site, decision string) error {
 	return o.Call(ctx, http.MethodPost, "/api/approvals", &messages.OwnerBody{Conversation: conv, Site: site, Decision: decision}, nil)
 }
+
+// SignInLink asks for a one-time link that signs a browser in to the dashboard.
+func (o *Owner) SignInLink(ctx context.Context) (messages.SignInLink, error) {
+	var out messages.SignInLink
+	return out, o.Call(ctx, http.MethodPost, "/api/signin-links", nil, &out)
+}

@@ -34,6 +34,7 @@ type Frame struct {
 	Stop     *StopView      `json:"stop,omitempty"`
 	Snapshot *Snapshot      `json:"snapshot,omitempty"`
 	Install  *Install       `json:"install,omitempty"`
+	At       time.Time      `json:"at,omitzero"` // when the change happened
 }
 
 // Hello is the whole state a dashboard shows, sent when the socket opens.

@@ -86,10 +86,10 @@ func frameOf(ev messages.Event) *messages.Frame {
 	switch e := ev.(type) {
 	case *messages.SessionChanged:
 		s := e.Session
-		return &messages.Frame{Type: messages.FrameSession, Session: &s, Ended: e.Ended}
+		return &messages.Frame{Type: messages.FrameSession, Session: &s, Ended: e.Ended, At: e.At}
 	case *messages.TaskChanged:
 		t := e.Task
-		return &messages.Frame{Type: messages.FrameTask, Task: &t}
+		return &messages.Frame{Type: messages.FrameTask, Task: &t, At: e.At}
 	case *messages.ApprovalRequested:
 		r := e.Request
 		return &messages.Frame{Type: messages.FrameApproval, Approval: &r, Decision: e.Decision}

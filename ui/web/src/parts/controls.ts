@@ -1,0 +1,45 @@
+// The owner's controls of one session, each answering with what happened.
+import { post } from "../api";
+import { h } from "../dom";
+import { act } from "../notice";
+import type { SessionInfo } from "../types";
+
+// controls returns the buttons that fit the session's state and the line
+// where their answers show; update redraws them for a new state.
+export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void } {
+  const buttons = h("div", { class: "controls" });
+  const said = h("p", { class: "said", "aria-live": "polite" });
+  const el = h("div", {}, buttons, said);
+  let shown = "";
+  const update = (s: SessionInfo) => {
+    const key = s.conversation + "/" + s.state;
+    if (key === shown) return;
+    shown = key;
+    const b = (label: string, cls: string, run: () => Promise<string>) => {
+      const btn: HTMLButtonElement = h("button", { type: "button", class: cls, onclick: () => void act(btn, said, run) }, label);
+      return btn;
+    };
+    const conv = s.conversation;
+    const list: HTMLButtonElement[] = [];
+    if (s.state !== "taken_over" && s.state !== "closing") {
+      list.push(b("Take over", "primary", async () => {
+        await post("/api/browser/takeover", { conversation: conv });
+        return `Taken over: ${s.agent} is paused, any action in flight was abandoned, and the page is kept for you.`;
+      }));
+    }
+    if (s.state === "paused" || s.state === "taken_over") {
+      list.push(b("Resume access", "", async () => {
+        await post("/api/browser/resume", { conversation: conv });
+        return `Access resumed: ${s.agent} gets the browser back and must observe again before acting.`;
+      }));
+    }
+    if (s.state !== "closing") {
+      list.push(b("Close & release", "danger", async () => {
+        await post("/api/browser/release", { conversation: conv });
+        return `Released: the task of ${conv} ended and its tabs are closed; other conversations keep theirs.`;
+      }));
+    }
+    buttons.replaceChildren(...list);
+  };
+  return { el, update };
+}

@@ -1,0 +1,77 @@
+// Settings → Computer & browser: the mode, which browser and whether it is
+// headless, installing Chromium, and the hosts and preview origins.
+import { get, post } from "../api";
+import { clock, fill, h } from "../dom";
+import { act } from "../notice";
+import { state, subscribe } from "../store";
+import type { BrowserSettings } from "../types";
+import { registerSection } from "./registry";
+
+registerSection({ id: "browser", title: "Computer & browser", render });
+
+function render(root: HTMLElement): () => void {
+  const said = h("p", { class: "said", "aria-live": "polite" });
+  const body = h("div", {});
+  const install = h("div", { class: "install", "aria-live": "polite" });
+  root.append(body, said, install);
+  const load = () => get<BrowserSettings>("/api/settings/browser").then((s) => draw(s)).catch((e) => fill(body, h("p", { class: "said bad" }, String(e.message ?? e))));
+  const change = (btn: HTMLElement | null, body: Record<string, unknown>, done: (s: BrowserSettings) => string) =>
+    act(btn as HTMLButtonElement | null, said, async () => {
+      const s = await post<BrowserSettings>("/api/settings/browser", body);
+      draw(s);
+      return done(s);
+    }).then((ok) => { if (!ok) void load(); });
+
+  const draw = (s: BrowserSettings) => {
+    const modes = h("fieldset", { class: "modes" }, h("legend", {}, "Mode"),
+      s.sessionsOpen > 0 && h("p", { class: "note" }, `The mode and browser change only with no session open: ${s.sessionsOpen} session${s.sessionsOpen === 1 ? " is" : "s are"} open now. Release ${s.sessionsOpen === 1 ? "it" : "them"} first on the Host browser page.`),
+      s.modes.map((m) => h("label", { class: "choice" + (m.available ? "" : " unavailable") },
+        h("input", { type: "radio", name: "mode", value: m.name, checked: m.name === s.mode, disabled: !m.available,
+          onchange: (ev: Event) => change(ev.target as HTMLElement, { mode: m.name }, (n) => `The mode is now ${labelOf(n)}.`) }),
+        h("span", {}, m.label, !m.available && h("small", {}, ` — not available on this install yet: ${m.why ?? ""}`)))));
+    const channel = h("select", { name: "channel", disabled: !!s.locked.channel, "aria-label": "Browser",
+      onchange: (ev: Event) => change(ev.target as HTMLElement, { channel: (ev.target as HTMLSelectElement).value }, () => "The agents' browser is changed; it takes effect at the next launch.") },
+      h("option", { value: "", selected: s.channel === "" }, "The browser buddi finds (Playwright's Chromium, else Chrome or Chromium)"),
+      s.channels.map((c) => h("option", { value: c, selected: c === s.channel }, c)));
+    const headless = h("input", { type: "checkbox", name: "headless", checked: s.headless, disabled: !s.hasDisplay,
+      onchange: (ev: Event) => change(ev.target as HTMLElement, { headless: (ev.target as HTMLInputElement).checked }, (n) => n.headless ? "The browser runs headless from its next launch." : "The browser shows its window from its next launch.") });
+    const st = s.browser;
+    fill(body, modes,
+      h("fieldset", {}, h("legend", {}, "Which browser the agents use"),
+        h("p", { class: st.found ? "ok" : "bad" }, st.found ? `${st.browser}${st.running ? " (running)" : ""}` : "No browser installed for the agents yet."),
+        st.problem && h("p", { class: "said bad" }, st.problem),
+        h("label", {}, "Browser", channel), s.locked.channel && h("p", { class: "note" }, `Set by ${s.locked.channel}.`),
+        h("label", { class: "choice" }, headless, h("span", {}, "Headless (no window on this computer)")),
+        !s.hasDisplay && h("p", { class: "note" }, "This computer has no display, so the browser always runs headless; you still watch and take over from here."),
+        installButton()),
+      h("fieldset", {}, h("legend", {}, "Where the browser may go"),
+        h("p", {}, s.hosts.length ? `Only these hosts (BUDDI_BROWSER_HOSTS): ${s.hosts.join(", ")}` : "Any public site on ports 80 and 443 (BUDDI_BROWSER_HOSTS is not set)."),
+        h("p", {}, s.previewOrigins.length ? `Preview origins, always reachable (BUDDI_PREVIEW_ORIGINS): ${s.previewOrigins.join(", ")}` : "No preview origins (BUDDI_PREVIEW_ORIGINS is not set)."),
+        h("p", { class: "note" }, "Site approval and air-gap are under Privacy & Safety.")));
+  };
+
+  const installButton = () => {
+    const b: HTMLButtonElement = h("button", { type: "button", disabled: !!state.install?.running }, "Install Chromium");
+    b.addEventListener("click", () => void act(b, said, async () => {
+      await post("/api/browser/install");
+      return "Installing Chromium; the progress shows below.";
+    }));
+    return b;
+  };
+
+  const drawInstall = () => {
+    const i = state.install;
+    if (!i) return fill(install);
+    fill(install, h("h3", {}, i.running ? "Installing…" : i.error ? "The install failed" : "Installed"),
+      h("p", { class: "meta" }, `Started ${clock(i.started)}`),
+      i.error && h("p", { class: "said bad" }, i.error.message),
+      h("pre", { class: "log" }, i.lines.join("\n")));
+    if (i.done) void load();
+  };
+
+  void load();
+  drawInstall();
+  return subscribe((t) => { if (t === "install") drawInstall(); if (t === "sessions") void load(); });
+}
+
+const labelOf = (s: BrowserSettings) => s.modes.find((m) => m.name === s.mode)?.label ?? s.mode;

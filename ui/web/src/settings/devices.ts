@@ -1,0 +1,30 @@
+// Settings → Signed-in devices, each with "Sign out this device".
+import { get, post } from "../api";
+import { clock, fill, h } from "../dom";
+import { act } from "../notice";
+import type { DeviceView } from "../types";
+import { registerSection } from "./registry";
+
+registerSection({ id: "devices", title: "Signed-in devices", render });
+
+function render(root: HTMLElement): () => void {
+  const list = h("div", {});
+  root.append(list);
+  const load = () => get<DeviceView[]>("/api/devices").then((devs) => fill(list, h("ul", { class: "rows" }, devs.map((d) => {
+    const said = h("p", { class: "said", "aria-live": "polite" });
+    const b: HTMLButtonElement = h("button", { type: "button", class: "danger" }, "Sign out this device");
+    b.addEventListener("click", () => void act(b, said, async () => {
+      if (d.current) {
+        await post("/api/session/signout");
+        window.dispatchEvent(new CustomEvent("buddi:signedout"));
+        return "This browser is signed out.";
+      }
+      await post("/api/devices/signout", { id: d.id });
+      void load();
+      return `${d.label} is signed out.`;
+    }));
+    return h("li", { "data-device": d.id }, h("span", {}, `${d.label}${d.current ? " (this browser)" : ""} · signed in ${clock(d.created)} · last seen ${d.lastSeen.startsWith("0001") ? "—" : clock(d.lastSeen)}`), b, said);
+  })))).catch(() => {});
+  void load();
+  return () => {};
+}

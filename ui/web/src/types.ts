@@ -1,0 +1,63 @@
+// The shapes the API sends (messages/*.go in Go), as the page reads them.
+
+export interface ApiErrorBody { code: string; message: string }
+
+export interface SessionInfo {
+  conversation: string; agent: string; state: string; pauseReason?: string; task: string;
+  stepsUsed: number; stepsMax: number; expires: string; url?: string; profile: number;
+}
+
+export interface TaskView {
+  conversation: string; agent: string; description: string; state: string; maxSteps: number;
+  lifetime: number; created: string; started: string; expires: string; endReason?: string;
+}
+
+export interface SiteRequest { conversation: string; agent: string; site: string; url: string; at: string }
+
+export interface StopView { stopped: boolean; settled: boolean; saved: boolean; sessions: number }
+
+export interface Snapshot { conversation: string; url: string; at: string; jpeg: string }
+
+export interface Install { running: boolean; lines: string[]; done: boolean; error?: ApiErrorBody; started: string }
+
+export interface TimelineEntry {
+  kind: "step" | "approval" | "task"; conversation: string; at: string;
+  action?: string; outcome?: string; code?: string; url?: string; stepsUsed?: number; stepsMax?: number;
+  tookMs?: number; thumbnail?: string; site?: string; decision?: string; state?: string; text?: string;
+}
+
+export interface Timeline { conversation: string; agent: string; live: boolean; entries: TimelineEntry[]; snapshot?: Snapshot }
+
+export interface Hello {
+  sessions: SessionInfo[]; tasks: TaskView[]; approvals: SiteRequest[]; stop: StopView;
+  mode: string; version: string; install?: Install;
+}
+
+export interface Frame {
+  type: "hello" | "session" | "task" | "approval" | "step" | "stop" | "snapshot" | "install";
+  hello?: Hello; session?: SessionInfo; ended?: boolean; task?: TaskView; approval?: SiteRequest;
+  decision?: string; step?: TimelineEntry; stop?: StopView; snapshot?: Snapshot; install?: Install; at?: string;
+}
+
+export interface DeviceView { id: string; label: string; created: string; expires: string; lastSeen: string; current?: boolean }
+
+export interface Me { device: DeviceView; csrf: string }
+
+export interface ModeChoice { name: string; label: string; available: boolean; why?: string }
+
+export interface BrowserStatus { driver: string; browser?: string; found: boolean; headless: boolean; running: boolean; problem?: string }
+
+export interface BrowserSettings {
+  mode: string; modes: ModeChoice[]; channel: string; channels: string[]; headless: boolean; hasDisplay: boolean;
+  siteApproval: string; airGap: boolean; hosts: string[]; previewOrigins: string[];
+  locked: Record<string, string>; browser: BrowserStatus; sessionsOpen: number;
+}
+
+export interface ApprovedSite { site: string; scheme: string; query?: string }
+export interface DeclinedSite { conversation: string; site: string }
+export interface Login { site: string; cookies: number; expires: string }
+export interface AgentView { name: string; grants: string[]; autoApprove: boolean; created: string }
+export interface AgentAdded { name: string; token: string; grants: string[]; autoApprove: boolean }
+export interface DoctorRow { name: string; level: string; text: string }
+export interface Opened { conversation: string; outcome: { outcome: string; url?: string; title?: string } }
+export interface ConversationView { conversation: string; agent: string; live: boolean; last: string }

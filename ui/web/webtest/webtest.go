@@ -1,0 +1,164 @@
+// Package webtest drives the real dashboard in a real Chromium for tests
+// and benchmarks: an in-process buddi (the simulated agents' browser unless
+// the test asks for another mode) and the owner's own headless Chromium,
+// signed in with the one-time link buddi prints. Everything it starts is
+// stopped by t.Cleanup.
+package webtest
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright"
+)
+
+// Wait bounds how long a test waits for the page to show something.
+const Wait = 20 * time.Second
+
+// Owner is a running buddi and the owner's browser pointed at it.
+type Owner struct {
+	*daemontest.Daemon
+	Browser pw.Browser
+	Base    string // http://127.0.0.1:<port>
+}
+
+var shared struct {
+	once sync.Once
+	pw   *pw.Playwright
+	br   pw.Browser
+	err  error
+}
+
+// browser is one headless Chromium shared by the tests of a package; each
+// page gets a context of its own, so cookies are never shared.
+func browser(t testing.TB) pw.Browser {
+	t.Helper()
+	shared.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if shared.err = playwright.InstallDriver(ctx, io.Discard); shared.err != nil {
+			return
+		}
+		if shared.pw, shared.err = pw.Run(&pw.RunOptions{SkipInstallBrowsers: true, Stdout: io.Discard}); shared.err != nil {
+			return
+		}
+		headless := true
+		path, err := playwright.Find(playwright.Config{DataDir: os.TempDir(), Headless: &headless})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		args := []string{"--disable-background-networking", "--disable-component-update", "--no-first-run"}
+		if os.Geteuid() == 0 || os.Getenv(playwright.EnvNoSandbox) == "1" {
+			args = append(args, "--no-sandbox") // Chromium refuses its sandbox to root
+		}
+		shared.br, shared.err = shared.pw.Chromium.Launch(pw.BrowserTypeLaunchOptions{
+			ExecutablePath: pw.String(path), Headless: pw.Bool(true), Args: args})
+	})
+	if shared.err != nil {
+		t.Fatalf("the owner's browser did not start: %v", shared.err)
+	}
+	return shared.br
+}
+
+// Stop closes the shared browser; a TestMain calls it after the tests.
+func Stop() {
+	if shared.br != nil {
+		_ = shared.br.Close()
+	}
+	if shared.pw != nil {
+		_ = shared.pw.Stop()
+	}
+}
+
+// Start starts buddi with o (the simulated browser unless o says otherwise)
+// and the owner's browser.
+func Start(t testing.TB, o daemon.Options) *Owner {
+	t.Helper()
+	br := browser(t)
+	d := daemontest.Start(t, "", o)
+	return &Owner{Daemon: d, Browser: br, Base: "http://" + d.Addr()}
+}
+
+// Page opens a page of a fresh browser context (no cookies) of the given
+// size, closed when the test ends.
+func (o *Owner) Page(t testing.TB, width, height int) pw.Page {
+	t.Helper()
+	bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{
+		Viewport: &pw.Size{Width: width, Height: height}, IsMobile: pw.Bool(width < 600), HasTouch: pw.Bool(width < 600)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bc.Close() })
+	bc.SetDefaultTimeout(float64(Wait.Milliseconds()))
+	p, err := bc.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// SignIn opens a fresh one-time link in p and waits for the Host browser page.
+func (o *Owner) SignIn(t testing.TB, p pw.Page) {
+	t.Helper()
+	link := o.SignInLink()
+	if _, err := p.Goto(link.URL); err != nil {
+		t.Fatal(err)
+	}
+	Visible(t, p.Locator("h1", pw.PageLocatorOptions{HasText: "Host browser"}))
+}
+
+// Visible waits until l is visible.
+func Visible(t testing.TB, l pw.Locator) {
+	t.Helper()
+	if err := l.First().WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateVisible}); err != nil {
+		t.Fatalf("waiting for the page to show it: %v", err)
+	}
+}
+
+// Gone waits until l is hidden or detached.
+func Gone(t testing.TB, l pw.Locator) {
+	t.Helper()
+	if err := l.First().WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateHidden}); err != nil {
+		t.Fatalf("waiting for the page to drop it: %v", err)
+	}
+}
+
+// Click clicks l.
+func Click(t testing.TB, l pw.Locator) {
+	t.Helper()
+	if err := l.Click(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Shots is where the tests save their screenshots: a gitignored directory
+// of the web package, kept after the run as the artifacts.
+func Shots() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")
+}
+
+// Screenshot saves the page as testdata/screenshots/<name>.png.
+func Screenshot(t testing.TB, p pw.Page, name string) string {
+	t.Helper()
+	if err := os.MkdirAll(Shots(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(Shots(), strings.ReplaceAll(name, "/", "_")+".png")
+	if _, err := p.Screenshot(pw.PageScreenshotOptions{Path: pw.String(path), FullPage: pw.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
