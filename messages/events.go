@@ -1,6 +1,9 @@
 package messages
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Event is a change the actors push to subscribers (the dashboard, Telegram,
 // tests). Events carry state, not deltas: a newer event with the same Key
@@ -119,8 +122,11 @@ func (e *ApprovalRequested) About() string { return e.Request.Conversation }
 // Kind is KindStep.
 func (*StepTaken) Kind() EventKind { return KindStep }
 
-// Key is the conversation: a slow subscriber sees its latest step.
-func (e *StepTaken) Key() string { return "step/" + e.Conversation }
+// Key is the conversation and the moment: every step is kept (a timeline
+// and a photo per step need each one), within the subscriber's bound.
+func (e *StepTaken) Key() string {
+	return "step/" + e.Conversation + "/" + strconv.FormatInt(e.At.UnixNano(), 36)
+}
 
 // About is the conversation that acted.
 func (e *StepTaken) About() string { return e.Conversation }

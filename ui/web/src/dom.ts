@@ -45,3 +45,17 @@ export function until(iso: string, now = Date.now()): string {
 }
 
 export function jpeg(base64: string): string { return "data:image/jpeg;base64," + base64; }
+
+// pin is the small pin icon of a pinned tab.
+export function pin(): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "pin");
+  svg.setAttribute("aria-label", "pinned");
+  svg.setAttribute("role", "img");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M5 1h6l-1 5 3 3H9l-1 6-1-6H3l3-3z");
+  svg.appendChild(path);
+  return svg;
+}

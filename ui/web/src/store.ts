@@ -2,7 +2,7 @@
 // subscribe to the parts they show; nothing here polls.
 import type { Frame, Install, SessionInfo, SiteRequest, Snapshot, StopView, TaskView, TimelineEntry } from "./types";
 
-export type Topic = "sessions" | "tasks" | "approvals" | "stop" | "snapshots" | "steps" | "install" | "connection";
+export type Topic = "hello" | "sessions" | "tasks" | "approvals" | "stop" | "snapshots" | "steps" | "install" | "connection";
 
 type Listener = (topic: Topic, conversation?: string) => void;
 
@@ -93,7 +93,7 @@ function hello(f: Frame): void {
   state.version = h.version;
   state.install = h.install;
   state.ready = true;
-  for (const t of ["sessions", "tasks", "approvals", "stop", "install"] as Topic[]) emit(t);
+  for (const t of ["hello", "sessions", "tasks", "approvals", "stop", "install"] as Topic[]) emit(t);
 }
 
 function session(s: SessionInfo, ended: boolean): void {

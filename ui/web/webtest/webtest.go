@@ -123,7 +123,7 @@ func (o *Owner) SignIn(t testing.TB, p pw.Page) {
 func Visible(t testing.TB, l pw.Locator) {
 	t.Helper()
 	if err := l.First().WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateVisible}); err != nil {
-		t.Fatalf("waiting for the page to show it: %v", err)
+		t.Fatalf("waiting for the page to show it: %v (the page as it was: %s)", err, failed(t, l))
 	}
 }
 
@@ -131,7 +131,7 @@ func Visible(t testing.TB, l pw.Locator) {
 func Gone(t testing.TB, l pw.Locator) {
 	t.Helper()
 	if err := l.First().WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateHidden}); err != nil {
-		t.Fatalf("waiting for the page to drop it: %v", err)
+		t.Fatalf("waiting for the page to drop it: %v (the page as it was: %s)", err, failed(t, l))
 	}
 }
 
@@ -161,4 +161,13 @@ func Screenshot(t testing.TB, p pw.Page, name string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// failed saves the page a wait gave up on, for the failure message.
+func failed(t testing.TB, l pw.Locator) string {
+	p, err := l.Page()
+	if err != nil {
+		return "no page"
+	}
+	return Screenshot(t, p, "failed-"+t.Name())
 }

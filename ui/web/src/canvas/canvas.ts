@@ -3,7 +3,7 @@
 // closed); once the session ends it becomes ordinary history that can be
 // closed. Failed calls are not tabs of their own on the strip: they wait in
 // the overflow menu, whose button carries a red dot while one is unopened.
-import { clock, h } from "../dom";
+import { clock, h, pin } from "../dom";
 import { state } from "../store";
 import type { TimelineEntry } from "../types";
 import type { BrowserTab } from "./browserTab";
@@ -42,7 +42,7 @@ export function canvas(conv: string, browser: BrowserTab): Canvas {
       const pinned = live();
       tabs.push(h("div", { class: "tab" + (selected === "browser" ? " on" : ""), "data-tab": "browser", "data-pinned": pinned ? "true" : "false" },
         h("button", { type: "button", role: "tab", "aria-selected": selected === "browser" ? "true" : "false",
-          onclick: () => select("browser") }, pinned ? "📌 Browser" : "Browser"),
+          onclick: () => select("browser") }, pinned && pin(), "Browser"),
         !pinned && h("button", { type: "button", class: "x", "aria-label": "Close the Browser tab",
           onclick: () => { browserClosed = true; if (selected === "browser") selected = openTabs[0] ? keyOf(openTabs[0]) : ""; draw(); } }, "×")));
     }

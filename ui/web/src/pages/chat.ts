@@ -23,6 +23,7 @@ export const chatPage: Page = (root, route) => {
     onclick: () => setOpen(!layout.classList.contains("open")) }, "Canvas");
   const layout = h("div", { class: "chat" }, h("section", { class: "conversation", "aria-label": "Timeline" }, list), cv.el);
   root.append(h("header", { class: "chat-head" }, h("h1", {}, `${agent} · ${conv}`), toggle), layout);
+  cv.el.prepend(h("button", { type: "button", class: "canvas-close", onclick: () => setOpen(false) }, "← Back to the timeline"));
 
   const setOpen = (on: boolean) => {
     layout.classList.toggle("open", on);
@@ -82,13 +83,16 @@ export const chatPage: Page = (root, route) => {
     dropQuery();
   }
   draw();
-  get<Timeline>("/api/timeline?conversation=" + encodeURIComponent(conv)).then((t) => {
+  // The history, and again after every (re)connection: what happened while
+  // the socket was down is in the journal.
+  const load = () => get<Timeline>("/api/timeline?conversation=" + encodeURIComponent(conv)).then((t) => {
     history = t;
     for (const e of t.entries) add(e);
     entries.sort((a, b) => a.at.localeCompare(b.at));
     draw();
     cv.update();
   }).catch(() => {});
+  void load();
 
   const offStep = onStep((e) => {
     if (e.conversation !== conv || !add(e)) return;
@@ -110,6 +114,7 @@ export const chatPage: Page = (root, route) => {
     if (add({ kind: "task", conversation: conv, at, state: t.state, text: t.endReason || t.description })) draw();
   });
   const off = subscribe((topic, c) => {
+    if (topic === "hello") return void load();
     if (c !== conv && topic !== "stop") return;
     if (topic === "sessions" || topic === "snapshots" || topic === "stop") cv.update();
   });

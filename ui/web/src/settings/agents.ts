@@ -5,7 +5,7 @@ import { act } from "../notice";
 import type { AgentAdded, AgentView } from "../types";
 import { registerSection } from "./registry";
 
-registerSection({ id: "agents", title: "Agents", render });
+registerSection({ id: "agents", title: "Agents", rank: 30, render });
 
 function render(root: HTMLElement): () => void {
   const list = h("div", {});

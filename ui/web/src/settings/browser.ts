@@ -7,13 +7,13 @@ import { state, subscribe } from "../store";
 import type { BrowserSettings } from "../types";
 import { registerSection } from "./registry";
 
-registerSection({ id: "browser", title: "Computer & browser", render });
+registerSection({ id: "browser", title: "Computer & browser", rank: 10, render });
 
 function render(root: HTMLElement): () => void {
   const said = h("p", { class: "said", "aria-live": "polite" });
   const body = h("div", {});
   const install = h("div", { class: "install", "aria-live": "polite" });
-  root.append(body, said, install);
+  root.append(said, body, install);
   const load = () => get<BrowserSettings>("/api/settings/browser").then((s) => draw(s)).catch((e) => fill(body, h("p", { class: "said bad" }, String(e.message ?? e))));
   const change = (btn: HTMLElement | null, body: Record<string, unknown>, done: (s: BrowserSettings) => string) =>
     act(btn as HTMLButtonElement | null, said, async () => {

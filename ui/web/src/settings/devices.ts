@@ -5,7 +5,7 @@ import { act } from "../notice";
 import type { DeviceView } from "../types";
 import { registerSection } from "./registry";
 
-registerSection({ id: "devices", title: "Signed-in devices", render });
+registerSection({ id: "devices", title: "Signed-in devices", rank: 40, render });
 
 function render(root: HTMLElement): () => void {
   const list = h("div", {});

@@ -4,7 +4,7 @@ import { fill, h } from "../dom";
 import type { DoctorRow } from "../types";
 import { registerSection } from "./registry";
 
-registerSection({ id: "doctor", title: "Doctor", render });
+registerSection({ id: "doctor", title: "Doctor", rank: 50, render });
 
 function render(root: HTMLElement): () => void {
   const list = h("div", {}, h("p", { class: "meta" }, "Checking…"));

@@ -6,7 +6,7 @@ import { act, notify } from "../notice";
 import type { ApprovedSite, BrowserSettings, DeclinedSite, Login } from "../types";
 import { registerSection } from "./registry";
 
-registerSection({ id: "privacy", title: "Privacy & Safety", render });
+registerSection({ id: "privacy", title: "Privacy & Safety", rank: 20, render });
 
 function render(root: HTMLElement): () => void {
   const toggles = h("div", {});

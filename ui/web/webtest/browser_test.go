@@ -1,0 +1,108 @@
+package webtest_test
+
+import (
+	"strings"
+	"testing"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
+)
+
+func TestTheHostBrowserPageFollowsAnAgentLive(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	c := card(p, "c1")
+	webtest.Visible(t, c.Locator(".badge", pw.LocatorLocatorOptions{HasText: "Ready"}))
+	navigate(t, o, tok, "c1", 3)
+	webtest.Visible(t, c.Locator(".url", pw.LocatorLocatorOptions{HasText: sim.Origin + "/p/3"}))
+	webtest.Visible(t, c.Locator(`[data-steps="1"]`))
+	shot := c.Locator("img.shot")
+	webtest.Visible(t, shot)
+	first, _ := shot.GetAttribute("data-at")
+	o.Observe(t, tok, "c1")
+	webtest.Visible(t, c.Locator(`[data-steps="2"]`))
+	webtest.Visible(t, c.Locator(".caption", pw.LocatorLocatorOptions{HasText: "Captured"}))
+	if err := p.Locator(`article.session[data-conversation="c1"] img.shot:not([data-at="` + first + `"])`).WaitFor(); err != nil {
+		t.Fatalf("the picture was not replaced after the second act: %v", err)
+	}
+	if got := text(t, c.Locator(".steps")); got == "" || !strings.Contains(got, "Step 2 of 80") || !strings.Contains(got, "expires in") {
+		t.Fatalf("steps line %q, want the steps used of max and the expiry", got)
+	}
+	webtest.Screenshot(t, p, "desktop-browser")
+}
+
+func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	c := card(p, "c1")
+
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	said(t, c, "Taken over: ada is paused")
+	webtest.Visible(t, c.Locator(".badge.taken_over", pw.LocatorLocatorOptions{HasText: "Taken over"}))
+	if r := o.Act(t, tok, "c1", in{"action": "observe"}); r.OK || r.Code() != messages.CodeTakenOver {
+		t.Fatalf("the agent acted during the take-over: %v", r.Code())
+	}
+
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
+	said(t, c, "Access resumed")
+	webtest.Visible(t, c.Locator(".badge.ready"))
+	o.Observe(t, tok, "c1")
+
+	stop := p.Locator(".stop-box")
+	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
+	said(t, stop, "All browser access is stopped: 1 session")
+	webtest.Visible(t, p.Locator(".banner .stopped"))
+	if r := o.Act(t, tok, "c1", in{"action": "observe"}); r.OK || r.Code() != messages.CodeStopped {
+		t.Fatalf("the agent acted during the Stop: %v", r.Code())
+	}
+	webtest.Screenshot(t, p, "desktop-browser-stopped")
+	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
+	said(t, stop, "Browser access is resumed")
+	webtest.Gone(t, p.Locator(".banner .stopped"))
+
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Close & release"}))
+	webtest.Gone(t, c)
+	if r := o.Act(t, tok, "c1", in{"action": "observe"}); r.OK || r.Code() != messages.CodeNoTask {
+		t.Fatalf("the released conversation still acts: %v", r.Code())
+	}
+}
+
+func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{Config: askSites()})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := o.AddAgent(t, "ada", false)
+	if r := o.Tool(t, tok, "browser.task", "c2", in{"description": "compare two pages"}); !r.OK {
+		t.Fatalf("browser.task: %s", r.Code())
+	}
+	goTo(t, o, p, "#/tasks")
+	req := p.Locator(`.task-request[data-conversation="c2"]`)
+	webtest.Visible(t, req.Locator("p", pw.LocatorLocatorOptions{HasText: "compare two pages"}))
+	webtest.Visible(t, p.Locator(".nav-link .count", pw.PageLocatorOptions{HasText: "1"}))
+	webtest.Screenshot(t, p, "desktop-tasks")
+	webtest.Click(t, req.Locator("button", pw.LocatorLocatorOptions{HasText: "Accept"}))
+	notice(t, p, "Accepted: ada has 80 steps in c2")
+	webtest.Gone(t, req)
+	o.WaitSession(t, "c2", messages.StateReady)
+
+	if r := o.Act(t, tok, "c2", in{"action": "navigate", "url": sim.Origin + "/p/1"}); r.Code() != messages.CodeApprovalRequired {
+		t.Fatalf("a first visit did not ask the owner: %v", r.Code())
+	}
+	ask := p.Locator(".approval", pw.PageLocatorOptions{HasText: "sim.localhost"})
+	webtest.Visible(t, ask)
+	webtest.Screenshot(t, p, "desktop-tasks-approval")
+	webtest.Click(t, ask.Locator("button", pw.LocatorLocatorOptions{HasText: "Once"}))
+	notice(t, p, "sim.localhost for this conversation")
+	webtest.Gone(t, ask)
+	navigate(t, o, tok, "c2", 1)
+}
+

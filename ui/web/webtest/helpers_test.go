@@ -1,0 +1,70 @@
+package webtest_test
+
+import (
+	"strconv"
+	"testing"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
+)
+
+type in = map[string]any
+
+// agent adds agent with a task in conv and returns its token.
+func agent(t *testing.T, o *webtest.Owner, name, conv string) string {
+	t.Helper()
+	tok := o.AddAgent(t, name, false)
+	o.Task(t, name, conv, 80)
+	return tok
+}
+
+// navigate has the agent open a page of the simulated site.
+func navigate(t *testing.T, o *webtest.Owner, tok, conv string, page int) {
+	t.Helper()
+	r := o.Act(t, tok, conv, in{"action": "navigate", "url": sim.Origin + "/p/" + strconv.Itoa(page)})
+	if !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+}
+
+
+// goTo opens a route of the dashboard.
+func goTo(t *testing.T, o *webtest.Owner, p pw.Page, route string) {
+	t.Helper()
+	if _, err := p.Goto(o.Base + "/" + route); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// card is the session card of conv on the Host browser page.
+func card(p pw.Page, conv string) pw.Locator {
+	return p.Locator(`article.session[data-conversation="` + conv + `"]`)
+}
+
+func text(t *testing.T, l pw.Locator) string {
+	t.Helper()
+	s, err := l.First().TextContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// said waits for l's answer line to hold want.
+func said(t *testing.T, l pw.Locator, want string) {
+	t.Helper()
+	webtest.Visible(t, l.Locator(".said", pw.LocatorLocatorOptions{HasText: want}))
+}
+
+// askSites is a configuration where agents ask before opening a new site.
+func askSites() config.Config { return config.Config{SiteApproval: "ask"} }
+
+// notice waits for the page's notice to say want (a control whose card
+// went away with the decision says what happened there).
+func notice(t *testing.T, p pw.Page, want string) {
+	t.Helper()
+	webtest.Visible(t, p.Locator(".notice", pw.PageLocatorOptions{HasText: want}))
+}

@@ -1,0 +1,120 @@
+package webtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
+)
+
+func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	agent(t, o, "ada", "c1")
+	goTo(t, o, p, "#/settings/browser")
+	webtest.Visible(t, p.Locator(".modes .note", pw.PageLocatorOptions{HasText: "1 session is open now"}))
+	webtest.Visible(t, p.Locator("label.unavailable", pw.PageLocatorOptions{HasText: "not available on this install yet"}))
+	if ok, _ := p.Locator(`input[name=mode][value=extension]`).IsDisabled(); !ok {
+		t.Fatal("the extension mode, which this build lacks, can be chosen")
+	}
+	webtest.Click(t, p.Locator(`input[name=mode][value=playwright]`))
+	webtest.Visible(t, p.Locator(".said.bad", pw.PageLocatorOptions{HasText: "release the 1 open session first"}))
+	if mode := health(t, o).Mode; mode != "sim" {
+		t.Fatalf("the mode changed to %s with a session open", mode)
+	}
+	if ok, _ := p.Locator(`input[name=mode][value=sim]`).IsChecked(); !ok {
+		t.Fatal("the page shows the refused mode as chosen")
+	}
+	webtest.Screenshot(t, p, "desktop-settings-browser-refused")
+
+	o.Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
+	o.WaitSession(t, "c1", "")
+	goTo(t, o, p, "#/settings/agents")
+	goTo(t, o, p, "#/settings/browser")
+	webtest.Gone(t, p.Locator(".modes .note"))
+	webtest.Click(t, p.Locator(`input[name=mode][value=playwright]`))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "The mode is now Give agents their own browser"}))
+	if mode := health(t, o).Mode; mode != "playwright" {
+		t.Fatalf("the mode is %s after switching to playwright", mode)
+	}
+	raw, err := os.ReadFile(filepath.Join(o.Dir, "browser", "settings.json"))
+	var saved struct{ Mode string }
+	if err != nil || json.Unmarshal(raw, &saved) != nil || saved.Mode != "playwright" {
+		t.Fatalf("settings.json holds %q (%v), want the mode saved", raw, err)
+	}
+	if fi, err := os.Stat(filepath.Join(o.Dir, "browser", "settings.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("settings.json is not owner-only: %v %v", fi.Mode(), err)
+	}
+	webtest.Screenshot(t, p, "desktop-settings-browser")
+	webtest.Click(t, p.Locator(`input[name=mode][value=sim]`))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "The mode is now A simulated browser"}))
+}
+
+func TestPrivacyListsRevokeAndAskAgain(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{Config: askSites()})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/1"})
+	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "https://sim.localhost", Decision: messages.DecideAlways})
+	goTo(t, o, p, "#/settings/privacy")
+	row := p.Locator("li", pw.PageLocatorOptions{HasText: "https://sim.localhost"})
+	webtest.Visible(t, row.Locator("button", pw.LocatorLocatorOptions{HasText: "Revoke"}))
+	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site holds a login"}))
+	webtest.Screenshot(t, p, "desktop-settings-privacy")
+	webtest.Click(t, row.Locator("button", pw.LocatorLocatorOptions{HasText: "Revoke"}))
+	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site is approved for good"}))
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/2"}); r.Code() != messages.CodeApprovalRequired {
+		t.Fatalf("a revoked site did not ask again: %v", r.Code())
+	}
+	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "https://sim.localhost", Decision: messages.DecideReject})
+	goTo(t, o, p, "#/settings/agents")
+	goTo(t, o, p, "#/settings/privacy")
+	declined := p.Locator("li", pw.PageLocatorOptions{HasText: "https://sim.localhost in c1"})
+	webtest.Click(t, declined.Locator("button", pw.LocatorLocatorOptions{HasText: "Ask again"}))
+	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site is declined"}))
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/2"}); r.Code() != messages.CodeApprovalRequired {
+		t.Fatalf("after Ask again the site was not asked about: %v", r.Code())
+	}
+}
+
+func TestAirGapAsksFirstAndDisablesTheBrowsingToggle(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	goTo(t, o, p, "#/settings/privacy")
+	p.OnDialog(func(d pw.Dialog) {
+		if d.Message() == "" {
+			t.Error("air-gap asked with an empty question")
+		}
+		_ = d.Accept()
+	})
+	webtest.Click(t, p.Locator("input[name=airGap]"))
+	webtest.Visible(t, p.Locator(".banner-inline", pw.PageLocatorOptions{HasText: "Air-gap is on"}))
+	if ok, _ := p.Locator("input[name=siteApproval]").IsDisabled(); !ok {
+		t.Fatal("the site-approval toggle stays enabled under air-gap")
+	}
+	var st messages.BrowserSettings
+	o.Must(t, "GET", "/api/settings/browser", nil).Decode(&st)
+	if !st.AirGap {
+		t.Fatal("air-gap is not on after the owner confirmed")
+	}
+	webtest.Screenshot(t, p, "desktop-settings-privacy-airgap")
+}
+
+func health(t *testing.T, o *webtest.Owner) *messages.Health {
+	t.Helper()
+	h, err := o.API.Health(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
