@@ -15,6 +15,16 @@ var surfaceRules = map[string]string{
 }
 
 func TestUIImportsOnlyTheContract(t *testing.T) {
-	deptest.Check(t, deptest.Module+"/ui", surfaceRules)
-	deptest.Check(t, deptest.Module+"/ui/mcp", surfaceRules)
+	for _, pkg := range []string{"ui", "ui/mcp", "ui/journal", "ui/limit", "ui/origin", "ui/web"} {
+		deptest.Check(t, deptest.Module+"/"+pkg, surfaceRules)
+	}
+}
+
+// The dashboard's bundler (esbuild) builds the checked-in front end; the
+// binary embeds the result and never links the bundler.
+func TestTheBinaryDoesNotLinkTheBundler(t *testing.T) {
+	deptest.Check(t, deptest.Module+"/cmd/buddi", map[string]string{
+		"github.com/evanw/esbuild":        "the front end is bundled by go generate, not at run time",
+		deptest.Module + "/ui/web/bundle": "the front end is bundled by go generate, not at run time",
+	})
 }

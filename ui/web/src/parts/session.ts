@@ -44,6 +44,7 @@ export function sessionCard(first: SessionInfo, link = true): SessionCard {
     steps.setAttribute("data-steps", String(s.stepsUsed));
     const st = state.lastStep.get(s.conversation);
     last.textContent = st ? `Last action: ${st.action}, ${st.code ? "refused (" + st.code + ")" : st.outcome ?? "done"}, at ${clock(st.at)}` : "";
+    if (st) last.setAttribute("data-steps", String(st.stepsUsed ?? 0));
     ctl.update(s);
     snap.update(s.conversation, true);
   };
