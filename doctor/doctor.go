@@ -43,10 +43,10 @@ func Rows(c config.Config, o Options) messages.DoctorRows {
 func Worst(rows messages.DoctorRows) string {
 	worst := OK
 	for _, r := range rows {
-		switch {
-		case r.Level == Error:
+		switch r.Level {
+		case Error:
 			return Error
-		case r.Level == Warning:
+		case Warning:
 			worst = Warning
 		}
 	}

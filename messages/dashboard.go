@@ -198,14 +198,20 @@ type DoctorRow struct {
 	Text  string `json:"text"`
 }
 
-// Lists the dashboard reads.
-type (
-	SiteList     []ApprovedSite
-	DeclinedList []DeclinedSite
-	LoginList    []Login
-	DeviceList   []DeviceView
-	DoctorRows   []DoctorRow
-)
+// SiteList answers ListSites.
+type SiteList []ApprovedSite
+
+// DeclinedList answers ListDeclined.
+type DeclinedList []DeclinedSite
+
+// LoginList answers ListLogins.
+type LoginList []Login
+
+// DeviceList answers ListDevices, newest first.
+type DeviceList []DeviceView
+
+// DoctorRows are the doctor's checks, in order.
+type DoctorRows []DoctorRow
 
 func (*Snapshot) answer()        {}
 func (*BrowserSettings) answer() {}

@@ -85,6 +85,15 @@ func (s *Server) checkHost(ctx *fasthttp.RequestCtx) *messages.Error {
 		"; open it at its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use."}
 }
 
+// checkPage refuses a request that is not from the dashboard's own page:
+// a Host or an Origin not on the list.
+func (s *Server) checkPage(ctx *fasthttp.RequestCtx) *messages.Error {
+	if e := s.checkHost(ctx); e != nil {
+		return e
+	}
+	return s.checkOrigin(ctx)
+}
+
 // checkOrigin refuses a request without an Origin on the list.
 func (s *Server) checkOrigin(ctx *fasthttp.RequestCtx) *messages.Error {
 	o := string(ctx.Request.Header.Peek("Origin"))

@@ -23,34 +23,34 @@ func (ss *sockets) write(sock *socket) {
 	tick := time.NewTicker(pingEvery)
 	defer tick.Stop()
 	var dropped uint64
-	for {
+	for ok := true; ok; {
 		select {
 		case <-sock.done:
 			return
 		case <-sub.Ready():
-			evs := sub.Drain()
-			if d := sub.Dropped(); d != dropped {
-				dropped = d
-				if !sock.send(ss.s.hello()) {
-					return
-				}
-				continue
-			}
-			for _, ev := range evs {
-				if f := frameOf(ev); f != nil && !sock.send(f) {
-					return
-				}
-			}
+			ok = ss.push(sock, sub, &dropped)
 		case <-sock.install:
-			if !sock.send(&messages.Frame{Type: messages.FrameInstall, Install: ss.s.install.current()}) {
-				return
-			}
+			ok = sock.send(&messages.Frame{Type: messages.FrameInstall, Install: ss.s.install.current()})
 		case <-tick.C:
-			if !ss.lease(sock) {
-				return
-			}
+			ok = ss.lease(sock)
 		}
 	}
+}
+
+// push sends the events waiting, or a fresh hello when some were dropped;
+// false when the socket is gone.
+func (ss *sockets) push(sock *socket, sub *events.Subscription, dropped *uint64) bool {
+	evs := sub.Drain()
+	if d := sub.Dropped(); d != *dropped {
+		*dropped = d
+		return sock.send(ss.s.hello())
+	}
+	for _, ev := range evs {
+		if f := frameOf(ev); f != nil && !sock.send(f) {
+			return false
+		}
+	}
+	return true
 }
 
 // lease pings the page and checks its device is still signed in.

@@ -52,11 +52,7 @@ func (s *Server) session(ctx *fasthttp.RequestCtx, path string) {
 // signIn spends a one-time link's token for a session cookie. Failures
 // count against the shared limiter, per address and for the install.
 func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
-	if e := s.checkHost(ctx); e != nil {
-		writeError(ctx, e)
-		return
-	}
-	if e := s.checkOrigin(ctx); e != nil {
+	if e := s.checkPage(ctx); e != nil {
 		writeError(ctx, e)
 		return
 	}

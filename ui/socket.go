@@ -69,11 +69,7 @@ func newSockets(s *Server) *sockets {
 // events is GET /api/events: it checks the page and the sign-in, then hands
 // the connection to the socket.
 func (s *Server) events(ctx *fasthttp.RequestCtx) {
-	if e := s.checkHost(ctx); e != nil {
-		writeError(ctx, e)
-		return
-	}
-	if e := s.checkOrigin(ctx); e != nil {
+	if e := s.checkPage(ctx); e != nil {
 		writeError(ctx, e)
 		return
 	}

@@ -140,6 +140,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 // going away and the action will not be finished.
 func (a *Actor) stopping(ctx actor.Context) {
 	a.disarmExpiry()
+	a.snapshotGone(ctx)
 	if w, ok := a.st.(*working); ok {
 		w.cancel()
 		ctx.Send(w.replyTo, messages.Fail(messages.CodeReleased,

@@ -29,9 +29,11 @@ func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
 }
 
 // takeSnapshot scales shot, or a screenshot it takes when shot is nil, off
-// the mailbox, and sends the result back as *snapped.
+// the mailbox, publishes it, and sends it back as *snapped. It is published
+// from here, not from the mailbox, so that the picture of a session's last
+// act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
-	tabs, conv, url, now := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now
+	tabs, conv, url, now, bus := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
 		at := now()
@@ -50,17 +52,17 @@ func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
 		if shot != nil {
 			if j := scaled(shot, snapEdge, snapQuality); j != nil {
 				s = &messages.Snapshot{Conversation: conv, URL: url, At: at.UTC(), JPEG: j}
+				bus.Publish(&messages.SnapshotTaken{Snapshot: *s})
 			}
 		}
 		sys.Root.Send(self, &snapped{snap: s})
 	}()
 }
 
-// snapped keeps and publishes a snapshot, and answers the owners waiting.
+// snapped keeps a snapshot and answers the owners waiting.
 func (a *Actor) snapped(ctx actor.Context, m *snapped) {
-	if m.snap != nil {
+	if m.snap != nil && (a.snap == nil || m.snap.At.After(a.snap.At)) {
 		a.snap = m.snap
-		a.cfg.Bus.Publish(&messages.SnapshotTaken{Snapshot: *m.snap})
 	}
 	for _, p := range a.asking {
 		ctx.Send(p, a.snapshotReply())
@@ -87,4 +89,14 @@ func (a *Actor) snapshotReply() *messages.OwnerReply {
 			Message: "There is no snapshot of this session yet: its agent has not opened a page."})
 	}
 	return &messages.OwnerReply{Result: a.snap}
+}
+
+// snapshotGone answers the owners waiting for a snapshot that will not
+// come: the session is stopping.
+func (a *Actor) snapshotGone(ctx actor.Context) {
+	for _, p := range a.asking {
+		ctx.Send(p, messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
+			Message: "The session ended before its picture was taken."}))
+	}
+	a.asking = nil
 }

@@ -20,7 +20,7 @@ const (
 func thumbnail(img []byte) []byte { return scaled(img, thumbEdge, thumbQuality) }
 
 // scaled returns img with its longest edge at most edge pixels, or nil when
-// it cannot be read.
+// it cannot be read. A picture already small enough is returned as it is.
 func scaled(img []byte, edge, quality int) []byte {
 	src, err := jpeg.Decode(bytes.NewReader(img))
 	if err != nil {
@@ -31,21 +31,55 @@ func scaled(img []byte, edge, quality int) []byte {
 	if w == 0 || h == 0 {
 		return nil
 	}
-	scale := float64(edge) / float64(max(w, h))
-	if scale > 1 {
-		scale = 1
+	if max(w, h) <= edge {
+		return img
 	}
-	tw, th := max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
-	dst := image.NewRGBA(image.Rect(0, 0, tw, th))
-	for y := 0; y < th; y++ {
-		sy := b.Min.Y + y*h/th
-		for x := 0; x < tw; x++ {
-			dst.Set(x, y, src.At(b.Min.X+x*w/tw, sy))
-		}
-	}
+	tw, th := max(1, w*edge/max(w, h)), max(1, h*edge/max(w, h))
 	var out bytes.Buffer
-	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: quality}); err != nil {
+	if err := jpeg.Encode(&out, sample(src, tw, th), &jpeg.Options{Quality: quality}); err != nil {
 		return nil
 	}
 	return out.Bytes()
+}
+
+// sample picks the nearest source pixel for each of tw×th. The pictures a
+// browser gives are YCbCr or grey, whose planes are read directly: the
+// generic path costs an interface call per pixel, which is slow enough to
+// matter for a picture after every act.
+func sample(src image.Image, tw, th int) image.Image {
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	xs, ys := make([]int, tw), make([]int, th)
+	for x := range xs {
+		xs[x] = b.Min.X + x*w/tw
+	}
+	for y := range ys {
+		ys[y] = b.Min.Y + y*h/th
+	}
+	switch s := src.(type) {
+	case *image.YCbCr:
+		dst := image.NewYCbCr(image.Rect(0, 0, tw, th), image.YCbCrSubsampleRatio444)
+		for y, sy := range ys {
+			for x, sx := range xs {
+				yi, ci, di := s.YOffset(sx, sy), s.COffset(sx, sy), y*dst.YStride+x
+				dst.Y[di], dst.Cb[di], dst.Cr[di] = s.Y[yi], s.Cb[ci], s.Cr[ci]
+			}
+		}
+		return dst
+	case *image.Gray:
+		dst := image.NewGray(image.Rect(0, 0, tw, th))
+		for y, sy := range ys {
+			for x, sx := range xs {
+				dst.Pix[y*dst.Stride+x] = s.Pix[s.PixOffset(sx, sy)]
+			}
+		}
+		return dst
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, tw, th))
+	for y, sy := range ys {
+		for x, sx := range xs {
+			dst.Set(x, y, src.At(sx, sy))
+		}
+	}
+	return dst
 }

@@ -66,10 +66,7 @@ func (d *Driver) Open(ctx context.Context, conv string) (drivers.Tabs, error) {
 	defer cancel()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return nil, fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
-	}
-	if err := d.ensure(ctx); err != nil {
+	if err := d.ready(ctx); err != nil {
 		return nil, err
 	}
 	if ts := d.convs[conv]; ts != nil && ts.b == d.b {
@@ -81,6 +78,15 @@ func (d *Driver) Open(ctx context.Context, conv string) (drivers.Tabs, error) {
 	}
 	d.convs[conv] = ts
 	return ts, nil
+}
+
+// ready refuses a closed driver and launches the browser when needed; the
+// caller holds d.mu.
+func (d *Driver) ready(ctx context.Context) error {
+	if d.closed {
+		return fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
+	}
+	return d.ensure(ctx)
 }
 
 // ensure launches the browser when there is none or the last one died.

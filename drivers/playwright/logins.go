@@ -92,10 +92,7 @@ func (d *Driver) running(ctx context.Context) (*browser, error) {
 	defer cancel()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
-		return nil, fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
-	}
-	if err := d.ensure(ctx); err != nil {
+	if err := d.ready(ctx); err != nil {
 		return nil, err
 	}
 	return d.b, nil

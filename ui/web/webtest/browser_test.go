@@ -105,4 +105,3 @@ func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 	webtest.Gone(t, ask)
 	navigate(t, o, tok, "c2", 1)
 }
-

@@ -52,6 +52,7 @@ func TestTheBrowserTabIsPinnedWhileTheSessionLivesThenBecomesHistory(t *testing.
 
 	// Released: the tab is ordinary history with its last picture.
 	webtest.Click(t, p.Locator(`.tab[data-tab="browser"] button[role="tab"]`))
+	webtest.Visible(t, p.Locator(".panel img.shot"))
 	webtest.Click(t, p.Locator(".panel button", pw.PageLocatorOptions{HasText: "Close & release"}))
 	webtest.Visible(t, p.Locator(`.tab[data-tab="browser"][data-pinned="false"] button.x`))
 	webtest.Visible(t, p.Locator(".panel .ended"))

@@ -30,7 +30,6 @@ func navigate(t *testing.T, o *webtest.Owner, tok, conv string, page int) {
 	}
 }
 
-
 // goTo opens a route of the dashboard.
 func goTo(t *testing.T, o *webtest.Owner, p pw.Page, route string) {
 	t.Helper()

@@ -2,7 +2,6 @@ package webtest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"testing"
@@ -39,7 +38,7 @@ func TestInstallChromiumShowsItsProgressAndItsEnd(t *testing.T) {
 		t.Fatalf("a second install while one runs: %v %v", r, err)
 	}
 	webtest.Screenshot(t, p, "desktop-settings-install")
-	proceed <- errors.New("Playwright's Chromium download is unreachable from here: run `apt-get install chromium` instead.")
+	proceed <- &messages.Error{Code: messages.CodeNoBrowser, Message: "Playwright's Chromium download is unreachable from here: run `apt-get install chromium` instead."}
 	webtest.Visible(t, p.Locator(".install h3", pw.PageLocatorOptions{HasText: "The install failed"}))
 	webtest.Visible(t, p.Locator(".install .said.bad", pw.PageLocatorOptions{HasText: "apt-get install chromium"}))
 	webtest.Visible(t, p.Locator(".install .log", pw.PageLocatorOptions{HasText: "Chromium is unpacked."}))

@@ -1,0 +1,53 @@
+package session
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"testing"
+)
+
+func jpegOf(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestScaledKeepsTheShapeAndTheColours(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 1280, 720))
+	for y := range 720 {
+		for x := range 1280 {
+			c := color.RGBA{R: 200, G: 30, B: 30, A: 255}
+			if x >= 640 {
+				c = color.RGBA{R: 30, G: 30, B: 200, A: 255}
+			}
+			src.Set(x, y, c)
+		}
+	}
+	for name, raw := range map[string][]byte{"colour": jpegOf(t, src), "grey": jpegOf(t, image.NewGray(image.Rect(0, 0, 1280, 720)))} {
+		out, err := jpeg.Decode(bytes.NewReader(scaled(raw, snapEdge, snapQuality)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b := out.Bounds(); b.Dx() != 800 || b.Dy() != 450 {
+			t.Fatalf("%s: scaled to %v, want 800x450", name, b)
+		}
+		if name != "colour" {
+			continue
+		}
+		if r, _, bl, _ := out.At(100, 200).RGBA(); r>>8 < 150 || bl>>8 > 80 {
+			t.Fatalf("the left half is not red any more: %v", out.At(100, 200))
+		}
+		if r, _, bl, _ := out.At(700, 200).RGBA(); bl>>8 < 150 || r>>8 > 80 {
+			t.Fatalf("the right half is not blue any more: %v", out.At(700, 200))
+		}
+	}
+	small := jpegOf(t, image.NewGray(image.Rect(0, 0, 300, 200)))
+	if !bytes.Equal(scaled(small, snapEdge, snapQuality), small) {
+		t.Fatal("a picture already small enough was encoded again")
+	}
+}
