@@ -1,19 +1,37 @@
 // Package ui serves every surface people and agents reach over HTTP: the
 // health check, the agent tool API, MCP over streamable HTTP at /mcp (the
-// handler of ui/mcp, run down the tool API's own path) and the owner API. It
-// holds no state of its own beyond the owner's token hash: every request is
-// checked against the contract (messages) and handed to the actors' client,
-// which answers within the request's deadline. ui imports the contract,
-// events and that client's interface (Actors), never an actor or a driver.
+// handler of ui/mcp, run down the tool API's own path), the owner API,
+// /metrics, and the owner's dashboard: its embedded page (ui/web), its
+// sign-in and its events WebSocket. Every request is checked against the
+// contract (messages) and handed to the actors' client, which answers within
+// the request's deadline. ui imports the contract, events and that client's
+// interface (Actors), never an actor or a driver.
 //
-// Surfaces that push (the dashboard's WebSocket, Telegram) subscribe through
-// Actors.Subscribe and consume the events in their own goroutine; see
-// package events.
+// The owner is either the holder of the owner token (the CLI, programs),
+// or a browser signed in to the dashboard: a one-time link (printed by
+// `buddi serve`, and by `buddi open` through POST /api/signin-links) is
+// exchanged for a session cookie, HttpOnly and SameSite=Strict, Secure when
+// buddi is reached over TLS. The ledger keeps the signed-in devices (only
+// their cookies' hashes); the server keeps the unspent links, in memory.
+// Every write of a signed-in browser carries the CSRF token derived from
+// its cookie and an Origin on the list (ui/origin), under a Host on the list.
+// Failed sign-ins count against a limiter (ui/limit) that pairing shares.
+//
+// The dashboard polls nothing: GET /api/events upgrades to a WebSocket
+// (gws, on the connection fasthttp hands over) that sends a hello with the
+// whole state, then one frame per event, and a fresh hello whenever its
+// queue had to drop events. The journal (ui/journal) keeps each recent
+// conversation's timeline and last snapshot for the conversation view.
 //
 // Concurrency: fasthttp runs each request on its own goroutine; handlers only
-// read the Server's immutable fields and block on one answer each. fasthttp's
-// adaptor runs /mcp's net/http handler on a goroutine of its own per request
-// and waits for it. Shutdown stops accepting, lets requests in flight finish
-// until the deadline, closes what remains, and then ends the MCP sessions
-// still open.
+// read the Server's fields and block on one answer each. fasthttp's adaptor
+// runs /mcp's net/http handler on a goroutine of its own per request and
+// waits for it. Each events socket has two goroutines: the hijacked
+// connection's, which reads (pongs, the close), and a writer that owns the
+// socket's subscription, pushes frames, pings and re-checks the device every
+// 20 seconds; signing a device out closes its sockets at once. The journal
+// has one goroutine; a browser install started from the dashboard has one.
+// Shutdown stops accepting, closes the sockets, lets requests in flight
+// finish until the deadline, closes what remains, and then ends the MCP
+// sessions, the install and the journal.
 package ui

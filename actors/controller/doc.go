@@ -1,8 +1,13 @@
 // Package controller is the supervisor at the top of buddi's actor tree: a
 // thin routing actor over small parts, each with its own tests: the
 // registry of agents and their tokens (registry), the task state machine
-// (tasks), the owner's site answers (sitegate), and the pool of browser
-// profiles sessions are placed on, opened from the install's mode (pool).
+// (tasks), the owner's site answers (sitegate), the dashboard's signed-in
+// devices (devices), and the pool of browser profiles sessions are placed
+// on, opened from the install's mode (pool). It applies the owner's browser
+// settings (the mode among them) only with no session open, closing every
+// browser first, and it opens the owner's own browser sessions ("Open a
+// browser"): conversations of the built-in agent "owner", which has no
+// token, each with a task the owner gave.
 // It owns the global Stop and spawns every session as its child. The ledger
 // is its sibling under the root, so that the controller's own restart never
 // restarts the only writer of the store.

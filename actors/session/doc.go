@@ -20,6 +20,9 @@
 // controls act at once and are answered once durable: the ledger write runs
 // in the owner's lane and is retried off the mailbox until it lands. The
 // session shows its state in its routing entry and publishes events on the
-// bus; neither blocks. A take-over's hand is the session's child: stopping
+// bus; neither blocks. While someone watches (a dashboard is open), each
+// act is followed by a snapshot of the page for the owner, taken and scaled
+// off the mailbox after the agent was answered. A take-over's hand is the
+// session's child: stopping
 // the session stops it, and a hand-back waits for it to let go.
 package session

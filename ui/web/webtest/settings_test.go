@@ -118,3 +118,25 @@ func health(t *testing.T, o *webtest.Owner) *messages.Health {
 	}
 	return h
 }
+
+func TestAgentsAreAddedWithTheirTokenShownOnceAndRemoved(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	goTo(t, o, p, "#/settings/agents")
+	if err := p.Locator("input[name=name]").Fill("zed"); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Add agent"}))
+	webtest.Visible(t, p.Locator("pre.token", pw.PageLocatorOptions{HasText: "ba_"}))
+	token, _ := p.Locator("pre.token").TextContent()
+	webtest.Visible(t, p.Locator(`li[data-agent="zed"]`, pw.PageLocatorOptions{HasText: "browser.*"}))
+	if r := o.Tool(t, token, "browser.status", "z1", map[string]any{}); !r.OK {
+		t.Fatalf("the shown token does not work: %s", r.Code())
+	}
+	webtest.Click(t, p.Locator(`li[data-agent="zed"] button`, pw.PageLocatorOptions{HasText: "Remove"}))
+	webtest.Gone(t, p.Locator(`li[data-agent="zed"]`))
+	if r := o.Tool(t, token, "browser.status", "z1", map[string]any{}); r.Code() != messages.CodeUnauthorized {
+		t.Fatalf("the removed agent's token still works: %s", r.Code())
+	}
+}

@@ -1,5 +1,5 @@
 // Settings → Agents: who may use the browser, with what grants.
-import { get, post } from "../api";
+import { del, get, post } from "../api";
 import { clock, fill, h } from "../dom";
 import { act } from "../notice";
 import type { AgentAdded, AgentView } from "../types";
@@ -17,8 +17,18 @@ function render(root: HTMLElement): () => void {
   const form = h("form", { class: "card" }, h("label", {}, "Name", name),
     h("label", { class: "choice" }, auto, h("span", {}, "Start its task requests without asking me (still capped)")), add, said, token);
   root.append(list, form);
-  const load = () => get<AgentView[]>("/api/agents").then((agents) => fill(list, agents.length
-    ? h("ul", { class: "rows" }, agents.map((a) => h("li", {}, h("span", {}, `${a.name}: ${a.grants.join(", ")}${a.autoApprove ? " · starts tasks without asking" : ""} · added ${clock(a.created)}`))))
+  const row = (a: AgentView) => {
+    const said = h("p", { class: "said", "aria-live": "polite" });
+    const b: HTMLButtonElement = h("button", { type: "button", class: "danger" }, "Remove");
+    b.addEventListener("click", () => void act(b, said, async () => {
+      await del("/api/agents/" + encodeURIComponent(a.name));
+      void load();
+      return `Removed ${a.name}; its token no longer works.`;
+    }));
+    return h("li", { "data-agent": a.name }, h("span", {}, `${a.name}: ${a.grants.join(", ")}${a.autoApprove ? " · starts tasks without asking" : ""} · added ${clock(a.created)}`), b, said);
+  };
+  const load = (): Promise<void> => get<AgentView[]>("/api/agents").then((agents) => fill(list, agents.length
+    ? h("ul", { class: "rows" }, agents.map(row))
     : h("p", { class: "empty" }, "No agents yet."))).catch(() => {});
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
