@@ -111,6 +111,7 @@ func TestDashboardWritesNeedSignInCSRFAndTheirOwnOriginAndHost(t *testing.T) {
 		"foreign origin":  {b, "POST", "/api/browser/stop", "{}", with("Origin", "http://evil.example"), 403, messages.CodeOriginRefused},
 		"no origin":       {b, "POST", "/api/browser/stop", "{}", with("Origin", ""), 403, messages.CodeOriginRefused},
 		"rebound host":    {b, "GET", "/api/browser/sessions", "", map[string]string{"Host": "evil.example:80"}, 403, messages.CodeHostRefused},
+		"foreign read":    {b, "GET", "/api/logins", "", map[string]string{"Origin": "http://127.0.0.1:1"}, 403, messages.CodeOriginRefused},
 		"unknown session": {stranger, "GET", "/api/browser/sessions", "", nil, 401, messages.CodeUnauthorized},
 		"no sign-in":      {&browserSide{base: b.base}, "GET", "/api/settings/browser", "", nil, 401, messages.CodeUnauthorized},
 		"bad json":        {b, "POST", "/api/browser/takeover", "{", b.page(), 400, messages.CodeBadInput},

@@ -38,7 +38,9 @@ type sockets struct {
 	count atomic.Int64
 }
 
-// socket is one dashboard's events socket.
+// socket is one dashboard's events socket. Its connection belongs to
+// fasthttp once serve returns, so nothing may touch it after: serve waits
+// for the writer, and close does nothing once the socket is released.
 type socket struct {
 	conn    *gws.Conn
 	device  string
@@ -46,6 +48,9 @@ type socket struct {
 	install chan struct{} // has a value when the install's progress changed
 	done    chan struct{} // closed when the socket closed
 	once    sync.Once
+
+	mu       sync.Mutex
+	released bool // serve has returned: the connection is not ours any more
 }
 
 const socketKey = "socket"
@@ -117,11 +122,20 @@ func (ss *sockets) serve(c net.Conn, req *http.Request, device, cookie string) {
 		install: make(chan struct{}, 1), done: make(chan struct{})}
 	conn.Session().Store(socketKey, sock)
 	ss.add(sock)
-	defer ss.remove(sock)
-	go ss.write(sock)
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		ss.write(sock)
+	}()
 	_ = conn.SetReadDeadline(time.Now().Add(readGrace))
 	conn.ReadLoop()
 	sock.stop()
+	_ = conn.NetConn().Close() // a writer blocked on a slow page returns now
+	<-wrote
+	ss.remove(sock)
+	sock.mu.Lock()
+	sock.released = true
+	sock.mu.Unlock()
 }
 
 func (ss *sockets) add(sock *socket) {
@@ -176,8 +190,14 @@ func (ss *sockets) notifyInstall() {
 	})
 }
 
-// close sends a close frame and closes the connection.
+// close sends a close frame and closes the connection, unless serve has
+// already let it go.
 func (sock *socket) close(code uint16, reason string) {
+	sock.mu.Lock()
+	defer sock.mu.Unlock()
+	if sock.released {
+		return
+	}
 	_ = sock.conn.SetWriteDeadline(time.Now().Add(time.Second))
 	_ = sock.conn.WriteClose(code, []byte(reason))
 	_ = sock.conn.NetConn().Close()
