@@ -1,0 +1,36 @@
+package main_test
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// buddi open prints a one-time link that signs a browser in, as serve's own
+// printed link does.
+func TestOpenPrintsALinkThatSignsInOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, dir)
+	r := runCLI(t, nil, "open", "--data", dir)
+	m := regexp.MustCompile(`Sign in to the dashboard: (http://\S+/#/signin/(\S+))`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil || !strings.HasPrefix(m[1], "http://"+s.addr+"/") {
+		t.Fatalf("open: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	signIn := func() int {
+		req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/session", strings.NewReader(`{"token":"`+m[2]+`"}`))
+		req.Header.Set("Origin", "http://"+s.addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if got := signIn(); got != 200 {
+		t.Fatalf("the printed link did not sign in: %d", got)
+	}
+	if got := signIn(); got != 401 {
+		t.Fatalf("the printed link signed in twice: %d", got)
+	}
+}
