@@ -16,6 +16,7 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.49.0
+	gopkg.in/telebot.v3 v3.3.8
 )
 
 require (

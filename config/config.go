@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,8 +35,13 @@ type Config struct {
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
 	// can be shown (headed) rather than run headless.
 	Display bool
-	// TelegramToken is BUDDI_TELEGRAM_TOKEN (no Telegram surface yet).
+	// TelegramToken is BUDDI_TELEGRAM_TOKEN: the bot's token from
+	// @BotFather; empty leaves the Telegram surface off.
 	TelegramToken string
+	// TelegramAPI is BUDDI_TELEGRAM_API: the Bot API's base URL (a
+	// self-hosted Bot API server, or a test server); DefaultTelegramAPI
+	// when unset.
+	TelegramAPI string
 }
 
 // Channels are the browser channels BUDDI_BROWSER_CHANNEL accepts: the
@@ -46,6 +53,8 @@ var Channels = []string{"chrome", "chrome-beta", "chrome-dev", "chrome-stable",
 const (
 	DefaultData = "./data"
 	DefaultAddr = "127.0.0.1:7777"
+	// DefaultTelegramAPI is Telegram's public Bot API.
+	DefaultTelegramAPI = "https://api.telegram.org"
 )
 
 // ErrInvalid marks a configuration error; its text is the sentence to show.
@@ -69,7 +78,8 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		Driver:        or(getenv("BUDDI_DRIVER"), "playwright"),
 		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
 		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
-		TelegramToken: getenv("BUDDI_TELEGRAM_TOKEN"),
+		TelegramToken: strings.TrimSpace(getenv("BUDDI_TELEGRAM_TOKEN")),
+		TelegramAPI:   strings.TrimRight(or(getenv("BUDDI_TELEGRAM_API"), DefaultTelegramAPI), "/"),
 	}
 	ns, err := Bool("BUDDI_BROWSER_NO_SANDBOX", getenv("BUDDI_BROWSER_NO_SANDBOX"))
 	if err != nil {
@@ -121,8 +131,27 @@ func (c *Config) validateChoices() error {
 	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
 		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)
 	}
+	return c.validateTelegram()
+}
+
+// validateTelegram checks the bot's token and the Bot API's address.
+func (c *Config) validateTelegram() error {
+	if c.TelegramAPI == "" {
+		c.TelegramAPI = DefaultTelegramAPI
+	}
+	u, err := url.Parse(c.TelegramAPI)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" {
+		return Invalid("BUDDI_TELEGRAM_API %q is not a base URL; use https://api.telegram.org (the default) or your Bot API server's address, like http://127.0.0.1:8081", c.TelegramAPI)
+	}
+	if c.TelegramToken != "" && !telegramToken.MatchString(c.TelegramToken) {
+		return Invalid("BUDDI_TELEGRAM_TOKEN is not a bot token; copy the whole token @BotFather gave (digits, a colon, then letters), or leave it unset")
+	}
 	return nil
 }
+
+// telegramToken is the shape of a bot token: the bot's id, a colon, a secret.
+var telegramToken = regexp.MustCompile(`^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$`)
 
 // CheckAddr accepts host:port where host is an IP address or localhost.
 func CheckAddr(addr string) error {

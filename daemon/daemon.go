@@ -22,6 +22,8 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/limiter"
+	"github.com/buddi-dev/buddi/ui/telegram"
 )
 
 // Options start a daemon. Mode, when set, replaces the mode the
@@ -34,6 +36,10 @@ type Options struct {
 	Mode      drivers.Mode
 	Chaos     func() bool
 	AccessLog bool
+	// Telegram tunes the Telegram bot's timing, and TelegramClock replaces
+	// its clock (tests count calls against a clock they advance).
+	Telegram      telegram.Tuning
+	TelegramClock telegram.Clock
 }
 
 // Daemon is one running buddi.
@@ -49,6 +55,8 @@ type Daemon struct {
 	bus        *events.Bus
 	gateway    *gateway.Gateway
 	http       *ui.Server
+	telegram   *telegram.Bot
+	limiter    *limiter.Limiter
 	addr       string
 	Restarts   atomic.Int64
 }
@@ -130,14 +138,26 @@ func (d *Daemon) serve(hash string, created bool) error {
 		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
 	}
 	d.addr = ln.Addr().String()
-	d.http, err = ui.New(ui.Config{Actors: d.gateway, OwnerHash: hash,
+	d.limiter = limiter.New(0, 0, nil)
+	if d.telegram, err = d.newTelegram(); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin})
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin}
+	if d.telegram != nil {
+		uc.Telegram = d.telegram
+	}
+	d.http, err = ui.New(uc)
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("daemon: %w", err)
 	}
 	d.http.Serve(ln)
+	if d.telegram != nil {
+		d.telegram.Start()
+	}
 	if err := d.lock.record(Instance{PID: os.Getpid(), Addr: d.addr, Started: time.Now()}); err != nil {
 		return fmt.Errorf("daemon: record the instance: %w", err)
 	}
@@ -174,6 +194,7 @@ func (d *Daemon) Store() *ledger.Store { return d.store }
 // under a ledger that has not stopped.
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	var errs []error
+	errs = append(errs, d.closeTelegram(ctx))
 	if d.http != nil {
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		errs = append(errs, d.http.Shutdown(c))

@@ -44,6 +44,9 @@ const (
 	CodeUnknownTool       Code = "unknown_tool"        // no such tool
 	CodeHostRefused       Code = "host_refused"        // /mcp: a Host header that is not buddi's
 	CodeOriginRefused     Code = "origin_refused"      // /mcp: a browser page's Origin that is not buddi's
+	CodeNoTelegram        Code = "telegram_off"        // no Telegram bot is configured, or it has not reached Telegram yet
+	CodeNotPaired         Code = "not_paired"          // no Telegram chat is paired
+	CodeTooManyAttempts   Code = "too_many_attempts"   // too many failed codes or sign-ins; wait
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

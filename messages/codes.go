@@ -67,6 +67,9 @@ var codes = map[Code]CodeInfo{
 	CodeUnknownTool:       {HTTP: notFound},
 	CodeHostRefused:       {HTTP: http.StatusForbidden},
 	CodeOriginRefused:     {HTTP: http.StatusForbidden},
+	CodeNoTelegram:        {HTTP: conflict},
+	CodeNotPaired:         {HTTP: conflict},
+	CodeTooManyAttempts:   {HTTP: http.StatusTooManyRequests},
 
 	CodeNoBrowser:     {HTTP: failed},
 	CodeNotAnswering:  {HTTP: badRequest},

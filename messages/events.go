@@ -23,7 +23,8 @@ const (
 	KindApproval                       // ApprovalRequested
 	KindStep                           // StepTaken
 	KindStop                           // StopChanged
-	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop
+	KindTelegram                       // TelegramChanged
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram
 )
 
 // SessionChanged says a session's state, steps, page or pause reason changed.
@@ -52,13 +53,24 @@ type StepTaken struct {
 	Agent        string
 	Action       string
 	Code         Code   // "" when it succeeded
+	Reason       string // the refusal's sentence when Code is set
 	Outcome      string // the outcome, or "observed"
+	Words        string // the step in words, for people: "Clicked link “Sign in”"
 	URL          string
-	StepsUsed    int
-	StepsMax     int
+	Title        string // the page's title after the step
+	// Page names the page the step left on screen: reads of a page nothing
+	// acted on since (and no owner control came between) share it, so a
+	// surface that already showed the page can skip them.
+	Page      string
+	StepsUsed int
+	StepsMax  int
 	// Thumbnail is a small JPEG of the screenshot the step took, if any.
 	Thumbnail []byte
-	At        time.Time
+	// Picture is a JPEG of the viewport after the step, taken when the
+	// conversation is bound to a surface that shows every step (Telegram).
+	// Shared by every subscriber: never changed.
+	Picture []byte
+	At      time.Time
 }
 
 // StopChanged says the owner stopped all browser access, or lifted the Stop.

@@ -11,12 +11,16 @@ type StartTask struct {
 	Description  string
 	Steps        int
 	Lifetime     time.Duration
+	// Surface is where the owner started it: a task started from Telegram
+	// binds its conversation to the paired chat.
+	Surface string
 }
 
 // DecideTask accepts or refuses a task an agent asked for.
 type DecideTask struct {
 	Conversation string
 	Accept       bool
+	Surface      string // where the owner answered; see StartTask
 }
 
 // ListTasks asks for the tasks, pending and active.

@@ -83,6 +83,16 @@ func (b *OwnerBody) DecideSite() (any, *Error) {
 	return &DecideSite{Conversation: b.Conversation, Site: b.Site, Decision: b.Decision}, b.needConversation()
 }
 
+// Bind is the body as binding a conversation to the paired Telegram chat.
+func (b *OwnerBody) Bind() (any, *Error) {
+	return &BindTelegram{Conversation: b.Conversation, Bound: true}, b.needConversation()
+}
+
+// Unbind is the body as unbinding a conversation from the paired chat.
+func (b *OwnerBody) Unbind() (any, *Error) {
+	return &BindTelegram{Conversation: b.Conversation}, b.needConversation()
+}
+
 // AddAgent is the body as a new agent.
 func (b *OwnerBody) AddAgent() (any, *Error) {
 	return &AddAgent{Name: b.Name, AutoApprove: b.AutoApprove}, nil

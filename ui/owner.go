@@ -16,6 +16,9 @@ func (s *Server) ownerRoute(ctx *fasthttp.RequestCtx, path string) {
 		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."})
 		return
 	}
+	if s.telegramRoute(ctx, string(ctx.Method())+" "+path) {
+		return
+	}
 	var raw []byte
 	if ctx.IsPost() {
 		raw = ctx.PostBody()
@@ -55,6 +58,9 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"POST /api/approvals":           (*messages.OwnerBody).DecideSite,
 	"GET /api/agents":               fixed(&messages.ListAgents{}),
 	"POST /api/agents":              (*messages.OwnerBody).AddAgent,
+	"DELETE /api/telegram/pair":     fixed(&messages.UnpairTelegram{}),
+	"POST /api/telegram/bind":       (*messages.OwnerBody).Bind,
+	"POST /api/telegram/unbind":     (*messages.OwnerBody).Unbind,
 }
 
 // fixed is a route whose message does not depend on the body. The message

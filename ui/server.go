@@ -36,6 +36,9 @@ type Config struct {
 	PublicOrigin string
 	// AccessLog logs one line per request at info level (else debug).
 	AccessLog bool
+	// Telegram is the Telegram bot, for its pairing link; nil when none is
+	// configured.
+	Telegram TelegramBot
 }
 
 // Server is the HTTP surface.

@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
@@ -75,6 +76,7 @@ type Actor struct {
 	tasks    *tasks.Book
 	sites    *sitegate.Gate
 	pool     *pool.Pool
+	chat     *chat.Book
 	sessions map[string]*entry // by conversation
 	carries  map[string]*session.Carry
 	halting  bool // sessions stop because the controller does, not because they failed
@@ -137,7 +139,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *stopSaved:
 		a.stopSaved(ctx, m)
 	default:
-		if !a.owner(ctx) {
+		if !a.owner(ctx) && !a.telegram(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}

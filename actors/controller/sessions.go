@@ -34,6 +34,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		Store: a.cfg.Store, Ledger: a.cfg.Ledger, Controller: ctx.Self(),
 		Driver: drv, Policy: a.cfg.Policy, Carry: carry, Route: route, Bus: a.cfg.Bus,
 		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now,
+		Surface: a.surfaceOf(t.Conversation),
 	}))
 	// Each spawn gets its own name: the previous session of the conversation
 	// may still be stopping, and its Terminated must not match this one.

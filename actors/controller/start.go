@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
@@ -47,6 +48,7 @@ func (a *Actor) start(ctx actor.Context) {
 		a.stop = s // decided before a restart, perhaps not stored yet
 	}
 	a.sites = a.loadSites()
+	a.chat = a.loadChat()
 	agents, err := st.Agents()
 	must(func() error { return err })
 	a.agents = registry.New(agents)
@@ -88,6 +90,17 @@ func (a *Actor) loadSites() *sitegate.Gate {
 		once[o.Conversation] = append(once[o.Conversation], ap)
 	}
 	return sitegate.New(a.cfg.AskSites, always, once, a.cfg.Now)
+}
+
+func (a *Actor) loadChat() *chat.Book {
+	pair, paired, err := a.cfg.Store.Telegram()
+	must(func() error { return err })
+	bound, err := a.cfg.Store.Bound()
+	must(func() error { return err })
+	if !paired {
+		return chat.New(nil, bound)
+	}
+	return chat.New(&pair, bound)
 }
 
 func must(f func() error) {

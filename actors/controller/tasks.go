@@ -3,6 +3,7 @@ package controller
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
@@ -16,7 +17,7 @@ func (a *Actor) startTask(ctx actor.Context, m *messages.StartTask) {
 		return
 	}
 	t := a.tasks.Pending(m.Agent, m.Conversation, m.Description, m.Steps, m.Lifetime)
-	a.activate(ctx, t, ctx.Sender(), toOwner)
+	a.activate(ctx, t, ctx.Sender(), toOwner, m.Surface)
 }
 
 // answerer makes the answer of an activation: to the owner, or to an agent
@@ -54,17 +55,25 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 }
 
 // activate starts the task: durable first, then the session, then the
-// answer to replyTo.
-func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer) {
+// answer to replyTo. A task the owner started from Telegram binds its
+// conversation to the paired chat in the same write.
+func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer, surface string) {
 	t = a.tasks.Activate(t)
 	a.tasks.Put(t)
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{
 		ledger.Put(ledger.TaskKey(t.Conversation), t), ledger.Delete(ledger.SessionKey(t.Conversation)),
 		ledger.Delete(ledger.StepsKey(t.Conversation))}}
+	bind := surface == messages.SurfaceTelegram && a.chat.Paired()
+	if bind {
+		w.Ops = append(w.Ops, chat.BoundOp(t.Conversation, a.cfg.Now()))
+	}
 	a.write(ctx, w, replyTo, func(err error) {
 		if err != nil {
 			reply(ctx, replyTo, answer.no(messages.CodeStoreFailed.Err("The task", err.Error())))
 			return
+		}
+		if bind {
+			a.bound(t.Conversation)
 		}
 		if e := a.spawn(ctx, t); e != nil {
 			t = tasks.End(t, e.Message)
@@ -97,7 +106,7 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 	}
 	switch {
 	case a.stop.Stopped:
-		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; no task can start until the owner resumes it."))
+		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access, so no task can start; "+messages.ResumeHint(a.surfaceOf(m.Conversation))+", then ask again."))
 		return
 	case a.tasks.OtherAgent(m.Conversation, agent):
 		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
@@ -115,7 +124,7 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 		ctx.Respond(&messages.ToolResult{Result: tasks.Asked()})
 		return
 	}
-	a.activate(ctx, t, ctx.Sender(), toAgent)
+	a.activate(ctx, t, ctx.Sender(), toAgent, messages.SurfaceDashboard)
 }
 
 // decideTask is the owner's answer to a pending task.
@@ -126,7 +135,7 @@ func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
 		return
 	}
 	if m.Accept {
-		a.activate(ctx, t, ctx.Sender(), toOwner)
+		a.activate(ctx, t, ctx.Sender(), toOwner, m.Surface)
 		return
 	}
 	t, _ = a.tasks.Refuse(m.Conversation)

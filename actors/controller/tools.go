@@ -44,7 +44,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		return
 	}
 	if a.stop.Stopped {
-		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; wait until the owner resumes it (`buddi resume --all`)."))
+		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; "+messages.ResumeHint(a.surfaceOf(m.Conversation))+", then try again."))
 		return
 	}
 	if e2 == nil {

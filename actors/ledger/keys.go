@@ -15,11 +15,19 @@ const (
 	prefixRefusal  = version + "refusal/"
 	prefixAirGap   = version + "airgap"
 	prefixSteps    = version + "steps/"
+	prefixTelegram = version + "telegram/chat"
+	prefixBound    = version + "telegram/bound/"
 )
 
 // StepsKey names one conversation's step counter: a tiny record rewritten at
 // every step, apart from the session record so a step rewrites a few bytes.
 func StepsKey(conv string) []byte { return []byte(prefixSteps + conv) }
+
+// TelegramKey is where the owner's paired Telegram chat lives.
+func TelegramKey() []byte { return []byte(prefixTelegram) }
+
+// BoundKey names one conversation bound to the paired chat.
+func BoundKey(conv string) []byte { return []byte(prefixBound + conv) }
 
 // AirGapKey is where the last seen air-gap setting lives.
 func AirGapKey() []byte { return []byte(prefixAirGap) }

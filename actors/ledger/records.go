@@ -94,3 +94,17 @@ type AirGap struct {
 type Steps struct {
 	Used int `json:"u"`
 }
+
+// Telegram is the owner's paired Telegram chat.
+type Telegram struct {
+	User     int64     `json:"user"`
+	Chat     int64     `json:"chat"`
+	Name     string    `json:"name,omitempty"`
+	PairedAt time.Time `json:"pairedAt"`
+}
+
+// Bound is one conversation bound to the paired chat.
+type Bound struct {
+	Conversation string    `json:"conversation"`
+	At           time.Time `json:"at"`
+}

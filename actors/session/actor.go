@@ -45,6 +45,9 @@ type Config struct {
 	// it answered GiveBack.
 	Hand func() *actor.Props
 	Log  *slog.Logger
+	// Surface is where the conversation answers when the session starts
+	// (messages.SurfaceTelegram or the dashboard); BindSurface changes it.
+	Surface string
 	// Chaos, when set and returning true, panics the actor as an action
 	// completes: the crash test and the load test's fault injection.
 	Chaos func() bool
@@ -52,10 +55,25 @@ type Config struct {
 }
 
 // Carry survives restarts of one session actor: the caller of the action
-// in flight, so a restarted session can answer it.
+// in flight, so a restarted session can answer it, and the surface the
+// controller last bound the conversation to.
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
+	surface  *string
+}
+
+// bindSurface records where the conversation answers now.
+func (c *Carry) bindSurface(s string) { c.mu.Lock(); c.surface = &s; c.mu.Unlock() }
+
+// surfaceOr is the surface last bound, or def when none was.
+func (c *Carry) surfaceOr(def string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.surface == nil {
+		return def
+	}
+	return *c.surface
 }
 
 func (c *Carry) set(p *actor.PID) { c.mu.Lock(); c.inflight = p; c.mu.Unlock() }
@@ -80,6 +98,8 @@ type Actor struct {
 	fails  failures
 	shots  messages.Shots
 	url    string
+	title  string
+	page   int // counts the steps that may have changed the page (see pageID)
 	expiry *time.Timer
 }
 
@@ -118,6 +138,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.finish(ctx, m)
 	case *messages.HandReleased:
 		a.handReleased(ctx)
+	case *messages.BindSurface:
+		a.cfg.Carry.bindSurface(m.Surface)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
@@ -199,3 +221,10 @@ func (a *Actor) disarmExpiry() {
 
 // expired is the timer message for the task's lifetime.
 type expired struct{}
+
+// surface is where the conversation answers now.
+func (a *Actor) surface() string { return a.cfg.Carry.surfaceOr(a.cfg.Surface) }
+
+// watched reports whether a surface shows every step of this conversation,
+// so every step leaves a picture of the page for it.
+func (a *Actor) watched() bool { return a.surface() == messages.SurfaceTelegram }

@@ -20,15 +20,19 @@ const maxShots = 8
 // statusWait bounds the driver's status report.
 const statusWait = 2 * time.Second
 
-// observation is the agent's view of one observation.
-func (a *Actor) observation(id string, o *drivers.Observation) *messages.Observation {
+// observation is the agent's view of one observation; the screenshot is
+// the agent's only when it asked for one (a watched session takes one for
+// its surface every time).
+func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
 	at := o.TakenAt.UTC()
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
 		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), egress.Fence("page", o.Tree)),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: o.Tabs,
-		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Screenshot: o.Screenshot,
-		Continues: o.Continues,
+		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
+	}
+	if withShot {
+		r.Screenshot = o.Screenshot
 	}
 	if o.Continues != nil {
 		left := o.Continues.Left

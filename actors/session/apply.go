@@ -28,10 +28,10 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 	switch spec.Run {
 	case messages.RunObserve:
 		a.fails.observe = 0
-		a.url = d.obs.URL
+		a.url, a.title = d.obs.URL, d.obs.Title
 		id := a.ev.set(a.rec.Epoch, d.obs)
 		a.keepShot(d.thumb)
-		return &messages.ToolResult{Result: a.observation(id, d.obs)}
+		return &messages.ToolResult{Result: a.observation(id, d.obs, in.Screenshot)}
 	case messages.RunScript:
 		a.ev.stale("a script ran")
 		return &messages.ToolResult{Result: &messages.ScriptResult{Steps: d.script, StepsLeft: a.stepsLeft()}}
@@ -40,6 +40,12 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.fails.target = 0
 	}
 	out := d.out
+	switch {
+	case out.Title != "":
+		a.title = out.Title
+	case out.URL != "" && out.URL != a.url:
+		a.title = "" // another page, whose title the driver did not say
+	}
 	if out.URL != "" {
 		a.url = out.URL
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -79,16 +80,23 @@ func (a *Actor) show() {
 	}
 }
 
-// stepTaken tells subscribers an act finished, with its thumbnail.
-func (a *Actor) stepTaken(in *messages.ActInput, d *done, res *messages.ToolResult) {
+// stepTaken tells subscribers an act finished, with its thumbnail and, for
+// a watched conversation, the picture of the page it left.
+func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
+	in := w.in
+	if !messages.Spec(in.Action).Reads() {
+		a.page++
+	}
 	if !a.cfg.Bus.Active() {
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		URL: a.url, StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, At: a.cfg.Now()}
+		Words: w.words, URL: a.url, Title: a.title, Page: fmt.Sprintf("%d.%d", a.rec.Epoch, a.page),
+		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
+		At: a.cfg.Now()}
 	switch {
 	case res.Error != nil:
-		e.Code = res.Error.Code
+		e.Code, e.Reason = res.Error.Code, res.Error.Message
 	case d.out != nil:
 		e.Outcome = d.out.Result
 	case d.obs != nil:

@@ -14,11 +14,11 @@ import (
 func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action) {
 	a.seq++
 	c, cancel := context.WithTimeout(context.Background(), messages.Spec(in.Action).Deadline)
-	a.become(&working{seq: a.seq, in: in, replyTo: ctx.Sender(), cancel: cancel})
+	a.become(&working{seq: a.seq, in: in, replyTo: ctx.Sender(), cancel: cancel, words: inWords(in, act)})
 	a.cfg.Carry.set(ctx.Sender())
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
-	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh}
+	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched()}
 	drv, conv := a.cfg.Driver, a.cfg.Conversation
 	go func() {
 		defer cancel()
@@ -38,7 +38,9 @@ type done struct {
 	err        error
 	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
 	fresh      bool
-	thumb      []byte // a thumbnail of the screenshot taken, if any
+	thumb      []byte // a thumbnail of the screenshot the agent asked for, if any
+	watch      bool   // a surface shows every step: leave a picture of the page
+	picture    []byte // the page after the step, for that surface
 }
 
 func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {
@@ -54,6 +56,7 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	case messages.RunObserve:
 		var opts drivers.ObserveOptions
 		if opts, d.err = readOptions(in, d.refs); d.err == nil {
+			opts.Screenshot = opts.Screenshot || d.watch
 			d.obs, d.err = d.tabs.Observe(c, opts)
 		}
 	case messages.RunScript:
@@ -63,10 +66,41 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	}
 	switch {
 	case d.obs != nil && len(d.obs.Screenshot) > 0:
-		d.thumb = thumbnail(d.obs.Screenshot)
+		d.picture = d.obs.Screenshot
+		if in.Screenshot {
+			d.thumb = thumbnail(d.obs.Screenshot)
+		}
 	case d.out != nil && len(d.out.Image) > 0:
+		d.picture = d.out.Image
 		d.thumb = thumbnail(d.out.Image)
 	}
+	if d.watch && d.picture == nil {
+		d.picture = capture(d.tabs)
+	}
+}
+
+// pictureWait bounds the picture a watched step leaves of the page.
+const pictureWait = 5 * time.Second
+
+// capture is a picture of the page after a step that took none, for a
+// surface that shows every step; nil when there is no page to take.
+func capture(tabs drivers.Tabs) []byte {
+	c, cancel := context.WithTimeout(context.Background(), pictureWait)
+	defer cancel()
+	out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
+	if err != nil || out == nil {
+		return nil
+	}
+	return out.Image
+}
+
+// inWords is the act in words, with its target as the evidence named it.
+func inWords(in *messages.ActInput, act *drivers.Action) string {
+	target := ""
+	if t := act.Target; t != nil {
+		target = messages.TargetWords(t.Ref, t.Role, t.Name)
+	}
+	return messages.InWords(in, target)
 }
 
 // finish applies a driver result, unless it was abandoned.
@@ -83,7 +117,7 @@ func (a *Actor) finish(ctx actor.Context, d *done) {
 	a.become(&ready{})
 	res := a.apply(ctx, w.in, d)
 	ctx.Send(w.replyTo, res)
-	a.stepTaken(w.in, d, res)
+	a.stepTaken(w, d, res)
 	a.show()
 }
 

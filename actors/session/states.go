@@ -29,6 +29,7 @@ type working struct {
 	in      *messages.ActInput
 	replyTo *actor.PID
 	cancel  context.CancelFunc
+	words   string // the act in words, for its step event
 }
 
 // paused: a pause rule fired. Only status and close work until the owner
@@ -92,7 +93,7 @@ func (p *paused) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *messages.AgentCall:
 		a.refuseUnlessClose(ctx, m, messages.CodePaused,
-			"The session is paused ("+p.reason+"); ask the owner to resume access (`buddi resume "+a.cfg.Conversation+"`), then observe again.")
+			"The session is paused ("+p.reason+"); "+messages.HandBackHint(a.surface(), a.cfg.Conversation)+", then observe again.")
 	default:
 		a.control(ctx)
 	}
