@@ -28,6 +28,9 @@ type Call struct {
 	Fields map[string]string // every field, files aside; JSON values as sent
 	Files  map[string]File
 	At     time.Time
+	// MessageID is the id the fake gave the message a send made (0 for
+	// other calls and for sends it was scripted to fail).
+	MessageID int
 }
 
 // File is an uploaded part.
@@ -111,19 +114,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeAnswer(w, Failing(400, "Bad Request: "+err.Error()))
 		return
 	}
-	s.record(Call{Method: method, Fields: fields, Files: files, At: time.Now()})
+	call := Call{Method: method, Fields: fields, Files: files, At: time.Now()}
 	if a, ok := s.scripted(method); ok {
+		s.record(call)
 		writeAnswer(w, a)
 		return
 	}
 	switch method {
 	case "getMe":
+		s.record(call)
 		writeOK(w, map[string]any{"id": 123456, "is_bot": true, "first_name": "buddi", "username": BotName})
 	case "getUpdates":
+		s.record(call)
 		s.getUpdates(w, r, fields)
 	case "sendMessage", "sendPhoto", "editMessageText":
-		writeOK(w, s.message(fields, files))
+		m := s.message(fields, files)
+		call.MessageID = m["message_id"].(int)
+		s.record(call)
+		writeOK(w, m)
 	default:
+		s.record(call)
 		writeOK(w, true)
 	}
 }
@@ -156,13 +166,13 @@ func (s *Server) scripted(method string) (Answer, bool) {
 // message is what Telegram answers a send with: the message, as a bot
 // reads it back.
 func (s *Server) message(fields map[string]string, files map[string]File) map[string]any {
-	s.mu.Lock()
-	s.msgID++
-	id := s.msgID
-	s.mu.Unlock()
 	chat, _ := strconv.ParseInt(fields["chat_id"], 10, 64)
-	if mid, err := strconv.Atoi(fields["message_id"]); err == nil {
-		id = mid // an edit answers with the message edited
+	id, err := strconv.Atoi(fields["message_id"]) // an edit answers with the message edited
+	if err != nil {
+		s.mu.Lock()
+		s.msgID++
+		id = s.msgID
+		s.mu.Unlock()
 	}
 	m := map[string]any{"message_id": id, "date": time.Now().Unix(),
 		"chat": map[string]any{"id": chat, "type": "private"}, "text": fields["text"]}

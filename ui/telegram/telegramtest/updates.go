@@ -2,6 +2,7 @@ package telegramtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -32,12 +33,13 @@ func (s *Server) Push(updates ...map[string]any) int {
 	return s.nextID - 1
 }
 
-// PushRaw queues an update given as raw JSON, as it is (garbage included).
-func (s *Server) PushRaw(raw string) {
+// PushRaw queues an update given as raw JSON (garbage included), with the
+// next update id in place of its %d.
+func (s *Server) PushRaw(format string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.updates = append(s.updates, json.RawMessage(fmt.Sprintf(format, s.nextID)))
 	s.nextID++
-	s.updates = append(s.updates, json.RawMessage(raw))
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
