@@ -104,3 +104,30 @@ func (o *Owner) Approvals(ctx context.Context) (messages.SiteRequests, error) {
 func (o *Owner) Approve(ctx context.Context, conv, site, decision string) error {
 	return o.Call(ctx, http.MethodPost, "/api/approvals", &messages.OwnerBody{Conversation: conv, Site: site, Decision: decision}, nil)
 }
+
+// Telegram is the pairing, the bound conversations and the bot's state.
+func (o *Owner) Telegram(ctx context.Context) (messages.TelegramView, error) {
+	var out messages.TelegramView
+	return out, o.Call(ctx, http.MethodGet, "/api/telegram", nil, &out)
+}
+
+// PairTelegram makes a one-time pairing link for the owner's chat.
+func (o *Owner) PairTelegram(ctx context.Context) (messages.TelegramLink, error) {
+	var out messages.TelegramLink
+	return out, o.Call(ctx, http.MethodPost, "/api/telegram/pair", nil, &out)
+}
+
+// UnpairTelegram forgets the paired chat and its bindings.
+func (o *Owner) UnpairTelegram(ctx context.Context) error {
+	return o.Call(ctx, http.MethodDelete, "/api/telegram/pair", nil, nil)
+}
+
+// BindTelegram binds conv to the paired chat, or unbinds it.
+func (o *Owner) BindTelegram(ctx context.Context, conv string, bound bool) (messages.TelegramView, error) {
+	var out messages.TelegramView
+	path := "/api/telegram/unbind"
+	if bound {
+		path = "/api/telegram/bind"
+	}
+	return out, o.Call(ctx, http.MethodPost, path, &messages.OwnerBody{Conversation: conv}, &out)
+}

@@ -17,4 +17,6 @@ var surfaceRules = map[string]string{
 func TestUIImportsOnlyTheContract(t *testing.T) {
 	deptest.Check(t, deptest.Module+"/ui", surfaceRules)
 	deptest.Check(t, deptest.Module+"/ui/mcp", surfaceRules)
+	deptest.Check(t, deptest.Module+"/ui/telegram", surfaceRules)
+	deptest.Check(t, deptest.Module+"/ui/limiter", surfaceRules)
 }

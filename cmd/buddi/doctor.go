@@ -154,10 +154,3 @@ func extensionRow(c config.Config) row {
 	}
 	return row{"extension", ok, "not paired (only needed for the \"Your browser\" mode)."}
 }
-
-func telegramRow(c config.Config) row {
-	if c.TelegramToken == "" {
-		return row{"telegram", ok, "not configured (optional)."}
-	}
-	return row{"telegram", warning, "BUDDI_TELEGRAM_TOKEN is set, but this build has no Telegram surface yet."}
-}

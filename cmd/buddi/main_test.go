@@ -120,11 +120,11 @@ type served struct {
 	out  *bytes.Buffer
 }
 
-func serve(t *testing.T, dir string) *served {
+func serve(t *testing.T, dir string, env ...string) *served {
 	t.Helper()
 	addr := daemontest.FreeAddr(t)
 	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
-	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn")
+	cmd.Env = append(append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn"), env...)
 	out := &bytes.Buffer{}
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = out

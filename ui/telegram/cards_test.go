@@ -12,7 +12,7 @@ import (
 
 // card waits for a card whose text holds want, and returns it with its
 // buttons.
-func (r *rig) card(t *testing.T, want string) (telegramtest.Call, map[string]string) {
+func (r *rig) card(t testing.TB, want string) (telegramtest.Call, map[string]string) {
 	t.Helper()
 	c, _ := r.fake.Await(t, "sendMessage", 0, "card "+want, func(c telegramtest.Call) bool {
 		return strings.Contains(c.Fields["text"], want)
@@ -21,7 +21,7 @@ func (r *rig) card(t *testing.T, want string) (telegramtest.Call, map[string]str
 }
 
 // press presses a button as u and returns the answer to the press.
-func (r *rig) press(t *testing.T, u telegramtest.User, id string, msg int, data string) string {
+func (r *rig) press(t testing.TB, u telegramtest.User, id string, msg int, data string) string {
 	t.Helper()
 	r.fake.Push(telegramtest.Press(u, id, msg, data))
 	c, _ := r.fake.Await(t, "answerCallbackQuery", 0, "for "+id, func(c telegramtest.Call) bool {

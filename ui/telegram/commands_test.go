@@ -11,7 +11,7 @@ import (
 )
 
 // say sends the owner's text and returns the answer that holds want.
-func (r *rig) say(t *testing.T, text, want string) string {
+func (r *rig) say(t testing.TB, text, want string) string {
 	t.Helper()
 	before := len(r.fake.Calls("sendMessage"))
 	r.fake.Push(telegramtest.Text(owner, text))
@@ -22,7 +22,7 @@ func (r *rig) say(t *testing.T, text, want string) string {
 	return c.Fields["text"]
 }
 
-func (r *rig) stopped(t *testing.T) bool {
+func (r *rig) stopped(t testing.TB) bool {
 	t.Helper()
 	h, e := r.Actors().Health(context.Background())
 	if e != nil {

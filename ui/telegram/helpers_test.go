@@ -29,16 +29,22 @@ type rig struct {
 }
 
 type options struct {
-	cfg   func(*config.Config)
-	clock telegram.Clock
-	tune  telegram.Tuning
+	cfg      func(*config.Config)
+	clock    telegram.Clock
+	tune     telegram.Tuning
+	realPace bool // Telegram's own pace of a message a second
+	// fake sets the fake up before the bot first calls it.
+	fake func(*telegramtest.Server)
 }
 
 // start starts the rig: a short poll and a short pace unless o says
 // otherwise (the pace tests pass a clock they move).
-func start(t *testing.T, o options) *rig {
+func start(t testing.TB, o options) *rig {
 	t.Helper()
 	fake := telegramtest.Start(t, 2*time.Second)
+	if o.fake != nil {
+		o.fake(fake)
+	}
 	cfg := config.Config{TelegramToken: telegramtest.Token, TelegramAPI: fake.URL}
 	if o.cfg != nil {
 		o.cfg(&cfg)
@@ -47,7 +53,7 @@ func start(t *testing.T, o options) *rig {
 	if tune.Poll == 0 {
 		tune.Poll = 2 * time.Second
 	}
-	if tune.Pace == 0 && o.clock == nil {
+	if tune.Pace == 0 && o.clock == nil && !o.realPace {
 		tune.Pace = 20 * time.Millisecond
 	}
 	d := daemontest.Start(t, "", daemon.Options{Config: cfg, Telegram: tune, TelegramClock: o.clock})
@@ -58,7 +64,7 @@ func start(t *testing.T, o options) *rig {
 
 // pair pairs the owner's chat through the link the owner API gives, and
 // waits until the bot welcomed it.
-func (r *rig) pair(t *testing.T) {
+func (r *rig) pair(t testing.TB) {
 	t.Helper()
 	code := r.code(t)
 	sub := r.Events(t, events.Filter{Kinds: messages.KindTelegram})
@@ -70,7 +76,7 @@ func (r *rig) pair(t *testing.T) {
 }
 
 // code asks the owner API for a pairing link and returns its code.
-func (r *rig) code(t *testing.T) string {
+func (r *rig) code(t testing.TB) string {
 	t.Helper()
 	r.fake.AwaitCount(t, "getUpdates", 1) // the bot polls once getMe gave its name
 	var link messages.TelegramLink
@@ -83,14 +89,14 @@ func (r *rig) code(t *testing.T) string {
 }
 
 // bind binds conv to the paired chat through the owner API.
-func (r *rig) bind(t *testing.T, conv string) {
+func (r *rig) bind(t testing.TB, conv string) {
 	t.Helper()
 	r.Must(t, "POST", "/api/telegram/bind", messages.OwnerBody{Conversation: conv})
 }
 
 // act makes one act and waits for the step event it publishes, so the bot
 // has the steps in the order they were taken.
-func (r *rig) act(t *testing.T, token, conv string, in map[string]any) *daemontest.Reply {
+func (r *rig) act(t testing.TB, token, conv string, in map[string]any) *daemontest.Reply {
 	t.Helper()
 	rep := r.Act(t, token, conv, in)
 	daemontest.Await(t, r.steps, conv+"'s "+in["action"].(string), func(ev messages.Event) bool {
@@ -102,7 +108,7 @@ func (r *rig) act(t *testing.T, token, conv string, in map[string]any) *daemonte
 
 // awaitText waits for a message to the owner holding want, after the
 // from-th, and returns its text and index.
-func (r *rig) awaitText(t *testing.T, want string) (string, int) {
+func (r *rig) awaitText(t testing.TB, want string) (string, int) {
 	t.Helper()
 	c, i := r.fake.Await(t, "sendMessage", 0, "saying "+want, func(c telegramtest.Call) bool {
 		return strings.Contains(c.Fields["text"], want)
@@ -114,7 +120,7 @@ func (r *rig) awaitText(t *testing.T, want string) (string, int) {
 }
 
 // buttons reads a message's inline buttons: label → data or URL.
-func buttons(t *testing.T, c telegramtest.Call) map[string]string {
+func buttons(t testing.TB, c telegramtest.Call) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	raw := c.Fields["reply_markup"]

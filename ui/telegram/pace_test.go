@@ -42,9 +42,7 @@ func TestPhotosKeepThePaceAndHonourRetryAfter(t *testing.T) {
 // retry_after is not a number. Each move of the clock lets exactly one
 // more poll through; then polling resumes and the owner can pair.
 func TestAFailingBotAPIIsPolledWithBackoffNotInALoop(t *testing.T) {
-	clock := telegramtest.NewClock()
-	r := start(t, options{clock: clock})
-	r.fake.Script("getUpdates",
+	failures := []telegramtest.Answer{
 		telegramtest.Failing(500, "Internal Server Error"),
 		telegramtest.Failing(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"),
 		telegramtest.Answer{Status: 200, Body: "<html>not json</html>"},
@@ -53,7 +51,9 @@ func TestAFailingBotAPIIsPolledWithBackoffNotInALoop(t *testing.T) {
 		telegramtest.Failing(502, "Bad Gateway"),
 		telegramtest.Failing(500, "Internal Server Error"),
 		telegramtest.Failing(500, "Internal Server Error"),
-	)
+	}
+	clock := telegramtest.NewClock()
+	r := start(t, options{clock: clock, fake: func(f *telegramtest.Server) { f.Script("getUpdates", failures...) }})
 	waits := []time.Duration{1, 2, 4, 8, 16, 32, 60, 60}
 	for i, w := range waits {
 		clock.AwaitSleeper(t, w*time.Second)

@@ -14,7 +14,7 @@ import (
 
 // agentIn pairs the chat, adds agent ada with a task in each conversation
 // and binds them.
-func (r *rig) agentIn(t *testing.T, convs ...string) string {
+func (r *rig) agentIn(t testing.TB, convs ...string) string {
 	t.Helper()
 	r.pair(t)
 	token := r.AddAgent(t, "ada", false)
@@ -26,7 +26,7 @@ func (r *rig) agentIn(t *testing.T, convs ...string) string {
 }
 
 // photo waits for the n-th photo (from 1) and returns it.
-func (r *rig) photo(t *testing.T, n int) telegramtest.Call {
+func (r *rig) photo(t testing.TB, n int) telegramtest.Call {
 	t.Helper()
 	r.fake.AwaitCount(t, "sendPhoto", n)
 	return r.fake.Calls("sendPhoto")[n-1]
@@ -112,5 +112,24 @@ func TestARefusedButtonDoesNotDropThePhoto(t *testing.T) {
 	p := r.photo(t, 2) // the refused one, then the one without the button
 	if len(buttons(t, p)) != 0 || !strings.Contains(p.Fields["caption"], "Take over: open https://buddi.example.ts.net/#/chat/ada/c1?tab=browser") {
 		t.Fatalf("the photo sent again: buttons %v, caption %q", buttons(t, p), p.Fields["caption"])
+	}
+}
+
+// A chat that does not answer holds back only its own photos: the agent's
+// steps go on being answered, and once the chat answers again it gets the
+// newest step, not the backlog.
+func TestAStuckChatNeverHoldsTheAgentBack(t *testing.T) {
+	r := start(t, options{})
+	token := r.agentIn(t, "c1")
+	release := r.fake.Hold("sendPhoto")
+	defer release()
+	r.act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"})
+	r.fake.AwaitCount(t, "held:sendPhoto", 1) // the upload is stuck
+	for i := 2; i <= 70; i++ {
+		r.act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/" + itoa(i%40+1)})
+	}
+	release()
+	if c := r.photo(t, 2).Fields["caption"]; !strings.HasPrefix(c, "Page 31 - ") || !strings.Contains(c, "Step 70 of 80") {
+		t.Fatalf("after the chat answered again it got %q, want the newest step", c)
 	}
 }

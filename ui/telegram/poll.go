@@ -89,21 +89,27 @@ func (b *Bot) pollOnce(offset *int) (int, error) {
 		return 0, err
 	}
 	for _, raw := range got.Result {
-		var id struct {
-			ID *int `json:"update_id"`
-		}
-		if json.Unmarshal(raw, &id) != nil || id.ID == nil || *id.ID < *offset || *id.ID == math.MaxInt {
-			continue // unreadable, or seen: a server that repeats itself does not repeat the bot
-		}
-		*offset = *id.ID + 1
-		var u tele.Update
-		if err := json.Unmarshal(raw, &u); err != nil {
-			b.log.Info("an update could not be read; skipped", "update", *id.ID, "err", err)
-			continue
-		}
-		b.handle(u)
+		b.update(raw, offset)
 	}
 	return len(got.Result), nil
+}
+
+// update reads and handles one raw update unless it was seen (its id is
+// below offset), and moves offset past it.
+func (b *Bot) update(raw json.RawMessage, offset *int) {
+	var id struct {
+		ID *int `json:"update_id"`
+	}
+	if json.Unmarshal(raw, &id) != nil || id.ID == nil || *id.ID < *offset || *id.ID == math.MaxInt {
+		return // unreadable, or seen: a server that repeats itself does not repeat the bot
+	}
+	*offset = *id.ID + 1
+	var u tele.Update
+	if err := json.Unmarshal(raw, &u); err != nil {
+		b.log.Info("an update could not be read; skipped", "update", *id.ID, "err", err)
+		return
+	}
+	b.handle(u)
 }
 
 // call makes one Bot API call and decodes its answer.

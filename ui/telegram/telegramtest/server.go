@@ -58,6 +58,7 @@ type Server struct {
 	msgID   int
 	script  map[string][]Answer
 	hold    time.Duration
+	held    map[string]chan struct{} // methods whose answers wait until closed
 }
 
 // Start starts the fake on 127.0.0.1; it stops when the test ends. A
@@ -65,7 +66,8 @@ type Server struct {
 // hold (its own timeout when shorter).
 func Start(t testing.TB, hold time.Duration) *Server {
 	t.Helper()
-	s := &Server{changed: make(chan struct{}), nextID: 1, msgID: 100, script: map[string][]Answer{}, hold: hold}
+	s := &Server{changed: make(chan struct{}), nextID: 1, msgID: 100, script: map[string][]Answer{}, hold: hold,
+		held: map[string]chan struct{}{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	t.Cleanup(s.Close)
@@ -83,6 +85,24 @@ func (s *Server) Script(method string, answers ...Answer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.script[method] = append(s.script[method], answers...)
+}
+
+// Hold makes the calls of method wait, each recorded as "held:<method>"
+// when it arrives, until release is called: a chat that does not answer.
+func (s *Server) Hold(method string) (release func()) {
+	gate := make(chan struct{})
+	s.mu.Lock()
+	s.held[method] = gate
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.held, method)
+			s.mu.Unlock()
+			close(gate)
+		})
+	}
 }
 
 // Scripted is how many scripted answers of method are still to be given.
@@ -115,6 +135,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := Call{Method: method, Fields: fields, Files: files, At: time.Now()}
+	s.mu.Lock()
+	gate := s.held[method]
+	s.mu.Unlock()
+	if gate != nil {
+		s.record(Call{Method: "held:" + method, Fields: fields, At: time.Now()})
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if a, ok := s.scripted(method); ok {
 		s.record(call)
 		writeAnswer(w, a)
