@@ -35,9 +35,9 @@ const (
 
 // New returns a limiter; zero values take the defaults, a nil now is
 // time.Now.
-func New(max int, window time.Duration, now func() time.Time) *Limiter {
-	if max <= 0 {
-		max = DefaultMax
+func New(maxFails int, window time.Duration, now func() time.Time) *Limiter {
+	if maxFails <= 0 {
+		maxFails = DefaultMax
 	}
 	if window <= 0 {
 		window = DefaultWindow
@@ -45,7 +45,7 @@ func New(max int, window time.Duration, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{max: max, window: window, now: now, fails: map[string][]time.Time{}}
+	return &Limiter{max: maxFails, window: window, now: now, fails: map[string][]time.Time{}}
 }
 
 // Allow reports whether key may try now; when not, wait says how long

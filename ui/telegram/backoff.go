@@ -9,7 +9,7 @@ type backoff struct {
 	next     time.Duration
 }
 
-func newBackoff(min, max time.Duration) *backoff { return &backoff{min: min, max: max} }
+func newBackoff(first, most time.Duration) *backoff { return &backoff{min: first, max: most} }
 
 // fail returns how long to wait after one more failure.
 func (b *backoff) fail() time.Duration {

@@ -122,7 +122,7 @@ func New(cfg Config) (*Bot, error) {
 		OnError: func(err error, _ tele.Context) { b.log.Warn("a telegram handler failed", "err", err) }})
 	if err != nil {
 		b.cancel()
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	b.tb = tb
 	b.handlers()

@@ -25,7 +25,7 @@ func (b *Bot) sendLoop(ctx context.Context) {
 				return
 			}
 		}
-		it, ok := b.out.take() // after the wait: the newest photo of each conversation
+		it, ok := b.out.take() // after the wait: the newest step of each conversation
 		if !ok {
 			continue
 		}
@@ -33,36 +33,43 @@ func (b *Bot) sendLoop(ctx context.Context) {
 		if !paired {
 			continue // unpaired meanwhile: nobody to send it to
 		}
-		msg, err := b.deliver(chat, it)
-		next = b.clock.Now().Add(b.tune.Pace)
-		switch f, wait := classify(err); f {
-		case failNone:
-			if it.sent != nil && msg != nil {
-				it.sent(msg)
-			}
-		case failFlood:
-			b.log.Info("telegram asked to slow down", "retryAfter", wait)
-			next = b.clock.Now().Add(wait)
-			b.out.again(it)
-		case failButton:
-			b.log.Info("telegram refused a button; sending without it", "err", err)
-			it.markup = nil
-			if it.plain != "" {
-				it.text = it.plain
-			}
-			b.out.again(it)
-		case failTransient:
-			it.retries++
-			if it.retries >= maxRetries {
-				b.log.Warn("a message to telegram failed; dropped", "err", err, "tries", it.retries)
-				continue
-			}
-			next = b.clock.Now().Add(time.Duration(1<<it.retries) * time.Second)
-			b.out.again(it)
-		default:
-			b.log.Warn("telegram refused a message; dropped", "err", err)
-		}
+		next = b.sendOne(chat, it)
 	}
+}
+
+// sendOne delivers it, deals with a failure, and says when the chat may
+// take the next message.
+func (b *Bot) sendOne(chat int64, it *item) (next time.Time) {
+	msg, err := b.deliver(chat, it)
+	next = b.clock.Now().Add(b.tune.Pace)
+	switch f, wait := classify(err); f {
+	case failNone:
+		if it.sent != nil && msg != nil {
+			it.sent(msg)
+		}
+	case failFlood:
+		b.log.Info("telegram asked to slow down", "retryAfter", wait)
+		next = b.clock.Now().Add(wait)
+		b.out.again(it)
+	case failButton:
+		b.log.Info("telegram refused a button; sending without it", "err", err)
+		it.markup = nil
+		if it.plain != "" {
+			it.text = it.plain
+		}
+		b.out.again(it)
+	case failTransient:
+		it.retries++
+		if it.retries >= maxRetries {
+			b.log.Warn("a message to telegram failed; dropped", "err", err, "tries", it.retries)
+			return next
+		}
+		next = b.clock.Now().Add(time.Duration(1<<it.retries) * time.Second)
+		b.out.again(it)
+	default:
+		b.log.Warn("telegram refused a message; dropped", "err", err)
+	}
+	return next
 }
 
 // waitForItem waits until the outbox holds something; false once ctx ends.

@@ -45,9 +45,9 @@ func TestAFailingBotAPIIsPolledWithBackoffNotInALoop(t *testing.T) {
 	failures := []telegramtest.Answer{
 		telegramtest.Failing(500, "Internal Server Error"),
 		telegramtest.Failing(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"),
-		telegramtest.Answer{Status: 200, Body: "<html>not json</html>"},
-		telegramtest.Answer{Status: 200, Body: `{"ok":true,"result":"garbage"}`},
-		telegramtest.Answer{Status: 429, Body: `{"ok":false,"error_code":429,"description":"Too Many Requests","parameters":{"retry_after":"soon"}}`},
+		{Status: 200, Body: "<html>not json</html>"},
+		{Status: 200, Body: `{"ok":true,"result":"garbage"}`},
+		{Status: 429, Body: `{"ok":false,"error_code":429,"description":"Too Many Requests","parameters":{"retry_after":"soon"}}`},
 		telegramtest.Failing(502, "Bad Gateway"),
 		telegramtest.Failing(500, "Internal Server Error"),
 		telegramtest.Failing(500, "Internal Server Error"),

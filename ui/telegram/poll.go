@@ -120,7 +120,7 @@ func (b *Bot) call(method string, params any, out any) error {
 			return err
 		}
 		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrGarbled, method, err)
+			return fmt.Errorf("%w: %s: %w", ErrGarbled, method, err)
 		}
 		return nil
 	})

@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -281,7 +282,7 @@ func readBody(r *http.Request) (map[string]string, map[string]File, error) {
 	mr := multipart.NewReader(r.Body, params["boundary"])
 	for {
 		p, err := mr.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return fields, files, nil
 		}
 		if err != nil {
