@@ -18,13 +18,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		// fasthttp's coarse clock and protoactor's process registry run for the process's life.
-		goleak.IgnoreTopFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
-		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewActorSystemWithConfig.func1"),
-		// fasthttp's worker-pool cleaner notices Stop only after its 10 s nap.
-		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
-	)
+	goleak.VerifyTestMain(m, daemontest.Lifelong()...)
 }
 
 // inputs counts inputs the sim driver dispatched, per conversation and kind.

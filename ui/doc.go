@@ -8,7 +8,11 @@
 //
 // Surfaces that push (the dashboard's WebSocket, Telegram) subscribe through
 // Actors.Subscribe and consume the events in their own goroutine; see
-// package events.
+// package events. The owner API's Telegram routes pair the chat through the
+// bot (ui/telegram, behind the TelegramBot interface: the pairing link and
+// the bot's own state) and bind conversations through the actors, like
+// every other control; ui/limiter counts failed secrets for the surfaces
+// that check one.
 //
 // Concurrency: fasthttp runs each request on its own goroutine; handlers only
 // read the Server's immutable fields and block on one answer each. fasthttp's
