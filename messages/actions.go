@@ -37,6 +37,10 @@ type ActionSpec struct {
 	Doc string
 	// Past says that it was done, for people following along (InWords).
 	Past string
+	// Reads: it only reads the page, which is as it was before (a surface
+	// that showed the page need not show it again). wait_for is no read:
+	// the page changes while it waits.
+	Reads bool
 	// check validates the fields this action uses, after the checks every
 	// action shares.
 	check func(in *ActInput) error
@@ -52,9 +56,9 @@ const (
 var actions = []*ActionSpec{
 	{Name: "navigate", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
 		Doc: "open an absolute http or https url", check: checkNavigate},
-	{Name: "observe", Past: "Read the page", Run: RunObserve, Deadline: shortDeadline,
+	{Name: "observe", Past: "Read the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "see the page: an observation id and refs such as e12; within a region, or the whole page, in parts", check: checkRead},
-	{Name: "find", Past: "Searched the page", Run: RunObserve, Deadline: shortDeadline,
+	{Name: "find", Past: "Searched the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "search the whole page for text, a role or a name, and observe what matched", check: checkFind},
 	{Name: "click", Past: "Clicked", Mutating: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "click target", check: needTarget},
@@ -80,11 +84,11 @@ var actions = []*ActionSpec{
 		Doc: "submit the form of target", check: needTarget},
 	{Name: "wait_for", Past: "Waited", Scriptable: true, Deadline: loadDeadline,
 		Doc: "wait for one condition", check: checkWait},
-	{Name: "dom", Past: "Read the page's text", Scriptable: true, Deadline: shortDeadline,
+	{Name: "dom", Past: "Read the page's text", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "read the page's text", check: checkChars},
-	{Name: "console", Past: "Read the console", Deadline: shortDeadline,
+	{Name: "console", Past: "Read the console", Reads: true, Deadline: shortDeadline,
 		Doc: "read the console", check: checkChars},
-	{Name: "screenshot", Past: "Took a screenshot", Scriptable: true, Deadline: shortDeadline,
+	{Name: "screenshot", Past: "Took a screenshot", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "a JPEG of the viewport", check: checkChars},
 	{Name: "script", Past: "Ran a script", Run: RunScript, Deadline: scriptDeadline,
 		Doc: "run up to 10 steps in one call", check: checkScript},
@@ -139,12 +143,6 @@ func ActionNames(keep func(*ActionSpec) bool) []string {
 		}
 	}
 	return out
-}
-
-// Reads reports whether the action only reads: it leaves the page as it
-// found it (observe, find, dom, console, screenshot, wait_for).
-func (a *ActionSpec) Reads() bool {
-	return !a.Mutating && !a.ChangesPage && (a.Run == RunObserve || a.Run == RunDo)
 }
 
 // Mutators is what the agent must observe again before: the mutating actions.

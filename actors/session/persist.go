@@ -84,7 +84,7 @@ func (a *Actor) show() {
 // a watched conversation, the picture of the page it left.
 func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 	in := w.in
-	if !messages.Spec(in.Action).Reads() {
+	if !messages.Spec(in.Action).Reads {
 		a.page++
 	}
 	if !a.cfg.Bus.Active() {

@@ -32,10 +32,13 @@ func (b *Bot) ownerOnly(next tele.HandlerFunc) tele.HandlerFunc {
 
 // setView adopts the pairing and bindings the actors hold. Pages sent of
 // conversations no longer bound are forgotten, so a binding anew starts
-// with a photo.
+// with a photo; once unpaired, the cards and photos of the old chat are.
 func (b *Bot) setView(v messages.TelegramView) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if !v.Paired || v.Chat != b.view.Chat {
+		b.cards, b.photos = newCardBook(), newRecent(maxRecent)
+	}
 	b.view = v
 	for conv := range b.pages {
 		if !slices.Contains(v.Bound, conv) {

@@ -19,12 +19,11 @@ type pairCode struct {
 	expires time.Time
 }
 
-// Keys the pairing's failed codes count under in the shared limiter: per
-// sender, and for everyone together.
-const (
-	limitAny    = "telegram"
-	limitPrefix = "telegram:"
-)
+// limitPrefix starts the key a sender's failed codes count under in the
+// shared limiter. Only per sender: a limit for everyone together would let
+// any stranger lock the owner out of pairing, and a code of 192 random bits
+// cannot be guessed in the tries a sender gets.
+const limitPrefix = "telegram:"
 
 // Link makes a new one-time pairing code, replacing any earlier one, and
 // returns the link that opens the bot with it. It needs the bot's @name,
@@ -65,18 +64,12 @@ func (b *Bot) onStart(c tele.Context) error {
 		return nil
 	}
 	who := limitPrefix + strconv.FormatInt(from.ID, 10)
-	okWho, _ := b.cfg.Limiter.Allow(who)
-	okAny, _ := b.cfg.Limiter.Allow(limitAny)
-	if !okWho || !okAny {
+	if ok, _ := b.cfg.Limiter.Allow(who); !ok {
 		return nil
 	}
 	if !b.takeCode(code) {
 		b.cfg.Limiter.Fail(who)
-		b.cfg.Limiter.Fail(limitAny)
 		b.log.Info("a wrong or stale pairing code was sent", "from", from.ID)
-		if ok, _ := b.cfg.Limiter.Allow(limitAny); !ok {
-			b.voidCode() // too many wrong codes: make the owner ask for a new one
-		}
 		return nil
 	}
 	b.cfg.Limiter.Reset(who)
@@ -103,12 +96,6 @@ func (b *Bot) takeCode(code string) bool {
 	}
 	b.code = nil
 	return true
-}
-
-func (b *Bot) voidCode() {
-	b.mu.Lock()
-	b.code = nil
-	b.mu.Unlock()
 }
 
 // name is how the owner will recognise the account: its @name, else its

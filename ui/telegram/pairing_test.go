@@ -56,3 +56,20 @@ func TestUnpairingForgetsTheChatAndItsBindings(t *testing.T) {
 		t.Fatalf("binding with no chat paired: %v %v", rep, err)
 	}
 }
+
+// Failed codes count in the shared limiter: a sender past the limit is not
+// heard even with the right code; the owner still pairs with it.
+func TestASenderOfWrongCodesIsNotHeardAnyMore(t *testing.T) {
+	r := start(t, options{})
+	code := r.code(t)
+	for i := range 5 {
+		r.fake.Push(telegramtest.Text(stranger, "/start wrong-code-"+itoa(i+1)))
+	}
+	r.fake.Push(telegramtest.Text(stranger, "/start "+code), telegramtest.Text(owner, "/start "+code))
+	r.awaitText(t, "Paired")
+	var v messages.TelegramView
+	r.Must(t, "GET", "/api/telegram", nil).Decode(&v)
+	if v.User != owner.ID {
+		t.Fatalf("paired with %d after the stranger's five wrong codes, want the owner", v.User)
+	}
+}
