@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	tele "gopkg.in/telebot.v3"
@@ -79,7 +78,6 @@ type Bot struct {
 	log   *slog.Logger
 	tb    *tele.Bot
 	out   *outbox
-	sent  atomic.Int64 // messages Telegram took
 
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -166,9 +164,6 @@ func (b *Bot) State() messages.TelegramBot {
 	defer b.mu.Unlock()
 	return messages.TelegramBot{Configured: true, Username: b.me, Polling: b.polling, Problem: b.problem}
 }
-
-// Sent is how many messages Telegram took, for benchmarks.
-func (b *Bot) Sent() int64 { return b.sent.Load() }
 
 // Coalesced is how many waiting messages gave way to newer ones.
 func (b *Bot) Coalesced() int { return b.out.Dropped() }

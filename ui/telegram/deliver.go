@@ -100,8 +100,5 @@ func (b *Bot) deliver(chat int64, it *item) (msg *tele.Message, err error) {
 		}
 		return err
 	})
-	if err == nil {
-		b.sent.Add(1)
-	}
 	return msg, err
 }
