@@ -99,7 +99,7 @@ type Actor struct {
 	shots  messages.Shots
 	url    string
 	title  string
-	page   int // counts the steps that may have changed the page (see pageID)
+	page   int // counts the steps that may have changed the page: StepTaken.Page
 	expiry *time.Timer
 }
 
