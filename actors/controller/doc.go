@@ -1,7 +1,8 @@
 // Package controller is the supervisor at the top of buddi's actor tree: a
 // thin routing actor over small parts, each with its own tests: the
 // registry of agents and their tokens (registry), the task state machine
-// (tasks), the owner's site answers (sitegate), and the pool of browser
+// (tasks), the owner's site answers (sitegate), the owner's paired Telegram
+// chat and the conversations bound to it (chat), and the pool of browser
 // profiles sessions are placed on, opened from the install's mode (pool).
 // It owns the global Stop and spawns every session as its child. The ledger
 // is its sibling under the root, so that the controller's own restart never
