@@ -62,10 +62,11 @@ func (b *Bot) boundList() []string {
 }
 
 // reply queues a text for the chat.
-func (b *Bot) reply(text string) { b.out.put(&item{text: clipRunes(text, maxText)}) }
+func (b *Bot) reply(text string) { b.out.put(&item{text: clipUnits(text, maxText)}) }
 
-// maxText bounds a text message (Telegram's limit is 4,096 characters).
-const maxText = 4000
+// maxText bounds a text message, in the UTF-16 units Telegram counts (its
+// limit is 4,096).
+const maxText = 4096
 
 // recent remembers the conversation of the last photos sent, so a command
 // sent as a reply to one acts on its conversation.
