@@ -85,3 +85,25 @@ func contains(list []time.Duration, d time.Duration) bool {
 	}
 	return false
 }
+
+// Garbled answers to an upload are retried after a growing wait, on the
+// clock the test moves, and the photo goes through once Telegram answers.
+func TestAGarbledAnswerToAnUploadIsRetried(t *testing.T) {
+	clock := telegramtest.NewClock()
+	r := start(t, options{clock: clock})
+	token := r.agentIn(t, "c1")
+	r.fake.Script("sendPhoto",
+		telegramtest.Answer{Status: 200, Body: `{"ok":true,"result":{}}`}, // no photo in the message sent
+		telegramtest.Answer{Status: 200, Body: `not json at all`})
+	r.act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"})
+	for i, wait := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		clock.AwaitSleeper(t, wait)
+		if n := len(r.fake.Calls("sendPhoto")); n != i {
+			t.Fatalf("%d tries before the wait of %s, want %d", n, wait, i)
+		}
+		clock.Advance(wait)
+	}
+	if p := r.photo(t, 3); p.MessageID == 0 {
+		t.Fatal("the third try did not go through")
+	}
+}
