@@ -28,6 +28,9 @@ func (u *urlPolicy) CheckURL(raw, source string) error {
 // CheckInput refuses input to pages outside the preview origins under air-gap.
 func (u *urlPolicy) CheckInput(pageURL string) error { return u.p.CheckInput(pageURL) }
 
+// Preview reports whether raw is one of the owner's preview origins.
+func (u *urlPolicy) Preview(raw string) bool { return u.p.Preview(raw) }
+
 // startEgress builds the URL rules from the configuration. A mode that
 // serves its own origins (the simulated site) has them added to the owner's
 // preview origins: the rules themselves are the production ones.

@@ -1,6 +1,11 @@
 package drivers
 
-import "context"
+import (
+	"context"
+	"io"
+
+	"github.com/buddi-dev/buddi/messages"
+)
 
 // PerProfile is how many sessions share one driver (one browser profile).
 const PerProfile = 8
@@ -74,4 +79,21 @@ func RawInputOf(tabs Tabs) (RawInput, bool) {
 // preview origins, so the real URL rules let them through and nothing else.
 type Served interface {
 	ServedOrigins() []string
+}
+
+// Logins is an optional capability of a Mode: the sites that hold logins
+// (cookies, or data they stored) in its browser profile, and signing out of
+// them. Either may start the browser first.
+type Logins interface {
+	// Logins lists the sites, by site.
+	Logins(ctx context.Context) (messages.Logins, error)
+	// SignOut clears one site's cookies and stored data, or every site's
+	// when site is "", and names the sites it cleared.
+	SignOut(ctx context.Context, site string) ([]string, error)
+}
+
+// Installer is an optional capability of a Mode: installing the browser it
+// launches. Progress lines go to progress.
+type Installer interface {
+	Install(ctx context.Context, progress io.Writer) error
 }

@@ -33,6 +33,7 @@ type Config struct {
 	Hosts            []string      // BUDDI_BROWSER_HOSTS: exact hosts navigations may reach; empty means any public host
 	PreviewOrigins   []string      // BUDDI_PREVIEW_ORIGINS: loopback origins always reachable, exactly as written
 	AirGap           bool          // BUDDI_AIR_GAP: nothing but preview origins
+	Self             []string      // buddi's own listening addresses (host:port): never reachable
 	Resolver         Resolver      // nil means net.DefaultResolver
 	DialTimeout      time.Duration // per lookup, and per outbound connect
 	HandshakeTimeout time.Duration // from accept to the SOCKS reply, lookup and dial included
@@ -96,6 +97,7 @@ type rules struct {
 	hosts   map[string]bool // canonical host names; nil means any
 	preview []origin
 	airGap  bool
+	self    selfSet // buddi's own addresses
 }
 
 func compile(c Config) (*rules, error) {
@@ -117,6 +119,13 @@ func compile(c Config) (*rules, error) {
 		}
 		r.preview = append(r.preview, o)
 	}
+	for _, s := range c.Self {
+		a, err := parseSelf(s)
+		if err != nil {
+			return nil, err
+		}
+		r.self.add(a)
+	}
 	return r, nil
 }
 
@@ -124,6 +133,9 @@ func compile(c Config) (*rules, error) {
 // spelled as the preview is (letter case aside): http://0x7f.1:5173 is the
 // same socket as http://127.0.0.1:5173 to a browser, but not as written.
 func (r *rules) isPreview(o origin, written string) bool {
+	if r.self.hostIs(o.host, o.port) {
+		return false
+	}
 	for _, p := range r.preview {
 		if p == o && strings.EqualFold(written, p.host.String()) {
 			return true

@@ -177,7 +177,7 @@ func (s *session) decide(cmd uint8, label string, port int, addrs []netip.Addr) 
 
 func (s *session) targetsSelf(addrs []netip.Addr, port uint16) bool {
 	for _, a := range addrs {
-		if netip.AddrPortFrom(a.Unmap(), port) == s.g.self {
+		if netip.AddrPortFrom(a.Unmap(), port) == s.g.self || s.g.r.self.addrIs(a, port) {
 			return true
 		}
 	}

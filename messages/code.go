@@ -66,6 +66,10 @@ const (
 	CodeUnapproved    Code = "unapproved_site"  // a page link to a site not approved
 	CodeCredential    Code = "credential_field" // typing into a password or card field
 	CodeSecretValue   Code = "secret_value"     // typing something like a key or token
+	CodeBuddiAddress  Code = "buddi_address"    // a URL that is buddi's own address
+	CodeAmbiguous     Code = "ambiguous_target" // a semantic target matches more than one element
+	CodeNoApps        Code = "no_apps"          // open in a mode without apps
+	CodeUnsupported   Code = "not_supported"    // the install's mode cannot do this
 
 	// Codes the API client finds itself.
 	CodeUnreachable Code = "daemon_unreachable" // no buddi answered

@@ -24,7 +24,8 @@ const (
 	KindStep                           // StepTaken
 	KindStop                           // StopChanged
 	KindTelegram                       // TelegramChanged
-	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram
+	KindInstall                        // InstallChanged
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram | KindInstall
 )
 
 // SessionChanged says a session's state, steps, page or pause reason changed.
@@ -131,3 +132,18 @@ func (*StopChanged) Key() string { return "stop" }
 
 // About is "": the Stop is about every conversation.
 func (*StopChanged) About() string { return "" }
+
+// InstallChanged says where the browser install stands: a progress line
+// came, or it ended.
+type InstallChanged struct {
+	State InstallState
+}
+
+// Kind is KindInstall.
+func (*InstallChanged) Kind() EventKind { return KindInstall }
+
+// Key is the one install.
+func (*InstallChanged) Key() string { return "install" }
+
+// About is "": the install is the whole install's.
+func (*InstallChanged) About() string { return "" }

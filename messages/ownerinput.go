@@ -106,3 +106,19 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// RevokeSite is the body as a revocation of a site's answers.
+func (b *OwnerBody) RevokeSite() (any, *Error) {
+	if b.Site == "" {
+		return nil, &Error{Code: CodeBadInput, Message: "Name the site: {\"site\": \"https://example.com\"}; `buddi sites` lists them."}
+	}
+	return &RevokeSite{Site: b.Site}, nil
+}
+
+// SignOut is the body as a sign-out of one site, or of all with "all".
+func (b *OwnerBody) SignOut() (any, *Error) {
+	if (b.Site == "") == !b.All {
+		return nil, &Error{Code: CodeBadInput, Message: "Name one site, {\"site\": \"example.com\"}, or sign out of all with {\"all\": true}; `buddi logins` lists them."}
+	}
+	return &SignOut{Site: b.Site, All: b.All}, nil
+}

@@ -2,15 +2,6 @@ package messages
 
 import "time"
 
-// Surfaces a conversation can be bound to. A conversation bound to none is
-// followed on the dashboard (and the CLI); one bound to Telegram also gets
-// a photo per step in the owner's paired chat, and the refusals its agent
-// reads name the way back there.
-const (
-	SurfaceDashboard = ""
-	SurfaceTelegram  = "telegram"
-)
-
 // PairTelegram records the owner's Telegram chat: the user who sent the
 // pairing code and the private chat it came from (the bot checked the code).
 type PairTelegram struct {
@@ -81,22 +72,4 @@ func (*TelegramLink) answer() {}
 
 // BindSurface tells a session which surface its conversation is bound to,
 // whenever that changes (the controller sends it).
-type BindSurface struct{ Surface string }
-
-// ResumeHint is how the owner lifts a Stop, said for the surface a
-// conversation is bound to: the words a refusal ends with.
-func ResumeHint(surface string) string {
-	if surface == SurfaceTelegram {
-		return "ask the owner to send /browser resume in their Telegram chat with buddi"
-	}
-	return "ask the owner to resume access in the dashboard's Settings (or `buddi resume --all`)"
-}
-
-// HandBackHint is how the owner hands a paused session back, said for the
-// surface its conversation is bound to.
-func HandBackHint(surface, conv string) string {
-	if surface == SurfaceTelegram {
-		return "ask the owner to send /browser resume in their Telegram chat with buddi"
-	}
-	return "ask the owner to resume access (`buddi resume " + conv + "`)"
-}
+type BindSurface struct{ Surface Surface }

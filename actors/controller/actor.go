@@ -29,6 +29,9 @@ type Config struct {
 	// Mode opens the browser profiles sessions are placed on.
 	Mode   drivers.Mode
 	Policy session.URLPolicy
+	// Reach is what the install lets the browser open, as browser.status
+	// tells agents (nil: nothing said).
+	Reach *messages.Reach
 	// AskSites turns on site approval: navigations the agent chose ask the
 	// owner about sites not yet approved (BUDDI_SITE_APPROVAL=ask).
 	AskSites bool
@@ -51,8 +54,9 @@ type Config struct {
 // Carry is the controller's state that must survive its restart: a Stop
 // or a resume decided but perhaps not yet in the ledger.
 type Carry struct {
-	mu   sync.Mutex
-	stop *ledger.Stop
+	mu      sync.Mutex
+	stop    *ledger.Stop
+	install install
 }
 
 func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
@@ -172,6 +176,16 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		ctx.Respond(&messages.OwnerReply{Result: a.sites.Pending()})
 	case *messages.DecideSite:
 		a.decideSite(ctx, m)
+	case *messages.ListSites:
+		ctx.Respond(&messages.OwnerReply{Result: a.sites.List()})
+	case *messages.RevokeSite:
+		a.revokeSite(ctx, m)
+	case *messages.ListLogins, *messages.SignOut:
+		a.logins(ctx, m)
+	case *messages.InstallBrowser:
+		a.install(ctx)
+	case *messages.GetInstall:
+		ctx.Respond(&messages.OwnerReply{Result: a.cfg.Carry.install.state()})
 	case *messages.GetHealth:
 		ctx.Respond(a.health())
 	default:

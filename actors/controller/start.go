@@ -89,7 +89,11 @@ func (a *Actor) loadSites() *sitegate.Gate {
 		}
 		once[o.Conversation] = append(once[o.Conversation], ap)
 	}
-	return sitegate.New(a.cfg.AskSites, always, once, a.cfg.Now)
+	var rules sitegate.Rules
+	if a.cfg.Policy != nil {
+		rules = a.cfg.Policy
+	}
+	return sitegate.New(a.cfg.AskSites, rules, always, once, a.cfg.Now)
 }
 
 func (a *Actor) loadChat() *chat.Book {

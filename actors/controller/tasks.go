@@ -57,7 +57,7 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 // activate starts the task: durable first, then the session, then the
 // answer to replyTo. A task the owner started from Telegram binds its
 // conversation to the paired chat in the same write.
-func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer, surface string) {
+func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer, surface messages.Surface) {
 	t = a.tasks.Activate(t)
 	a.tasks.Put(t)
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{
@@ -106,7 +106,7 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 	}
 	switch {
 	case a.stop.Stopped:
-		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access, so no task can start; "+messages.ResumeHint(a.surfaceOf(m.Conversation))+", then ask again."))
+		ctx.Respond(messages.FailWith(messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(m.Conversation).Over(m.Surface).WayBack(messages.CodeStopped, ""))))
 		return
 	case a.tasks.OtherAgent(m.Conversation, agent):
 		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
@@ -124,7 +124,7 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 		ctx.Respond(&messages.ToolResult{Result: tasks.Asked()})
 		return
 	}
-	a.activate(ctx, t, ctx.Sender(), toAgent, messages.SurfaceDashboard)
+	a.activate(ctx, t, ctx.Sender(), toAgent, m.Surface)
 }
 
 // decideTask is the owner's answer to a pending task.

@@ -42,8 +42,8 @@ func (a *Actor) telegram(ctx actor.Context) bool {
 
 // boundSurfaces is each running session's surface now, to tell the ones
 // that change.
-func (a *Actor) boundSurfaces() map[string]string {
-	out := make(map[string]string, len(a.sessions))
+func (a *Actor) boundSurfaces() map[string]messages.Surface {
+	out := make(map[string]messages.Surface, len(a.sessions))
 	for conv := range a.sessions {
 		out[conv] = a.chat.Surface(conv)
 	}
@@ -54,7 +54,7 @@ func (a *Actor) boundSurfaces() map[string]string {
 // owner's lane, tells the sessions whose surface changed and subscribers,
 // and answers the owner with the pairing once the ledger has it. The book
 // already holds the change: it is in force at once, like a Stop.
-func (a *Actor) saveTelegram(ctx actor.Context, ops []ledger.Op, was map[string]string) {
+func (a *Actor) saveTelegram(ctx actor.Context, ops []ledger.Op, was map[string]messages.Surface) {
 	for conv, before := range was {
 		if now := a.chat.Surface(conv); now != before {
 			ctx.Send(a.sessions[conv].pid, &messages.BindSurface{Surface: now})
@@ -73,7 +73,7 @@ func (a *Actor) saveTelegram(ctx actor.Context, ops []ledger.Op, was map[string]
 }
 
 // surfaceOf is where conv's refusals point the owner.
-func (a *Actor) surfaceOf(conv string) string { return a.chat.Surface(conv) }
+func (a *Actor) surfaceOf(conv string) messages.Surface { return a.chat.Surface(conv) }
 
 // bound records in the book a binding the ledger already has, and tells
 // subscribers.

@@ -21,6 +21,9 @@ type URLPolicy interface {
 	CheckURL(raw, source string) error
 	// CheckInput refuses input to the page at pageURL (air-gap).
 	CheckInput(pageURL string) error
+	// Preview reports whether raw is one of the owner's preview origins,
+	// which site approval never gates.
+	Preview(raw string) bool
 }
 
 // Config is what a session needs; Carry must be the same value across the
@@ -34,7 +37,10 @@ type Config struct {
 	Controller   *actor.PID
 	Driver       drivers.Driver
 	Policy       URLPolicy
-	Carry        *Carry
+	// Reach is what the install lets the browser open, as browser.status
+	// tells agents (nil: nothing said).
+	Reach *messages.Reach
+	Carry *Carry
 	// Route is this session's entry in the routing table: the session shows
 	// its state there. Nil in tests that route nothing.
 	Route *routes.Session
@@ -45,9 +51,9 @@ type Config struct {
 	// it answered GiveBack.
 	Hand func() *actor.Props
 	Log  *slog.Logger
-	// Surface is where the conversation answers when the session starts
-	// (messages.SurfaceTelegram or the dashboard); BindSurface changes it.
-	Surface string
+	// Surface is where the conversation is bound when the session starts
+	// (messages.SurfaceTelegram, or "" for none); BindSurface changes it.
+	Surface messages.Surface
 	// Chaos, when set and returning true, panics the actor as an action
 	// completes: the crash test and the load test's fault injection.
 	Chaos func() bool
@@ -60,14 +66,14 @@ type Config struct {
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
-	surface  *string
+	surface  *messages.Surface
 }
 
 // bindSurface records where the conversation answers now.
-func (c *Carry) bindSurface(s string) { c.mu.Lock(); c.surface = &s; c.mu.Unlock() }
+func (c *Carry) bindSurface(s messages.Surface) { c.mu.Lock(); c.surface = &s; c.mu.Unlock() }
 
 // surfaceOr is the surface last bound, or def when none was.
-func (c *Carry) surfaceOr(def string) string {
+func (c *Carry) surfaceOr(def messages.Surface) messages.Surface {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.surface == nil {
@@ -222,8 +228,8 @@ func (a *Actor) disarmExpiry() {
 // expired is the timer message for the task's lifetime.
 type expired struct{}
 
-// surface is where the conversation answers now.
-func (a *Actor) surface() string { return a.cfg.Carry.surfaceOr(a.cfg.Surface) }
+// surface is where the conversation is bound now.
+func (a *Actor) surface() messages.Surface { return a.cfg.Carry.surfaceOr(a.cfg.Surface) }
 
 // watched reports whether a surface shows every step of this conversation,
 // so every step leaves a picture of the page for it.

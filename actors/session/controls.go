@@ -56,7 +56,7 @@ func (a *Actor) resumed(ctx actor.Context, owner *actor.PID) {
 // paused or taken-over session stays so.
 func (a *Actor) stopAll(ctx actor.Context) {
 	a.interrupt(ctx, messages.Fail(messages.CodeStopped,
-		"The owner stopped all browser access while this action ran; it was abandoned. "+upperFirst(messages.ResumeHint(a.surface()))+"."))
+		"The owner stopped all browser access while this action ran; it was abandoned. Wait until the owner resumes it ("+a.surface().WayBack(messages.CodeStopped, "")+")."))
 	a.ev.void("browser access was stopped")
 	a.rec.Epoch++ // results of calls started before the Stop are fenced off
 	a.show()

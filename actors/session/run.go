@@ -10,12 +10,14 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// dispatch runs the action off the mailbox; its result comes back as *done.
-func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action) {
+// dispatch runs the action off the mailbox; its result comes back as *done
+// and is answered to replyTo. recovering, when set, is a refusal the action
+// (an observation) fetches fresh evidence for.
+func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action, replyTo *actor.PID, recovering *messages.Error) {
 	a.seq++
 	c, cancel := context.WithTimeout(context.Background(), messages.Spec(in.Action).Deadline)
-	a.become(&working{seq: a.seq, in: in, replyTo: ctx.Sender(), cancel: cancel, words: inWords(in, act)})
-	a.cfg.Carry.set(ctx.Sender())
+	a.become(&working{seq: a.seq, in: in, replyTo: replyTo, cancel: cancel, words: inWords(in, act), recovering: recovering})
+	a.cfg.Carry.set(replyTo)
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
 	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched()}
@@ -35,7 +37,7 @@ type done struct {
 	obs        *drivers.Observation
 	out        *drivers.Outcome
 	script     []messages.ScriptStep
-	err        error
+	err        error                     // of the action, or of a script's failing step
 	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
 	fresh      bool
 	thumb      []byte // a thumbnail of the screenshot the agent asked for, if any
@@ -115,9 +117,17 @@ func (a *Actor) finish(ctx actor.Context, d *done) {
 	}
 	a.cfg.Carry.take()
 	a.become(&ready{})
+	if w.recovering != nil {
+		a.recovered(ctx, w, d)
+		return
+	}
 	res := a.apply(ctx, w.in, d)
-	ctx.Send(w.replyTo, res)
 	a.stepTaken(w, d, res)
+	if res.Error != nil && a.recover(ctx, res.Error, w.replyTo) {
+		a.show()
+		return
+	}
+	ctx.Send(w.replyTo, res)
 	a.show()
 }
 
@@ -142,7 +152,7 @@ func (a *Actor) adopt(d *done) {
 func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
 	act := &drivers.Action{Kind: drivers.Kind(in.Action), Target: t, URL: in.URL,
 		Value: in.Value, Values: in.Values, DeltaY: in.DeltaY, TabOp: in.Tab,
-		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars}
+		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars, AppID: in.AppID, App: in.App}
 	if in.Action == "press" {
 		act.Value = in.Key
 	}

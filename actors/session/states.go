@@ -30,6 +30,9 @@ type working struct {
 	replyTo *actor.PID
 	cancel  context.CancelFunc
 	words   string // the act in words, for its step event
+	// recovering is a refusal decided before input whose fresh evidence
+	// this call (an observation) fetches.
+	recovering *messages.Error
 }
 
 // paused: a pause rule fired. Only status and close work until the owner
@@ -92,8 +95,7 @@ func (*working) receive(a *Actor, ctx actor.Context) {
 func (p *paused) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *messages.AgentCall:
-		a.refuseUnlessClose(ctx, m, messages.CodePaused,
-			"The session is paused ("+p.reason+"); "+messages.HandBackHint(a.surface(), a.cfg.Conversation)+", then observe again.")
+		a.refuseUnlessClose(ctx, m, a.surface().Over(m.Call.Surface).Paused(a.cfg.Conversation, p.reason))
 	default:
 		a.control(ctx)
 	}
@@ -131,18 +133,18 @@ func (*closing) receive(_ *Actor, ctx actor.Context) {
 }
 
 func (a *Actor) refuseTakenOver(ctx actor.Context, m *messages.AgentCall) {
-	a.refuseUnlessClose(ctx, m, messages.CodeTakenOver,
-		"The owner has taken over this browser; wait until they hand it back, then observe again before acting.")
+	a.refuseUnlessClose(ctx, m, messages.Errorf(messages.CodeTakenOver,
+		"The owner has taken over this browser; wait until they hand it back, then observe again before acting."))
 }
 
-func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, code messages.Code, msg string) {
+func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, e *messages.Error) {
 	switch {
 	case m.Call.Tool == messages.ToolStatus:
 		a.answerStatus(ctx)
 	case m.Call.Act != nil && messages.Spec(m.Call.Act.Action).Run == messages.RunClose:
 		a.release(ctx, "the agent closed the session")
 	default:
-		ctx.Respond(messages.Fail(code, msg))
+		ctx.Respond(messages.FailWith(e))
 	}
 }
 

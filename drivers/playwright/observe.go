@@ -52,7 +52,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
 		Continues: ans.Continues.driver(), Truncated: ans.Continues != nil,
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
-	shown := refsIn(ans.Tree)
+	shown := drivers.RefsIn(ans.Tree)
 	if ans.Continues != nil {
 		shown = append(shown, ans.Continues.After)
 	}

@@ -12,7 +12,7 @@ var _ drivers.Driver = (*Driver)(nil)
 // Driver serves the simulated site to many conversations.
 type Driver struct {
 	cfg    Config
-	site   *site
+	sites  sites
 	totals totals
 
 	mu      sync.Mutex
@@ -23,7 +23,7 @@ type Driver struct {
 // New returns a driver for cfg; zero fields take their defaults.
 func New(cfg Config) *Driver {
 	cfg = cfg.withDefaults()
-	return &Driver{cfg: cfg, site: newSite(cfg), convs: make(map[string]*Tabs)}
+	return &Driver{cfg: cfg, sites: newSites(cfg), convs: make(map[string]*Tabs)}
 }
 
 // Status reports the simulation: always found and headless, running once a

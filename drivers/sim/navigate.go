@@ -8,7 +8,7 @@ import (
 )
 
 func (t *Tabs) navigate(c *call) (*drivers.Outcome, error) {
-	to, err := t.d.site.resolve(c.a.URL)
+	to, err := t.d.sites.resolve(c.a.URL, t.d.cfg.Redirects)
 	if err != nil {
 		return nil, err
 	}

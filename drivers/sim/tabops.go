@@ -51,7 +51,7 @@ func (t *Tabs) openTab(c *call) (*drivers.Outcome, error) {
 	var to *page
 	if c.a.URL != "" {
 		var err error
-		if to, err = t.d.site.resolve(c.a.URL); err != nil {
+		if to, err = t.d.sites.resolve(c.a.URL, t.d.cfg.Redirects); err != nil {
 			return nil, err
 		}
 	}

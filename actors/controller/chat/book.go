@@ -31,13 +31,14 @@ func New(pair *ledger.Telegram, bound []ledger.Bound) *Book {
 // Paired reports whether a chat is paired.
 func (b *Book) Paired() bool { return b.pair != nil }
 
-// Surface is where conv answers: Telegram while it is bound and a chat is
-// paired, the dashboard otherwise.
-func (b *Book) Surface(conv string) string {
+// Surface is where conv is bound: Telegram while it is bound and a chat is
+// paired, nothing ("") otherwise, when each call answers on its own
+// surface.
+func (b *Book) Surface(conv string) messages.Surface {
 	if _, ok := b.bound[conv]; ok && b.pair != nil {
 		return messages.SurfaceTelegram
 	}
-	return messages.SurfaceDashboard
+	return ""
 }
 
 // CheckPair refuses a pairing that cannot name a private chat: Telegram
