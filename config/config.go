@@ -42,6 +42,10 @@ type Config struct {
 	// self-hosted Bot API server, or a test server); DefaultTelegramAPI
 	// when unset.
 	TelegramAPI string
+
+	// BrowserInstall is BUDDI_BROWSER_INSTALL: with no browser installed
+	// for the agents, download one when buddi starts.
+	BrowserInstall bool
 }
 
 // Channels are the browser channels BUDDI_BROWSER_CHANNEL accepts: the
@@ -86,6 +90,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.NoSandbox = ns
+	if c.BrowserInstall, err = Bool("BUDDI_BROWSER_INSTALL", getenv("BUDDI_BROWSER_INSTALL")); err != nil {
+		return c, err
+	}
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))

@@ -54,9 +54,11 @@ type Daemon struct {
 	egress     *egressParts
 	bus        *events.Bus
 	gateway    *gateway.Gateway
+	routes     *routes.Table
 	http       *ui.Server
 	telegram   *telegram.Bot
 	limiter    *limiter.Limiter
+	ln         net.Listener
 	addr       string
 	Restarts   atomic.Int64
 }
@@ -103,7 +105,13 @@ func (d *Daemon) startRest() error {
 			return err
 		}
 	}
-	if d.egress, err = startEgress(o.Config.Egress, d.mode, o); err != nil {
+	// buddi listens before the URL rules are built: its own address is
+	// never a page the browser may open.
+	if d.ln, err = net.Listen("tcp", o.Config.Addr); err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
+	}
+	d.addr = d.ln.Addr().String()
+	if d.egress, err = startEgress(o.Config.Egress, d.mode, o, d.addr); err != nil {
 		return err
 	}
 	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
@@ -112,15 +120,20 @@ func (d *Daemon) startRest() error {
 	if err := d.startActors(); err != nil {
 		return err
 	}
-	return d.serve(hash, created)
+	if err := d.serve(hash, created); err != nil {
+		return err
+	}
+	d.firstRun()
+	return nil
 }
 
 func (d *Daemon) startActors() error {
 	o := d.opts
 	table, err := routes.New(), error(nil)
+	d.routes = table
 	d.bus = events.New()
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy,
+		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach(),
 		AskSites: o.Config.SiteApproval == "ask", Routes: table, Bus: d.bus,
 		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts,
 	}), "controller")
@@ -133,11 +146,9 @@ func (d *Daemon) startActors() error {
 
 func (d *Daemon) serve(hash string, created bool) error {
 	o := d.opts
-	ln, err := net.Listen("tcp", o.Config.Addr)
-	if err != nil {
-		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
-	}
-	d.addr = ln.Addr().String()
+	ln := d.ln
+	d.ln = nil // the server owns it now
+	var err error
 	d.limiter = limiter.New(0, 0, nil)
 	if d.telegram, err = d.newTelegram(); err != nil {
 		_ = ln.Close()
@@ -145,7 +156,7 @@ func (d *Daemon) serve(hash string, created bool) error {
 	}
 	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin}
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach()}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
@@ -195,6 +206,9 @@ func (d *Daemon) Store() *ledger.Store { return d.store }
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	var errs []error
 	errs = append(errs, d.closeTelegram(ctx))
+	if d.ln != nil { // listening, not serving yet
+		errs = append(errs, d.ln.Close())
+	}
 	if d.http != nil {
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		errs = append(errs, d.http.Shutdown(c))

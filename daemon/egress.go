@@ -6,6 +6,8 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/egress/netns"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // egressParts are the SOCKS guard the browser dials through and the URL
@@ -33,11 +35,13 @@ func (u *urlPolicy) Preview(raw string) bool { return u.p.Preview(raw) }
 
 // startEgress builds the URL rules from the configuration. A mode that
 // serves its own origins (the simulated site) has them added to the owner's
-// preview origins: the rules themselves are the production ones.
-func startEgress(cfg egress.Config, mode drivers.Mode, o Options) (*egressParts, error) {
+// preview origins: the rules themselves are the production ones. self is
+// buddi's own HTTP address, which the browser may never open.
+func startEgress(cfg egress.Config, mode drivers.Mode, o Options, self string) (*egressParts, error) {
 	if s, ok := mode.(drivers.Served); ok {
 		cfg.PreviewOrigins = append(append([]string(nil), cfg.PreviewOrigins...), s.ServedOrigins()...)
 	}
+	cfg.Self = append(append([]string(nil), cfg.Self...), self)
 	cfg.Logger = o.Log
 	pol, err := egress.NewPolicy(cfg)
 	if err != nil {
@@ -72,6 +76,10 @@ func (e *egressParts) listen() (*egress.Guard, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.policy.p.AddSelf(g.Addr()); err != nil {
+		_ = g.Close()
+		return nil, err
+	}
 	e.guard = g
 	return g, nil
 }
@@ -82,6 +90,12 @@ func (e *egressParts) netNS() string {
 		return ""
 	}
 	return e.ns.Path()
+}
+
+// reach is what the URL rules let the browser open, as agents are told.
+func (e *egressParts) reach() *messages.Reach {
+	airGap, hosts, previews := e.policy.p.Reach()
+	return &messages.Reach{AirGap: airGap, Hosts: hosts, Previews: previews}
 }
 
 func (e *egressParts) close() error {

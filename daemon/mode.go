@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/buddi-dev/buddi/config"
@@ -10,6 +11,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // chooseMode builds the install's mode from the configuration. This is the
@@ -78,6 +80,7 @@ func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) 
 	c.NetNS = eg.netNS()
 	pol := eg.policy.p
 	c.CheckURL = func(raw string) error { return pol.CheckURL(raw, egress.SourceRedirect) }
+	c.OnRefused = m.d.refusedByBrowser
 	c.CheckField = func(f playwright.Field, value string) error {
 		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
 			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
@@ -89,6 +92,35 @@ func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) 
 	m.drv = p
 	return p, nil
 }
+
+// Logins lists the sites holding logins in the profile, starting the
+// browser if it is not running.
+func (m *playwrightMode) Logins(ctx context.Context) (messages.Logins, error) {
+	drv, err := m.Open(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	return drv.(*playwright.Driver).Logins(ctx)
+}
+
+// SignOut clears one site's logins, or every site's.
+func (m *playwrightMode) SignOut(ctx context.Context, site string) ([]string, error) {
+	drv, err := m.Open(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	return drv.(*playwright.Driver).SignOut(ctx, site)
+}
+
+// Install installs Playwright's driver and its Chromium.
+func (m *playwrightMode) Install(ctx context.Context, progress io.Writer) error {
+	return playwright.InstallBrowser(ctx, progress)
+}
+
+var (
+	_ drivers.Logins    = (*playwrightMode)(nil)
+	_ drivers.Installer = (*playwrightMode)(nil)
+)
 
 // Status is the open driver's report, or what a launch would use.
 func (m *playwrightMode) Status(ctx context.Context) drivers.Status {

@@ -46,7 +46,7 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 // (see mcp.NewHandler for why there are no event streams).
 func (s *Server) newMCP() (*mcp.Handler, fasthttp.RequestHandler, error) {
 	h, err := mcp.NewHandler(mcp.HTTPConfig{Backend: mcpBackend{s}, Addr: s.cfg.Addr,
-		PublicOrigin: s.cfg.PublicOrigin, Version: s.cfg.Version, Log: s.cfg.Log})
+		PublicOrigin: s.cfg.PublicOrigin, Version: s.cfg.Version, Log: s.cfg.Log, Reach: s.cfg.Reach})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -61,6 +61,16 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"DELETE /api/telegram/pair":     fixed(&messages.UnpairTelegram{}),
 	"POST /api/telegram/bind":       (*messages.OwnerBody).Bind,
 	"POST /api/telegram/unbind":     (*messages.OwnerBody).Unbind,
+
+	// The owner's answers about sites, and revoking them.
+	"GET /api/browser/sites":         fixed(&messages.ListSites{}),
+	"POST /api/browser/sites/revoke": (*messages.OwnerBody).RevokeSite,
+	// The sites holding logins in the agents' profile, and signing out.
+	"GET /api/browser/logins":          fixed(&messages.ListLogins{}),
+	"POST /api/browser/logins/signout": (*messages.OwnerBody).SignOut,
+	// Installing the agents' browser, and its progress.
+	"POST /api/browser/install": fixed(&messages.InstallBrowser{}),
+	"GET /api/browser/install":  fixed(&messages.GetInstall{}),
 }
 
 // fixed is a route whose message does not depend on the body. The message

@@ -39,6 +39,10 @@ type Config struct {
 	// Telegram is the Telegram bot, for its pairing link; nil when none is
 	// configured.
 	Telegram TelegramBot
+
+	// Reach is what the install lets the browser open: MCP's tool
+	// descriptions say it when they are registered.
+	Reach *messages.Reach
 }
 
 // Server is the HTTP surface.

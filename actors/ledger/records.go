@@ -88,6 +88,9 @@ type Refusal struct {
 type AirGap struct {
 	On bool      `json:"on"`
 	At time.Time `json:"at"`
+	// Sites held logins in the browser profile that turning air-gap on
+	// removed.
+	Sites []string `json:"sites,omitempty"`
 }
 
 // Steps is how many steps a conversation's current task has used.

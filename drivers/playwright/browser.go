@@ -29,6 +29,7 @@ type browser struct {
 	cfg     *Config
 	log     *slog.Logger
 	dead    atomic.Bool
+	visited origins // every origin a document was at, for logins
 }
 
 // launch starts the driver and the browser, as the account browserAccount

@@ -48,6 +48,10 @@ type Config struct {
 	// refusal), else the code is not_allowed. Its text is the sentence the
 	// agent reads.
 	CheckURL func(raw string) error
+	// OnRefused, when set, is told of every URL CheckURL refused for a
+	// conversation's tabs (navigations, redirect hops, history, popups,
+	// frames), once per refusal, with the error the agent reads.
+	OnRefused func(conversation, url string, err error)
 	// CheckField is called before text goes into a field (fill, or a
 	// character key pressed into it). A non-nil error refuses the input.
 	CheckField func(f Field, value string) error

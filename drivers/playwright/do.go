@@ -38,6 +38,8 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 
 func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	switch a.Kind {
+	case drivers.Open:
+		return nil, drivers.ErrNoApps()
 	case drivers.TabAction:
 		return ts.tabOp(ctx, a)
 	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:

@@ -11,3 +11,16 @@ func Shrink(raw []byte, edge int) ([]byte, int, int, error) {
 
 // WritePrefs exposes the profile preferences writer to the fuzz test.
 var WritePrefs = writePrefs
+
+// FindIn is Find on a made-up system: goos, a home directory, the
+// executables that exist and the names PATH resolves.
+func FindIn(cfg Config, goos, home string, exists map[string]bool, path map[string]string) (string, error) {
+	l := lookup{goos: goos, home: home, executable: func(p string) bool { return exists[p] },
+		onPath: func(name string) (string, error) {
+			if p, ok := path[name]; ok {
+				return p, nil
+			}
+			return "", errNoBrowser
+		}}
+	return l.find(cfg)
+}

@@ -17,15 +17,41 @@ import (
 // request no tab session sees yet: the popup is checked when Playwright
 // reports it and closed at once when its URL is refused.
 
-// allowedAt reports whether a URL a popup was opened at passes CheckURL.
-func (b *browser) allowedAt(raw string) error {
-	if b.cfg.CheckURL == nil || raw == "" || raw == "about:blank" || strings.HasPrefix(raw, "about:") {
+// checkURL runs CheckURL on a URL this conversation's tabs are about to
+// open (a navigation, a redirect hop, a popup, a frame) and tells
+// OnRefused of a refusal: every URL the browser is kept from goes through
+// here. Blank pages pass.
+func (ts *Tabs) checkURL(raw string) error {
+	cfg := ts.b.cfg
+	if cfg.CheckURL == nil || raw == "" || strings.HasPrefix(raw, "about:") {
 		return nil
 	}
-	if err := b.cfg.CheckURL(raw); err != nil {
-		return refusal(err)
+	err := cfg.CheckURL(raw)
+	if err == nil {
+		return nil
 	}
-	return nil
+	err = refusal(err)
+	if cfg.OnRefused != nil && ts.firstRefusal(raw) {
+		cfg.OnRefused(ts.conv, raw, err)
+	}
+	return err
+}
+
+// refusalEcho is how long the same URL refused again counts as the same
+// refusal: a popup is refused where it was asked for, when it appears and
+// at its first request.
+const refusalEcho = 2 * time.Second
+
+// firstRefusal reports whether raw was not refused in the last moment.
+func (ts *Tabs) firstRefusal(raw string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	now := time.Now()
+	if raw == ts.lastRefused && now.Sub(ts.lastRefusedAt) < refusalEcho {
+		return false
+	}
+	ts.lastRefused, ts.lastRefusedAt = raw, now
+	return true
 }
 
 // closeSoon closes a page off the dispatch goroutine.

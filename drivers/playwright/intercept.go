@@ -49,8 +49,8 @@ func (t *tab) openedWindow(ev map[string]any) {
 	if url == "" || blank(url) {
 		return
 	}
-	if err := t.owner.b.cfg.CheckURL(url); err != nil {
-		t.nav.block(refusal(err))
+	if err := t.owner.checkURL(url); err != nil {
+		t.nav.block(err)
 		return
 	}
 	// Playwright reports the popup only once its page exists, which takes
@@ -67,10 +67,10 @@ func (t *tab) paused(s pw.CDPSession, ev map[string]any) {
 	url, _ := req["url"].(string)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := t.owner.b.cfg.CheckURL(url); err != nil {
+	if err := t.owner.checkURL(url); err != nil {
 		t.owner.b.log.Info("navigation blocked", "url", url, "reason", err.Error())
 		if t.isMainFrame(frameID) {
-			t.nav.block(refusal(err))
+			t.nav.block(err)
 			t.closeIfBlockedPopup()
 		}
 		_, _ = call(ctx, func() (any, error) {
@@ -103,11 +103,11 @@ func (t *tab) unguardedHop(r pw.Request) {
 	if t.guarded.Load() || t.owner.b.cfg.CheckURL == nil || r.RedirectedFrom() == nil {
 		return
 	}
-	err := t.owner.b.cfg.CheckURL(r.URL())
+	err := t.owner.checkURL(r.URL())
 	if err == nil {
 		return
 	}
-	t.nav.block(refusal(err))
+	t.nav.block(err)
 	go t.stopLoading()
 	t.closeIfBlockedPopup()
 }

@@ -49,6 +49,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 			frames[ref] = f
 		}
 	}
+	t.remember(opts)
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
 		Continues: ans.Continues.driver(), Truncated: ans.Continues != nil,
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
@@ -62,6 +63,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 			continue
 		}
 		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
+			Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: t.frameNumber(frames[ref]),
 			Fingerprint: info.fingerprint(pageURL, frameURL(frames[ref]))}
 	}
 	t.setRefs(pageURL, frames)

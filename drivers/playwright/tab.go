@@ -28,8 +28,10 @@ type tab struct {
 	refs      map[string]pw.Frame // the frame of each ref of the latest observation
 	obsURL    string              // the page URL that observation saw
 	cdp       pw.CDPSession
-	mainFrame string // DevTools id of the main frame
-	lastPopup *tab   // the newest popup this tab opened
+	mainFrame string                 // DevTools id of the main frame
+	lastPopup *tab                   // the newest popup this tab opened
+	seen      drivers.ObserveOptions // how the latest observation read the tab
+	frameNos  map[pw.Frame]int       // the frames the latest view numbered
 }
 
 func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
@@ -58,6 +60,7 @@ func (t *tab) listen() {
 		t.nav.bump(func(m *navMark) { m.popups++ })
 	})
 	p.OnFrameNavigated(func(f pw.Frame) {
+		t.owner.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {
 			t.nav.bump(func(m *navMark) { m.committed++ })
 		}

@@ -26,6 +26,9 @@ type Tabs struct {
 	cancelOp context.CancelCauseFunc
 	closed   bool
 	nextRef  int // the next ref number no element of this conversation has had
+
+	lastRefused   string // the URL last refused, and when: one refusal is told once
+	lastRefusedAt time.Time
 }
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -122,7 +125,7 @@ func (ts *Tabs) adoptPopup(p pw.Page) *tab {
 		closeSoon(p)
 		return nil
 	}
-	if err := ts.b.allowedAt(p.URL()); err != nil {
+	if err := ts.checkURL(p.URL()); err != nil {
 		t.nav.block(err)
 		t.discard()
 		return t

@@ -53,5 +53,10 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	if !info.Visible {
 		return nil, staleRef(ref, "is hidden now")
 	}
+	if tg.Tree != "" {
+		if err := t.sameTree(ctx, ref, tg.Tree); err != nil {
+			return nil, err
+		}
+	}
 	return &resolved{t: t, ref: ref, loc: f.Locator(refSelector(ref)), info: info}, nil
 }

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/buddi-dev/buddi/messages"
 	"net/http"
 	"net/url"
 	"strings"
@@ -21,6 +23,9 @@ type Config struct {
 	HTTPClient   *http.Client  // optional; its own Timeout is not needed
 	Version      string        // reported to MCP clients
 	Timeout      time.Duration // per forwarded call; zero means DefaultTimeout
+	// Reach is what the install lets the browser open, for browser_act's
+	// description (AskReach asks the daemon); nil says nothing of it.
+	Reach *messages.Reach
 }
 
 // ErrNoToken is returned by [New] when Config.Token is empty.

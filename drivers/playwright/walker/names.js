@@ -47,6 +47,16 @@ const labelsOf = (el) => {
   return norm(Array.from(el.labels).map((l) => contentText(l, el)).join(' '));
 };
 
+// labelOf is what labels the element, as a target by label matches it:
+// its label elements, else what aria-labelledby or aria-label say.
+const labelOf = (el) => {
+  const own = labelsOf(el);
+  if (own) return clip(own, NAME_CHARS);
+  const lb = attr(el, 'aria-labelledby').trim();
+  if (lb) { const n = byIds(el, lb); if (n) return clip(n, NAME_CHARS); }
+  return clip(norm(attr(el, 'aria-label')), NAME_CHARS);
+};
+
 const fieldName = (el, tag) => {
   const type = String(el.type || '').toLowerCase();
   if (tag === 'input' && (type === 'button' || type === 'submit' || type === 'reset')) {

@@ -13,8 +13,11 @@ const info = (el) => {
     method = typed && el.hasAttribute('formmethod') ? el.formMethod : form.method;
   }
   const r = el.getBoundingClientRect();
+  const field = tag === 'input' || tag === 'select' || tag === 'textarea';
   return {
     tag, role, name: nameOf(el, role), id: attr(el, 'id'), nm: attr(el, 'name'),
+    label: labelOf(el), ph: attr(el, 'placeholder') || attr(el, 'aria-placeholder'),
+    tx: field ? '' : clip(contentText(el), NAME_CHARS),
     type: typed ? String(el.type || '') : attr(el, 'type'), href: attr(el, 'href'), action, method,
     ac: attr(el, 'autocomplete'), im: attr(el, 'inputmode'), pw: tag === 'input' && el.type === 'password',
     vis: el.isConnected && r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
