@@ -94,6 +94,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	err := s.srv.ShutdownWithContext(ctx)
+	// A Serve that had not started yet when the shutdown came would start
+	// on the open listener and never end: closing it ends Serve either way.
+	_ = s.ln.Close()
 	select {
 	case <-s.done:
 	case <-ctx.Done():
