@@ -77,7 +77,7 @@ func targets(tree string, refs map[string]drivers.Target) string {
 		}
 		l := label(t)
 		fmt.Fprintf(&b, "- %s %s", r, l)
-		if n := same[l]; n > 1 {
+		if n := same[l]; n > 1 && t.Name != "" {
 			seen[l]++
 			fmt.Fprintf(&b, " (%d of %d)", seen[l], n)
 		}
@@ -93,6 +93,9 @@ func label(t drivers.Target) string {
 	role := t.Role
 	if role == "" {
 		role = "text"
+	}
+	if t.Name == "" {
+		return role
 	}
 	return fmt.Sprintf("%s %q", role, oneLine(t.Name))
 }

@@ -28,13 +28,13 @@ func (t *Tabs) input(c *call) (*drivers.Outcome, error) {
 		t.mu.Unlock()
 		return nil, err
 	}
-	partial := t.roll(t.d.cfg.Faults.PartialInput)
+	partial := t.roll(t.d.faults().PartialInput)
 	if partial {
 		eff = eff.half(a.Kind)
 	}
 	tb.set(eff)
 	t.dispatch(a.Kind, eff.submit)
-	slow := eff.to != nil && t.roll(t.d.cfg.Faults.SlowLoad)
+	slow := eff.to != nil && t.roll(t.d.faults().SlowLoad)
 	t.touch()
 	t.mu.Unlock()
 	t.report(a.Kind)
@@ -74,7 +74,7 @@ func (t *Tabs) aim(a *drivers.Action) (*tab, *page, int32, error) {
 				"The page's tree changed since the observation, and a target named by what it is needs it unchanged; use a ref from a new observation.")
 		}
 	}
-	if t.roll(t.d.cfg.Faults.TargetMiss) {
+	if t.roll(t.d.faults().TargetMiss) {
 		return nil, nil, 0, errMiss()
 	}
 	return tb, p, i, nil

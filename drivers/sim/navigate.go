@@ -14,7 +14,7 @@ func (t *Tabs) navigate(c *call) (*drivers.Outcome, error) {
 	}
 	t.mu.Lock()
 	tb, err := t.activeTab()
-	slow := err == nil && t.roll(t.d.cfg.Faults.SlowLoad)
+	slow := err == nil && t.roll(t.d.faults().SlowLoad)
 	t.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (t *Tabs) history(c *call) (*drivers.Outcome, error) {
 		t.mu.Unlock()
 		return samePage(p), nil
 	}
-	to, slow := tb.hist[i], t.roll(t.d.cfg.Faults.SlowLoad)
+	to, slow := tb.hist[i], t.roll(t.d.faults().SlowLoad)
 	t.mu.Unlock()
 	return t.load(c, tb, to, m, slow, drivers.Loaded)
 }

@@ -36,7 +36,7 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 	if err != nil {
 		return nil, err
 	}
-	if t.roll(t.d.cfg.Faults.ObserveFail) {
+	if t.roll(t.d.faults().ObserveFail) {
 		return nil, errNotAnswering()
 	}
 	p := tb.page()
