@@ -25,9 +25,11 @@ func MaskSecrets(text string) (string, int) {
 	start := 0 // where the current token began
 	flush := func(end int) {
 		tok := text[start:end]
-		if kind, ok := secretToken(tok); ok && tok != "" {
+		// A sentence's full stop or exclamation after a key is not part of it.
+		core := strings.TrimRight(tok, ".!")
+		if kind, ok := secretToken(core); ok && core != "" {
 			n++
-			b.WriteString(marker(kind))
+			b.WriteString(marker(kind) + tok[len(core):])
 			return
 		}
 		b.WriteString(tok)
