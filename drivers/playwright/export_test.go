@@ -1,5 +1,11 @@
 package playwright
 
+import (
+	"context"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
 // Shrink exposes the screenshot scaler to the black-box tests.
 func Shrink(raw []byte, edge int) ([]byte, int, int, error) {
 	s, err := shrink(raw, edge)
@@ -23,4 +29,13 @@ func FindIn(cfg Config, goos, home string, exists map[string]bool, path map[stri
 			return "", errNoBrowser
 		}}
 	return l.find(cfg)
+}
+
+// SetViewport sets the size of the conversation's active tab.
+func SetViewport(ctx context.Context, tabs drivers.Tabs, w, h int) error {
+	t, err := tabs.(*Tabs).current()
+	if err != nil {
+		return err
+	}
+	return do(ctx, func() error { return t.page.SetViewportSize(w, h) })
 }
