@@ -45,13 +45,14 @@ func (d *Daemon) wipeLogins() ([]string, error) {
 	if err := os.RemoveAll(profile); err != nil {
 		return nil, fmt.Errorf("daemon: air-gap is on but the saved logins in %s could not be removed: %w", profile, err)
 	}
+	// Said after the line that buddi is serving, where the owner reads it.
 	switch {
 	case !known:
-		d.say("Air-gap is on: removed the agents' browser profile with every saved login (which sites held one could not be read).")
+		d.notes = append(d.notes, "Air-gap is on: removed the agents' browser profile with every saved login (which sites held one could not be read).")
 	case len(sites) == 0:
-		d.say("Air-gap is on: removed the agents' browser profile; no site held a login in it.")
+		d.notes = append(d.notes, "Air-gap is on: removed the agents' browser profile; no site held a login in it.")
 	default:
-		d.say(fmt.Sprintf("Air-gap is on: removed the agents' browser profile and the saved logins of %s.", strings.Join(sites, ", ")))
+		d.notes = append(d.notes, fmt.Sprintf("Air-gap is on: removed the agents' browser profile and the saved logins of %s.", strings.Join(sites, ", ")))
 	}
 	d.opts.Log.Warn("air-gap turned on: removed the browser profile", "profile", profile, "sites", sites)
 	return sites, nil

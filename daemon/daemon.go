@@ -60,6 +60,7 @@ type Daemon struct {
 	limiter    *limiter.Limiter
 	ln         net.Listener
 	addr       string
+	notes      []string // lines for the owner, said once serving is
 	Restarts   atomic.Int64
 }
 
@@ -123,6 +124,7 @@ func (d *Daemon) startRest() error {
 	if err := d.serve(hash, created); err != nil {
 		return err
 	}
+	d.sayNotes()
 	d.firstRun()
 	return nil
 }
@@ -186,6 +188,13 @@ func (d *Daemon) announce(created bool) {
 		return
 	}
 	fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
+}
+
+// sayNotes says the lines gathered while starting.
+func (d *Daemon) sayNotes() {
+	for _, n := range d.notes {
+		d.say(n)
+	}
 }
 
 // Addr is the address the HTTP surface listens on.

@@ -54,7 +54,7 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	var p pageText
 	p.title(o.Title)
 	p.tabs(o.Tabs)
-	p.section(in.Action, masked(o.Text))
+	p.section(in.Action, o.Text)
 	r.Text = p.fence(in.Action)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
@@ -79,7 +79,7 @@ func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult
 		}
 		fmt.Fprintf(&p.b, "Step %d (%s):\n", s.Step, s.Action)
 		p.title(s.Title)
-		p.section("", masked(s.Read))
+		p.section("", s.Read)
 		if s.Action == "dom" {
 			r.AuthenticatedUser = messages.AuthenticatedUser
 		}

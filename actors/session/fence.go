@@ -50,13 +50,13 @@ func (p *pageText) section(label, text string) {
 	}
 }
 
-// fence is the gathered text in one fenced block, or "" when nothing was
-// read from the page.
+// fence is the gathered text in one fenced block, with what looks like a
+// key or token masked, or "" when nothing was read from the page.
 func (p *pageText) fence(kind string) string {
 	if p.b.Len() == 0 {
 		return ""
 	}
-	return egress.Fence(kind, p.b.String())
+	return egress.Fence(kind, masked(p.b.String()))
 }
 
 // targets lists every ref of an observation, in the tree's order, with its
