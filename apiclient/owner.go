@@ -131,3 +131,28 @@ func (o *Owner) BindTelegram(ctx context.Context, conv string, bound bool) (mess
 	}
 	return out, o.Call(ctx, http.MethodPost, path, &messages.OwnerBody{Conversation: conv}, &out)
 }
+
+// Sites lists the owner's answers about sites: approvals and rejections.
+func (o *Owner) Sites(ctx context.Context) (messages.SiteGrants, error) {
+	var out messages.SiteGrants
+	return out, o.Call(ctx, http.MethodGet, "/api/browser/sites", nil, &out)
+}
+
+// RevokeSite forgets every answer about a site, durably.
+func (o *Owner) RevokeSite(ctx context.Context, site string) (messages.SiteRevoked, error) {
+	var out messages.SiteRevoked
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/sites/revoke", &messages.OwnerBody{Site: site}, &out)
+}
+
+// Logins lists the sites holding logins in the agents' browser profile.
+func (o *Owner) Logins(ctx context.Context) (messages.Logins, error) {
+	var out messages.Logins
+	return out, o.Call(ctx, http.MethodGet, "/api/browser/logins", nil, &out)
+}
+
+// SignOut clears one site's logins from the agents' profile, or all of
+// them when site is "".
+func (o *Owner) SignOut(ctx context.Context, site string) (messages.SignedOut, error) {
+	var out messages.SignedOut
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/logins/signout", &messages.OwnerBody{Site: site, All: site == ""}, &out)
+}

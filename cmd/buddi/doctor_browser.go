@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -27,7 +31,26 @@ func browserRows(c config.Config) []row {
 		rows = append(rows, row{"playwright", ok, "the driver is installed in " + playwright.DriverDir() + "."})
 	}
 	r := playwright.RunsAs(pwConfig(c))
-	return append(rows, userRow(c, r), sandboxRow(c, r))
+	rows = append(rows, userRow(c, r), sandboxRow(c, r))
+	if !slices.ContainsFunc(rows, func(r row) bool { return r.level == failed }) {
+		rows = append(rows, launchRow(c))
+	}
+	return rows
+}
+
+// launchRow starts the browser once, the first-run check: a launch that
+// fails (missing libraries, no usable sandbox) says so in the sentence
+// browser.status and a failed act give, with the command to run.
+func launchRow(c config.Config) row {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := pwConfig(c)
+	cfg.DataDir = filepath.Join(os.TempDir(), fmt.Sprintf("buddi-doctor-%d", os.Getpid()))
+	defer os.RemoveAll(cfg.DataDir)
+	if err := playwright.Probe(ctx, cfg); err != nil {
+		return row{"launch", failed, playwright.Message(err)}
+	}
+	return row{"launch", ok, "the browser starts and opens a tab."}
 }
 
 // userRow says whom the browser side (Playwright's driver and Chromium)

@@ -172,6 +172,22 @@ func TestServeLifecycle(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "c1") || !strings.Contains(r.stdout, "ready") {
 		t.Fatalf("sessions: exit %d out %q err %q", r.code, r.stdout, r.stderr)
 	}
+	r = runCLI(t, nil, "sites", "--data", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "no site") {
+		t.Fatalf("sites: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "sites", "revoke", "example.com", "--data", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "example.com: removed 0 answers") {
+		t.Fatalf("sites revoke: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "logins", "--data", dir) // the sim keeps no logins
+	if r.code != 1 || !strings.Contains(r.stderr, "not_supported") {
+		t.Fatalf("logins: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "logins", "signout", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "signout --all") {
+		t.Fatalf("logins signout without a site: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
 	r = runCLI(t, nil, "takeover", "c404", "--data", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "no_session") {
 		t.Fatalf("takeover of nothing: exit %d err %q", r.code, r.stderr)
@@ -237,6 +253,19 @@ func TestDoctorRows(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stdout, "BUDDI_BROWSER_USER=root is root") {
 			t.Fatalf("doctor accepts root as the browser user: exit %d\n%s", r.code, r.stdout)
 		}
+	}
+	if !strings.Contains(r.stdout, "the browser starts and opens a tab") {
+		t.Fatalf("doctor's first-run check did not start the browser:\n%s", r.stdout)
+	}
+	// A browser that cannot start for want of libraries: doctor says so in
+	// one sentence, with the command to run once with sudo.
+	fake := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fake, "google-chrome"), []byte("#!/bin/sh\necho 'chrome: error while loading shared libraries: libgbm.so.1' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1", "PATH=" + fake + ":" + os.Getenv("PATH"), "PLAYWRIGHT_BROWSERS_PATH=" + t.TempDir()}, "doctor", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "missing shared libraries") || !strings.Contains(r.stdout, "install-deps chromium`") {
+		t.Fatalf("doctor with a browser missing libraries: exit %d\n%s", r.code, r.stdout)
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
