@@ -94,7 +94,7 @@ func TestTurningAirGapOnWipesTheSavedLogins(t *testing.T) {
 	}
 	o := simOpts(sim.Config{}, nil)
 	o.Config.Egress.AirGap = true
-	d = daemontest.Start(t, dir, o)
+	daemontest.Start(t, dir, o)
 	if _, err := os.Stat(profile); !os.IsNotExist(err) {
 		t.Fatalf("turning air-gap on left the saved logins in place: %v", err)
 	}

@@ -79,11 +79,11 @@ func TestPreviewAndReach(t *testing.T) {
 
 func TestMaskSecrets(t *testing.T) {
 	for in, want := range map[string]string{
-		"Your key: sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345 keep it safe": "Your key: [masked: an API key] keep it safe",
-		"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789ab&x=1":                "token=[masked: a GitHub token]&x=1",
-		"AWS AKIAIOSFODNN7EXAMPLE.":                                           "AWS [masked: an AWS access key].",
-		"-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\nafter": "[masked: a private key]\nafter",
-		"Plain words, a URL https://example.com/a?b=c and 12345.":             "Plain words, a URL https://example.com/a?b=c and 12345.",
+		"Your key: sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345 keep it safe":                                "Your key: [masked: an API key] keep it safe",
+		"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789ab&x=1":                                                "token=[masked: a GitHub token]&x=1",
+		"AWS AKIAIOSFODNN7EXAMPLE.":                                                                           "AWS [masked: an AWS access key].",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----\nafter":                      "[masked: a private key]\nafter",
+		"Plain words, a URL https://example.com/a?b=c and 12345.":                                             "Plain words, a URL https://example.com/a?b=c and 12345.",
 		"bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U": "bearer [masked: a JSON Web Token]",
 	} {
 		got, n := egress.MaskSecrets(in)

@@ -48,6 +48,11 @@ func checkTarget(t *TargetRef) *Error {
 		}
 		return nil
 	}
+	return checkSemantic(t)
+}
+
+// checkSemantic checks a target named by what it is rather than by ref.
+func checkSemantic(t *TargetRef) *Error {
 	switch t.By {
 	case ByRole:
 		if t.Role == "" || t.Name == "" {

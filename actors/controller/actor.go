@@ -176,6 +176,18 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		ctx.Respond(&messages.OwnerReply{Result: a.sites.Pending()})
 	case *messages.DecideSite:
 		a.decideSite(ctx, m)
+	case *messages.GetHealth:
+		ctx.Respond(a.health())
+	default:
+		return a.ownerBrowser(ctx)
+	}
+	return true
+}
+
+// ownerBrowser handles the owner's messages about the agents' browser
+// itself: site answers, logins, the install; false for one it does not know.
+func (a *Actor) ownerBrowser(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
 	case *messages.ListSites:
 		ctx.Respond(&messages.OwnerReply{Result: a.sites.List()})
 	case *messages.RevokeSite:
@@ -186,8 +198,6 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		a.install(ctx)
 	case *messages.GetInstall:
 		ctx.Respond(&messages.OwnerReply{Result: a.cfg.Carry.install.state()})
-	case *messages.GetHealth:
-		ctx.Respond(a.health())
 	default:
 		return false
 	}

@@ -57,44 +57,52 @@ func logins(e *env, args []string) int {
 	return ownerRun(e, "logins", args, -1, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
 		switch {
 		case len(f.pos) >= 1 && f.arg(0) == "signout":
-			site := ""
-			switch {
-			case len(f.pos) == 2 && !all:
-				site = f.arg(1)
-			case len(f.pos) != 1 || !all:
-				return usageErr("name one site, `buddi logins signout SITE`, or sign out of all with `buddi logins signout --all`")
-			}
-			out, err := o.SignOut(ctx, site)
-			if err != nil {
-				return err
-			}
-			if len(out.Sites) == 0 {
-				fmt.Fprintln(e.stdout, "No site held a login.")
-				return nil
-			}
-			fmt.Fprintf(e.stdout, "Signed out of %s.\n", strings.Join(out.Sites, ", "))
-			return nil
+			return signOut(ctx, e, f, o, all)
 		case len(f.pos) != 0 || all:
 			return usageErr("expected nothing, or `signout SITE` or `signout --all`")
 		}
-		list, err := o.Logins(ctx)
-		if err != nil {
-			return err
-		}
-		if len(list) == 0 {
-			fmt.Fprintln(e.stdout, "No site holds a login in the agents' browser.")
-			return nil
-		}
-		tb := newTable(e.stdout, "SITE", "COOKIES", "STORED DATA")
-		for _, l := range list {
-			stored := "no"
-			if l.Storage {
-				stored = "yes"
-			}
-			tb.row(l.Site, fmt.Sprint(l.Cookies), stored)
-		}
-		return tb.flush()
+		return listLogins(ctx, e, o)
 	})
+}
+
+func signOut(ctx context.Context, e *env, f *flags, o *apiclient.Owner, all bool) error {
+	site := ""
+	switch {
+	case len(f.pos) == 2 && !all:
+		site = f.arg(1)
+	case len(f.pos) != 1 || !all:
+		return usageErr("name one site, `buddi logins signout SITE`, or sign out of all with `buddi logins signout --all`")
+	}
+	out, err := o.SignOut(ctx, site)
+	if err != nil {
+		return err
+	}
+	if len(out.Sites) == 0 {
+		fmt.Fprintln(e.stdout, "No site held a login.")
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "Signed out of %s.\n", strings.Join(out.Sites, ", "))
+	return nil
+}
+
+func listLogins(ctx context.Context, e *env, o *apiclient.Owner) error {
+	list, err := o.Logins(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, "No site holds a login in the agents' browser.")
+		return nil
+	}
+	tb := newTable(e.stdout, "SITE", "COOKIES", "STORED DATA")
+	for _, l := range list {
+		stored := "no"
+		if l.Storage {
+			stored = "yes"
+		}
+		tb.row(l.Site, fmt.Sprint(l.Cookies), stored)
+	}
+	return tb.flush()
 }
 
 // usageErr is a command's arguments refused, in one sentence.

@@ -135,7 +135,7 @@ func diskOrigins(profile string) []string {
 			continue
 		}
 		o := parts[0] + "://" + parts[1]
-		if !(parts[0] == "https" && parts[2] == "443" || parts[0] == "http" && parts[2] == "80") {
+		if (parts[0] != "https" || parts[2] != "443") && (parts[0] != "http" || parts[2] != "80") {
 			o += ":" + parts[2]
 		}
 		out = append(out, o)
@@ -175,45 +175,68 @@ func (d *Driver) Logins(ctx context.Context) (messages.Logins, error) {
 func (d *Driver) SignOut(ctx context.Context, site string) ([]string, error) {
 	var cleared []string
 	err := d.withStore(ctx, func(s pw.CDPSession, st *store) error {
-		held := map[string]bool{}
-		for k := range st.cookies {
-			held[k] = true
+		if err := clearOrigins(ctx, s, st, site); err != nil {
+			return err
 		}
-		for k := range st.data {
-			held[k] = true
+		if err := d.clearCookies(ctx, st, site); err != nil {
+			return err
 		}
-		for _, o := range st.origins {
-			u, _ := url.Parse(o)
-			if site != "" && siteOfHost(u.Hostname()) != site {
-				continue
-			}
-			if _, err := call(ctx, func() (any, error) {
-				return s.Send("Storage.clearDataForOrigin", map[string]any{"origin": o, "storageTypes": "all"})
-			}); err != nil {
-				return fail(drivers.CodeNotAnswering, err, "The browser did not clear "+o+" in time; try again.")
-			}
-		}
-		for k, cs := range st.cookies {
-			if site != "" && k != site {
-				continue
-			}
-			for _, c := range cs {
-				if err := do(ctx, func() error {
-					return d.b.bctx.ClearCookies(pw.BrowserContextClearCookiesOptions{Name: c.Name, Domain: c.Domain, Path: c.Path})
-				}); err != nil {
-					return fail(drivers.CodeNotAnswering, err, "The browser did not clear the cookies of "+k+" in time; try again.")
-				}
-			}
-		}
-		for k := range held {
-			if site == "" || k == site {
-				cleared = append(cleared, k)
-			}
-		}
-		slices.Sort(cleared)
+		cleared = st.held(site)
 		return nil
 	})
 	return cleared, err
+}
+
+// held names the sites holding cookies or data, of site ("" for all).
+func (st *store) held(site string) []string {
+	held := map[string]bool{}
+	for k := range st.cookies {
+		held[k] = true
+	}
+	for k := range st.data {
+		held[k] = true
+	}
+	var out []string
+	for k := range held {
+		if site == "" || k == site {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// clearOrigins clears everything the origins of site ("" for all) keep.
+func clearOrigins(ctx context.Context, s pw.CDPSession, st *store, site string) error {
+	for _, o := range st.origins {
+		u, _ := url.Parse(o)
+		if site != "" && siteOfHost(u.Hostname()) != site {
+			continue
+		}
+		if _, err := call(ctx, func() (any, error) {
+			return s.Send("Storage.clearDataForOrigin", map[string]any{"origin": o, "storageTypes": "all"})
+		}); err != nil {
+			return fail(drivers.CodeNotAnswering, err, "The browser did not clear "+o+" in time; try again.")
+		}
+	}
+	return nil
+}
+
+// clearCookies removes the cookies of site ("" for all) one by one.
+func (d *Driver) clearCookies(ctx context.Context, st *store, site string) error {
+	for k, cs := range st.cookies {
+		if site != "" && k != site {
+			continue
+		}
+		for _, c := range cs {
+			if err := do(ctx, func() error {
+				return d.b.bctx.ClearCookies(pw.BrowserContextClearCookiesOptions{Name: c.Name, Domain: c.Domain, Path: c.Path})
+			}); err != nil {
+				return fail(drivers.CodeNotAnswering, err, "The browser did not clear the cookies of "+k+" in time; try again.")
+			}
+		}
+	}
+	return nil
 }
 
 // withStore runs f with the browser's store read, on a blank page of its

@@ -2,13 +2,13 @@ package mcp
 
 import (
 	"errors"
-
 	"fmt"
-	"github.com/buddi-dev/buddi/messages"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // DefaultTimeout bounds one forwarded call: a navigate may take 15 s and a
