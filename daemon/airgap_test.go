@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
@@ -54,15 +53,7 @@ func TestAirGapRefusesNavigationClickAndFillAndRecordsEach(t *testing.T) {
 	}
 	d.Stop(t)
 
-	st, err := ledger.Open(ledger.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	refusals, err := st.Refusals()
-	if err != nil {
-		t.Fatal(err)
-	}
+	refusals := daemontest.Refusals(t, dir)
 	got := map[string]string{}
 	for _, r := range refusals {
 		if r.Code != "air_gap" || r.Conversation != "c1" || r.Agent != "ada" {

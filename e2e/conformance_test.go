@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -175,15 +174,7 @@ func TestE2EAirGapRecordsEveryRefusal(t *testing.T) {
 	ok(t, b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1(daemontest.Ref(t, obs, "link", "Again"))}))
 	b.stop()
 
-	st, err := ledger.Open(ledger.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	refusals, err := st.Refusals()
-	if err != nil {
-		t.Fatal(err)
-	}
+	refusals := daemontest.Refusals(t, dir)
 	var urls []string
 	for _, r := range refusals {
 		if r.Code != "air_gap" || r.Conversation != "c1" {
@@ -239,12 +230,7 @@ func TestE2ELoginsAreListedSignedOutAndNamedByAirGap(t *testing.T) {
 
 	b = serve(t, dir, "BUDDI_PREVIEW_ORIGINS="+s.URL, "BUDDI_AIR_GAP=1")
 	b.stop()
-	st, err := ledger.Open(ledger.Path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ag, err := st.AirGap()
+	ag, err := daemontest.Store(t, dir).AirGap()
 	if err != nil || !ag.On || !slices.Equal(ag.Sites, []string{"127.0.0.1"}) {
 		t.Fatalf("the air-gap record is %+v (%v); want the wiped site named", ag, err)
 	}
