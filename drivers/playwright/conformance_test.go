@@ -185,7 +185,7 @@ func TestScreenshotCaps(t *testing.T) {
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/wide")
 	for _, c := range []struct{ viewport, def, full int }{{2400, 1280, 2400}, {5000, 1280, 4096}} {
-		if err := playwright.SetViewport(testCtx(t), tabs, c.viewport, 400); err != nil {
+		if err := playwright.SetViewport(testCtx(t), tabs, c.viewport, 120); err != nil {
 			t.Fatal(err)
 		}
 		def := mustDo(t, tabs, &drivers.Action{Kind: drivers.Screenshot})
