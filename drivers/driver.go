@@ -2,7 +2,7 @@ package drivers
 
 import (
 	"context"
-	"regexp"
+	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -78,18 +78,29 @@ type Observation struct {
 	TakenAt    time.Time         `json:"observedAt"`
 }
 
-// refInTree finds refs in a tree.
-var refInTree = regexp.MustCompile(`\[ref=(e\d+)\]`)
-
-// RefsIn lists the refs of a tree in the order it shows them, once each.
+// RefsIn lists the refs of a tree ("[ref=e12]") in the order it shows
+// them, once each.
 func RefsIn(tree string) []string {
+	const mark = "[ref=e"
 	seen := map[string]bool{}
 	var out []string
-	for _, m := range refInTree.FindAllStringSubmatch(tree, -1) {
-		if !seen[m[1]] {
-			seen[m[1]] = true
-			out = append(out, m[1])
+	for i := strings.Index(tree, mark); i >= 0; {
+		j := i + len(mark)
+		k := j
+		for k < len(tree) && tree[k] >= '0' && tree[k] <= '9' {
+			k++
 		}
+		if k > j && k < len(tree) && tree[k] == ']' {
+			if ref := tree[i+5 : k]; !seen[ref] {
+				seen[ref] = true
+				out = append(out, ref)
+			}
+		}
+		next := strings.Index(tree[k:], mark)
+		if next < 0 {
+			break
+		}
+		i = k + next
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -64,25 +65,27 @@ func (p *pageText) fence(kind string) string {
 // counted ("2 of 3"), so a repeated label still binds exactly one element.
 func targets(tree string, refs map[string]drivers.Target) string {
 	order := drivers.RefsIn(tree)
-	same := map[string]int{}
-	for _, r := range order {
-		same[label(refs[r])]++
-	}
+	same := make(map[string]int, len(order))
 	seen := map[string]int{}
 	var b strings.Builder
-	for _, r := range order {
+	labels := make([]string, len(order))
+	for i, r := range order {
+		labels[i] = label(refs[r])
+		same[labels[i]]++
+	}
+	for i, r := range order {
 		t, ok := refs[r]
 		if !ok {
 			continue
 		}
-		l := label(t)
-		fmt.Fprintf(&b, "- %s %s", r, l)
+		l := labels[i]
+		b.WriteString("- " + r + " " + l)
 		if n := same[l]; n > 1 && t.Name != "" {
 			seen[l]++
-			fmt.Fprintf(&b, " (%d of %d)", seen[l], n)
+			b.WriteString(" (" + strconv.Itoa(seen[l]) + " of " + strconv.Itoa(n) + ")")
 		}
 		if t.Frame > 0 {
-			fmt.Fprintf(&b, " [frame=%d]", t.Frame)
+			b.WriteString(" [frame=" + strconv.Itoa(t.Frame) + "]")
 		}
 		b.WriteByte('\n')
 	}
@@ -97,7 +100,7 @@ func label(t drivers.Target) string {
 	if t.Name == "" {
 		return role
 	}
-	return fmt.Sprintf("%s %q", role, oneLine(t.Name))
+	return role + " " + strconv.Quote(oneLine(t.Name))
 }
 
 // masked is page text with what looks like a key or token masked.
