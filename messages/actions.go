@@ -92,7 +92,7 @@ var actions = []*ActionSpec{
 		Doc: "a JPEG of the viewport", check: checkChars},
 	{Name: "script", Past: "Ran a script", Run: RunScript, Deadline: scriptDeadline,
 		Doc: "run up to 10 steps in one call", check: checkScript},
-	{Name: "open", Deadline: shortDeadline,
+	{Name: "open", Past: "Brought forward", Deadline: shortDeadline,
 		Doc: "bring an app forward by appId or app (computer mode only; the browser modes have no apps)", check: checkOpen},
 }
 

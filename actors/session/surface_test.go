@@ -65,11 +65,11 @@ func TestAConversationNobodyWatchesTakesNoPicture(t *testing.T) {
 }
 
 func TestAPausedRefusalNamesTheWayBackOnTheBoundSurface(t *testing.T) {
-	w := start(t, sim.Config{}, nil)
+	w := start(t, sim.Config{Faults: sim.Faults{TargetMiss: 1}}, nil)
 	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
-	id := w.act(t, &messages.ActInput{Action: "observe"}).Result.(*messages.Observation).ID
 	for range 3 {
-		w.act(t, &messages.ActInput{Action: "click", Observation: id, Target: &messages.TargetRef{Ref: "e99999"}})
+		id := w.act(t, &messages.ActInput{Action: "observe"}).Result.(*messages.Observation).ID
+		w.act(t, &messages.ActInput{Action: "click", Observation: id, Target: &messages.TargetRef{Ref: "e2"}})
 	}
 	r := w.act(t, &messages.ActInput{Action: "observe"})
 	wantCode(t, r, messages.CodePaused)

@@ -10,7 +10,7 @@ import (
 )
 
 func TestTelegramPairBindStatusAndDoctor(t *testing.T) {
-	fake := telegramtest.Start(t, 2*time.Second)
+	fake := telegramtest.Start(t, time.Minute) // holds each poll as Telegram does: serve polls with its own 25 s timeout
 	env := []string{"BUDDI_TELEGRAM_TOKEN=" + telegramtest.Token, "BUDDI_TELEGRAM_API=" + fake.URL}
 	dir := t.TempDir()
 	serve(t, dir, env...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/telegram/telegramtest"
 )
@@ -77,11 +78,11 @@ func TestATaskRequestRejectedByButton(t *testing.T) {
 }
 
 func TestASiteApprovedOnceByButton(t *testing.T) {
-	r := start(t, options{cfg: func(c *config.Config) { c.SiteApproval = "ask" }})
+	r := start(t, options{cfg: func(c *config.Config) { c.SiteApproval = "ask" }, sim: &sim.Config{Hosts: []string{"shop.example.com"}}})
 	token := r.agentIn(t, "c1")
-	nav := map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}
+	nav := map[string]any{"action": "navigate", "url": "https://shop.example.com/p/1"}
 	daemontest.WantCode(t, r.Act(t, token, "c1", nav), "approval_required")
-	card, b := r.card(t, "ada wants to open https://sim.localhost in conversation c1")
+	card, b := r.card(t, "ada wants to open example.com in conversation c1")
 	if b["Once"] == "" || b["Always"] == "" || b["Reject"] == "" {
 		t.Fatalf("site card buttons %v", b)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/telegram/telegramtest"
 )
@@ -56,12 +57,12 @@ func TestStopAndResumeFromTheChatAndTheWayBackAgentsRead(t *testing.T) {
 }
 
 func TestResumeHandsAPausedSessionBack(t *testing.T) {
-	r := start(t, options{})
+	r := start(t, options{sim: &sim.Config{Faults: sim.Faults{TargetMiss: 1}}})
 	token := r.agentIn(t, "c1")
 	r.act(t, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"})
-	obs := r.Observe(t, token, "c1")
 	for range 3 { // three targeting failures pause the session
-		r.Act(t, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": "e99999"}})
+		obs := r.Observe(t, token, "c1")
+		r.Act(t, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": "e2"}})
 	}
 	rep := r.Act(t, token, "c1", map[string]any{"action": "observe"})
 	daemontest.WantCode(t, rep, "paused")

@@ -10,6 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/telegram"
@@ -35,6 +36,9 @@ type options struct {
 	realPace bool // Telegram's own pace of a message a second
 	// fake sets the fake up before the bot first calls it.
 	fake func(*telegramtest.Server)
+	// sim, when set, is the simulated browser's configuration (hosts
+	// beyond the preview origin, faults).
+	sim *sim.Config
 }
 
 // start starts the rig: a short poll and a short pace unless o says
@@ -56,7 +60,11 @@ func start(t testing.TB, o options) *rig {
 	if tune.Pace == 0 && o.clock == nil && !o.realPace {
 		tune.Pace = 20 * time.Millisecond
 	}
-	d := daemontest.Start(t, "", daemon.Options{Config: cfg, Telegram: tune, TelegramClock: o.clock})
+	do := daemon.Options{Config: cfg, Telegram: tune, TelegramClock: o.clock}
+	if o.sim != nil {
+		do.Mode = sim.NewMode(*o.sim, 1)
+	}
+	d := daemontest.Start(t, "", do)
 	r := &rig{Daemon: d, fake: fake}
 	r.steps = d.Events(t, events.Filter{Kinds: messages.KindStep})
 	return r

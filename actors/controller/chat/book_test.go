@@ -20,14 +20,14 @@ func TestABoundConversationAnswersOnTelegramOnlyWhilePaired(t *testing.T) {
 	if _, e := b.Bind("c1", true, at); e != nil {
 		t.Fatal(e)
 	}
-	if b.Surface("c1") != messages.SurfaceTelegram || b.Surface("c2") != messages.SurfaceDashboard {
+	if b.Surface("c1") != messages.SurfaceTelegram || b.Surface("c2") != "" {
 		t.Fatalf("surfaces: c1 %q, c2 %q", b.Surface("c1"), b.Surface("c2"))
 	}
 	ops, unbound := b.Unpair()
 	if len(ops) != 2 || len(unbound) != 1 || unbound[0] != "c1" {
 		t.Fatalf("unpair: %d ops, unbound %v", len(ops), unbound)
 	}
-	if b.Surface("c1") != messages.SurfaceDashboard || b.Paired() {
+	if b.Surface("c1") != "" || b.Paired() {
 		t.Fatal("after unpairing c1 still answers on Telegram")
 	}
 }
