@@ -155,3 +155,44 @@ func (r *rules) previewPair(label string, port uint16) bool {
 	}
 	return false
 }
+
+// nameRefusal is the guard's reason for refusing a name before looking it
+// up, or "": on the never-automate list, outside BUDDI_BROWSER_HOSTS, or
+// anything under air-gap. A preview origin's host is never refused here;
+// the port decides it later.
+func (r *rules) nameRefusal(h host) string {
+	if h.isIP() || r.previewHost(h.String()) {
+		return ""
+	}
+	if _, ok := neverAutomate(h.bare()); ok {
+		return "never_automate"
+	}
+	if r.airGap {
+		return "air_gap"
+	}
+	if !r.listed(h.String()) {
+		return "host_not_allowed"
+	}
+	return ""
+}
+
+// listed reports whether a destination as the client sent it (a name, or
+// an address's text form) is in BUDDI_BROWSER_HOSTS; every destination is
+// when the list is empty.
+func (r *rules) listed(label string) bool {
+	if r.hosts == nil {
+		return true
+	}
+	h, err := parseHost(label)
+	return err == nil && r.hosts[h.String()]
+}
+
+// previewHost reports whether label is a preview origin's host as written.
+func (r *rules) previewHost(label string) bool {
+	for _, p := range r.preview {
+		if p.host.String() == label {
+			return true
+		}
+	}
+	return false
+}

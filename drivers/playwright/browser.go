@@ -27,6 +27,7 @@ type browser struct {
 	profile string
 	account *account // nil: buddi's own user
 	cfg     *Config
+	gate    *gate // checks every document request; nil without CheckURL
 	log     *slog.Logger
 	dead    atomic.Bool
 	visited origins // every origin a document was at, for logins
@@ -100,6 +101,9 @@ func (b *browser) start(ctx context.Context, path string) error {
 	}
 	b.bctx = bctx
 	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
+	if b.gate, err = openGate(ctx, b); err != nil {
+		return err
+	}
 	user := "buddi's own user"
 	if b.account != nil {
 		user = b.account.name

@@ -4,10 +4,10 @@
 //
 // A Driver launches the browser lazily on the first Open, from
 // <DataDir>/browser/profile, and relaunches it on the next Open if it died.
-// Every document request (navigations, each redirect hop, frames) passes
-// Config.CheckURL before it is sent, through each tab's own DevTools session;
-// a popup is checked when it appears and closed when refused. Service
-// workers are blocked.
+// Every document request (navigations, each redirect hop, frames, and a
+// popup's first request) passes Config.CheckURL before it is sent, through
+// one browser-level DevTools session that pauses them all; a refused popup
+// is closed. Service workers are blocked.
 //
 // Reads are one call into the page. The driver registers a selector engine
 // (walker/, JavaScript run as a content script in Playwright's isolated

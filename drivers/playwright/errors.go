@@ -11,6 +11,10 @@ import (
 // errInterrupted is the cancellation cause Interrupt gives the running call.
 var errInterrupted = errors.New("playwright: interrupted")
 
+// errNoBrowserSession: the context has no browser to open a browser-level
+// DevTools session on, so document requests could not be checked.
+var errNoBrowserSession = errors.New("playwright: the browser context has no browser-level DevTools session")
+
 const msgNotAnswering = "The page has not answered yet. Wait a few seconds and observe again."
 
 func fail(code drivers.Code, cause error, msg string) *drivers.Error {

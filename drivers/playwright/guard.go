@@ -8,14 +8,15 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 )
 
-// How CheckURL is enforced: every tab has its own DevTools session that
-// intercepts its document requests (intercept.go): navigations, every
-// redirect hop, frames (cross-site ones too). Playwright's own routes are not
-// used: they see only the first URL of a redirect chain, add a round trip to
-// every subresource, and race in playwright-go when a popup's first request
-// is routed before its page exists. A popup's first document is the one
-// request no tab session sees yet: the popup is checked when Playwright
-// reports it and closed at once when its URL is refused.
+// How CheckURL is enforced: one browser-level DevTools session (the gate,
+// intercept.go) pauses every document request of the browser before it is
+// sent: navigations, every redirect hop, frames (cross-site ones too), and
+// a popup's first request, which leaves before any tab of ours knows the
+// popup. A refused request is failed and never reaches the network; the
+// tab whose main frame it was for records the refusal, and a popup that
+// never showed an allowed page is closed. Each tab also has a session of
+// its own, which hears window.open at once so the input that opened a
+// refused popup reports the refusal.
 
 // checkURL runs CheckURL on a URL this conversation's tabs are about to
 // open (a navigation, a redirect hop, a popup, a frame) and tells

@@ -22,7 +22,10 @@ type tab struct {
 	console consoleRing
 	closed  atomic.Bool
 	crashed atomic.Bool
-	guarded atomic.Bool // document requests pass CheckURL through the tab's own session
+	// ready is closed once guard has run: the gate knows the tab's main
+	// frame, and a refusal of it made before then is recorded.
+	ready     chan struct{}
+	readyOnce sync.Once
 
 	mu        sync.Mutex
 	refs      map[string]pw.Frame // the frame of each ref of the latest observation
@@ -35,7 +38,7 @@ type tab struct {
 }
 
 func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
-	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState()}
+	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState(), ready: make(chan struct{})}
 	t.listen()
 	return t
 }
@@ -44,7 +47,7 @@ func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
 // dispatch goroutine, so they only record.
 func (t *tab) listen() {
 	p := t.page
-	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t) })
+	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t); t.unclaim() })
 	p.OnCrash(func(pw.Page) { t.crashed.Store(true) })
 	p.OnConsole(func(m pw.ConsoleMessage) {
 		if m.Type() == "error" {
@@ -68,7 +71,6 @@ func (t *tab) listen() {
 	p.OnRequest(func(r pw.Request) {
 		if t.mainNav(r) {
 			t.nav.bump(func(m *navMark) { m.started++ })
-			t.unguardedHop(r)
 		}
 	})
 	p.OnRequestFailed(func(r pw.Request) {
@@ -96,6 +98,16 @@ func (t *tab) mainNav(r pw.Request) bool {
 func (t *tab) closeIfBlockedPopup() {
 	if t.popup && (t.page.URL() == "" || t.page.URL() == "about:blank") {
 		t.discard()
+	}
+}
+
+// unclaim takes the closed tab's main frame off the gate.
+func (t *tab) unclaim() {
+	t.mu.Lock()
+	id := t.mainFrame
+	t.mu.Unlock()
+	if g := t.owner.b.gate; g != nil && id != "" {
+		g.release(id)
 	}
 }
 

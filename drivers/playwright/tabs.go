@@ -60,7 +60,34 @@ func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
 		end()
 		return nil, nil, fail(drivers.CodeNoBrowser, nil, "The browser for this conversation stopped: open the session again to restart it.")
 	}
+	ts.popupsReady(ctx)
 	return ctx, end, nil
+}
+
+// popupReadyWait bounds the wait for a new popup's set-up.
+const popupReadyWait = 5 * time.Second
+
+// popupsReady waits until every popup of the conversation has been set up,
+// so that a call never sees a popup the gate refused before it knew it (it
+// is closed by then).
+func (ts *Tabs) popupsReady(ctx context.Context) {
+	ts.mu.Lock()
+	tabs := append([]*tab(nil), ts.tabs...)
+	ts.mu.Unlock()
+	timer := time.NewTimer(popupReadyWait)
+	defer timer.Stop()
+	for _, t := range tabs {
+		if !t.popup {
+			continue
+		}
+		select {
+		case <-t.ready:
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
 }
 
 // Interrupt abandons the running call and stops every pending load of the
