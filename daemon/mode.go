@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -84,6 +85,9 @@ func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) 
 	c.CheckField = func(f playwright.Field, value string) error {
 		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
 			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
+	}
+	if c.FieldRules, err = json.Marshal(egress.CredentialRules()); err != nil {
+		return nil, err
 	}
 	p, err := playwright.New(c)
 	if err != nil {

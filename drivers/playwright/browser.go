@@ -81,7 +81,7 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 }
 
 func (b *browser) start(ctx context.Context, path string) error {
-	if err := registerEngine(b.pw); err != nil {
+	if err := registerEngine(b.pw, b.cfg.FieldRules); err != nil {
 		return err
 	}
 	args := append(append([]string{}, baseArgs...), b.cfg.ExtraArgs...)

@@ -1,6 +1,7 @@
 package playwright
 
 import (
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -55,6 +56,11 @@ type Config struct {
 	// CheckField is called before text goes into a field (fill, or a
 	// character key pressed into it). A non-nil error refuses the input.
 	CheckField func(f Field, value string) error
+	// FieldRules are the credential rules in data form (JSON of
+	// egress.CredentialRules): reads mask the value of every field they
+	// classify, and every value that looks like a key, and so do the
+	// agent's screenshots. Without them only password fields are masked.
+	FieldRules json.RawMessage
 
 	Logger *slog.Logger
 }
@@ -79,6 +85,9 @@ func (c *Config) validate() error {
 	}
 	if _, ok := channelPaths[c.Channel]; c.Channel != "" && !ok {
 		return errors.New("playwright: unknown browser channel " + c.Channel)
+	}
+	if len(c.FieldRules) > 0 && !json.Valid(c.FieldRules) {
+		return errors.New("playwright: Config.FieldRules is not JSON")
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

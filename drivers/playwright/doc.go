@@ -31,6 +31,16 @@
 // continuation. A find searches the whole document without rendering it.
 // Iframes on screen are read in their own frames.
 //
+// Text goes only into fields the driver can see. Before a key that types
+// text, the focus is followed through frames and open shadow roots to the
+// element it lands in, which must pass CheckField; focus that may sit in a
+// closed shadow root is refused, not typed into blind. A fill is one engine
+// call that focuses the field, checks it is still the focused field with
+// the attributes CheckField passed (a page may turn a field into a password
+// field on focus), and only then inserts the text. Reads mask the value of
+// every field the credential rules (Config.FieldRules) classify and every
+// value that looks like a key; screenshots cover the same fields.
+//
 // Refs are e<n>: the engine keeps each element's ref for the life of its
 // document, and the driver hands it the next number the conversation has
 // not used, so a number never names two elements. Every shown ref carries a

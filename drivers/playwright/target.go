@@ -12,6 +12,7 @@ import (
 type resolved struct {
 	t    *tab
 	ref  string
+	f    pw.Frame
 	loc  pw.Locator
 	info elemInfo
 }
@@ -58,5 +59,5 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 			return nil, err
 		}
 	}
-	return &resolved{t: t, ref: ref, loc: f.Locator(refSelector(ref)), info: info}, nil
+	return &resolved{t: t, ref: ref, f: f, loc: f.Locator(refSelector(ref)), info: info}, nil
 }

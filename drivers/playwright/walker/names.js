@@ -20,11 +20,11 @@ const contentText = (root, skip) => {
     if (n.localName === 'img' || n.localName === 'area') { parts.push(attr(n, 'alt')); return; }
     if (n.localName === 'br') { parts.push(' '); return; }
     if (n !== root && (n.localName === 'input' || n.localName === 'textarea')) {
-      if (n.type !== 'password') parts.push(' ' + (n.value || '') + ' ');
+      parts.push(' ' + shownValue(n, n.value || '') + ' ');
       return;
     }
     if (n !== root && n.localName === 'select') {
-      parts.push(' ' + Array.from(n.selectedOptions || []).map((o) => o.label).join(' ') + ' ');
+      parts.push(' ' + shownValue(n, Array.from(n.selectedOptions || []).map((o) => o.label).join(' ')) + ' ');
       return;
     }
     eachChild(n, visit);

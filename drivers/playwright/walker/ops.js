@@ -153,12 +153,6 @@ const textOf = (doc, max) => {
   return { text: t.slice(0, max), cut: t.length > max };
 };
 
-const active = (doc) => {
-  let el = doc.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  return el && el !== doc.body ? info(el) : null;
-};
-
 const answer = (doc, value) => {
   const carrier = doc.createElement('div');
   carrier.textContent = JSON.stringify(value);
@@ -180,7 +174,10 @@ const engine = {
       }
       case 'observe': return answer(doc, observe(doc, JSON.parse(decodeURIComponent(arg))));
       case 'text': return answer(doc, textOf(doc, Number(arg) || 8000));
-      case 'active': return answer(doc, active(doc));
+      case 'masked': return maskedIn(doc);
+      case 'focus': return answer(doc, focusState(doc));
+      case 'focusref': return answer(doc, focusRef(doc, arg));
+      case 'fill': return answer(doc, fillRef(doc, JSON.parse(decodeURIComponent(arg))));
     }
     throw new Error('buddi engine: unknown body ' + body);
   },
