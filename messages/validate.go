@@ -57,6 +57,9 @@ func decodeStrict(raw []byte, v any) error {
 
 // ValidateAct checks one action's fields. inScript is true for script steps.
 func ValidateAct(in *ActInput, inScript bool) *Error {
+	if e := checkActText(in); e != nil {
+		return e
+	}
 	spec, ok := ActionOf(in.Action)
 	if !ok {
 		return badInput("%q is not an action; use one of %s", clip(in.Action), actionList)
