@@ -146,7 +146,8 @@ type AgentAdded struct {
 
 // AgentRemoved answers RemoveAgent.
 type AgentRemoved struct {
-	Removed string `json:"removed"`
+	Removed  string `json:"removed"`
+	Sessions int    `json:"sessions"` // its sessions the removal ended
 }
 
 // StopResult answers StopAll once every session dropped its work.

@@ -47,6 +47,7 @@ const (
 	CodeNoTelegram        Code = "telegram_off"        // no Telegram bot is configured, or it has not reached Telegram yet
 	CodeNotPaired         Code = "not_paired"          // no Telegram chat is paired
 	CodeTooManyAttempts   Code = "too_many_attempts"   // too many failed codes or sign-ins; wait
+	CodeTooLarge          Code = "answer_too_large"    // an answer past MaxAnswerBytes was not sent
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

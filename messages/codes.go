@@ -70,6 +70,7 @@ var codes = map[Code]CodeInfo{
 	CodeNoTelegram:        {HTTP: conflict},
 	CodeNotPaired:         {HTTP: conflict},
 	CodeTooManyAttempts:   {HTTP: http.StatusTooManyRequests},
+	CodeTooLarge:          {HTTP: failed, Template: "The answer came to %d MB, more than buddi sends (%d MB); ask for less (a region, a smaller screenshot)."},
 
 	CodeNoBrowser:     {HTTP: failed},
 	CodeNotAnswering:  {HTTP: badRequest},

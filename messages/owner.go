@@ -32,8 +32,12 @@ type TakeOver struct{ Conversation string }
 // Resume hands a taken-over or paused session back to the agent.
 type Resume struct{ Conversation string }
 
-// Release ends one session and closes its tabs.
-type Release struct{ Conversation string }
+// Release ends one session and closes its tabs. Why says what ended it, in
+// the task's summary; empty, it was the owner's release.
+type Release struct {
+	Conversation string
+	Why          string
+}
 
 // StopAll revokes all browser access until ResumeAll (persisted).
 type StopAll struct{}

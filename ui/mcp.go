@@ -7,7 +7,6 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
-	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 	"github.com/buddi-dev/buddi/ui/mcp"
 )
@@ -33,9 +32,9 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 	if tr.Error != nil {
 		return nil, tr.Error
 	}
-	raw, err := json.Marshal(tr.Result)
-	if err != nil {
-		return nil, &messages.Error{Code: messages.CodeInternal, Message: "The answer could not be encoded."}
+	raw, e := encodeAnswer(tr.Result)
+	if e != nil {
+		return nil, e
 	}
 	return raw, nil
 }

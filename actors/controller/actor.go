@@ -15,6 +15,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/drivers"
@@ -49,6 +50,9 @@ type Config struct {
 	Restarts *atomic.Int64
 	// Carry keeps what the controller decided across its own restarts.
 	Carry *Carry
+	// Limits are the agents' rate limits, shared with the sessions; they
+	// outlive the controller's restarts.
+	Limits *limits.Agents
 }
 
 // Carry is the controller's state that must survive its restart: a Stop
@@ -92,6 +96,7 @@ type entry struct {
 	pid     *actor.PID
 	profile int
 	route   *routes.Session
+	agent   string // the ID of the agent it runs for
 }
 
 // Props returns the controller's props, supervising its children with our
@@ -108,6 +113,9 @@ func Props(cfg Config) *actor.Props {
 	}
 	if cfg.Carry == nil {
 		cfg.Carry = &Carry{}
+	}
+	if cfg.Limits == nil {
+		cfg.Limits = limits.New(cfg.Now)
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
@@ -157,6 +165,7 @@ func (a *Actor) owner(ctx actor.Context) bool {
 	case *messages.DecideTask:
 		a.decideTask(ctx, m)
 	case *messages.ListTasks:
+		a.sweep(ctx)
 		ctx.Respond(&messages.OwnerReply{Result: a.tasks.List()})
 	case messages.Conversational:
 		a.forwardControl(ctx, m.Target())

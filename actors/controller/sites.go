@@ -29,7 +29,7 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 			ctx.Respond(storeFailed("The answer", err))
 			return
 		}
-		op = ledger.Put(ledger.ApprovalKey(m.Conversation, "site:"+m.Site),
+		op = ledger.Put(ledger.ApprovalKey(m.Conversation, onceSubject(m.Site)),
 			ledger.SiteOnce{Conversation: m.Conversation, Approval: raw, At: a.cfg.Now()})
 	default:
 		ctx.Respond(&messages.OwnerReply{Result: result})

@@ -16,7 +16,8 @@ func (a *Actor) startTask(ctx actor.Context, m *messages.StartTask) {
 		ctx.Respond(fail(e))
 		return
 	}
-	t := a.tasks.Pending(m.Agent, m.Conversation, m.Description, m.Steps, m.Lifetime)
+	ag, _ := a.agents.Get(m.Agent)
+	t := a.tasks.Pending(ag, m.Conversation, m.Description, m.Steps, m.Lifetime)
 	a.activate(ctx, t, ctx.Sender(), toOwner, m.Surface)
 }
 
@@ -93,8 +94,11 @@ func viewPtr(t ledger.Task) *messages.TaskView {
 	return &v
 }
 
-// askTask is browser.task: a pending request, or at once for auto-approve agents.
-func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, auto bool) {
+// askTask is browser.task: a pending request, or at once for auto-approve
+// agents. An agent's requests are bounded: at most tasks.MaxPending wait at
+// a time, each lapses after tasks.PendingLife, and they may come no faster
+// than its rate limit allows.
+func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, ag ledger.Agent) {
 	in, e := messages.DecodeTask(m.Input)
 	if e != nil {
 		ctx.Respond(messages.FailWith(e))
@@ -104,20 +108,14 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 		ctx.Respond(messages.FailWith(e))
 		return
 	}
-	switch {
-	case a.stop.Stopped:
-		ctx.Respond(messages.FailWith(messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(m.Conversation).Over(m.Surface).WayBack(messages.CodeStopped, ""))))
-		return
-	case a.tasks.OtherAgent(m.Conversation, agent):
-		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
-		return
-	case a.sessions[m.Conversation] != nil:
-		ctx.Respond(messages.Fail(messages.CodeTaskActive, "This conversation already has a running task; use it."))
+	a.sweep(ctx)
+	if e := a.mayAsk(m, ag); e != nil {
+		ctx.Respond(messages.FailWith(e))
 		return
 	}
 	steps, life := in.Budget()
-	t := a.tasks.Pending(agent, m.Conversation, in.Description, steps, life)
-	if !auto {
+	t := a.tasks.Pending(ag, m.Conversation, in.Description, steps, life)
+	if !ag.AutoApprove {
 		a.tasks.Put(t)
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
@@ -127,8 +125,47 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 	a.activate(ctx, t, ctx.Sender(), toAgent, m.Surface)
 }
 
+// mayAsk refuses a task request that may not be filed now.
+func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
+	conv := m.Conversation
+	t, waiting := a.tasks.Get(conv)
+	waiting = waiting && t.State == ledger.TaskPending
+	switch {
+	case a.stop.Stopped:
+		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
+	case a.tasks.OtherAgent(conv, ag.ID):
+		return messages.CodeNotAllowed.Err()
+	case a.sessions[conv] != nil:
+		return &messages.Error{Code: messages.CodeTaskActive, Message: "This conversation already has a running task; use it."}
+	case !waiting && a.tasks.PendingOf(ag.ID) >= tasks.MaxPending:
+		return messages.Errorf(messages.CodeTooManyRequests, "%d of your task requests already wait for the owner; wait for answers before asking for more.", tasks.MaxPending)
+	case ag.AutoApprove && a.heldBy(ag.ID) >= AgentSessions:
+		return messages.Errorf(messages.CodeTooManySessions, "You already hold %d of the browser's sessions; close one (the close action) before asking for another.", AgentSessions)
+	case !a.cfg.Limits.TaskRequest(ag.ID):
+		return &messages.Error{Code: messages.CodeTooManyRequests, Message: "Task requests are coming too fast; wait a minute before asking again."}
+	}
+	return nil
+}
+
+// sweep lapses requests that waited too long and drops the oldest
+// finished tasks past the bound, storing both.
+func (a *Actor) sweep(ctx actor.Context) {
+	var ops []ledger.Op
+	for _, t := range a.tasks.Lapse() {
+		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+	}
+	for _, conv := range a.tasks.Prune() {
+		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
+	}
+	if len(ops) > 0 {
+		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: ops})
+	}
+}
+
 // decideTask is the owner's answer to a pending task.
 func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
+	a.sweep(ctx)
 	t, e := a.tasks.Decidable(m.Conversation)
 	if e != nil {
 		ctx.Respond(fail(e))
@@ -161,7 +198,7 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 		a.drop(m.Conversation, e)
 		ctx.Poison(e.pid)
 	}
-	a.forget(m.Conversation)
+	ops = append(ops, a.forget(m.Conversation)...)
 	a.cfg.Log.Info("task ended", "conversation", m.Conversation, "code", m.Code, "summary", m.Reason)
 	sender, sys := ctx.Sender(), ctx.ActorSystem()
 	w := &ledger.Write{Owner: m.Code == messages.CodeReleased, Ops: ops}

@@ -32,10 +32,10 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		return
 	}
 	if m.Tool == messages.ToolTask {
-		a.askTask(ctx, m, ag.Name, ag.AutoApprove)
+		a.askTask(ctx, m, ag)
 		return
 	}
-	if a.tasks.OtherAgent(m.Conversation, ag.Name) {
+	if a.tasks.OtherAgent(m.Conversation, ag.ID) {
 		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
 		return
 	}

@@ -19,8 +19,11 @@ type Owner struct {
 	Created   time.Time `json:"created"`
 }
 
-// Agent is a named tool caller.
+// Agent is a named tool caller. Its ID is given once and never reused: a
+// name removed and added again is another agent, with none of the first
+// one's tasks or sessions.
 type Agent struct {
+	ID          string    `json:"id,omitempty"`
 	Name        string    `json:"name"`
 	TokenHash   string    `json:"tokenHash"`
 	Grants      []string  `json:"grants"`
@@ -39,7 +42,8 @@ const (
 // Task is owner-given authority for one conversation.
 type Task struct {
 	Conversation string        `json:"conversation"`
-	Agent        string        `json:"agent"`
+	Agent        string        `json:"agent"`             // the agent's name, as the owner sees it
+	AgentID      string        `json:"agentId,omitempty"` // the agent it belongs to (Agent.ID)
 	Description  string        `json:"description"`
 	State        string        `json:"state"`
 	MaxSteps     int           `json:"maxSteps"`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
@@ -30,13 +31,16 @@ type URLPolicy interface {
 // actor's restarts (the producer closes over it).
 type Config struct {
 	Conversation string
-	Agent        string
-	Profile      int
-	Store        *ledger.Store
-	Ledger       *actor.PID
-	Controller   *actor.PID
-	Driver       drivers.Driver
-	Policy       URLPolicy
+	Agent        string // the agent's name
+	AgentID      string // the agent's ID, for its limits
+	// Limits are the agents' rate limits; nil means none (tests).
+	Limits     *limits.Agents
+	Profile    int
+	Store      *ledger.Store
+	Ledger     *actor.PID
+	Controller *actor.PID
+	Driver     drivers.Driver
+	Policy     URLPolicy
 	// Reach is what the install lets the browser open, as browser.status
 	// tells agents (nil: nothing said).
 	Reach *messages.Reach
@@ -107,6 +111,9 @@ type Actor struct {
 	title  string
 	page   int // counts the steps that may have changed the page: StepTaken.Page
 	expiry *time.Timer
+	// unrecorded counts refusals past the agent's rate, answered but not
+	// recorded one by one.
+	unrecorded int
 }
 
 // New returns a producer for one conversation's session actor.

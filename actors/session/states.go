@@ -150,13 +150,17 @@ func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, e *m
 
 // control handles the owner's controls in every live state.
 func (a *Actor) control(ctx actor.Context) {
-	switch ctx.Message().(type) {
+	switch m := ctx.Message().(type) {
 	case *messages.TakeOver:
 		a.takeOver(ctx)
 	case *messages.Resume:
 		a.resume(ctx)
 	case *messages.Release:
-		a.release(ctx, "the owner released the session")
+		why := m.Why
+		if why == "" {
+			why = "the owner released the session"
+		}
+		a.release(ctx, why)
 	case *messages.StopAll:
 		a.stopAll(ctx)
 	}

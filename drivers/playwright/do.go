@@ -33,6 +33,9 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	if err != nil {
 		return nil, ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
 	}
+	if out != nil {
+		out.Bound()
+	}
 	return out, nil
 }
 

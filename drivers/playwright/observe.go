@@ -28,6 +28,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		return nil, ended(err, drivers.CodeNotAnswering, msgNotAnswering)
 	}
 	obs.Tabs = ts.list(ctx, t, obs.Title)
+	obs.Bound()
 	return obs, nil
 }
 

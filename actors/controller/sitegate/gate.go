@@ -9,6 +9,7 @@ package sitegate
 import (
 	"net/url"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/egress"
@@ -182,13 +183,20 @@ func (g *Gate) Pending() messages.SiteRequests {
 	return out
 }
 
-// Forget drops the waiting requests of a conversation whose session ended.
-func (g *Gate) Forget(conv string) {
-	for k, r := range g.pending {
-		if r.Conversation == conv {
+// Forget drops the waiting requests and the once answers of a
+// conversation whose task ended: a once answer holds for that task only.
+// It returns the sites of the once answers, for the caller to delete.
+func (g *Gate) Forget(conv string) (once []string) {
+	for k := range g.pending {
+		if strings.HasPrefix(k, conv+"|") {
 			delete(g.pending, k)
 		}
 	}
+	for _, ap := range g.once[conv] {
+		once = append(once, ap.Site.String())
+	}
+	delete(g.once, conv)
+	return once
 }
 
 func key(conv, site string) string { return conv + "|" + site }
