@@ -19,6 +19,10 @@ func (c *Client) Owner(token string) *Owner { return &Owner{Client: c, token: to
 // Token is the owner token the calls carry.
 func (o *Owner) Token() string { return o.token }
 
+// Health reads /healthz with the owner token: all of it (mode, Stop,
+// sessions, restarts, uptime).
+func (o *Owner) Health(ctx context.Context) (*messages.Health, error) { return o.health(ctx, o.token) }
+
 // Call sends one owner request with the owner body and decodes the result.
 func (o *Owner) Call(ctx context.Context, method, path string, body *messages.OwnerBody, out any) error {
 	var b any

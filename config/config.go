@@ -30,6 +30,10 @@ type Config struct {
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
 	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
+	// AllowRemote lets serve listen on an address beyond loopback
+	// (--allow-remote, BUDDI_ALLOW_REMOTE): tokens then cross the network
+	// in clear unless something else encrypts it.
+	AllowRemote bool
 	// Egress is BUDDI_BROWSER_HOSTS, BUDDI_PREVIEW_ORIGINS and BUDDI_AIR_GAP.
 	Egress egress.Config
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
@@ -91,6 +95,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.NoSandbox = ns
 	if c.BrowserInstall, err = Bool("BUDDI_BROWSER_INSTALL", getenv("BUDDI_BROWSER_INSTALL")); err != nil {
+		return c, err
+	}
+	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
 		return c, err
 	}
 	eg, err := egress.ConfigFromEnv(getenv)
@@ -177,6 +184,30 @@ func CheckAddr(addr string) error {
 		return Invalid("the host in %q is not an IP address; use 127.0.0.1 or another address of this machine", addr)
 	}
 	return nil
+}
+
+// Loopback reports whether addr (host:port) is on this machine's loopback
+// only: localhost, 127.0.0.0/8 or ::1. An unspecified address (0.0.0.0,
+// [::]) is every interface, and not loopback.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// CheckServeAddr refuses to serve beyond loopback unless AllowRemote is set:
+// agent and owner tokens travel in clear over plain HTTP.
+func (c *Config) CheckServeAddr() error {
+	if Loopback(c.Addr) || c.AllowRemote {
+		return nil
+	}
+	return Invalid("%s is reachable from other machines, and tokens would cross the network in clear; serve on 127.0.0.1, or pass --allow-remote (BUDDI_ALLOW_REMOTE=1) if a tailnet or a TLS proxy carries the traffic", c.Addr)
 }
 
 // Bool parses a boolean environment value: 1/0, true/false, yes/no, on/off.

@@ -43,3 +43,21 @@ func TestBadTelegramSettingsSaySoInOneSentence(t *testing.T) {
 		}
 	}
 }
+
+func TestServingBeyondLoopbackNeedsAllowRemote(t *testing.T) {
+	cases := map[string]bool{ // address → served without --allow-remote
+		"127.0.0.1:7777": true, "127.8.9.10:1": true, "[::1]:7777": true, "localhost:7777": true,
+		"0.0.0.0:7777": false, "[::]:7777": false, "192.168.1.5:7777": false, "100.64.0.1:7777": false,
+		"[::ffff:127.0.0.1]:7777": true, "example.com:7777": false,
+	}
+	for addr, local := range cases {
+		c := config.Config{Addr: addr}
+		if err := c.CheckServeAddr(); (err == nil) != local {
+			t.Errorf("%s: CheckServeAddr() = %v", addr, err)
+		}
+		c.AllowRemote = true
+		if err := c.CheckServeAddr(); err != nil {
+			t.Errorf("%s with AllowRemote: %v", addr, err)
+		}
+	}
+}

@@ -106,6 +106,9 @@ func (d *Daemon) startRest() error {
 			return err
 		}
 	}
+	if err := o.Config.CheckServeAddr(); err != nil {
+		return err
+	}
 	// buddi listens before the URL rules are built: its own address is
 	// never a page the browser may open.
 	if d.ln, err = net.Listen("tcp", o.Config.Addr); err != nil {

@@ -102,7 +102,7 @@ func TestStopActsFirstWhileTheLedgerIsStalled(t *testing.T) {
 			t.Fatal("c1's tabs are still open while the ledger is stalled")
 		}
 	}
-	if h, err := d.API.Health(t.Context()); err != nil || !h.Stopped {
+	if h, err := d.API.Owner(d.Owner).Health(t.Context()); err != nil || !h.Stopped {
 		t.Fatalf("healthz during the stall: %+v %v", h, err)
 	}
 	var early *daemontest.Reply

@@ -242,6 +242,13 @@ type Health struct {
 	Unhandled int `json:"unhandled,omitempty"`
 }
 
+// Liveness is /healthz for anyone but the owner: buddi answers, and which
+// version it is.
+type Liveness struct {
+	OK      bool   `json:"ok"`
+	Version string `json:"version"`
+}
+
 // SessionList answers ListSessions, by conversation.
 type SessionList []SessionInfo
 
@@ -275,6 +282,7 @@ func (*StopResult) answer()      {}
 func (*ResumeResult) answer()    {}
 func (*SiteDecision) answer()    {}
 func (*Health) answer()          {}
+func (*Liveness) answer()        {}
 func (*SessionInfo) answer()     {}
 func (*TaskView) answer()        {}
 func (SessionList) answer()      {}

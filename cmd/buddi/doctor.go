@@ -38,7 +38,7 @@ func doctor(e *env, args []string) int {
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
-	rows := []row{dataRow(f.cfg), storeRow(f.cfg), tokenRow(f.cfg)}
+	rows := []row{dataRow(f.cfg), storeRow(f.cfg), tokenRow(f.cfg), addrRow(f.cfg)}
 	rows = append(rows, browserRows(f.cfg)...)
 	rows = append(rows, egressRow(f.cfg), extensionRow(f.cfg), telegramRow(f.cfg))
 	tb := newTable(e.stdout)

@@ -78,6 +78,8 @@ func TestUsageAndErrors(t *testing.T) {
 		"takeover no conv": {[]string{"takeover"}, nil, 2, "err", "expected CONVERSATION"},
 		"resume both":      {[]string{"resume", "c1", "--all"}, nil, 2, "err", "either one CONVERSATION or --all"},
 		"task steps":       {[]string{"task", "start", "--agent", "a", "--conversation", "c", "--steps", "900", "go"}, nil, 2, "err", "out of range"},
+		"remote addr":      {[]string{"serve", "--addr", "0.0.0.0:7777"}, nil, 2, "err", "--allow-remote"},
+		"remote env addr":  {[]string{"serve"}, []string{"BUDDI_ADDR=192.0.2.7:7777"}, 2, "err", "in clear"},
 		"mcp no token":     {[]string{"mcp"}, nil, 2, "err", "agent-token"},
 	}
 	for name, c := range cases {
@@ -149,7 +151,7 @@ func TestServeLifecycle(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("owner-token: %v mode %v; want 0600", err, fi.Mode().Perm())
 	}
-	h := health(t, s.addr)
+	h := health(t, s)
 	if h["stopped"] != false || h["mode"] != "sim" || h["version"] == "" { // serve runs the sim driver here
 		t.Fatalf("healthz = %v", h)
 	}
@@ -216,7 +218,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 	}
 	_ = s.cmd.Wait()
 	s = serve(t, dir)
-	if h := health(t, s.addr); h["stopped"] != true {
+	if h := health(t, s); h["stopped"] != true {
 		t.Fatalf("after kill -9 and restart healthz = %v; want stopped", h)
 	}
 	if r := runCLI(t, nil, "doctor", "--data", dir); !strings.Contains(r.stdout, "in use by buddi serve") {
@@ -225,7 +227,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 	if r := runCLI(t, nil, "resume", "--all", "--data", dir); r.code != 0 {
 		t.Fatalf("resume --all: exit %d err %q", r.code, r.stderr)
 	}
-	if h := health(t, s.addr); h["stopped"] != false {
+	if h := health(t, s); h["stopped"] != false {
 		t.Fatalf("after resume healthz = %v; want not stopped", h)
 	}
 }
@@ -233,7 +235,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 func TestDoctorRows(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1"}, "doctor", "--data", dir)
-	for _, name := range []string{"data dir", "store", "owner token", "browser", "playwright", "browser user", "sandbox", "egress proxy", "extension", "telegram"} {
+	for _, name := range []string{"data dir", "store", "owner token", "address", "browser", "playwright", "browser user", "sandbox", "egress proxy", "extension", "telegram"} {
 		if !strings.Contains(r.stdout, name) {
 			t.Fatalf("doctor has no %q row:\n%s", name, r.stdout)
 		}
@@ -267,6 +269,10 @@ func TestDoctorRows(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "missing shared libraries") || !strings.Contains(r.stdout, "install-deps chromium`") {
 		t.Fatalf("doctor with a browser missing libraries: exit %d\n%s", r.code, r.stdout)
 	}
+	r = runCLI(t, []string{"BUDDI_ADDR=0.0.0.0:7777"}, "doctor", "--data", dir)
+	if !strings.Contains(r.stdout, "beyond this machine") {
+		t.Fatalf("doctor does not warn of an address beyond loopback:\n%s", r.stdout)
+	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -290,9 +296,16 @@ func waitHealthy(t *testing.T, addr string) {
 	}
 }
 
-func health(t *testing.T, addr string) map[string]any {
+// health reads /healthz of s as the owner (the details are the owner's).
+func health(t *testing.T, s *served) map[string]any {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/healthz")
+	token, err := os.ReadFile(filepath.Join(s.dir, "owner-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+s.addr+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

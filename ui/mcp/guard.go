@@ -59,6 +59,11 @@ func (g guard) check(r *http.Request) *messages.Error {
 	return nil
 }
 
+// HostOK reports whether host (a request's Host header) names buddi: its
+// own address, localhost on its port, or the public origin's host. The
+// HTTP surface's other unauthenticated routes check it too.
+func (h *Handler) HostOK(host string) bool { return h.guard.hostOK(strings.ToLower(host)) }
+
 // hostOK accepts the public origin's host, and buddi's port under an IP
 // address or localhost. A rebinding page reaches buddi under a DNS name of
 // its own, which is neither.
