@@ -30,6 +30,7 @@ type Config struct {
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
 	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
+	Profiles     string // BUDDI_BROWSER_PROFILES: shared (default) or agent
 	// AllowRemote lets serve listen on an address beyond loopback
 	// (--allow-remote, BUDDI_ALLOW_REMOTE): tokens then cross the network
 	// in clear unless something else encrypts it.
@@ -56,6 +57,12 @@ type Config struct {
 // Chrome channels Playwright knows, and chromium.
 var Channels = []string{"chrome", "chrome-beta", "chrome-dev", "chrome-stable",
 	"chromium", "msedge", "msedge-beta", "msedge-dev"}
+
+// BUDDI_BROWSER_PROFILES values.
+const (
+	ProfilesShared = "shared" // one profile for every agent: the owner signs in once
+	ProfilesAgent  = "agent"  // a profile of each agent's own: cookies and storage kept apart
+)
 
 // Defaults.
 const (
@@ -85,6 +92,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		LogLevel:      or(getenv("BUDDI_LOG_LEVEL"), "info"),
 		Driver:        or(getenv("BUDDI_DRIVER"), "playwright"),
 		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
+		Profiles:      or(getenv("BUDDI_BROWSER_PROFILES"), ProfilesShared),
 		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
 		TelegramToken: strings.TrimSpace(getenv("BUDDI_TELEGRAM_TOKEN")),
 		TelegramAPI:   strings.TrimRight(or(getenv("BUDDI_TELEGRAM_API"), DefaultTelegramAPI), "/"),
@@ -138,6 +146,9 @@ func (c *Config) validateChoices() error {
 	case "playwright", "sim":
 	default:
 		return Invalid("BUDDI_DRIVER %q is not a driver; use playwright or sim", c.Driver)
+	}
+	if c.Profiles != "" && c.Profiles != ProfilesShared && c.Profiles != ProfilesAgent {
+		return Invalid("BUDDI_BROWSER_PROFILES %q is not a setting; use shared (every agent in one profile, the default) or agent (a profile of each agent's own)", c.Profiles)
 	}
 	if c.SiteApproval != "" && c.SiteApproval != "off" && c.SiteApproval != "ask" {
 		return Invalid("BUDDI_SITE_APPROVAL %q is not a setting; use ask, or off (the default)", c.SiteApproval)

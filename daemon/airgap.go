@@ -37,7 +37,15 @@ func (d *Daemon) applyAirGap(on bool) error {
 // wipeLogins removes the browser profile with every saved login, and names
 // the sites that held one.
 func (d *Daemon) wipeLogins() ([]string, error) {
-	profile := filepath.Join(d.opts.Config.DataDir, "browser", "profile")
+	browser := filepath.Join(d.opts.Config.DataDir, "browser")
+	if agents := filepath.Join(browser, "agents"); exists(agents) {
+		if err := os.RemoveAll(agents); err != nil {
+			return nil, fmt.Errorf("daemon: air-gap is on but the saved logins in %s could not be removed: %w", agents, err)
+		}
+		d.notes = append(d.notes, "Air-gap is on: removed every agent's own browser profile with its saved logins.")
+		d.opts.Log.Warn("air-gap turned on: removed the agents' own browser profiles", "profiles", agents)
+	}
+	profile := filepath.Join(browser, "profile")
 	if _, err := os.Stat(profile); err != nil {
 		return nil, nil
 	}
@@ -78,4 +86,9 @@ func (d *Daemon) loginSites() (sites []string, known bool) {
 		sites = append(sites, l.Site)
 	}
 	return sites, true
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

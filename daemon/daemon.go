@@ -135,11 +135,15 @@ func (d *Daemon) startRest() error {
 func (d *Daemon) startActors() error {
 	o := d.opts
 	table, err := routes.New(), error(nil)
+	agentProfiles := o.Config.Profiles == config.ProfilesAgent
+	if _, ok := drivers.AgentProfilesOf(d.mode); agentProfiles && !ok {
+		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", d.mode.Name())
+	}
 	d.routes = table
 	d.bus = events.New()
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach(),
-		AskSites: o.Config.SiteApproval == "ask", Routes: table, Bus: d.bus,
+		AskSites: o.Config.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: table, Bus: d.bus,
 		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts,
 	}), "controller")
 	if err != nil {

@@ -30,6 +30,29 @@ type Mode interface {
 	Close(ctx context.Context) error
 }
 
+// AgentProfiles is an optional capability of a Mode: a browser profile of
+// each agent's own (its own cookies, storage and logins), for owners who
+// keep agents apart (BUDDI_BROWSER_PROFILES=agent). Each holds PerProfile
+// of that agent's sessions; at most AgentCapacity are open at once.
+type AgentProfiles interface {
+	// OpenAgent returns the agent's profile's driver, starting what it needs
+	// (the browser launches on first use). Opening it twice returns the same
+	// driver; opening it while it closes waits for the close.
+	OpenAgent(ctx context.Context, agent string) (Driver, error)
+	// CloseAgent starts releasing the agent's profile and returns without
+	// waiting for the browser to close (a later OpenAgent of the agent
+	// waits for it). The profile's data stays on disk.
+	CloseAgent(ctx context.Context, agent string) error
+	// AgentCapacity is how many agents' profiles may be open at once.
+	AgentCapacity() int
+}
+
+// AgentProfilesOf returns mode's per-agent profiles, if it has them.
+func AgentProfilesOf(mode Mode) (AgentProfiles, bool) {
+	a, ok := mode.(AgentProfiles)
+	return a, ok
+}
+
 // Screencaster is an optional capability of a conversation's Tabs: a
 // screencast of its active tab, for the owner's live view and hand. Frames
 // sends JPEGs of about size pixels on their longest edge, about fps a

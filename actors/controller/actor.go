@@ -33,6 +33,9 @@ type Config struct {
 	// Reach is what the install lets the browser open, as browser.status
 	// tells agents (nil: nothing said).
 	Reach *messages.Reach
+	// AgentProfiles gives each agent a browser profile of its own
+	// (BUDDI_BROWSER_PROFILES=agent); the mode must offer them.
+	AgentProfiles bool
 	// AskSites turns on site approval: navigations the agent chose ask the
 	// owner about sites not yet approved (BUDDI_SITE_APPROVAL=ask).
 	AskSites bool

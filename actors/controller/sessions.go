@@ -18,7 +18,7 @@ import (
 func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 	c, cancel := contextFor(openWait)
 	defer cancel()
-	idx, drv, e := a.pool.Place(c)
+	idx, drv, e := a.pool.Place(c, t.AgentID)
 	if e != nil {
 		return e
 	}

@@ -41,7 +41,11 @@ func (a *Actor) start(ctx actor.Context) {
 	if a.carries == nil {
 		a.carries = map[string]*session.Carry{}
 	}
-	a.pool = pool.New(a.cfg.Mode, drivers.PerProfile)
+	var own drivers.AgentProfiles
+	if a.cfg.AgentProfiles {
+		own, _ = drivers.AgentProfilesOf(a.cfg.Mode)
+	}
+	a.pool = pool.New(a.cfg.Mode, drivers.PerProfile, own)
 	a.stops = newStopping()
 	must(func() (err error) { a.stop, err = st.Stop(); return })
 	if s, ok := a.cfg.Carry.lastStop(); ok {

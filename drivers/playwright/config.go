@@ -28,7 +28,8 @@ type Field struct {
 
 // Config is what a Driver needs. Only DataDir is required.
 type Config struct {
-	DataDir   string   // the profile lives in <DataDir>/browser/profile
+	DataDir   string   // the profile lives in <DataDir>/browser/profile, unless Profile says otherwise
+	Profile   string   // the profile directory (absolute); "" means <DataDir>/browser/profile
 	Channel   string   // a Chrome channel such as "chrome" (BUDDI_BROWSER_CHANNEL)
 	NoSandbox bool     // run Chromium without its sandbox (BUDDI_BROWSER_NO_SANDBOX=1)
 	Headless  *bool    // nil: headed when DISPLAY or WAYLAND_DISPLAY is set
@@ -83,6 +84,9 @@ func (c *Config) validate() error {
 	if !filepath.IsAbs(c.DataDir) {
 		return errors.New("playwright: Config.DataDir must be an absolute path")
 	}
+	if c.Profile != "" && !filepath.IsAbs(c.Profile) {
+		return errors.New("playwright: Config.Profile must be an absolute path")
+	}
 	if _, ok := channelPaths[c.Channel]; c.Channel != "" && !ok {
 		return errors.New("playwright: unknown browser channel " + c.Channel)
 	}
@@ -110,5 +114,8 @@ func (c *Config) browserUser() string {
 }
 
 func (c *Config) profileDir() string {
+	if c.Profile != "" {
+		return c.Profile
+	}
 	return filepath.Join(c.DataDir, "browser", "profile")
 }
