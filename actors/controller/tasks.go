@@ -133,7 +133,7 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	switch {
 	case a.stop.Stopped:
 		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
-	case a.tasks.OtherAgent(conv, ag.ID):
+	case a.tasks.Claimed(conv, ag.ID):
 		return messages.CodeNotAllowed.Err()
 	case a.sessions[conv] != nil:
 		return &messages.Error{Code: messages.CodeTaskActive, Message: "This conversation already has a running task; use it."}

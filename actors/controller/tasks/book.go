@@ -173,6 +173,14 @@ func NoPending(conv string) *messages.Error {
 	return messages.Errorf(messages.CodeNoPendingTask, "Conversation %s has no task waiting for a decision.", conv)
 }
 
+// Claimed reports whether conv has an open task (waiting or running) of an
+// agent other than the one with ID id. A finished task does not keep its
+// conversation: another agent may ask for a task there.
+func (b *Book) Claimed(conv, id string) bool {
+	t, ok := b.tasks[conv]
+	return ok && t.AgentID != id && (t.State == ledger.TaskPending || t.State == ledger.TaskActive)
+}
+
 // OtherAgent reports whether conv's task belongs to an agent other than
 // the one with ID id (a task of an agent since removed belongs to no one).
 func (b *Book) OtherAgent(conv, id string) bool {

@@ -52,6 +52,9 @@ func TestRefuseAndOwnership(t *testing.T) {
 	if !b.OtherAgent("c2", "ag_1") {
 		t.Fatal("a task of an agent that no longer exists belongs to someone")
 	}
+	if !b.Claimed("c1", "ag_2") || b.Claimed("c1", "ag_1") {
+		t.Fatal("a waiting request does not claim its conversation for its agent")
+	}
 	r, e := b.Refuse("c1")
 	if e != nil || r.State != ledger.TaskRefused {
 		t.Fatalf("refuse: %+v %v", r, e)
@@ -59,6 +62,9 @@ func TestRefuseAndOwnership(t *testing.T) {
 	b.Put(r)
 	if e := b.NoTask("c1"); e.Code != messages.CodeTaskRefused {
 		t.Fatalf("an act after a refusal: %v", e)
+	}
+	if b.Claimed("c1", "ag_2") {
+		t.Fatal("a refused request still claims its conversation")
 	}
 	if v := tasks.View(r); v.State != messages.TaskRefused || v.Agent != "ada" {
 		t.Fatalf("view = %+v", v)
