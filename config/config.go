@@ -147,16 +147,25 @@ func (c *Config) validateChoices() error {
 	default:
 		return Invalid("BUDDI_DRIVER %q is not a driver; use playwright or sim", c.Driver)
 	}
+	if err := c.validatePolicy(); err != nil {
+		return err
+	}
+	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
+		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)
+	}
+	return c.validateTelegram()
+}
+
+// validatePolicy checks the settings that say how agents are kept apart
+// and asked about.
+func (c *Config) validatePolicy() error {
 	if c.Profiles != "" && c.Profiles != ProfilesShared && c.Profiles != ProfilesAgent {
 		return Invalid("BUDDI_BROWSER_PROFILES %q is not a setting; use shared (every agent in one profile, the default) or agent (a profile of each agent's own)", c.Profiles)
 	}
 	if c.SiteApproval != "" && c.SiteApproval != "off" && c.SiteApproval != "ask" {
 		return Invalid("BUDDI_SITE_APPROVAL %q is not a setting; use ask, or off (the default)", c.SiteApproval)
 	}
-	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
-		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)
-	}
-	return c.validateTelegram()
+	return nil
 }
 
 // validateTelegram checks the bot's token and the Bot API's address.
