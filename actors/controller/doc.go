@@ -8,6 +8,14 @@
 // is its sibling under the root, so that the controller's own restart never
 // restarts the only writer of the store.
 //
+// Agents are known by an ID given once and never reused: tasks, sessions
+// and routes belong to the ID, so an agent removed and added again under
+// its name is another agent. Removing one ends its sessions and waiting
+// requests. What one agent can make the controller keep is bounded: its
+// waiting requests (tasks.MaxPending, lapsing after tasks.PendingLife,
+// rate-limited by limits), the sessions its own requests start
+// (AgentSessions), and the history of finished tasks (tasks.MaxFinished).
+//
 // The controller keeps authority over who may call which session, and
 // pushes it into the routing table (routes) the gateway reads: agent calls
 // that need no decision of the controller's go straight to their session.
