@@ -43,6 +43,9 @@ type AgentProfiles interface {
 	// waiting for the browser to close (a later OpenAgent of the agent
 	// waits for it). The profile's data stays on disk.
 	CloseAgent(ctx context.Context, agent string) error
+	// DropAgent closes the agent's profile, as CloseAgent does, and then
+	// deletes its data (cookies, storage, logins): the agent was removed.
+	DropAgent(ctx context.Context, agent string) error
 	// AgentCapacity is how many agents' profiles may be open at once.
 	AgentCapacity() int
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestE2EAgentsShareOrKeepApartTheirCookies: with the one shared profile
@@ -37,6 +40,26 @@ func TestE2EAgentsShareOrKeepApartTheirCookies(t *testing.T) {
 			if !contains(text, "cookies: [") {
 				t.Fatalf("bob's page did not load:\n%s", text)
 			}
+			if shared {
+				return
+			}
+			// A removed agent's own profile, with its logins, goes with it.
+			agents := filepath.Join(b.dir, "browser", "agents")
+			if n := entries(t, agents); n != 2 {
+				t.Fatalf("%d agent profiles in %s, want 2", n, agents)
+			}
+			b.Must(t, "DELETE", "/api/agents/ada", nil)
+			waitUntil(t, 30*time.Second, func() bool { return entries(t, agents) == 1 }, "ada's profile to be deleted")
 		})
 	}
+}
+
+// entries counts what dir holds.
+func entries(t *testing.T, dir string) int {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(des)
 }

@@ -66,6 +66,9 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 			return
 		}
 		a.afterAll(ctx, ending, func() {
+			c, cancel := contextFor(closeWait)
+			defer cancel()
+			a.pool.Drop(c, ag.ID)
 			reply(ctx, sender, &messages.OwnerReply{Result: &messages.AgentRemoved{Removed: m.Name, Sessions: len(ending)}})
 		})
 	})

@@ -82,6 +82,9 @@ func (m *Mode) CloseAgent(_ context.Context, agent string) error {
 	return nil
 }
 
+// DropAgent is CloseAgent: a simulated profile keeps no data.
+func (m *Mode) DropAgent(ctx context.Context, agent string) error { return m.CloseAgent(ctx, agent) }
+
 // AgentCapacity is the number of profiles, as for shared ones.
 func (m *Mode) AgentCapacity() int { return m.profiles }
 

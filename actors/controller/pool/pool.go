@@ -108,6 +108,21 @@ func (p *Pool) holds(agent string) bool {
 	return false
 }
 
+// Drop closes the profile of a removed agent and has the mode delete its
+// data; the agent's sessions have ended. Without a profile per agent there
+// is nothing of the agent's own to drop.
+func (p *Pool) Drop(ctx context.Context, agent string) {
+	if p.agents == nil {
+		return
+	}
+	for _, pr := range p.profiles {
+		if pr.agent == agent {
+			pr.closed = true
+		}
+	}
+	_ = p.agents.DropAgent(ctx, agent)
+}
+
 // Free counts a session of profile i out.
 func (p *Pool) Free(i int) {
 	if i >= 0 && i < len(p.profiles) && p.profiles[i].n > 0 {

@@ -70,6 +70,14 @@ func TestPlacesEachAgentOnItsOwnProfile(t *testing.T) {
 	if len(mode.Drivers()) != 2 {
 		t.Fatalf("%d drivers open, want 2 (b's closed to make room)", len(mode.Drivers()))
 	}
+	p.Free(c1)
+	p.Drop(ctx, "c")
+	if len(mode.Drivers()) != 1 {
+		t.Fatalf("%d drivers open after c was dropped, want a's only", len(mode.Drivers()))
+	}
+	if i, e := place("d"); e != nil || i == c1 {
+		t.Fatalf("d after c was dropped: %d %v", i, e)
+	}
 }
 
 func equal(a, b []int) bool {
