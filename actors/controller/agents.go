@@ -52,7 +52,7 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 			ending = append(ending, ctx.RequestFuture(e.pid, &messages.Release{Conversation: t.Conversation, Why: why}, releaseWait))
 			continue
 		}
-		t = tasks.End(t, "The request ended: "+why+".")
+		t = tasks.End(t, "The task ended: "+why+".")
 		a.tasks.Put(t)
 		ops = append(ops, a.forget(t.Conversation)...)
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
