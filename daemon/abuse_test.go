@@ -27,6 +27,7 @@ func TestTaskRequestFloodIsBounded(t *testing.T) {
 		r := d.Tool(t, bob, "browser.task", fmt.Sprintf("f%d", i), map[string]any{"description": "squat"})
 		codes[r.Code()]++
 	}
+	t.Logf("answers to 200 task requests: %v", codes)
 	if codes[""] != tasks.MaxPending || codes[messages.CodeTooManyRequests] != 200-tasks.MaxPending {
 		t.Fatalf("answers to 200 requests: %v; want %d waiting and the rest too_many_requests", codes, tasks.MaxPending)
 	}
@@ -138,6 +139,7 @@ func TestAirGapRefusalsAreRateLimitedAndBounded(t *testing.T) {
 	if len(got) == 0 || len(got) > bound {
 		t.Fatalf("%d refusals recorded out of 300 in %s; the rate allows at most %d", len(got), elapsed, bound)
 	}
+	t.Logf("300 refused navigates in %s: %d recorded", elapsed.Round(time.Millisecond), len(got))
 	for _, r := range got {
 		if len(r.URL) > 1100 {
 			t.Fatalf("a refusal record holds a URL of %d bytes", len(r.URL))
