@@ -13,10 +13,14 @@ import (
 // sent: navigations, every redirect hop, frames (cross-site ones too), and
 // a popup's first request, which leaves before any tab of ours knows the
 // popup. A refused request is failed and never reaches the network; the
-// tab whose main frame it was for records the refusal, and a popup that
-// never showed an allowed page is closed. Each tab also has a session of
-// its own, which hears window.open at once so the input that opened a
-// refused popup reports the refusal.
+// tab whose main frame it was for records the refusal. A popup refused
+// before its tab was set up shows an error page (Playwright reports a popup
+// only once a document commits), finds the refusal when its tab is set up,
+// and is closed. Each tab also has a session of its own, which hears
+// window.open at once: a refused one is reported to the input that made it
+// there and then, and its popup's own refusal later is no news; an allowed
+// one makes the input wait for its popup, shown or refused. Only popups
+// that were allowed and set up count as the opener's popups.
 
 // checkURL runs CheckURL on a URL this conversation's tabs are about to
 // open (a navigation, a redirect hop, a popup, a frame) and tells

@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ type gate struct {
 	frames  map[string]*tab  // main-frame id (the page's target id) → its tab
 	refused map[string]error // main frames refused before a tab knew them
 	order   []string         // refused, oldest first, to keep it bounded
+	opens   []string         // URLs of window.open calls refused (and reported) already
 }
 
 // refusedKept bounds what the gate remembers of refusals no tab claimed.
@@ -64,9 +66,10 @@ func (g *gate) paused(ev map[string]any) {
 		// A tab's own navigation is aborted: the tab keeps its page. Any
 		// other frame (a popup no tab knows yet, a subframe) gets an error
 		// page instead, since Playwright reports a popup only once a first
-		// document commits; the popup is then closed as refused.
+		// document commits; the popup's tab then finds the refusal noted
+		// here, closes, and its opener hears of it.
 		reason := "BlockedByClient"
-		if t := g.refuse(frameID, err); t != nil {
+		if t := g.refuse(frameID, url, err); t != nil {
 			t.nav.block(err)
 			t.closeIfBlockedPopup()
 			reason = "Aborted"
@@ -95,15 +98,42 @@ func (g *gate) check(frameID, url string) error {
 	return nil
 }
 
+// openRefused notes the URL of a window.open call refused (and reported to
+// the input that made it): the popup's own refusal is then no news.
+func (g *gate) openRefused(url string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opens = append(g.opens, url)
+	if len(g.opens) > refusedKept {
+		g.opens = g.opens[1:]
+	}
+}
+
+// reported takes url off the refused window.open calls, reporting whether
+// it was one. The caller holds g.mu.
+func (g *gate) reported(url string) bool {
+	for i, u := range g.opens {
+		if u == url {
+			g.opens = append(g.opens[:i], g.opens[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
 // refuse returns the tab whose main frame frameID is, or nil after noting
-// the refusal for a tab that may claim the frame later (a popup whose tab
-// is not set up yet). A subframe's refusal matches no tab and is noted
-// too; no tab ever claims it.
-func (g *gate) refuse(frameID string, err error) *tab {
+// the refusal of url for a tab that may claim the frame later (a popup
+// whose tab is not set up yet), as errReported when it is the URL of a
+// window.open refused already. A subframe's refusal matches no tab and is
+// noted too; no tab ever claims it.
+func (g *gate) refuse(frameID, url string, err error) *tab {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if t := g.frames[frameID]; t != nil {
 		return t
+	}
+	if g.reported(url) {
+		err = fmt.Errorf("%w: %w", errReported, err)
 	}
 	if _, ok := g.refused[frameID]; !ok {
 		g.order = append(g.order, frameID)
@@ -158,7 +188,7 @@ func (t *tab) guard(ctx context.Context) error {
 		t.nav.block(err)
 		if t.popup {
 			t.discard()
-			return nil
+			return fmt.Errorf("%w: %w", errPopupRefused, err)
 		}
 	}
 	// A popup the page opens is heard here at once, so a refused popup is
@@ -177,6 +207,9 @@ func (t *tab) openedWindow(ev map[string]any) {
 	}
 	if err := t.owner.checkURL(url); err != nil {
 		t.nav.block(err)
+		if g := t.owner.b.gate; g != nil {
+			g.openRefused(url)
+		}
 		return
 	}
 	// Playwright reports the popup only once its page exists, which takes

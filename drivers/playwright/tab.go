@@ -55,13 +55,7 @@ func (t *tab) listen() {
 		}
 	})
 	p.OnPageError(func(err error) { t.console.add("uncaught", err.Error()) })
-	p.OnPopup(func(popup pw.Page) {
-		pt := t.owner.adoptPopup(popup)
-		t.mu.Lock()
-		t.lastPopup = pt
-		t.mu.Unlock()
-		t.nav.bump(func(m *navMark) { m.popups++ })
-	})
+	p.OnPopup(func(popup pw.Page) { t.owner.adoptPopup(popup, t) })
 	p.OnFrameNavigated(func(f pw.Frame) {
 		t.owner.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {
@@ -91,6 +85,28 @@ func (t *tab) mainNav(r pw.Request) bool {
 	}
 	f := r.Frame()
 	return f != nil && f.ParentFrame() == nil
+}
+
+// popupShown records a popup this tab opened, allowed and set up: the
+// input that opened it reports it.
+func (t *tab) popupShown(pt *tab) {
+	t.mu.Lock()
+	t.lastPopup = pt
+	t.mu.Unlock()
+	t.nav.bump(func(m *navMark) { m.popups++; m.resolved = min(m.resolved+1, m.opening) })
+}
+
+// popupRefused records a popup this tab opened whose document was refused
+// (it is closed). When an allowed window.open still waits for its popup,
+// this is its answer; otherwise the refusal was already heard from
+// window.open itself, and a popup reported late must not count against a
+// later input.
+func (t *tab) popupRefused(err error) {
+	if m, _ := t.nav.now(); m.opening <= m.resolved {
+		return
+	}
+	t.nav.bump(func(m *navMark) { m.resolved++ })
+	t.nav.block(err)
 }
 
 // closeIfBlockedPopup closes a popup whose first document was refused: it

@@ -2,7 +2,9 @@ package playwright
 
 import (
 	"context"
+	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -144,25 +146,38 @@ func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
 	return t
 }
 
-// adoptPopup runs on Playwright's dispatch goroutine when one of the
-// conversation's pages opened a popup.
-func (ts *Tabs) adoptPopup(p pw.Page) *tab {
+// adoptPopup runs on Playwright's dispatch goroutine when opener, one of
+// the conversation's pages, opened a popup. The opener hears of it once it
+// is set up: as its popup when allowed, as a refusal when its document was
+// refused.
+func (ts *Tabs) adoptPopup(p pw.Page, opener *tab) {
 	t := ts.adopt(p, true)
 	if t == nil {
 		closeSoon(p)
-		return nil
+		return
 	}
-	if err := ts.checkURL(p.URL()); err != nil {
-		t.nav.block(err)
-		t.discard()
-		return t
+	// An error page (chrome-error://) may be a refusal the gate noted:
+	// the tab's set-up finds out.
+	if u := p.URL(); !strings.HasPrefix(u, "chrome-error:") {
+		if err := ts.checkURL(u); err != nil {
+			t.nav.block(err)
+			t.discard()
+			opener.popupRefused(err)
+			return
+		}
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = t.guard(ctx)
+		err := t.guard(ctx)
+		switch {
+		case errors.Is(err, errReported):
+		case errors.Is(err, errPopupRefused):
+			opener.popupRefused(t.nav.blockErr())
+		default:
+			opener.popupShown(t) // also when it closed meanwhile: the input reports that
+		}
 	}()
-	return t
 }
 
 // forget drops a closed tab; the newest remaining tab becomes active.
