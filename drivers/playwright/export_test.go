@@ -39,3 +39,6 @@ func SetViewport(ctx context.Context, tabs drivers.Tabs, w, h int) error {
 	}
 	return do(ctx, func() error { return t.page.SetViewportSize(w, h) })
 }
+
+// PathTo exposes the directories openToGroup opens.
+var PathTo = pathTo
