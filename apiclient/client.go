@@ -212,12 +212,15 @@ type toolBody struct {
 	Input        any    `json:"input"`
 }
 
-// Health reads /healthz.
-func (c *Client) Health(ctx context.Context) (*messages.Health, error) {
+// Health reads /healthz: whether buddi answers, and its version. The rest
+// is the owner's (Owner.Health).
+func (c *Client) Health(ctx context.Context) (*messages.Health, error) { return c.health(ctx, "") }
+
+func (c *Client) health(ctx context.Context, token string) (*messages.Health, error) {
 	var h messages.Health
 	var status int
 	var bad bool
-	err := c.tr.send(ctx, http.MethodGet, c.base+"/healthz", "", c.agent, nil, func(s int, answer []byte) {
+	err := c.tr.send(ctx, http.MethodGet, c.base+"/healthz", token, c.agent, nil, func(s int, answer []byte) {
 		status, bad = s, json.Unmarshal(answer, &h) != nil
 	})
 	if err != nil {

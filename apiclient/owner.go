@@ -19,6 +19,10 @@ func (c *Client) Owner(token string) *Owner { return &Owner{Client: c, token: to
 // Token is the owner token the calls carry.
 func (o *Owner) Token() string { return o.token }
 
+// Health reads /healthz with the owner token: all of it (mode, Stop,
+// sessions, restarts, uptime).
+func (o *Owner) Health(ctx context.Context) (*messages.Health, error) { return o.health(ctx, o.token) }
+
 // Call sends one owner request with the owner body and decodes the result.
 func (o *Owner) Call(ctx context.Context, method, path string, body *messages.OwnerBody, out any) error {
 	var b any
@@ -109,4 +113,56 @@ func (o *Owner) Approve(ctx context.Context, conv, site, decision string) error 
 func (o *Owner) SignInLink(ctx context.Context) (messages.SignInLink, error) {
 	var out messages.SignInLink
 	return out, o.Call(ctx, http.MethodPost, "/api/signin-links", nil, &out)
+}
+
+// Telegram is the pairing, the bound conversations and the bot's state.
+func (o *Owner) Telegram(ctx context.Context) (messages.TelegramView, error) {
+	var out messages.TelegramView
+	return out, o.Call(ctx, http.MethodGet, "/api/telegram", nil, &out)
+}
+
+// PairTelegram makes a one-time pairing link for the owner's chat.
+func (o *Owner) PairTelegram(ctx context.Context) (messages.TelegramLink, error) {
+	var out messages.TelegramLink
+	return out, o.Call(ctx, http.MethodPost, "/api/telegram/pair", nil, &out)
+}
+
+// UnpairTelegram forgets the paired chat and its bindings.
+func (o *Owner) UnpairTelegram(ctx context.Context) error {
+	return o.Call(ctx, http.MethodDelete, "/api/telegram/pair", nil, nil)
+}
+
+// BindTelegram binds conv to the paired chat, or unbinds it.
+func (o *Owner) BindTelegram(ctx context.Context, conv string, bound bool) (messages.TelegramView, error) {
+	var out messages.TelegramView
+	path := "/api/telegram/unbind"
+	if bound {
+		path = "/api/telegram/bind"
+	}
+	return out, o.Call(ctx, http.MethodPost, path, &messages.OwnerBody{Conversation: conv}, &out)
+}
+
+// Sites lists the owner's answers about sites: approvals and rejections.
+func (o *Owner) Sites(ctx context.Context) (messages.SiteGrants, error) {
+	var out messages.SiteGrants
+	return out, o.Call(ctx, http.MethodGet, "/api/browser/sites", nil, &out)
+}
+
+// RevokeSite forgets every answer about a site, durably.
+func (o *Owner) RevokeSite(ctx context.Context, site string) (messages.SiteRevoked, error) {
+	var out messages.SiteRevoked
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/sites/revoke", &messages.OwnerBody{Site: site}, &out)
+}
+
+// Logins lists the sites holding logins in the agents' browser profile.
+func (o *Owner) Logins(ctx context.Context) (messages.Logins, error) {
+	var out messages.Logins
+	return out, o.Call(ctx, http.MethodGet, "/api/browser/logins", nil, &out)
+}
+
+// SignOut clears one site's logins from the agents' profile, or all of
+// them when site is "".
+func (o *Owner) SignOut(ctx context.Context, site string) (messages.SignedOut, error) {
+	var out messages.SignedOut
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/logins/signout", &messages.OwnerBody{Site: site, All: site == ""}, &out)
 }

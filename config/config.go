@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"net/url"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +30,11 @@ type Config struct {
 	LogLevel     string // BUDDI_LOG_LEVEL: debug, info, warn, error
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
 	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
+	Profiles     string // BUDDI_BROWSER_PROFILES: shared (default) or agent
+	// AllowRemote lets serve listen on an address beyond loopback
+	// (--allow-remote, BUDDI_ALLOW_REMOTE): tokens then cross the network
+	// in clear unless something else encrypts it.
+	AllowRemote bool
 	// Egress is BUDDI_BROWSER_HOSTS, BUDDI_PREVIEW_ORIGINS and BUDDI_AIR_GAP.
 	Egress egress.Config
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
@@ -36,11 +43,20 @@ type Config struct {
 	// Headless runs the browser headless even with a display (the owner's
 	// choice in settings.json).
 	Headless bool
-	// TelegramToken is BUDDI_TELEGRAM_TOKEN (no Telegram surface yet).
+	// TelegramToken is BUDDI_TELEGRAM_TOKEN: the bot's token from
+	// @BotFather; empty leaves the Telegram surface off.
 	TelegramToken string
+	// TelegramAPI is BUDDI_TELEGRAM_API: the Bot API's base URL (a
+	// self-hosted Bot API server, or a test server); DefaultTelegramAPI
+	// when unset.
+	TelegramAPI string
 	// Given names the settings' variables the environment set: a setting
 	// the environment fixes cannot be changed from the dashboard.
 	Given map[string]bool
+
+	// BrowserInstall is BUDDI_BROWSER_INSTALL: with no browser installed
+	// for the agents, download one when buddi starts.
+	BrowserInstall bool
 }
 
 // Variables whose settings the dashboard can also change (in
@@ -52,10 +68,18 @@ var overridable = []string{"BUDDI_BROWSER_CHANNEL", "BUDDI_SITE_APPROVAL", "BUDD
 var Channels = []string{"chrome", "chrome-beta", "chrome-dev", "chrome-stable",
 	"chromium", "msedge", "msedge-beta", "msedge-dev"}
 
+// BUDDI_BROWSER_PROFILES values.
+const (
+	ProfilesShared = "shared" // one profile for every agent: the owner signs in once
+	ProfilesAgent  = "agent"  // a profile of each agent's own: cookies and storage kept apart
+)
+
 // Defaults.
 const (
 	DefaultData = "./data"
 	DefaultAddr = "127.0.0.1:7777"
+	// DefaultTelegramAPI is Telegram's public Bot API.
+	DefaultTelegramAPI = "https://api.telegram.org"
 )
 
 // ErrInvalid marks a configuration error; its text is the sentence to show.
@@ -78,8 +102,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		LogLevel:      or(getenv("BUDDI_LOG_LEVEL"), "info"),
 		Driver:        or(getenv("BUDDI_DRIVER"), "playwright"),
 		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
+		Profiles:      or(getenv("BUDDI_BROWSER_PROFILES"), ProfilesShared),
 		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
-		TelegramToken: getenv("BUDDI_TELEGRAM_TOKEN"),
+		TelegramToken: strings.TrimSpace(getenv("BUDDI_TELEGRAM_TOKEN")),
+		TelegramAPI:   strings.TrimRight(or(getenv("BUDDI_TELEGRAM_API"), DefaultTelegramAPI), "/"),
 		Given:         map[string]bool{},
 	}
 	for _, v := range overridable {
@@ -92,6 +118,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.NoSandbox = ns
+	if c.BrowserInstall, err = Bool("BUDDI_BROWSER_INSTALL", getenv("BUDDI_BROWSER_INSTALL")); err != nil {
+		return c, err
+	}
+	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
+		return c, err
+	}
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
@@ -131,14 +163,45 @@ func (c *Config) validateChoices() error {
 	default:
 		return Invalid("BUDDI_DRIVER %q is not a driver; use playwright or sim", c.Driver)
 	}
-	if c.SiteApproval != "" && c.SiteApproval != "off" && c.SiteApproval != "ask" {
-		return Invalid("BUDDI_SITE_APPROVAL %q is not a setting; use ask, or off (the default)", c.SiteApproval)
+	if err := c.validatePolicy(); err != nil {
+		return err
 	}
 	if c.PublicOrigin != "" && !strings.HasPrefix(c.PublicOrigin, "https://") && !strings.HasPrefix(c.PublicOrigin, "http://") {
 		return Invalid("BUDDI_WEB_PUBLIC_ORIGIN %q must start with https:// or http://", c.PublicOrigin)
 	}
+	return c.validateTelegram()
+}
+
+// validatePolicy checks the settings that say how agents are kept apart
+// and asked about.
+func (c *Config) validatePolicy() error {
+	if c.Profiles != "" && c.Profiles != ProfilesShared && c.Profiles != ProfilesAgent {
+		return Invalid("BUDDI_BROWSER_PROFILES %q is not a setting; use shared (every agent in one profile, the default) or agent (a profile of each agent's own)", c.Profiles)
+	}
+	if c.SiteApproval != "" && c.SiteApproval != "off" && c.SiteApproval != "ask" {
+		return Invalid("BUDDI_SITE_APPROVAL %q is not a setting; use ask, or off (the default)", c.SiteApproval)
+	}
 	return nil
 }
+
+// validateTelegram checks the bot's token and the Bot API's address.
+func (c *Config) validateTelegram() error {
+	if c.TelegramAPI == "" {
+		c.TelegramAPI = DefaultTelegramAPI
+	}
+	u, err := url.Parse(c.TelegramAPI)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" {
+		return Invalid("BUDDI_TELEGRAM_API %q is not a base URL; use https://api.telegram.org (the default) or your Bot API server's address, like http://127.0.0.1:8081", c.TelegramAPI)
+	}
+	if c.TelegramToken != "" && !telegramToken.MatchString(c.TelegramToken) {
+		return Invalid("BUDDI_TELEGRAM_TOKEN is not a bot token; copy the whole token @BotFather gave (digits, a colon, then letters), or leave it unset")
+	}
+	return nil
+}
+
+// telegramToken is the shape of a bot token: the bot's id, a colon, a secret.
+var telegramToken = regexp.MustCompile(`^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$`)
 
 // CheckAddr accepts host:port where host is an IP address or localhost.
 func CheckAddr(addr string) error {
@@ -157,6 +220,30 @@ func CheckAddr(addr string) error {
 		return Invalid("the host in %q is not an IP address; use 127.0.0.1 or another address of this machine", addr)
 	}
 	return nil
+}
+
+// Loopback reports whether addr (host:port) is on this machine's loopback
+// only: localhost, 127.0.0.0/8 or ::1. An unspecified address (0.0.0.0,
+// [::]) is every interface, and not loopback.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// CheckServeAddr refuses to serve beyond loopback unless AllowRemote is set:
+// agent and owner tokens travel in clear over plain HTTP.
+func (c *Config) CheckServeAddr() error {
+	if Loopback(c.Addr) || c.AllowRemote {
+		return nil
+	}
+	return Invalid("%s is reachable from other machines, and tokens would cross the network in clear; serve on 127.0.0.1, or pass --allow-remote (BUDDI_ALLOW_REMOTE=1) if a tailnet or a TLS proxy carries the traffic", c.Addr)
 }
 
 // Bool parses a boolean environment value: 1/0, true/false, yes/no, on/off.

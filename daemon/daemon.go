@@ -20,12 +20,12 @@ import (
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/ui"
 	"github.com/buddi-dev/buddi/ui/limit"
+	"github.com/buddi-dev/buddi/ui/telegram"
 )
 
 // Options start a daemon. Mode, when set, replaces the mode the
@@ -38,16 +38,10 @@ type Options struct {
 	Mode      drivers.Mode
 	Chaos     func() bool
 	AccessLog bool
-	// Install installs the agents' browser for the dashboard's Install
-	// button; nil is Playwright's installer (tests pass their own).
-	Install func(ctx context.Context, progress io.Writer) error
-}
-
-func (o Options) installer() func(context.Context, io.Writer) error {
-	if o.Install != nil {
-		return o.Install
-	}
-	return playwright.InstallBrowser
+	// Telegram tunes the Telegram bot's timing, and TelegramClock replaces
+	// its clock (tests count calls against a clock they advance).
+	Telegram      telegram.Tuning
+	TelegramClock telegram.Clock
 }
 
 // Daemon is one running buddi.
@@ -67,8 +61,11 @@ type Daemon struct {
 	gateway    *gateway.Gateway
 	metrics    *metrics.Registry
 	limiter    *limit.Limiter
+	telegram   *telegram.Bot
 	http       *ui.Server
+	ln         net.Listener
 	addr       string
+	notes      []string // lines for the owner, said once serving is
 	Restarts   atomic.Int64
 }
 
@@ -118,7 +115,16 @@ func (d *Daemon) startRest() error {
 		return err
 	}
 	d.settings = &settings{d: d, cfg: d.cfg, file: file}
-	if d.egress, err = startEgress(d.cfg.Egress, d.mode, o); err != nil {
+	if err := o.Config.CheckServeAddr(); err != nil {
+		return err
+	}
+	// buddi listens before the URL rules are built: its own address is
+	// never a page the browser may open.
+	if d.ln, err = net.Listen("tcp", o.Config.Addr); err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
+	}
+	d.addr = d.ln.Addr().String()
+	if d.egress, err = startEgress(d.cfg.Egress, d.mode, o, d.addr); err != nil {
 		return err
 	}
 	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
@@ -127,19 +133,28 @@ func (d *Daemon) startRest() error {
 	if err := d.startActors(); err != nil {
 		return err
 	}
-	return d.serve(hash, created)
+	if err := d.serve(hash, created); err != nil {
+		return err
+	}
+	d.sayNotes()
+	d.firstRun()
+	return nil
 }
 
 func (d *Daemon) startActors() error {
 	o := d.opts
+	agentProfiles := d.cfg.Profiles == config.ProfilesAgent
+	if _, ok := drivers.AgentProfilesOf(d.mode); agentProfiles && !ok {
+		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", d.mode.Name())
+	}
 	d.routes = routes.New()
 	d.bus = events.New()
 	acts := d.startMetrics()
 	var err error
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy,
-		AskSites: d.cfg.SiteApproval == "ask", Routes: d.routes, Bus: d.bus, Settings: d.settings,
-		Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts,
+		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach(),
+		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
+		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts,
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
@@ -150,21 +165,30 @@ func (d *Daemon) startActors() error {
 
 func (d *Daemon) serve(hash string, created bool) error {
 	o := d.opts
-	ln, err := net.Listen("tcp", o.Config.Addr)
-	if err != nil {
-		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
+	ln := d.ln
+	d.ln = nil // the server owns it now
+	var err error
+	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix}})
+	if d.telegram, err = d.newTelegram(); err != nil {
+		_ = ln.Close()
+		return err
 	}
-	d.addr = ln.Addr().String()
-	d.limiter = limit.New(limit.Config{})
-	d.http, err = ui.New(ui.Config{Actors: d.gateway, OwnerHash: hash,
+	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin,
-		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor, Install: o.installer()})
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach(),
+		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor}
+	if d.telegram != nil {
+		uc.Telegram = d.telegram
+	}
+	d.http, err = ui.New(uc)
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("daemon: %w", err)
 	}
 	d.http.Serve(ln)
+	if d.telegram != nil {
+		d.telegram.Start()
+	}
 	if err := d.lock.record(Instance{PID: os.Getpid(), Addr: d.addr, Started: time.Now()}); err != nil {
 		return fmt.Errorf("daemon: record the instance: %w", err)
 	}
@@ -193,6 +217,13 @@ func (d *Daemon) SignInLink() messages.SignInLink { return d.http.SignInLink() }
 // Limiter is the limiter of failed sign-ins that pairing shares.
 func (d *Daemon) Limiter() *limit.Limiter { return d.limiter }
 
+// sayNotes says the lines gathered while starting.
+func (d *Daemon) sayNotes() {
+	for _, n := range d.notes {
+		d.say(n)
+	}
+}
+
 // Addr is the address the HTTP surface listens on.
 func (d *Daemon) Addr() string { return d.addr }
 
@@ -210,6 +241,10 @@ func (d *Daemon) Store() *ledger.Store { return d.store }
 // under a ledger that has not stopped.
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	var errs []error
+	errs = append(errs, d.closeTelegram(ctx))
+	if d.ln != nil { // listening, not serving yet
+		errs = append(errs, d.ln.Close())
+	}
 	if d.http != nil {
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		errs = append(errs, d.http.Shutdown(c))

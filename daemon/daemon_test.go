@@ -18,13 +18,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m,
-		// fasthttp's coarse clock and protoactor's process registry run for the process's life.
-		goleak.IgnoreTopFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
-		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewActorSystemWithConfig.func1"),
-		// fasthttp's worker-pool cleaner notices Stop only after its 10 s nap.
-		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
-	)
+	goleak.VerifyTestMain(m, daemontest.Lifelong()...)
 }
 
 // inputs counts inputs the sim driver dispatched, per conversation and kind.
@@ -85,9 +79,13 @@ func TestAgentLoopThroughTheAPI(t *testing.T) {
 	if r.Map()["outcome"] != drivers.Navigated {
 		t.Fatalf("clicking a link gave %v, want navigated", r.Map()["outcome"])
 	}
-	// The click navigated: the old observation is no longer good for input.
+	// The click navigated: the old observation is no longer good for input,
+	// and the refusal brings the page as it is now (one step).
 	r = act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": link}})
 	wantCode(t, r, "stale_observation")
+	if ev := daemontest.Evidence(t, r); ev["url"] == obs["url"] {
+		t.Fatalf("the evidence shows %v, the page before the click", ev["url"])
+	}
 
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/form/1"}), "")
 	obs = d.Observe(t, token, "c1")
@@ -99,8 +97,8 @@ func TestAgentLoopThroughTheAPI(t *testing.T) {
 		t.Fatalf("the page received %d submissions, want exactly 1", n)
 	}
 	st := d.Tool(t, token, "browser.status", "c1", map[string]any{})
-	if got := st.Map()["stepsLeft"]; got != float64(80-7) {
-		t.Fatalf("status says %v steps left, want %d", got, 80-7)
+	if got := st.Map()["stepsLeft"]; got != float64(80-8) {
+		t.Fatalf("status says %v steps left, want %d (seven acts and the refusal's observation)", got, 80-8)
 	}
 }
 
@@ -111,9 +109,17 @@ func TestStaleRefsPauseAfterThreeTargetingFailures(t *testing.T) {
 	old := d.Observe(t, token, "c1")
 	obs := d.Observe(t, token, "c1")
 	link := daemontest.Ref(t, obs, "link", "")
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(old), "target": map[string]any{"ref": link}}), "stale_observation")
+	r := act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(old), "target": map[string]any{"ref": link}})
+	wantCode(t, r, "stale_observation")
+	obs = daemontest.Evidence(t, r) // the refusal's fresh evidence is the latest observation now
 	for i := 0; i < 3; i++ {
-		wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": "e99999"}}), "stale_ref")
+		r = act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": "e99999"}})
+		wantCode(t, r, "stale_ref")
+		if i < 2 {
+			obs = daemontest.Evidence(t, r)
+		} else if r.Error.Observation != nil {
+			t.Fatal("the refusal that paused the session brought evidence to act on")
+		}
 	}
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": link}}), "paused")
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe"}), "paused")

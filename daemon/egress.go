@@ -9,6 +9,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/egress/netns"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // egressParts are the SOCKS guard the browser dials through and the URL
@@ -38,13 +39,22 @@ func (u *urlPolicy) CheckURL(raw, source string) error {
 // CheckInput refuses input to pages outside the preview origins under air-gap.
 func (u *urlPolicy) CheckInput(pageURL string) error { return u.rules().CheckInput(pageURL) }
 
+// Listed reports whether a page is on the install's browser hosts (the
+// rules in force now).
+func (u *urlPolicy) Listed(pageURL string) bool { return u.rules().Listed(pageURL) }
+
+// Preview reports whether raw is one of the owner's preview origins.
+func (u *urlPolicy) Preview(raw string) bool { return u.rules().Preview(raw) }
+
 // startEgress builds the URL rules from the configuration. A mode that
 // serves its own origins (the simulated site) has them added to the owner's
-// preview origins: the rules themselves are the production ones.
-func startEgress(cfg egress.Config, mode drivers.Mode, o Options) (*egressParts, error) {
+// preview origins: the rules themselves are the production ones. self is
+// buddi's own HTTP address, which the browser may never open.
+func startEgress(cfg egress.Config, mode drivers.Mode, o Options, self string) (*egressParts, error) {
 	if s, ok := mode.(drivers.Served); ok {
 		cfg.PreviewOrigins = append(append([]string(nil), cfg.PreviewOrigins...), s.ServedOrigins()...)
 	}
+	cfg.Self = append(append([]string(nil), cfg.Self...), self)
 	cfg.Logger = o.Log
 	pol, err := egress.NewPolicy(cfg)
 	if err != nil {
@@ -83,6 +93,10 @@ func (e *egressParts) listen() (*egress.Guard, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.policy.rules().AddSelf(g.Addr()); err != nil {
+		_ = g.Close()
+		return nil, err
+	}
 	e.guard = g
 	return g, nil
 }
@@ -112,6 +126,12 @@ func (e *egressParts) setAirGap(on bool) error {
 	e.cfg = cfg
 	e.policy.p.Store(pol)
 	return e.stopGuard()
+}
+
+// reach is what the URL rules let the browser open, as agents are told.
+func (e *egressParts) reach() *messages.Reach {
+	airGap, hosts, previews := e.policy.rules().Reach()
+	return &messages.Reach{AirGap: airGap, Hosts: hosts, Previews: previews}
 }
 
 // refusals is the guard's refused requests by reason (none before it runs).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -57,12 +58,35 @@ func (l *lock) release() {
 	_ = l.f.Close()
 }
 
-// ReadInstance reads serve.json of a running daemon.
+// ErrUntrustedInstance means serve.json is not the owner's own: another
+// user owns it, or its mode is not owner-only. Its address is not used, since the
+// CLI would send a token there.
+var ErrUntrustedInstance = errors.New("daemon: serve.json is not yours alone")
+
+// ReadInstance reads serve.json of a running daemon. The file must belong
+// to the user reading it and be owner-only (0600); otherwise the
+// error is ErrUntrustedInstance, with a sentence on what to fix.
 func ReadInstance(dir string) (Instance, error) {
 	var inst Instance
-	b, err := os.ReadFile(filepath.Join(dir, "serve.json"))
+	path := filepath.Join(dir, "serve.json")
+	f, err := os.Open(path)
 	if err != nil {
 		return inst, err
 	}
-	return inst, json.Unmarshal(b, &inst)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return inst, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !ok || int(st.Uid) != os.Geteuid():
+		return inst, fmt.Errorf("%w: %s belongs to another user; remove it, or use --addr", ErrUntrustedInstance, path)
+	case fi.Mode().Perm()&0o077 != 0 || !fi.Mode().IsRegular():
+		return inst, fmt.Errorf("%w: %s is open to others (mode %v), not owner-only; remove it and start buddi serve again", ErrUntrustedInstance, path, fi.Mode().Perm())
+	}
+	if err := json.NewDecoder(io.LimitReader(f, 4096)).Decode(&inst); err != nil {
+		return inst, fmt.Errorf("daemon: %s cannot be read: %w", path, err)
+	}
+	return inst, nil
 }

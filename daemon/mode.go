@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/buddi-dev/buddi/config"
@@ -11,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // buildModes makes the modes this install offers and the root that holds
@@ -52,14 +55,17 @@ func (d *Daemon) playwrightConfig(c config.Config) playwright.Config {
 }
 
 // playwrightMode is the agents' own browser: one persistent profile of
-// PerProfile sessions, confined by the egress guard, which starts with it.
+// PerProfile sessions, confined by the egress guard, which starts with it;
+// or, when the owner keeps agents apart, a persistent profile of each
+// agent's own (agents.go).
 type playwrightMode struct {
 	cfg   playwright.Config
 	d     *Daemon
 	probe *playwright.Driver
 
-	mu  sync.Mutex
-	drv *playwright.Driver
+	mu     sync.Mutex
+	drv    *playwright.Driver       // the shared profile's
+	agents map[string]*agentProfile // each agent's own, with BUDDI_BROWSER_PROFILES=agent
 }
 
 var _ drivers.Mode = (*playwrightMode)(nil)
@@ -69,7 +75,7 @@ func newPlaywrightMode(cfg playwright.Config, d *Daemon) (*playwrightMode, error
 	if err != nil {
 		return nil, err
 	}
-	return &playwrightMode{cfg: cfg, d: d, probe: probe}, nil
+	return &playwrightMode{cfg: cfg, d: d, probe: probe, agents: map[string]*agentProfile{}}, nil
 }
 
 func (m *playwrightMode) Name() string  { return "playwright" }
@@ -86,27 +92,67 @@ func (m *playwrightMode) Open(_ context.Context, i int) (drivers.Driver, error) 
 	if m.drv != nil {
 		return m.drv, nil
 	}
-	eg := m.d.egress
-	g, err := eg.listen()
-	if err != nil {
-		return nil, fmt.Errorf("the egress guard could not start: %w", err)
-	}
-	c := m.cfg
-	c.ExtraArgs = egress.ChromiumFlags(g.Addr())
-	c.NetNS = eg.netNS()
-	pol := eg.policy
-	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
-	c.CheckField = func(f playwright.Field, value string) error {
-		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
-			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
-	}
-	p, err := playwright.New(c)
+	p, err := m.newDriver("")
 	if err != nil {
 		return nil, err
 	}
 	m.drv = p
 	return p, nil
 }
+
+// newDriver builds a driver on profile (the shared one when ""), confined
+// by the guard, which starts with the first driver.
+func (m *playwrightMode) newDriver(profile string) (*playwright.Driver, error) {
+	eg := m.d.egress
+	g, err := eg.listen()
+	if err != nil {
+		return nil, fmt.Errorf("the egress guard could not start: %w", err)
+	}
+	c := m.cfg
+	c.Profile = profile
+	c.ExtraArgs = egress.ChromiumFlags(g.Addr())
+	c.NetNS = eg.netNS()
+	pol := eg.policy
+	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
+	c.OnRefused = m.d.refusedByBrowser
+	c.CheckField = func(f playwright.Field, value string) error {
+		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
+			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
+	}
+	if c.FieldRules, err = json.Marshal(egress.CredentialRules()); err != nil {
+		return nil, err
+	}
+	return playwright.New(c)
+}
+
+// Logins lists the sites holding logins in the profile, starting the
+// browser if it is not running.
+func (m *playwrightMode) Logins(ctx context.Context) (messages.Logins, error) {
+	drv, err := m.Open(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	return drv.(*playwright.Driver).Logins(ctx)
+}
+
+// SignOut clears one site's logins, or every site's.
+func (m *playwrightMode) SignOut(ctx context.Context, site string) ([]string, error) {
+	drv, err := m.Open(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	return drv.(*playwright.Driver).SignOut(ctx, site)
+}
+
+// Install installs Playwright's driver and its Chromium.
+func (m *playwrightMode) Install(ctx context.Context, progress io.Writer) error {
+	return playwright.InstallBrowser(ctx, progress)
+}
+
+var (
+	_ drivers.Logins    = (*playwrightMode)(nil)
+	_ drivers.Installer = (*playwrightMode)(nil)
+)
 
 // Status is the open driver's report, or what a launch would use.
 func (m *playwrightMode) Status(ctx context.Context) drivers.Status {
@@ -119,22 +165,29 @@ func (m *playwrightMode) Status(ctx context.Context) drivers.Status {
 	return m.probe.Status(ctx)
 }
 
-// Close releases the browser within ctx; a close that takes longer goes on
-// in the background.
+// Close releases the browsers (the shared profile's and the agents') within
+// ctx; a close that takes longer goes on in the background.
 func (m *playwrightMode) Close(ctx context.Context) error {
 	m.mu.Lock()
-	drv := m.drv
+	all := m.closeAgents()
+	if m.drv != nil {
+		all = append(all, closing(m.drv))
+	}
 	m.drv = nil
 	m.mu.Unlock()
-	if drv == nil {
-		return nil
+	for _, done := range all {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return fmt.Errorf("closing the browser did not finish in time: %w", ctx.Err())
+		}
 	}
-	done := make(chan error, 1)
-	go func() { done <- drv.Close() }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("closing the browser did not finish in time: %w", ctx.Err())
-	}
+	return nil
+}
+
+// closing closes drv in the background; the channel closes when it is done.
+func closing(drv *playwright.Driver) chan struct{} {
+	done := make(chan struct{})
+	go func() { defer close(done); _ = drv.Close() }()
+	return done
 }

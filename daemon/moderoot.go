@@ -21,9 +21,12 @@ type modeRoot struct {
 }
 
 var (
-	_ drivers.Mode   = (*modeRoot)(nil)
+	_ drivers.Rooted = (*modeRoot)(nil)
 	_ drivers.Served = (*modeRoot)(nil)
 )
+
+// Current is the mode in use.
+func (r *modeRoot) Current() drivers.Mode { return r.current() }
 
 // modeInfo is what the settings page says of a mode.
 type modeInfo struct{ name, label, missing string }

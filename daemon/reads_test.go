@@ -25,11 +25,18 @@ func TestReadsAreObservations(t *testing.T) {
 		t.Fatal("find did not give a new observation id")
 	}
 	help := daemontest.Ref(t, found, "link", "Help")
-	// The first observation is no longer the latest.
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(first), "target": map[string]any{"ref": help}}), "stale_observation")
 	// A region read names a ref of the latest observation only.
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe", "within": footer}), "stale_ref")
-	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(found), "target": map[string]any{"ref": help}}), "")
+	r = act(t, d, token, "c1", map[string]any{"action": "observe", "within": footer})
+	wantCode(t, r, "stale_ref")
+	latest := daemontest.Evidence(t, r)
+	// The first observation is no longer the latest.
+	r = act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(first), "target": map[string]any{"ref": help}})
+	wantCode(t, r, "stale_observation")
+	if daemontest.ID(daemontest.Evidence(t, r)) == daemontest.ID(latest) {
+		t.Fatal("the refusal's evidence is not a new observation")
+	}
+	latest = daemontest.Evidence(t, r)
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "click", "observation": daemontest.ID(latest), "target": map[string]any{"ref": daemontest.Ref(t, latest, "link", "Help")}}), "")
 	if n := in.count("c1", drivers.Click); n != 1 {
 		t.Fatalf("%d clicks reached the page, want 1", n)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
@@ -35,12 +36,23 @@ func stallLedger(t *testing.T, d *daemontest.Daemon) (stalled <-chan struct{}, r
 	return waiting, release
 }
 
-// flood has agent ask for many tasks: each request is a write the ledger
-// must take, in the agents' lane.
-func flood(t *testing.T, d *daemontest.Daemon, token string, n int) {
+// flooders adds agents enough to file n task requests: an agent may have
+// only tasks.MaxPending waiting.
+func flooders(t *testing.T, d *daemontest.Daemon, n int) []string {
 	t.Helper()
-	for i := range n {
-		r := d.Tool(t, token, "browser.task", fmt.Sprintf("flood%04d", i), map[string]any{"description": "flood"})
+	var tokens []string
+	for i := 0; i < n; i += tasks.MaxPending {
+		tokens = append(tokens, d.AddAgent(t, fmt.Sprintf("flooder%d", i/tasks.MaxPending), false))
+	}
+	return tokens
+}
+
+// flood has the agents ask for as many tasks as they may: each request is
+// a write the ledger must take, in the agents' lane.
+func flood(t *testing.T, d *daemontest.Daemon, tokens []string) {
+	t.Helper()
+	for i := range len(tokens) * tasks.MaxPending {
+		r := d.Tool(t, tokens[i/tasks.MaxPending], "browser.task", fmt.Sprintf("flood%04d", i), map[string]any{"description": "flood"})
 		if r.Code() != "" {
 			t.Fatalf("task request %d: %s", i, r.Code())
 		}
@@ -57,7 +69,7 @@ func TestStopActsFirstWhileTheLedgerIsStalled(t *testing.T) {
 	mode := o.Mode.(*sim.Mode)
 	d := daemontest.Start(t, dir, o)
 	token := d.AddAgent(t, "ada", false)
-	flooder := d.AddAgent(t, "flooder", false)
+	tokens := flooders(t, d, 200)
 	d.Task(t, "ada", "c1", 80)
 	d.Observe(t, token, "c1")
 	inflight := make(chan *daemontest.Reply, 1)
@@ -67,7 +79,7 @@ func TestStopActsFirstWhileTheLedgerIsStalled(t *testing.T) {
 	d.WaitSession(t, "c1", messages.StateWorking)
 
 	stalled, release := stallLedger(t, d)
-	flood(t, d, flooder, 200)
+	flood(t, d, tokens)
 	<-stalled
 	stops := d.Events(t, events.Filter{Kinds: messages.KindStop})
 	answered := make(chan *daemontest.Reply, 1)
@@ -90,7 +102,7 @@ func TestStopActsFirstWhileTheLedgerIsStalled(t *testing.T) {
 			t.Fatal("c1's tabs are still open while the ledger is stalled")
 		}
 	}
-	if h, err := d.API.Health(t.Context()); err != nil || !h.Stopped {
+	if h, err := d.API.Owner(d.Owner).Health(t.Context()); err != nil || !h.Stopped {
 		t.Fatalf("healthz during the stall: %+v %v", h, err)
 	}
 	var early *daemontest.Reply

@@ -1,10 +1,14 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -21,8 +25,8 @@ func PlaywrightConfig(c config.Config) playwright.Config {
 }
 
 // browserRows check the browser, Playwright's driver, whom the browser
-// runs as and its sandbox.
-func browserRows(c config.Config) []messages.DoctorRow {
+// runs as and its sandbox, then (with launch) start it once.
+func browserRows(c config.Config, launch bool) []messages.DoctorRow {
 	rows := make([]messages.DoctorRow, 0, 4)
 	if path, err := playwright.Find(PlaywrightConfig(c)); err != nil {
 		rows = append(rows, row("browser", Error, err.Error()))
@@ -35,7 +39,26 @@ func browserRows(c config.Config) []messages.DoctorRow {
 		rows = append(rows, row("playwright", OK, "the driver is installed in "+playwright.DriverDir()+"."))
 	}
 	r := playwright.RunsAs(PlaywrightConfig(c))
-	return append(rows, userRow(c, r), sandboxRow(c, r))
+	rows = append(rows, userRow(c, r), sandboxRow(c, r))
+	if launch && !slices.ContainsFunc(rows, func(r messages.DoctorRow) bool { return r.Level == Error }) {
+		rows = append(rows, launchRow(c))
+	}
+	return rows
+}
+
+// launchRow starts the browser once, the first-run check: a launch that
+// fails (missing libraries, no usable sandbox) says so in the sentence
+// browser.status and a failed act give, with the command to run.
+func launchRow(c config.Config) messages.DoctorRow {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cfg := PlaywrightConfig(c)
+	cfg.DataDir = filepath.Join(os.TempDir(), fmt.Sprintf("buddi-doctor-%d", os.Getpid()))
+	defer os.RemoveAll(cfg.DataDir)
+	if err := playwright.Probe(ctx, cfg); err != nil {
+		return row("launch", Error, playwright.Message(err))
+	}
+	return row("launch", OK, "the browser starts and opens a tab.")
 }
 
 // userRow says whom the browser side (Playwright's driver and Chromium)

@@ -30,13 +30,22 @@ type Options struct {
 	InUse func() (addr string, pid int, ok bool)
 	// TokenFile is the owner token's file name in the data directory.
 	TokenFile string
+	// Serving is the address buddi serves on, as its serve.json says, or
+	// a sentence on why that file is not to be trusted; nil or "" for c.Addr.
+	Serving func() (addr, problem string)
+	// Telegram is the pairing and the bot's state: live when a running
+	// buddi serve said. Nil leaves the row at whether a token is set.
+	Telegram func() (v messages.TelegramView, live bool, err error)
+	// Launch starts the browser once (the first-run check) when no other
+	// browser row failed.
+	Launch bool
 }
 
 // Rows checks the install c describes.
 func Rows(c config.Config, o Options) messages.DoctorRows {
-	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o)}
-	rows = append(rows, browserRows(c)...)
-	return append(rows, egressRow(c), extensionRow(c), telegramRow(c))
+	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o), addrRow(c, o)}
+	rows = append(rows, browserRows(c, o.Launch)...)
+	return append(rows, egressRow(c), extensionRow(c), telegramRow(c, o))
 }
 
 // Worst is the highest level among rows.
@@ -153,11 +162,4 @@ func extensionRow(c config.Config) messages.DoctorRow {
 		return row("extension", OK, "a browser extension is paired.")
 	}
 	return row("extension", OK, "not paired (only needed for the \"Your browser\" mode).")
-}
-
-func telegramRow(c config.Config) messages.DoctorRow {
-	if c.TelegramToken == "" {
-		return row("telegram", OK, "not configured (optional).")
-	}
-	return row("telegram", Warning, "BUDDI_TELEGRAM_TOKEN is set, but this build has no Telegram surface yet.")
 }

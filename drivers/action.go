@@ -28,11 +28,12 @@ const (
 	DOM        Kind = "dom"
 	Console    Kind = "console"
 	Screenshot Kind = "screenshot"
+	Open       Kind = "open"
 )
 
 // Kinds lists every Kind, in the action table's order.
 var Kinds = []Kind{Navigate, Click, Fill, Select, Press, Scroll, TabAction, Back, Forward,
-	Hover, Submit, WaitFor, DOM, Console, Screenshot}
+	Hover, Submit, WaitFor, DOM, Console, Screenshot, Open}
 
 // Spec is the action table's row for the kind.
 func (k Kind) Spec() *messages.ActionSpec { return messages.Spec(string(k)) }
@@ -55,14 +56,17 @@ type Action struct {
 	Timeout  time.Duration // bound for navigate, wait_for; 0 means the driver default
 	FullRes  bool          // screenshot: up to 4096 px instead of 1280 px
 	MaxChars int           // dom: cap on text; 0 means 8000
+	AppID    string        // open: a bundle id
+	App      string        // open: an app's name
 }
 
 // WaitCond is what wait_for polls for: exactly one field is set.
 type WaitCond struct {
 	Selector string
 	Text     string
-	URL      string // substring of the page URL
-	Load     bool   // document load complete
+	URL      string  // substring of the page URL
+	Load     bool    // document load complete
+	Target   *Target // an element of the latest observation, until it is shown
 }
 
 // Outcome of an action.

@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -77,13 +78,51 @@ type Observation struct {
 	TakenAt    time.Time         `json:"observedAt"`
 }
 
+// RefsIn lists the refs of a tree ("[ref=e12]") in the order it shows
+// them, once each.
+func RefsIn(tree string) []string {
+	const mark = "[ref=e"
+	seen := map[string]bool{}
+	var out []string
+	for i := strings.Index(tree, mark); i >= 0; {
+		j := i + len(mark)
+		k := j
+		for k < len(tree) && tree[k] >= '0' && tree[k] <= '9' {
+			k++
+		}
+		if k > j && k < len(tree) && tree[k] == ']' {
+			if ref := tree[i+5 : k]; !seen[ref] {
+				seen[ref] = true
+				out = append(out, ref)
+			}
+		}
+		next := strings.Index(tree[k:], mark)
+		if next < 0 {
+			break
+		}
+		i = k + next
+	}
+	return out
+}
+
 // Target is one observed element. Fingerprint is the driver's own evidence
 // (identifying attributes, form destination, page URL); the session treats it
-// as opaque and hands it back with the action.
+// as opaque and hands it back with the action. Label, Placeholder and Text
+// are what a semantic target may match besides role and name; Frame is the
+// element's frame as the observation numbered it (0: the page itself).
 type Target struct {
 	Ref         string `json:"ref"`
 	Tab         string `json:"tab"`
 	Role        string `json:"role,omitempty"`
 	Name        string `json:"name,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	Text        string `json:"text,omitempty"`
+	Frame       int    `json:"frame,omitempty"`
 	Fingerprint string `json:"-"`
+	// Tree, when set, is the tree of the observation the target was picked
+	// from by what it is rather than by ref: such a target needs the page's
+	// tree unchanged, so the driver reads it again before input and refuses
+	// with stale_ref when it differs.
+	Tree string `json:"-"`
 }

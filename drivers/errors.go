@@ -1,6 +1,7 @@
 package drivers
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -53,3 +54,16 @@ func Errorf(code Code, cause error, format string, args ...any) *Error {
 
 // CodeOf returns the code of err, or "" when it carries none.
 func CodeOf(err error) Code { return messages.CodeOf(err) }
+
+// ErrNoApps is how a driver without apps refuses open: the browser modes
+// have none.
+func ErrNoApps() *Error {
+	e := messages.CodeNoApps.Err()
+	return &Error{Code: e.Code, Message: e.Message}
+}
+
+// AppOpener is an optional capability of a conversation's Tabs: opening an
+// app (computer mode). Without it, open is refused before it costs a step.
+type AppOpener interface {
+	OpenApp(ctx context.Context, a *Action) (*Outcome, error)
+}

@@ -1,6 +1,11 @@
 package drivers
 
-import "context"
+import (
+	"context"
+	"io"
+
+	"github.com/buddi-dev/buddi/messages"
+)
 
 // PerProfile is how many sessions share one driver (one browser profile).
 const PerProfile = 8
@@ -23,6 +28,52 @@ type Mode interface {
 	// Close releases every driver the mode opened, within ctx: when ctx ends
 	// first it returns ctx's error and the rest is released in the background.
 	Close(ctx context.Context) error
+}
+
+// AgentProfiles is an optional capability of a Mode: a browser profile of
+// each agent's own (its own cookies, storage and logins), for owners who
+// keep agents apart (BUDDI_BROWSER_PROFILES=agent). Each holds PerProfile
+// of that agent's sessions; at most AgentCapacity are open at once.
+type AgentProfiles interface {
+	// OpenAgent returns the agent's profile's driver, starting what it needs
+	// (the browser launches on first use). Opening it twice returns the same
+	// driver; opening it while it closes waits for the close.
+	OpenAgent(ctx context.Context, agent string) (Driver, error)
+	// CloseAgent starts releasing the agent's profile and returns without
+	// waiting for the browser to close (a later OpenAgent of the agent
+	// waits for it). The profile's data stays on disk.
+	CloseAgent(ctx context.Context, agent string) error
+	// DropAgent closes the agent's profile, as CloseAgent does, and then
+	// deletes its data (cookies, storage, logins): the agent was removed.
+	DropAgent(ctx context.Context, agent string) error
+	// AgentCapacity is how many agents' profiles may be open at once.
+	AgentCapacity() int
+}
+
+// AgentProfilesOf returns mode's per-agent profiles, if it has them.
+func AgentProfilesOf(mode Mode) (AgentProfiles, bool) {
+	a, ok := Current(mode).(AgentProfiles)
+	return a, ok
+}
+
+// Rooted is a mode that stands for another, the one in use now (the
+// daemon's mode root, which the owner switches). Its optional capabilities
+// (Logins, Installer, AgentProfiles) are that mode's: reach them through
+// Current.
+type Rooted interface {
+	Mode
+	Current() Mode
+}
+
+// Current is the mode in use behind mode: mode itself unless it is Rooted.
+func Current(mode Mode) Mode {
+	for {
+		r, ok := mode.(Rooted)
+		if !ok {
+			return mode
+		}
+		mode = r.Current()
+	}
 }
 
 // Screencaster is an optional capability of a conversation's Tabs: a
@@ -74,4 +125,21 @@ func RawInputOf(tabs Tabs) (RawInput, bool) {
 // preview origins, so the real URL rules let them through and nothing else.
 type Served interface {
 	ServedOrigins() []string
+}
+
+// Logins is an optional capability of a Mode: the sites that hold logins
+// (cookies, or data they stored) in its browser profile, and signing out of
+// them. Either may start the browser first.
+type Logins interface {
+	// Logins lists the sites, by site.
+	Logins(ctx context.Context) (messages.Logins, error)
+	// SignOut clears one site's cookies and stored data, or every site's
+	// when site is "", and names the sites it cleared.
+	SignOut(ctx context.Context, site string) ([]string, error)
+}
+
+// Installer is an optional capability of a Mode: installing the browser it
+// launches. Progress lines go to progress.
+type Installer interface {
+	Install(ctx context.Context, progress io.Writer) error
 }

@@ -90,18 +90,22 @@ func TestE2ERedirectBetweenObserveAndActRefuses(t *testing.T) {
 
 func TestE2EPauseRulesAndBudget(t *testing.T) {
 	s := newSite(t)
-	b, tok := setup(t, s, 6, "c1")
-	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": s.URL + "/"}))
-	obs := b.Observe(t, tok, "c1")
+	b, tok := setup(t, s, 8, "c1")
+	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": s.URL + "/"})) // step 1
+	obs := b.Observe(t, tok, "c1")                                           // 2
 	for i := 0; i < 3; i++ {
-		code(t, b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1("e9999")}), "stale_ref")
+		r := b.Act(t, tok, "c1", in{"action": "click", "observation": daemontest.ID(obs), "target": target1("e9999")})
+		code(t, r, "stale_ref")
+		if i < 2 { // each refusal brings the page as it is now, a step each: 3, 4
+			obs = daemontest.Evidence(t, r)
+		}
 	}
 	code(t, b.Act(t, tok, "c1", in{"action": "observe"}), "paused")
 	b.Must(t, "POST", "/api/browser/resume", in{"conversation": "c1"})
-	b.Observe(t, tok, "c1")                                        // step 3
-	ok(t, b.Act(t, tok, "c1", in{"action": "dom"}))                // 4
-	ok(t, b.Act(t, tok, "c1", in{"action": "console"}))            // 5
-	shot := ok(t, b.Act(t, tok, "c1", in{"action": "screenshot"})) // 6
+	b.Observe(t, tok, "c1")                                        // step 5
+	ok(t, b.Act(t, tok, "c1", in{"action": "dom"}))                // 6
+	ok(t, b.Act(t, tok, "c1", in{"action": "console"}))            // 7
+	shot := ok(t, b.Act(t, tok, "c1", in{"action": "screenshot"})) // 8
 	if w, h := shot["width"].(float64), shot["height"].(float64); max(w, h) > 1280 || w == 0 {
 		t.Fatalf("screenshot %vx%v; want a longest edge of at most 1280", w, h)
 	}

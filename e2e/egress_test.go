@@ -17,18 +17,30 @@ func TestE2EEgressIsConfinedAtTheSocket(t *testing.T) {
 	tg := newTarget(t)
 	other := tg.URL // http://127.0.0.1:<port>: loopback, not a preview origin
 	mux := http.NewServeMux()
+	// The page tells /settled once every way it reached out has ended (each
+	// answered or failed): from then on nothing more can arrive.
+	settled := make(chan struct{}, 1)
+	mux.HandleFunc("/settled", func(w http.ResponseWriter, r *http.Request) { settled <- struct{}{} })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprintf(w, `<!doctype html><title>Hostile</title><h1>Hostile</h1>
-<img src="%[1]s/img.png"><img src="http://169.254.169.254/latest/meta-data/">
-<iframe src="%[1]s/frame"></iframe>
 <a href="file:///etc/passwd">Local file</a>
 <a href="/hop1">Redirect chain</a>
 <button onclick="window.open('%[1]s/popup')">Popup</button>
 <script>
-fetch('%[1]s/fetch').catch(function(){});
-fetch('http://localhost:%[2]s/fetch-by-name').catch(function(){});
-try { new WebSocket('ws://127.0.0.1:%[2]s/ws'); } catch (e) {}
+const ended = (el) => new Promise((done) => { el.onload = done; el.onerror = done; });
+const tries = [];
+for (const src of ['%[1]s/img.png', 'http://169.254.169.254/latest/meta-data/']) {
+  const img = new Image(); tries.push(ended(img)); img.src = src;
+}
+// A frame's document request is held by buddi before it is sent and never
+// answered when refused, so it fires no event to wait for: it cannot reach
+// the other server later either.
+const frame = document.createElement('iframe'); frame.src = '%[1]s/frame'; document.body.appendChild(frame);
+tries.push(fetch('%[1]s/fetch').catch(function(){}));
+tries.push(fetch('http://localhost:%[2]s/fetch-by-name').catch(function(){}));
+tries.push(new Promise((done) => { try { const ws = new WebSocket('ws://127.0.0.1:%[2]s/ws'); ws.onerror = done; ws.onclose = done; } catch (e) { done(); } }));
+Promise.all(tries).then(() => fetch('/settled'));
 </script>`, other, portOf(other))
 	})
 	mux.HandleFunc("/hop1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/hop2", http.StatusFound) })
@@ -59,7 +71,11 @@ try { new WebSocket('ws://127.0.0.1:%[2]s/ws'); } catch (e) {}
 			t.Fatalf("a popup to a blocked host stayed open: %v", obs["tabs"])
 		}
 	}
-	time.Sleep(500 * time.Millisecond) // let any stray request arrive before counting
+	select {
+	case <-settled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the page never said that its requests had ended")
+	}
 	if n := tg.reached.Load(); n != 0 {
 		t.Fatalf("the loopback server received %d requests; want none", n)
 	}

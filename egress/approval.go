@@ -24,7 +24,7 @@ type Coverage uint8
 // Coverage values, from weakest to strongest.
 const (
 	NotCovered Coverage = iota // another site, or a downgrade to http
-	AskAgain                   // the site is approved, but this query string is not the one the owner saw
+	AskAgain                   // the site is approved, but this query string is not the one the owner saw (or the owner saw none)
 	Covered                    // go ahead
 )
 
@@ -40,8 +40,10 @@ func (c Coverage) String() string {
 
 // Covers says whether a covers a navigation to u. An http approval covers
 // https on the same site; an https approval never covers http. Origin-scoped
-// sites (IPs, localhost, explicit ports) match only their exact origin. An
-// approval recorded with a query string covers only that exact query.
+// sites (IPs, localhost, explicit ports) match only their exact origin. A
+// query string is data leaving in the URL: an approval covers only the
+// query the owner saw, so a URL with another query, or with one where the
+// approved URL had none, asks again.
 func (a Approval) Covers(u *url.URL) Coverage {
 	s := SiteOf(u)
 	if s.IsZero() || s != a.Site {
@@ -53,7 +55,7 @@ func (a Approval) Covers(u *url.URL) Coverage {
 	default:
 		return NotCovered
 	}
-	if a.Query != "" && u.RawQuery != a.Query {
+	if u.RawQuery != a.Query {
 		return AskAgain
 	}
 	return Covered

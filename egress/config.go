@@ -33,6 +33,7 @@ type Config struct {
 	Hosts            []string      // BUDDI_BROWSER_HOSTS: exact hosts navigations may reach; empty means any public host
 	PreviewOrigins   []string      // BUDDI_PREVIEW_ORIGINS: loopback origins always reachable, exactly as written
 	AirGap           bool          // BUDDI_AIR_GAP: nothing but preview origins
+	Self             []string      // buddi's own listening addresses (host:port): never reachable
 	Resolver         Resolver      // nil means net.DefaultResolver
 	DialTimeout      time.Duration // per lookup, and per outbound connect
 	HandshakeTimeout time.Duration // from accept to the SOCKS reply, lookup and dial included
@@ -96,6 +97,7 @@ type rules struct {
 	hosts   map[string]bool // canonical host names; nil means any
 	preview []origin
 	airGap  bool
+	self    selfSet // buddi's own addresses
 }
 
 func compile(c Config) (*rules, error) {
@@ -117,6 +119,13 @@ func compile(c Config) (*rules, error) {
 		}
 		r.preview = append(r.preview, o)
 	}
+	for _, s := range c.Self {
+		a, err := parseSelf(s)
+		if err != nil {
+			return nil, err
+		}
+		r.self.add(a)
+	}
 	return r, nil
 }
 
@@ -124,6 +133,9 @@ func compile(c Config) (*rules, error) {
 // spelled as the preview is (letter case aside): http://0x7f.1:5173 is the
 // same socket as http://127.0.0.1:5173 to a browser, but not as written.
 func (r *rules) isPreview(o origin, written string) bool {
+	if r.self.hostIs(o.host, o.port) {
+		return false
+	}
 	for _, p := range r.preview {
 		if p == o && strings.EqualFold(written, p.host.String()) {
 			return true
@@ -138,6 +150,47 @@ func (r *rules) isPreview(o origin, written string) bool {
 func (r *rules) previewPair(label string, port uint16) bool {
 	for _, p := range r.preview {
 		if p.host.String() == label && p.port == port {
+			return true
+		}
+	}
+	return false
+}
+
+// nameRefusal is the guard's reason for refusing a name before looking it
+// up, or "": on the never-automate list, outside BUDDI_BROWSER_HOSTS, or
+// anything under air-gap. A preview origin's host is never refused here;
+// the port decides it later.
+func (r *rules) nameRefusal(h host) string {
+	if h.isIP() || r.previewHost(h.String()) {
+		return ""
+	}
+	if _, ok := neverAutomate(h.bare()); ok {
+		return "never_automate"
+	}
+	if r.airGap {
+		return "air_gap"
+	}
+	if !r.listed(h.String()) {
+		return "host_not_allowed"
+	}
+	return ""
+}
+
+// listed reports whether a destination as the client sent it (a name, or
+// an address's text form) is in BUDDI_BROWSER_HOSTS; every destination is
+// when the list is empty.
+func (r *rules) listed(label string) bool {
+	if r.hosts == nil {
+		return true
+	}
+	h, err := parseHost(label)
+	return err == nil && r.hosts[h.String()]
+}
+
+// previewHost reports whether label is a preview origin's host as written.
+func (r *rules) previewHost(label string) bool {
+	for _, p := range r.preview {
+		if p.host.String() == label {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package egress
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -86,15 +87,22 @@ func numericCode(inputMode, s string) bool {
 	}
 	code := false
 	for _, w := range splitWords(s) {
-		switch w {
-		case "code", "verification", "verify":
+		switch {
+		case slices.Contains(codeWords, w):
 			code = true
-		case "zip", "postal", "post", "postcode", "area", "country", "phone", "promo", "coupon", "discount", "gift":
+		case slices.Contains(notCodeWords, w):
 			return false
 		}
 	}
 	return code
 }
+
+// codeWords name a numeric one-time code box; notCodeWords name other
+// numeric codes that are not secrets.
+var (
+	codeWords    = []string{"code", "verification", "verify"}
+	notCodeWords = []string{"zip", "postal", "post", "postcode", "area", "country", "phone", "promo", "coupon", "discount", "gift"}
+)
 
 func credentialName(s string) (string, bool) {
 	words := splitWords(s)

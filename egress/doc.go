@@ -6,7 +6,10 @@
 // connect time, classifies every address the name has (Classify), refuses the
 // connection if any of them is not public or the port is not 80 or 443, and
 // then dials exactly the addresses it checked, so a DNS answer that changes
-// between check and use (rebinding) cannot move the connection. Policy checks
+// between check and use (rebinding) cannot move the connection. It also
+// applies by name, before any lookup, the URL rules that need no address
+// (never-automate, the host list, air-gap), so nothing the browser sends
+// before or around a URL check reaches a host those rules refuse. Policy checks
 // URLs before the browser goes anywhere: every navigation, redirect and popup
 // (CheckURL), with the scheme, host list, never-automate list, address and
 // port rules, and site approvals (SiteOf, Approval). Refusals are *Refusal

@@ -22,6 +22,7 @@ const (
 	CodeUnapprovedSite   = messages.CodeUnapproved    // a page link to a site the owner has not approved
 	CodeCredentialField  = messages.CodeCredential    // typing into a password or card field
 	CodeSecretValue      = messages.CodeSecretValue   // typing something that looks like a key or token
+	CodeBuddiAddress     = messages.CodeBuddiAddress  // buddi's own address, even as a preview origin
 )
 
 // Refusal is a request the egress rules turned down.

@@ -105,3 +105,32 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGuardRefusesByNameWhatCheckURLDoes: whatever CheckURL refuses as a
+// never-automate host or one outside the host list, the guard refuses by
+// name before a lookup, so nothing sent around a URL check reaches it.
+func FuzzGuardRefusesByNameWhatCheckURLDoes(f *testing.F) {
+	for _, s := range []string{"www.paypal.com", "docs.example.org", "evil.example.net", "PayPal.com.", "93.184.215.14",
+		"xn--bcher-kva.de", "a.b.c.chase.com", "localhost"} {
+		f.Add(s)
+	}
+	cfg := egress.Config{Hosts: []string{"docs.example.org", "www.paypal.com", "93.184.215.14"}, PreviewOrigins: []string{"http://localhost:5173"}}
+	p, err := egress.NewPolicy(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		u := &url.URL{Scheme: "https", Host: host, Path: "/"}
+		code := egress.CodeOf(p.CheckURL(u.String(), egress.SourceAgent))
+		if code != egress.CodeNeverAutomate && code != egress.CodeHostNotAllowed {
+			return
+		}
+		h, err := url.Parse(u.String())
+		if err != nil {
+			return
+		}
+		if egress.NameRefusal(cfg, h.Hostname()) == "" {
+			t.Fatalf("CheckURL refuses %q (%s) but the guard would look it up", host, code)
+		}
+	})
+}

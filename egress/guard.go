@@ -45,8 +45,9 @@ type Stats struct {
 	Active   int    // connections open now
 	// Refused counts refused requests by reason: an address class name
 	// ("loopback", "private", "cgnat", …), "port", "air_gap", "bind",
-	// "udp_associate", "command", "proxy_self", "bad_host", "lookup_failed"
-	// or "browser_service" (a host only the browser's own machinery uses).
+	// "udp_associate", "command", "proxy_self", "bad_host", "lookup_failed",
+	// "browser_service" (a host only the browser's own machinery uses),
+	// "never_automate" or "host_not_allowed".
 	Refused map[string]uint64
 }
 

@@ -2,6 +2,7 @@ package egress
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -26,8 +27,9 @@ func NewPolicy(cfg Config) (*Policy, error) {
 // CheckURL checks one navigation, redirect or popup target. It returns nil
 // or a *Refusal. The checks run in this order: the URL must parse the same
 // way a browser would read it (bad_url) with scheme http or https
-// (scheme_not_allowed; about:blank passes); preview origins then pass
-// outright; then never_automate, air_gap, private_address, port_not_allowed,
+// (scheme_not_allowed; about:blank passes); buddi's own addresses are
+// refused (buddi_address); preview origins then pass outright; then
+// never_automate, air_gap, private_address, port_not_allowed,
 // host_not_allowed; and last, for SourcePageLink, unapproved_site unless one
 // of approvals covers the site. Asking the owner about sites the agent chose
 // itself is the caller's business, through Approval.Covers.
@@ -35,6 +37,9 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 	u, o, ref := parseURL(raw)
 	if ref != nil || u == nil {
 		return nilIfNone(ref)
+	}
+	if p.r.self.hostIs(o.host, o.port) {
+		return refuseSelf()
 	}
 	if p.r.isPreview(o, u.Hostname()) {
 		return nil
@@ -141,6 +146,28 @@ func escapeStrayPercent(s string) string {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// Preview reports whether raw is one of the owner's preview origins, as
+// written, and not buddi's own address: such a URL is never gated by site
+// approval, page-link rules or air-gap.
+func (p *Policy) Preview(raw string) bool {
+	u, o, ref := parseURL(raw)
+	return ref == nil && u != nil && p.r.isPreview(o, u.Hostname())
+}
+
+// Reach is what the rules let the browser open, for agents' descriptions:
+// whether air-gap is on, the host list (nil: any public host) and the
+// preview origins as configured.
+func (p *Policy) Reach() (airGap bool, hosts, previews []string) {
+	for h := range p.r.hosts {
+		hosts = append(hosts, h)
+	}
+	slices.Sort(hosts)
+	for _, o := range p.r.preview {
+		previews = append(previews, o.String())
+	}
+	return p.r.airGap, hosts, previews
 }
 
 // AirGapped reports whether air-gap is on.

@@ -82,12 +82,19 @@ var (
 	// errServiceHost refuses a host that only the browser's own machinery
 	// uses (serviceHosts).
 	errServiceHost = errors.New("egress: a host of the browser's own services")
+	// errRefusedName refuses a name by the URL rules (never-automate, the
+	// host list, air-gap) before anything is asked of DNS.
+	errRefusedName = errors.New("egress: the URL rules refuse this name")
 )
 
 // Resolve looks name up once, through the configured resolver, and keeps
 // every address for Allow to check. It never returns a nil IP without an
 // error. localhost and names under it are loopback and never asked of DNS;
-// the browser's own service hosts are refused without a lookup.
+// the browser's own service hosts are refused without a lookup, and so is
+// a name the URL rules refuse by itself (never-automate, outside the host
+// list, anything but a preview origin under air-gap): a frame or popup
+// CheckURL refused cannot still reach it through a preconnect or a request
+// sent before the check.
 func (s *session) Resolve(ctx context.Context, name string) (context.Context, net.IP, error) {
 	h, err := parseHost(name)
 	if err != nil {
@@ -97,6 +104,10 @@ func (s *session) Resolve(ctx context.Context, name string) (context.Context, ne
 	if serviceHost(h.bare()) {
 		s.g.refuse("browser_service", name, 0, nil)
 		return ctx, nil, errServiceHost
+	}
+	if reason := s.g.r.nameRefusal(h); reason != "" {
+		s.g.refuse(reason, name, 0, nil)
+		return ctx, nil, errRefusedName
 	}
 	var addrs []netip.Addr
 	switch {
@@ -165,6 +176,8 @@ func (s *session) decide(cmd uint8, label string, port int, addrs []netip.Addr) 
 		return refusedClass(addrs, func(c Class) bool { return c == ClassLoopback }) // a preview leads only here
 	case s.g.r.airGap:
 		return "air_gap"
+	case !s.g.r.listed(label):
+		return "host_not_allowed"
 	}
 	if r := refusedClass(addrs, Class.Allowed); r != "" {
 		return r
@@ -177,7 +190,7 @@ func (s *session) decide(cmd uint8, label string, port int, addrs []netip.Addr) 
 
 func (s *session) targetsSelf(addrs []netip.Addr, port uint16) bool {
 	for _, a := range addrs {
-		if netip.AddrPortFrom(a.Unmap(), port) == s.g.self {
+		if netip.AddrPortFrom(a.Unmap(), port) == s.g.self || s.g.r.self.addrIs(a, port) {
 			return true
 		}
 	}

@@ -63,7 +63,8 @@ func TestApprovalCovers(t *testing.T) {
 		"other site":              {"https://example.com/", "https://example.org/", egress.NotCovered},
 		"tenants apart":           {"https://user1.github.io/", "https://user2.github.io/", egress.NotCovered},
 		"unknown suffix apart":    {"https://a.b.unknowntld/", "https://c.b.unknowntld/", egress.NotCovered},
-		"no query covers any":     {"https://example.com/search", "https://example.com/search?q=go", egress.Covered},
+		"query where none was":    {"https://example.com/search", "https://example.com/search?q=go", egress.AskAgain},
+		"no query, no query":      {"https://example.com/search", "https://example.com/about", egress.Covered},
 		"same query":              {"https://example.com/s?q=go", "https://example.com/other?q=go", egress.Covered},
 		"query differs":           {"https://example.com/s?q=go", "https://example.com/s?q=secret", egress.AskAgain},
 		"query dropped":           {"https://example.com/s?q=go", "https://example.com/s", egress.AskAgain},
@@ -90,14 +91,14 @@ func TestApprovalCovers(t *testing.T) {
 func TestCoverageOf(t *testing.T) {
 	target := mustURL(t, "https://example.com/s?q=2")
 	ask := egress.ApprovalOf(mustURL(t, "https://example.com/s?q=1"))
-	all := egress.ApprovalOf(mustURL(t, "http://example.com/"))
+	same := egress.ApprovalOf(mustURL(t, "http://example.com/other?q=2"))
 	if got := egress.CoverageOf(nil, target); got != egress.NotCovered {
 		t.Errorf("no approvals: %v", got)
 	}
 	if got := egress.CoverageOf([]egress.Approval{ask}, target); got != egress.AskAgain {
 		t.Errorf("query approval: %v", got)
 	}
-	if got := egress.CoverageOf([]egress.Approval{ask, all}, target); got != egress.Covered {
+	if got := egress.CoverageOf([]egress.Approval{ask, same}, target); got != egress.Covered {
 		t.Errorf("strongest wins: %v", got)
 	}
 	if egress.Covered.String() != "covered" || egress.AskAgain.String() != "ask_again" || egress.NotCovered.String() != "not_covered" {

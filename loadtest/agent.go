@@ -30,7 +30,9 @@ type agent struct {
 	prev  string // the one before, for stale probes
 	url   string
 	next  time.Time // when to act next, with --rate
-	mu    sync.Mutex
+	// evidence: the latest refusal brought a new observation, read already.
+	evidence bool
+	mu       sync.Mutex
 	// held counts acknowledged take-overs of this conversation; seen is
 	// what held and the run's stop count were at the latest observation. A
 	// hold begun and ended between two acts voids the evidence unseen.
@@ -145,6 +147,12 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 		r.transportErr(err)
 	case rep.Error != nil:
 		code = string(rep.Error.Code)
+		if o := rep.Error.Observation; o != nil {
+			// A refusal before input brings the page as it is now: it is
+			// the latest observation from here on.
+			a.evidence = true
+			defer a.read(&actResult{Observation: o.ID, URL: o.URL, Text: o.Text})
+		}
 	case !rep.OK:
 		code = codeNotOK
 	}
@@ -173,8 +181,14 @@ func (a *agent) holds() [2]int64 { return [2]int64{a.held.Load(), a.r.stops.Load
 
 // refused reacts to an act the daemon said no to.
 func (a *agent) refused(ctx context.Context, code string, probe bool) {
-	if probe && (code == string(messages.CodeStaleObservation) || code == string(messages.CodeStaleRef)) {
-		return // as intended; the latest observation still holds
+	if code == string(messages.CodeStaleObservation) || code == string(messages.CodeStaleRef) {
+		// As intended, or not: either way the refusal brought a new
+		// observation (read in send), or the latest one still holds.
+		evidence := a.evidence
+		a.evidence = false
+		if probe || evidence {
+			return
+		}
 	}
 	a.pg = nil
 	switch code {

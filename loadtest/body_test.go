@@ -14,7 +14,7 @@ func TestBodiesAreWhatTheAPIDecodes(t *testing.T) {
 		"observe":  {action: "observe"},
 		"navigate": {action: "navigate", url: "https://sim.localhost/p/3"},
 		"click":    {action: "click", observation: "o1.2", ref: "e12"},
-		"fill":     {action: "fill", observation: "o1.2", ref: "e3", value: "say \"hi\"\n\\ é \x01"},
+		"fill":     {action: "fill", observation: "o1.2", ref: "e3", value: "say \"hi\"\n\\ é \t"},
 		"select":   {action: "select", observation: "o1.2", ref: "e9", values: "Norway"},
 		"press":    {action: "press", observation: "o1.2", key: "End"},
 		"scroll":   {action: "scroll", observation: "o1.2", deltaY: 400},

@@ -222,7 +222,7 @@ func (r *run) transportErr(err error) {
 
 func (r *run) health() (*messages.Health, error) {
 	start := time.Now()
-	h, err := r.cl.api.Health(context.Background())
+	h, err := r.cl.api.Owner(r.owner).Health(context.Background())
 	code := ""
 	if err != nil {
 		code = codeTransport

@@ -6,7 +6,7 @@ package messages
 type ActInput struct {
 	Action      string      `json:"action" jsonschema:"the action to take"`
 	Observation string      `json:"observation,omitempty" jsonschema:"id of the latest observation; required by the actions that put input on the page"`
-	Target      *TargetRef  `json:"target,omitempty" jsonschema:"the element to act on, by ref from the latest observation"`
+	Target      *TargetRef  `json:"target,omitempty" jsonschema:"the element to act on: a ref from the latest observation, or an exact role and name, label, placeholder or text"`
 	URL         string      `json:"url,omitempty" jsonschema:"navigate: absolute http or https URL"`
 	URLSource   string      `json:"urlSource,omitempty" jsonschema:"navigate: where the URL came from: agent (default) or page_link"`
 	Value       string      `json:"value,omitempty" jsonschema:"fill: the text to enter"`
@@ -28,6 +28,8 @@ type ActInput struct {
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
 	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on returned text, at most 8000"`
 	Steps       []*ActInput `json:"steps,omitempty" jsonschema:"script: up to 10 steps"`
+	AppID       string      `json:"appId,omitempty" jsonschema:"open: an app's bundle id (computer mode only)"`
+	App         string      `json:"app,omitempty" jsonschema:"open: an app's name (computer mode only)"`
 }
 
 // Where a navigate's URL came from.
@@ -36,10 +38,55 @@ const (
 	URLFromPage  = "page_link" // the agent read it out of page content
 )
 
-// TargetRef names an observed element.
+// TargetRef names an observed element: by its ref (preferred), or by what
+// it is, matched exactly against the latest observation: a role and name, a
+// label, a placeholder or a text. A semantic target must match exactly one
+// element, and the page's tree must not have changed since the observation.
 type TargetRef struct {
-	Ref string `json:"ref" jsonschema:"a ref such as e12 from the latest observation"`
+	Ref   string `json:"ref,omitempty" jsonschema:"a ref such as e12 from the latest observation"`
+	By    string `json:"by,omitempty" jsonschema:"instead of a ref: role (with role and name), link (a link's name), label, placeholder or text (with name)"`
+	Role  string `json:"role,omitempty" jsonschema:"by role: the element's exact role, such as button"`
+	Name  string `json:"name,omitempty" jsonschema:"the exact name, label, placeholder or text to match"`
+	Frame int    `json:"frame,omitempty" jsonschema:"the frame number the observation gave the element; 0 is the page itself"`
 }
+
+// Ways a semantic target matches.
+const (
+	ByRole        = "role"
+	ByLink        = "link" // by role link
+	ByLabel       = "label"
+	ByPlaceholder = "placeholder"
+	ByText        = "text"
+)
+
+// Semantic reports whether the target names an element by what it is
+// rather than by ref.
+func (t *TargetRef) Semantic() bool { return t != nil && t.Ref == "" }
+
+// MatchRole is the role a semantic target asks for ("" for any): by link
+// is by role link.
+func (t *TargetRef) MatchRole() string {
+	if t.By == ByLink {
+		return "link"
+	}
+	if t.By == ByRole {
+		return t.Role
+	}
+	return ""
+}
+
+// Describe is the target in words, for sentences.
+func (t *TargetRef) Describe() string {
+	switch {
+	case t.Ref != "":
+		return t.Ref
+	case t.By == ByRole || t.By == ByLink:
+		return t.MatchRole() + " " + quoted(t.Name)
+	}
+	return t.By + " " + quoted(t.Name)
+}
+
+func quoted(s string) string { return "\"" + clip(s) + "\"" }
 
 // WaitInput is a wait_for condition.
 type WaitInput struct {
@@ -47,6 +94,7 @@ type WaitInput struct {
 	Text     string `json:"text,omitempty" jsonschema:"text that must appear on the page"`
 	URL      string `json:"url,omitempty" jsonschema:"a substring the page URL must contain"`
 	Load     bool   `json:"load,omitempty" jsonschema:"wait for the document load to complete"`
+	Ref      string `json:"ref,omitempty" jsonschema:"a ref from the latest observation whose element must be shown"`
 }
 
 // Cost is how many steps an act spends: one, or one per script step.

@@ -33,6 +33,14 @@ func TestDecodeAcceptsEveryAction(t *testing.T) {
 		"submit":      `{"action":"submit","observation":"o1.2","target":{"ref":"e5"}}`,
 		"console":     `{"action":"console"}`,
 		"screenshot":  `{"action":"screenshot","fullRes":true}`,
+		"open":        `{"action":"open","appId":"com.apple.calculator"}`,
+		"open name":   `{"action":"open","app":"Calculator"}`,
+		"by role":     `{"action":"click","observation":"o1.2","target":{"by":"role","role":"button","name":"Send"}}`,
+		"by link":     `{"action":"click","observation":"o1.2","target":{"by":"link","name":"Next page"}}`,
+		"by label":    `{"action":"fill","observation":"o1.2","target":{"by":"label","name":"Email","frame":1},"value":"a@b.c"}`,
+		"by ph":       `{"action":"fill","observation":"o1.2","target":{"by":"placeholder","name":"Search"},"value":"x"}`,
+		"by text":     `{"action":"click","observation":"o1.2","target":{"by":"text","name":"Sign in"}}`,
+		"wait ref":    `{"action":"wait_for","wait":{"ref":"e12"}}`,
 	}
 	for name, in := range good {
 		if _, e := messages.DecodeAct([]byte(in)); e != nil {
@@ -73,6 +81,17 @@ func TestDecodeRefusesWithBadInput(t *testing.T) {
 		"full and within":  `{"action":"observe","fullPage":true,"within":"e4"}`,
 		"find nothing":     `{"action":"find"}`,
 		"find in script":   `{"action":"script","steps":[{"action":"find","text":"x"}]}`,
+		"open nothing":     `{"action":"open"}`,
+		"open both":        `{"action":"open","appId":"a","app":"b"}`,
+		"by nothing":       `{"action":"click","observation":"o1","target":{}}`,
+		"by unknown":       `{"action":"click","observation":"o1","target":{"by":"xpath","name":"//a"}}`,
+		"by role no role":  `{"action":"click","observation":"o1","target":{"by":"role","name":"Send"}}`,
+		"by label no name": `{"action":"click","observation":"o1","target":{"by":"label"}}`,
+		"ref and by":       `{"action":"click","observation":"o1","target":{"ref":"e1","by":"link","name":"x"}}`,
+		"frame negative":   `{"action":"click","observation":"o1","target":{"ref":"e1","frame":-1}}`,
+		"wait ref bad":     `{"action":"wait_for","wait":{"ref":"#id"}}`,
+		"wait two":         `{"action":"wait_for","wait":{"ref":"e1","load":true}}`,
+		"script by":        `{"action":"script","steps":[{"action":"click","observation":"o1","target":{"by":"link","name":"x"}}]}`,
 	}
 	for name, in := range bad {
 		_, e := messages.DecodeAct([]byte(in))

@@ -35,6 +35,12 @@ type ActionSpec struct {
 	Deadline time.Duration
 	// Doc is one phrase on what it does, for the schema and the MCP tool.
 	Doc string
+	// Past says that it was done, for people following along (InWords).
+	Past string
+	// Reads: it only reads the page, which is as it was before (a surface
+	// that showed the page need not show it again). wait_for is no read:
+	// the page changes while it waits.
+	Reads bool
 	// check validates the fields this action uses, after the checks every
 	// action shares.
 	check func(in *ActInput) error
@@ -48,44 +54,46 @@ const (
 
 // actions is the table, in the order agents read it.
 var actions = []*ActionSpec{
-	{Name: "navigate", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
+	{Name: "navigate", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
 		Doc: "open an absolute http or https url", check: checkNavigate},
-	{Name: "observe", Run: RunObserve, Deadline: shortDeadline,
+	{Name: "observe", Past: "Read the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "see the page: an observation id and refs such as e12; within a region, or the whole page, in parts", check: checkRead},
-	{Name: "find", Run: RunObserve, Deadline: shortDeadline,
+	{Name: "find", Past: "Searched the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "search the whole page for text, a role or a name, and observe what matched", check: checkFind},
-	{Name: "click", Mutating: true, Scriptable: true, Deadline: shortDeadline,
+	{Name: "click", Past: "Clicked", Mutating: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "click target", check: needTarget},
-	{Name: "fill", Mutating: true, Deadline: shortDeadline,
+	{Name: "fill", Past: "Typed into", Mutating: true, Deadline: shortDeadline,
 		Doc: "type value into target", check: needTarget},
-	{Name: "select", Mutating: true, Deadline: shortDeadline,
+	{Name: "select", Past: "Chose an option in", Mutating: true, Deadline: shortDeadline,
 		Doc: "choose values in target", check: checkSelect},
-	{Name: "press", Mutating: true, Deadline: shortDeadline,
+	{Name: "press", Past: "Pressed", Mutating: true, Deadline: shortDeadline,
 		Doc: "press one key", check: checkPress},
-	{Name: "scroll", Mutating: true, Deadline: shortDeadline,
+	{Name: "scroll", Past: "Scrolled", Mutating: true, Deadline: shortDeadline,
 		Doc: "scroll by deltaY, or bring target into view", check: checkScroll},
-	{Name: "tab", ChangesPage: true, Deadline: shortDeadline,
+	{Name: "tab", Past: "Tabs:", ChangesPage: true, Deadline: shortDeadline,
 		Doc: "list, open, switch or close tabs", check: checkTab},
-	{Name: "close", Run: RunClose, Deadline: shortDeadline,
+	{Name: "close", Past: "Closed the session", Run: RunClose, Deadline: shortDeadline,
 		Doc: "end this conversation's session and close its tabs", check: checkChars},
-	{Name: "back", ChangesPage: true, Deadline: shortDeadline,
+	{Name: "back", Past: "Went back", ChangesPage: true, Deadline: shortDeadline,
 		Doc: "go back in history", check: checkChars},
-	{Name: "forward", ChangesPage: true, Deadline: shortDeadline,
+	{Name: "forward", Past: "Went forward", ChangesPage: true, Deadline: shortDeadline,
 		Doc: "go forward in history", check: checkChars},
-	{Name: "hover", Mutating: true, Deadline: shortDeadline,
+	{Name: "hover", Past: "Pointed at", Mutating: true, Deadline: shortDeadline,
 		Doc: "move the pointer over target", check: needTarget},
-	{Name: "submit", Mutating: true, ChangesPage: true, Deadline: shortDeadline,
+	{Name: "submit", Past: "Submitted the form of", Mutating: true, ChangesPage: true, Deadline: shortDeadline,
 		Doc: "submit the form of target", check: needTarget},
-	{Name: "wait_for", Scriptable: true, Deadline: loadDeadline,
+	{Name: "wait_for", Past: "Waited", Scriptable: true, Deadline: loadDeadline,
 		Doc: "wait for one condition", check: checkWait},
-	{Name: "dom", Scriptable: true, Deadline: shortDeadline,
+	{Name: "dom", Past: "Read the page's text", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "read the page's text", check: checkChars},
-	{Name: "console", Deadline: shortDeadline,
+	{Name: "console", Past: "Read the console", Reads: true, Deadline: shortDeadline,
 		Doc: "read the console", check: checkChars},
-	{Name: "screenshot", Scriptable: true, Deadline: shortDeadline,
+	{Name: "screenshot", Past: "Took a screenshot", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "a JPEG of the viewport", check: checkChars},
-	{Name: "script", Run: RunScript, Deadline: scriptDeadline,
+	{Name: "script", Past: "Ran a script", Run: RunScript, Deadline: scriptDeadline,
 		Doc: "run up to 10 steps in one call", check: checkScript},
+	{Name: "open", Past: "Brought forward", Deadline: shortDeadline,
+		Doc: "bring an app forward by appId or app (computer mode only; the browser modes have no apps)", check: checkOpen},
 }
 
 // actionsByName indexes the table. It is filled in init, not by an

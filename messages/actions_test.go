@@ -20,6 +20,10 @@ func TestActionTableIsWhole(t *testing.T) {
 			t.Errorf("%s has no deadline", a.Name)
 		case a.Doc == "":
 			t.Errorf("%s has no description for agents", a.Name)
+		case a.Past == "":
+			t.Errorf("%s has no words for the owner following along", a.Name)
+		case a.Reads && (a.Mutating || a.ChangesPage):
+			t.Errorf("%s only reads, yet puts input on the page or changes it", a.Name)
 		case a.Scriptable && a.Run != messages.RunDo:
 			t.Errorf("%s is scriptable but is not a single driver call", a.Name)
 		case a.Mutating && a.Run != messages.RunDo:

@@ -6,17 +6,29 @@ import "time"
 // structs in this file. Every JSON shape the API sends is declared here.
 type Answer interface{ answer() }
 
+// Everything read from a page (titles, tab titles, trees, text, console
+// lines) reaches the agent inside the one fenced block of its answer's
+// "text"; the fields beside it are buddi's own (ids, outcomes, URLs,
+// counts). Title fields are kept for buddi's surfaces and never sent.
+
+// AuthenticatedUser is what a dom read says about who is signed in: buddi
+// cannot tell, and the page's own words about it are not evidence.
+const AuthenticatedUser = "unknown"
+
 // Observation answers observe.
 type Observation struct {
 	ID         string    `json:"observation"`
 	ObservedAt time.Time `json:"observedAt"`
-	Text       string    `json:"text"` // a line with the time, then the tree inside the untrusted-content fence
-	URL        string    `json:"url"`
-	Title      string    `json:"title"`
-	Tab        string    `json:"tab"`
-	Tabs       []Tab     `json:"tabs"`
-	StepsLeft  int       `json:"stepsLeft"`
-	Truncated  bool      `json:"truncated,omitempty"`
+	// Text is a line with the time, then inside the untrusted-content fence
+	// the page's title, its tabs, the tree, and the targets: every ref with
+	// its role and name, one element each.
+	Text      string `json:"text"`
+	URL       string `json:"url"`
+	Title     string `json:"-"`
+	Tab       string `json:"tab"`
+	Tabs      []Tab  `json:"tabs"`
+	StepsLeft int    `json:"stepsLeft"`
+	Truncated bool   `json:"truncated,omitempty"`
 	// Continues is what to send back to read the next part, when the read
 	// did not fit; Left is how many links, fields, buttons and headings the
 	// rest holds.
@@ -37,32 +49,45 @@ type Continuation struct {
 
 // Outcome answers every other single action.
 type Outcome struct {
-	Outcome    string `json:"outcome"` // loaded, load_pending, navigated, same_page, done
-	StepsLeft  int    `json:"stepsLeft"`
-	URL        string `json:"url,omitempty"`
-	Title      string `json:"title,omitempty"`
-	Tabs       []Tab  `json:"tabs,omitempty"`
-	Text       string `json:"text,omitempty"` // dom, console: inside the fence
-	Screenshot []byte `json:"screenshot,omitempty"`
-	Width      int    `json:"width,omitempty"`
-	Height     int    `json:"height,omitempty"`
-	Next       string `json:"next,omitempty"` // after an action that may have changed the page
+	Outcome   string `json:"outcome"` // loaded, load_pending, navigated, same_page, done
+	StepsLeft int    `json:"stepsLeft"`
+	URL       string `json:"url,omitempty"`
+	Title     string `json:"-"`
+	Tabs      []Tab  `json:"tabs,omitempty"`
+	// Text is the fenced block of what the action read: the title, the
+	// tabs, and dom or console text.
+	Text string `json:"text,omitempty"`
+	// AuthenticatedUser is always "unknown" on a dom read.
+	AuthenticatedUser string `json:"authenticatedUser,omitempty"`
+	Screenshot        []byte `json:"screenshot,omitempty"`
+	Width             int    `json:"width,omitempty"`
+	Height            int    `json:"height,omitempty"`
+	Next              string `json:"next,omitempty"` // after an action that may have changed the page
 }
 
-// ScriptResult answers a script.
+// ScriptResult answers a script, and tells what ran of one that failed.
 type ScriptResult struct {
-	Steps     []ScriptStep `json:"steps"`
-	StepsLeft int          `json:"stepsLeft"`
+	Steps []ScriptStep `json:"steps"`
+	// Text is the fenced block of what the steps read, step by step.
+	Text              string `json:"text,omitempty"`
+	AuthenticatedUser string `json:"authenticatedUser,omitempty"`
+	StepsLeft         int    `json:"stepsLeft"`
+	Next              string `json:"next,omitempty"`
 }
 
-// ScriptStep is one step of a script that ran.
+// ScriptStep is one step of a script: what it did, or how it failed.
 type ScriptStep struct {
 	Step            int    `json:"step"`
 	Action          string `json:"action"`
-	Outcome         string `json:"outcome"`
+	Outcome         string `json:"outcome,omitempty"`
 	URL             string `json:"url,omitempty"`
-	Text            string `json:"text,omitempty"`
 	ScreenshotBytes int    `json:"screenshotBytes,omitempty"`
+	Code            Code   `json:"code,omitempty"` // the step failed: the script stopped here
+	Message         string `json:"message,omitempty"`
+	// Read is the page text the step read, before it is fenced into the
+	// result's Text; never sent on its own.
+	Read  string `json:"-"`
+	Title string `json:"-"`
 }
 
 // Closed answers an agent's close.
@@ -75,10 +100,19 @@ type Closed struct {
 type Status struct {
 	Session   SessionInfo   `json:"session"`
 	Browser   BrowserStatus `json:"browser"`
+	Reach     *Reach        `json:"reach,omitempty"`
 	StepsLeft int           `json:"stepsLeft"`
 	Expires   time.Time     `json:"expires"`
 	Task      string        `json:"task"`
 	Stopped   bool          `json:"stopped"`
+}
+
+// Reach is what the install lets the browser open, as agents are told:
+// air-gap, the host list, and the owner's preview origins.
+type Reach struct {
+	AirGap   bool     `json:"airGap,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
+	Previews []string `json:"previews,omitempty"`
 }
 
 // NoSessionStatus answers browser.status while the conversation has no
@@ -89,6 +123,7 @@ type NoSessionStatus struct {
 	Conversation string         `json:"conversation"`
 	State        string         `json:"state"` // always "no_session"
 	Browser      *BrowserStatus `json:"browser,omitempty"`
+	Reach        *Reach         `json:"reach,omitempty"`
 	Task         string         `json:"task,omitempty"`
 	TaskState    string         `json:"taskState,omitempty"`
 	Ended        string         `json:"ended,omitempty"`
@@ -111,7 +146,8 @@ type AgentAdded struct {
 
 // AgentRemoved answers RemoveAgent.
 type AgentRemoved struct {
-	Removed string `json:"removed"`
+	Removed  string `json:"removed"`
+	Sessions int    `json:"sessions"` // its sessions the removal ended
 }
 
 // StopResult answers StopAll once every session dropped its work.
@@ -131,6 +167,68 @@ type SiteDecision struct {
 	Decision string `json:"decision"`
 }
 
+// SiteGrant is one of the owner's answers about a site: approved always
+// (kept across restarts), once for a conversation (kept with it), or
+// rejected (install-wide, for the life of the process).
+type SiteGrant struct {
+	Site         string `json:"site"`
+	Scheme       string `json:"scheme,omitempty"`
+	Query        string `json:"query,omitempty"`
+	Scope        string `json:"scope"` // always, once or rejected
+	Conversation string `json:"conversation,omitempty"`
+}
+
+// Scopes of a SiteGrant.
+const (
+	ScopeAlways   = "always"
+	ScopeOnce     = "once"
+	ScopeRejected = "rejected"
+)
+
+// SiteGrants answers ListSites, by site.
+type SiteGrants []SiteGrant
+
+// SiteRevoked answers RevokeSite: how many answers about the site it removed.
+type SiteRevoked struct {
+	Site    string `json:"site"`
+	Removed int    `json:"removed"`
+}
+
+// Login is a site that holds a login in the agents' browser profile:
+// cookies, or data it stored (local storage, databases).
+type Login struct {
+	Site    string `json:"site"`
+	Cookies int    `json:"cookies"`
+	Storage bool   `json:"storage"`
+}
+
+// Logins answers ListLogins, by site.
+type Logins []Login
+
+// SignedOut answers SignOut: the sites whose cookies and storage were
+// cleared.
+type SignedOut struct {
+	Sites []string `json:"sites"`
+}
+
+// Browser install states.
+const (
+	InstallIdle    = "idle"
+	InstallRunning = "running"
+	InstallDone    = "done"
+	InstallFailed  = "failed"
+)
+
+// InstallState answers InstallBrowser and GetInstall: where the browser
+// install stands, its progress lines so far, and the problem when it failed.
+type InstallState struct {
+	State   string    `json:"state"`
+	Lines   []string  `json:"lines,omitempty"`
+	Problem string    `json:"problem,omitempty"`
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
+}
+
 // Health answers Health; the HTTP surface adds what only it knows.
 type Health struct {
 	OK            bool   `json:"ok"`
@@ -142,6 +240,13 @@ type Health struct {
 	Restarts      int    `json:"restarts"`
 	// Unhandled counts messages an actor received and did not know.
 	Unhandled int `json:"unhandled,omitempty"`
+}
+
+// Liveness is /healthz for anyone but the owner: buddi answers, and which
+// version it is.
+type Liveness struct {
+	OK      bool   `json:"ok"`
+	Version string `json:"version"`
 }
 
 // SessionList answers ListSessions, by conversation.
@@ -160,6 +265,11 @@ type SiteRequests []SiteRequest
 type Shots []Shot
 
 func (*Observation) answer()     {}
+func (SiteGrants) answer()       {}
+func (*SiteRevoked) answer()     {}
+func (Logins) answer()           {}
+func (*SignedOut) answer()       {}
+func (*InstallState) answer()    {}
 func (*Outcome) answer()         {}
 func (*ScriptResult) answer()    {}
 func (*Closed) answer()          {}
@@ -172,6 +282,7 @@ func (*StopResult) answer()      {}
 func (*ResumeResult) answer()    {}
 func (*SiteDecision) answer()    {}
 func (*Health) answer()          {}
+func (*Liveness) answer()        {}
 func (*SessionInfo) answer()     {}
 func (*TaskView) answer()        {}
 func (SessionList) answer()      {}

@@ -30,6 +30,57 @@ func needTarget(in *ActInput) error {
 	return checkChars(in)
 }
 
+// MaxFrame bounds a target's frame number.
+const MaxFrame = 64
+
+// checkTarget checks a target's shape: a ref like e12, or a semantic match
+// (by role with role and name; by link, label, placeholder or text with name).
+func checkTarget(t *TargetRef) *Error {
+	if t == nil {
+		return nil
+	}
+	if t.Frame < 0 || t.Frame > MaxFrame {
+		return badInput("the target's frame must be from 0 to %d; use the frame number the observation gave", MaxFrame)
+	}
+	if t.Ref != "" {
+		if !validRef(t.Ref) || t.By != "" || t.Role != "" || t.Name != "" {
+			return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation, alone", clip(t.Ref))
+		}
+		return nil
+	}
+	return checkSemantic(t)
+}
+
+// checkSemantic checks a target named by what it is rather than by ref.
+func checkSemantic(t *TargetRef) *Error {
+	switch t.By {
+	case ByRole:
+		if t.Role == "" || t.Name == "" {
+			return badInput("a target by role needs \"role\" and \"name\", e.g. {\"by\":\"role\",\"role\":\"button\",\"name\":\"Send\"}")
+		}
+	case ByLink, ByLabel, ByPlaceholder, ByText:
+		if t.Role != "" && t.By != ByLink {
+			return badInput("a target by %s takes \"name\" only; use by role to name a role", t.By)
+		}
+		if t.Name == "" {
+			return badInput("a target by %s needs \"name\": the exact text to match", t.By)
+		}
+	default:
+		return badInput("the target needs a ref such as e12 from your latest observation, or \"by\": role, link, label, placeholder or text")
+	}
+	if len(t.Name) > MaxFindChars || len(t.Role) > MaxFindChars {
+		return badInput("a target's role and name are at most %d characters each", MaxFindChars)
+	}
+	return nil
+}
+
+func checkOpen(in *ActInput) error {
+	if (in.AppID == "") == (in.App == "") {
+		return badInput("open needs exactly one of \"appId\" (a bundle id) or \"app\" (an app's name)")
+	}
+	return checkChars(in)
+}
+
 func checkSelect(in *ActInput) error {
 	if err := needTarget(in); err != nil {
 		return err
@@ -111,16 +162,19 @@ func checkTab(in *ActInput) error {
 func checkWait(in *ActInput) error {
 	w := in.Wait
 	if w == nil {
-		return badInput("wait_for needs \"wait\" with one of selector, text, url or load")
+		return badInput("wait_for needs \"wait\" with one of selector, text, url, load or ref")
+	}
+	if w.Ref != "" && !validRef(w.Ref) {
+		return badInput("wait_for's ref %q is not a ref like e12; use a ref from your latest observation", clip(w.Ref))
 	}
 	n := 0
-	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load} {
+	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load, w.Ref != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return badInput("wait_for takes exactly one of selector, text, url or load, not %d", n)
+		return badInput("wait_for takes exactly one of selector, text, url, load or ref, not %d", n)
 	}
 	if in.TimeoutMs < 0 || in.TimeoutMs > MaxWaitMs {
 		return badInput("timeoutMs must be from 1 to %d", MaxWaitMs)
@@ -138,6 +192,9 @@ func checkScript(in *ActInput) error {
 		}
 		if e := ValidateAct(s, true); e != nil {
 			return badInput("script step %d: %s", i+1, e.Message)
+		}
+		if s.Target.Semantic() {
+			return badInput("script step %d: a script's steps name their target by ref from your latest observation", i+1)
 		}
 	}
 	return nil

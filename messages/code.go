@@ -44,9 +44,12 @@ const (
 	CodeUnknownTool       Code = "unknown_tool"        // no such tool
 	CodeHostRefused       Code = "host_refused"        // /mcp and the dashboard: a Host header that is not buddi's
 	CodeOriginRefused     Code = "origin_refused"      // /mcp and the dashboard: a browser page's Origin that is not buddi's
+	CodeNoTelegram        Code = "telegram_off"        // no Telegram bot is configured, or it has not reached Telegram yet
+	CodeNotPaired         Code = "not_paired"          // no Telegram chat is paired
+	CodeTooManyAttempts   Code = "too_many_attempts"   // too many failed sign-ins or pairing codes; wait
+	CodeTooLarge          Code = "answer_too_large"    // an answer past MaxAnswerBytes was not sent
 	CodeSignInExpired     Code = "signin_expired"      // the dashboard's sign-in or link has expired
 	CodeBadCSRF           Code = "csrf_refused"        // a dashboard write without the page's CSRF token
-	CodeRateLimited       Code = "rate_limited"        // too many failed sign-ins or pairing codes
 	CodeSessionsOpen      Code = "sessions_open"       // settings change only with no session open
 	CodeNotAvailable      Code = "not_available"       // a mode or capability this install does not have
 	CodeLocked            Code = "locked"              // a setting the environment fixes
@@ -70,6 +73,10 @@ const (
 	CodeUnapproved    Code = "unapproved_site"  // a page link to a site not approved
 	CodeCredential    Code = "credential_field" // typing into a password or card field
 	CodeSecretValue   Code = "secret_value"     // typing something like a key or token
+	CodeBuddiAddress  Code = "buddi_address"    // a URL that is buddi's own address
+	CodeAmbiguous     Code = "ambiguous_target" // a semantic target matches more than one element
+	CodeNoApps        Code = "no_apps"          // open in a mode without apps
+	CodeUnsupported   Code = "not_supported"    // the install's mode cannot do this
 
 	// Codes the API client finds itself.
 	CodeUnreachable Code = "daemon_unreachable" // no buddi answered

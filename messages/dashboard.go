@@ -30,31 +30,6 @@ func (m *ChangeSettings) Empty() bool {
 	return m.Mode == nil && m.Channel == nil && m.Headless == nil && m.SiteApproval == nil && m.AirGap == nil
 }
 
-// ListSites asks for the sites the owner approved for good.
-type ListSites struct{}
-
-// RevokeSite withdraws the owner's lasting approval of a site.
-type RevokeSite struct{ Site string }
-
-// ListDeclined asks for the sites the owner said no to, per conversation.
-type ListDeclined struct{}
-
-// AskAgain forgets the owner's no to a site in a conversation, so the next
-// navigation there asks again.
-type AskAgain struct {
-	Conversation string
-	Site         string
-}
-
-// ListLogins asks which sites hold a login in the agents' browser.
-type ListLogins struct{}
-
-// SignOutSite clears the stored login of one site, or of every site.
-type SignOutSite struct {
-	Site string
-	All  bool
-}
-
 // OpenBrowser is the owner typing an address into an empty Browser tab: a
 // session of the owner's own (agent OwnerAgent), under the same URL rules
 // as any agent's, navigated to URL. Answered with *Opened.
@@ -120,43 +95,6 @@ type BrowserSettings struct {
 	SessionsOpen int               `json:"sessionsOpen"`
 }
 
-// ApprovedSite is a site the owner approved for good.
-type ApprovedSite struct {
-	Site   string `json:"site"`
-	Scheme string `json:"scheme"`
-	Query  string `json:"query,omitempty"`
-}
-
-// DeclinedSite is a site the owner said no to in a conversation.
-type DeclinedSite struct {
-	Conversation string `json:"conversation"`
-	Site         string `json:"site"`
-}
-
-// Login is a site holding a login in the agents' browser: cookies that
-// outlive the browser.
-type Login struct {
-	Site    string    `json:"site"`
-	Cookies int       `json:"cookies"`
-	Expires time.Time `json:"expires"` // the latest of its cookies' expiries
-}
-
-// SignedOut answers SignOutSite.
-type SignedOut struct {
-	Sites []string `json:"sites"`
-}
-
-// SiteRevoked answers RevokeSite.
-type SiteRevoked struct {
-	Site string `json:"site"`
-}
-
-// AskedAgain answers AskAgain.
-type AskedAgain struct {
-	Conversation string `json:"conversation"`
-	Site         string `json:"site"`
-}
-
 // Opened answers OpenBrowser: the owner's session and how the navigation went.
 type Opened struct {
 	Conversation string  `json:"conversation"`
@@ -198,15 +136,6 @@ type DoctorRow struct {
 	Text  string `json:"text"`
 }
 
-// SiteList answers ListSites.
-type SiteList []ApprovedSite
-
-// DeclinedList answers ListDeclined.
-type DeclinedList []DeclinedSite
-
-// LoginList answers ListLogins.
-type LoginList []Login
-
 // DeviceList answers ListDevices, newest first.
 type DeviceList []DeviceView
 
@@ -215,16 +144,10 @@ type DoctorRows []DoctorRow
 
 func (*Snapshot) answer()        {}
 func (*BrowserSettings) answer() {}
-func (*SignedOut) answer()       {}
-func (*SiteRevoked) answer()     {}
-func (*AskedAgain) answer()      {}
 func (*Opened) answer()          {}
 func (*DeviceView) answer()      {}
 func (*DeviceRemoved) answer()   {}
 func (*SignInLink) answer()      {}
 func (*Me) answer()              {}
-func (SiteList) answer()         {}
-func (DeclinedList) answer()     {}
-func (LoginList) answer()        {}
 func (DeviceList) answer()       {}
 func (DoctorRows) answer()       {}

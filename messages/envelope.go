@@ -2,6 +2,11 @@ package messages
 
 import "encoding/json"
 
+// MaxAnswerBytes bounds one encoded answer of the agent and owner APIs
+// (HTTP and MCP). Everything a driver reads from a page is capped at the
+// source; this is the last bound, for whatever a cap missed.
+const MaxAnswerBytes = 16 << 20
+
 // Envelope is every answer of the HTTP API on the wire:
 // {"ok": true, "result": …} or {"ok": false, "error": {"code", "message"}}.
 // The server sends Envelope[Answer]; a client reads Envelope[json.RawMessage].

@@ -10,6 +10,12 @@ import (
 type Error struct {
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// Observation is fresh evidence that comes with a refusal decided
+	// before any input: the page as it is now, so the agent can act again
+	// without observing first.
+	Observation *Observation `json:"observation,omitempty"`
+	// Script is what ran of a script before the step that failed.
+	Script *ScriptResult `json:"script,omitempty"`
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }

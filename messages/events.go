@@ -26,8 +26,10 @@ const (
 	KindApproval                       // ApprovalRequested
 	KindStep                           // StepTaken
 	KindStop                           // StopChanged
+	KindTelegram                       // TelegramChanged
+	KindInstall                        // InstallChanged
 	KindSnapshot                       // SnapshotTaken
-	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindSnapshot
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram | KindInstall | KindSnapshot
 )
 
 // SessionChanged says a session's state, steps, page or pause reason changed.
@@ -59,13 +61,24 @@ type StepTaken struct {
 	Agent        string
 	Action       string
 	Code         Code   // "" when it succeeded
+	Reason       string // the refusal's sentence when Code is set
 	Outcome      string // the outcome, or "observed"
+	Words        string // the step in words, for people: "Clicked link “Sign in”"
 	URL          string
-	StepsUsed    int
-	StepsMax     int
+	Title        string // the page's title after the step
+	// Page names the page the step left on screen: reads of a page nothing
+	// acted on since (and no owner control came between) share it, so a
+	// surface that already showed the page can skip them.
+	Page      string
+	StepsUsed int
+	StepsMax  int
 	// Thumbnail is a small JPEG of the screenshot the step took, if any.
 	Thumbnail []byte
-	At        time.Time
+	// Picture is a JPEG of the viewport after the step, taken when the
+	// conversation is bound to a surface that shows every step (Telegram).
+	// Shared by every subscriber: never changed.
+	Picture []byte
+	At      time.Time
 	// Took is how long the act ran, from dispatch to its result.
 	Took time.Duration
 }
@@ -148,3 +161,18 @@ func (*StopChanged) Key() string { return "stop" }
 
 // About is "": the Stop is about every conversation.
 func (*StopChanged) About() string { return "" }
+
+// InstallChanged says where the browser install stands: a progress line
+// came, or it ended.
+type InstallChanged struct {
+	State InstallState
+}
+
+// Kind is KindInstall.
+func (*InstallChanged) Kind() EventKind { return KindInstall }
+
+// Key is the one install.
+func (*InstallChanged) Key() string { return "install" }
+
+// About is "": the install is the whole install's.
+func (*InstallChanged) About() string { return "" }

@@ -44,6 +44,9 @@ func DecodeTask(raw []byte) (*TaskInput, *Error) {
 	if in.Description == "" || len(in.Description) > MaxDescription {
 		return nil, Errorf(CodeBadInput, "browser.task needs a description of 1 to %d characters.", MaxDescription)
 	}
+	if e := CheckText("The task description", in.Description, false); e != nil {
+		return nil, e
+	}
 	return &in, nil
 }
 

@@ -11,12 +11,16 @@ type StartTask struct {
 	Description  string
 	Steps        int
 	Lifetime     time.Duration
+	// Surface is where the owner started it: a task started from Telegram
+	// binds its conversation to the paired chat.
+	Surface Surface
 }
 
 // DecideTask accepts or refuses a task an agent asked for.
 type DecideTask struct {
 	Conversation string
 	Accept       bool
+	Surface      Surface // where the owner answered; see StartTask
 }
 
 // ListTasks asks for the tasks, pending and active.
@@ -28,8 +32,12 @@ type TakeOver struct{ Conversation string }
 // Resume hands a taken-over or paused session back to the agent.
 type Resume struct{ Conversation string }
 
-// Release ends one session and closes its tabs.
-type Release struct{ Conversation string }
+// Release ends one session and closes its tabs. Why says what ended it, in
+// the task's summary; empty, it was the owner's release.
+type Release struct {
+	Conversation string
+	Why          string
+}
 
 // StopAll revokes all browser access until ResumeAll (persisted).
 type StopAll struct{}
@@ -98,3 +106,28 @@ func (m *Release) Target() string { return m.Conversation }
 
 // Target is the conversation the control is for.
 func (m *Screenshots) Target() string { return m.Conversation }
+
+// ListSites asks for the owner's answers about sites: approvals and
+// rejections.
+type ListSites struct{}
+
+// RevokeSite forgets every answer about a site: its approvals (durably)
+// and its rejection; the agent is asked again next time.
+type RevokeSite struct{ Site string }
+
+// ListLogins asks which sites hold logins in the agents' browser profile.
+type ListLogins struct{}
+
+// SignOut clears one site's cookies and stored data from the agents'
+// browser profile, or every site's with All.
+type SignOut struct {
+	Site string
+	All  bool
+}
+
+// InstallBrowser starts installing the agents' browser, or reports the
+// install already under way; answered with *InstallState.
+type InstallBrowser struct{}
+
+// GetInstall asks where the browser install stands.
+type GetInstall struct{}

@@ -13,8 +13,8 @@ var builders = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"snapshot": (*messages.OwnerBody).Snapshot, "task": (*messages.OwnerBody).StartTask,
 	"decide": (*messages.OwnerBody).DecideTask, "site": (*messages.OwnerBody).DecideSite,
 	"agent": (*messages.OwnerBody).AddAgent, "settings": (*messages.OwnerBody).ChangeSettings,
-	"revoke": (*messages.OwnerBody).RevokeSite, "ask-again": (*messages.OwnerBody).AskAgain,
-	"signout": (*messages.OwnerBody).SignOutSite, "open": (*messages.OwnerBody).OpenBrowser,
+	"revoke": (*messages.OwnerBody).RevokeSite, "signout": (*messages.OwnerBody).SignOut,
+	"bind": (*messages.OwnerBody).Bind, "unbind": (*messages.OwnerBody).Unbind, "open": (*messages.OwnerBody).OpenBrowser,
 	"device": (*messages.OwnerBody).RemoveDevice,
 }
 
@@ -57,8 +57,8 @@ func TestOwnerBodiesOfTheDashboardAreChecked(t *testing.T) {
 		"unknown approval":    {`{"siteApproval":"maybe"}`, (*messages.OwnerBody).ChangeSettings},
 		"relative address":    {`{"url":"/relative"}`, (*messages.OwnerBody).OpenBrowser},
 		"bad conversation":    {`{"url":"https://a.example/","conversation":"bad id!"}`, (*messages.OwnerBody).OpenBrowser},
-		"ask again, no conv":  {`{"site":"a.example"}`, (*messages.OwnerBody).AskAgain},
-		"sign out of nothing": {`{}`, (*messages.OwnerBody).SignOutSite},
+		"sign out of nothing": {`{}`, (*messages.OwnerBody).SignOut},
+		"sign out of both":    {`{"site":"a.example","all":true}`, (*messages.OwnerBody).SignOut},
 		"revoke nothing":      {`{"conversation":"c"}`, (*messages.OwnerBody).RevokeSite},
 	}
 	for name, c := range bad {

@@ -25,30 +25,6 @@ func (b *OwnerBody) ChangeSettings() (any, *Error) {
 	return m, nil
 }
 
-// RevokeSite is the body as the withdrawal of a site's approval.
-func (b *OwnerBody) RevokeSite() (any, *Error) {
-	if b.Site == "" {
-		return nil, &Error{Code: CodeBadInput, Message: "Name the site to revoke: {\"site\": \"example.com\"}."}
-	}
-	return &RevokeSite{Site: b.Site}, nil
-}
-
-// AskAgain is the body as forgetting a no.
-func (b *OwnerBody) AskAgain() (any, *Error) {
-	if b.Site == "" {
-		return nil, &Error{Code: CodeBadInput, Message: "Name the site and conversation: {\"conversation\": \"…\", \"site\": \"example.com\"}."}
-	}
-	return &AskAgain{Conversation: b.Conversation, Site: b.Site}, b.needConversation()
-}
-
-// SignOutSite is the body as signing a site, or every site, out.
-func (b *OwnerBody) SignOutSite() (any, *Error) {
-	if b.Site == "" && !b.All {
-		return nil, &Error{Code: CodeBadInput, Message: "Name the site to sign out of, or send {\"all\": true} to sign out of every site."}
-	}
-	return &SignOutSite{Site: b.Site, All: b.All}, nil
-}
-
 // OpenBrowser is the body as the owner opening an address in a browser of
 // their own.
 func (b *OwnerBody) OpenBrowser() (any, *Error) {

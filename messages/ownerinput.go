@@ -93,6 +93,16 @@ func (b *OwnerBody) DecideSite() (any, *Error) {
 	return &DecideSite{Conversation: b.Conversation, Site: b.Site, Decision: b.Decision}, b.needConversation()
 }
 
+// Bind is the body as binding a conversation to the paired Telegram chat.
+func (b *OwnerBody) Bind() (any, *Error) {
+	return &BindTelegram{Conversation: b.Conversation, Bound: true}, b.needConversation()
+}
+
+// Unbind is the body as unbinding a conversation from the paired chat.
+func (b *OwnerBody) Unbind() (any, *Error) {
+	return &BindTelegram{Conversation: b.Conversation}, b.needConversation()
+}
+
 // AddAgent is the body as a new agent.
 func (b *OwnerBody) AddAgent() (any, *Error) {
 	return &AddAgent{Name: b.Name, AutoApprove: b.AutoApprove}, nil
@@ -105,4 +115,20 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// RevokeSite is the body as a revocation of a site's answers.
+func (b *OwnerBody) RevokeSite() (any, *Error) {
+	if b.Site == "" {
+		return nil, &Error{Code: CodeBadInput, Message: "Name the site: {\"site\": \"https://example.com\"}; `buddi sites` lists them."}
+	}
+	return &RevokeSite{Site: b.Site}, nil
+}
+
+// SignOut is the body as a sign-out of one site, or of all with "all".
+func (b *OwnerBody) SignOut() (any, *Error) {
+	if (b.Site == "") == !b.All {
+		return nil, &Error{Code: CodeBadInput, Message: "Name one site, {\"site\": \"example.com\"}, or sign out of all with {\"all\": true}; `buddi logins` lists them."}
+	}
+	return &SignOut{Site: b.Site, All: b.All}, nil
 }

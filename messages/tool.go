@@ -20,6 +20,9 @@ type ToolCall struct {
 	Tool         string
 	Input        json.RawMessage
 	Act          *ActInput // decoded by the edge for browser.act
+	// Surface is where the owner answers this call's refusals; the edge
+	// sets it.
+	Surface Surface
 }
 
 // AgentCall is a ToolCall its router let through to the conversation's

@@ -57,6 +57,9 @@ func decodeStrict(raw []byte, v any) error {
 
 // ValidateAct checks one action's fields. inScript is true for script steps.
 func ValidateAct(in *ActInput, inScript bool) *Error {
+	if e := checkActText(in); e != nil {
+		return e
+	}
 	spec, ok := ActionOf(in.Action)
 	if !ok {
 		return badInput("%q is not an action; use one of %s", clip(in.Action), actionList)
@@ -67,8 +70,8 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 	if spec.Mutating && in.Observation == "" {
 		return badInput("%s needs \"observation\": the id of your latest observation; call observe first", in.Action)
 	}
-	if in.Target != nil && !validRef(in.Target.Ref) {
-		return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation", clip(in.Target.Ref))
+	if e := checkTarget(in.Target); e != nil {
+		return e
 	}
 	if len(in.Value) > MaxValueChars {
 		return badInput("the value is longer than %d characters", MaxValueChars)

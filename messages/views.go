@@ -72,11 +72,12 @@ type Shot struct {
 	URL  string    `json:"url"`
 }
 
-// Tab names one of a conversation's tabs.
+// Tab names one of a conversation's tabs. Its title is the page's text:
+// agents read it inside their answer's fence, never as a field.
 type Tab struct {
 	ID     string `json:"id"`
 	URL    string `json:"url"`
-	Title  string `json:"title"`
+	Title  string `json:"-"`
 	Active bool   `json:"active"`
 }
 

@@ -152,7 +152,7 @@ func TestFailedSignInsAreRateLimited(t *testing.T) {
 	link := d.SignInLink()
 	token := link.URL[strings.Index(link.URL, "#/signin/")+len("#/signin/"):]
 	status, env, _ := guest.send(t, "POST", "/api/session", `{"token":"`+token+`"}`, origin)
-	if status != 429 || env.Error == nil || env.Error.Code != messages.CodeRateLimited {
+	if status != 429 || env.Error == nil || env.Error.Code != messages.CodeTooManyAttempts {
 		t.Fatalf("after 5 failures: %d %+v, want 429 rate_limited", status, env.Error)
 	}
 }

@@ -15,13 +15,20 @@
 // their cookies' hashes); the server keeps the unspent links, in memory.
 // Every write of a signed-in browser carries the CSRF token derived from
 // its cookie and an Origin on the list (ui/origin), under a Host on the list.
-// Failed sign-ins count against a limiter (ui/limit) that pairing shares.
+// Failed sign-ins count against a limiter (ui/limit) that Telegram's
+// pairing shares (its senders' keys count on their own).
 //
 // The dashboard polls nothing: GET /api/events upgrades to a WebSocket
 // (gws, on the connection fasthttp hands over) that sends a hello with the
 // whole state, then one frame per event, and a fresh hello whenever its
 // queue had to drop events. The journal (ui/journal) keeps each recent
 // conversation's timeline and last snapshot for the conversation view.
+// Surfaces that push (the dashboard's WebSocket, Telegram) subscribe through
+// Actors.Subscribe and consume the events in their own goroutine; see
+// package events. The owner API's Telegram routes pair the chat through the
+// bot (ui/telegram, behind the TelegramBot interface: the pairing link and
+// the bot's own state) and bind conversations through the actors, like
+// every other control.
 //
 // Concurrency: fasthttp runs each request on its own goroutine; handlers only
 // read the Server's fields and block on one answer each. fasthttp's adaptor

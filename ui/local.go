@@ -11,7 +11,7 @@ import (
 
 // localRoutes are the owner routes the server answers itself, from what
 // only it holds: sign-in links and this browser's sign-out, the journal,
-// the install's progress, the doctor's rows.
+// the doctor's rows.
 var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *caller, b *messages.OwnerBody){
 	"POST /api/signin-links":     (*Server).newLink,
 	"POST /api/session/signout":  (*Server).signOut,
@@ -21,8 +21,6 @@ var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *call
 	"GET /api/conversations":     (*Server).conversations,
 	"POST /api/browser/snapshot": (*Server).snapshot,
 	"GET /api/doctor":            (*Server).doctor,
-	"GET /api/browser/install":   (*Server).installState,
-	"POST /api/browser/install":  (*Server).installStart,
 }
 
 func (s *Server) newLink(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBody) {

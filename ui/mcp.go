@@ -7,7 +7,6 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
-	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 	"github.com/buddi-dev/buddi/ui/mcp"
 )
@@ -33,9 +32,9 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 	if tr.Error != nil {
 		return nil, tr.Error
 	}
-	raw, err := json.Marshal(tr.Result)
-	if err != nil {
-		return nil, &messages.Error{Code: messages.CodeInternal, Message: "The answer could not be encoded."}
+	raw, e := encodeAnswer(tr.Result)
+	if e != nil {
+		return nil, e
 	}
 	return raw, nil
 }
@@ -46,7 +45,7 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 // (see mcp.NewHandler for why there are no event streams).
 func (s *Server) newMCP() (*mcp.Handler, fasthttp.RequestHandler, error) {
 	h, err := mcp.NewHandler(mcp.HTTPConfig{Backend: mcpBackend{s}, Addr: s.cfg.Addr,
-		PublicOrigin: s.cfg.PublicOrigin, Version: s.cfg.Version, Log: s.cfg.Log})
+		PublicOrigin: s.cfg.PublicOrigin, Version: s.cfg.Version, Log: s.cfg.Log, Reach: s.cfg.Reach})
 	if err != nil {
 		return nil, nil, err
 	}

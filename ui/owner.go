@@ -17,6 +17,9 @@ func (s *Server) ownerRoute(ctx *fasthttp.RequestCtx, path string) {
 		writeError(ctx, e)
 		return
 	}
+	if s.telegramRoute(ctx, string(ctx.Method())+" "+path) {
+		return
+	}
 	var raw []byte
 	if ctx.IsPost() {
 		raw = ctx.PostBody()
@@ -67,12 +70,19 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"POST /api/agents":              (*messages.OwnerBody).AddAgent,
 	"GET /api/settings/browser":     fixed(&messages.GetSettings{}),
 	"POST /api/settings/browser":    (*messages.OwnerBody).ChangeSettings,
-	"GET /api/sites":                fixed(&messages.ListSites{}),
-	"POST /api/sites/revoke":        (*messages.OwnerBody).RevokeSite,
-	"GET /api/sites/declined":       fixed(&messages.ListDeclined{}),
-	"POST /api/sites/ask-again":     (*messages.OwnerBody).AskAgain,
-	"GET /api/logins":               fixed(&messages.ListLogins{}),
-	"POST /api/logins/signout":      (*messages.OwnerBody).SignOutSite,
+	"DELETE /api/telegram/pair":     fixed(&messages.UnpairTelegram{}),
+	"POST /api/telegram/bind":       (*messages.OwnerBody).Bind,
+	"POST /api/telegram/unbind":     (*messages.OwnerBody).Unbind,
+
+	// The owner's answers about sites, and revoking them.
+	"GET /api/browser/sites":         fixed(&messages.ListSites{}),
+	"POST /api/browser/sites/revoke": (*messages.OwnerBody).RevokeSite,
+	// The sites holding logins in the agents' profile, and signing out.
+	"GET /api/browser/logins":          fixed(&messages.ListLogins{}),
+	"POST /api/browser/logins/signout": (*messages.OwnerBody).SignOut,
+	// Installing the agents' browser, and its progress.
+	"POST /api/browser/install": fixed(&messages.InstallBrowser{}),
+	"GET /api/browser/install":  fixed(&messages.GetInstall{}),
 }
 
 // fixed is a route whose message does not depend on the body. The message

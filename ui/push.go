@@ -29,8 +29,6 @@ func (ss *sockets) write(sock *socket) {
 			return
 		case <-sub.Ready():
 			ok = ss.push(sock, sub, &dropped)
-		case <-sock.install:
-			ok = sock.send(&messages.Frame{Type: messages.FrameInstall, Install: ss.s.install.current()})
 		case <-tick.C:
 			ok = ss.lease(sock)
 		}
@@ -99,6 +97,8 @@ func frameOf(ev messages.Event) *messages.Frame {
 	case *messages.StopChanged:
 		return &messages.Frame{Type: messages.FrameStop, Stop: &messages.StopView{Stopped: e.Stopped,
 			Settled: e.Settled, Saved: e.Saved, Sessions: e.Sessions}}
+	case *messages.InstallChanged:
+		return &messages.Frame{Type: messages.FrameInstall, Install: installFrame(e.State)}
 	case *messages.SnapshotTaken:
 		s := e.Snapshot
 		return &messages.Frame{Type: messages.FrameSnapshot, Snapshot: &s}
@@ -110,7 +110,7 @@ func frameOf(ev messages.Event) *messages.Frame {
 // give in time is sent empty; the next hello brings it.
 func (s *Server) hello() *messages.Frame {
 	h := &messages.Hello{Sessions: messages.SessionList{}, Tasks: messages.TaskList{},
-		Approvals: messages.SiteRequests{}, Version: s.cfg.Version, Install: s.install.current()}
+		Approvals: messages.SiteRequests{}, Version: s.cfg.Version}
 	c, cancel := deadline(ownerDeadline)
 	defer cancel()
 	if health, e := s.cfg.Actors.Health(c); e == nil {
@@ -122,8 +122,30 @@ func (s *Server) hello() *messages.Frame {
 	if r := s.tell(&messages.ListTasks{}); r.Error == nil {
 		h.Tasks, _ = r.Result.(messages.TaskList)
 	}
+	if r := s.tell(&messages.GetInstall{}); r.Error == nil {
+		if st, ok := r.Result.(*messages.InstallState); ok {
+			h.Install = installFrame(*st)
+		}
+	}
 	if r := s.tell(&messages.ListSiteRequests{}); r.Error == nil {
 		h.Approvals, _ = r.Result.(messages.SiteRequests)
 	}
 	return &messages.Frame{Type: messages.FrameHello, Hello: h}
+}
+
+// installFrame is the dashboard's view of the browser install: nil before
+// any install, else its lines and how it ended.
+func installFrame(st messages.InstallState) *messages.Install {
+	if st.State == messages.InstallIdle || st.State == "" {
+		return nil
+	}
+	in := &messages.Install{Running: st.State == messages.InstallRunning, Lines: st.Lines,
+		Done: st.State == messages.InstallDone || st.State == messages.InstallFailed, Started: st.Started}
+	if in.Lines == nil {
+		in.Lines = []string{}
+	}
+	if st.State == messages.InstallFailed {
+		in.Error = &messages.Error{Code: messages.CodeNoBrowser, Message: st.Problem}
+	}
+	return in
 }

@@ -11,15 +11,30 @@ import (
 // envelope is every API answer, as the contract writes it.
 type envelope = messages.Envelope[messages.Answer]
 
+// writeJSON sends v, or an error envelope when v cannot be encoded or its
+// encoding is larger than messages.MaxAnswerBytes.
 func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
-	ctx.SetStatusCode(status)
-	ctx.SetContentType("application/json")
 	ctx.Response.Header.Set("Cache-Control", "no-store")
-	if err := json.NewEncoder(ctx).Encode(v); err != nil {
-		ctx.ResetBody()
-		ctx.SetStatusCode(fasthttp.StatusInternalServerError)
-		ctx.SetBodyString(`{"ok":false,"error":{"code":"internal","message":"The answer could not be encoded."}}`)
+	ctx.SetContentType("application/json")
+	raw, e := encodeAnswer(v)
+	if e != nil {
+		raw, _ = json.Marshal(envelope{Error: e})
+		status = e.Code.HTTPStatus()
 	}
+	ctx.SetStatusCode(status)
+	ctx.SetBody(append(raw, '\n'))
+}
+
+// encodeAnswer encodes v, refusing what is past messages.MaxAnswerBytes.
+func encodeAnswer(v any) ([]byte, *messages.Error) {
+	raw, err := json.Marshal(v)
+	switch {
+	case err != nil:
+		return nil, &messages.Error{Code: messages.CodeInternal, Message: "The answer could not be encoded."}
+	case len(raw) > messages.MaxAnswerBytes:
+		return nil, messages.CodeTooLarge.Err((len(raw)+(1<<20)-1)>>20, messages.MaxAnswerBytes>>20)
+	}
+	return raw, nil
 }
 
 func writeOK(ctx *fasthttp.RequestCtx, result messages.Answer) {

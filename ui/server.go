@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"runtime/debug"
@@ -51,11 +50,15 @@ type Config struct {
 	Limiter *limit.Limiter
 	// Doctor checks the install for the settings page (nil: no rows).
 	Doctor func(ctx context.Context) messages.DoctorRows
-	// Install installs the agents' browser, writing progress lines (nil:
-	// the install button says it is not available).
-	Install func(ctx context.Context, progress io.Writer) error
 	// Now is the clock of sign-ins (nil: time.Now).
 	Now func() time.Time
+	// Telegram is the Telegram bot, for its pairing link; nil when none is
+	// configured.
+	Telegram TelegramBot
+
+	// Reach is what the install lets the browser open: MCP's tool
+	// descriptions say it when they are registered.
+	Reach *messages.Reach
 }
 
 // Server is the HTTP surface.
@@ -72,7 +75,6 @@ type Server struct {
 	journal *journal.Journal
 	links   *links
 	sockets *sockets
-	install *installer
 	// hands counts live remote-hand sockets (the hand lands later; the
 	// gauge is there for it).
 	hands atomic.Int64
@@ -103,7 +105,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.links = newLinks(cfg.Now)
 	s.sockets = newSockets(s)
-	s.install = newInstaller(cfg.Install, s.sockets.notifyInstall)
 	s.registerMetrics()
 	s.srv = &fasthttp.Server{
 		Handler:               s.logged(s.recovered(s.route)),
@@ -134,13 +135,15 @@ func (s *Server) Serve(ln net.Listener) {
 // sessions and the journal.
 func (s *Server) Shutdown(ctx context.Context) error {
 	defer s.mcp.Close()
-	defer s.install.stop()
 	if s.ln == nil {
 		return nil
 	}
 	defer s.journal.Close()
 	s.sockets.closeAll()
 	err := s.srv.ShutdownWithContext(ctx)
+	// A Serve that had not started yet when the shutdown came would start
+	// on the open listener and never end: closing it ends Serve either way.
+	_ = s.ln.Close()
 	select {
 	case <-s.done:
 	case <-ctx.Done():

@@ -58,7 +58,7 @@ func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
 	}
 	key := "signin:" + ctx.RemoteIP().String()
 	if ok, wait := s.cfg.Limiter.Allow(key); !ok {
-		writeError(ctx, messages.Errorf(messages.CodeRateLimited,
+		writeError(ctx, messages.Errorf(messages.CodeTooManyAttempts,
 			"Too many failed sign-ins; wait %d seconds, then open a fresh link from `buddi open`.", int(wait.Seconds())+1))
 		return
 	}

@@ -42,12 +42,11 @@ type sockets struct {
 // fasthttp once serve returns, so nothing may touch it after: serve waits
 // for the writer, and close does nothing once the socket is released.
 type socket struct {
-	conn    *gws.Conn
-	device  string
-	cookie  string
-	install chan struct{} // has a value when the install's progress changed
-	done    chan struct{} // closed when the socket closed
-	once    sync.Once
+	conn   *gws.Conn
+	device string
+	cookie string
+	done   chan struct{} // closed when the socket closed
+	once   sync.Once
 
 	mu       sync.Mutex
 	released bool // serve has returned: the connection is not ours any more
@@ -119,7 +118,7 @@ func (ss *sockets) serve(c net.Conn, req *http.Request, device, cookie string) {
 		return
 	}
 	sock := &socket{conn: conn, device: device, cookie: cookie,
-		install: make(chan struct{}, 1), done: make(chan struct{})}
+		done: make(chan struct{})}
 	conn.Session().Store(socketKey, sock)
 	ss.add(sock)
 	wrote := make(chan struct{})
@@ -178,16 +177,6 @@ func (ss *sockets) closeDevice(id string) {
 // closeAll closes every socket: buddi is stopping.
 func (ss *sockets) closeAll() {
 	ss.each(func(sock *socket) { sock.close(closeGone, "buddi is stopping.") })
-}
-
-// notifyInstall tells every socket the install's progress changed.
-func (ss *sockets) notifyInstall() {
-	ss.each(func(sock *socket) {
-		select {
-		case sock.install <- struct{}{}:
-		default:
-		}
-	})
 }
 
 // close sends a close frame and closes the connection, unless serve has

@@ -75,7 +75,9 @@ func decodeCall(tool, conv string, input json.RawMessage) (*messages.ToolCall, *
 	if e := messages.CheckConversation(conv); e != nil {
 		return nil, e
 	}
-	call := &messages.ToolCall{Conversation: conv, Tool: tool, Input: input}
+	// The HTTP API and MCP answer an owner who uses the CLI: refusals name
+	// the way back there. The dashboard and Telegram set their own surface.
+	call := &messages.ToolCall{Conversation: conv, Tool: tool, Input: input, Surface: messages.SurfaceCLI}
 	if tool == messages.ToolAct {
 		in, e := messages.DecodeAct(input)
 		if e != nil {

@@ -9,12 +9,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/devices"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/sitegate"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/drivers"
@@ -29,6 +31,12 @@ type Config struct {
 	// Mode opens the browser profiles sessions are placed on.
 	Mode   drivers.Mode
 	Policy session.URLPolicy
+	// Reach is what the install lets the browser open, as browser.status
+	// tells agents (nil: nothing said).
+	Reach *messages.Reach
+	// AgentProfiles gives each agent a browser profile of its own
+	// (BUDDI_BROWSER_PROFILES=agent); the mode must offer them.
+	AgentProfiles bool
 	// AskSites turns on site approval: navigations the agent chose ask the
 	// owner about sites not yet approved (BUDDI_SITE_APPROVAL=ask).
 	AskSites bool
@@ -51,13 +59,17 @@ type Config struct {
 	Settings Settings
 	// Acts, when set, counts every act a session ran (the metrics).
 	Acts func(action string, code messages.Code, took time.Duration)
+	// Limits are the agents' rate limits, shared with the sessions; they
+	// outlive the controller's restarts.
+	Limits *limits.Agents
 }
 
 // Carry is the controller's state that must survive its restart: a Stop
 // or a resume decided but perhaps not yet in the ledger.
 type Carry struct {
-	mu   sync.Mutex
-	stop *ledger.Stop
+	mu      sync.Mutex
+	stop    *ledger.Stop
+	install install
 }
 
 func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
@@ -82,6 +94,7 @@ type Actor struct {
 	sites    *sitegate.Gate
 	devices  *devices.Book
 	pool     *pool.Pool
+	chat     *chat.Book
 	sessions map[string]*entry // by conversation
 	carries  map[string]*session.Carry
 	halting  bool // sessions stop because the controller does, not because they failed
@@ -96,6 +109,7 @@ type entry struct {
 	pid     *actor.PID
 	profile int
 	route   *routes.Session
+	agent   string // the ID of the agent it runs for
 }
 
 // Props returns the controller's props, supervising its children with our
@@ -112,6 +126,9 @@ func Props(cfg Config) *actor.Props {
 	}
 	if cfg.Carry == nil {
 		cfg.Carry = &Carry{}
+	}
+	if cfg.Limits == nil {
+		cfg.Limits = limits.New(cfg.Now)
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
@@ -149,7 +166,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *settingsApplied:
 		a.settingsApplied(ctx, m)
 	default:
-		if !a.owner(ctx) && !a.dashboard(ctx) {
+		if !a.owner(ctx) && !a.telegram(ctx) && !a.dashboard(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}
@@ -163,6 +180,7 @@ func (a *Actor) owner(ctx actor.Context) bool {
 	case *messages.DecideTask:
 		a.decideTask(ctx, m)
 	case *messages.ListTasks:
+		a.sweep(ctx)
 		ctx.Respond(&messages.OwnerReply{Result: a.tasks.List()})
 	case messages.Conversational:
 		a.forwardControl(ctx, m.Target())
@@ -185,6 +203,26 @@ func (a *Actor) owner(ctx actor.Context) bool {
 	case *messages.GetHealth:
 		ctx.Respond(a.health())
 	default:
+		return a.ownerBrowser(ctx)
+	}
+	return true
+}
+
+// ownerBrowser handles the owner's messages about the agents' browser
+// itself: site answers, logins, the install; false for one it does not know.
+func (a *Actor) ownerBrowser(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *messages.ListSites:
+		ctx.Respond(&messages.OwnerReply{Result: a.sites.List()})
+	case *messages.RevokeSite:
+		a.revokeSite(ctx, m)
+	case *messages.ListLogins, *messages.SignOut:
+		a.logins(ctx, m)
+	case *messages.InstallBrowser:
+		a.install(ctx)
+	case *messages.GetInstall:
+		ctx.Respond(&messages.OwnerReply{Result: a.cfg.Carry.install.state()})
+	default:
 		return false
 	}
 	return true
@@ -198,18 +236,6 @@ func (a *Actor) dashboard(ctx actor.Context) bool {
 		a.getSettings(ctx)
 	case *messages.ChangeSettings:
 		a.changeSettings(ctx, m)
-	case *messages.ListSites:
-		ctx.Respond(&messages.OwnerReply{Result: a.sites.Approved()})
-	case *messages.RevokeSite:
-		a.revokeSite(ctx, m)
-	case *messages.ListDeclined:
-		ctx.Respond(&messages.OwnerReply{Result: a.sites.Declined()})
-	case *messages.AskAgain:
-		a.askAgain(ctx, m)
-	case *messages.ListLogins:
-		a.logins(ctx, nil)
-	case *messages.SignOutSite:
-		a.logins(ctx, m)
 	case *messages.OpenBrowser:
 		a.openBrowser(ctx, m)
 	case *messages.AddDevice:

@@ -1,11 +1,13 @@
 package controller
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/controller/registry"
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -25,12 +27,15 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 			return
 		}
 		a.agents.Put(ag)
-		a.cfg.Routes.PutAgent(ag.TokenHash, routes.Agent{Name: ag.Name, Grants: ag.Grants})
+		a.cfg.Routes.PutAgent(ag.TokenHash, route(ag))
 		reply(ctx, sender, &messages.OwnerReply{Result: registry.Added(ag, token)})
 	})
 }
 
-// removeAgent revokes the agent's token at once, then makes it durable.
+// removeAgent revokes the agent's token at once, ends its sessions (tabs
+// closed, the action in flight abandoned) and its waiting requests, and
+// answers once the removal and every end are durable. Its tasks stay tied
+// to its ID, which no agent added later has, even under the same name.
 func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 	ag, e := a.agents.Remove(m.Name)
 	if e != nil {
@@ -38,13 +43,46 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 		return
 	}
 	a.cfg.Routes.RemoveAgent(ag.TokenHash)
+	a.cfg.Limits.Forget(ag.ID)
+	const why = "its agent was removed"
+	ops := []ledger.Op{ledger.Delete(ledger.AgentKey(m.Name))}
+	var ending []*actor.Future
+	for _, t := range a.tasks.Of(ag.ID) {
+		if e := a.sessions[t.Conversation]; e != nil {
+			ending = append(ending, ctx.RequestFuture(e.pid, &messages.Release{Conversation: t.Conversation, Why: why}, releaseWait))
+			continue
+		}
+		t = tasks.End(t, "The task ended: "+why+".")
+		a.tasks.Put(t)
+		ops = append(ops, a.forget(t.Conversation)...)
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
+	}
+	a.cfg.Log.Info("agent removed", "agent", m.Name, "sessions", len(ending))
 	sender := ctx.Sender()
-	w := &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Delete(ledger.AgentKey(m.Name))}}
-	a.write(ctx, w, sender, func(err error) {
+	a.write(ctx, &ledger.Write{Owner: true, Ops: ops}, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The removal", err))
 			return
 		}
-		reply(ctx, sender, &messages.OwnerReply{Result: &messages.AgentRemoved{Removed: m.Name}})
+		a.afterAll(ctx, ending, func() {
+			c, cancel := contextFor(closeWait)
+			defer cancel()
+			a.pool.Drop(c, ag.ID)
+			reply(ctx, sender, &messages.OwnerReply{Result: &messages.AgentRemoved{Removed: m.Name, Sessions: len(ending)}})
+		})
 	})
+}
+
+// releaseWait bounds how long a removal waits for a session to end.
+const releaseWait = 20 * time.Second
+
+// afterAll runs cont in the mailbox once every future is done (answered
+// or timed out).
+func (a *Actor) afterAll(ctx actor.Context, fs []*actor.Future, cont func()) {
+	if len(fs) == 0 {
+		cont()
+		return
+	}
+	ctx.ReenterAfter(fs[0], func(any, error) { a.afterAll(ctx, fs[1:], cont) })
 }

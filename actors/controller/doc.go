@@ -1,7 +1,8 @@
 // Package controller is the supervisor at the top of buddi's actor tree: a
 // thin routing actor over small parts, each with its own tests: the
 // registry of agents and their tokens (registry), the task state machine
-// (tasks), the owner's site answers (sitegate), the dashboard's signed-in
+// (tasks), the owner's site answers (sitegate), the owner's paired Telegram
+// chat and the conversations bound to it (chat), the dashboard's signed-in
 // devices (devices), and the pool of browser profiles sessions are placed
 // on, opened from the install's mode (pool). It applies the owner's browser
 // settings (the mode among them) only with no session open, closing every
@@ -11,6 +12,14 @@
 // It owns the global Stop and spawns every session as its child. The ledger
 // is its sibling under the root, so that the controller's own restart never
 // restarts the only writer of the store.
+//
+// Agents are known by an ID given once and never reused: tasks, sessions
+// and routes belong to the ID, so an agent removed and added again under
+// its name is another agent. Removing one ends its sessions and waiting
+// requests. What one agent can make the controller keep is bounded: its
+// waiting requests (tasks.MaxPending, lapsing after tasks.PendingLife,
+// rate-limited by limits), the sessions its own requests start
+// (AgentSessions), and the history of finished tasks (tasks.MaxFinished).
 //
 // The controller keeps authority over who may call which session, and
 // pushes it into the routing table (routes) the gateway reads: agent calls

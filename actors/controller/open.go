@@ -32,7 +32,7 @@ func (a *Actor) openBrowser(ctx actor.Context, m *messages.OpenBrowser) {
 		ctx.Respond(fail(&messages.Error{Code: messages.CodeStopped,
 			Message: "All browser access is stopped; resume access first, then open a browser."}))
 		return
-	case a.tasks.OtherAgent(conv, messages.OwnerAgent):
+	case a.tasks.Claimed(conv, messages.OwnerAgent):
 		t, _ := a.tasks.Get(conv)
 		ctx.Respond(fail(messages.Errorf(messages.CodeNotAllowed,
 			"Conversation %s belongs to agent %s; Open a browser starts a conversation of your own.", conv, t.Agent)))
@@ -43,8 +43,8 @@ func (a *Actor) openBrowser(ctx actor.Context, m *messages.OpenBrowser) {
 		a.ownerNavigate(ctx, conv, m.URL, owner)
 		return
 	}
-	t := a.tasks.Pending(messages.OwnerAgent, conv, ownerTask, 0, 0)
-	a.activateThen(ctx, t, owner, func(_ ledger.Task, e *messages.Error) {
+	t := a.tasks.Pending(ledger.Agent{ID: messages.OwnerAgent, Name: messages.OwnerAgent}, conv, ownerTask, 0, 0)
+	a.activateThen(ctx, t, owner, messages.SurfaceDashboard, func(_ ledger.Task, e *messages.Error) {
 		if e != nil {
 			reply(ctx, owner, fail(e))
 			return

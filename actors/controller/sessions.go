@@ -9,6 +9,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -20,7 +21,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 	}
 	c, cancel := contextFor(openWait)
 	defer cancel()
-	idx, drv, e := a.pool.Place(c)
+	idx, drv, e := a.pool.Place(c, t.AgentID)
 	if e != nil {
 		return e
 	}
@@ -29,14 +30,15 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		carry = &session.Carry{}
 		a.carries[t.Conversation] = carry
 	}
-	route := &routes.Session{Agent: t.Agent}
+	route := &routes.Session{Agent: t.Agent, AgentID: t.AgentID}
 	route.Show(messages.SessionInfo{Conversation: t.Conversation, Agent: t.Agent, State: messages.StateReady,
 		Task: t.Description, StepsMax: t.MaxSteps, Expires: t.Expires, Profile: idx})
 	props := actor.PropsFromProducer(session.New(session.Config{
-		Conversation: t.Conversation, Agent: t.Agent, Profile: idx,
+		Conversation: t.Conversation, Agent: t.Agent, AgentID: t.AgentID, Limits: a.cfg.Limits, Profile: idx,
 		Store: a.cfg.Store, Ledger: a.cfg.Ledger, Controller: ctx.Self(),
-		Driver: drv, Policy: a.cfg.Policy, Carry: carry, Route: route, Bus: a.cfg.Bus,
+		Driver: drv, Policy: a.cfg.Policy, Reach: a.cfg.Reach, Carry: carry, Route: route, Bus: a.cfg.Bus,
 		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now, Acts: a.cfg.Acts,
+		Surface: a.surfaceOf(t.Conversation),
 	}))
 	// Each spawn gets its own name: the previous session of the conversation
 	// may still be stopping, and its Terminated must not match this one.
@@ -47,7 +49,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		return &messages.Error{Code: messages.CodeInternal, Message: "The session could not start: " + err.Error()}
 	}
 	route.PID = pid
-	a.sessions[t.Conversation] = &entry{pid: pid, profile: idx, route: route}
+	a.sessions[t.Conversation] = &entry{pid: pid, profile: idx, route: route, agent: t.AgentID}
 	a.cfg.Routes.PutSession(t.Conversation, route)
 	return nil
 }
@@ -82,19 +84,43 @@ func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
 			continue
 		}
 		a.drop(conv, e)
-		a.forget(conv)
 		if t, ok := a.tasks.Get(conv); !a.halting && ok && t.State == ledger.TaskActive {
+			ops := a.forget(conv)
 			t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.")
 			a.tasks.Put(t)
 			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
-			ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey(conv), t)}})
+			ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: append(ops, ledger.Put(ledger.TaskKey(conv), t))})
 		}
 		return
 	}
 }
 
-// forget drops per-conversation state that only a live session needs.
-func (a *Actor) forget(conv string) {
+// forget drops per-conversation state that only a live task needs, and
+// returns the deletes of its once site answers for the caller's write.
+func (a *Actor) forget(conv string) []ledger.Op {
 	delete(a.carries, conv)
-	a.sites.Forget(conv)
+	var ops []ledger.Op
+	for _, site := range a.sites.Forget(conv) {
+		ops = append(ops, ledger.Delete(ledger.ApprovalKey(conv, onceSubject(site))))
+	}
+	return ops
+}
+
+// onceSubject is the approval subject of a site answered once.
+func onceSubject(site string) string { return "site:" + site }
+
+// AgentSessions is how many of a profile's sessions one agent's own
+// requests may hold (auto-approved ones): the rest stay free for the
+// owner's tasks and for other agents. The owner may give one agent more.
+const AgentSessions = drivers.PerProfile / 2
+
+// heldBy counts the sessions of agent id.
+func (a *Actor) heldBy(id string) int {
+	n := 0
+	for _, e := range a.sessions {
+		if e.agent == id {
+			n++
+		}
+	}
+	return n
 }

@@ -30,7 +30,7 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 			ctx.Respond(storeFailed("The answer", err))
 			return
 		}
-		op = ledger.Put(ledger.ApprovalKey(m.Conversation, "site:"+m.Site),
+		op = ledger.Put(ledger.ApprovalKey(m.Conversation, onceSubject(m.Site)),
 			ledger.SiteOnce{Conversation: m.Conversation, Approval: raw, At: a.cfg.Now()})
 	default:
 		ctx.Respond(&messages.OwnerReply{Result: result})
@@ -40,6 +40,33 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 	a.write(ctx, &ledger.Write{Owner: true, Ops: []ledger.Op{op}}, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The answer", err))
+			return
+		}
+		reply(ctx, sender, &messages.OwnerReply{Result: result})
+	})
+}
+
+// revokeSite forgets every answer about a site, durably: its approval for
+// the project, its once-approvals in conversations, and its rejection.
+// The owner is answered once the ledger has it.
+func (a *Actor) revokeSite(ctx actor.Context, m *messages.RevokeSite) {
+	r := a.sites.Revoke(m.Site)
+	result := &messages.SiteRevoked{Site: m.Site, Removed: r.Removed}
+	var ops []ledger.Op
+	if r.Always {
+		ops = append(ops, ledger.Delete(ledger.SiteKey(project, m.Site)))
+	}
+	for _, conv := range r.Conversations {
+		ops = append(ops, ledger.Delete(ledger.ApprovalKey(conv, "site:"+m.Site)))
+	}
+	if len(ops) == 0 {
+		ctx.Respond(&messages.OwnerReply{Result: result})
+		return
+	}
+	sender := ctx.Sender()
+	a.write(ctx, &ledger.Write{Owner: true, Ops: ops}, sender, func(err error) {
+		if err != nil {
+			reply(ctx, sender, storeFailed("The revocation", err))
 			return
 		}
 		reply(ctx, sender, &messages.OwnerReply{Result: result})

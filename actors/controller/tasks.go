@@ -3,6 +3,7 @@ package controller
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/registry"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
@@ -15,8 +16,9 @@ func (a *Actor) startTask(ctx actor.Context, m *messages.StartTask) {
 		ctx.Respond(fail(e))
 		return
 	}
-	t := a.tasks.Pending(m.Agent, m.Conversation, m.Description, m.Steps, m.Lifetime)
-	a.activate(ctx, t, ctx.Sender(), toOwner)
+	ag, _ := a.agents.Get(m.Agent)
+	t := a.tasks.Pending(ag, m.Conversation, m.Description, m.Steps, m.Lifetime)
+	a.activate(ctx, t, ctx.Sender(), toOwner, m.Surface)
 }
 
 // answerer makes the answer of an activation: to the owner, or to an agent
@@ -54,9 +56,10 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 }
 
 // activate starts the task: durable first, then the session, then the
-// answer to replyTo.
-func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer) {
-	a.activateThen(ctx, t, replyTo, func(t ledger.Task, e *messages.Error) {
+// answer to replyTo. A task the owner started from Telegram binds its
+// conversation to the paired chat in the same write.
+func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, answer answerer, surface messages.Surface) {
+	a.activateThen(ctx, t, replyTo, surface, func(t ledger.Task, e *messages.Error) {
 		if e != nil {
 			reply(ctx, replyTo, answer.no(e))
 			return
@@ -67,16 +70,23 @@ func (a *Actor) activate(ctx actor.Context, t ledger.Task, replyTo *actor.PID, a
 
 // activateThen starts the task, durable first, then the session, and runs
 // then with the outcome in the mailbox.
-func (a *Actor) activateThen(ctx actor.Context, t ledger.Task, replyTo *actor.PID, then func(ledger.Task, *messages.Error)) {
+func (a *Actor) activateThen(ctx actor.Context, t ledger.Task, replyTo *actor.PID, surface messages.Surface, then func(ledger.Task, *messages.Error)) {
 	t = a.tasks.Activate(t)
 	a.tasks.Put(t)
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{
 		ledger.Put(ledger.TaskKey(t.Conversation), t), ledger.Delete(ledger.SessionKey(t.Conversation)),
 		ledger.Delete(ledger.StepsKey(t.Conversation))}}
+	bind := surface == messages.SurfaceTelegram && a.chat.Paired()
+	if bind {
+		w.Ops = append(w.Ops, chat.BoundOp(t.Conversation, a.cfg.Now()))
+	}
 	a.write(ctx, w, replyTo, func(err error) {
 		if err != nil {
 			then(t, messages.CodeStoreFailed.Err("The task", err.Error()))
 			return
+		}
+		if bind {
+			a.bound(t.Conversation)
 		}
 		if e := a.spawn(ctx, t); e != nil {
 			t = tasks.End(t, e.Message)
@@ -96,8 +106,11 @@ func viewPtr(t ledger.Task) *messages.TaskView {
 	return &v
 }
 
-// askTask is browser.task: a pending request, or at once for auto-approve agents.
-func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, auto bool) {
+// askTask is browser.task: a pending request, or at once for auto-approve
+// agents. An agent's requests are bounded: at most tasks.MaxPending wait at
+// a time, each lapses after tasks.PendingLife, and they may come no faster
+// than its rate limit allows.
+func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, ag ledger.Agent) {
 	in, e := messages.DecodeTask(m.Input)
 	if e != nil {
 		ctx.Respond(messages.FailWith(e))
@@ -107,38 +120,71 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, agent string, a
 		ctx.Respond(messages.FailWith(e))
 		return
 	}
-	switch {
-	case a.stop.Stopped:
-		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; no task can start until the owner resumes it."))
-		return
-	case a.tasks.OtherAgent(m.Conversation, agent):
-		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
-		return
-	case a.sessions[m.Conversation] != nil:
-		ctx.Respond(messages.Fail(messages.CodeTaskActive, "This conversation already has a running task; use it."))
+	a.sweep(ctx)
+	if e := a.mayAsk(m, ag); e != nil {
+		ctx.Respond(messages.FailWith(e))
 		return
 	}
 	steps, life := in.Budget()
-	t := a.tasks.Pending(agent, m.Conversation, in.Description, steps, life)
-	if !auto {
+	t := a.tasks.Pending(ag, m.Conversation, in.Description, steps, life)
+	if !ag.AutoApprove {
 		a.tasks.Put(t)
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 		ctx.Respond(&messages.ToolResult{Result: tasks.Asked()})
 		return
 	}
-	a.activate(ctx, t, ctx.Sender(), toAgent)
+	a.activate(ctx, t, ctx.Sender(), toAgent, m.Surface)
+}
+
+// mayAsk refuses a task request that may not be filed now.
+func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
+	conv := m.Conversation
+	t, waiting := a.tasks.Get(conv)
+	waiting = waiting && t.State == ledger.TaskPending
+	switch {
+	case a.stop.Stopped:
+		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
+	case a.tasks.Claimed(conv, ag.ID):
+		return messages.CodeNotAllowed.Err()
+	case a.sessions[conv] != nil:
+		return &messages.Error{Code: messages.CodeTaskActive, Message: "This conversation already has a running task; use it."}
+	case !waiting && a.tasks.PendingOf(ag.ID) >= tasks.MaxPending:
+		return messages.Errorf(messages.CodeTooManyRequests, "%d of your task requests already wait for the owner; wait for answers before asking for more.", tasks.MaxPending)
+	case ag.AutoApprove && a.heldBy(ag.ID) >= AgentSessions:
+		return messages.Errorf(messages.CodeTooManySessions, "You already hold %d of the browser's sessions; close one (the close action) before asking for another.", AgentSessions)
+	case !a.cfg.Limits.TaskRequest(ag.ID):
+		return &messages.Error{Code: messages.CodeTooManyRequests, Message: "Task requests are coming too fast; wait a minute before asking again."}
+	}
+	return nil
+}
+
+// sweep lapses requests that waited too long and drops the oldest
+// finished tasks past the bound, storing both.
+func (a *Actor) sweep(ctx actor.Context) {
+	var ops []ledger.Op
+	for _, t := range a.tasks.Lapse() {
+		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+	}
+	for _, conv := range a.tasks.Prune() {
+		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
+	}
+	if len(ops) > 0 {
+		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: ops})
+	}
 }
 
 // decideTask is the owner's answer to a pending task.
 func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
+	a.sweep(ctx)
 	t, e := a.tasks.Decidable(m.Conversation)
 	if e != nil {
 		ctx.Respond(fail(e))
 		return
 	}
 	if m.Accept {
-		a.activate(ctx, t, ctx.Sender(), toOwner)
+		a.activate(ctx, t, ctx.Sender(), toOwner, m.Surface)
 		return
 	}
 	t, _ = a.tasks.Refuse(m.Conversation)
@@ -164,7 +210,7 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 		a.drop(m.Conversation, e)
 		ctx.Poison(e.pid)
 	}
-	a.forget(m.Conversation)
+	ops = append(ops, a.forget(m.Conversation)...)
 	a.cfg.Log.Info("task ended", "conversation", m.Conversation, "code", m.Code, "summary", m.Reason)
 	sender, sys := ctx.Sender(), ctx.ActorSystem()
 	w := &ledger.Write{Owner: m.Code == messages.CodeReleased, Ops: ops}

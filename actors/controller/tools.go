@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
+	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -31,10 +32,10 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		return
 	}
 	if m.Tool == messages.ToolTask {
-		a.askTask(ctx, m, ag.Name, ag.AutoApprove)
+		a.askTask(ctx, m, ag)
 		return
 	}
-	if a.tasks.OtherAgent(m.Conversation, ag.Name) {
+	if a.tasks.OtherAgent(m.Conversation, ag.ID) {
 		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
 		return
 	}
@@ -44,19 +45,24 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		return
 	}
 	if a.stop.Stopped {
-		ctx.Respond(messages.Fail(messages.CodeStopped, "The owner stopped all browser access; wait until the owner resumes it (`buddi resume --all`)."))
+		ctx.Respond(messages.FailWith(a.surfaceOf(m.Conversation).Over(m.Surface).Stopped()))
 		return
 	}
 	if e2 == nil {
 		ctx.Respond(messages.FailWith(a.tasks.NoTask(m.Conversation)))
 		return
 	}
-	refused, asked := a.sites.Check(m.Conversation, ag.Name, m.Act)
-	if asked != nil {
-		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *asked})
+	v := a.sites.Check(m.Conversation, ag.Name, m.Act)
+	if v.Asked != nil {
+		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *v.Asked})
 	}
-	if refused != nil {
-		ctx.Respond(messages.FailWith(refused))
+	if v.Refusal != nil {
+		if v.Refusal.Code == messages.CodeAirGap {
+			ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
+				Action: "navigate", URL: v.URL, Code: string(v.Refusal.Code), At: a.cfg.Now()})
+			v.Refusal = messages.AirGapWayBack(v.Refusal, a.surfaceOf(m.Conversation).Over(m.Surface))
+		}
+		ctx.Respond(messages.FailWith(v.Refusal))
 		return
 	}
 	ctx.RequestWithCustomSender(e2.pid, &messages.AgentCall{Call: m, Agent: ag.Name, SitesApproved: true}, ctx.Sender())
@@ -66,7 +72,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 // mode's report may read the disk.
 func (a *Actor) status(ctx actor.Context, conv string) {
 	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
-		Conversation: conv, State: messages.StateNoSession}
+		Conversation: conv, State: messages.StateNoSession, Reach: a.cfg.Reach}
 	if t, ok := a.tasks.Get(conv); ok {
 		v := tasks.View(t)
 		r.Task, r.TaskState, r.Ended = v.Description, v.State, v.EndReason

@@ -22,6 +22,7 @@ type Actor struct {
 	flushing bool
 	// last is the order of the newest op committed per key.
 	last map[string]uint64
+	refs refusals
 }
 
 // flush is the marker that commits what is staged.
@@ -107,6 +108,9 @@ func (a *Actor) commit(ctx actor.Context) {
 		a.log.Error("ledger write failed", "err", err, "writes", len(st.waiting))
 	} else {
 		st.committed(a.last)
+	}
+	if err == nil {
+		a.trim(st.refused)
 	}
 	for _, w := range st.waiting {
 		if w.ReplyTo != nil {

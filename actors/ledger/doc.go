@@ -20,6 +20,9 @@
 // owner's lane is never overwritten by it. Persist retries a write until it
 // lands, answering its caller in time either way.
 //
+// The refusal record is bounded: a commit that takes it past MaxRefusals
+// deletes its oldest entries, whoever wrote them.
+//
 // Concurrency: the Actor stages and commits in its Receive, one batch at a
 // time. Store reads are safe from any goroutine and see every acknowledged
 // write. BeforeCommit is a seam tests stall the ledger at. The Store is

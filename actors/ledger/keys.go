@@ -16,6 +16,8 @@ const (
 	prefixAirGap   = version + "airgap"
 	prefixSteps    = version + "steps/"
 	prefixDevice   = version + "device/"
+	prefixTelegram = version + "telegram/chat"
+	prefixBound    = version + "telegram/bound/"
 )
 
 // DeviceKey names one signed-in dashboard device.
@@ -24,6 +26,12 @@ func DeviceKey(id string) []byte { return []byte(prefixDevice + id) }
 // StepsKey names one conversation's step counter: a tiny record rewritten at
 // every step, apart from the session record so a step rewrites a few bytes.
 func StepsKey(conv string) []byte { return []byte(prefixSteps + conv) }
+
+// TelegramKey is where the owner's paired Telegram chat lives.
+func TelegramKey() []byte { return []byte(prefixTelegram) }
+
+// BoundKey names one conversation bound to the paired chat.
+func BoundKey(conv string) []byte { return []byte(prefixBound + conv) }
 
 // AirGapKey is where the last seen air-gap setting lives.
 func AirGapKey() []byte { return []byte(prefixAirGap) }

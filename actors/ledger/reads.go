@@ -61,3 +61,13 @@ func (s *Store) Steps(conv string) (Steps, error) {
 
 // Devices lists the signed-in dashboard devices.
 func (s *Store) Devices() ([]Device, error) { return List[Device](s, prefixDevice) }
+
+// Telegram is the paired chat, if any.
+func (s *Store) Telegram() (Telegram, bool, error) {
+	var t Telegram
+	found, err := s.Get(TelegramKey(), &t)
+	return t, found, err
+}
+
+// Bound lists the conversations bound to the paired chat.
+func (s *Store) Bound() ([]Bound, error) { return List[Bound](s, prefixBound) }

@@ -19,8 +19,11 @@ type Owner struct {
 	Created   time.Time `json:"created"`
 }
 
-// Agent is a named tool caller.
+// Agent is a named tool caller. Its ID is given once and never reused: a
+// name removed and added again is another agent, with none of the first
+// one's tasks or sessions.
 type Agent struct {
+	ID          string    `json:"id,omitempty"`
 	Name        string    `json:"name"`
 	TokenHash   string    `json:"tokenHash"`
 	Grants      []string  `json:"grants"`
@@ -39,7 +42,8 @@ const (
 // Task is owner-given authority for one conversation.
 type Task struct {
 	Conversation string        `json:"conversation"`
-	Agent        string        `json:"agent"`
+	Agent        string        `json:"agent"`             // the agent's name, as the owner sees it
+	AgentID      string        `json:"agentId,omitempty"` // the agent it belongs to (Agent.ID)
 	Description  string        `json:"description"`
 	State        string        `json:"state"`
 	MaxSteps     int           `json:"maxSteps"`
@@ -88,11 +92,28 @@ type Refusal struct {
 type AirGap struct {
 	On bool      `json:"on"`
 	At time.Time `json:"at"`
+	// Sites held logins in the browser profile that turning air-gap on
+	// removed.
+	Sites []string `json:"sites,omitempty"`
 }
 
 // Steps is how many steps a conversation's current task has used.
 type Steps struct {
 	Used int `json:"u"`
+}
+
+// Telegram is the owner's paired Telegram chat.
+type Telegram struct {
+	User     int64     `json:"user"`
+	Chat     int64     `json:"chat"`
+	Name     string    `json:"name,omitempty"`
+	PairedAt time.Time `json:"pairedAt"`
+}
+
+// Bound is one conversation bound to the paired chat.
+type Bound struct {
+	Conversation string    `json:"conversation"`
+	At           time.Time `json:"at"`
 }
 
 // Device is a browser signed in to the dashboard: only its cookie's hash is

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -13,6 +14,7 @@ type stage struct {
 	waiting []*Write
 	noSync  bool              // every write in it asked for no fsync
 	orders  map[string]uint64 // the newest op staged per key
+	refused int               // refusal records it adds
 }
 
 func newStage(db *pebble.DB) *stage {
@@ -62,6 +64,9 @@ func (s *stage) put(op Op, v []byte) error {
 	}
 	if err := s.b.Set(op.Key, v, nil); err != nil {
 		return fmt.Errorf("ledger: put %s: %w", op.Key, err)
+	}
+	if bytes.HasPrefix(op.Key, []byte(prefixRefusal)) {
+		s.refused++
 	}
 	return nil
 }

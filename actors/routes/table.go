@@ -22,6 +22,7 @@ type Table struct {
 
 // Agent is who a token belongs to and what it may call.
 type Agent struct {
+	ID     string // never reused (ledger.Agent.ID)
 	Name   string
 	Grants []string
 }
@@ -34,9 +35,10 @@ func (a Agent) Granted(tool string) bool {
 // Session is one running session: where it runs, for whom, and what it
 // last showed.
 type Session struct {
-	PID   *actor.PID
-	Agent string
-	shown atomic.Pointer[messages.SessionInfo]
+	PID     *actor.PID
+	Agent   string // the agent's name
+	AgentID string // the agent it runs for
+	shown   atomic.Pointer[messages.SessionInfo]
 }
 
 // Show records the session's latest state; only the session calls it.
@@ -109,7 +111,7 @@ func (t *Table) Direct(c *messages.ToolCall) (pid *actor.PID, agent string, ok b
 	defer t.mu.RUnlock()
 	a, known := t.agents[c.TokenHash]
 	s := t.sessions[c.Conversation]
-	if !known || !a.Granted(c.Tool) || t.stopped || s == nil || s.Agent != a.Name {
+	if !known || !a.Granted(c.Tool) || t.stopped || s == nil || s.AgentID != a.ID {
 		return nil, "", false
 	}
 	if c.Act != nil && NeedsSiteCheck(c.Act, t.askSites) {

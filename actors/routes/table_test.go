@@ -12,9 +12,11 @@ import (
 func TestDirectOnlyWhenTheControllerWouldPassTheCallOn(t *testing.T) {
 	table := routes.New()
 	pid := actor.NewPID("local", "s-c1")
-	table.PutAgent("h-ada", routes.Agent{Name: "ada", Grants: []string{"browser.*"}})
-	table.PutAgent("h-bob", routes.Agent{Name: "bob", Grants: []string{"browser.status"}})
-	table.PutSession("c1", &routes.Session{PID: pid, Agent: "ada"})
+	table.PutAgent("h-ada", routes.Agent{ID: "ag_1", Name: "ada", Grants: []string{"browser.*"}})
+	table.PutAgent("h-bob", routes.Agent{ID: "ag_2", Name: "bob", Grants: []string{"browser.status"}})
+	// A later agent of the same name is another agent: its own ID.
+	table.PutAgent("h-ada2", routes.Agent{ID: "ag_3", Name: "ada", Grants: []string{"browser.*"}})
+	table.PutSession("c1", &routes.Session{PID: pid, Agent: "ada", AgentID: "ag_1"})
 	observe := &messages.ActInput{Action: "observe"}
 	call := func(hash, tool, conv string, in *messages.ActInput) *messages.ToolCall {
 		return &messages.ToolCall{TokenHash: hash, Tool: tool, Conversation: conv, Act: in}
@@ -27,6 +29,7 @@ func TestDirectOnlyWhenTheControllerWouldPassTheCallOn(t *testing.T) {
 		"status of its session":    {call("h-ada", messages.ToolStatus, "c1", nil), true},
 		"an unknown token":         {call("h-eve", messages.ToolAct, "c1", observe), false},
 		"another agent's session":  {call("h-bob", messages.ToolStatus, "c1", nil), false},
+		"a namesake's session":     {call("h-ada2", messages.ToolAct, "c1", observe), false},
 		"a tool without the grant": {call("h-bob", messages.ToolAct, "c1", observe), false},
 		"no session":               {call("h-ada", messages.ToolAct, "c2", observe), false},
 		"a task request":           {call("h-ada", messages.ToolTask, "c1", nil), false},

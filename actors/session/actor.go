@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
@@ -21,20 +22,29 @@ type URLPolicy interface {
 	CheckURL(raw, source string) error
 	// CheckInput refuses input to the page at pageURL (air-gap).
 	CheckInput(pageURL string) error
+	// Preview reports whether raw is one of the owner's preview origins,
+	// which site approval never gates.
+	Preview(raw string) bool
 }
 
 // Config is what a session needs; Carry must be the same value across the
 // actor's restarts (the producer closes over it).
 type Config struct {
 	Conversation string
-	Agent        string
-	Profile      int
-	Store        *ledger.Store
-	Ledger       *actor.PID
-	Controller   *actor.PID
-	Driver       drivers.Driver
-	Policy       URLPolicy
-	Carry        *Carry
+	Agent        string // the agent's name
+	AgentID      string // the agent's ID, for its limits
+	// Limits are the agents' rate limits; nil means none (tests).
+	Limits     *limits.Agents
+	Profile    int
+	Store      *ledger.Store
+	Ledger     *actor.PID
+	Controller *actor.PID
+	Driver     drivers.Driver
+	Policy     URLPolicy
+	// Reach is what the install lets the browser open, as browser.status
+	// tells agents (nil: nothing said).
+	Reach *messages.Reach
+	Carry *Carry
 	// Route is this session's entry in the routing table: the session shows
 	// its state there. Nil in tests that route nothing.
 	Route *routes.Session
@@ -45,6 +55,9 @@ type Config struct {
 	// it answered GiveBack.
 	Hand func() *actor.Props
 	Log  *slog.Logger
+	// Surface is where the conversation is bound when the session starts
+	// (messages.SurfaceTelegram, or "" for none); BindSurface changes it.
+	Surface messages.Surface
 	// Chaos, when set and returning true, panics the actor as an action
 	// completes: the crash test and the load test's fault injection.
 	Chaos func() bool
@@ -55,10 +68,25 @@ type Config struct {
 }
 
 // Carry survives restarts of one session actor: the caller of the action
-// in flight, so a restarted session can answer it.
+// in flight, so a restarted session can answer it, and the surface the
+// controller last bound the conversation to.
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
+	surface  *messages.Surface
+}
+
+// bindSurface records where the conversation answers now.
+func (c *Carry) bindSurface(s messages.Surface) { c.mu.Lock(); c.surface = &s; c.mu.Unlock() }
+
+// surfaceOr is the surface last bound, or def when none was.
+func (c *Carry) surfaceOr(def messages.Surface) messages.Surface {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.surface == nil {
+		return def
+	}
+	return *c.surface
 }
 
 func (c *Carry) set(p *actor.PID) { c.mu.Lock(); c.inflight = p; c.mu.Unlock() }
@@ -83,9 +111,14 @@ type Actor struct {
 	fails  failures
 	shots  messages.Shots
 	url    string
+	title  string
+	page   int // counts the steps that may have changed the page: StepTaken.Page
 	expiry *time.Timer
 	snap   *messages.Snapshot // the owner's latest view of the page
 	asking []*actor.PID       // owners waiting for a snapshot being taken
+	// unrecorded counts refusals past the agent's rate, answered but not
+	// recorded one by one.
+	unrecorded int
 }
 
 // New returns a producer for one conversation's session actor.
@@ -127,6 +160,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.finish(ctx, m)
 	case *messages.HandReleased:
 		a.handReleased(ctx)
+	case *messages.BindSurface:
+		a.cfg.Carry.bindSurface(m.Surface)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
@@ -209,3 +244,10 @@ func (a *Actor) disarmExpiry() {
 
 // expired is the timer message for the task's lifetime.
 type expired struct{}
+
+// surface is where the conversation is bound now.
+func (a *Actor) surface() messages.Surface { return a.cfg.Carry.surfaceOr(a.cfg.Surface) }
+
+// watched reports whether a surface shows every step of this conversation,
+// so every step leaves a picture of the page for it.
+func (a *Actor) watched() bool { return a.surface() == messages.SurfaceTelegram }

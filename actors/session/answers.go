@@ -10,7 +10,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -20,15 +19,25 @@ const maxShots = 8
 // statusWait bounds the driver's status report.
 const statusWait = 2 * time.Second
 
-// observation is the agent's view of one observation.
-func (a *Actor) observation(id string, o *drivers.Observation) *messages.Observation {
+// observation is the agent's view of one observation: its time, then one
+// fence around the title, the tabs, the tree and the targets. The
+// screenshot is the agent's only when it asked for one (a watched session
+// takes one for its surface every time).
+func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
 	at := o.TakenAt.UTC()
+	var p pageText
+	p.title(o.Title)
+	p.tabs(o.Tabs)
+	p.section("Tree", o.Tree)
+	p.section("Targets (one element each; act on a ref)", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), egress.Fence("page", o.Tree)),
+		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), p.fence("page")),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: o.Tabs,
-		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Screenshot: o.Screenshot,
-		Continues: o.Continues,
+		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
+	}
+	if withShot {
+		r.Screenshot = o.Screenshot
 	}
 	if o.Continues != nil {
 		left := o.Continues.Left
@@ -37,12 +46,18 @@ func (a *Actor) observation(id string, o *drivers.Observation) *messages.Observa
 	return r
 }
 
-// outcome is the agent's view of an action's result.
+// outcome is the agent's view of an action's result: what it read of the
+// page (title, tabs, dom or console text, masked) in one fence.
 func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Outcome {
 	r := &messages.Outcome{Outcome: o.Result, StepsLeft: a.stepsLeft(), URL: o.URL,
 		Title: o.Title, Tabs: o.Tabs, Screenshot: o.Image}
-	if o.Text != "" {
-		r.Text = egress.Fence(in.Action, o.Text)
+	var p pageText
+	p.title(o.Title)
+	p.tabs(o.Tabs)
+	p.section(in.Action, o.Text)
+	r.Text = p.fence(in.Action)
+	if in.Action == "dom" {
+		r.AuthenticatedUser = messages.AuthenticatedUser
 	}
 	if len(o.Image) > 0 {
 		r.Width, r.Height = o.Width, o.Height
@@ -50,6 +65,26 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	if spec := messages.Spec(in.Action); spec.Mutating || spec.ChangesPage {
 		r.Next = messages.ObserveAgain
 	}
+	return r
+}
+
+// scriptResult is the agent's view of the steps of a script that ran: each
+// step's outcome, and what the steps read, step by step, in one fence.
+func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult {
+	r := &messages.ScriptResult{Steps: steps, StepsLeft: a.stepsLeft(), Next: messages.ObserveAgain}
+	var p pageText
+	for _, s := range steps {
+		if s.Title == "" && s.Read == "" {
+			continue
+		}
+		fmt.Fprintf(&p.b, "Step %d (%s):\n", s.Step, s.Action)
+		p.title(s.Title)
+		p.section("", s.Read)
+		if s.Action == "dom" {
+			r.AuthenticatedUser = messages.AuthenticatedUser
+		}
+	}
+	r.Text = p.fence("script")
 	return r
 }
 
@@ -70,7 +105,7 @@ func (a *Actor) keepShot(thumb []byte) {
 // may read the disk, and the session does not wait for it.
 func (a *Actor) answerStatus(ctx actor.Context) {
 	r := &messages.Status{Session: a.info(), StepsLeft: a.stepsLeft(),
-		Expires: a.task.Expires, Task: a.task.Description}
+		Expires: a.task.Expires, Task: a.task.Description, Reach: a.cfg.Reach}
 	drv, to, sys := a.cfg.Driver, ctx.Sender(), ctx.ActorSystem()
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), statusWait)

@@ -21,25 +21,30 @@ type failures struct{ observe, target int }
 // apply turns a driver result into the agent's answer and applies the pause
 // rules. It runs in Receive.
 func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messages.ToolResult {
+	spec := messages.Spec(in.Action)
+	if spec.Run == messages.RunScript {
+		return a.scriptDone(ctx, in, d)
+	}
 	if d.err != nil {
 		return a.failed(ctx, in, d.err)
 	}
-	spec := messages.Spec(in.Action)
-	switch spec.Run {
-	case messages.RunObserve:
+	if spec.Run == messages.RunObserve {
 		a.fails.observe = 0
-		a.url = d.obs.URL
+		a.url, a.title = d.obs.URL, d.obs.Title
 		id := a.ev.set(a.rec.Epoch, d.obs)
 		a.keepShot(d.thumb)
-		return &messages.ToolResult{Result: a.observation(id, d.obs)}
-	case messages.RunScript:
-		a.ev.stale("a script ran")
-		return &messages.ToolResult{Result: &messages.ScriptResult{Steps: d.script, StepsLeft: a.stepsLeft()}}
+		return &messages.ToolResult{Result: a.observation(id, d.obs, in.Screenshot)}
 	}
 	if spec.Mutating {
 		a.fails.target = 0
 	}
 	out := d.out
+	switch {
+	case out.Title != "":
+		a.title = out.Title
+	case out.URL != "" && out.URL != a.url:
+		a.title = "" // another page, whose title the driver did not say
+	}
 	if out.URL != "" {
 		a.url = out.URL
 	}
@@ -84,6 +89,28 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		e.Message += " The session is now paused until the owner resumes access."
 	}
 	return messages.FailWith(e)
+}
+
+// scriptDone answers a script: the steps that ran and what each did, and
+// when a step failed, its refusal with those steps beside it (a click that
+// landed is never hidden behind a later failure).
+func (a *Actor) scriptDone(ctx actor.Context, in *messages.ActInput, d *done) *messages.ToolResult {
+	a.ev.stale("a script ran")
+	for _, s := range d.script {
+		if s.URL != "" {
+			a.url = s.URL
+		}
+	}
+	if d.err == nil {
+		return &messages.ToolResult{Result: a.scriptResult(d.script)}
+	}
+	step := len(d.script) + 1
+	res := a.failed(ctx, in.Steps[step-1], d.err)
+	e := *res.Error
+	failedStep := messages.ScriptStep{Step: step, Action: in.Steps[step-1].Action, Code: e.Code, Message: e.Message}
+	e.Message = fmt.Sprintf("Script step %d (%s) failed after %d steps ran: %s", step, failedStep.Action, step-1, e.Message)
+	e.Script = a.scriptResult(append(d.script, failedStep))
+	return messages.FailWith(&e)
 }
 
 // targetMiss counts a targeting failure; three in a row pause the session.

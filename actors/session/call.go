@@ -36,20 +36,39 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 	}
 	act, e := a.prepare(in, m.SitesApproved)
 	if e != nil {
-		switch e.Code {
-		case messages.CodeStaleRef:
-			if messages.Spec(in.Action).Mutating {
-				a.targetMiss(ctx)
-			}
-		case messages.CodeAirGap:
-			a.recordRefusal(ctx, in, e) // navigate and input alike
-		}
-		ctx.Respond(messages.FailWith(e))
+		a.refuse(ctx, m, e)
 		return
 	}
 	a.rec.StepsUsed += in.Cost()
-	a.dispatch(ctx, in, act)
+	a.dispatch(ctx, in, act, ctx.Sender(), nil)
 	a.persistSteps(ctx)
+}
+
+// refuse answers a call refused before anything reached the page. A
+// targeting refusal counts towards the pause rule and comes with fresh
+// evidence; an air-gap refusal is recorded.
+func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Error) {
+	in := m.Call.Act
+	switch e.Code {
+	case messages.CodeStaleRef, messages.CodeAmbiguous:
+		if messages.Spec(in.Action).Mutating {
+			a.targetMiss(ctx)
+		}
+	case messages.CodeAirGap:
+		url := a.url
+		if in.Action == "navigate" {
+			url = in.URL
+		}
+		a.recordRefusal(ctx, in, url, e)
+		e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface))
+	}
+	if _, held := a.st.(*paused); held {
+		e.Message += " The session is now paused until the owner resumes access."
+	}
+	if a.recover(ctx, e, ctx.Sender()) {
+		return
+	}
+	ctx.Respond(messages.FailWith(e))
 }
 
 // limits ends the task when its time or budget is gone.
@@ -67,6 +86,11 @@ func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
 
 // prepare checks evidence and policy and builds the driver action.
 func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, *messages.Error) {
+	if in.Action == "open" {
+		if _, ok := a.tabs.(drivers.AppOpener); !ok {
+			return nil, messages.CodeNoApps.Err()
+		}
+	}
 	var target *drivers.Target
 	if messages.Spec(in.Action).Mutating {
 		t, e := a.ev.check(in)
@@ -91,7 +115,15 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 			return nil, e
 		}
 	}
-	return toAction(in, target), nil
+	act := toAction(in, target)
+	if in.Wait != nil && in.Wait.Ref != "" {
+		t, e := a.ev.ref(in.Wait.Ref)
+		if e != nil {
+			return nil, e
+		}
+		act.Wait.Target = t
+	}
+	return act, nil
 }
 
 // prepareSteps runs a script's steps through the checks a single call gets

@@ -56,7 +56,7 @@ func (a *Actor) resumed(ctx actor.Context, owner *actor.PID) {
 // paused or taken-over session stays so.
 func (a *Actor) stopAll(ctx actor.Context) {
 	a.interrupt(ctx, messages.Fail(messages.CodeStopped,
-		"The owner stopped all browser access while this action ran; it was abandoned. Ask the owner to resume access."))
+		"The owner stopped all browser access while this action ran; it was abandoned. Wait until the owner resumes it ("+a.surface().WayBack(messages.CodeStopped, "")+")."))
 	a.ev.void("browser access was stopped")
 	a.rec.Epoch++ // results of calls started before the Stop are fenced off
 	a.show()
@@ -164,4 +164,12 @@ func (a *Actor) pause(ctx actor.Context, reason string) {
 	a.become(&paused{reason: reason})
 	a.persist(ctx)
 	a.cfg.Log.Info("session paused", "conversation", a.cfg.Conversation, "reason", reason)
+}
+
+// upperFirst starts a hint with a capital, to open a sentence.
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

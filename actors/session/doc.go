@@ -10,6 +10,11 @@
 // closing (released or ended). What the ledger stores (paused, taken over)
 // is written from the state, never the other way round except at start.
 //
+// A conversation bound to a surface that shows every step (Telegram; the
+// controller says so with BindSurface) is watched: each of its steps
+// leaves a picture of the page in its StepTaken event, and the refusals its
+// agent reads name the way back on that surface.
+//
 // Concurrency: all state is touched only in Receive. Driver calls run in a
 // goroutine started by Receive and come back as a *done message carrying the
 // sequence number and epoch they were started under; a done whose epoch or

@@ -12,6 +12,7 @@ import (
 type evidence struct {
 	id     string
 	refs   map[string]drivers.Target
+	tree   string // the observation's tree: a semantic target needs it unchanged
 	fresh  bool
 	reason string // why it is not fresh
 	n      int
@@ -20,6 +21,7 @@ type evidence struct {
 func (e *evidence) void(reason string) {
 	e.fresh = false
 	e.refs = nil
+	e.tree = ""
 	e.reason = reason
 }
 
@@ -34,6 +36,7 @@ func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 	e.n++
 	e.id = fmt.Sprintf("o%d.%d", epoch, e.n)
 	e.refs = obs.Refs
+	e.tree = obs.Tree
 	e.fresh = true
 	e.reason = ""
 	return e.id
@@ -44,21 +47,72 @@ func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Error) {
 	if in.Observation != e.id || e.id == "" {
 		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
-			"Observation %q is not the latest one; observe again and act on the newest observation id.", clip(in.Observation))}
+			"Observation %q is not the latest one; act on the newest observation id.", clip(in.Observation))}
 	}
 	if !e.fresh {
 		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
-			"Observation %s no longer describes the page (%s); observe again before acting.", e.id, e.reason)}
+			"Observation %s no longer describes the page (%s); act on a newer observation.", e.id, e.reason)}
 	}
 	if in.Target == nil {
 		return nil, nil
 	}
-	t, ok := e.refs[in.Target.Ref]
+	if in.Target.Semantic() {
+		return e.match(in.Target)
+	}
+	return e.ref(in.Target.Ref)
+}
+
+// ref resolves a ref of the latest observation.
+func (e *evidence) ref(ref string) (*drivers.Target, *messages.Error) {
+	t, ok := e.refs[ref]
 	if !ok {
 		return nil, &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
-			"%s is not an element of observation %s; pick a ref from that observation's tree.", in.Target.Ref, e.id)}
+			"%s is not an element of observation %s; pick a ref from that observation's targets.", ref, e.id)}
 	}
 	return &t, nil
+}
+
+// match resolves a semantic target against the latest observation: exactly
+// one of its elements must match, exactly, and the driver is handed the
+// observation's tree to check that the page still shows it unchanged.
+func (e *evidence) match(want *messages.TargetRef) (*drivers.Target, *messages.Error) {
+	var found []drivers.Target
+	for _, t := range e.refs {
+		if matches(t, want) {
+			found = append(found, t)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
+			"No element of observation %s is %s; pick a ref from that observation's targets.", e.id, want.Describe())}
+	case 1:
+		t := found[0]
+		t.Tree = e.tree
+		return &t, nil
+	}
+	return nil, &messages.Error{Code: messages.CodeAmbiguous, Message: fmt.Sprintf(
+		"%d elements of observation %s are %s; pick one by its ref from that observation's targets.", len(found), e.id, want.Describe())}
+}
+
+// matches reports whether an observed element is what a semantic target
+// names: exact text, in the frame it gives.
+func matches(t drivers.Target, want *messages.TargetRef) bool {
+	if t.Frame != want.Frame {
+		return false
+	}
+	if r := want.MatchRole(); r != "" && t.Role != r {
+		return false
+	}
+	switch want.By {
+	case messages.ByLabel:
+		return t.Label == want.Name
+	case messages.ByPlaceholder:
+		return t.Placeholder == want.Name
+	case messages.ByText:
+		return t.Text == want.Name
+	}
+	return t.Name == want.Name
 }
 
 // checkRead refuses a region read or a continuation whose ref is not in the

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -79,8 +80,14 @@ func (a *Actor) show() {
 	}
 }
 
-// stepTaken counts an act that ran and tells subscribers, with its thumbnail.
-func (a *Actor) stepTaken(in *messages.ActInput, d *done, res *messages.ToolResult) {
+// stepTaken counts an act that ran and tells subscribers, with its
+// thumbnail and, for a watched conversation, the picture of the page it
+// left.
+func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
+	in := w.in
+	if !messages.Spec(in.Action).Reads {
+		a.page++
+	}
 	now := a.cfg.Now()
 	took := now.Sub(d.started)
 	if a.cfg.Acts != nil {
@@ -94,10 +101,12 @@ func (a *Actor) stepTaken(in *messages.ActInput, d *done, res *messages.ToolResu
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		URL: a.url, StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, At: now, Took: took}
+		Words: w.words, URL: a.url, Title: a.title, Page: fmt.Sprintf("%d.%d", a.rec.Epoch, a.page),
+		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
+		At: now, Took: took}
 	switch {
 	case res.Error != nil:
-		e.Code = res.Error.Code
+		e.Code, e.Reason = res.Error.Code, res.Error.Message
 	case d.out != nil:
 		e.Outcome = d.out.Result
 	case d.obs != nil:

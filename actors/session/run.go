@@ -10,15 +10,17 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// dispatch runs the action off the mailbox; its result comes back as *done.
-func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action) {
+// dispatch runs the action off the mailbox; its result comes back as *done
+// and is answered to replyTo. recovering, when set, is a refusal the action
+// (an observation) fetches fresh evidence for.
+func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action, replyTo *actor.PID, recovering *messages.Error) {
 	a.seq++
 	c, cancel := context.WithTimeout(context.Background(), messages.Spec(in.Action).Deadline)
-	a.become(&working{seq: a.seq, in: in, replyTo: ctx.Sender(), cancel: cancel})
-	a.cfg.Carry.set(ctx.Sender())
+	a.become(&working{seq: a.seq, in: in, replyTo: replyTo, cancel: cancel, words: inWords(in, act), recovering: recovering})
+	a.cfg.Carry.set(replyTo)
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
-	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, started: a.cfg.Now()}
+	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched(), started: a.cfg.Now()}
 	drv, conv := a.cfg.Driver, a.cfg.Conversation
 	go func() {
 		defer cancel()
@@ -35,11 +37,13 @@ type done struct {
 	obs        *drivers.Observation
 	out        *drivers.Outcome
 	script     []messages.ScriptStep
-	err        error
+	err        error                     // of the action, or of a script's failing step
 	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
 	fresh      bool
-	thumb      []byte // a thumbnail of the screenshot taken, if any
+	thumb      []byte // a thumbnail of the screenshot the agent asked for, if any
 	shot       []byte // the screenshot taken, if any
+	watch      bool   // a surface shows every step: leave a picture of the page
+	picture    []byte // the page after the step, for that surface
 	started    time.Time
 }
 
@@ -56,6 +60,7 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	case messages.RunObserve:
 		var opts drivers.ObserveOptions
 		if opts, d.err = readOptions(in, d.refs); d.err == nil {
+			opts.Screenshot = opts.Screenshot || d.watch
 			d.obs, d.err = d.tabs.Observe(c, opts)
 		}
 	case messages.RunScript:
@@ -66,12 +71,42 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	switch {
 	case d.obs != nil && len(d.obs.Screenshot) > 0:
 		d.shot = d.obs.Screenshot
+		d.picture = d.obs.Screenshot
+		if in.Screenshot {
+			d.thumb = thumbnail(d.shot)
+		}
 	case d.out != nil && len(d.out.Image) > 0:
 		d.shot = d.out.Image
-	}
-	if d.shot != nil {
+		d.picture = d.out.Image
 		d.thumb = thumbnail(d.shot)
 	}
+	if d.watch && d.picture == nil {
+		d.picture = capture(d.tabs)
+	}
+}
+
+// pictureWait bounds the picture a watched step leaves of the page.
+const pictureWait = 5 * time.Second
+
+// capture is a picture of the page after a step that took none, for a
+// surface that shows every step; nil when there is no page to take.
+func capture(tabs drivers.Tabs) []byte {
+	c, cancel := context.WithTimeout(context.Background(), pictureWait)
+	defer cancel()
+	out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
+	if err != nil || out == nil {
+		return nil
+	}
+	return out.Image
+}
+
+// inWords is the act in words, with its target as the evidence named it.
+func inWords(in *messages.ActInput, act *drivers.Action) string {
+	target := ""
+	if t := act.Target; t != nil {
+		target = messages.TargetWords(t.Ref, t.Role, t.Name)
+	}
+	return messages.InWords(in, target)
 }
 
 // finish applies a driver result, unless it was abandoned.
@@ -86,9 +121,17 @@ func (a *Actor) finish(ctx actor.Context, d *done) {
 	}
 	a.cfg.Carry.take()
 	a.become(&ready{})
+	if w.recovering != nil {
+		a.recovered(ctx, w, d)
+		return
+	}
 	res := a.apply(ctx, w.in, d)
+	a.stepTaken(w, d, res)
+	if res.Error != nil && a.recover(ctx, res.Error, w.replyTo) {
+		a.show()
+		return
+	}
 	ctx.Send(w.replyTo, res)
-	a.stepTaken(w.in, d, res)
 	a.show()
 	a.snapshotAfter(ctx, d)
 }
@@ -114,7 +157,7 @@ func (a *Actor) adopt(d *done) {
 func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
 	act := &drivers.Action{Kind: drivers.Kind(in.Action), Target: t, URL: in.URL,
 		Value: in.Value, Values: in.Values, DeltaY: in.DeltaY, TabOp: in.Tab,
-		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars}
+		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars, AppID: in.AppID, App: in.App}
 	if in.Action == "press" {
 		act.Value = in.Key
 	}

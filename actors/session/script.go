@@ -8,9 +8,10 @@ import (
 )
 
 // runScript runs a batch of navigation-phase steps, each through the same
-// checks as a single call: a step that puts input on the page needs a ref
-// of the latest observation, and the page must not have changed since. It
-// stops at the first failure.
+// checks as a single call: a step that puts input on the page needs a
+// target of the latest observation, and the page must not have changed
+// since. It stops at the first failure, which it returns beside every step
+// that ran before it and what each did.
 func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs map[string]drivers.Target, fresh bool) ([]messages.ScriptStep, error) {
 	var out []messages.ScriptStep
 	for i, s := range in.Steps {
@@ -19,7 +20,7 @@ func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs
 			tt, ok := refs[s.Target.Ref]
 			if !ok || !fresh {
 				return out, drivers.Errorf(drivers.CodeTargetGone, nil,
-					"script step %d: %s is not an element of a fresh observation; observe, then run the rest", i+1, s.Target.Ref)
+					"script step %d: %s is not an element of a fresh observation (an earlier step changed the page); observe, then run the rest", i+1, s.Target.Describe())
 			}
 			t = &tt
 		}
@@ -37,5 +38,5 @@ func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs
 
 func stepResult(n int, action string, o *drivers.Outcome) messages.ScriptStep {
 	return messages.ScriptStep{Step: n, Action: action, Outcome: o.Result, URL: o.URL,
-		Text: o.Text, ScreenshotBytes: len(o.Image)}
+		ScreenshotBytes: len(o.Image), Read: o.Text, Title: o.Title}
 }

@@ -31,6 +31,17 @@ type world struct {
 
 func start(t *testing.T, cfg sim.Config, hand func() *actor.Props) *world {
 	t.Helper()
+	return startOf(t, cfg, hand, open{})
+}
+
+// startWith is start with the URL policy pol.
+func startWith(t *testing.T, cfg sim.Config, pol session.URLPolicy) *world {
+	t.Helper()
+	return startOf(t, cfg, nil, pol)
+}
+
+func startOf(t *testing.T, cfg sim.Config, hand func() *actor.Props, pol session.URLPolicy) *world {
+	t.Helper()
 	w := &world{sys: actortest.System(t), bus: events.New(), drv: sim.New(cfg),
 		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
 	var led *actor.PID
@@ -45,7 +56,7 @@ func start(t *testing.T, cfg sim.Config, hand func() *actor.Props) *world {
 	})
 	w.pid = w.sys.Root.Spawn(actor.PropsFromProducer(session.New(session.Config{
 		Conversation: "c1", Agent: "ada", Store: w.store, Ledger: led, Controller: w.ctrl.PID,
-		Driver: w.drv, Policy: open{}, Bus: w.bus, Hand: hand, Now: w.clock.Now,
+		Driver: w.drv, Policy: pol, Bus: w.bus, Hand: hand, Now: w.clock.Now,
 		Log: slog.New(slog.DiscardHandler),
 	})))
 	return w
@@ -56,10 +67,18 @@ type open struct{}
 
 func (open) CheckURL(string, string) error { return nil }
 func (open) CheckInput(string) error       { return nil }
+func (open) Preview(string) bool           { return false }
 
 func (w *world) act(t *testing.T, in *messages.ActInput) *messages.ToolResult {
 	t.Helper()
 	call := &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1", Act: in}
+	return actortest.Ask[*messages.ToolResult](t, w.sys, w.pid, &messages.AgentCall{Call: call, Agent: "ada"})
+}
+
+// actOn acts as a call the surface answers.
+func (w *world) actOn(t *testing.T, surface messages.Surface, in *messages.ActInput) *messages.ToolResult {
+	t.Helper()
+	call := &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1", Act: in, Surface: surface}
 	return actortest.Ask[*messages.ToolResult](t, w.sys, w.pid, &messages.AgentCall{Call: call, Agent: "ada"})
 }
 

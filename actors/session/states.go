@@ -29,6 +29,10 @@ type working struct {
 	in      *messages.ActInput
 	replyTo *actor.PID
 	cancel  context.CancelFunc
+	words   string // the act in words, for its step event
+	// recovering is a refusal decided before input whose fresh evidence
+	// this call (an observation) fetches.
+	recovering *messages.Error
 }
 
 // paused: a pause rule fired. Only status and close work until the owner
@@ -91,8 +95,7 @@ func (*working) receive(a *Actor, ctx actor.Context) {
 func (p *paused) receive(a *Actor, ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *messages.AgentCall:
-		a.refuseUnlessClose(ctx, m, messages.CodePaused,
-			"The session is paused ("+p.reason+"); ask the owner to resume access (`buddi resume "+a.cfg.Conversation+"`), then observe again.")
+		a.refuseUnlessClose(ctx, m, a.surface().Over(m.Call.Surface).Paused(a.cfg.Conversation, p.reason))
 	default:
 		a.control(ctx)
 	}
@@ -130,30 +133,34 @@ func (*closing) receive(_ *Actor, ctx actor.Context) {
 }
 
 func (a *Actor) refuseTakenOver(ctx actor.Context, m *messages.AgentCall) {
-	a.refuseUnlessClose(ctx, m, messages.CodeTakenOver,
-		"The owner has taken over this browser; wait until they hand it back, then observe again before acting.")
+	a.refuseUnlessClose(ctx, m, messages.Errorf(messages.CodeTakenOver,
+		"The owner has taken over this browser; wait until they hand it back, then observe again before acting."))
 }
 
-func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, code messages.Code, msg string) {
+func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, e *messages.Error) {
 	switch {
 	case m.Call.Tool == messages.ToolStatus:
 		a.answerStatus(ctx)
 	case m.Call.Act != nil && messages.Spec(m.Call.Act.Action).Run == messages.RunClose:
 		a.release(ctx, "the agent closed the session")
 	default:
-		ctx.Respond(messages.Fail(code, msg))
+		ctx.Respond(messages.FailWith(e))
 	}
 }
 
 // control handles the owner's controls in every live state.
 func (a *Actor) control(ctx actor.Context) {
-	switch ctx.Message().(type) {
+	switch m := ctx.Message().(type) {
 	case *messages.TakeOver:
 		a.takeOver(ctx)
 	case *messages.Resume:
 		a.resume(ctx)
 	case *messages.Release:
-		a.release(ctx, "the owner released the session")
+		why := m.Why
+		if why == "" {
+			why = "the owner released the session"
+		}
+		a.release(ctx, why)
 	case *messages.StopAll:
 		a.stopAll(ctx)
 	}

@@ -37,7 +37,7 @@ func agent(e *env, args []string) int {
 			if err := o.RemoveAgent(ctx, f.arg(0)); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "Agent %s removed; its token no longer works.\n", f.arg(0))
+			fmt.Fprintf(e.stdout, "Agent %s removed; its token no longer works, and its sessions and waiting requests have ended.\n", f.arg(0))
 			return nil
 		})
 	}

@@ -24,21 +24,32 @@ func ownerClient(f *flags) (*apiclient.Owner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the owner token in %s cannot be read: %w", f.cfg.DataDir, err)
 	}
-	c, err := apiclient.New("http://"+daemonAddr(f), apiclient.WithUserAgent("buddi-cli/"+version))
+	addr, err := daemonAddr(f)
+	if err != nil {
+		return nil, err
+	}
+	c, err := apiclient.New("http://"+addr, apiclient.WithUserAgent("buddi-cli/"+version))
 	if err != nil {
 		return nil, err
 	}
 	return c.Owner(token), nil
 }
 
-// daemonAddr is --addr when given, else the running daemon's address.
-func daemonAddr(f *flags) string {
-	if !f.addrSet {
-		if inst, err := daemon.ReadInstance(f.cfg.DataDir); err == nil {
-			return inst.Addr
-		}
+// daemonAddr is --addr when given, else the running daemon's address from
+// its serve.json, else the default. A serve.json that is not the user's
+// own and owner-only is an error: a token would go where it points.
+func daemonAddr(f *flags) (string, error) {
+	if f.addrSet {
+		return f.cfg.Addr, nil
 	}
-	return f.cfg.Addr
+	inst, err := daemon.ReadInstance(f.cfg.DataDir)
+	switch {
+	case err == nil:
+		return inst.Addr, nil
+	case errors.Is(err, daemon.ErrUntrustedInstance):
+		return "", err
+	}
+	return f.cfg.Addr, nil
 }
 
 // ownerContext bounds one owner command.

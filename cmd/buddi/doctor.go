@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/doctor"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 func init() {
@@ -14,10 +18,23 @@ func doctorCmd(e *env, args []string) int {
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
-	rows := doctor.Rows(f.cfg, doctor.Options{TokenFile: daemon.OwnerTokenFile, InUse: func() (string, int, bool) {
-		inst, err := daemon.ReadInstance(f.cfg.DataDir)
-		return inst.Addr, inst.PID, err == nil && running(inst.Addr)
-	}})
+	rows := doctor.Rows(f.cfg, doctor.Options{TokenFile: daemon.OwnerTokenFile, Launch: true,
+		InUse: func() (string, int, bool) {
+			inst, err := daemon.ReadInstance(f.cfg.DataDir)
+			return inst.Addr, inst.PID, err == nil && running(inst.Addr)
+		},
+		Serving: func() (string, string) {
+			inst, err := daemon.ReadInstance(f.cfg.DataDir)
+			switch {
+			case errors.Is(err, daemon.ErrUntrustedInstance):
+				return "", strings.TrimPrefix(err.Error(), "daemon: ") + "."
+			case err != nil:
+				return "", ""
+			}
+			return inst.Addr, ""
+		},
+		Telegram: func() (messages.TelegramView, bool, error) { return telegramView(f.cfg) },
+	})
 	tb := newTable(e.stdout)
 	for _, r := range rows {
 		tb.row(r.Name, r.Level, r.Text)

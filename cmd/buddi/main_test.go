@@ -78,6 +78,8 @@ func TestUsageAndErrors(t *testing.T) {
 		"takeover no conv": {[]string{"takeover"}, nil, 2, "err", "expected CONVERSATION"},
 		"resume both":      {[]string{"resume", "c1", "--all"}, nil, 2, "err", "either one CONVERSATION or --all"},
 		"task steps":       {[]string{"task", "start", "--agent", "a", "--conversation", "c", "--steps", "900", "go"}, nil, 2, "err", "out of range"},
+		"remote addr":      {[]string{"serve", "--addr", "0.0.0.0:7777"}, nil, 2, "err", "--allow-remote"},
+		"remote env addr":  {[]string{"serve"}, []string{"BUDDI_ADDR=192.0.2.7:7777"}, 2, "err", "in clear"},
 		"mcp no token":     {[]string{"mcp"}, nil, 2, "err", "agent-token"},
 	}
 	for name, c := range cases {
@@ -120,11 +122,11 @@ type served struct {
 	out  *bytes.Buffer
 }
 
-func serve(t *testing.T, dir string) *served {
+func serve(t *testing.T, dir string, env ...string) *served {
 	t.Helper()
 	addr := daemontest.FreeAddr(t)
 	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
-	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn")
+	cmd.Env = append(append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn"), env...)
 	out := &bytes.Buffer{}
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = out
@@ -149,7 +151,7 @@ func TestServeLifecycle(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("owner-token: %v mode %v; want 0600", err, fi.Mode().Perm())
 	}
-	h := health(t, s.addr)
+	h := health(t, s)
 	if h["stopped"] != false || h["mode"] != "sim" || h["version"] == "" { // serve runs the sim driver here
 		t.Fatalf("healthz = %v", h)
 	}
@@ -171,6 +173,22 @@ func TestServeLifecycle(t *testing.T) {
 	r = runCLI(t, nil, "sessions", "--data", dir)
 	if r.code != 0 || !strings.Contains(r.stdout, "c1") || !strings.Contains(r.stdout, "ready") {
 		t.Fatalf("sessions: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "sites", "--data", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "no site") {
+		t.Fatalf("sites: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "sites", "revoke", "example.com", "--data", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "example.com: removed 0 answers") {
+		t.Fatalf("sites revoke: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "logins", "--data", dir) // the sim keeps no logins
+	if r.code != 1 || !strings.Contains(r.stderr, "not_supported") {
+		t.Fatalf("logins: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "logins", "signout", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "signout --all") {
+		t.Fatalf("logins signout without a site: exit %d out %q err %q", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, nil, "takeover", "c404", "--data", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "no_session") {
@@ -200,7 +218,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 	}
 	_ = s.cmd.Wait()
 	s = serve(t, dir)
-	if h := health(t, s.addr); h["stopped"] != true {
+	if h := health(t, s); h["stopped"] != true {
 		t.Fatalf("after kill -9 and restart healthz = %v; want stopped", h)
 	}
 	if r := runCLI(t, nil, "doctor", "--data", dir); !strings.Contains(r.stdout, "in use by buddi serve") {
@@ -209,7 +227,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 	if r := runCLI(t, nil, "resume", "--all", "--data", dir); r.code != 0 {
 		t.Fatalf("resume --all: exit %d err %q", r.code, r.stderr)
 	}
-	if h := health(t, s.addr); h["stopped"] != false {
+	if h := health(t, s); h["stopped"] != false {
 		t.Fatalf("after resume healthz = %v; want not stopped", h)
 	}
 }
@@ -217,7 +235,7 @@ func TestStopSurvivesKill9(t *testing.T) {
 func TestDoctorRows(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1"}, "doctor", "--data", dir)
-	for _, name := range []string{"data dir", "store", "owner token", "browser", "playwright", "browser user", "sandbox", "egress proxy", "extension", "telegram"} {
+	for _, name := range []string{"data dir", "store", "owner token", "address", "browser", "playwright", "browser user", "sandbox", "egress proxy", "extension", "telegram"} {
 		if !strings.Contains(r.stdout, name) {
 			t.Fatalf("doctor has no %q row:\n%s", name, r.stdout)
 		}
@@ -228,6 +246,9 @@ func TestDoctorRows(t *testing.T) {
 	if !strings.Contains(r.stdout, "the driver is installed") {
 		t.Fatalf("doctor does not find Playwright's driver with node from PATH:\n%s", r.stdout)
 	}
+	if !strings.Contains(r.stdout, "the browser starts and opens a tab") {
+		t.Fatalf("doctor's first-run check did not start the browser:\n%s", r.stdout)
+	}
 	if os.Geteuid() == 0 {
 		r = runCLI(t, nil, "doctor", "--data", dir)
 		if !strings.Contains(r.stdout, "not root") && !strings.Contains(r.stdout, "creates on the first launch") || !strings.Contains(r.stdout, "keeps its sandbox") {
@@ -237,6 +258,20 @@ func TestDoctorRows(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stdout, "BUDDI_BROWSER_USER=root is root") {
 			t.Fatalf("doctor accepts root as the browser user: exit %d\n%s", r.code, r.stdout)
 		}
+	}
+	// A browser that cannot start for want of libraries: doctor says so in
+	// one sentence, with the command to run once with sudo.
+	fake := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fake, "google-chrome"), []byte("#!/bin/sh\necho 'chrome: error while loading shared libraries: libgbm.so.1' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, []string{"BUDDI_BROWSER_NO_SANDBOX=1", "PATH=" + fake + ":" + os.Getenv("PATH"), "PLAYWRIGHT_BROWSERS_PATH=" + t.TempDir()}, "doctor", "--data", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "missing shared libraries") || !strings.Contains(r.stdout, "install-deps chromium`") {
+		t.Fatalf("doctor with a browser missing libraries: exit %d\n%s", r.code, r.stdout)
+	}
+	r = runCLI(t, []string{"BUDDI_ADDR=0.0.0.0:7777"}, "doctor", "--data", dir)
+	if !strings.Contains(r.stdout, "beyond this machine") {
+		t.Fatalf("doctor does not warn of an address beyond loopback:\n%s", r.stdout)
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -261,9 +296,16 @@ func waitHealthy(t *testing.T, addr string) {
 	}
 }
 
-func health(t *testing.T, addr string) map[string]any {
+// health reads /healthz of s as the owner (the details are the owner's).
+func health(t *testing.T, s *served) map[string]any {
 	t.Helper()
-	resp, err := http.Get("http://" + addr + "/healthz")
+	token, err := os.ReadFile(filepath.Join(s.dir, "owner-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://"+s.addr+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

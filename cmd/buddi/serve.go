@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 )
 
@@ -21,8 +23,12 @@ func init() {
 func serve(e *env, args []string) int {
 	f := newFlags(e, "serve")
 	accessLog := f.Bool("access-log", false, "log every HTTP request at info level")
+	f.BoolVar(&f.cfg.AllowRemote, "allow-remote", f.cfg.AllowRemote, "serve on an address beyond loopback, where tokens cross the network in clear (env BUDDI_ALLOW_REMOTE)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code
+	}
+	if err := f.cfg.CheckServeAddr(); err != nil {
+		return usageFail(e, "serve", strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": "))
 	}
 	log := newLogger(e, f.cfg.LogLevel)
 	d, err := daemon.Start(daemon.Options{Config: f.cfg, Log: log, Version: version,

@@ -25,7 +25,10 @@ func Start(t testing.TB, dir string, o daemon.Options) *Daemon {
 	if dir == "" {
 		dir = browsertest.TempDir(t)
 	}
-	o.Config.DataDir, o.Config.Addr = dir, "127.0.0.1:0"
+	o.Config.DataDir = dir
+	if o.Config.Addr == "" {
+		o.Config.Addr = "127.0.0.1:0"
+	}
 	if o.Config.Driver == "" {
 		o.Config.Driver = "sim"
 	}

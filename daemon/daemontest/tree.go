@@ -1,6 +1,7 @@
 package daemontest
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
 )
@@ -23,3 +24,21 @@ func Ref(t testing.TB, obs map[string]any, role, name string) string {
 
 // ID is the observation id of an observe result.
 func ID(obs map[string]any) string { s, _ := obs["observation"].(string); return s }
+
+// Evidence is the fresh observation a refusal brought with it, as an
+// observe result reads, failing the test when it brought none.
+func Evidence(t testing.TB, r *Reply) map[string]any {
+	t.Helper()
+	if r.Error == nil || r.Error.Observation == nil {
+		t.Fatalf("the answer brought no fresh observation: %+v %s", r.Error, r.Result)
+	}
+	raw, err := json.Marshal(r.Error.Observation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -50,6 +50,31 @@ func BenchmarkClickObserve(b *testing.B) {
 	}
 }
 
+// BenchmarkTyping measures what typing costs now that text goes only where
+// the driver can see: a fill is one engine call that focuses, checks and
+// inserts; a press with no target first finds the focused field in every
+// frame (the page has two).
+func BenchmarkTyping(b *testing.B) {
+	d := sharedDriver(b)
+	s := newSite(b)
+	s.page("/form", "Form", `<label>Note <input id="n"></label><iframe src="/inner"></iframe><iframe src="/inner"></iframe>`+longPage(benchSections))
+	s.page("/inner", "Inner", `<p>framed</p>`)
+	tabs := openConv(b, d, b.Name())
+	navigate(b, tabs, s.URL+"/form")
+	obs := observe(b, tabs, drivers.ObserveOptions{})
+	note := target(b, obs, "textbox", "Note")
+	b.Run("fill", func(b *testing.B) {
+		for b.Loop() {
+			mustDo(b, tabs, &drivers.Action{Kind: drivers.Fill, Target: note, Value: "hello world"})
+		}
+	})
+	b.Run("press-untargeted", func(b *testing.B) {
+		for b.Loop() {
+			mustDo(b, tabs, &drivers.Action{Kind: drivers.Press, Value: "x"})
+		}
+	})
+}
+
 // BenchmarkRaw does the same on playwright-go directly, for the overhead.
 func BenchmarkRaw(b *testing.B) {
 	path, err := playwright.Find(playwright.Config{})
@@ -85,6 +110,16 @@ func BenchmarkRaw(b *testing.B) {
 			size = len(tree)
 		}
 		b.ReportMetric(float64(size), "tree-bytes")
+	})
+	b.Run("fill", func(b *testing.B) {
+		if err := page.SetContent(`<label>Note <input id="n"></label>` + longPage(benchSections)); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := page.Locator("#n").Fill("hello world"); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 	b.Run("click-snapshot-full", func(b *testing.B) {
 		for b.Loop() {

@@ -27,8 +27,10 @@ type browser struct {
 	profile string
 	account *account // nil: buddi's own user
 	cfg     *Config
+	gate    *gate // checks every document request; nil without CheckURL
 	log     *slog.Logger
 	dead    atomic.Bool
+	visited origins // every origin a document was at, for logins
 }
 
 // launch starts the driver and the browser, as the account browserAccount
@@ -79,7 +81,7 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 }
 
 func (b *browser) start(ctx context.Context, path string) error {
-	if err := registerEngine(b.pw); err != nil {
+	if err := registerEngine(b.pw, b.cfg.FieldRules); err != nil {
 		return err
 	}
 	args := append(append([]string{}, baseArgs...), b.cfg.ExtraArgs...)
@@ -99,6 +101,9 @@ func (b *browser) start(ctx context.Context, path string) error {
 	}
 	b.bctx = bctx
 	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
+	if b.gate, err = openGate(ctx, b); err != nil {
+		return err
+	}
 	user := "buddi's own user"
 	if b.account != nil {
 		user = b.account.name

@@ -1,6 +1,7 @@
 package playwright
 
 import (
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -27,7 +28,8 @@ type Field struct {
 
 // Config is what a Driver needs. Only DataDir is required.
 type Config struct {
-	DataDir   string   // the profile lives in <DataDir>/browser/profile
+	DataDir   string   // the profile lives in <DataDir>/browser/profile, unless Profile says otherwise
+	Profile   string   // the profile directory (absolute); "" means <DataDir>/browser/profile
 	Channel   string   // a Chrome channel such as "chrome" (BUDDI_BROWSER_CHANNEL)
 	NoSandbox bool     // run Chromium without its sandbox (BUDDI_BROWSER_NO_SANDBOX=1)
 	Headless  *bool    // nil: headed when DISPLAY or WAYLAND_DISPLAY is set
@@ -48,9 +50,18 @@ type Config struct {
 	// refusal), else the code is not_allowed. Its text is the sentence the
 	// agent reads.
 	CheckURL func(raw string) error
+	// OnRefused, when set, is told of every URL CheckURL refused for a
+	// conversation's tabs (navigations, redirect hops, history, popups,
+	// frames), once per refusal, with the error the agent reads.
+	OnRefused func(conversation, url string, err error)
 	// CheckField is called before text goes into a field (fill, or a
 	// character key pressed into it). A non-nil error refuses the input.
 	CheckField func(f Field, value string) error
+	// FieldRules are the credential rules in data form (JSON of
+	// egress.CredentialRules): reads mask the value of every field they
+	// classify, and every value that looks like a key, and so do the
+	// agent's screenshots. Without them only password fields are masked.
+	FieldRules json.RawMessage
 
 	Logger *slog.Logger
 }
@@ -73,8 +84,14 @@ func (c *Config) validate() error {
 	if !filepath.IsAbs(c.DataDir) {
 		return errors.New("playwright: Config.DataDir must be an absolute path")
 	}
+	if c.Profile != "" && !filepath.IsAbs(c.Profile) {
+		return errors.New("playwright: Config.Profile must be an absolute path")
+	}
 	if _, ok := channelPaths[c.Channel]; c.Channel != "" && !ok {
 		return errors.New("playwright: unknown browser channel " + c.Channel)
+	}
+	if len(c.FieldRules) > 0 && !json.Valid(c.FieldRules) {
+		return errors.New("playwright: Config.FieldRules is not JSON")
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -97,5 +114,8 @@ func (c *Config) browserUser() string {
 }
 
 func (c *Config) profileDir() string {
+	if c.Profile != "" {
+		return c.Profile
+	}
 	return filepath.Join(c.DataDir, "browser", "profile")
 }

@@ -4,10 +4,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
-// consoleCap bounds how many console errors a tab keeps.
-const consoleCap = 100
+// A tab keeps at most consoleCap console errors, each cut to consoleLine
+// bytes: a page may log without end, and log megabytes at a time.
+const (
+	consoleCap  = 100
+	consoleLine = 1000
+)
 
 // consoleRing keeps a tab's latest console errors and uncaught exceptions.
 type consoleRing struct {
@@ -17,7 +23,7 @@ type consoleRing struct {
 }
 
 func (r *consoleRing) add(kind, text string) {
-	line := time.Now().UTC().Format("15:04:05") + " " + kind + ": " + strings.TrimSpace(text)
+	line := time.Now().UTC().Format("15:04:05") + " " + kind + ": " + drivers.Clip(strings.TrimSpace(text), consoleLine)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.lines) == consoleCap {

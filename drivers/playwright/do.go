@@ -33,11 +33,16 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	if err != nil {
 		return nil, ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
 	}
+	if out != nil {
+		out.Bound()
+	}
 	return out, nil
 }
 
 func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	switch a.Kind {
+	case drivers.Open:
+		return nil, drivers.ErrNoApps()
 	case drivers.TabAction:
 		return ts.tabOp(ctx, a)
 	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:

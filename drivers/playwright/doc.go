@@ -4,10 +4,10 @@
 //
 // A Driver launches the browser lazily on the first Open, from
 // <DataDir>/browser/profile, and relaunches it on the next Open if it died.
-// Every document request (navigations, each redirect hop, frames) passes
-// Config.CheckURL before it is sent, through each tab's own DevTools session;
-// a popup is checked when it appears and closed when refused. Service
-// workers are blocked.
+// Every document request (navigations, each redirect hop, frames, and a
+// popup's first request) passes Config.CheckURL before it is sent, through
+// one browser-level DevTools session that pauses them all; a refused popup
+// is closed. Service workers are blocked.
 //
 // Reads are one call into the page. The driver registers a selector engine
 // (walker/, JavaScript run as a content script in Playwright's isolated
@@ -30,6 +30,16 @@
 // in document order and ends, when it does not fit, with an explicit
 // continuation. A find searches the whole document without rendering it.
 // Iframes on screen are read in their own frames.
+//
+// Text goes only into fields the driver can see. Before a key that types
+// text, the focus is followed through frames and open shadow roots to the
+// element it lands in, which must pass CheckField; focus that may sit in a
+// closed shadow root is refused, not typed into blind. A fill is one engine
+// call that focuses the field, checks it is still the focused field with
+// the attributes CheckField passed (a page may turn a field into a password
+// field on focus), and only then inserts the text. Reads mask the value of
+// every field the credential rules (Config.FieldRules) classify and every
+// value that looks like a key; screenshots cover the same fields.
 //
 // Refs are e<n>: the engine keeps each element's ref for the life of its
 // document, and the driver hands it the next number the conversation has

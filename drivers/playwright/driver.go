@@ -3,6 +3,7 @@ package playwright
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -12,6 +13,9 @@ import (
 // first use, shared by every conversation.
 type Driver struct {
 	cfg Config
+	// lastLaunch is the sentence of the latest launch that failed, until
+	// one succeeds: browser.status reports it.
+	lastLaunch atomic.Pointer[string]
 
 	mu     sync.Mutex
 	b      *browser
@@ -45,6 +49,8 @@ func (d *Driver) Status(_ context.Context) drivers.Status {
 	switch {
 	case err != nil:
 		st.Problem = message(err)
+	case d.lastLaunch.Load() != nil && !st.Running:
+		st.Problem = *d.lastLaunch.Load()
 	case runner.Problem != "":
 		st.Problem = runner.Problem
 	case !driverInstalled():
@@ -102,8 +108,13 @@ func (d *Driver) ensure(ctx context.Context) error {
 	}
 	b, err := launch(ctx, &d.cfg)
 	if err != nil {
+		if ctx.Err() == nil {
+			msg := message(err)
+			d.lastLaunch.Store(&msg)
+		}
 		return err
 	}
+	d.lastLaunch.Store(nil)
 	d.b = b
 	return nil
 }

@@ -22,14 +22,20 @@ import (
 //	observe ARGS     a carrier with a read (view, full, within, find) as JSON; ARGS
 //	                 is URI-encoded JSON (readArgs)
 //	text N           a carrier with the page's visible text, cut after N chars
-//	active           a carrier with the focused element's elemInfo (or null)
+//	masked           every field whose value reads mask (for screenshots)
+//	focus            a carrier with where typed text would land in the frame
+//	                 (focusState)
+//	focusref eN      focus eN, then the same as focus
+//	fill ARGS        focus ARGS.ref, check it is still the field ARGS.want
+//	                 describes, and replace its text with ARGS.value, all in
+//	                 one call; ARGS is URI-encoded JSON
 //
 // A carrier is a detached element created for the answer; it is never
 // inserted into the document.
 const engineName = "buddi"
 
-func registerEngine(p *pw.Playwright) error {
-	err := p.Selectors.Register(engineName, pw.Script{Content: pw.String(engineSource())},
+func registerEngine(p *pw.Playwright, rules json.RawMessage) error {
+	err := p.Selectors.Register(engineName, pw.Script{Content: pw.String(engineSource(rules))},
 		pw.SelectorsRegisterOptions{ContentScript: pw.Bool(true)})
 	if err != nil && !strings.Contains(err.Error(), "already registered") {
 		return err

@@ -11,6 +11,18 @@ import (
 // errInterrupted is the cancellation cause Interrupt gives the running call.
 var errInterrupted = errors.New("playwright: interrupted")
 
+// errPopupRefused: a popup's document was refused before its tab was set
+// up; the tab is closed. errReported is the refusal of a popup whose
+// window.open was refused, and reported, already.
+var (
+	errPopupRefused = errors.New("playwright: the popup's document was refused")
+	errReported     = errors.New("playwright: the window.open was refused already")
+)
+
+// errNoBrowserSession: the context has no browser to open a browser-level
+// DevTools session on, so document requests could not be checked.
+var errNoBrowserSession = errors.New("playwright: the browser context has no browser-level DevTools session")
+
 const msgNotAnswering = "The page has not answered yet. Wait a few seconds and observe again."
 
 func fail(code drivers.Code, cause error, msg string) *drivers.Error {

@@ -21,6 +21,11 @@ type elemInfo struct {
 	InputMode    string `json:"im"`
 	Password     bool   `json:"pw"`
 	Visible      bool   `json:"vis"` // rendered with a box; not part of the fingerprint
+	// What a semantic target may match besides role and name; not part of
+	// the fingerprint (text changes do not stale a ref).
+	Label       string `json:"label"`
+	Placeholder string `json:"ph"`
+	Text        string `json:"tx"`
 }
 
 // fingerprint identifies the element on its page: what it is, where it

@@ -8,24 +8,55 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 )
 
-// How CheckURL is enforced: every tab has its own DevTools session that
-// intercepts its document requests (intercept.go): navigations, every
-// redirect hop, frames (cross-site ones too). Playwright's own routes are not
-// used: they see only the first URL of a redirect chain, add a round trip to
-// every subresource, and race in playwright-go when a popup's first request
-// is routed before its page exists. A popup's first document is the one
-// request no tab session sees yet: the popup is checked when Playwright
-// reports it and closed at once when its URL is refused.
+// How CheckURL is enforced: one browser-level DevTools session (the gate,
+// intercept.go) pauses every document request of the browser before it is
+// sent: navigations, every redirect hop, frames (cross-site ones too), and
+// a popup's first request, which leaves before any tab of ours knows the
+// popup. A refused request is failed and never reaches the network; the
+// tab whose main frame it was for records the refusal. A popup refused
+// before its tab was set up shows an error page (Playwright reports a popup
+// only once a document commits), finds the refusal when its tab is set up,
+// and is closed. Each tab also has a session of its own, which hears
+// window.open at once: a refused one is reported to the input that made it
+// there and then, and its popup's own refusal later is no news; an allowed
+// one makes the input wait for its popup, shown or refused. Only popups
+// that were allowed and set up count as the opener's popups.
 
-// allowedAt reports whether a URL a popup was opened at passes CheckURL.
-func (b *browser) allowedAt(raw string) error {
-	if b.cfg.CheckURL == nil || raw == "" || raw == "about:blank" || strings.HasPrefix(raw, "about:") {
+// checkURL runs CheckURL on a URL this conversation's tabs are about to
+// open (a navigation, a redirect hop, a popup, a frame) and tells
+// OnRefused of a refusal: every URL the browser is kept from goes through
+// here. Blank pages pass.
+func (ts *Tabs) checkURL(raw string) error {
+	cfg := ts.b.cfg
+	if cfg.CheckURL == nil || raw == "" || strings.HasPrefix(raw, "about:") {
 		return nil
 	}
-	if err := b.cfg.CheckURL(raw); err != nil {
-		return refusal(err)
+	err := cfg.CheckURL(raw)
+	if err == nil {
+		return nil
 	}
-	return nil
+	err = refusal(err)
+	if cfg.OnRefused != nil && ts.firstRefusal(raw) {
+		cfg.OnRefused(ts.conv, raw, err)
+	}
+	return err
+}
+
+// refusalEcho is how long the same URL refused again counts as the same
+// refusal: a popup is refused where it was asked for, when it appears and
+// at its first request.
+const refusalEcho = 2 * time.Second
+
+// firstRefusal reports whether raw was not refused in the last moment.
+func (ts *Tabs) firstRefusal(raw string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	now := time.Now()
+	if raw == ts.lastRefused && now.Sub(ts.lastRefusedAt) < refusalEcho {
+		return false
+	}
+	ts.lastRefused, ts.lastRefusedAt = raw, now
+	return true
 }
 
 // closeSoon closes a page off the dispatch goroutine.

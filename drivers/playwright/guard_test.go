@@ -54,13 +54,44 @@ func TestBlockedPopupIsClosed(t *testing.T) {
 	wantCode(t, err, drivers.CodeNotAllowed)
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
 	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "list"})
-	// The popup's first request is not intercepted (see guard.go): the
-	// popup is closed as soon as it is reported.
 	if len(out.Tabs) != 1 || out.Tabs[0].URL != s.URL+"/start" {
 		t.Fatalf("the blocked popup is still open: %+v (%s)", out.Tabs, s.allHits())
 	}
 	out = mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", "Fine popup")})
 	if out.Result != drivers.Navigated || len(out.Tabs) != 2 || out.Tabs[1].ID == "t1" || !out.Tabs[1].Active || out.URL != s.URL+"/fine" {
 		t.Fatalf("the allowed popup: %+v", out)
+	}
+}
+
+// A link that opens a new tab to a refused URL sends nothing: the popup's
+// first request pauses at the browser and is checked before it leaves, so
+// the server never sees it, nor the profile's cookies with it.
+func TestBlankTargetLinkToRefusedURLSendsNothing(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.mux.HandleFunc("/start", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "profile-cookie", Path: "/"})
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>Start</title><a href="/blocked/new-tab" target="_blank">New tab</a>
+<a href="/hop-blank" target="_blank">Hop tab</a>`))
+	})
+	s.mux.HandleFunc("/hop-blank", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/blocked/after-hop-tab", http.StatusFound)
+	})
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/start")
+	for _, name := range []string{"New tab", "Hop tab"} {
+		obs := observe(t, tabs, drivers.ObserveOptions{})
+		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "link", name)})
+		if drivers.CodeOf(err) != drivers.CodeNotAllowed {
+			t.Fatalf("%s: got %v, want not_allowed", name, err)
+		}
+		out := mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "list"})
+		if len(out.Tabs) != 1 || out.Tabs[0].URL != s.URL+"/start" {
+			t.Fatalf("after %s the tabs are %+v", name, out.Tabs)
+		}
+	}
+	if n := s.hit("GET /blocked/new-tab") + s.hit("GET /blocked/after-hop-tab"); n != 0 {
+		t.Fatalf("a refused popup's request reached the server: %s", s.allHits())
 	}
 }

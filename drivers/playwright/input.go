@@ -20,22 +20,34 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	return r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
 }
 
-// fill puts text into the field through Playwright's fill (it sets the
-// value and fires input events; the clipboard is never used). CheckField
-// sees the field's own attributes first.
+// fill replaces the field's text. CheckField sees the field's own
+// attributes first; then one engine call focuses it, checks that it is
+// still the focused field with those attributes (a page may turn a field
+// into a password field when it gets focus), and inserts the text the way
+// typing does (input events fire; the clipboard is never used).
 func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	if err := r.t.owner.checkField(r.info.field(), a.Value); err != nil {
 		return nil, err
 	}
-	err := do(ctx, func() error { return r.loc.Fill(a.Value, pw.LocatorFillOptions{Timeout: ms(ctx, inputTimeout)}) })
-	if de := asDriverError(err); de != nil {
-		return nil, de
-	}
+	ans, err := r.fillRef(ctx, a.Value)
 	if err != nil {
-		// Playwright's log quotes the value: keep it out of the cause.
+		// The engine's error could quote the value: keep it out of the cause.
 		return nil, r.inputFailed(errors.New("fill failed"), "fill", isClosed(err))
 	}
-	return r.t.outcome(ctx, drivers.Done, false), nil
+	switch ans.Error {
+	case "":
+		return r.t.outcome(ctx, drivers.Done, false), nil
+	case "stale":
+		return nil, staleRef(r.ref, "is no longer on the page")
+	case "focus", "changed":
+		if ans.Info != nil {
+			if err := r.t.owner.checkField(ans.Info.field(), a.Value); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
+	}
+	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" does not take text: it is disabled, read-only or not a text field.")
 }
 
 // selectOptions picks options by label or value.

@@ -2,16 +2,173 @@ package playwright
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 )
 
-// guard gives the tab its own DevTools session. Through it the driver stops
-// loads (Interrupt) and intercepts the tab's document requests: Playwright's
-// routes see only the first URL of a redirect chain, while the Fetch domain
-// pauses every hop, so each one passes CheckURL here before it is sent.
+// gate intercepts every document request of the whole browser through one
+// browser-level DevTools session: navigations, each redirect hop, frames,
+// and a popup's very first request, which is paused before any tab session
+// of ours exists for it. Each passes CheckURL before anything is sent.
+// Playwright's own routes are not used: they see only the first URL of a
+// redirect chain and add a round trip to every subresource.
+type gate struct {
+	b *browser
+	s pw.CDPSession
+
+	mu      sync.Mutex
+	frames  map[string]*tab  // main-frame id (the page's target id) → its tab
+	refused map[string]error // main frames refused before a tab knew them
+	order   []string         // refused, oldest first, to keep it bounded
+	opens   []string         // URLs of window.open calls refused (and reported) already
+}
+
+// refusedKept bounds what the gate remembers of refusals no tab claimed.
+const refusedKept = 64
+
+// openGate starts intercepting. Without a CheckURL there is nothing to
+// check and no gate.
+func openGate(ctx context.Context, b *browser) (*gate, error) {
+	if b.cfg.CheckURL == nil {
+		return nil, nil
+	}
+	br := b.bctx.Browser()
+	if br == nil {
+		return nil, errNoBrowserSession
+	}
+	s, err := call(ctx, br.NewBrowserCDPSession)
+	if err != nil {
+		return nil, err
+	}
+	g := &gate{b: b, s: s, frames: map[string]*tab{}, refused: map[string]error{}}
+	s.On("Fetch.requestPaused", func(ev map[string]any) { go g.paused(ev) })
+	patterns := []any{map[string]any{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
+	if _, err := call(ctx, func() (any, error) { return s.Send("Fetch.enable", map[string]any{"patterns": patterns}) }); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// paused decides one intercepted document request. It runs on a goroutine
+// of its own: it calls back into the protocol.
+func (g *gate) paused(ev map[string]any) {
+	id, _ := ev["requestId"].(string)
+	frameID, _ := ev["frameId"].(string)
+	req, _ := ev["request"].(map[string]any)
+	url, _ := req["url"].(string)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := g.check(frameID, url); err != nil {
+		g.b.log.Info("navigation blocked", "url", url, "reason", err.Error())
+		// A tab's own navigation is aborted: the tab keeps its page. Any
+		// other frame (a popup no tab knows yet, a subframe) gets an error
+		// page instead, since Playwright reports a popup only once a first
+		// document commits; the popup's tab then finds the refusal noted
+		// here, closes, and its opener hears of it.
+		reason := "BlockedByClient"
+		if t := g.refuse(frameID, url, err); t != nil {
+			t.nav.block(err)
+			t.closeIfBlockedPopup()
+			reason = "Aborted"
+		}
+		_, _ = call(ctx, func() (any, error) {
+			return g.s.Send("Fetch.failRequest", map[string]any{"requestId": id, "errorReason": reason})
+		})
+		return
+	}
+	_, _ = call(ctx, func() (any, error) { return g.s.Send("Fetch.continueRequest", map[string]any{"requestId": id}) })
+}
+
+// check runs CheckURL on url. A refusal for the main frame of a tab we
+// know is reported to that tab's conversation (once per URL, see
+// Tabs.checkURL); one for a frame no tab claims yet is only returned.
+func (g *gate) check(frameID, url string) error {
+	g.mu.Lock()
+	t := g.frames[frameID]
+	g.mu.Unlock()
+	if t != nil {
+		return t.owner.checkURL(url)
+	}
+	if err := g.b.cfg.CheckURL(url); err != nil {
+		return refusal(err)
+	}
+	return nil
+}
+
+// openRefused notes the URL of a window.open call refused (and reported to
+// the input that made it): the popup's own refusal is then no news.
+func (g *gate) openRefused(url string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.opens = append(g.opens, url)
+	if len(g.opens) > refusedKept {
+		g.opens = g.opens[1:]
+	}
+}
+
+// reported takes url off the refused window.open calls, reporting whether
+// it was one. The caller holds g.mu.
+func (g *gate) reported(url string) bool {
+	for i, u := range g.opens {
+		if u == url {
+			g.opens = append(g.opens[:i], g.opens[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// refuse returns the tab whose main frame frameID is, or nil after noting
+// the refusal of url for a tab that may claim the frame later (a popup
+// whose tab is not set up yet), as errReported when it is the URL of a
+// window.open refused already. A subframe's refusal matches no tab and is
+// noted too; no tab ever claims it.
+func (g *gate) refuse(frameID, url string, err error) *tab {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := g.frames[frameID]; t != nil {
+		return t
+	}
+	if g.reported(url) {
+		err = fmt.Errorf("%w: %w", errReported, err)
+	}
+	if _, ok := g.refused[frameID]; !ok {
+		g.order = append(g.order, frameID)
+		if len(g.order) > refusedKept {
+			delete(g.refused, g.order[0])
+			g.order = g.order[1:]
+		}
+	}
+	g.refused[frameID] = err
+	return nil
+}
+
+// claim registers t as the tab of main frame id and returns a refusal of
+// that frame made before t knew its id.
+func (g *gate) claim(id string, t *tab) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.frames[id] = t
+	err := g.refused[id]
+	delete(g.refused, id)
+	return err
+}
+
+// release forgets a closed tab's main frame.
+func (g *gate) release(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.frames, id)
+}
+
+// guard gives the tab its own DevTools session, through which the driver
+// stops loads (Interrupt) and hears window.open, and registers the tab's
+// main frame with the gate.
 func (t *tab) guard(ctx context.Context) error {
+	defer t.readyOnce.Do(func() { close(t.ready) })
 	s, err := call(ctx, func() (pw.CDPSession, error) { return t.owner.b.bctx.NewCDPSession(t.page) })
 	if err != nil {
 		return err
@@ -23,23 +180,22 @@ func (t *tab) guard(ctx context.Context) error {
 	t.mu.Lock()
 	t.cdp, t.mainFrame = s, frameTreeID(tree)
 	t.mu.Unlock()
-	if t.owner.b.cfg.CheckURL == nil {
+	g := t.owner.b.gate
+	if g == nil {
 		return nil
 	}
-	s.On("Fetch.requestPaused", func(ev map[string]any) { go t.paused(s, ev) })
-	patterns := []any{map[string]any{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
-	if _, err := call(ctx, func() (any, error) { return s.Send("Fetch.enable", map[string]any{"patterns": patterns}) }); err != nil {
-		return err
+	if err := g.claim(t.mainFrame, t); err != nil {
+		t.nav.block(err)
+		if t.popup {
+			t.discard()
+			return fmt.Errorf("%w: %w", errPopupRefused, err)
+		}
 	}
-	// A popup's first request goes out before its own session exists, and
-	// Playwright reports the popup only later; window.open is heard here at
-	// once, so a refused popup is refused on the input that opened it.
+	// A popup the page opens is heard here at once, so a refused popup is
+	// refused on the input that opened it.
 	s.On("Page.windowOpen", func(ev map[string]any) { t.openedWindow(ev) })
-	if _, err := call(ctx, func() (any, error) { return s.Send("Page.enable", nil) }); err != nil {
-		return err
-	}
-	t.guarded.Store(true)
-	return nil
+	_, err = call(ctx, func() (any, error) { return s.Send("Page.enable", nil) })
+	return err
 }
 
 // openedWindow checks the URL a page asked window.open for; a refusal is
@@ -49,42 +205,16 @@ func (t *tab) openedWindow(ev map[string]any) {
 	if url == "" || blank(url) {
 		return
 	}
-	if err := t.owner.b.cfg.CheckURL(url); err != nil {
-		t.nav.block(refusal(err))
+	if err := t.owner.checkURL(url); err != nil {
+		t.nav.block(err)
+		if g := t.owner.b.gate; g != nil {
+			g.openRefused(url)
+		}
 		return
 	}
 	// Playwright reports the popup only once its page exists, which takes
 	// a new (sandboxed) renderer: the input that opened it waits for it.
 	t.nav.bump(func(m *navMark) { m.opening++ })
-}
-
-// paused decides one intercepted document request. It runs on a goroutine
-// of its own: it calls back into the protocol.
-func (t *tab) paused(s pw.CDPSession, ev map[string]any) {
-	id, _ := ev["requestId"].(string)
-	frameID, _ := ev["frameId"].(string)
-	req, _ := ev["request"].(map[string]any)
-	url, _ := req["url"].(string)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := t.owner.b.cfg.CheckURL(url); err != nil {
-		t.owner.b.log.Info("navigation blocked", "url", url, "reason", err.Error())
-		if t.isMainFrame(frameID) {
-			t.nav.block(refusal(err))
-			t.closeIfBlockedPopup()
-		}
-		_, _ = call(ctx, func() (any, error) {
-			return s.Send("Fetch.failRequest", map[string]any{"requestId": id, "errorReason": "Aborted"})
-		})
-		return
-	}
-	_, _ = call(ctx, func() (any, error) { return s.Send("Fetch.continueRequest", map[string]any{"requestId": id}) })
-}
-
-func (t *tab) isMainFrame(id string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return id == "" || id == t.mainFrame
 }
 
 // frameTreeID reads frameTree.frame.id from Page.getFrameTree.
@@ -94,20 +224,4 @@ func frameTreeID(tree any) string {
 	f, _ := ft["frame"].(map[string]any)
 	id, _ := f["id"].(string)
 	return id
-}
-
-// unguardedHop covers the moments before a popup's own session is up: a
-// redirect hop of its main frame that CheckURL refuses stops the load (and
-// closes the popup when it never showed a page).
-func (t *tab) unguardedHop(r pw.Request) {
-	if t.guarded.Load() || t.owner.b.cfg.CheckURL == nil || r.RedirectedFrom() == nil {
-		return
-	}
-	err := t.owner.b.cfg.CheckURL(r.URL())
-	if err == nil {
-		return
-	}
-	t.nav.block(refusal(err))
-	go t.stopLoading()
-	t.closeIfBlockedPopup()
 }

@@ -8,36 +8,63 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// press sends one allowed key, to the target when given, else to whatever
-// has focus. A key that types text passes CheckField for the field it lands in.
+// press sends one allowed key, to the target when given (focused first),
+// else to whatever has focus. A key that types text goes only where buddi
+// can see the field it lands in, and that field passes CheckField: the
+// focus is followed into frames and open shadow roots, and a press that
+// would land where buddi cannot see (a closed shadow root) is refused.
 func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	if !keyAllowed(a.Value) {
 		return nil, badInput("Press takes one key: Enter, Tab, Escape, Backspace, Delete, the arrows, Home, End, PageUp, PageDown, Space, or a single character.")
 	}
 	if a.Target != nil {
-		r, err := ts.resolve(ctx, a.Target)
-		if err != nil {
-			return nil, err
-		}
-		if typesText(a.Value) {
-			if err := ts.checkField(r.info.field(), a.Value); err != nil {
-				return nil, err
-			}
-		}
-		before, _ := r.t.nav.now()
-		err = do(ctx, func() error { return r.loc.Press(a.Value, pw.LocatorPressOptions{Timeout: ms(ctx, inputTimeout)}) })
-		if err != nil {
-			return nil, r.inputFailed(err, "key press", !isTimeout(err))
-		}
-		return r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
+		return ts.pressOn(ctx, a)
 	}
 	t, err := ts.current()
 	if err != nil {
 		return nil, err
 	}
-	if err := t.checkFocused(ctx, a.Value); err != nil {
+	if typesText(a.Value) && ts.d.cfg.CheckField != nil {
+		st, err := t.focused(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := ts.checkText(st, a.Value); err != nil {
+			return nil, err
+		}
+	}
+	return t.pressKey(ctx, a)
+}
+
+// pressOn focuses the target, checks where text would land, and presses.
+func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	r, err := ts.resolve(ctx, a.Target)
+	if err != nil {
 		return nil, err
 	}
+	text := typesText(a.Value) && ts.d.cfg.CheckField != nil
+	if text {
+		if err := ts.checkField(r.info.field(), a.Value); err != nil {
+			return nil, err
+		}
+	}
+	st, err := focusRef(ctx, r.f, r.ref)
+	if err != nil {
+		return nil, r.inputFailed(err, "key press", false)
+	}
+	if text {
+		if st.Owner {
+			st = &focusState{Unsure: true} // the focus went into a frame
+		}
+		if err := ts.checkText(st, a.Value); err != nil {
+			return nil, err
+		}
+	}
+	return r.t.pressKey(ctx, a)
+}
+
+// pressKey presses the key where the focus is and reports what it did.
+func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := t.nav.now()
 	if err := do(ctx, func() error { return t.page.Keyboard().Press(a.Value) }); err != nil {
 		return nil, t.failed(err, func(err error) error {
@@ -45,22 +72,6 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		})
 	}
 	return t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
-}
-
-// checkFocused runs CheckField on the focused element before a key that
-// types text into it.
-func (t *tab) checkFocused(ctx context.Context, key string) error {
-	if !typesText(key) || t.owner.d.cfg.CheckField == nil {
-		return nil
-	}
-	var info *elemInfo
-	if err := probe(ctx, t.page.MainFrame(), "active", &info); err != nil {
-		return t.failed(err, notAnswering)
-	}
-	if info == nil {
-		return nil
-	}
-	return t.owner.checkField(info.field(), key)
 }
 
 // scroll scrolls the target into view, or the page by DeltaY pixels with

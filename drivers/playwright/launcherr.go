@@ -16,15 +16,31 @@ var launchFailures = []struct {
 }{
 	{[]string{"please install the driver", "could not run driver"},
 		"The Playwright driver is not installed: run `buddi browser install`."},
-	{[]string{"error while loading shared libraries", "missing dependencies", "Host system is missing"},
-		"The browser is missing shared libraries: run `npx playwright install-deps chromium`, or install the distribution's chromium package."},
+	{[]string{"error while loading shared libraries", "missing dependencies", "Host system is missing"}, ""},
 	{[]string{"No usable sandbox", "setuid sandbox", "Failed to move to new namespace", "unprivileged user namespaces", "clone: Operation not permitted"},
-		"The browser found no usable sandbox: allow unprivileged user namespaces (AppArmor's kernel.apparmor_restrict_unprivileged_userns=0, or a seccomp profile that permits clone), then try again."},
+		MsgNoSandbox},
 	{[]string{"Running as root without --no-sandbox"}, msgRoot},
 	{[]string{"Executable doesn't exist", "ENOENT", "spawn "},
 		"The browser could not be started from where it was found: run `buddi browser install` or `apt-get install chromium`."},
 	{[]string{"ProcessSingleton", "profile appears to be in use", "SingletonLock"},
 		"The browser profile is in use by another browser: close it, or stop the other buddi."},
+}
+
+// MsgNoSandbox is what browser.status, doctor and a failed act say when the
+// system lets no program set up Chromium's sandbox: the line to run once,
+// the file that keeps it, and the container's flag.
+const MsgNoSandbox = "The browser found no usable sandbox: on Ubuntu 23.10 or newer AppArmor blocks it, so run once `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` and, to keep it after a reboot, put the line kernel.apparmor_restrict_unprivileged_userns=0 in /etc/sysctl.d/60-buddi-browser.conf; in a Docker container, start it with --security-opt seccomp=unconfined."
+
+// MissingLibraries is what browser.status, doctor and a failed act say when
+// the browser lacks shared libraries: the exact command to run once with
+// sudo, from the Playwright buddi ships (buddi never runs sudo itself).
+func MissingLibraries() string {
+	node, err := nodePath()
+	if err != nil {
+		node = "node"
+	}
+	return "The browser is missing shared libraries: run this once, with sudo (buddi never runs sudo itself): `sudo " +
+		node + " " + cliPath() + " install-deps chromium`."
 }
 
 // launchError turns a failed launch into one sentence with code no_browser.
@@ -33,7 +49,11 @@ func launchError(err error) error {
 	for _, f := range launchFailures {
 		for _, m := range f.marks {
 			if strings.Contains(s, m) {
-				return fail(drivers.CodeNoBrowser, err, f.msg)
+				msg := f.msg
+				if msg == "" {
+					msg = MissingLibraries()
+				}
+				return fail(drivers.CodeNoBrowser, err, msg)
 			}
 		}
 	}

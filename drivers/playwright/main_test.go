@@ -2,6 +2,7 @@ package playwright_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -78,6 +80,11 @@ func policy(c *playwright.Config) {
 		}
 		return nil
 	}
+	rules, err := json.Marshal(egress.CredentialRules())
+	if err != nil {
+		panic(err)
+	}
+	c.FieldRules = rules
 	c.CheckField = func(f playwright.Field, value string) error {
 		if f.Type == "password" || strings.Contains(f.Autocomplete, "password") || strings.Contains(f.Autocomplete, "cc-") {
 			return &drivers.Error{Code: drivers.CodeNotAllowed, Message: "Agents may not type into credential fields."}

@@ -17,7 +17,7 @@ func (t *tab) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	if err != nil || u.Scheme == "" {
 		return nil, badInput("Navigate needs an absolute URL such as https://example.com/.")
 	}
-	if err := t.owner.b.allowedAt(a.URL); err != nil {
+	if err := t.owner.checkURL(a.URL); err != nil {
 		return nil, err
 	}
 	limit := timeoutOf(a, navTimeout, 0)

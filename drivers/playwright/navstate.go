@@ -13,8 +13,9 @@ type navMark struct {
 	committed uint64 // main-frame commits, same-document ones included
 	ended     uint64 // main-frame navigation requests that failed or ended without a document
 	blocked   uint64 // navigations CheckURL refused
-	popups    uint64 // popups this tab opened
+	popups    uint64 // popups this tab opened that were allowed and set up
 	opening   uint64 // allowed window.open calls heard from this tab's page
+	resolved  uint64 // of those, the ones whose popup was set up or refused
 }
 
 func (m navMark) moved(from navMark) bool { return m != from }

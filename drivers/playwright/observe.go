@@ -28,6 +28,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		return nil, ended(err, drivers.CodeNotAnswering, msgNotAnswering)
 	}
 	obs.Tabs = ts.list(ctx, t, obs.Title)
+	obs.Bound()
 	return obs, nil
 }
 
@@ -49,10 +50,11 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 			frames[ref] = f
 		}
 	}
+	t.remember(opts)
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
 		Continues: ans.Continues.driver(), Truncated: ans.Continues != nil,
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
-	shown := refsIn(ans.Tree)
+	shown := drivers.RefsIn(ans.Tree)
 	if ans.Continues != nil {
 		shown = append(shown, ans.Continues.After)
 	}
@@ -62,6 +64,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 			continue
 		}
 		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
+			Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: t.frameNumber(frames[ref]),
 			Fingerprint: info.fingerprint(pageURL, frameURL(frames[ref]))}
 	}
 	t.setRefs(pageURL, frames)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -53,10 +54,11 @@ func launchPlan(cfg *Config, a *account, nodeJS, browserPath string) (*plan, err
 }
 
 // openToGroup lets the account's group enter (only enter: 0710) the data
-// directory and its browser folder, which buddi owns. Their files stay
-// buddi's and closed to the account.
+// directory and the folders from it down to the profile (browser, or
+// browser/agents/<id> for an agent's own), which buddi owns. Their files
+// stay buddi's and closed to the account.
 func openToGroup(cfg *Config, a *account) error {
-	for _, d := range []string{cfg.DataDir, filepath.Join(cfg.DataDir, "browser")} {
+	for _, d := range pathTo(cfg.DataDir, filepath.Dir(cfg.profileDir())) {
 		closed, err := a.closedOn(filepath.Join(d, "x"))
 		if err != nil {
 			return launchError(err)
@@ -72,4 +74,20 @@ func openToGroup(cfg *Config, a *account) error {
 		}
 	}
 	return nil
+}
+
+// pathTo lists top and each directory below it down to dir; only top when
+// dir is not under it.
+func pathTo(top, dir string) []string {
+	out := []string{top}
+	rel, err := filepath.Rel(top, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return out
+	}
+	d := top
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		d = filepath.Join(d, part)
+		out = append(out, d)
+	}
+	return out
 }

@@ -94,6 +94,8 @@ func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string
 		return
 	}
 	used := map[pw.Frame]bool{}
+	nos := map[pw.Frame]int{}
+	defer t.numberFrames(nos)
 	children := t.page.MainFrame().ChildFrames()
 	for _, slot := range ans.Frames {
 		var f pw.Frame
@@ -107,6 +109,7 @@ func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string
 			continue
 		}
 		used[f] = true
+		nos[f] = len(nos) + 1
 		sub, err := t.read(ctx, f, readArgs{Mode: "view", Max: limit / 2})
 		if err != nil || strings.TrimSpace(sub.Tree) == "" {
 			continue

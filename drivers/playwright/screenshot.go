@@ -22,8 +22,13 @@ type shot struct {
 	width, height int
 }
 
+// maskColor covers what a screenshot must not show.
+const maskColor = "#c8c8c8"
+
 // screenshot captures the viewport as a JPEG in CSS pixels, scaled down so
-// that its longest edge is at most 1280 px (4096 px with full).
+// that its longest edge is at most 1280 px (4096 px with full). Fields whose
+// values reads mask (credential fields, values that look like keys) are
+// covered in every frame.
 func (t *tab) screenshot(ctx context.Context, full bool) (*shot, error) {
 	edge := shotEdge
 	if full {
@@ -31,7 +36,7 @@ func (t *tab) screenshot(ctx context.Context, full bool) (*shot, error) {
 	}
 	raw, err := call(ctx, func() ([]byte, error) {
 		return t.page.Screenshot(pw.PageScreenshotOptions{Type: pw.ScreenshotTypeJpeg, Quality: pw.Int(shotQuality),
-			Scale: pw.ScreenshotScaleCss, Timeout: ms(ctx, 10*time.Second)})
+			Scale: pw.ScreenshotScaleCss, Timeout: ms(ctx, 10*time.Second), Mask: t.masked(), MaskColor: pw.String(maskColor)})
 	})
 	if err != nil {
 		return nil, err
@@ -72,4 +77,15 @@ func shrink(raw []byte, edge int) (*shot, error) {
 		return nil, err
 	}
 	return &shot{out.Bytes(), dst.Rect.Dx(), dst.Rect.Dy()}, nil
+}
+
+// masked locates, in every frame of the tab, the fields reads mask.
+func (t *tab) masked() []pw.Locator {
+	var out []pw.Locator
+	for _, f := range t.page.Frames() {
+		if !f.IsDetached() {
+			out = append(out, f.Locator(engineName+"=masked"))
+		}
+	}
+	return out
 }

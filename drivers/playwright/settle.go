@@ -95,6 +95,12 @@ func (ts *Tabs) popupOutcome(ctx context.Context, t *tab, limit time.Duration) (
 	if t == nil {
 		return nil, fail(drivers.CodeTabGone, nil, "The tab the action opened closed again.")
 	}
+	select { // a popup refused before its tab was set up is known then
+	case <-t.ready:
+	case <-ctx.Done():
+		return nil, abandoned(ctx)
+	case <-time.After(limit):
+	}
 	m, _ := t.nav.await(ctx, limit, func(m navMark) bool {
 		return m.committed > 0 || m.blocked > 0 || m.ended > 0 || t.closed.Load() || !blank(t.page.URL())
 	})

@@ -22,18 +22,23 @@ type tab struct {
 	console consoleRing
 	closed  atomic.Bool
 	crashed atomic.Bool
-	guarded atomic.Bool // document requests pass CheckURL through the tab's own session
+	// ready is closed once guard has run: the gate knows the tab's main
+	// frame, and a refusal of it made before then is recorded.
+	ready     chan struct{}
+	readyOnce sync.Once
 
 	mu        sync.Mutex
 	refs      map[string]pw.Frame // the frame of each ref of the latest observation
 	obsURL    string              // the page URL that observation saw
 	cdp       pw.CDPSession
-	mainFrame string // DevTools id of the main frame
-	lastPopup *tab   // the newest popup this tab opened
+	mainFrame string                 // DevTools id of the main frame
+	lastPopup *tab                   // the newest popup this tab opened
+	seen      drivers.ObserveOptions // how the latest observation read the tab
+	frameNos  map[pw.Frame]int       // the frames the latest view numbered
 }
 
 func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
-	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState()}
+	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState(), ready: make(chan struct{})}
 	t.listen()
 	return t
 }
@@ -42,7 +47,7 @@ func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
 // dispatch goroutine, so they only record.
 func (t *tab) listen() {
 	p := t.page
-	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t) })
+	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t); t.unclaim() })
 	p.OnCrash(func(pw.Page) { t.crashed.Store(true) })
 	p.OnConsole(func(m pw.ConsoleMessage) {
 		if m.Type() == "error" {
@@ -50,14 +55,9 @@ func (t *tab) listen() {
 		}
 	})
 	p.OnPageError(func(err error) { t.console.add("uncaught", err.Error()) })
-	p.OnPopup(func(popup pw.Page) {
-		pt := t.owner.adoptPopup(popup)
-		t.mu.Lock()
-		t.lastPopup = pt
-		t.mu.Unlock()
-		t.nav.bump(func(m *navMark) { m.popups++ })
-	})
+	p.OnPopup(func(popup pw.Page) { t.owner.adoptPopup(popup, t) })
 	p.OnFrameNavigated(func(f pw.Frame) {
+		t.owner.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {
 			t.nav.bump(func(m *navMark) { m.committed++ })
 		}
@@ -65,7 +65,6 @@ func (t *tab) listen() {
 	p.OnRequest(func(r pw.Request) {
 		if t.mainNav(r) {
 			t.nav.bump(func(m *navMark) { m.started++ })
-			t.unguardedHop(r)
 		}
 	})
 	p.OnRequestFailed(func(r pw.Request) {
@@ -88,11 +87,43 @@ func (t *tab) mainNav(r pw.Request) bool {
 	return f != nil && f.ParentFrame() == nil
 }
 
+// popupShown records a popup this tab opened, allowed and set up: the
+// input that opened it reports it.
+func (t *tab) popupShown(pt *tab) {
+	t.mu.Lock()
+	t.lastPopup = pt
+	t.mu.Unlock()
+	t.nav.bump(func(m *navMark) { m.popups++; m.resolved = min(m.resolved+1, m.opening) })
+}
+
+// popupRefused records a popup this tab opened whose document was refused
+// (it is closed). When an allowed window.open still waits for its popup,
+// this is its answer; otherwise the refusal was already heard from
+// window.open itself, and a popup reported late must not count against a
+// later input.
+func (t *tab) popupRefused(err error) {
+	if m, _ := t.nav.now(); m.opening <= m.resolved {
+		return
+	}
+	t.nav.bump(func(m *navMark) { m.resolved++ })
+	t.nav.block(err)
+}
+
 // closeIfBlockedPopup closes a popup whose first document was refused: it
 // would otherwise sit blank among the conversation's tabs.
 func (t *tab) closeIfBlockedPopup() {
 	if t.popup && (t.page.URL() == "" || t.page.URL() == "about:blank") {
 		t.discard()
+	}
+}
+
+// unclaim takes the closed tab's main frame off the gate.
+func (t *tab) unclaim() {
+	t.mu.Lock()
+	id := t.mainFrame
+	t.mu.Unlock()
+	if g := t.owner.b.gate; g != nil && id != "" {
+		g.release(id)
 	}
 }
 

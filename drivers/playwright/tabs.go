@@ -2,7 +2,9 @@ package playwright
 
 import (
 	"context"
+	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +28,9 @@ type Tabs struct {
 	cancelOp context.CancelCauseFunc
 	closed   bool
 	nextRef  int // the next ref number no element of this conversation has had
+
+	lastRefused   string // the URL last refused, and when: one refusal is told once
+	lastRefusedAt time.Time
 }
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -57,7 +62,34 @@ func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
 		end()
 		return nil, nil, fail(drivers.CodeNoBrowser, nil, "The browser for this conversation stopped: open the session again to restart it.")
 	}
+	ts.popupsReady(ctx)
 	return ctx, end, nil
+}
+
+// popupReadyWait bounds the wait for a new popup's set-up.
+const popupReadyWait = 5 * time.Second
+
+// popupsReady waits until every popup of the conversation has been set up,
+// so that a call never sees a popup the gate refused before it knew it (it
+// is closed by then).
+func (ts *Tabs) popupsReady(ctx context.Context) {
+	ts.mu.Lock()
+	tabs := append([]*tab(nil), ts.tabs...)
+	ts.mu.Unlock()
+	timer := time.NewTimer(popupReadyWait)
+	defer timer.Stop()
+	for _, t := range tabs {
+		if !t.popup {
+			continue
+		}
+		select {
+		case <-t.ready:
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
 }
 
 // Interrupt abandons the running call and stops every pending load of the
@@ -114,25 +146,38 @@ func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
 	return t
 }
 
-// adoptPopup runs on Playwright's dispatch goroutine when one of the
-// conversation's pages opened a popup.
-func (ts *Tabs) adoptPopup(p pw.Page) *tab {
+// adoptPopup runs on Playwright's dispatch goroutine when opener, one of
+// the conversation's pages, opened a popup. The opener hears of it once it
+// is set up: as its popup when allowed, as a refusal when its document was
+// refused.
+func (ts *Tabs) adoptPopup(p pw.Page, opener *tab) {
 	t := ts.adopt(p, true)
 	if t == nil {
 		closeSoon(p)
-		return nil
+		return
 	}
-	if err := ts.b.allowedAt(p.URL()); err != nil {
-		t.nav.block(err)
-		t.discard()
-		return t
+	// An error page (chrome-error://) may be a refusal the gate noted:
+	// the tab's set-up finds out.
+	if u := p.URL(); !strings.HasPrefix(u, "chrome-error:") {
+		if err := ts.checkURL(u); err != nil {
+			t.nav.block(err)
+			t.discard()
+			opener.popupRefused(err)
+			return
+		}
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = t.guard(ctx)
+		err := t.guard(ctx)
+		switch {
+		case errors.Is(err, errReported):
+		case errors.Is(err, errPopupRefused):
+			opener.popupRefused(t.nav.blockErr())
+		default:
+			opener.popupShown(t) // also when it closed meanwhile: the input reports that
+		}
 	}()
-	return t
 }
 
 // forget drops a closed tab; the newest remaining tab becomes active.

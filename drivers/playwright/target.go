@@ -12,6 +12,7 @@ import (
 type resolved struct {
 	t    *tab
 	ref  string
+	f    pw.Frame
 	loc  pw.Locator
 	info elemInfo
 }
@@ -53,5 +54,10 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	if !info.Visible {
 		return nil, staleRef(ref, "is hidden now")
 	}
-	return &resolved{t: t, ref: ref, loc: f.Locator(refSelector(ref)), info: info}, nil
+	if tg.Tree != "" {
+		if err := t.sameTree(ctx, ref, tg.Tree); err != nil {
+			return nil, err
+		}
+	}
+	return &resolved{t: t, ref: ref, f: f, loc: f.Locator(refSelector(ref)), info: info}, nil
 }

@@ -14,11 +14,13 @@ import (
 func (t *tab) waitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	w := a.Wait
 	if w == nil || countSet(w) != 1 {
-		return nil, badInput("wait_for takes exactly one of selector, text, url or load.")
+		return nil, badInput("wait_for takes exactly one of selector, text, url, load or ref.")
 	}
 	limit := timeoutOf(a, waitDefault, waitMax)
 	var err error
 	switch {
+	case w.Target != nil:
+		err = t.waitShown(ctx, w.Target, limit)
 	case w.URL != "":
 		err = t.waitURL(ctx, w.URL, limit)
 	case w.Load:
@@ -71,10 +73,29 @@ func (t *tab) waitURL(ctx context.Context, sub string, limit time.Duration) erro
 
 func countSet(w *drivers.WaitCond) int {
 	n := 0
-	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load} {
+	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load, w.Target != nil} {
 		if set {
 			n++
 		}
 	}
 	return n
+}
+
+// waitShown waits until the element of an observed ref is shown: in its
+// tab, on the page the observation saw, in its frame.
+func (t *tab) waitShown(ctx context.Context, tg *drivers.Target, limit time.Duration) error {
+	if tg.Tab != "" && tg.Tab != t.id {
+		return staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+	}
+	if now, then := t.page.URL(), t.observedURL(); then != "" && now != then {
+		return staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now+")")
+	}
+	f := t.page.MainFrame()
+	if fr := t.frameOf(tg.Ref); fr != nil {
+		f = fr
+	}
+	loc := f.Locator(refSelector(tg.Ref))
+	return do(ctx, func() error {
+		return loc.WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateVisible, Timeout: ms(ctx, limit)})
+	})
 }

@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"embed"
+	"encoding/json"
 	"strings"
 	"sync"
 )
@@ -13,11 +14,11 @@ import (
 var walkerFS embed.FS
 
 // walkerFiles lists every file of walker/, in the order they are joined.
-var walkerFiles = []string{"refs.js", "dom.js", "roles.js", "names.js", "walk.js", "render.js", "outline.js", "find.js", "ops.js"}
+var walkerFiles = []string{"refs.js", "dom.js", "roles.js", "names.js", "credential.js", "walk.js", "render.js", "outline.js", "find.js", "input.js", "ops.js"}
 
-var engineSource = sync.OnceValue(func() string {
+// walkerBody is the walker's files joined, read once.
+var walkerBody = sync.OnceValue(func() string {
 	var b strings.Builder
-	b.WriteString("(() => {\n'use strict';\n")
 	for _, f := range walkerFiles {
 		src, err := walkerFS.ReadFile("walker/" + f)
 		if err != nil {
@@ -26,6 +27,17 @@ var engineSource = sync.OnceValue(func() string {
 		b.Write(src)
 		b.WriteByte('\n')
 	}
-	b.WriteString("return engine;\n})()")
 	return b.String()
 })
+
+// noRules are the field rules when the caller gives none: only
+// type=password is then a credential field.
+const noRules = `{"autocomplete":[],"words":[],"runs":[],"codeWords":[],"notCodeWords":[],"tokens":[]}`
+
+// engineSource is the engine with rules (Config.FieldRules) as RULES.
+func engineSource(rules json.RawMessage) string {
+	if len(rules) == 0 {
+		rules = json.RawMessage(noRules)
+	}
+	return "(() => {\n'use strict';\nconst RULES = " + string(rules) + ";\n" + walkerBody() + "return engine;\n})()"
+}

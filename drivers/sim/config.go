@@ -17,6 +17,15 @@ type Config struct {
 	Seed        int64            // seeds the site and the fault draws
 	Now         func() time.Time // stamps observations; default time.Now
 
+	// Hosts are more hosts the simulation serves, each a copy of the site
+	// at https://<host>. They are not preview origins: the URL rules, site
+	// approval and air-gap treat them as the public sites they look like.
+	Hosts []string
+	// Redirects sends a navigation to a key URL to its value instead, the
+	// way a server's redirect would, without the URL rules seeing the hop
+	// (the real browser's hook checks every hop; the simulation has none).
+	Redirects map[string]string
+
 	// OnInput, when set, is called once for every input dispatched to a
 	// page, on the caller's goroutine, with no lock held.
 	OnInput func(conversation string, kind drivers.Kind)

@@ -43,6 +43,8 @@ func (t *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, err
 		return t.consoleText()
 	case drivers.Screenshot:
 		return t.capture(a)
+	case drivers.Open:
+		return nil, drivers.ErrNoApps()
 	}
 	if a.Kind.Mutating() {
 		return t.input(c)

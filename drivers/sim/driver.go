@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -12,7 +13,8 @@ var _ drivers.Driver = (*Driver)(nil)
 // Driver serves the simulated site to many conversations.
 type Driver struct {
 	cfg    Config
-	site   *site
+	sites  sites
+	fault  atomic.Pointer[Faults]
 	totals totals
 
 	mu      sync.Mutex
@@ -23,7 +25,9 @@ type Driver struct {
 // New returns a driver for cfg; zero fields take their defaults.
 func New(cfg Config) *Driver {
 	cfg = cfg.withDefaults()
-	return &Driver{cfg: cfg, site: newSite(cfg), convs: make(map[string]*Tabs)}
+	d := &Driver{cfg: cfg, sites: newSites(cfg), convs: make(map[string]*Tabs)}
+	d.SetFaults(cfg.Faults)
+	return d
 }
 
 // Status reports the simulation: always found and headless, running once a

@@ -24,5 +24,17 @@ func (t *Tabs) roll(p float64) bool {
 	case p >= 1:
 		return true
 	}
+	if t.dice == nil { // the faults were set after the conversation opened
+		cfg := t.d.cfg
+		cfg.Faults = Faults{ObserveFail: p}
+		t.dice = newDice(cfg, t.conv)
+	}
 	return t.dice.Float64() < p
 }
+
+// faults are the driver's fault probabilities now.
+func (d *Driver) faults() Faults { return *d.fault.Load() }
+
+// SetFaults changes how the driver misbehaves from its next call on, so a
+// test can bring a page to a state first and fail it afterwards.
+func (d *Driver) SetFaults(f Faults) { d.fault.Store(&f) }

@@ -27,6 +27,7 @@ func (s *site) build(slot int) *page {
 	default:
 		b.donePage()
 	}
+	b.p.site = s
 	return b.finish()
 }
 
@@ -102,7 +103,7 @@ func (b *builder) startForm(name string) {
 func (b *builder) endForm() { b.form = -1 }
 
 func (b *builder) linkPage(n int) {
-	b.p.url, b.p.title = Origin+"/p/"+strconv.Itoa(n), fmt.Sprintf("Page %d - sim.localhost", n)
+	b.p.url, b.p.title = b.s.origin+"/p/"+strconv.Itoa(n), fmt.Sprintf("Page %d - %s", n, strings.TrimPrefix(b.s.origin, "https://"))
 	if n%5 == 3 {
 		b.p.consoleErr = consoleErrors[n%len(consoleErrors)] + " at " + b.p.url
 	}
@@ -120,7 +121,7 @@ func (b *builder) linkPage(n int) {
 }
 
 func (b *builder) formPage(n int) {
-	b.p.url, b.p.title = Origin+"/form/"+strconv.Itoa(n), fmt.Sprintf("Order form %d - sim.localhost", n)
+	b.p.url, b.p.title = b.s.origin+"/form/"+strconv.Itoa(n), fmt.Sprintf("Order form %d - %s", n, strings.TrimPrefix(b.s.origin, "https://"))
 	b.banner()
 	b.add(0, "main", "")
 	b.add(1, "heading", fmt.Sprintf("Order form %d", n)).level = 1
@@ -144,7 +145,7 @@ func (b *builder) formPage(n int) {
 }
 
 func (b *builder) donePage() {
-	b.p.url, b.p.title = Origin+"/done", "Thank you - sim.localhost"
+	b.p.url, b.p.title = b.s.origin+"/done", "Thank you - "+strings.TrimPrefix(b.s.origin, "https://")
 	b.banner()
 	b.add(0, "main", "")
 	b.add(1, "heading", "Thank you").level = 1

@@ -28,13 +28,13 @@ func (t *Tabs) input(c *call) (*drivers.Outcome, error) {
 		t.mu.Unlock()
 		return nil, err
 	}
-	partial := t.roll(t.d.cfg.Faults.PartialInput)
+	partial := t.roll(t.d.faults().PartialInput)
 	if partial {
 		eff = eff.half(a.Kind)
 	}
 	tb.set(eff)
 	t.dispatch(a.Kind, eff.submit)
-	slow := eff.to != nil && t.roll(t.d.cfg.Faults.SlowLoad)
+	slow := eff.to != nil && t.roll(t.d.faults().SlowLoad)
 	t.touch()
 	t.mu.Unlock()
 	t.report(a.Kind)
@@ -68,7 +68,13 @@ func (t *Tabs) aim(a *drivers.Action) (*tab, *page, int32, error) {
 	if !ok || p.nodes[i].fp != a.Target.Fingerprint {
 		return nil, nil, 0, errStale()
 	}
-	if t.roll(t.d.cfg.Faults.TargetMiss) {
+	if a.Target.Tree != "" {
+		if tree, _, _, err := p.read(tb.vals, tb.id, tb.seen); err != nil || tree != a.Target.Tree {
+			return nil, nil, 0, drivers.Errorf(drivers.CodeTargetGone, nil,
+				"The page's tree changed since the observation, and a target named by what it is needs it unchanged; use a ref from a new observation.")
+		}
+	}
+	if t.roll(t.d.faults().TargetMiss) {
 		return nil, nil, 0, errMiss()
 	}
 	return tb, p, i, nil
@@ -82,7 +88,7 @@ func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, er
 	}
 	switch a.Kind {
 	case drivers.Click:
-		return t.click(st, i, n), nil
+		return t.click(p, st, i, n), nil
 	case drivers.Fill:
 		if !n.editable() {
 			return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
@@ -95,25 +101,25 @@ func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, er
 			return noEffect, errBadInput("Name the key to press, such as Enter.")
 		}
 		if n != nil && a.Value == "Enter" && n.editable() && n.form >= 0 {
-			return t.submitted(), nil
+			return submitted(p), nil
 		}
 	case drivers.Submit:
 		if n.form < 0 && n.role != "form" {
 			return noEffect, errBadInput("%s is not in a form; click a link or button instead.", n.ref)
 		}
-		return t.submitted(), nil
+		return submitted(p), nil
 	}
 	return noEffect, nil
 }
 
-func (t *Tabs) click(st state, i int32, n *node) effect {
+func (t *Tabs) click(p *page, st state, i int32, n *node) effect {
 	switch {
 	case n.href != "":
-		if to, ok := t.d.site.path(n.href); ok {
+		if to, ok := p.site.path(n.href); ok {
 			return effect{field: -1, to: to}
 		}
 	case n.role == "button" && n.form >= 0:
-		return t.submitted()
+		return submitted(p)
 	case n.role == "checkbox":
 		if st[i] == "on" {
 			return effect{field: i}
@@ -125,8 +131,8 @@ func (t *Tabs) click(st state, i int32, n *node) effect {
 	return noEffect
 }
 
-func (t *Tabs) submitted() effect {
-	return effect{field: -1, to: t.d.site.page(2 * t.d.site.pages), submit: true}
+func submitted(p *page) effect {
+	return effect{field: -1, to: p.site.page(2 * p.site.pages), submit: true}
 }
 
 func choose(p *page, i int32, n *node, values []string) (effect, error) {

@@ -20,15 +20,18 @@ type Mode struct {
 
 	mu      sync.Mutex
 	drivers map[int]*Driver
-	opened  int // drivers built since NewMode
+	agents  map[string]*Driver // profiles of agents' own
+	opened  int                // drivers built since NewMode
 }
+
+var _ drivers.AgentProfiles = (*Mode)(nil)
 
 // NewMode returns a sim mode of profiles profiles (no bound when ≤ 0).
 func NewMode(cfg Config, profiles int) *Mode {
 	if profiles <= 0 {
 		profiles = 1 << 20
 	}
-	return &Mode{cfg: cfg, profiles: profiles, drivers: map[int]*Driver{}}
+	return &Mode{cfg: cfg, profiles: profiles, drivers: map[int]*Driver{}, agents: map[string]*Driver{}}
 }
 
 // Name is "sim".
@@ -42,26 +45,58 @@ func (m *Mode) Open(_ context.Context, i int) (drivers.Driver, error) {
 	if i < 0 || i >= m.profiles {
 		return nil, fmt.Errorf("sim: profile %d is outside 0..%d", i, m.profiles-1)
 	}
+	return build(m, func() map[int]*Driver { return m.drivers }, i), nil
+}
+
+// build returns the driver held at key, building it on first use; held
+// gives the map, read under m.mu.
+func build[K comparable](m *Mode, held func() map[K]*Driver, key K) *Driver {
 	m.mu.Lock()
-	d, ok := m.drivers[i]
+	d, ok := held()[key]
 	if !ok {
 		d = New(m.cfg)
-		m.drivers[i] = d
+		held()[key] = d
 		m.opened++
 	}
 	m.mu.Unlock()
 	if !ok && m.OnOpen != nil {
 		m.OnOpen(d)
 	}
-	return d, nil
+	return d
 }
 
-// Drivers lists the drivers opened so far.
+// OpenAgent returns the agent's own profile's driver, building it on first use.
+func (m *Mode) OpenAgent(_ context.Context, agent string) (drivers.Driver, error) {
+	return build(m, func() map[string]*Driver { return m.agents }, agent), nil
+}
+
+// CloseAgent closes the agent's profile's driver and forgets it.
+func (m *Mode) CloseAgent(_ context.Context, agent string) error {
+	m.mu.Lock()
+	d := m.agents[agent]
+	delete(m.agents, agent)
+	m.mu.Unlock()
+	if d != nil {
+		return d.Close()
+	}
+	return nil
+}
+
+// DropAgent is CloseAgent: a simulated profile keeps no data.
+func (m *Mode) DropAgent(ctx context.Context, agent string) error { return m.CloseAgent(ctx, agent) }
+
+// AgentCapacity is the number of profiles, as for shared ones.
+func (m *Mode) AgentCapacity() int { return m.profiles }
+
+// Drivers lists the drivers opened so far and still open.
 func (m *Mode) Drivers() []*Driver {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make([]*Driver, 0, len(m.drivers))
+	out := make([]*Driver, 0, len(m.drivers)+len(m.agents))
 	for _, d := range m.drivers {
+		out = append(out, d)
+	}
+	for _, d := range m.agents {
 		out = append(out, d)
 	}
 	return out
@@ -84,10 +119,13 @@ func (m *Mode) Status(context.Context) drivers.Status {
 // one. It never waits.
 func (m *Mode) Close(context.Context) error {
 	m.mu.Lock()
-	all := m.drivers
-	m.drivers = map[int]*Driver{}
+	all, agents := m.drivers, m.agents
+	m.drivers, m.agents = map[int]*Driver{}, map[string]*Driver{}
 	m.mu.Unlock()
 	for _, d := range all {
+		_ = d.Close()
+	}
+	for _, d := range agents {
 		_ = d.Close()
 	}
 	return nil

@@ -8,13 +8,13 @@ import (
 )
 
 func (t *Tabs) navigate(c *call) (*drivers.Outcome, error) {
-	to, err := t.d.site.resolve(c.a.URL)
+	to, err := t.d.sites.resolve(c.a.URL, t.d.cfg.Redirects)
 	if err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
 	tb, err := t.activeTab()
-	slow := err == nil && t.roll(t.d.cfg.Faults.SlowLoad)
+	slow := err == nil && t.roll(t.d.faults().SlowLoad)
 	t.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (t *Tabs) history(c *call) (*drivers.Outcome, error) {
 		t.mu.Unlock()
 		return samePage(p), nil
 	}
-	to, slow := tb.hist[i], t.roll(t.d.cfg.Faults.SlowLoad)
+	to, slow := tb.hist[i], t.roll(t.d.faults().SlowLoad)
 	t.mu.Unlock()
 	return t.load(c, tb, to, m, slow, drivers.Loaded)
 }

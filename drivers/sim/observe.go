@@ -36,7 +36,7 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 	if err != nil {
 		return nil, err
 	}
-	if t.roll(t.d.cfg.Faults.ObserveFail) {
+	if t.roll(t.d.faults().ObserveFail) {
 		return nil, errNotAnswering()
 	}
 	p := tb.page()
@@ -47,8 +47,15 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 	refs := make(map[string]drivers.Target, len(shown))
 	for _, i := range shown {
 		nd := &p.nodes[i]
-		refs[nd.ref] = drivers.Target{Ref: nd.ref, Tab: tb.id, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
+		tg := drivers.Target{Ref: nd.ref, Tab: tb.id, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
+		if nd.editable() {
+			tg.Label = nd.name
+		} else {
+			tg.Text = nd.name
+		}
+		refs[nd.ref] = tg
 	}
+	tb.seen = opts
 	return &drivers.Observation{
 		URL:       p.url,
 		Title:     p.title,

@@ -7,6 +7,7 @@ import (
 
 // page is one immutable page template, shared by every conversation.
 type page struct {
+	site       *site // the site the page belongs to: its links lead there
 	url, title string
 	nodes      []node
 	tree       string // rendered with no conversation state

@@ -21,6 +21,7 @@ const BlankURL = "about:blank"
 // site holds the page templates, built on first use. Slots [0,pages) are
 // /p/<n>, [pages,2·pages) are /form/<n>, and 2·pages is /done.
 type site struct {
+	origin          string // https://host
 	pages, elements int
 	seed            int64
 	tmpl            []atomic.Pointer[page]
@@ -28,8 +29,44 @@ type site struct {
 
 var blank = &page{url: BlankURL}
 
-func newSite(cfg Config) *site {
-	return &site{pages: cfg.Pages, elements: cfg.Elements, seed: cfg.Seed, tmpl: make([]atomic.Pointer[page], 2*cfg.Pages+1)}
+func newSite(cfg Config, origin string) *site {
+	return &site{origin: origin, pages: cfg.Pages, elements: cfg.Elements, seed: cfg.Seed, tmpl: make([]atomic.Pointer[page], 2*cfg.Pages+1)}
+}
+
+// sites are the simulated site and its copies at Config.Hosts, by host.
+type sites map[string]*site
+
+func newSites(cfg Config) sites {
+	all := sites{host: newSite(cfg, Origin)}
+	for _, h := range cfg.Hosts {
+		all[h] = newSite(cfg, "https://"+h)
+	}
+	return all
+}
+
+// resolve turns a URL an agent asked for into a page of one of the sites,
+// following Config.Redirects first, or a navigation_failed refusal that
+// says where the simulation's pages are.
+func (all sites) resolve(raw string, redirects map[string]string) (*page, error) {
+	if to, ok := redirects[raw]; ok {
+		raw = to
+	}
+	if raw == BlankURL {
+		return blank, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, err, "%q is not an absolute URL; navigate to a full URL such as %s/p/0.", raw, Origin)
+	}
+	s := all[u.Hostname()]
+	if (u.Scheme != "https" && u.Scheme != "http") || s == nil {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s cannot be reached in the simulation; only %s pages exist, start at %s/p/0.", u.Host, Origin, Origin)
+	}
+	p, ok := s.path(u.Path)
+	if !ok {
+		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s has no page at %s; start at %s/p/0.", s.origin, u.Path, s.origin)
+	}
+	return p, nil
 }
 
 // page returns template slot i, building it on first use. Two callers racing
@@ -75,24 +112,4 @@ func (s *site) number(path, prefix string) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, n < s.pages
-}
-
-// resolve turns a URL an agent asked for into a page, or a navigation_failed
-// error with a sentence.
-func (s *site) resolve(raw string) (*page, error) {
-	if raw == BlankURL {
-		return blank, nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return nil, drivers.Errorf(drivers.CodeNavFailed, err, "%q is not an absolute URL; navigate to a full URL such as %s/p/0.", raw, Origin)
-	}
-	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() != host {
-		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s cannot be reached in the simulation; only %s pages exist, start at %s/p/0.", u.Host, Origin, Origin)
-	}
-	p, ok := s.path(u.Path)
-	if !ok {
-		return nil, drivers.Errorf(drivers.CodeNavFailed, nil, "%s has no page at %s; start at %s/p/0.", Origin, u.Path, Origin)
-	}
-	return p, nil
 }

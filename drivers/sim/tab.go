@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
 
 // tab is one browser tab: its history of shared page templates and what the
 // conversation typed into the current page.
@@ -10,6 +14,9 @@ type tab struct {
 	pos     int
 	vals    state     // form values on the current page; nil when untouched
 	loading time.Time // when a pending load completes; zero when loaded
+	// seen is how the latest observation read the tab: a target picked by
+	// what it is needs that read to give the same tree again.
+	seen drivers.ObserveOptions
 }
 
 var noLoad time.Time

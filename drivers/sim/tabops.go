@@ -51,7 +51,7 @@ func (t *Tabs) openTab(c *call) (*drivers.Outcome, error) {
 	var to *page
 	if c.a.URL != "" {
 		var err error
-		if to, err = t.d.site.resolve(c.a.URL); err != nil {
+		if to, err = t.d.sites.resolve(c.a.URL, t.d.cfg.Redirects); err != nil {
 			return nil, err
 		}
 	}
@@ -63,7 +63,7 @@ func (t *Tabs) openTab(c *call) (*drivers.Outcome, error) {
 	tb := t.newTab()
 	t.active = tb
 	t.touch()
-	slow := to != nil && t.roll(t.d.cfg.Faults.SlowLoad)
+	slow := to != nil && t.roll(t.d.faults().SlowLoad)
 	out := &drivers.Outcome{Result: drivers.Done, URL: BlankURL, Tabs: t.infos(), Changed: true}
 	t.mu.Unlock()
 	if to == nil {

@@ -113,7 +113,7 @@ func (t *Tabs) activeTab() (*tab, error) {
 		return nil, errClosed()
 	case t.active == nil:
 		return nil, errTabGone()
-	case t.roll(t.d.cfg.Faults.TabGone):
+	case t.roll(t.d.faults().TabGone):
 		t.closeTab(t.active)
 		return nil, errTabGone()
 	}

@@ -38,7 +38,7 @@ func timeout(a *drivers.Action) time.Duration {
 func (t *Tabs) waitFor(ctx context.Context, intr <-chan struct{}, a *drivers.Action) (*drivers.Outcome, error) {
 	w := a.Wait
 	if w == nil || countSet(w) != 1 {
-		return nil, errBadInput("wait_for takes exactly one of selector, text, url or load.")
+		return nil, errBadInput("wait_for takes exactly one of selector, text, url, load or ref.")
 	}
 	deadline := time.Now().Add(timeout(a))
 	for {
@@ -92,6 +92,9 @@ func holds(tb *tab, p *page, w *drivers.WaitCond) bool {
 		return strings.Contains(p.url, w.URL)
 	case w.Text != "":
 		return strings.Contains(p.text, w.Text)
+	case w.Target != nil:
+		i, ok := p.index(w.Target.Ref)
+		return ok && p.nodes[i].fp == w.Target.Fingerprint
 	default:
 		return p.matches(w.Selector)
 	}
@@ -99,7 +102,7 @@ func holds(tb *tab, p *page, w *drivers.WaitCond) bool {
 
 func countSet(w *drivers.WaitCond) int {
 	n := 0
-	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load} {
+	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load, w.Target != nil} {
 		if set {
 			n++
 		}

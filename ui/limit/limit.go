@@ -15,6 +15,7 @@
 package limit
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,7 +29,11 @@ type Config struct {
 	Every       time.Duration // one try comes back this often (default 1 minute)
 	GlobalTries int           // tries of the install-wide key (default 30)
 	MaxKeys     int           // keys remembered; the least recently used go first (default 10000)
-	Now         func() time.Time
+	// Local are key prefixes that count on their own, not against the
+	// install: Telegram's senders, whom a stranger's flood of wrong codes
+	// must not lock the owner out with.
+	Local []string
+	Now   func() time.Time
 }
 
 // Limiter is the shared limiter of failed attempts.
@@ -70,7 +75,7 @@ func (l *Limiter) Allow(key string) (ok bool, wait time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Now()
-	for _, k := range []string{key, Global} {
+	for _, k := range l.keys(key) {
 		b := l.bucket(k, now)
 		if b.tries < 1 {
 			return false, time.Duration((1 - b.tries) * float64(l.cfg.Every))
@@ -79,15 +84,32 @@ func (l *Limiter) Allow(key string) (ok bool, wait time.Duration) {
 	return true, 0
 }
 
-// Fail takes a try from key and from the install.
+// Fail takes a try from key and, unless key is local, from the install.
 func (l *Limiter) Fail(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Now()
-	for _, k := range []string{key, Global} {
+	for _, k := range l.keys(key) {
 		b := l.bucket(k, now)
 		b.tries = max(b.tries-1, 0)
 	}
+}
+
+// Reset gives key all its tries back: its sender got it right.
+func (l *Limiter) Reset(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.buckets, key)
+}
+
+// keys are the buckets a try of key counts in.
+func (l *Limiter) keys(key string) []string {
+	for _, p := range l.cfg.Local {
+		if strings.HasPrefix(key, p) {
+			return []string{key}
+		}
+	}
+	return []string{key, Global}
 }
 
 // bucket returns key's bucket brought up to date, making it if needed.

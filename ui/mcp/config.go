@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // DefaultTimeout bounds one forwarded call: a navigate may take 15 s and a
@@ -21,6 +23,9 @@ type Config struct {
 	HTTPClient   *http.Client  // optional; its own Timeout is not needed
 	Version      string        // reported to MCP clients
 	Timeout      time.Duration // per forwarded call; zero means DefaultTimeout
+	// Reach is what the install lets the browser open, for browser_act's
+	// description (AskReach asks the daemon); nil says nothing of it.
+	Reach *messages.Reach
 }
 
 // ErrNoToken is returned by [New] when Config.Token is empty.

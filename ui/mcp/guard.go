@@ -38,6 +38,11 @@ func (g guard) check(r *http.Request) *messages.Error {
 	return nil
 }
 
+// HostOK reports whether host (a request's Host header) names buddi: its
+// own address, localhost on its port, or the public origin's host. The
+// HTTP surface's other unauthenticated routes check it too.
+func (h *Handler) HostOK(host string) bool { return h.guard.list.Host(host) }
+
 func clip(s string) string {
 	if len(s) > 80 {
 		return s[:80] + "…"

@@ -29,6 +29,9 @@ type HTTPConfig struct {
 	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN, if set
 	Version      string
 	Log          *slog.Logger // nil: the SDK logs nothing
+	// Reach is what the install lets the browser open; browser_act's
+	// description says it (nil: the description says nothing of it).
+	Reach *messages.Reach
 }
 
 // Handler serves MCP over streamable HTTP (the /mcp endpoint). Each request
@@ -53,7 +56,7 @@ func NewHandler(cfg HTTPConfig) (*Handler, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	srv, err := newServer(cfg.Backend, "", "", cfg.Version)
+	srv, err := newServer(cfg.Backend, "", "", cfg.Version, cfg.Reach)
 	if err != nil {
 		return nil, err
 	}

@@ -48,10 +48,21 @@ func failure(err error) *mcp.CallToolResult {
 	if !errors.As(err, &e) {
 		e = errInternal()
 	}
-	me := &messages.Error{Code: e.Code, Message: clientNames.Replace(e.Message)}
+	me := &messages.Error{Code: e.Code, Message: clientNames.Replace(e.Message), Observation: e.Observation, Script: e.Script}
+	text := me.Error()
+	if s := e.Script; s != nil {
+		steps := encode(s.Steps)
+		text = joinText(text, "Steps that ran: "+string(steps))
+		if s.Text != "" {
+			text = joinText(text, s.Text)
+		}
+	}
+	if o := e.Observation; o != nil {
+		text = joinText(text, "Observation "+o.ID+" ("+o.URL+"):\n"+o.Text)
+	}
 	return &mcp.CallToolResult{
 		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: me.Error()}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
 		StructuredContent: me,
 	}
 }

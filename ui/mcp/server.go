@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/buddi-dev/buddi/apiclient"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Server is an MCP server whose tools run through a [Caller]: the daemon's
@@ -44,10 +45,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, &BaseURLError{URL: cfg.BaseURL}
 	}
 	fwd := &forwarder{client: client, timeout: cfg.Timeout}
-	return newServer(fwd, cfg.Token, cfg.Conversation, cfg.Version)
+	return newServer(fwd, cfg.Token, cfg.Conversation, cfg.Version, cfg.Reach)
 }
 
-func newServer(calls Caller, token, conversation, version string) (*Server, error) {
+func newServer(calls Caller, token, conversation, version string, reach *messages.Reach) (*Server, error) {
 	s := &Server{
 		calls: calls,
 		token: token,
@@ -57,7 +58,7 @@ func newServer(calls Caller, token, conversation, version string) (*Server, erro
 		convs: make(map[*mcp.ServerSession]string),
 	}
 	s.mcp.AddReceivingMiddleware(misnamed)
-	if err := s.addTools(); err != nil {
+	if err := s.addTools(reach); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -9,7 +9,7 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-func (s *Server) addTools() error {
+func (s *Server) addTools(reach *messages.Reach) error {
 	notDestructive, closed := false, false
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        ToolStatus,
@@ -25,7 +25,7 @@ func (s *Server) addTools() error {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        ToolAct,
 		Title:       "Browser action",
-		Description: actDoc(),
+		Description: actDoc(reach),
 		InputSchema: schema,
 	}, handle[actArgs](s, ToolAct))
 

@@ -5,6 +5,8 @@
 package registry
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"time"
@@ -23,13 +25,25 @@ type Registry struct {
 	byHash map[string]string
 }
 
-// New returns a registry of the agents the ledger holds.
-func New(agents []ledger.Agent) *Registry {
-	r := &Registry{byName: map[string]ledger.Agent{}, byHash: map[string]string{}}
+// New returns a registry of the agents the ledger holds. An agent stored
+// before agents had IDs gets one; those are returned for the caller to store.
+func New(agents []ledger.Agent) (r *Registry, given []ledger.Agent) {
+	r = &Registry{byName: map[string]ledger.Agent{}, byHash: map[string]string{}}
 	for _, ag := range agents {
+		if ag.ID == "" {
+			ag.ID = newID()
+			given = append(given, ag)
+		}
 		r.Put(ag)
 	}
-	return r
+	return r, given
+}
+
+// newID is an agent ID: 128 random bits, so no ID is ever given twice.
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand never fails on Linux; it panics if it cannot
+	return "ag_" + hex.EncodeToString(b)
 }
 
 // Put adds or replaces an agent.
@@ -53,7 +67,7 @@ func (r *Registry) New(m *messages.AddAgent, now time.Time) (ag ledger.Agent, to
 			"Agent %s already exists; remove it first (`buddi agent remove %s`) to issue a new token.", m.Name, m.Name)
 	}
 	token = secret.New("ba_")
-	return ledger.Agent{Name: m.Name, TokenHash: secret.Hash(token), Grants: []string{GrantAll},
+	return ledger.Agent{ID: newID(), Name: m.Name, TokenHash: secret.Hash(token), Grants: []string{GrantAll},
 		AutoApprove: m.AutoApprove, Created: now}, token, nil
 }
 
@@ -76,6 +90,15 @@ func (r *Registry) Get(name string) (ledger.Agent, bool) {
 	}
 	ag, ok := r.byName[name]
 	return ag, ok
+}
+
+// All lists every agent.
+func (r *Registry) All() []ledger.Agent {
+	out := make([]ledger.Agent, 0, len(r.byName))
+	for _, ag := range r.byName {
+		out = append(out, ag)
+	}
+	return out
 }
 
 // ByToken returns the agent whose token hashes to hash.

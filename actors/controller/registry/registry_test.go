@@ -11,7 +11,7 @@ import (
 )
 
 func TestAddResolveAndRemoveAnAgent(t *testing.T) {
-	r := registry.New(nil)
+	r, _ := registry.New(nil)
 	now := time.Unix(100, 0)
 	ag, token, e := r.New(&messages.AddAgent{Name: "ada"}, now)
 	if e != nil || ag.TokenHash != secret.Hash(token) || ag.Created != now {
@@ -37,10 +37,17 @@ func TestAddResolveAndRemoveAnAgent(t *testing.T) {
 	if _, e := r.Remove("ada"); e == nil || e.Code != messages.CodeUnknownAgent {
 		t.Fatalf("removing ada twice: %v", e)
 	}
+	again, _, _ := r.New(&messages.AddAgent{Name: "ada"}, now)
+	if again.ID == "" || again.ID == ag.ID {
+		t.Fatalf("ada added again got ID %q, the first had %q: IDs are never reused", again.ID, ag.ID)
+	}
 }
 
 func TestBadNamesAndMissingGrantsAreRefused(t *testing.T) {
-	r := registry.New([]ledger.Agent{{Name: "ro", TokenHash: "h", Grants: []string{messages.ToolStatus}}})
+	r, given := registry.New([]ledger.Agent{{Name: "ro", TokenHash: "h", Grants: []string{messages.ToolStatus}}})
+	if len(given) != 1 || given[0].ID == "" {
+		t.Fatalf("an agent stored without an ID was given none: %+v", given)
+	}
 	if _, _, e := r.New(&messages.AddAgent{Name: "Bad Name"}, time.Now()); e == nil || e.Code != messages.CodeBadInput {
 		t.Fatalf("a bad name: %v", e)
 	}

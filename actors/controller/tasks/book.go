@@ -20,10 +20,27 @@ type Book struct {
 	now   func() time.Time
 }
 
-// New returns a book of the tasks the ledger holds.
-func New(stored []ledger.Task, now func() time.Time) *Book {
+// Bounds of the book: what agents' requests may hold, and how much history
+// it keeps.
+const (
+	// MaxPending is how many requests one agent may have waiting.
+	MaxPending = 8
+	// PendingLife is how long a request waits for the owner before it lapses.
+	PendingLife = 10 * time.Minute
+	// MaxFinished is how many ended and refused tasks are kept; older ones
+	// are dropped, and their conversations are free again.
+	MaxFinished = 200
+)
+
+// New returns a book of the tasks the ledger holds. idOf gives the ID of an
+// agent by name, for tasks stored before tasks carried agent IDs ("" when
+// no such agent exists: the task then belongs to no agent).
+func New(stored []ledger.Task, idOf func(name string) string, now func() time.Time) *Book {
 	b := &Book{tasks: map[string]ledger.Task{}, now: now}
 	for _, t := range stored {
+		if t.AgentID == "" {
+			t.AgentID = idOf(t.Agent)
+		}
 		b.tasks[t.Conversation] = t
 	}
 	return b
@@ -47,17 +64,74 @@ func (b *Book) All() []ledger.Task {
 	return out
 }
 
-// Pending makes a task waiting for the owner; steps and life of zero take
-// the defaults.
-func (b *Book) Pending(agent, conv, desc string, steps int, life time.Duration) ledger.Task {
+// Pending makes a task of ag waiting for the owner; steps and life of zero
+// take the defaults.
+func (b *Book) Pending(ag ledger.Agent, conv, desc string, steps int, life time.Duration) ledger.Task {
 	if steps == 0 {
 		steps = messages.DefaultSteps
 	}
 	if life == 0 {
 		life = messages.DefaultLifetime
 	}
-	return ledger.Task{Conversation: conv, Agent: agent, Description: desc,
+	return ledger.Task{Conversation: conv, Agent: ag.Name, AgentID: ag.ID, Description: desc,
 		State: ledger.TaskPending, MaxSteps: steps, Lifetime: life, Created: b.now()}
+}
+
+// PendingOf counts the requests of agent id that wait for the owner.
+func (b *Book) PendingOf(id string) int {
+	n := 0
+	for _, t := range b.tasks {
+		if t.AgentID == id && t.State == ledger.TaskPending {
+			n++
+		}
+	}
+	return n
+}
+
+// Of lists the tasks of agent id that are still open: waiting or running.
+func (b *Book) Of(id string) []ledger.Task {
+	var out []ledger.Task
+	for _, t := range b.tasks {
+		if t.AgentID == id && (t.State == ledger.TaskPending || t.State == ledger.TaskActive) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Lapse ends the requests that waited longer than PendingLife and returns
+// them, changed, for the caller to store.
+func (b *Book) Lapse() []ledger.Task {
+	var out []ledger.Task
+	for conv, t := range b.tasks {
+		if t.State == ledger.TaskPending && !b.now().Before(t.Created.Add(PendingLife)) {
+			t = End(t, fmt.Sprintf("The request lapsed: the owner did not answer within %s.", PendingLife))
+			b.tasks[conv] = t
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Prune drops the oldest ended and refused tasks past MaxFinished and
+// returns their conversations, for the caller to delete.
+func (b *Book) Prune() []string {
+	var done []ledger.Task
+	for _, t := range b.tasks {
+		if t.State == ledger.TaskEnded || t.State == ledger.TaskRefused {
+			done = append(done, t)
+		}
+	}
+	if len(done) <= MaxFinished {
+		return nil
+	}
+	sort.Slice(done, func(i, j int) bool { return done[i].Created.Before(done[j].Created) })
+	var out []string
+	for _, t := range done[:len(done)-MaxFinished] {
+		delete(b.tasks, t.Conversation)
+		out = append(out, t.Conversation)
+	}
+	return out
 }
 
 // Activate starts t now.
@@ -99,10 +173,19 @@ func NoPending(conv string) *messages.Error {
 	return messages.Errorf(messages.CodeNoPendingTask, "Conversation %s has no task waiting for a decision.", conv)
 }
 
-// OtherAgent reports whether conv's task belongs to an agent other than agent.
-func (b *Book) OtherAgent(conv, agent string) bool {
+// Claimed reports whether conv has an open task (waiting or running) of an
+// agent other than the one with ID id. A finished task does not keep its
+// conversation: another agent may ask for a task there.
+func (b *Book) Claimed(conv, id string) bool {
 	t, ok := b.tasks[conv]
-	return ok && t.Agent != agent
+	return ok && t.AgentID != id && (t.State == ledger.TaskPending || t.State == ledger.TaskActive)
+}
+
+// OtherAgent reports whether conv's task belongs to an agent other than
+// the one with ID id (a task of an agent since removed belongs to no one).
+func (b *Book) OtherAgent(conv, id string) bool {
+	t, ok := b.tasks[conv]
+	return ok && t.AgentID != id
 }
 
 // List is every task as the owner sees it, oldest first.

@@ -20,11 +20,11 @@ const contentText = (root, skip) => {
     if (n.localName === 'img' || n.localName === 'area') { parts.push(attr(n, 'alt')); return; }
     if (n.localName === 'br') { parts.push(' '); return; }
     if (n !== root && (n.localName === 'input' || n.localName === 'textarea')) {
-      if (n.type !== 'password') parts.push(' ' + (n.value || '') + ' ');
+      parts.push(' ' + shownValue(n, n.value || '') + ' ');
       return;
     }
     if (n !== root && n.localName === 'select') {
-      parts.push(' ' + Array.from(n.selectedOptions || []).map((o) => o.label).join(' ') + ' ');
+      parts.push(' ' + shownValue(n, Array.from(n.selectedOptions || []).map((o) => o.label).join(' ')) + ' ');
       return;
     }
     eachChild(n, visit);
@@ -45,6 +45,16 @@ const byIds = (el, ids) => {
 const labelsOf = (el) => {
   if (!el.labels || !el.labels.length) return '';
   return norm(Array.from(el.labels).map((l) => contentText(l, el)).join(' '));
+};
+
+// labelOf is what labels the element, as a target by label matches it:
+// its label elements, else what aria-labelledby or aria-label say.
+const labelOf = (el) => {
+  const own = labelsOf(el);
+  if (own) return clip(own, NAME_CHARS);
+  const lb = attr(el, 'aria-labelledby').trim();
+  if (lb) { const n = byIds(el, lb); if (n) return clip(n, NAME_CHARS); }
+  return clip(norm(attr(el, 'aria-label')), NAME_CHARS);
 };
 
 const fieldName = (el, tag) => {

@@ -13,8 +13,11 @@ const info = (el) => {
     method = typed && el.hasAttribute('formmethod') ? el.formMethod : form.method;
   }
   const r = el.getBoundingClientRect();
+  const field = tag === 'input' || tag === 'select' || tag === 'textarea';
   return {
     tag, role, name: nameOf(el, role), id: attr(el, 'id'), nm: attr(el, 'name'),
+    label: labelOf(el), ph: attr(el, 'placeholder') || attr(el, 'aria-placeholder'),
+    tx: field ? '' : clip(contentText(el), NAME_CHARS),
     type: typed ? String(el.type || '') : attr(el, 'type'), href: attr(el, 'href'), action, method,
     ac: attr(el, 'autocomplete'), im: attr(el, 'inputmode'), pw: tag === 'input' && el.type === 'password',
     vis: el.isConnected && r.width > 0 && r.height > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }),
@@ -141,19 +144,13 @@ const observe = (doc, a) => {
   const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
   if (out.error) return out;
   return { tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
-    frames: out.frames, title: doc.title, url: doc.URL, ms: out.ms };
+    frames: out.frames, title: clip(doc.title, 300), url: doc.URL, ms: out.ms };
 };
 
 const textOf = (doc, max) => {
   const root = doc.body || doc.documentElement;
   const t = root ? root.innerText || '' : '';
   return { text: t.slice(0, max), cut: t.length > max };
-};
-
-const active = (doc) => {
-  let el = doc.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  return el && el !== doc.body ? info(el) : null;
 };
 
 const answer = (doc, value) => {
@@ -177,7 +174,10 @@ const engine = {
       }
       case 'observe': return answer(doc, observe(doc, JSON.parse(decodeURIComponent(arg))));
       case 'text': return answer(doc, textOf(doc, Number(arg) || 8000));
-      case 'active': return answer(doc, active(doc));
+      case 'masked': return maskedIn(doc);
+      case 'focus': return answer(doc, focusState(doc));
+      case 'focusref': return answer(doc, focusRef(doc, arg));
+      case 'fill': return answer(doc, fillRef(doc, JSON.parse(decodeURIComponent(arg))));
     }
     throw new Error('buddi engine: unknown body ' + body);
   },

@@ -213,10 +213,10 @@ const itemState = (el, role, e) => {
   }
   if (el.disabled || attr(el, 'aria-disabled') === 'true') e.disabled = true;
   if (attr(el, 'aria-expanded')) e.expanded = attr(el, 'aria-expanded') === 'true';
-  if (tag === 'input' && el.type === 'password') { e.value = el.value ? '••••' : ''; return; }
   if (tag === 'input' || tag === 'textarea') e.value = el.value || '';
   else if (tag === 'select') e.value = Array.from(el.selectedOptions || []).map((o) => o.label).join(', ');
   else if (el.isContentEditable) e.value = norm(el.textContent || '');
+  e.value = shownValue(el, e.value || '');
   if (e.value) e.value = clip(norm(e.value), 100);
 };
 

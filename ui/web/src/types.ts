@@ -53,9 +53,8 @@ export interface BrowserSettings {
   locked: Record<string, string>; browser: BrowserStatus; sessionsOpen: number;
 }
 
-export interface ApprovedSite { site: string; scheme: string; query?: string }
-export interface DeclinedSite { conversation: string; site: string }
-export interface Login { site: string; cookies: number; expires: string }
+export interface SiteGrant { site: string; scheme?: string; query?: string; scope: "always" | "once" | "rejected"; conversation?: string }
+export interface Login { site: string; cookies: number; storage: boolean }
 export interface AgentView { name: string; grants: string[]; autoApprove: boolean; created: string }
 export interface AgentAdded { name: string; token: string; grants: string[]; autoApprove: boolean }
 export interface DoctorRow { name: string; level: string; text: string }

@@ -3,7 +3,7 @@
 import { get, post } from "../api";
 import { fill, h } from "../dom";
 import { act, notify } from "../notice";
-import type { ApprovedSite, BrowserSettings, DeclinedSite, Login } from "../types";
+import type { BrowserSettings, Login, SiteGrant } from "../types";
 import { registerSection } from "./registry";
 
 registerSection({ id: "privacy", title: "Privacy & Safety", rank: 20, render });
@@ -17,9 +17,11 @@ function render(root: HTMLElement): () => void {
     h("h3", {}, "Declined sites"), declined);
   const refresh = () => {
     void get<BrowserSettings>("/api/settings/browser").then(drawToggles).catch(() => {});
-    void get<ApprovedSite[]>("/api/sites").then(drawApproved).catch(() => {});
-    void get<Login[]>("/api/logins").then(drawLogins).catch((e) => fill(logins, h("p", { class: "said bad" }, e.message)));
-    void get<DeclinedSite[]>("/api/sites/declined").then(drawDeclined).catch(() => {});
+    void get<SiteGrant[]>("/api/browser/sites").then((all) => {
+      drawApproved(all.filter((g) => g.scope !== "rejected"));
+      drawDeclined(all.filter((g) => g.scope === "rejected"));
+    }).catch(() => {});
+    void get<Login[]>("/api/browser/logins").then(drawLogins).catch((e) => fill(logins, h("p", { class: "said bad" }, e.message)));
   };
 
   const drawToggles = (s: BrowserSettings) => {
@@ -29,7 +31,7 @@ function render(root: HTMLElement): () => void {
     const airGap = h("input", { type: "checkbox", name: "airGap", checked: s.airGap, disabled: !!s.locked.airGap });
     airGap.addEventListener("change", () => {
       if (!airGap.checked) return void change(airGap, { airGap: false }, "Air-gap is off: agents may browse the public web again.");
-      void get<Login[]>("/api/logins").then((list) => {
+      void get<Login[]>("/api/browser/logins").then((list) => {
         const names = list.map((l) => l.site);
         const ok = confirm(`Turn air-gap on? Agents will reach only your preview origins, and every saved login of the agents' browser is wiped${names.length ? ": " + names.join(", ") : " (none is saved now)"}.`);
         if (!ok) { airGap.checked = false; return; }
@@ -60,24 +62,24 @@ function render(root: HTMLElement): () => void {
     b.addEventListener("click", () => void act(b, said, async () => { const r = await run(); refresh(); return r; }));
     return b;
   };
-  const drawApproved = (list: ApprovedSite[]) => rowList(approved, list, "No site is approved for good.", (s, said) => [
-    h("span", {}, `${s.site} (${s.scheme}${s.query ? ", ?" + s.query : ""})`),
-    button("Revoke", said, async () => { await post("/api/sites/revoke", { site: s.site }); return `${s.site} is no longer approved; agents ask again.`; }, "danger")]);
+  const drawApproved = (list: SiteGrant[]) => rowList(approved, list, "No site is approved.", (s, said) => [
+    h("span", {}, `${s.site} (${s.scope === "once" ? "once, in " + (s.conversation ?? "") : "always"}${s.scheme ? ", " + s.scheme : ""}${s.query ? ", ?" + s.query : ""})`),
+    button("Revoke", said, async () => { await post("/api/browser/sites/revoke", { site: s.site }); return `${s.site} is no longer approved; agents ask again.`; }, "danger")]);
   const drawLogins = (list: Login[]) => {
     rowList(logins, list, "No site holds a login in the agents' browser.", (l, said) => [
-      h("span", {}, `${l.site} (${l.cookies} cookie${l.cookies === 1 ? "" : "s"})`),
-      button("Sign out", said, async () => { await post("/api/logins/signout", { site: l.site }); return `Signed out of ${l.site}.`; }, "danger")]);
+      h("span", {}, `${l.site} (${l.cookies} cookie${l.cookies === 1 ? "" : "s"}${l.storage ? ", stored data" : ""})`),
+      button("Sign out", said, async () => { await post("/api/browser/logins/signout", { site: l.site }); return `Signed out of ${l.site}.`; }, "danger")]);
     if (list.length > 1) {
       const said = h("p", { class: "said", "aria-live": "polite" });
       logins.append(button("Sign out of all", said, async () => {
-        const r = await post<{ sites: string[] }>("/api/logins/signout", { all: true });
+        const r = await post<{ sites: string[] }>("/api/browser/logins/signout", { all: true });
         return `Signed out of ${r.sites.length} site${r.sites.length === 1 ? "" : "s"}.`;
       }, "danger"), said);
     }
   };
-  const drawDeclined = (list: DeclinedSite[]) => rowList(declined, list, "No site is declined.", (d, said) => [
-    h("span", {}, `${d.site} in ${d.conversation}`),
-    button("Ask again", said, async () => { await post("/api/sites/ask-again", d); return `The next visit to ${d.site} in ${d.conversation} asks you again.`; })]);
+  const drawDeclined = (list: SiteGrant[]) => rowList(declined, list, "No site is declined.", (d, said) => [
+    h("span", {}, d.site),
+    button("Ask again", said, async () => { await post("/api/browser/sites/revoke", { site: d.site }); return `The next visit to ${d.site} asks you again.`; })]);
 
   refresh();
   return () => {};

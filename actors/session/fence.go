@@ -1,0 +1,112 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Everything read from a page reaches the agent inside the one fence of
+// its answer: the title, the tabs' titles, the tree and the targets, dom
+// and console text, a script's readings. What is outside the fence is
+// buddi's own: ids, outcomes, URLs, counts, sentences.
+
+// pageText is what one answer read from the page, gathered before fencing.
+type pageText struct{ b strings.Builder }
+
+func (p *pageText) title(t string) {
+	if t != "" {
+		fmt.Fprintf(&p.b, "Title: %s\n", oneLine(t))
+	}
+}
+
+func (p *pageText) tabs(tabs []messages.Tab) {
+	if len(tabs) == 0 {
+		return
+	}
+	p.b.WriteString("Tabs:\n")
+	for _, t := range tabs {
+		active := ""
+		if t.Active {
+			active = " (active)"
+		}
+		fmt.Fprintf(&p.b, "- %s%s %q %s\n", t.ID, active, oneLine(t.Title), t.URL)
+	}
+}
+
+func (p *pageText) section(label, text string) {
+	if text == "" {
+		return
+	}
+	if label != "" {
+		p.b.WriteString(label + ":\n")
+	}
+	p.b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		p.b.WriteByte('\n')
+	}
+}
+
+// fence is the gathered text in one fenced block, with what looks like a
+// key or token masked, or "" when nothing was read from the page.
+func (p *pageText) fence(kind string) string {
+	if p.b.Len() == 0 {
+		return ""
+	}
+	return egress.Fence(kind, masked(p.b.String()))
+}
+
+// targets lists every ref of an observation, in the tree's order, with its
+// role and name: one element each. Elements that share a role and name are
+// counted ("2 of 3"), so a repeated label still binds exactly one element.
+func targets(tree string, refs map[string]drivers.Target) string {
+	order := drivers.RefsIn(tree)
+	same := make(map[string]int, len(order))
+	seen := map[string]int{}
+	var b strings.Builder
+	labels := make([]string, len(order))
+	for i, r := range order {
+		labels[i] = label(refs[r])
+		same[labels[i]]++
+	}
+	for i, r := range order {
+		t, ok := refs[r]
+		if !ok {
+			continue
+		}
+		l := labels[i]
+		b.WriteString("- " + r + " " + l)
+		if n := same[l]; n > 1 && t.Name != "" {
+			seen[l]++
+			b.WriteString(" (" + strconv.Itoa(seen[l]) + " of " + strconv.Itoa(n) + ")")
+		}
+		if t.Frame > 0 {
+			b.WriteString(" [frame=" + strconv.Itoa(t.Frame) + "]")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func label(t drivers.Target) string {
+	role := t.Role
+	if role == "" {
+		role = "text"
+	}
+	if t.Name == "" {
+		return role
+	}
+	return role + " " + strconv.Quote(oneLine(t.Name))
+}
+
+// masked is page text with what looks like a key or token masked.
+func masked(text string) string {
+	m, _ := egress.MaskSecrets(text)
+	return m
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,63 @@
+package config_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/config"
+)
+
+func load(t *testing.T, env map[string]string) (config.Config, error) {
+	t.Helper()
+	c, err := config.FromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+func TestTelegramSettings(t *testing.T) {
+	token := "123456:" + strings.Repeat("A", 35)
+	c, err := load(t, map[string]string{"BUDDI_TELEGRAM_TOKEN": " " + token + "\n"})
+	if err != nil || c.TelegramToken != token || c.TelegramAPI != config.DefaultTelegramAPI {
+		t.Fatalf("token only: %+v %v", c, err)
+	}
+	c, err = load(t, map[string]string{"BUDDI_TELEGRAM_API": "http://127.0.0.1:8081/"})
+	if err != nil || c.TelegramAPI != "http://127.0.0.1:8081" {
+		t.Fatalf("a local Bot API: %q %v", c.TelegramAPI, err)
+	}
+}
+
+func TestBadTelegramSettingsSaySoInOneSentence(t *testing.T) {
+	for name, env := range map[string]map[string]string{
+		"token without a secret": {"BUDDI_TELEGRAM_TOKEN": "123456"},
+		"token with spaces":      {"BUDDI_TELEGRAM_TOKEN": "123456:abc def ghi jkl mno pqr stu"},
+		"api without a scheme":   {"BUDDI_TELEGRAM_API": "api.telegram.org"},
+		"api with a query":       {"BUDDI_TELEGRAM_API": "https://api.telegram.org/?x=1"},
+		"api of another scheme":  {"BUDDI_TELEGRAM_API": "ftp://api.telegram.org"},
+	} {
+		_, err := load(t, env)
+		if !errors.Is(err, config.ErrInvalid) || strings.Count(err.Error(), ". ") > 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestServingBeyondLoopbackNeedsAllowRemote(t *testing.T) {
+	cases := map[string]bool{ // address → served without --allow-remote
+		"127.0.0.1:7777": true, "127.8.9.10:1": true, "[::1]:7777": true, "localhost:7777": true,
+		"0.0.0.0:7777": false, "[::]:7777": false, "192.168.1.5:7777": false, "100.64.0.1:7777": false,
+		"[::ffff:127.0.0.1]:7777": true, "example.com:7777": false,
+	}
+	for addr, local := range cases {
+		c := config.Config{Addr: addr}
+		if err := c.CheckServeAddr(); (err == nil) != local {
+			t.Errorf("%s: CheckServeAddr() = %v", addr, err)
+		}
+		c.AllowRemote = true
+		if err := c.CheckServeAddr(); err != nil {
+			t.Errorf("%s with AllowRemote: %v", addr, err)
+		}
+	}
+}

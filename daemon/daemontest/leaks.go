@@ -1,0 +1,15 @@
+package daemontest
+
+import "go.uber.org/goleak"
+
+// Lifelong are the goroutines of an in-process daemon that outlive it by
+// design, for goleak in a TestMain: fasthttp's coarse clock and
+// protoactor's process registry run for the process's life, and
+// fasthttp's worker-pool cleaner notices Stop only after its 10 s nap.
+func Lifelong() []goleak.Option {
+	return []goleak.Option{
+		goleak.IgnoreTopFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
+		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewActorSystemWithConfig.func1"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
+	}
+}

@@ -1,0 +1,109 @@
+package playwright_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// typedReporter is a page script that reports to the server every time
+// text goes into the field it is given.
+const typedReporter = `<script>function report(el, path) { el.addEventListener('input', () => fetch(path + '?n=' + el.value.length)); }</script>`
+
+// A press with no target goes to whatever has focus: a password field in a
+// frame, same-site or cross-site, is refused like one in the page itself,
+// and nothing reaches the field.
+func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	u, _ := url.Parse(s.URL)
+	cross := "http://localhost:" + u.Port()
+	s.page("/outer", "Outer", `<p>outer</p><iframe src="/inner" width="400" height="120"></iframe>
+<iframe src="`+cross+`/inner?cross" width="400" height="120"></iframe>`)
+	s.page("/inner", "Inner", typedReporter+`<label>Frame password <input type="password" id="pw"></label>
+<script>report(document.getElementById('pw'), '/typed' + location.search.replace('?', '-'))</script>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/outer")
+	for i := range 2 {
+		obs := observe(t, tabs, drivers.ObserveOptions{})
+		fields := targets(obs, "textbox", "Frame password")
+		if len(fields) != 2 {
+			t.Fatalf("want both framed password fields:\n%s", obs.Tree)
+		}
+		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: &fields[i]})
+		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
+		wantCode(t, err, drivers.CodeNotAllowed)
+		mustDo(t, tabs, &drivers.Action{Kind: drivers.Press, Value: "Tab"}) // keys that type nothing still go
+	}
+	if n := s.hit("GET /typed") + s.hit("GET /typed-cross"); n != 0 {
+		t.Fatalf("a key reached a framed password field: %s", s.allHits())
+	}
+}
+
+// A password field inside a closed shadow root cannot be read from the
+// page's DOM: a press into it, with or without a target on its host, is
+// refused rather than typed blind.
+func TestPressIntoClosedShadowRootIsRefused(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/shadow", "Shadow", typedReporter+`<p>Sign in</p><login-box role="textbox" aria-label="Login box" tabindex="0" style="display:block;width:300px;height:40px"></login-box>
+<script>
+const root = document.querySelector('login-box').attachShadow({mode: 'closed', delegatesFocus: true});
+root.innerHTML = '<input type="password" aria-label="Hidden password">';
+const pw = root.querySelector('input');
+report(pw, '/typed');
+pw.focus();
+</script>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/shadow")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
+	wantCode(t, err, drivers.CodeNotAllowed)
+	host := target(t, obs, "textbox", "Login box")
+	_, err = tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Target: host, Value: "y"})
+	wantCode(t, err, drivers.CodeNotAllowed)
+	if s.hit("GET /typed") != 0 {
+		t.Fatalf("a key reached the password field in the closed shadow root: %s", s.allHits())
+	}
+}
+
+// A field that turns itself into a password field when it gets focus is
+// checked again inside the same page call that puts the text in: fill is
+// refused and no text reaches it.
+func TestFillIntoFieldThatBecomesPasswordOnFocusIsRefused(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/swap", "Swap", typedReporter+`<label>Login code <input id="f" onfocus="this.type='password'"></label>
+<label>Note <input id="note"></label>
+<script>report(document.getElementById('f'), '/typed'); report(document.getElementById('note'), '/note')</script>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/swap")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "Login code"), Value: "hunter2"})
+	wantCode(t, err, drivers.CodeNotAllowed)
+	if s.hit("GET /typed") != 0 {
+		t.Fatalf("text reached the field that became a password field: %s", s.allHits())
+	}
+	obs = observe(t, tabs, drivers.ObserveOptions{})
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "Note"), Value: "fine"})
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	if s.hit("GET /note") == 0 {
+		t.Fatalf("an ordinary fill did not fire input events: %s", s.allHits())
+	}
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "fine") {
+		t.Fatalf("the ordinary field does not show its value:\n%s", obs.Tree)
+	}
+}
+
+// targets lists every observed element with role and name.
+func targets(obs *drivers.Observation, role, name string) []drivers.Target {
+	var out []drivers.Target
+	for _, tg := range obs.Refs {
+		if tg.Role == role && tg.Name == name {
+			out = append(out, tg)
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+// input.js: where text would go, and filling a field in the same call that
+// checks it. The page's scripts run between calls; inside one call nothing
+// of theirs runs but the event handlers the call itself fires.
+
+// Elements that may host a shadow root: a closed one hides what has focus.
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4',
+  'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+const FRAME_OWNERS = new Set(['iframe', 'frame', 'object', 'embed', 'portal', 'fencedframe']);
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+
+const editable = (el) => {
+  if (!el) return false;
+  if (el.localName === 'textarea') return true;
+  if (el.localName === 'input') return !INPUT_ROLES[String(el.type || 'text').toLowerCase()] && el.type !== 'hidden';
+  return !!el.isContentEditable;
+};
+
+// deepActive is the focused element as far as open shadow roots let us see.
+const deepActive = (doc) => {
+  let el = doc.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+};
+
+// focusState says where typed text would land in this frame's document:
+// has (the document holds focus, itself or in a frame within), owner (the
+// focus is in a frame within), edit (a field takes the text), unsure (the
+// focused element may hide a closed shadow root, so where the text lands
+// cannot be seen), and the focused element's info.
+const focusState = (doc) => {
+  const el = deepActive(doc);
+  const none = !el || el === doc.body || el === doc.documentElement;
+  const tag = el ? el.localName : '';
+  return {
+    has: doc.hasFocus(), owner: !none && FRAME_OWNERS.has(tag), edit: !none && editable(el),
+    unsure: !none && !editable(el) && !el.shadowRoot && (SHADOW_HOSTS.has(tag) || tag.includes('-')),
+    info: none ? null : info(el),
+  };
+};
+
+const focusRef = (doc, ref) => {
+  const el = elementOf(ref);
+  if (!el) return { error: 'stale' };
+  el.focus();
+  return focusState(doc);
+};
+
+// same reports whether el still has the attributes the driver checked.
+const same = (el, want) => {
+  const now = info(el);
+  return now.tag === want.tag && now.type === want.type && now.ac === want.ac && now.nm === want.nm &&
+    now.id === want.id && now.im === want.im;
+};
+
+const nativeValue = (el, v) => {
+  const proto = el.localName === 'textarea' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, v);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+};
+
+// fill focuses the element, checks that it is the one focused and still
+// the field the driver classified (a page may swap a field's type on
+// focus), and only then replaces its text, all in this one call.
+const fillRef = (doc, a) => {
+  const el = elementOf(a.ref);
+  if (!el) return { error: 'stale' };
+  if (!editable(el)) return { error: 'kind' };
+  if (el.disabled || el.readOnly) return { error: 'disabled' };
+  el.focus();
+  const now = deepActive(doc);
+  if (now !== el) return { error: 'focus', info: now && now !== doc.body ? info(now) : null };
+  if (!same(el, a.want)) return { error: 'changed', info: info(el) };
+  if (el.isContentEditable) {
+    const r = doc.createRange();
+    r.selectNodeContents(el);
+    const sel = doc.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r);
+  } else if (TEXT_INPUTS.has(String(el.type || '').toLowerCase()) || el.localName === 'textarea') {
+    el.select();
+  }
+  const done = a.value === '' ? doc.execCommand('delete') : doc.execCommand('insertText', false, a.value);
+  const got = el.isContentEditable ? el.textContent : el.value;
+  if ((!done || got !== a.value) && !el.isContentEditable) nativeValue(el, a.value);
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true };
+};

@@ -1,0 +1,93 @@
+package messages
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// maxWordsPart bounds each quoted part of a step in words.
+const maxWordsPart = 80
+
+// InWords says what an act did, for the owner following along (a photo's
+// caption on Telegram): the action's Past phrase from the table, and what it
+// acted on. target is the element in words ("link “Sign in”"), "" when the
+// act had none. What was typed is never repeated: it may be a secret.
+func InWords(in *ActInput, target string) string {
+	spec := Spec(in.Action)
+	past := spec.Past
+	if past == "" {
+		past = "Did " + quote(in.Action)
+	}
+	switch in.Action {
+	case "navigate":
+		return past + " " + clipWords(in.URL)
+	case "find":
+		return past + " for " + quote(firstOf(in.Text, in.Name, in.Role))
+	case "press":
+		if utf8.RuneCountInString(in.Key) > 1 {
+			return past + " " + clipWords(in.Key)
+		}
+		return past + " a character key"
+	case "scroll":
+		if target == "" {
+			return fmt.Sprintf("%s by %d px", past, in.DeltaY)
+		}
+		return past + " to " + target
+	case "tab":
+		return tabWords(in.Tab)
+	case "script":
+		return fmt.Sprintf("%s of %d steps", past, len(in.Steps))
+	}
+	if in.Action == "observe" && in.Within != "" {
+		return past + " (one region)"
+	}
+	if spec.Mutating && target != "" {
+		return past + " " + target
+	}
+	return past
+}
+
+// TargetWords is an observed element in words: its role and quoted name,
+// or its ref when it has neither.
+func TargetWords(ref, role, name string) string {
+	switch {
+	case role != "" && name != "":
+		return role + " " + quote(name)
+	case name != "":
+		return quote(name)
+	case role != "":
+		return role + " " + ref
+	}
+	return ref
+}
+
+func tabWords(op string) string {
+	switch op {
+	case "new":
+		return "Opened a new tab"
+	case "switch":
+		return "Switched tabs"
+	case "close":
+		return "Closed a tab"
+	}
+	return "Listed the tabs"
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func quote(s string) string { return "“" + clipWords(s) + "”" }
+
+func clipWords(s string) string {
+	if utf8.RuneCountInString(s) <= maxWordsPart {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxWordsPart-1]) + "…"
+}
