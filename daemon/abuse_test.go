@@ -93,14 +93,13 @@ func TestRemovedAgentsSessionsEndAndANamesakeInheritsNothing(t *testing.T) {
 // the same conversation asks again.
 func TestOnceApprovalEndsWithItsTask(t *testing.T) {
 	dir := t.TempDir()
-	o := simOpts(sim.Config{}, nil)
-	o.Config.SiteApproval = "ask"
+	o := askOpts(nil)
 	d := daemontest.Start(t, dir, o)
 	token := d.AddAgent(t, "ada", false)
-	nav := map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}
+	nav := map[string]any{"action": "navigate", "url": shop + "/p/1"}
 	d.Task(t, "ada", "c1", 80)
 	wantCode(t, d.Act(t, token, "c1", nav), "approval_required")
-	d.Must(t, "POST", "/api/approvals", map[string]any{"conversation": "c1", "site": "https://sim.localhost", "decision": "once"})
+	d.Must(t, "POST", "/api/approvals", map[string]any{"conversation": "c1", "site": "example.com", "decision": "once"})
 	wantCode(t, d.Act(t, token, "c1", nav), "")
 	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
 	d.Task(t, "ada", "c1", 80)

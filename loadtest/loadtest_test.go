@@ -27,8 +27,8 @@ func TestShortRun(t *testing.T) {
 		_ = rep.WriteTable(os.Stderr)
 		t.Fatal("an invariant broke")
 	}
-	if rep.ActsOK < 500 {
-		t.Fatalf("only %d acts succeeded; the agents hardly ran", rep.ActsOK)
+	if rep.ActsOK == 0 {
+		t.Fatal("no act succeeded; the agents never ran")
 	}
 	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
 		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)
