@@ -41,11 +41,17 @@ func runLogins(c context.Context, lg drivers.Logins, msg any) *messages.OwnerRep
 		if err != nil {
 			return fail(messages.ErrorOf(err, messages.CodeNoBrowser))
 		}
+		if sites == nil {
+			sites = []string{} // a list, never null, in the answer
+		}
 		return &messages.OwnerReply{Result: &messages.SignedOut{Sites: sites}}
 	}
 	list, err := lg.Logins(c)
 	if err != nil {
 		return fail(messages.ErrorOf(err, messages.CodeNoBrowser))
+	}
+	if list == nil {
+		list = messages.Logins{} // a list, never null, in the answer
 	}
 	return &messages.OwnerReply{Result: list}
 }

@@ -60,3 +60,6 @@ export interface AgentAdded { name: string; token: string; grants: string[]; aut
 export interface DoctorRow { name: string; level: string; text: string }
 export interface Opened { conversation: string; outcome: { outcome: string; url?: string; title?: string } }
 export interface ConversationView { conversation: string; agent: string; live: boolean; last: string }
+export interface TelegramBot { configured: boolean; username?: string; polling: boolean; problem?: string }
+export interface TelegramView { paired: boolean; user?: number; chat?: number; name?: string; pairedAt?: string; bound: string[]; bot?: TelegramBot }
+export interface TelegramLink { link: string; expires: string }

@@ -77,7 +77,7 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 }
 
 func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{Config: askSites()})
+	o := webtest.Start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := o.AddAgent(t, "ada", false)
@@ -94,14 +94,16 @@ func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 	webtest.Gone(t, req)
 	o.WaitSession(t, "c2", messages.StateReady)
 
-	if r := o.Act(t, tok, "c2", in{"action": "navigate", "url": sim.Origin + "/p/1"}); r.Code() != messages.CodeApprovalRequired {
+	if r := o.Act(t, tok, "c2", in{"action": "navigate", "url": shop + "/p/1"}); r.Code() != messages.CodeApprovalRequired {
 		t.Fatalf("a first visit did not ask the owner: %v", r.Code())
 	}
-	ask := p.Locator(".approval", pw.PageLocatorOptions{HasText: "sim.localhost"})
+	ask := p.Locator(".approval", pw.PageLocatorOptions{HasText: "example.com"})
 	webtest.Visible(t, ask)
 	webtest.Screenshot(t, p, "desktop-tasks-approval")
 	webtest.Click(t, ask.Locator("button", pw.LocatorLocatorOptions{HasText: "Once"}))
-	notice(t, p, "sim.localhost for this conversation")
+	notice(t, p, "example.com for this conversation")
 	webtest.Gone(t, ask)
-	navigate(t, o, tok, "c2", 1)
+	if r := o.Act(t, tok, "c2", in{"action": "navigate", "url": shop + "/p/1"}); !r.OK {
+		t.Fatalf("the approved site: %v", r.Code())
+	}
 }

@@ -7,6 +7,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
@@ -60,6 +61,16 @@ func said(t *testing.T, l pw.Locator, want string) {
 
 // askSites is a configuration where agents ask before opening a new site.
 func askSites() config.Config { return config.Config{SiteApproval: "ask"} }
+
+// shop is a copy of the simulated site at a public-looking host: not a
+// preview origin, so site approval applies to it.
+const shop = "https://shop.example.com"
+
+// askOpts start a daemon that asks about sites, whose simulated browser
+// also serves shop.
+func askOpts() daemon.Options {
+	return daemon.Options{Config: askSites(), Mode: sim.NewMode(sim.Config{Hosts: []string{"shop.example.com"}}, 1)}
+}
 
 // notice waits for the page's notice to say want (a control whose card
 // went away with the decision says what happened there).

@@ -3,7 +3,6 @@ package webtest_test
 import (
 	"testing"
 
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
@@ -23,14 +22,14 @@ const fit = `() => {
 }`
 
 func TestEveryPageFitsAPhoneWithTouchSizedControls(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{Config: askSites()})
+	o := webtest.Start(t, askOpts())
 	p := o.Page(t, 375, 812)
 	o.SignIn(t, p)
 	const long = "a-conversation-with-a-rather-long-name-to-wrap"
 	tok := agent(t, o, "ada", long)
-	page := in{"action": "navigate", "url": "https://sim.localhost/p/1?with=a&very=long&query=string&that=goes&on=and&on=and&on"}
+	page := in{"action": "navigate", "url": shop + "/p/1?with=a&very=long&query=string&that=goes&on=and&on=and&on"}
 	o.Act(t, tok, long, page)
-	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: long, Site: "https://sim.localhost", Decision: messages.DecideAlways})
+	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: long, Site: "example.com", Decision: messages.DecideAlways})
 	o.Act(t, tok, long, page)
 	o.Act(t, tok, long, in{"action": "wait_for", "wait": in{"text": "not on the page"}, "timeoutMs": 50})
 	o.Act(t, agent(t, o, "carol", "c3"), "c3", in{"action": "navigate", "url": "https://example.org/"})

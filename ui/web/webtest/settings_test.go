@@ -59,29 +59,29 @@ func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
 }
 
 func TestPrivacyListsRevokeAndAskAgain(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{Config: askSites()})
+	o := webtest.Start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
-	o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/1"})
-	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "https://sim.localhost", Decision: messages.DecideAlways})
+	o.Act(t, tok, "c1", in{"action": "navigate", "url": shop + "/p/1"})
+	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "example.com", Decision: messages.DecideAlways})
 	goTo(t, o, p, "#/settings/privacy")
-	row := p.Locator("li", pw.PageLocatorOptions{HasText: "https://sim.localhost"})
+	row := p.Locator("li", pw.PageLocatorOptions{HasText: "example.com (always"})
 	webtest.Visible(t, row.Locator("button", pw.LocatorLocatorOptions{HasText: "Revoke"}))
 	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site holds a login"}))
 	webtest.Screenshot(t, p, "desktop-settings-privacy")
 	webtest.Click(t, row.Locator("button", pw.LocatorLocatorOptions{HasText: "Revoke"}))
-	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site is approved for good"}))
-	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/2"}); r.Code() != messages.CodeApprovalRequired {
+	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site is approved"}))
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": shop + "/p/2"}); r.Code() != messages.CodeApprovalRequired {
 		t.Fatalf("a revoked site did not ask again: %v", r.Code())
 	}
-	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "https://sim.localhost", Decision: messages.DecideReject})
+	o.Must(t, "POST", "/api/approvals", messages.OwnerBody{Conversation: "c1", Site: "example.com", Decision: messages.DecideReject})
 	goTo(t, o, p, "#/settings/agents")
 	goTo(t, o, p, "#/settings/privacy")
-	declined := p.Locator("li", pw.PageLocatorOptions{HasText: "https://sim.localhost in c1"})
+	declined := p.Locator("li", pw.PageLocatorOptions{HasText: "example.com"})
 	webtest.Click(t, declined.Locator("button", pw.LocatorLocatorOptions{HasText: "Ask again"}))
 	webtest.Visible(t, p.Locator(".empty", pw.PageLocatorOptions{HasText: "No site is declined"}))
-	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": "https://sim.localhost/p/2"}); r.Code() != messages.CodeApprovalRequired {
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": shop + "/p/2"}); r.Code() != messages.CodeApprovalRequired {
 		t.Fatalf("after Ask again the site was not asked about: %v", r.Code())
 	}
 }
@@ -112,7 +112,7 @@ func TestAirGapAsksFirstAndDisablesTheBrowsingToggle(t *testing.T) {
 
 func health(t *testing.T, o *webtest.Owner) *messages.Health {
 	t.Helper()
-	h, err := o.API.Health(context.Background())
+	h, err := o.API.Owner(o.Owner).Health(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

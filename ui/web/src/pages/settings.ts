@@ -6,6 +6,7 @@ import "../settings/browser";
 import "../settings/devices";
 import "../settings/doctor";
 import "../settings/privacy";
+import "../settings/telegram";
 import { sections } from "../settings/registry";
 
 export const settingsPage: Page = (root, route) => {

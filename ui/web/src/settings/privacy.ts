@@ -1,12 +1,21 @@
 // Settings → Privacy & Safety: site approval and air-gap, the sites
 // approved for good, the sites holding a login, and the sites declined.
-import { get, post } from "../api";
+import { ApiError, get, post } from "../api";
 import { fill, h } from "../dom";
 import { act, notify } from "../notice";
 import type { BrowserSettings, Login, SiteGrant } from "../types";
 import { registerSection } from "./registry";
 
 registerSection({ id: "privacy", title: "Privacy & Safety", rank: 20, render });
+
+// browserLogins lists the sites holding a login; a mode that keeps no
+// logins of its own (not_supported) holds none.
+function browserLogins(): Promise<Login[]> {
+  return get<Login[]>("/api/browser/logins").catch((e: unknown) => {
+    if (e instanceof ApiError && e.code === "not_supported") return [];
+    throw e;
+  });
+}
 
 function render(root: HTMLElement): () => void {
   const toggles = h("div", {});
@@ -21,7 +30,7 @@ function render(root: HTMLElement): () => void {
       drawApproved(all.filter((g) => g.scope !== "rejected"));
       drawDeclined(all.filter((g) => g.scope === "rejected"));
     }).catch(() => {});
-    void get<Login[]>("/api/browser/logins").then(drawLogins).catch((e) => fill(logins, h("p", { class: "said bad" }, e.message)));
+    void browserLogins().then(drawLogins).catch((e) => fill(logins, h("p", { class: "said bad" }, e.message)));
   };
 
   const drawToggles = (s: BrowserSettings) => {
@@ -31,7 +40,7 @@ function render(root: HTMLElement): () => void {
     const airGap = h("input", { type: "checkbox", name: "airGap", checked: s.airGap, disabled: !!s.locked.airGap });
     airGap.addEventListener("change", () => {
       if (!airGap.checked) return void change(airGap, { airGap: false }, "Air-gap is off: agents may browse the public web again.");
-      void get<Login[]>("/api/browser/logins").then((list) => {
+      void browserLogins().then((list) => {
         const names = list.map((l) => l.site);
         const ok = confirm(`Turn air-gap on? Agents will reach only your preview origins, and every saved login of the agents' browser is wiped${names.length ? ": " + names.join(", ") : " (none is saved now)"}.`);
         if (!ok) { airGap.checked = false; return; }
