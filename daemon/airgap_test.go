@@ -90,3 +90,25 @@ func TestTurningAirGapOnWipesTheSavedLogins(t *testing.T) {
 		t.Fatalf("turning air-gap on left the saved logins in place: %v", err)
 	}
 }
+
+// Air-gap turned on from the owner's settings (no session open) holds at
+// once: what browser.status tells agents follows it without a restart, and
+// the public copy of the site is refused.
+func TestAirGapTurnedOnInSettingsIsWhatStatusSays(t *testing.T) {
+	d := daemontest.Start(t, "", simOpts(airGapSim(), nil))
+	token := d.AddAgent(t, "ada", false)
+	reach := func() map[string]any {
+		st := d.Tool(t, token, "browser.status", "c1", map[string]any{})
+		r, _ := st.Map()["reach"].(map[string]any)
+		return r
+	}
+	if r := reach(); r["airGap"] == true {
+		t.Fatalf("before: reach %v says air-gap", r)
+	}
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"airGap": true})
+	if r := reach(); r["airGap"] != true {
+		t.Fatalf("after turning air-gap on, browser.status says %v", r)
+	}
+	d.Task(t, "ada", "c1", 80)
+	wantCode(t, d.Act(t, token, "c1", nav(shop+"/p/1")), "air_gap")
+}

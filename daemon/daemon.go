@@ -152,7 +152,7 @@ func (d *Daemon) startActors() error {
 	acts := d.startMetrics()
 	var err error
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach(),
+		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
 		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts,
 	}), "controller")

@@ -31,9 +31,9 @@ type Config struct {
 	// Mode opens the browser profiles sessions are placed on.
 	Mode   drivers.Mode
 	Policy session.URLPolicy
-	// Reach is what the install lets the browser open, as browser.status
-	// tells agents (nil: nothing said).
-	Reach *messages.Reach
+	// Reach says what the install lets the browser open now, as
+	// browser.status tells agents (nil: nothing said).
+	Reach func() *messages.Reach
 	// AgentProfiles gives each agent a browser profile of its own
 	// (BUDDI_BROWSER_PROFILES=agent); the mode must offer them.
 	AgentProfiles bool

@@ -72,7 +72,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 // mode's report may read the disk.
 func (a *Actor) status(ctx actor.Context, conv string) {
 	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
-		Conversation: conv, State: messages.StateNoSession, Reach: a.cfg.Reach}
+		Conversation: conv, State: messages.StateNoSession, Reach: reachNow(a.cfg.Reach)}
 	if t, ok := a.tasks.Get(conv); ok {
 		v := tasks.View(t)
 		r.Task, r.TaskState, r.Ended = v.Description, v.State, v.EndReason
@@ -85,4 +85,12 @@ func (a *Actor) status(ctx actor.Context, conv string) {
 		r.Browser = &st
 		sys.Root.Send(to, &messages.ToolResult{Result: r})
 	}()
+}
+
+// reachNow is what reach says now, or nil when there is none.
+func reachNow(reach func() *messages.Reach) *messages.Reach {
+	if reach == nil {
+		return nil
+	}
+	return reach()
 }

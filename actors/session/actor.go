@@ -41,9 +41,10 @@ type Config struct {
 	Controller *actor.PID
 	Driver     drivers.Driver
 	Policy     URLPolicy
-	// Reach is what the install lets the browser open, as browser.status
-	// tells agents (nil: nothing said).
-	Reach *messages.Reach
+	// Reach says what the install lets the browser open now, as
+	// browser.status tells agents; it follows air-gap turned on or off
+	// (nil: nothing said).
+	Reach func() *messages.Reach
 	Carry *Carry
 	// Route is this session's entry in the routing table: the session shows
 	// its state there. Nil in tests that route nothing.
@@ -244,6 +245,14 @@ func (a *Actor) disarmExpiry() {
 
 // expired is the timer message for the task's lifetime.
 type expired struct{}
+
+// reach is what the install lets the browser open now, or nil.
+func (a *Actor) reach() *messages.Reach {
+	if a.cfg.Reach == nil {
+		return nil
+	}
+	return a.cfg.Reach()
+}
 
 // surface is where the conversation is bound now.
 func (a *Actor) surface() messages.Surface { return a.cfg.Carry.surfaceOr(a.cfg.Surface) }

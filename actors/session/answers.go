@@ -105,7 +105,7 @@ func (a *Actor) keepShot(thumb []byte) {
 // may read the disk, and the session does not wait for it.
 func (a *Actor) answerStatus(ctx actor.Context) {
 	r := &messages.Status{Session: a.info(), StepsLeft: a.stepsLeft(),
-		Expires: a.task.Expires, Task: a.task.Description, Reach: a.cfg.Reach}
+		Expires: a.task.Expires, Task: a.task.Description, Reach: a.reach()}
 	drv, to, sys := a.cfg.Driver, ctx.Sender(), ctx.ActorSystem()
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), statusWait)
