@@ -15,9 +15,10 @@ import (
 )
 
 // The owner pairs a Telegram chat from Settings with the link the page
-// shows, has the chat follow a conversation and stop, and unpairs it; the
-// bot is a fake Bot API on 127.0.0.1.
-func TestTelegramIsPairedFollowedAndUnpairedFromSettings(t *testing.T) {
+// shows, has the chat follow a conversation and stop (in Settings and from
+// the conversation view), and unpairs it; the bot is a fake Bot API on
+// 127.0.0.1.
+func TestTelegramIsPairedFollowedAndUnpairedFromTheDashboard(t *testing.T) {
 	fake := telegramtest.Start(t, 2*time.Second)
 	o := webtest.Start(t, daemon.Options{Config: config.Config{TelegramToken: telegramtest.Token, TelegramAPI: fake.URL}})
 	fake.AwaitCount(t, "getUpdates", 1) // the bot knows its name: a link can be made
@@ -49,6 +50,13 @@ func TestTelegramIsPairedFollowedAndUnpairedFromSettings(t *testing.T) {
 	webtest.Screenshot(t, p, "phone-settings-telegram")
 	webtest.Click(t, p.Locator(`li[data-conversation="c1"] button`, pw.PageLocatorOptions{HasText: "Stop following"}))
 	webtest.Visible(t, p.Locator(".section-body .empty", pw.PageLocatorOptions{HasText: "follows no conversation"}))
+	// The conversation view has the same switch: following c2 there puts it
+	// on the Settings list.
+	goTo(t, o, p, "#/chat/ada/c2")
+	webtest.Click(t, p.Locator("label.follow input[name=follow]"))
+	webtest.Visible(t, p.Locator(".notice", pw.PageLocatorOptions{HasText: "now follows c2"}))
+	goTo(t, o, p, "#/settings/telegram")
+	webtest.Visible(t, p.Locator(`li[data-conversation="c2"]`))
 	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Unpair"}))
 	webtest.Visible(t, p.Locator(".section-body", pw.PageLocatorOptions{HasText: "No chat is paired"}))
 }

@@ -7,6 +7,7 @@ import { browserTab } from "../canvas/browserTab";
 import { canvas } from "../canvas/canvas";
 import { clock, h } from "../dom";
 import { approvalCard } from "../parts/approval";
+import { followSwitch } from "../parts/follow";
 import { dropQuery, type Page } from "../router";
 import { approvalKey, onApproval, onStep, onTask, state, subscribe } from "../store";
 import type { SiteRequest, Timeline, TimelineEntry } from "../types";
@@ -22,7 +23,7 @@ export const chatPage: Page = (root, route) => {
   const toggle: HTMLButtonElement = h("button", { type: "button", class: "canvas-toggle", "aria-expanded": "false",
     onclick: () => setOpen(!layout.classList.contains("open")) }, "Canvas");
   const layout = h("div", { class: "chat" }, h("section", { class: "conversation", "aria-label": "Timeline" }, list), cv.el);
-  root.append(h("header", { class: "chat-head" }, h("h1", {}, `${agent} · ${conv}`), toggle), layout);
+  root.append(h("header", { class: "chat-head" }, h("h1", {}, `${agent} · ${conv}`), followSwitch(conv), toggle), layout);
   cv.el.prepend(h("button", { type: "button", class: "canvas-close", onclick: () => setOpen(false) }, "← Back to the timeline"));
 
   const setOpen = (on: boolean) => {
