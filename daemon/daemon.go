@@ -16,6 +16,7 @@ import (
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/gateway"
+	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/config"
@@ -42,6 +43,19 @@ type Options struct {
 	// its clock (tests count calls against a clock they advance).
 	Telegram      telegram.Tuning
 	TelegramClock telegram.Clock
+	// Hand shapes the remote hands (its limits and the pacer's); the zero
+	// value takes the specification's.
+	Hand hand.Config
+}
+
+// hand makes the hand of one take-over.
+func (o Options) hand(conversation string, tabs drivers.Tabs) *actor.Props {
+	cfg := o.Hand
+	cfg.Conversation, cfg.Tabs = conversation, tabs
+	if cfg.Log == nil {
+		cfg.Log = o.Log
+	}
+	return hand.Props(cfg)
 }
 
 // Daemon is one running buddi.
@@ -154,7 +168,7 @@ func (d *Daemon) startActors() error {
 	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
-		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts,
+		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)

@@ -76,47 +76,15 @@ func Current(mode Mode) Mode {
 	}
 }
 
-// Screencaster is an optional capability of a conversation's Tabs: a
-// screencast of its active tab, for the owner's live view and hand. Frames
-// sends JPEGs of about size pixels on their longest edge, about fps a
-// second, dropping frames the reader is not ready for, and closes the
-// channel when ctx ends or the tabs close.
-type Screencaster interface {
-	Frames(ctx context.Context, fps, size int) <-chan []byte
-}
-
-// RawInput is an optional capability of a conversation's Tabs: pointer and
-// key events sent straight to the active tab, for the owner's hand. Unlike
-// Do, nothing is checked against an observation: the owner is at the wheel.
-type RawInput interface {
-	Pointer(ctx context.Context, e PointerEvent) error
-	Key(ctx context.Context, e KeyEvent) error
-}
-
-// PointerEvent is one pointer event in viewport pixels.
-type PointerEvent struct {
-	Type    string // "move", "down", "up", "wheel"
-	X, Y    float64
-	Button  string // "left", "middle", "right"; "" for move and wheel
-	DeltaY  float64
-	Buttons int // buttons held, as a bit mask
-}
-
-// KeyEvent is one key going down or up.
-type KeyEvent struct {
-	Type string // "down" or "up"
-	Key  string // a key name, as press takes it
-}
-
 // ScreencastOf returns tabs' screencast source, if its driver has one.
 func ScreencastOf(tabs Tabs) (Screencaster, bool) {
 	s, ok := tabs.(Screencaster)
 	return s, ok
 }
 
-// RawInputOf returns tabs' raw input, if its driver has it.
-func RawInputOf(tabs Tabs) (RawInput, bool) {
-	r, ok := tabs.(RawInput)
+// RawInputOf returns a pinned page's raw input, if its driver has it.
+func RawInputOf(p Pinned) (RawInput, bool) {
+	r, ok := p.(RawInput)
 	return r, ok
 }
 

@@ -54,6 +54,9 @@ const (
 	CodeNotAvailable      Code = "not_available"       // a mode or capability this install does not have
 	CodeLocked            Code = "locked"              // a setting the environment fixes
 	CodeBusySettings      Code = "settings_changing"   // the settings are being applied; try again
+	CodeHandBusy          Code = "hand_busy"           // another tab is driving the taken-over page
+	CodeNoHand            Code = "no_hand"             // the page has no live hand: take over first
+	CodeHandEnded         Code = "hand_ended"          // the hand ended; take over again to drive
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

@@ -46,7 +46,7 @@ type Config struct {
 	// Bus receives the controller's and the sessions' events.
 	Bus *events.Bus
 	// Hand makes the hand of a take-over (nil: take-overs have none yet).
-	Hand  func() *actor.Props
+	Hand  func(conversation string, tabs drivers.Tabs) *actor.Props
 	Log   *slog.Logger
 	Chaos func() bool
 	Now   func() time.Time

@@ -51,10 +51,10 @@ type Config struct {
 	Route *routes.Session
 	// Bus receives the session's events; nil drops them.
 	Bus *events.Bus
-	// Hand, when set, makes the hand a take-over runs (the remote hand): the
-	// session spawns it as its child on take-over and hands back only after
-	// it answered GiveBack.
-	Hand func() *actor.Props
+	// Hand, when set, makes the hand a take-over runs (the remote hand) on
+	// the session's tabs (nil when none are open): the session spawns it as
+	// its child on take-over and hands back only after it answered GiveBack.
+	Hand func(conversation string, tabs drivers.Tabs) *actor.Props
 	Log  *slog.Logger
 	// Surface is where the conversation is bound when the session starts
 	// (messages.SurfaceTelegram, or "" for none); BindSurface changes it.
@@ -163,6 +163,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handReleased(ctx)
 	case *messages.BindSurface:
 		a.cfg.Carry.bindSurface(m.Surface)
+	case *messages.HandOpen:
+		a.handOpen(ctx)
+	case *messages.HandEnded:
+		a.handEnded(ctx)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:

@@ -60,7 +60,7 @@ func (a *Actor) stopAll(ctx actor.Context) {
 	a.ev.void("browser access was stopped")
 	a.rec.Epoch++ // results of calls started before the Stop are fenced off
 	a.show()
-	a.closeTabs(ctx, ctx.Sender(), &messages.OwnerReply{Result: a.infoPtr()})
+	a.closeTabs(ctx, a.letGoOfHand(ctx), ctx.Sender(), &messages.OwnerReply{Result: a.infoPtr()})
 }
 
 // release ends the session and closes its tabs (other conversations keep theirs).
@@ -90,12 +90,14 @@ func (a *Actor) interrupt(ctx actor.Context, res *messages.ToolResult) {
 	a.become(&ready{})
 }
 
-// closeTabs closes the tabs off the mailbox, then answers replyTo.
-func (a *Actor) closeTabs(ctx actor.Context, replyTo *actor.PID, reply any) {
+// closeTabs closes the tabs off the mailbox, once the hand (if stopping)
+// let go, then answers replyTo.
+func (a *Actor) closeTabs(ctx actor.Context, hand *actor.Future, replyTo *actor.PID, reply any) {
 	tabs, log := a.tabs, a.cfg.Log
 	a.tabs = nil
 	sys := ctx.ActorSystem()
 	go func() {
+		waitFor(hand)
 		closeTabs(tabs, log)
 		if replyTo != nil {
 			sys.Root.Send(replyTo, reply)
@@ -113,7 +115,7 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 		}
 		return
 	}
-	a.letGoOfHand(ctx)
+	hand := a.letGoOfHand(ctx)
 	a.become(&closing{})
 	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation,
 		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
@@ -124,6 +126,7 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 	tabs, sys, log := a.tabs, ctx.ActorSystem(), a.cfg.Log
 	a.tabs = nil
 	go func() {
+		waitFor(hand)
 		closeTabs(tabs, log)
 		if _, err := f.Result(); err != nil {
 			log.Warn("the controller did not confirm the end of a task", "conversation", msg.Conversation, "err", err)

@@ -23,7 +23,7 @@ func (a *Actor) hand(ctx actor.Context) *actor.PID {
 	if a.cfg.Hand == nil {
 		return nil
 	}
-	return ctx.Spawn(a.cfg.Hand())
+	return ctx.Spawn(a.cfg.Hand(a.cfg.Conversation, a.tabs))
 }
 
 // handBack asks the hand to let go: it stops taking input, drains what it
@@ -57,17 +57,54 @@ func (a *Actor) handTimedOut(ctx actor.Context, m *handTimeout) {
 	a.resumed(ctx, h.owner)
 }
 
-// letGoOfHand stops the hand of a session that ends while taken over, and
-// answers an owner waiting on a hand-back.
-func (a *Actor) letGoOfHand(ctx actor.Context) {
+// letGoOfHand stops the hand of a session that ends or stops while taken
+// over, and answers an owner waiting on a hand-back. The hand lets go as it
+// stops (what it holds released, its screencast stopped); the future is
+// done once it has, so the tabs close only after.
+func (a *Actor) letGoOfHand(ctx actor.Context) *actor.Future {
 	switch s := a.st.(type) {
 	case *takenOver:
 		if s.hand != nil {
-			ctx.Stop(s.hand)
+			h := s.hand
+			s.hand = nil
+			return ctx.StopFuture(h)
 		}
 	case *handingBack:
-		ctx.Stop(s.hand)
 		ctx.Send(s.owner, messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
 			Message: "The session ended while it was being handed back."}))
+		return ctx.StopFuture(s.hand)
+	}
+	return nil
+}
+
+// waitFor waits for a hand's stop (f may be nil), off the mailbox.
+func waitFor(f *actor.Future) {
+	if f != nil {
+		_ = f.Wait()
+	}
+}
+
+// handOpen passes a dashboard tab's request to drive the page to the
+// take-over's hand.
+func (a *Actor) handOpen(ctx actor.Context) {
+	switch s := a.st.(type) {
+	case *takenOver:
+		if s.hand != nil {
+			ctx.Forward(s.hand)
+			return
+		}
+		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNoHand,
+			Message: "The hand on this page ended; take over again to drive it."}))
+	default:
+		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNoHand,
+			Message: "The agent has this page; take over first to drive it."}))
+	}
+}
+
+// handEnded keeps the take-over without the hand that ended on its own.
+func (a *Actor) handEnded(ctx actor.Context) {
+	if s, ok := a.st.(*takenOver); ok && s.hand != nil && s.hand.Equal(ctx.Sender()) {
+		ctx.Stop(s.hand)
+		s.hand = nil
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
@@ -29,7 +30,7 @@ type world struct {
 	pid   *actor.PID
 }
 
-func start(t *testing.T, cfg sim.Config, hand func() *actor.Props) *world {
+func start(t *testing.T, cfg sim.Config, hand func(string, drivers.Tabs) *actor.Props) *world {
 	t.Helper()
 	return startOf(t, cfg, hand, open{})
 }
@@ -40,7 +41,7 @@ func startWith(t *testing.T, cfg sim.Config, pol session.URLPolicy) *world {
 	return startOf(t, cfg, nil, pol)
 }
 
-func startOf(t *testing.T, cfg sim.Config, hand func() *actor.Props, pol session.URLPolicy) *world {
+func startOf(t *testing.T, cfg sim.Config, hand func(string, drivers.Tabs) *actor.Props, pol session.URLPolicy) *world {
 	t.Helper()
 	w := &world{sys: actortest.System(t), bus: events.New(), drv: sim.New(cfg),
 		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
@@ -136,7 +137,9 @@ func (h *hand) Receive(ctx actor.Context) {
 
 func TestResumeWaitsForTheHandToLetGo(t *testing.T) {
 	h := &hand{asked: make(chan struct{}, 1), letGo: make(chan struct{})}
-	w := start(t, sim.Config{}, func() *actor.Props { return actor.PropsFromProducer(func() actor.Actor { return h }) })
+	w := start(t, sim.Config{}, func(string, drivers.Tabs) *actor.Props {
+		return actor.PropsFromProducer(func() actor.Actor { return h })
+	})
 	if r := w.owner(t, &messages.TakeOver{Conversation: "c1"}); r.Error != nil {
 		t.Fatal(r.Error)
 	}

@@ -162,11 +162,37 @@ func capabilities(t *testing.T, d drivers.Driver, site Site) {
 		t.Log("no screencast source")
 		return
 	}
-	c, cancel := context.WithTimeout(ctx(t), 10*time.Second)
+	c, cancel := context.WithTimeout(ctx(t), 20*time.Second)
 	defer cancel()
-	frame, ok := <-sc.Frames(c, 5, 320)
-	if !ok || !bytes.HasPrefix(frame, []byte{0xFF, 0xD8}) {
-		t.Fatal("the screencast gave no JPEG frame")
+	pin, err := sc.Pin(c)
+	if err != nil {
+		t.Fatalf("Pin: %v", err)
+	}
+	defer pin.Unpin()
+	frames := make(chan *drivers.CastFrame, 1)
+	sink := func(f *drivers.CastFrame) {
+		select {
+		case frames <- f:
+		default:
+		}
+	}
+	if err := pin.Cast(c, drivers.CastOptions{MaxWidth: 320, MaxHeight: 200, Quality: 40}, sink); err != nil {
+		t.Fatalf("Cast: %v", err)
+	}
+	select {
+	case f := <-frames:
+		if !bytes.HasPrefix(f.JPEG, []byte{0xFF, 0xD8}) || f.Header.PageWidth == 0 || f.Header.PageHeight == 0 {
+			t.Fatalf("the screencast gave no JPEG frame with its page size (%d bytes, %dx%d)",
+				len(f.JPEG), f.Header.PageWidth, f.Header.PageHeight)
+		}
+	case <-c.Done():
+		t.Fatal("the screencast gave no frame")
+	}
+	if err := pin.StopCast(c); err != nil {
+		t.Fatalf("StopCast: %v", err)
+	}
+	if _, ok := drivers.RawInputOf(pin); !ok {
+		t.Log("no raw input")
 	}
 }
 

@@ -16,6 +16,8 @@ type Config struct {
 	Faults      Faults
 	Seed        int64            // seeds the site and the fault draws
 	Now         func() time.Time // stamps observations; default time.Now
+	CastFPS     int              // a pinned page's screencast frames a second; default 10
+	CastBytes   int              // pad each screencast frame to this many bytes (load tests)
 
 	// Hosts are more hosts the simulation serves, each a copy of the site
 	// at https://<host>. They are not preview origins: the URL rules, site
@@ -60,6 +62,9 @@ const (
 )
 
 func (c Config) withDefaults() Config {
+	if c.CastFPS <= 0 {
+		c.CastFPS = 10
+	}
 	if c.Pages <= 0 {
 		c.Pages = defaultPages
 	}

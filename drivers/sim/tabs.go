@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -29,6 +30,7 @@ type Tabs struct {
 	closed  bool
 	counts  Counts
 	console []string
+	hands   []messages.HandInput // what pins received (pin.go)
 }
 
 func newTabs(d *Driver, conversation string) *Tabs {

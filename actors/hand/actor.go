@@ -1,0 +1,116 @@
+package hand
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Actor is one take-over's hand.
+type Actor struct {
+	cfg   Config
+	gen   int
+	att   *attachment // the tab driving, or nil
+	born  time.Time
+	timer *time.Timer
+
+	opening *actor.PID          // who asked to attach, while the page is pinned
+	screen  messages.HandScreen // the tab of that attachment
+	giving  *actor.PID          // who asked to give back, once asked
+	ended   *messages.Error
+}
+
+// Props returns a hand's props.
+func Props(cfg Config) *actor.Props {
+	cfg = cfg.withDefaults()
+	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg} })
+}
+
+// Receive handles the surface's messages, the session's give back, the
+// pacer's reports, and what the hand's goroutines and timers bring back.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		a.born = a.cfg.Now()
+		a.arm(ctx)
+	case *actor.Stopping:
+		a.stopping()
+	case *actor.Stopped, *actor.Restarting, *actor.Terminated:
+	case *messages.HandOpen:
+		a.open(ctx, m)
+	case *pinned:
+		a.pinned(ctx, m)
+	case *messages.GiveBack:
+		a.giveBack(ctx)
+	case *letGo:
+		a.letGo(ctx, m)
+	case *tick:
+		a.limits(ctx)
+		a.arm(ctx)
+	default:
+		if !a.attached(ctx) {
+			actors.Unhandled(ctx, a.cfg.Log)
+		}
+	}
+}
+
+// attached handles the messages of an attached tab; stale ones (of a tab
+// that left) are dropped. False for a message it does not know.
+func (a *Actor) attached(ctx actor.Context) bool {
+	t := a.att
+	switch m := ctx.Message().(type) {
+	case *input:
+		if t.is(m.gen) {
+			a.input(ctx, m.in)
+		}
+	case *inputDone:
+		if t.same(m.gen) {
+			a.inputDone(ctx, m)
+		}
+	case *pong:
+		if t.is(m.gen) {
+			t.pings = 0
+		}
+	case *detach:
+		if t.is(m.gen) {
+			a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandEnded, Message: "The tab closed."})
+		}
+	case *leased:
+		if t.is(m.gen) {
+			a.leased(ctx, m)
+		}
+	case *leaseDue:
+		if t.is(m.gen) {
+			a.checkLease(ctx)
+		}
+	case *pinGone:
+		if t.is(m.gen) {
+			a.leave(ctx, afterEnd, t.pin.Why())
+		}
+	case *pacer.PageSize:
+		if t != nil {
+			t.w, t.h = m.Width, m.Height
+		}
+	case *pacer.TooFarBehind:
+		if t != nil {
+			a.leave(ctx, afterEnd, &messages.Error{Code: messages.CodeHandEnded,
+				Message: "This tab fell too far behind the page (two megabytes of pictures); take over again on a better connection."})
+		}
+	case *pacer.Stepped:
+		if t != nil {
+			a.cfg.Log.Debug("the hand's picture changed quality", "conversation", a.cfg.Conversation, "step", m.Step)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (a *Actor) arm(ctx actor.Context) {
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	a.timer = time.AfterFunc(a.cfg.Limits.Tick, func() { sys.Root.Send(self, &tick{}) })
+}

@@ -1,0 +1,138 @@
+package hand
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// What happens once an attachment has let go.
+type after int
+
+const (
+	afterDetach   after = iota // the tab left: another may attach
+	afterEnd                   // the hand ended: the owner takes over again
+	afterGiveBack              // given back: answer HandReleased
+)
+
+// attachment is the one tab driving the page, and the page pinned for it.
+type attachment struct {
+	gen     int
+	screen  messages.HandScreen
+	pin     drivers.Pinned
+	raw     drivers.RawInput
+	pacer   *actor.PID
+	since   time.Time
+	lastIn  time.Time // the last input, or since
+	leaseAt time.Time // the last sign-in check's start
+	due     bool      // a sign-in check is scheduled or running
+	again   bool      // input came while it ran: check once more
+	pings   int       // pings sent and not answered
+	pingAt  time.Time
+	w, h    int     // the page's size, from its last picture
+	x, y    float64 // the pointer's last position
+
+	queue   []*messages.HandInput
+	busy    bool
+	running chan struct{} // closed when the input being sent is done
+	buttons map[string]bool
+	keys    map[string]bool
+
+	leaving bool
+	then    after
+	why     *messages.Error
+}
+
+// is says whether gen is the attachment's and it still takes input.
+func (t *attachment) is(gen int) bool { return t.same(gen) && !t.leaving }
+
+// same says whether gen is the attachment's.
+func (t *attachment) same(gen int) bool { return t != nil && t.gen == gen }
+
+// open attaches a tab: the page is pinned off the mailbox, then answered.
+func (a *Actor) open(ctx actor.Context, m *messages.HandOpen) {
+	switch {
+	case a.ended != nil || a.giving != nil:
+		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeHandEnded,
+			Message: "This take-over's hand has ended; take over again to drive the page."}))
+		return
+	case a.att != nil || a.opening != nil:
+		ctx.Respond(messages.OwnerFail(messages.CodeHandBusy.Err()))
+		return
+	}
+	sc, ok := drivers.ScreencastOf(a.cfg.Tabs)
+	if a.cfg.Tabs == nil || !ok {
+		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNotAvailable,
+			Message: "This browser cannot show its page live; use it at the computer buddi runs on."}))
+		return
+	}
+	a.gen++
+	a.opening = ctx.Sender()
+	gen, self, sys := a.gen, ctx.Self(), ctx.ActorSystem()
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		p, err := sc.Pin(c)
+		if err != nil {
+			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})
+			return
+		}
+		sys.Root.Send(self, &pinned{gen: gen, pin: p})
+	}()
+	a.screen = m.Screen
+}
+
+// pinned completes an attachment.
+func (a *Actor) pinned(ctx actor.Context, m *pinned) {
+	owner, screen := a.opening, a.screen
+	a.opening, a.screen = nil, nil
+	if m.gen != a.gen || owner == nil {
+		return
+	}
+	if m.err != nil {
+		ctx.Send(owner, messages.OwnerFail(m.err))
+		return
+	}
+	pin := m.pin.(drivers.Pinned)
+	raw, ok := drivers.RawInputOf(pin)
+	if !ok || a.giving != nil {
+		pin.Unpin()
+		if a.giving != nil {
+			ctx.Send(owner, messages.OwnerFail(&messages.Error{Code: messages.CodeHandEnded, Message: "The page was handed back to the agent."}))
+			ctx.Send(a.giving, &messages.HandReleased{})
+			return
+		}
+		ctx.Send(owner, messages.OwnerFail(&messages.Error{Code: messages.CodeNotAvailable,
+			Message: "This browser cannot take input from the dashboard; use it at the computer buddi runs on."}))
+		return
+	}
+	now := a.cfg.Now()
+	t := &attachment{gen: m.gen, screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
+		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}}
+	pc := a.cfg.Pacer
+	pc.Pin, pc.Screen, pc.Log, pc.Now = pin, screen, a.cfg.Log, a.cfg.Now
+	t.pacer = ctx.Spawn(pacer.Props(pc))
+	a.att = t
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	go func() {
+		<-pin.Gone()
+		sys.Root.Send(self, &pinGone{gen: m.gen})
+	}()
+	ctx.Send(owner, &messages.OwnerReply{Result: &messages.HandOpened{Link: &link{sys: sys, hand: self, gen: m.gen}}})
+	a.cfg.Log.Info("the owner is driving a page", "conversation", a.cfg.Conversation)
+}
+
+// coded is err's code and sentence when it has them, else def.
+func coded(err error, def string) *messages.Error {
+	var de *drivers.Error
+	if errors.As(err, &de) {
+		return &messages.Error{Code: de.Code, Message: de.Message}
+	}
+	return &messages.Error{Code: messages.CodeNotAnswering, Message: def}
+}

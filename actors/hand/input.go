@@ -1,0 +1,110 @@
+package hand
+
+import (
+	"context"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// input takes one message of the tab: an ack goes to the pacer; anything
+// else is checked and queued in order. A move replaces a move still
+// waiting behind it in the queue; nothing else is ever replaced or merged.
+func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
+	t := a.att
+	switch in.Kind {
+	case messages.HandAck:
+		ctx.Send(t.pacer, &pacer.Ack{Seq: in.Seq})
+		return
+	case messages.HandCSRF:
+		return // the surface checked it before attaching
+	}
+	if in.Pointer() && (t.w == 0 || !in.Within(t.w, t.h)) {
+		return // off the picture, or before there is one: never forwarded
+	}
+	t.lastIn = a.cfg.Now()
+	a.leaseSoon(ctx)
+	if n := len(t.queue); n > 0 && in.Kind == messages.HandMove && t.queue[n-1].Kind == messages.HandMove {
+		t.queue[n-1] = in
+	} else {
+		t.queue = append(t.queue, in)
+	}
+	if in.Pointer() {
+		t.x, t.y = in.X, in.Y
+	}
+	a.hold(in)
+	a.next(ctx)
+}
+
+// hold tracks the buttons and modifiers the queued input leaves held.
+func (a *Actor) hold(in *messages.HandInput) {
+	t := a.att
+	switch in.Kind {
+	case messages.HandDown:
+		t.buttons[in.Button] = true
+	case messages.HandUp:
+		delete(t.buttons, in.Button)
+	case messages.HandKeyDown:
+		if messages.HandModifiers[in.Key] {
+			t.keys[in.Key] = true
+		}
+	case messages.HandKeyUp:
+		delete(t.keys, in.Key)
+	}
+}
+
+// next sends the first queued input, off the mailbox, unless one is being sent.
+func (a *Actor) next(ctx actor.Context) {
+	t := a.att
+	if t.busy || len(t.queue) == 0 {
+		return
+	}
+	in := t.queue[0]
+	t.queue[0] = nil
+	t.queue = t.queue[1:]
+	t.busy = true
+	t.running = make(chan struct{})
+	gen, raw, running, wait := t.gen, t.raw, t.running, a.cfg.Limits.InputWait
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	go func() {
+		defer close(running)
+		c, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		var fail *messages.Error
+		if err := raw.Input(c, in); err != nil {
+			// The error is reduced to its code: a driver's sentence about
+			// a typed key could carry the key.
+			fail = &messages.Error{Code: coded(err, "").Code}
+		}
+		sys.Root.Send(self, &inputDone{gen: gen, fail: fail})
+	}()
+}
+
+// inputDone sends the next input, or lets go when the tab is leaving and
+// nothing is left to send.
+func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
+	t := a.att
+	t.busy = false
+	if m.fail != nil {
+		a.cfg.Log.Debug("an input of the hand failed", "conversation", a.cfg.Conversation, "code", m.fail.Code)
+	}
+	if t.leaving {
+		a.release(ctx)
+		return
+	}
+	a.next(ctx)
+}
+
+// heldInput is what lets go of what t holds: each button up, each modifier up.
+func heldInput(t *attachment) []*messages.HandInput {
+	var out []*messages.HandInput
+	for b := range t.buttons {
+		out = append(out, &messages.HandInput{Kind: messages.HandUp, Button: b, X: t.x, Y: t.y})
+	}
+	for k := range t.keys {
+		out = append(out, &messages.HandInput{Kind: messages.HandKeyUp, Key: k})
+	}
+	return out
+}

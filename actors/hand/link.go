@@ -1,0 +1,48 @@
+package hand
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+var _ messages.HandLink = (*link)(nil)
+
+// link is the surface's way in: each call is one message to the hand,
+// tagged with the attachment it belongs to.
+type link struct {
+	sys  *actor.ActorSystem
+	hand *actor.PID
+	gen  int
+}
+
+func (l *link) Input(in *messages.HandInput) { l.sys.Root.Send(l.hand, &input{gen: l.gen, in: in}) }
+func (l *link) Pong()                        { l.sys.Root.Send(l.hand, &pong{gen: l.gen}) }
+func (l *link) Gone()                        { l.sys.Root.Send(l.hand, &detach{gen: l.gen}) }
+
+// The hand's own messages.
+type (
+	input struct {
+		gen int
+		in  *messages.HandInput
+	}
+	pong   struct{ gen int }
+	detach struct{ gen int }
+	pinned struct {
+		gen int
+		pin any // drivers.Pinned, or nil with err
+		err *messages.Error
+	}
+	inputDone struct {
+		gen  int
+		fail *messages.Error
+	}
+	leased struct {
+		gen  int
+		fail *messages.Error
+	}
+	leaseDue struct{ gen int }
+	pinGone  struct{ gen int }
+	tick     struct{}
+	letGo    struct{ gen int }
+)

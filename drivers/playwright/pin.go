@@ -1,0 +1,210 @@
+package playwright
+
+import (
+	"context"
+	"encoding/base64"
+	"sync"
+	"sync/atomic"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+var (
+	_ drivers.Screencaster = (*Tabs)(nil)
+	_ drivers.RawInput     = (*pinned)(nil)
+)
+
+// Pin holds the conversation's active tab for the owner's hand, through a
+// DevTools session of its own. The pin stays on that page: if the page
+// closes, commits a document the URL rules refuse, or its DevTools session
+// detaches, the pin is gone and says why.
+func (ts *Tabs) Pin(ctx context.Context) (drivers.Pinned, error) {
+	t, err := ts.current()
+	if err != nil {
+		return nil, err
+	}
+	s, err := call(ctx, func() (pw.CDPSession, error) { return ts.b.bctx.NewCDPSession(t.page) })
+	if err != nil {
+		return nil, t.failed(err, notAnswering)
+	}
+	p := &pinned{t: t, s: s, gone: make(chan struct{})}
+	s.OnClose(func(pw.CDPSession) {
+		p.end(messages.CodeNotAnswering, "The page you were driving lost its connection to buddi; take over again.")
+	})
+	t.page.OnClose(func(pw.Page) {
+		p.end(messages.CodeTabGone, "The page you were driving closed; take over again to drive another.")
+	})
+	t.page.OnFrameNavigated(func(f pw.Frame) {
+		if f.ParentFrame() == nil {
+			p.navigated(f.URL())
+		}
+	})
+	s.On("Page.screencastFrame", p.frame)
+	if t.closed.Load() || t.page.IsClosed() {
+		p.end(messages.CodeTabGone, "The page you were driving closed; take over again to drive another.")
+	}
+	return p, nil
+}
+
+// pinned is one page held for the hand. Playwright calls its handlers on
+// its dispatch goroutine; they only record, and the acknowledgement of a
+// frame goes out on a goroutine of its own.
+type pinned struct {
+	t    *tab
+	s    pw.CDPSession
+	gone chan struct{}
+	done atomic.Bool // unpinned: the handlers do nothing
+
+	mu   sync.Mutex
+	why  *messages.Error
+	sink func(*drivers.CastFrame)
+}
+
+func (p *pinned) end(code messages.Code, msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.why != nil {
+		return
+	}
+	p.why = &messages.Error{Code: code, Message: msg}
+	p.sink = nil
+	close(p.gone)
+}
+
+func (p *pinned) navigated(url string) {
+	check := p.t.owner.b.cfg.CheckURL
+	if p.done.Load() || check == nil || blank(url) {
+		return
+	}
+	if err := check(url); err != nil {
+		p.end(messages.CodeHostNotListed, "The page you were driving went to a site the agent may not use; take over again.")
+	}
+}
+
+func (p *pinned) Gone() <-chan struct{} { return p.gone }
+
+func (p *pinned) Why() *messages.Error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.why
+}
+
+// frame acknowledges one screencast frame to Chromium at once and passes it on.
+func (p *pinned) frame(ev map[string]any) {
+	id, _ := ev["sessionId"].(float64)
+	go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+	p.mu.Lock()
+	sink := p.sink
+	p.mu.Unlock()
+	data, _ := ev["data"].(string)
+	if sink == nil || p.done.Load() {
+		return
+	}
+	jpg, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return
+	}
+	meta, _ := ev["metadata"].(map[string]any)
+	num := func(k string) float64 { v, _ := meta[k].(float64); return v }
+	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
+		TimeMs: num("timestamp") * 1000, PageWidth: uint16(num("deviceWidth")), PageHeight: uint16(num("deviceHeight")),
+		Scale: float32(num("pageScaleFactor")), OffsetTop: float32(num("offsetTop")),
+		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}})
+}
+
+// Cast starts or restarts the screencast with o.
+func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*drivers.CastFrame)) error {
+	p.mu.Lock()
+	if p.why != nil {
+		defer p.mu.Unlock()
+		return fail(p.why.Code, nil, p.why.Message)
+	}
+	p.sink = sink
+	p.mu.Unlock()
+	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
+	_, err := call(ctx, func() (any, error) {
+		return p.s.Send("Page.startScreencast", map[string]any{"format": "jpeg", "quality": o.Quality,
+			"maxWidth": o.MaxWidth, "maxHeight": o.MaxHeight, "everyNthFrame": 1})
+	})
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+// StopCast stops the screencast; no frame reaches the sink after.
+func (p *pinned) StopCast(ctx context.Context) error {
+	p.mu.Lock()
+	p.sink = nil
+	gone := p.why != nil
+	p.mu.Unlock()
+	if gone {
+		return nil
+	}
+	_, err := call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+// Unpin detaches the pin's DevTools session.
+func (p *pinned) Unpin() {
+	if p.done.Swap(true) {
+		return
+	}
+	p.mu.Lock()
+	p.sink = nil
+	p.mu.Unlock()
+	go func() { _ = p.s.Detach() }()
+}
+
+// Input sends one pointer or key input to the pinned page.
+func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+	select {
+	case <-p.gone:
+		w := p.Why()
+		return fail(w.Code, nil, w.Message)
+	default:
+	}
+	m, k := p.t.page.Mouse(), p.t.page.Keyboard()
+	_, err := call(ctx, func() (struct{}, error) {
+		switch in.Kind {
+		case messages.HandMove:
+			return struct{}{}, m.Move(in.X, in.Y)
+		case messages.HandDown, messages.HandUp:
+			return struct{}{}, press(m, in)
+		case messages.HandWheel:
+			if err := m.Move(in.X, in.Y); err != nil {
+				return struct{}{}, err
+			}
+			return struct{}{}, m.Wheel(in.DX, in.DY)
+		case messages.HandKeyDown:
+			return struct{}{}, k.Down(in.Key)
+		case messages.HandKeyUp:
+			return struct{}{}, k.Up(in.Key)
+		case messages.HandChar:
+			return struct{}{}, k.Type(in.Key)
+		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+func press(m pw.Mouse, in *messages.HandInput) error {
+	if err := m.Move(in.X, in.Y); err != nil {
+		return err
+	}
+	b := map[string]*pw.MouseButton{messages.ButtonLeft: pw.MouseButtonLeft,
+		messages.ButtonMiddle: pw.MouseButtonMiddle, messages.ButtonRight: pw.MouseButtonRight}[in.Button]
+	if in.Kind == messages.HandDown {
+		return m.Down(pw.MouseDownOptions{Button: b})
+	}
+	return m.Up(pw.MouseUpOptions{Button: b})
+}

@@ -1,0 +1,170 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+var (
+	_ drivers.Screencaster = (*Tabs)(nil)
+	_ drivers.RawInput     = (*pinned)(nil)
+)
+
+// The simulated page is 1280×800 CSS pixels.
+const (
+	pageWidth  = 1280
+	pageHeight = 800
+)
+
+// Pin holds the active tab for a hand. Its screencast sends a frame every
+// 1/CastFPS seconds (its picture padded to CastBytes, when set); its raw
+// input is recorded (HandInputs) and otherwise does nothing. The pin is gone
+// when its tab or the tabs close.
+func (t *Tabs) Pin(ctx context.Context) (drivers.Pinned, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, errContext(err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed || t.active == nil {
+		return nil, errTabGone()
+	}
+	if t.done == nil {
+		t.done = make(chan struct{})
+	}
+	p := &pinned{t: t, tab: t.active, gone: make(chan struct{})}
+	go p.watch(t.done)
+	return p, nil
+}
+
+// pinned is one tab held for a hand.
+type pinned struct {
+	t    *Tabs
+	tab  *tab
+	gone chan struct{}
+	once sync.Once
+
+	mu   sync.Mutex
+	stop context.CancelFunc // the running screencast's
+	wg   sync.WaitGroup
+}
+
+func (p *pinned) watch(done <-chan struct{}) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			p.end()
+			return
+		case <-p.gone:
+			return
+		case <-tick.C:
+			if !p.t.holds(p.tab) {
+				p.end()
+				return
+			}
+		}
+	}
+}
+
+func (p *pinned) end() { p.once.Do(func() { close(p.gone) }) }
+
+func (p *pinned) Gone() <-chan struct{} { return p.gone }
+
+func (p *pinned) Why() *messages.Error {
+	return &messages.Error{Code: messages.CodeTabGone, Message: "The page you were driving closed; take over again to drive another."}
+}
+
+func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drivers.CastFrame)) error {
+	_ = p.StopCast(context.Background())
+	jpg, _, _ := shot(max(o.MaxWidth, o.MaxHeight*16/10))
+	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
+		jpg = append(bytes.Clone(jpg), make([]byte, n-len(jpg))...)
+	}
+	every := time.Second / time.Duration(max(p.t.d.cfg.CastFPS, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	p.mu.Lock()
+	p.stop = cancel
+	p.wg.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-p.gone:
+				return
+			case now := <-tick.C:
+				sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
+					TimeMs: float64(now.UnixMicro()) / 1000, PageWidth: pageWidth, PageHeight: pageHeight, Scale: 1}})
+			}
+		}
+	}()
+	return nil
+}
+
+func (p *pinned) StopCast(context.Context) error {
+	p.mu.Lock()
+	stop := p.stop
+	p.stop = nil
+	p.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	p.wg.Wait()
+	return nil
+}
+
+func (p *pinned) Unpin() {
+	_ = p.StopCast(context.Background())
+	p.end()
+}
+
+// Input records one hand input (a typed character without its key).
+func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+	if err := ctx.Err(); err != nil {
+		return errContext(err)
+	}
+	select {
+	case <-p.gone:
+		return errTabGone()
+	default:
+	}
+	rec := *in
+	if rec.Kind == messages.HandChar {
+		rec.Key = ""
+	}
+	p.t.mu.Lock()
+	p.t.hands = append(p.t.hands, rec)
+	p.t.mu.Unlock()
+	return nil
+}
+
+// HandInputs is the hand input the tabs' pins received, in order, typed
+// characters without their key.
+func (t *Tabs) HandInputs() []messages.HandInput {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]messages.HandInput(nil), t.hands...)
+}
+
+// holds says whether tb is still one of the tabs.
+func (t *Tabs) holds(tb *tab) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, x := range t.tabs {
+		if x == tb {
+			return true
+		}
+	}
+	return false
+}

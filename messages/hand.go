@@ -1,0 +1,72 @@
+package messages
+
+import "time"
+
+// The remote hand: while the owner has taken a page over, the dashboard's
+// hand socket carries the page's picture out (binary frames, handframe.go)
+// and the owner's pointer and keys in (JSON text messages, handinput.go).
+// The socket is the surface's; the hand actor is the session's child. They
+// meet through HandOpen: the surface hands the actor a HandScreen to paint
+// on, and gets back a HandLink to send the owner's input through.
+
+// HandOpen asks the session's hand to drive its page from one dashboard
+// tab. Answered with *OwnerReply carrying *HandOpened, or an error: no
+// take-over (no_hand), another tab driving (hand_busy).
+type HandOpen struct {
+	Conversation string
+	Screen       HandScreen
+}
+
+// Target is the conversation the control is for.
+func (m *HandOpen) Target() string { return m.Conversation }
+
+// HandOpened answers HandOpen: the way in for the owner's input.
+type HandOpened struct{ Link HandLink }
+
+func (*HandOpened) answer() {}
+
+// HandScreen is the dashboard tab a hand paints on; the surface implements
+// it. Its methods never block on the network.
+type HandScreen interface {
+	// Frame queues one encoded frame (EncodeHandFrame) for the tab.
+	Frame(b []byte)
+	// Ping sends a ping the tab answers with a pong (HandLink.Pong).
+	Ping()
+	// Check says whether the tab's dashboard sign-in still holds; it may
+	// take a moment and is called off the actor's mailbox.
+	Check() *Error
+	// End closes the tab's socket with one sentence saying why.
+	End(e *Error)
+}
+
+// HandLink is the way the surface passes the owner's input to the hand.
+// Its methods never block.
+type HandLink interface {
+	// Input passes one decoded input (DecodeHandInput).
+	Input(in *HandInput)
+	// Pong reports the tab answered a ping.
+	Pong()
+	// Gone reports the tab's socket closed.
+	Gone()
+}
+
+// HandEnded tells the session its hand ended on its own (the tab left, the
+// lease failed, the page went away): the take-over stays, without a hand,
+// until the owner takes over again.
+type HandEnded struct{ Why *Error }
+
+// The hand's limits, as the specification sets them.
+const (
+	HandMaxLife     = 2 * time.Hour    // a hand never lives longer
+	HandIdle        = 10 * time.Minute // no input for this long ends it
+	HandPingEvery   = 15 * time.Second // two pings unanswered end it
+	HandLeaseEvery  = 30 * time.Second // the sign-in is checked at least this often
+	HandLeaseAfter  = time.Second      // and at most this long after any input
+	HandMaxBehind   = 2 << 20          // bytes the tab may fall behind before the hand ends
+	HandStepBehind  = 256 << 10        // bytes behind, for HandStepAfter, that step quality down
+	HandStepAfter   = time.Second      // how long behind before stepping down
+	HandClearAfter  = 5 * time.Second  // how long clear before stepping back up
+	HandInputMax    = 256              // bytes in one input message
+	HandWheelMax    = 5000 // pixels of one wheel step, either way
+	HandCoordsSlack = 1    // CSS pixels a coordinate may stray past the frame's edge
+)

@@ -1,0 +1,163 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"unicode"
+	"unicode/utf8"
+)
+
+// HandKind is what one input of the hand does.
+type HandKind string
+
+// Hand input kinds. Ack and CSRF are the socket's own: Ack says the tab
+// drew frame Seq; CSRF is the first message, carrying the page's token.
+const (
+	HandMove    HandKind = "move"
+	HandDown    HandKind = "down"
+	HandUp      HandKind = "up"
+	HandWheel   HandKind = "wheel"
+	HandKeyDown HandKind = "keydown"
+	HandKeyUp   HandKind = "keyup"
+	HandChar    HandKind = "char" // one typed character
+	HandAck     HandKind = "ack"
+	HandCSRF    HandKind = "csrf"
+)
+
+// Mouse buttons.
+const (
+	ButtonLeft   = "left"
+	ButtonMiddle = "middle"
+	ButtonRight  = "right"
+)
+
+// HandInput is one validated message of the hand socket. X and Y are CSS
+// pixels of the page's viewport, as the frame header maps them.
+type HandInput struct {
+	Kind   HandKind
+	X, Y   float64
+	Button string  // down and up
+	DX, DY float64 // wheel
+	Key    string  // keydown and keyup: a name of the allow list; char: one character
+	Seq    uint32  // ack
+	Token  string  // csrf
+}
+
+// Pointer says whether the input carries a position.
+func (in *HandInput) Pointer() bool {
+	switch in.Kind {
+	case HandMove, HandDown, HandUp, HandWheel:
+		return true
+	}
+	return false
+}
+
+// Within says whether the input's position lies on a page of w×h CSS
+// pixels (inputs without a position always do).
+func (in *HandInput) Within(w, h int) bool {
+	if !in.Pointer() {
+		return true
+	}
+	s := float64(HandCoordsSlack)
+	return in.X >= -s && in.Y >= -s && in.X <= float64(w)+s && in.Y <= float64(h)+s
+}
+
+// HandKeys are the key names a hand may press and release; anything else
+// is typed as one character.
+var HandKeys = map[string]bool{
+	"Enter": true, "Tab": true, "Backspace": true, "Delete": true, "Escape": true, "Space": true,
+	"ArrowUp": true, "ArrowDown": true, "ArrowLeft": true, "ArrowRight": true,
+	"Home": true, "End": true, "PageUp": true, "PageDown": true,
+	"Shift": true, "Control": true, "Alt": true, "Meta": true,
+}
+
+// HandModifiers are the keys a hand releases when it lets go.
+var HandModifiers = map[string]bool{"Shift": true, "Control": true, "Alt": true, "Meta": true}
+
+// wireInput is the JSON of one hand message.
+type wireInput struct {
+	T     string   `json:"t"`
+	X     *float64 `json:"x"`
+	Y     *float64 `json:"y"`
+	B     string   `json:"b"`
+	DX    float64  `json:"dx"`
+	DY    float64  `json:"dy"`
+	K     string   `json:"k"`
+	Seq   *uint32  `json:"seq"`
+	Token string   `json:"token"`
+}
+
+// DecodeHandInput reads one message of the hand socket. It refuses (with
+// code bad_input and a sentence that never repeats what was typed) an
+// oversized message, an unknown type or field, a position that is missing
+// or not a finite number, an unknown button, a key off the allow list, and
+// a typed key that is not exactly one printable character.
+func DecodeHandInput(b []byte) (*HandInput, *Error) {
+	if len(b) > HandInputMax {
+		return nil, handRefusal("That input message is too long; one message carries one pointer event or one key.")
+	}
+	var w wireInput
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&w); err != nil || d.More() {
+		return nil, handRefusal("That input message is not one JSON object of the hand's form; reload the dashboard.")
+	}
+	in := &HandInput{Kind: HandKind(w.T)}
+	switch in.Kind {
+	case HandMove, HandDown, HandUp, HandWheel:
+		return pointerInput(in, &w)
+	case HandKeyDown, HandKeyUp:
+		if !HandKeys[w.K] {
+			return nil, handRefusal("That key is not one the hand presses; type it as a character instead.")
+		}
+		in.Key = w.K
+	case HandChar:
+		if !oneChar(w.K) {
+			return nil, handRefusal("A typed key carries exactly one printable character.")
+		}
+		in.Key = w.K
+	case HandAck:
+		if w.Seq == nil {
+			return nil, handRefusal("An ack names the frame it drew.")
+		}
+		in.Seq = *w.Seq
+	case HandCSRF:
+		if w.Token == "" || len(w.Token) > 64 {
+			return nil, handRefusal("The first message carries the dashboard's CSRF token; reload the dashboard.")
+		}
+		in.Token = w.Token
+	default:
+		return nil, handRefusal("That input message has an unknown type; reload the dashboard.")
+	}
+	return in, nil
+}
+
+func pointerInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+	if w.X == nil || w.Y == nil || !finite(*w.X) || !finite(*w.Y) {
+		return nil, handRefusal("A pointer input carries its position as two numbers.")
+	}
+	in.X, in.Y = *w.X, *w.Y
+	switch in.Kind {
+	case HandDown, HandUp:
+		if w.B != ButtonLeft && w.B != ButtonMiddle && w.B != ButtonRight {
+			return nil, handRefusal("A press or release names its button: left, middle or right.")
+		}
+		in.Button = w.B
+	case HandWheel:
+		if !finite(w.DX) || !finite(w.DY) || math.Abs(w.DX) > HandWheelMax || math.Abs(w.DY) > HandWheelMax {
+			return nil, handRefusal("A wheel input scrolls by at most 5000 pixels each way.")
+		}
+		in.DX, in.DY = w.DX, w.DY
+	}
+	return in, nil
+}
+
+func oneChar(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n == len(s) && n > 0 && r != utf8.RuneError && unicode.IsPrint(r)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1e6 }
+
+func handRefusal(msg string) *Error { return &Error{Code: CodeBadInput, Message: msg} }
