@@ -13,7 +13,7 @@ func (s *Server) registerMetrics() {
 	s.cfg.Metrics.GaugeFunc("buddi_dashboard_connections", "Open events sockets of signed-in dashboards.", nil,
 		func(emit metrics.Emit) { emit(float64(s.sockets.count.Load())) })
 	s.cfg.Metrics.GaugeFunc("buddi_hand_connections", "Open remote-hand sockets (the owner driving a taken-over page).", nil,
-		func(emit metrics.Emit) { emit(float64(s.hands.Load())) })
+		func(emit metrics.Emit) { emit(float64(s.handCount.Load())) })
 }
 
 // metrics serves GET /metrics in the Prometheus text format: to a scraper

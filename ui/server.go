@@ -75,9 +75,9 @@ type Server struct {
 	journal *journal.Journal
 	links   *links
 	sockets *sockets
-	// hands counts live remote-hand sockets (the hand lands later; the
-	// gauge is there for it).
-	hands atomic.Int64
+	hands   *hands
+	// handCount counts live remote-hand sockets.
+	handCount atomic.Int64
 }
 
 // New builds the server; Serve starts it. It fails when cfg.Addr or
@@ -105,6 +105,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.links = newLinks(cfg.Now)
 	s.sockets = newSockets(s)
+	s.hands = newHands(s)
 	s.registerMetrics()
 	s.srv = &fasthttp.Server{
 		Handler:               s.logged(s.recovered(s.route)),
@@ -140,6 +141,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	defer s.journal.Close()
 	s.sockets.closeAll()
+	s.hands.closeAll()
 	err := s.srv.ShutdownWithContext(ctx)
 	// A Serve that had not started yet when the shutdown came would start
 	// on the open listener and never end: closing it ends Serve either way.
@@ -163,6 +165,8 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 		s.metrics(ctx)
 	case strings.HasPrefix(path, "/api/tools/"):
 		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
+	case path == "/api/browser/hand":
+		s.hand(ctx)
 	case path == "/api/session" || path == "/api/events":
 		s.session(ctx, path)
 	case strings.HasPrefix(path, "/api/"):

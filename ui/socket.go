@@ -73,13 +73,22 @@ func newSockets(s *Server) *sockets {
 // events is GET /api/events: it checks the page and the sign-in, then hands
 // the connection to the socket.
 func (s *Server) events(ctx *fasthttp.RequestCtx) {
+	s.upgrade(ctx, "/api/events", s.sockets.serve)
+}
+
+// upgrade admits a dashboard WebSocket (the events socket, the hand
+// socket): a page on the list of origins, under a host on the list, with a
+// signed-in cookie. It then hands fasthttp's connection to serve, which
+// upgrades it.
+func (s *Server) upgrade(ctx *fasthttp.RequestCtx, path string,
+	serve func(c net.Conn, req *http.Request, device, cookie string)) {
 	if e := s.checkPage(ctx); e != nil {
 		writeError(ctx, e)
 		return
 	}
 	cookie := string(ctx.Request.Header.Cookie(cookieName))
 	if cookie == "" {
-		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "Sign in to the dashboard before opening its events."})
+		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "Sign in to the dashboard before opening " + path + "."})
 		return
 	}
 	dev, e := s.device(cookie)
@@ -88,12 +97,12 @@ func (s *Server) events(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	if !ctx.Request.Header.ConnectionUpgrade() {
-		writeError(ctx, &messages.Error{Code: messages.CodeBadRequest, Message: "Open /api/events as a WebSocket."})
+		writeError(ctx, &messages.Error{Code: messages.CodeBadRequest, Message: "Open " + path + " as a WebSocket."})
 		return
 	}
 	req := upgradeRequest(ctx)
 	ctx.HijackSetNoResponse(true)
-	ctx.Hijack(func(c net.Conn) { s.sockets.serve(c, req, dev.ID, cookie) })
+	ctx.Hijack(func(c net.Conn) { serve(c, req, dev.ID, cookie) })
 }
 
 // upgradeRequest copies what the upgrade needs out of fasthttp's request,

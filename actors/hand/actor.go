@@ -24,10 +24,15 @@ type Actor struct {
 	ended   *messages.Error
 }
 
+// mailboxSize bounds the hand's mailbox: a tab flooding input waits (its
+// socket stops being read) rather than growing it.
+const mailboxSize = 1024
+
 // Props returns a hand's props.
 func Props(cfg Config) *actor.Props {
 	cfg = cfg.withDefaults()
-	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg} })
+	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg} },
+		actor.WithMailbox(actor.Bounded(mailboxSize)))
 }
 
 // Receive handles the surface's messages, the session's give back, the

@@ -1,0 +1,190 @@
+package ui_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lxzan/gws"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// handTab is a dashboard tab's hand socket, as a program: it draws nothing
+// but acks every frame as it arrives, as the page does after drawing.
+type handTab struct {
+	gws.BuiltinEventHandler
+	conn   *gws.Conn
+	frames chan messages.HandFrameHeader
+	ends   chan *messages.Error
+	closed chan error
+}
+
+func (h *handTab) OnMessage(c *gws.Conn, m *gws.Message) {
+	defer m.Close()
+	if m.Opcode == gws.OpcodeBinary {
+		hdr, _, err := messages.DecodeHandFrame(m.Bytes())
+		if err != nil {
+			return
+		}
+		_ = c.WriteString(`{"t":"ack","seq":` + itoa(hdr.Seq) + `}`)
+		select {
+		case h.frames <- hdr:
+		default:
+		}
+		return
+	}
+	var end struct {
+		Type  string          `json:"type"`
+		Error *messages.Error `json:"error"`
+	}
+	if json.Unmarshal(m.Bytes(), &end) == nil && end.Type == "end" {
+		h.ends <- end.Error
+	}
+}
+
+func (h *handTab) OnClose(_ *gws.Conn, err error) { h.closed <- err }
+
+func itoa(n uint32) string { b, _ := json.Marshal(n); return string(b) }
+
+// send sends one input message.
+func (h *handTab) send(t *testing.T, msg string) {
+	t.Helper()
+	if err := h.conn.WriteString(msg); err != nil {
+		t.Fatalf("send %s: %v", msg, err)
+	}
+}
+
+func dialHand(t *testing.T, b *browserSide, origin, conv string) (*handTab, error) {
+	t.Helper()
+	h := &handTab{frames: make(chan messages.HandFrameHeader, 64), ends: make(chan *messages.Error, 1), closed: make(chan error, 1)}
+	hdr := http.Header{"Origin": {origin}}
+	if b.cookie != "" {
+		hdr.Set("Cookie", "buddi_session="+b.cookie)
+	}
+	conn, _, err := gws.NewClient(h, &gws.ClientOption{Addr: "ws" + strings.TrimPrefix(b.base, "http") +
+		"/api/browser/hand?conversation=" + conv, RequestHeader: hdr})
+	if err != nil {
+		return nil, err
+	}
+	h.conn = conn
+	go conn.ReadLoop()
+	t.Cleanup(func() { _ = conn.NetConn().Close() })
+	return h, nil
+}
+
+func (h *handTab) frame(t *testing.T) messages.HandFrameHeader {
+	t.Helper()
+	select {
+	case f := <-h.frames:
+		return f
+	case e := <-h.ends:
+		t.Fatalf("the hand ended before a frame: %+v", e)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no frame")
+	}
+	return messages.HandFrameHeader{}
+}
+
+func (h *handTab) end(t *testing.T) *messages.Error {
+	t.Helper()
+	select {
+	case e := <-h.ends:
+		return e
+	case <-time.After(30 * time.Second):
+		t.Fatal("the hand socket was not ended")
+	}
+	return nil
+}
+
+const handForm = `<!doctype html><title>Form</title><style>body{margin:0}
+#name{position:absolute;left:10px;top:10px;width:200px;height:30px}
+#send{position:absolute;left:10px;top:60px;width:100px;height:30px}</style>
+<input id="name" aria-label="Name"><button id="send" onclick="document.getElementById('out').textContent='sent '+document.getElementById('name').value">Send</button>
+<p id="out" style="position:absolute;top:120px">nothing sent</p>`
+
+// Take over, drive a form in real Chromium through the hand socket, give
+// back: the typed text reached the page, the socket was told it ended, and
+// the agent must observe again before acting.
+func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(handForm))
+	}))
+	defer site.Close()
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+	obs := d.Observe(t, tok, "c1")
+	send := daemontest.Ref(t, obs, "button", "Send")
+
+	if _, err := dialHand(t, b, "http://evil.example", "c1"); err == nil {
+		t.Fatal("the hand socket opened for a page on another origin")
+	}
+	early, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	early.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	if e := early.end(t); e.Code != messages.CodeNoHand {
+		t.Fatalf("a hand before the take-over was told %+v, want no_hand", e)
+	}
+
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+	h, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	f := h.frame(t)
+	if f.PageWidth == 0 || f.PageHeight == 0 || f.Seq == 0 {
+		t.Fatalf("first frame header %+v", f)
+	}
+
+	second, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	if e := second.end(t); e.Code != messages.CodeHandBusy || !strings.Contains(e.Message, "Another tab is driving") {
+		t.Fatalf("a second tab was told %+v, want hand_busy", e)
+	}
+
+	for _, m := range []string{
+		`{"t":"move","x":50,"y":25}`, `{"t":"down","x":50,"y":25,"b":"left"}`, `{"t":"up","x":50,"y":25,"b":"left"}`,
+		`{"t":"char","k":"h"}`, `{"t":"char","k":"é"}`, `{"t":"char","k":"too long"}`, `{"t":"move","x":99999,"y":5}`,
+		`{"t":"down","x":40,"y":75,"b":"left"}`, `{"t":"up","x":40,"y":75,"b":"left"}`,
+	} {
+		h.send(t, m)
+	}
+	// No wait here: giving back lets the queued input finish first.
+	if status, env, _ := b.send(t, "POST", "/api/browser/resume", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("resume: %d %+v", status, env.Error)
+	}
+	if e := h.end(t); e.Code != messages.CodeHandEnded {
+		t.Fatalf("the hand was told %+v at the give back", e)
+	}
+	r := d.Act(t, tok, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": send}})
+	if r.OK || r.Code() != messages.CodeStaleObservation {
+		t.Fatalf("acting on evidence from before the take-over answered ok=%v code=%s", r.OK, r.Code())
+	}
+	text, _ := d.Observe(t, tok, "c1")["text"].(string)
+	if !strings.Contains(text, "sent hé") {
+		t.Fatalf("the page after the hand does not show what was typed and sent:\n%s", text)
+	}
+}
