@@ -1,0 +1,245 @@
+package hand_test
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/hand"
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// screen is a dashboard tab at the seam the hand owns: it records frames,
+// answers pings when asked to, and says whether its sign-in holds.
+type screen struct {
+	frames  chan messages.HandFrameHeader
+	ends    chan *messages.Error
+	pings   atomic.Int64
+	pong    func()
+	signout atomic.Bool
+}
+
+func newScreen() *screen {
+	return &screen{frames: make(chan messages.HandFrameHeader, 1024), ends: make(chan *messages.Error, 1)}
+}
+
+func (s *screen) Frame(b []byte) {
+	h, _, err := messages.DecodeHandFrame(b)
+	if err == nil {
+		s.frames <- h
+	}
+}
+func (s *screen) Ping() {
+	s.pings.Add(1)
+	if s.pong != nil {
+		s.pong()
+	}
+}
+func (s *screen) Check() *messages.Error {
+	if s.signout.Load() {
+		return &messages.Error{Code: messages.CodeSignInExpired, Message: "signed out"}
+	}
+	return nil
+}
+func (s *screen) End(e *messages.Error) {
+	select {
+	case s.ends <- e:
+	default:
+	}
+}
+
+// world is a hand under a parent that reports what the hand tells it.
+type world struct {
+	sys    *actor.ActorSystem
+	tabs   *sim.Tabs
+	hand   *actor.PID
+	parent chan any
+}
+
+func start(t *testing.T, cfg hand.Config, simCfg sim.Config) *world {
+	t.Helper()
+	w := &world{sys: actortest.System(t), parent: make(chan any, 16)}
+	drv := sim.New(simCfg)
+	tabs, err := drv.Open(context.Background(), "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.tabs = tabs.(*sim.Tabs)
+	cfg.Tabs, cfg.Conversation, cfg.Log = tabs, "c1", slog.New(slog.DiscardHandler)
+	got := make(chan *actor.PID, 1)
+	w.sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *actor.Started:
+			got <- ctx.Spawn(hand.Props(cfg))
+		case *messages.HandEnded:
+			w.parent <- m
+		}
+	}))
+	w.hand = <-got
+	t.Cleanup(func() { _ = drv.Close() })
+	return w
+}
+
+// open attaches s and returns the link, after the first frame (so the
+// page's size is known).
+func (w *world) open(t *testing.T, s *screen) messages.HandLink {
+	t.Helper()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s})
+	if r.Error != nil {
+		t.Fatalf("open: %+v", r.Error)
+	}
+	l := r.Result.(*messages.HandOpened).Link
+	select {
+	case <-s.frames:
+	case e := <-s.ends: // a short limit ended it first
+		s.ends <- e
+	case <-time.After(actortest.Wait):
+		t.Fatal("no frame")
+	}
+	return l
+}
+
+func in(t *testing.T, msg string) *messages.HandInput {
+	t.Helper()
+	i, e := messages.DecodeHandInput([]byte(msg))
+	if e != nil {
+		t.Fatalf("%s: %+v", msg, e)
+	}
+	return i
+}
+
+func TestGiveBackRunsQueuedInputThenReleasesWhatIsHeld(t *testing.T) {
+	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
+	s := newScreen()
+	l := w.open(t, s)
+	for _, m := range []string{
+		`{"t":"down","x":10,"y":10,"b":"left"}`, `{"t":"move","x":99999,"y":10}`, `{"t":"keydown","k":"Shift"}`,
+		`{"t":"move","x":20,"y":20}`, `{"t":"char","k":"x"}`, `{"t":"wheel","x":20,"y":20,"dy":100}`,
+	} {
+		l.Input(in(t, m))
+	}
+	if _, err := w.sys.Root.RequestFuture(w.hand, &messages.GiveBack{}, actortest.Wait).Result(); err != nil {
+		t.Fatalf("give back: %v", err)
+	}
+	if e := <-s.ends; e == nil || e.Code != messages.CodeHandEnded {
+		t.Fatalf("the tab was told %+v", e)
+	}
+	var kinds []string
+	for _, i := range w.tabs.HandInputs() {
+		if i.X > 2000 {
+			t.Fatal("a position off the page was forwarded")
+		}
+		kinds = append(kinds, string(i.Kind)+":"+i.Button+i.Key)
+	}
+	want := []string{"down:left", "keydown:Shift", "move:", "char:", "wheel:", "up:left", "keyup:Shift"}
+	if len(kinds) != len(want) {
+		t.Fatalf("the page got %v, want %v", kinds, want)
+	}
+	for i := range want {
+		if kinds[i] != want[i] {
+			t.Fatalf("the page got %v, want %v", kinds, want)
+		}
+	}
+	l.Input(in(t, `{"t":"down","x":1,"y":1,"b":"left"}`))
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: newScreen()})
+	if r.Error == nil || r.Error.Code != messages.CodeHandEnded {
+		t.Fatalf("a hand given back attached again: %+v", r.Error)
+	}
+	if n := len(w.tabs.HandInputs()); n != len(want) {
+		t.Fatalf("input after the give back reached the page (%d inputs)", n)
+	}
+}
+
+func TestMovesMayMergeButNothingElseDoes(t *testing.T) {
+	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
+	s := newScreen()
+	l := w.open(t, s)
+	for i := range 200 {
+		l.Input(&messages.HandInput{Kind: messages.HandMove, X: float64(i % 100), Y: 5})
+		if i%20 == 0 {
+			l.Input(&messages.HandInput{Kind: messages.HandKeyDown, Key: "Enter"})
+			l.Input(&messages.HandInput{Kind: messages.HandKeyUp, Key: "Enter"})
+		}
+	}
+	l.Input(&messages.HandInput{Kind: messages.HandMove, X: 77, Y: 7})
+	if _, err := w.sys.Root.RequestFuture(w.hand, &messages.GiveBack{}, actortest.Wait).Result(); err != nil {
+		t.Fatal(err)
+	}
+	got := w.tabs.HandInputs()
+	keys, moves := 0, 0
+	for _, i := range got {
+		switch i.Kind {
+		case messages.HandKeyDown, messages.HandKeyUp:
+			keys++
+		case messages.HandMove:
+			moves++
+		}
+	}
+	if keys != 20 || moves == 0 || moves > 201 {
+		t.Fatalf("the page got %d keys (want 20) and %d moves", keys, moves)
+	}
+	if last := got[len(got)-1]; last.Kind != messages.HandMove || last.X != 77 {
+		t.Fatalf("the last move was not kept: %+v", last)
+	}
+}
+
+// Each way the hand ends on its own: the tab is told why, the session hears.
+func TestTheHandEnds(t *testing.T) {
+	short := hand.Limits{Tick: 5 * time.Millisecond, LeaseAfter: 5 * time.Millisecond}
+	cases := map[string]struct {
+		limits hand.Limits
+		sim    sim.Config
+		pacer  pacer.Config
+		act    func(w *world, s *screen, l messages.HandLink)
+		code   messages.Code
+	}{
+		"idle": {limits: hand.Limits{Idle: 30 * time.Millisecond}, code: messages.CodeHandEnded,
+			act: func(*world, *screen, messages.HandLink) {}},
+		"signed out after input": {code: messages.CodeSignInExpired,
+			act: func(_ *world, s *screen, l messages.HandLink) {
+				s.signout.Store(true)
+				l.Input(&messages.HandInput{Kind: messages.HandMove, X: 1, Y: 1})
+			}},
+		"signed out, no input": {limits: hand.Limits{LeaseEvery: 20 * time.Millisecond}, code: messages.CodeSignInExpired,
+			act: func(_ *world, s *screen, _ messages.HandLink) { s.signout.Store(true) }},
+		"pings unanswered": {limits: hand.Limits{PingEvery: 10 * time.Millisecond}, code: messages.CodeHandEnded,
+			act: func(*world, *screen, messages.HandLink) {}},
+		"two hours": {limits: hand.Limits{MaxLife: 50 * time.Millisecond}, code: messages.CodeHandEnded,
+			act: func(*world, *screen, messages.HandLink) {}},
+		"too far behind": {sim: sim.Config{CastFPS: 100, CastBytes: 64 << 10}, pacer: pacer.Config{MaxBehind: 1 << 20},
+			code: messages.CodeHandEnded, act: func(*world, *screen, messages.HandLink) {}},
+		"page closed": {code: messages.CodeTabGone,
+			act: func(w *world, _ *screen, _ messages.HandLink) { _ = w.tabs.Close(context.Background()) }},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			lim := c.limits
+			lim.Tick, lim.LeaseAfter = short.Tick, short.LeaseAfter
+			w := start(t, hand.Config{Limits: lim, Pacer: c.pacer}, c.sim)
+			s := newScreen()
+			l := w.open(t, s)
+			if name != "pings unanswered" {
+				s.pong = l.Pong
+			}
+			c.act(w, s, l)
+			select {
+			case m := <-w.parent:
+				if e := m.(*messages.HandEnded).Why; e.Code != c.code {
+					t.Fatalf("ended with %+v, want %s", e, c.code)
+				}
+			case <-time.After(actortest.Wait):
+				t.Fatal("the hand did not end")
+			}
+			if e := <-s.ends; e.Code != c.code {
+				t.Fatalf("the tab was told %+v", e)
+			}
+		})
+	}
+}

@@ -1,0 +1,82 @@
+package pacer_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+type screen struct{ frames chan messages.HandFrameHeader }
+
+func (s *screen) Frame(b []byte) {
+	h, _, err := messages.DecodeHandFrame(b)
+	if err == nil {
+		s.frames <- h
+	}
+}
+func (*screen) Ping()                  {}
+func (*screen) Check() *messages.Error { return nil }
+func (*screen) End(*messages.Error)    {}
+
+// A tab that does not ack gets one frame and no more; staying behind steps
+// the quality down; acking every frame steps it back up.
+func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
+	sys := actortest.System(t)
+	drv := sim.New(sim.Config{CastFPS: 100, CastBytes: 40 << 10})
+	defer drv.Close()
+	tabs, err := drv.Open(context.Background(), "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin, err := tabs.(*sim.Tabs).Pin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Unpin()
+	s := &screen{frames: make(chan messages.HandFrameHeader, 64)}
+	steps := make(chan int, 8)
+	pid := make(chan *actor.PID, 1)
+	sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *actor.Started:
+			pid <- ctx.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Tick: 5 * time.Millisecond,
+				StepAfter: 30 * time.Millisecond, ClearAfter: 60 * time.Millisecond}))
+		case *pacer.Stepped:
+			steps <- m.Step
+		}
+	}))
+	p := <-pid
+	first := <-s.frames
+	if first.Step != 0 || first.PageWidth == 0 {
+		t.Fatalf("first frame %+v", first)
+	}
+	if got := <-steps; got != 1 {
+		t.Fatalf("stepped to %d, want 1 (reduced)", got)
+	}
+	if n := len(s.frames); n != 0 {
+		t.Fatalf("%d more frames went out without an ack", n)
+	}
+	sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
+	var last messages.HandFrameHeader
+	for up := false; !up; {
+		select {
+		case f := <-s.frames:
+			if f.Seq <= last.Seq {
+				t.Fatalf("frame %d after %d", f.Seq, last.Seq)
+			}
+			last = f
+			sys.Root.Send(p, &pacer.Ack{Seq: f.Seq})
+		case st := <-steps:
+			up = st == 0
+		case <-time.After(actortest.Wait):
+			t.Fatal("the quality did not step back up")
+		}
+	}
+}
