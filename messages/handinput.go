@@ -11,8 +11,10 @@ import (
 // HandKind is what one input of the hand does.
 type HandKind string
 
-// Hand input kinds. Ack and CSRF are the socket's own: Ack says the tab
-// drew frame Seq; CSRF is the first message, carrying the page's token.
+// Hand input kinds. Ack, CSRF and Give are the socket's own: Ack says the
+// tab drew frame Seq; CSRF is the first message, carrying the page's token;
+// Give hands the page back behind the input sent before it (a resume sent
+// another way could overtake input still on its way).
 const (
 	HandMove    HandKind = "move"
 	HandDown    HandKind = "down"
@@ -23,6 +25,7 @@ const (
 	HandChar    HandKind = "char" // one typed character
 	HandAck     HandKind = "ack"
 	HandCSRF    HandKind = "csrf"
+	HandGive    HandKind = "give" // Give it back: resume, after every input sent before it
 )
 
 // Mouse buttons.
@@ -122,6 +125,7 @@ func DecodeHandInput(b []byte) (*HandInput, *Error) {
 			return nil, handRefusal("An ack names the frame it drew.")
 		}
 		in.Seq = *w.Seq
+	case HandGive:
 	case HandCSRF:
 		if w.Token == "" || len(w.Token) > 64 {
 			return nil, handRefusal("The first message carries the dashboard's CSRF token; reload the dashboard.")

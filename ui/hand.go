@@ -222,10 +222,23 @@ func (h *handSocket) message(b []byte) {
 		h.first(in, e)
 		return
 	}
-	if e != nil || link == nil {
-		return
+	switch {
+	case e != nil || link == nil:
+	case in.Kind == messages.HandGive:
+		go h.give()
+	default:
+		link.Input(in)
 	}
-	link.Input(in)
+}
+
+// give resumes the conversation: its give back reaches the hand behind
+// every input this socket passed on before it.
+func (h *handSocket) give() {
+	ctx, cancel := context.WithTimeout(context.Background(), handAttachWait)
+	defer cancel()
+	if r := h.hs.s.cfg.Actors.Owner(ctx, &messages.Resume{Conversation: h.conv}); r.Error != nil {
+		h.End(r.Error)
+	}
 }
 
 // first checks the CSRF token and attaches; anything else first ends the socket.

@@ -172,10 +172,9 @@ func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
 	} {
 		h.send(t, m)
 	}
-	// No wait here: giving back lets the queued input finish first.
-	if status, env, _ := b.send(t, "POST", "/api/browser/resume", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("resume: %d %+v", status, env.Error)
-	}
+	// Give it back on the socket: behind the input sent before it, which
+	// runs first.
+	h.send(t, `{"t":"give"}`)
 	if e := h.end(t); e.Code != messages.CodeHandEnded {
 		t.Fatalf("the hand was told %+v at the give back", e)
 	}
@@ -186,5 +185,52 @@ func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
 	text, _ := d.Observe(t, tok, "c1")["text"].(string)
 	if !strings.Contains(text, "sent hé") {
 		t.Fatalf("the page after the hand does not show what was typed and sent:\n%s", text)
+	}
+}
+
+const heldPage = `<!doctype html><title>Held</title><style>body{margin:0}
+#pad{position:absolute;left:0;top:0;width:300px;height:200px;background:#eee}</style>
+<div id="pad" role="button" aria-label="Pad"
+ onmousedown="document.getElementById('state').textContent='button held'"
+ onmouseup="document.getElementById('state').textContent='button released'"></div>
+<script>
+addEventListener('keydown', e => { if (e.key === 'Shift') document.getElementById('mods').textContent = 'shift held' })
+addEventListener('keyup', e => { if (e.key === 'Shift') document.getElementById('mods').textContent = 'shift released' })
+</script>
+<p id="state" style="position:absolute;top:300px">untouched</p><p id="mods" style="position:absolute;top:340px">no keys</p>`
+
+// Giving back while the owner holds a mouse button and Shift: the page
+// sees both released before the agent gets it back.
+func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(heldPage))
+	}))
+	defer site.Close()
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/held"}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+	h, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	h.frame(t)
+	for _, m := range []string{`{"t":"keydown","k":"Shift"}`, `{"t":"down","x":100,"y":100,"b":"left"}`, `{"t":"move","x":120,"y":110}`} {
+		h.send(t, m)
+	}
+	h.send(t, `{"t":"give"}`)
+	h.end(t)
+	text, _ := d.Observe(t, tok, "c1")["text"].(string)
+	if !strings.Contains(text, "button released") || !strings.Contains(text, "shift released") {
+		t.Fatalf("after the give back the page still holds a button or Shift:\n%s", text)
 	}
 }

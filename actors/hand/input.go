@@ -18,8 +18,8 @@ func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
 	case messages.HandAck:
 		ctx.Send(t.pacer, &pacer.Ack{Seq: in.Seq})
 		return
-	case messages.HandCSRF:
-		return // the surface checked it before attaching
+	case messages.HandCSRF, messages.HandGive:
+		return // the surface's own: checked, or turned into a resume
 	}
 	if in.Pointer() && (t.w == 0 || !in.Within(t.w, t.h)) {
 		return // off the picture, or before there is one: never forwarded
