@@ -6,6 +6,9 @@ let csrf = "";
 
 export function setCSRF(token: string): void { csrf = token; }
 
+// csrfToken is the page's CSRF token (the hand socket sends it first).
+export function csrfToken(): string { return csrf; }
+
 export class ApiError extends Error {
   constructor(readonly code: string, message: string, readonly status: number) { super(message); }
 }

@@ -3,6 +3,8 @@
 // by the events socket.
 import "./style.css";
 import { ApiError, get, post, setCSRF } from "./api";
+import { registerLiveView } from "./canvas/browserTab";
+import { handView } from "./canvas/hand";
 import { fill, h } from "./dom";
 import { connect, disconnect } from "./live";
 import { noticeRegion } from "./notice";
@@ -26,6 +28,7 @@ const nav = h("nav", { class: "rail", "aria-label": "Sections" });
 const banner = h("div", { class: "banner", role: "status" });
 
 async function boot(): Promise<void> {
+  registerLiveView(handView);
   document.body.append(h("div", { class: "app" }, nav, banner, main), noticeRegion());
   window.addEventListener("hashchange", route);
   window.addEventListener("buddi:signedout", () => { me = null; disconnect(); route(); });

@@ -1,0 +1,83 @@
+package webtest_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
+)
+
+const handForm = `<!doctype html><title>Form</title><style>body{margin:0}
+#name{position:absolute;left:10px;top:10px;width:300px;height:40px}
+#send{position:absolute;left:10px;top:80px;width:150px;height:40px}</style>
+<input id="name" aria-label="Name"><button id="send" onclick="document.getElementById('out').textContent='sent '+document.getElementById('name').value">Send</button>
+<p id="out" style="position:absolute;top:140px">nothing sent</p>`
+
+// clickAt clicks the hand's canvas where page point (x, y) is drawn.
+func clickAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
+	t.Helper()
+	size, err := cv.GetAttribute("data-page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w, h float64
+	if _, err := fmt.Sscanf(size, "%fx%f", &w, &h); err != nil || w == 0 {
+		t.Fatalf("the canvas names no page size (%q)", size)
+	}
+	box, err := cv.BoundingBox()
+	if err != nil || box == nil {
+		t.Fatalf("the canvas has no box: %v", err)
+	}
+	if err := p.Mouse().Click(box.X+x/w*box.Width, box.Y+y/h*box.Height); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The dashboard's Browser tab in real Chromium drives the agents' real
+// Chromium: take over, the live picture paints, a click and typing on the
+// canvas fill the form, Give it back hands the page to the agent, which
+// sees what was typed.
+func TestTheOwnerDrivesThePageFromTheDashboardCanvas(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(handForm))
+	}))
+	defer site.Close()
+	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+	goTo(t, o, p, "#/chat/ada/c1?tab=browser")
+	tab := p.Locator(".browser-tab")
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	webtest.Visible(t, tab.Locator(".hand-bar", pw.LocatorLocatorOptions{HasText: "You are driving. Nothing you type here is kept."}))
+	cv := tab.Locator("canvas.hand-canvas[data-painted]")
+	webtest.Visible(t, cv)
+
+	clickAt(t, p, cv, 60, 30)
+	if err := p.Keyboard().Type("hi there"); err != nil {
+		t.Fatal(err)
+	}
+	clickAt(t, p, cv, 50, 100)
+	webtest.Screenshot(t, p, "desktop-remote-hand")
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Give it back"}))
+	webtest.Visible(t, tab.Locator(".badge.ready"))
+	webtest.Gone(t, tab.Locator(".hand"))
+	obs := o.Observe(t, tok, "c1")
+	if text, _ := obs["text"].(string); !strings.Contains(text, "sent hi there") {
+		t.Fatalf("the page does not show what the owner typed and sent:\n%s", text)
+	}
+}
