@@ -46,8 +46,10 @@ type HandLink interface {
 	Input(in *HandInput)
 	// Pong reports the tab answered a ping.
 	Pong()
-	// Gone reports the tab's socket closed.
-	Gone()
+	// Gone reports the tab's socket closed: why is nil when the tab just
+	// left (another may attach), or says why the hand must end (its
+	// sign-in was revoked).
+	Gone(why *Error)
 }
 
 // HandEnded tells the session its hand ended on its own (the tab left, the
@@ -67,6 +69,6 @@ const (
 	HandStepAfter   = time.Second      // how long behind before stepping down
 	HandClearAfter  = 5 * time.Second  // how long clear before stepping back up
 	HandInputMax    = 256              // bytes in one input message
-	HandWheelMax    = 5000 // pixels of one wheel step, either way
-	HandCoordsSlack = 1    // CSS pixels a coordinate may stray past the frame's edge
+	HandWheelMax    = 5000             // pixels of one wheel step, either way
+	HandCoordsSlack = 1                // CSS pixels a coordinate may stray past the frame's edge
 )

@@ -62,7 +62,7 @@ func (s *Server) hand(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	s.upgrade(ctx, "/api/browser/hand", func(c net.Conn, req *http.Request, device, cookie string) {
-		s.hands.serve(c, req, conv, cookie)
+		s.hands.serve(c, req, conv, device, cookie)
 	})
 }
 
@@ -71,6 +71,7 @@ type handSocket struct {
 	hs     *hands
 	conn   *gws.Conn
 	conv   string
+	device string
 	cookie string
 	frames chan []byte // the pacer keeps one frame on the wire
 	pings  chan struct{}
@@ -81,19 +82,20 @@ type handSocket struct {
 	mu   sync.Mutex
 	link messages.HandLink // set once attached
 	csrf bool              // the first message carried the token
+	why  *messages.Error   // set when the tab's sign-in was revoked
 }
 
 var _ messages.HandScreen = (*handSocket)(nil)
 
 const handKey = "hand"
 
-func (hs *hands) serve(c net.Conn, req *http.Request, conv, cookie string) {
+func (hs *hands) serve(c net.Conn, req *http.Request, conv, device, cookie string) {
 	conn, err := hs.up.UpgradeFromConn(c, bufio.NewReader(c), req)
 	if err != nil {
 		hs.s.cfg.Log.Debug("hand socket upgrade failed", "err", err)
 		return
 	}
-	h := &handSocket{hs: hs, conn: conn, conv: conv, cookie: cookie, frames: make(chan []byte, 2),
+	h := &handSocket{hs: hs, conn: conn, conv: conv, device: device, cookie: cookie, frames: make(chan []byte, 2),
 		pings: make(chan struct{}, 1), ends: make(chan *messages.Error, 1), done: make(chan struct{})}
 	conn.Session().Store(handKey, h)
 	hs.add(h)
@@ -109,7 +111,7 @@ func (hs *hands) serve(c net.Conn, req *http.Request, conv, cookie string) {
 	<-wrote
 	hs.remove(h)
 	if l := h.attached(); l != nil {
-		l.Gone()
+		l.Gone(h.revoked())
 	}
 }
 
@@ -131,15 +133,33 @@ func (hs *hands) remove(h *handSocket) {
 
 // closeAll ends every hand socket: buddi is stopping.
 func (hs *hands) closeAll() {
+	for _, h := range hs.list() {
+		h.End(&messages.Error{Code: messages.CodeHandEnded, Message: "buddi is stopping."})
+	}
+}
+
+// closeDevice ends the hand sockets of a device that was signed out at
+// once; its hands end with them (the lease).
+func (hs *hands) closeDevice(id string) {
+	for _, h := range hs.list() {
+		if h.device == id {
+			e := &messages.Error{Code: messages.CodeSignInExpired, Message: "This browser was signed out; sign in again and take over to drive the page."}
+			h.mu.Lock()
+			h.why = e
+			h.mu.Unlock()
+			h.End(e)
+		}
+	}
+}
+
+func (hs *hands) list() []*handSocket {
 	hs.mu.Lock()
+	defer hs.mu.Unlock()
 	list := make([]*handSocket, 0, len(hs.all))
 	for h := range hs.all {
 		list = append(list, h)
 	}
-	hs.mu.Unlock()
-	for _, h := range list {
-		h.End(&messages.Error{Code: messages.CodeHandEnded, Message: "buddi is stopping."})
-	}
+	return list
 }
 
 // write is the socket's one writer: frames, pings and the end.
@@ -170,6 +190,12 @@ func (h *handSocket) write() {
 }
 
 func (h *handSocket) stop() { h.once.Do(func() { close(h.done) }) }
+
+func (h *handSocket) revoked() *messages.Error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.why
+}
 
 func (h *handSocket) attached() messages.HandLink {
 	h.mu.Lock()

@@ -234,3 +234,68 @@ func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
 		t.Fatalf("after the give back the page still holds a button or Shift:\n%s", text)
 	}
 }
+
+// Signing a device out ends its hand at once; the take-over stays, and the
+// owner takes over again (from a signed-in tab) to drive the page.
+func TestSigningOutEndsTheHandAtOnce(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	d.Observe(t, tok, "c1")
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+	h, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	h.frame(t)
+	var devs messages.DeviceList
+	d.Must(t, "GET", "/api/devices", nil).Decode(&devs)
+	d.Must(t, "POST", "/api/devices/signout", messages.OwnerBody{ID: devs[0].ID})
+	if e := h.end(t); e.Code != messages.CodeSignInExpired {
+		t.Fatalf("the signed-out hand was told %+v", e)
+	}
+
+	b2 := signIn(t, d)
+	again, err := dialHand(t, b2, b2.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.send(t, `{"t":"csrf","token":"`+b2.csrf+`"}`)
+	// The hand itself or, once it is gone, the session answers.
+	if e := again.end(t); (e.Code != messages.CodeNoHand && e.Code != messages.CodeHandEnded) || !strings.Contains(e.Message, "take over again") {
+		t.Fatalf("a tab after the hand ended was told %+v, want to take over again", e)
+	}
+	if status, env, _ := b2.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b2.page()); status != 200 {
+		t.Fatalf("take over again: %d %+v", status, env.Error)
+	}
+	h2, err := dialHand(t, b2, b2.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2.send(t, `{"t":"csrf","token":"`+b2.csrf+`"}`)
+	h2.frame(t)
+}
+
+// Messages before the CSRF frame, or a wrong token, end the socket before
+// it reaches the hand.
+func TestTheHandSocketWantsTheCSRFTokenFirst(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{})
+	b := signIn(t, d)
+	for _, first := range []string{`{"t":"move","x":1,"y":1}`, `{"t":"csrf","token":"wrong"}`, `not json`} {
+		h, err := dialHand(t, b, b.base, "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.send(t, first)
+		if e := h.end(t); e.Code != messages.CodeBadCSRF {
+			t.Fatalf("first message %s: told %+v", first, e)
+		}
+	}
+	if _, err := dialHand(t, &browserSide{base: b.base}, b.base, "c1"); err == nil {
+		t.Fatal("the hand socket opened without a sign-in")
+	}
+}

@@ -56,6 +56,7 @@ func (s *Server) removeDevice(ctx *fasthttp.RequestCtx, id string) {
 		return
 	}
 	s.sockets.closeDevice(id)
+	s.hands.closeDevice(id)
 	writeOK(ctx, r.Result)
 }
 

@@ -81,7 +81,11 @@ func (a *Actor) attached(ctx actor.Context) bool {
 			t.pings = 0
 		}
 	case *detach:
-		if t.is(m.gen) {
+		switch {
+		case !t.is(m.gen):
+		case m.why != nil:
+			a.leave(ctx, afterEnd, m.why)
+		default:
 			a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandEnded, Message: "The tab closed."})
 		}
 	case *leased:

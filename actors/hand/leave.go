@@ -72,7 +72,7 @@ func (a *Actor) letGo(ctx actor.Context, m *letGo) {
 	switch t.then {
 	case afterEnd:
 		a.ended = t.why
-		ctx.Send(ctx.Parent(), &messages.HandEnded{Why: t.why})
+		ctx.Request(ctx.Parent(), &messages.HandEnded{Why: t.why}) // the session checks who sent it
 		a.cfg.Log.Info("the owner's hand ended", "conversation", a.cfg.Conversation, "code", t.why.Code)
 	case afterGiveBack:
 		ctx.Send(a.giving, &messages.HandReleased{})

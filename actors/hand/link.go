@@ -18,7 +18,7 @@ type link struct {
 
 func (l *link) Input(in *messages.HandInput) { l.sys.Root.Send(l.hand, &input{gen: l.gen, in: in}) }
 func (l *link) Pong()                        { l.sys.Root.Send(l.hand, &pong{gen: l.gen}) }
-func (l *link) Gone()                        { l.sys.Root.Send(l.hand, &detach{gen: l.gen}) }
+func (l *link) Gone(why *messages.Error)     { l.sys.Root.Send(l.hand, &detach{gen: l.gen, why: why}) }
 
 // The hand's own messages.
 type (
@@ -27,7 +27,10 @@ type (
 		in  *messages.HandInput
 	}
 	pong   struct{ gen int }
-	detach struct{ gen int }
+	detach struct {
+		gen int
+		why *messages.Error
+	}
 	pinned struct {
 		gen int
 		pin any // drivers.Pinned, or nil with err
