@@ -17,11 +17,15 @@ type Actor struct {
 
 	seq      uint32
 	wire     uint32             // the frame on the wire; 0: none
+	wireLen  int                // its size
 	waiting  *drivers.CastFrame // the newest frame not yet sent
-	behind   int                // bytes a send-everything sender would have queued
+	stall    int                // bytes made since the frame on the wire went out, it included
+	made     int64              // bytes the screencast made, in all
+	drawn    int64              // bytes the tab acked, in all
+	window   []sample           // made and drawn at each tick of the last Window
 	step     int
-	over     time.Time // since when behind > StepBehind; zero when not
-	clear    time.Time // since when behind ≤ StepBehind; zero when not
+	over     time.Time // since when the tab is behind; zero when not
+	clear    time.Time // since when it is not; zero when it is
 	restarts bool      // a restart of the screencast is running
 	w, h     int
 	told     bool // the parent heard TooFarBehind
@@ -63,12 +67,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 // cast (re)starts the screencast at step, off the mailbox.
 func (a *Actor) cast(ctx actor.Context, step int) {
 	a.restarts = true
-	self, sys, pin := ctx.Self(), ctx.ActorSystem(), a.cfg.Pin
+	self, sys, pin, opts := ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
 	sink := func(f *drivers.CastFrame) { sys.Root.Send(self, &frame{f: f}) }
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		err := pin.Cast(c, Steps[step], sink)
+		err := pin.Cast(c, opts, sink)
 		sys.Root.Send(self, &started{step: step, err: err})
 	}()
 }
@@ -81,7 +85,7 @@ func (a *Actor) started(ctx actor.Context, m *started) {
 	}
 	if a.step != m.step {
 		a.step = m.step
-		ctx.Send(ctx.Parent(), &Stepped{Step: m.step})
+		a.tell(ctx, &Stepped{Step: m.step})
 	}
 }
 
@@ -94,9 +98,10 @@ func (a *Actor) arm(ctx actor.Context) {
 func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
 	if w, h := int(f.Header.PageWidth), int(f.Header.PageHeight); w != a.w || h != a.h {
 		a.w, a.h = w, h
-		ctx.Send(ctx.Parent(), &PageSize{Width: w, Height: h})
+		a.tell(ctx, &PageSize{Width: w, Height: h})
 	}
-	a.behind += len(f.JPEG)
+	a.stall += len(f.JPEG)
+	a.made += int64(len(f.JPEG))
 	if a.wire == 0 {
 		a.send(f)
 	} else {
@@ -112,7 +117,7 @@ func (a *Actor) send(f *drivers.CastFrame) {
 	}
 	h := f.Header
 	h.Seq, h.Step = a.seq, uint8(a.step)
-	a.wire = a.seq
+	a.wire, a.wireLen = a.seq, len(f.JPEG)
 	a.cfg.Screen.Frame(messages.EncodeHandFrame(h, f.JPEG))
 }
 
@@ -122,21 +127,47 @@ func (a *Actor) ack(ctx actor.Context, seq uint32) {
 		return
 	}
 	a.wire = 0
-	a.behind = 0
+	a.drawn += int64(a.wireLen)
+	a.stall = 0
 	if f := a.waiting; f != nil {
 		a.waiting = nil
-		a.behind = len(f.JPEG)
+		a.stall = len(f.JPEG)
 		a.send(f)
 	}
 	a.reconsider(ctx)
 }
 
-// reconsider steps quality down after StepAfter over StepBehind, back up
-// after ClearAfter at or under it, and tells the parent when the tab is
-// MaxBehind behind.
+// sample is the byte counts at one tick.
+type sample struct {
+	at          time.Time
+	made, drawn int64
+}
+
+// behind is how many more bytes the screencast made than the tab drew over
+// the last Window: what a sender of every frame would have queued for it.
+func (a *Actor) behind(now time.Time) int {
+	a.window = append(a.window, sample{at: now, made: a.made, drawn: a.drawn})
+	for len(a.window) > 2 && now.Sub(a.window[1].at) >= a.cfg.Window {
+		a.window = a.window[1:]
+	}
+	first := a.window[0]
+	return int((a.made - first.made) - (a.drawn - first.drawn))
+}
+
+// reconsider steps quality down once the tab has been more than
+// StepBehind behind for StepAfter, back up once it has not for
+// ClearAfter, and tells the parent when the tab stalls MaxBehind behind
+// (the page made that much since the frame on the wire went out).
 func (a *Actor) reconsider(ctx actor.Context) {
 	now := a.cfg.Now()
-	if a.behind > a.cfg.StepBehind {
+	if a.stall >= a.cfg.MaxBehind && !a.told {
+		a.told = true
+		a.tell(ctx, &TooFarBehind{Bytes: a.stall})
+	}
+	if _, isTick := ctx.Message().(*tick); !isTick {
+		return // the window moves with the clock
+	}
+	if a.behind(now) > a.cfg.StepBehind {
 		a.clear = time.Time{}
 		if a.over.IsZero() {
 			a.over = now
@@ -147,17 +178,23 @@ func (a *Actor) reconsider(ctx actor.Context) {
 			a.clear = now
 		}
 	}
-	if a.behind >= a.cfg.MaxBehind && !a.told {
-		a.told = true
-		ctx.Send(ctx.Parent(), &TooFarBehind{Bytes: a.behind})
-	}
-	if a.restarts {
+	if a.restarts || len(a.cfg.Steps) < 2 {
 		return
 	}
 	switch {
 	case a.step == 0 && !a.over.IsZero() && now.Sub(a.over) >= a.cfg.StepAfter:
+		a.over = now
 		a.cast(ctx, 1)
 	case a.step == 1 && !a.clear.IsZero() && now.Sub(a.clear) >= a.cfg.ClearAfter:
+		a.clear = now
 		a.cast(ctx, 0)
+	}
+}
+
+// tell sends msg to the pacer's parent, the hand (a pacer spawned at the
+// root, in tests and benchmarks, has none).
+func (a *Actor) tell(ctx actor.Context, msg any) {
+	if p := ctx.Parent(); p != nil {
+		ctx.Send(p, msg)
 	}
 }

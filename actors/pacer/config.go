@@ -18,10 +18,14 @@ var Steps = []drivers.CastOptions{
 type Config struct {
 	Pin    drivers.Pinned
 	Screen messages.HandScreen
-	Log    *slog.Logger
-	Now    func() time.Time
+	// Steps are the quality steps, best first; nil is the package's Steps.
+	// One step never changes (benchmarks of a step's bytes per second).
+	Steps []drivers.CastOptions
+	Log   *slog.Logger
+	Now   func() time.Time
 
 	StepBehind int           // bytes behind that, for StepAfter, step down
+	Window     time.Duration // how far back "behind" looks
 	StepAfter  time.Duration // how long behind before stepping down
 	ClearAfter time.Duration // how long clear before stepping back up
 	MaxBehind  int           // bytes behind that end the hand
@@ -32,11 +36,17 @@ func (c Config) withDefaults() Config {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if len(c.Steps) == 0 {
+		c.Steps = Steps
+	}
 	if c.Log == nil {
 		c.Log = slog.Default()
 	}
 	if c.StepBehind <= 0 {
 		c.StepBehind = messages.HandStepBehind
+	}
+	if c.Window <= 0 {
+		c.Window = time.Second
 	}
 	if c.StepAfter <= 0 {
 		c.StepAfter = messages.HandStepAfter

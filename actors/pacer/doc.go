@@ -5,9 +5,11 @@
 // frame on the wire releases the waiting one. Frames start at 960×600,
 // JPEG quality 50; a tab more than 256 KB behind for a second gets 640×400
 // at quality 40 until it has been clear for five seconds. "Behind" is what
-// a sender of every frame would have queued for the tab: the frame on the
-// wire and every frame that arrived since, drawn or dropped. A tab two
-// megabytes behind is told to its parent (the hand), which ends.
+// a sender of every frame would have queued for the tab over the last
+// second: the bytes the screencast made less the bytes the tab drew. A tab
+// that stalls while the page makes two megabytes of pictures (counted from
+// when the frame on the wire went out) is told to its parent (the hand),
+// which ends.
 //
 // Concurrency: the pacer is an actor, a child of the hand; its state is
 // touched only in Receive. The driver's screencast calls the sink on the

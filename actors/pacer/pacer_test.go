@@ -57,8 +57,13 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 	if first.Step != 0 || first.PageWidth == 0 {
 		t.Fatalf("first frame %+v", first)
 	}
-	if got := <-steps; got != 1 {
-		t.Fatalf("stepped to %d, want 1 (reduced)", got)
+	select {
+	case got := <-steps:
+		if got != 1 {
+			t.Fatalf("stepped to %d, want 1 (reduced)", got)
+		}
+	case <-time.After(actortest.Wait):
+		t.Fatal("a tab that acks nothing did not get the reduced picture")
 	}
 	if n := len(s.frames); n != 0 {
 		t.Fatalf("%d more frames went out without an ack", n)

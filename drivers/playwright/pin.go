@@ -3,8 +3,10 @@ package playwright
 import (
 	"context"
 	"encoding/base64"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -125,14 +127,24 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	p.sink = sink
 	p.mu.Unlock()
 	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
-	_, err := call(ctx, func() (any, error) {
-		return p.s.Send("Page.startScreencast", map[string]any{"format": "jpeg", "quality": o.Quality,
-			"maxWidth": o.MaxWidth, "maxHeight": o.MaxHeight, "everyNthFrame": 1})
-	})
-	if err != nil {
-		return p.t.failed(err, notAnswering)
+	params := map[string]any{"format": "jpeg", "quality": o.Quality,
+		"maxWidth": o.MaxWidth, "maxHeight": o.MaxHeight, "everyNthFrame": 1}
+	// Chromium finishes stopping a screencast after it answered the stop:
+	// a start right behind it can find it still active, for a moment.
+	for {
+		_, err := call(ctx, func() (any, error) { return p.s.Send("Page.startScreencast", params) })
+		if err == nil {
+			return nil
+		}
+		if !strings.Contains(err.Error(), "already active") {
+			return p.t.failed(err, notAnswering)
+		}
+		select {
+		case <-ctx.Done():
+			return p.t.failed(err, notAnswering)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return nil
 }
 
 // StopCast stops the screencast; no frame reaches the sink after.

@@ -1,0 +1,108 @@
+package pacer_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+)
+
+// busyPage repaints a canvas of noise on every animation frame, so the
+// screencast sends large frames as fast as Chromium makes them.
+const busyPage = `<!doctype html><title>Busy</title><style>body{margin:0}</style>
+<canvas id="c" width="1280" height="800"></canvas><script>
+const g = document.getElementById('c').getContext('2d');
+function draw() {
+  for (let i = 0; i < 400; i++) {
+    g.fillStyle = 'rgb(' + (Math.random()*255|0) + ',' + (Math.random()*255|0) + ',' + (Math.random()*255|0) + ')';
+    g.fillRect(Math.random()*1280, Math.random()*800, 40, 40);
+  }
+  requestAnimationFrame(draw);
+}
+draw();
+</script>`
+
+// busyPin pins a real Chromium page that never stops changing.
+func busyPin(t testing.TB) drivers.Pinned {
+	t.Helper()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(busyPage))
+	}))
+	t.Cleanup(site.Close)
+	d := browsertest.New(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tabs, err := d.Open(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Navigate, URL: site.URL + "/busy"}); err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := drivers.ScreencastOf(tabs)
+	pin, err := sc.Pin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pin.Unpin)
+	return pin
+}
+
+// A viewer on a 1 Mbit/s link gets one frame at a time, each after its ack
+// of the one before, and a reduced picture; once the link is fast again
+// the full picture comes back. A naive sender on the same link leaves
+// frames piling up between it and the viewer.
+func TestOnASlowLinkTheViewerGetsOneFrameAtATimeAndQualitySteps(t *testing.T) {
+	pin := busyPin(t)
+	sys := actortest.System(t)
+
+	naive := newServer(t, sys, pin, true, pacer.Config{Steps: pacer.Steps})
+	nv := dialViewer(t, newSlowLink(t, naive.addr, 1000).ln.Addr().String())
+	piled := false
+	for n := 0; !piled; n++ {
+		select {
+		case <-nv.got:
+			piled = naive.sent.Load()-int64(n+1) > 10
+		case <-time.After(time.Minute):
+			t.Fatal("the naive sender's viewer got no frames")
+		}
+	}
+	_ = nv.conn.NetConn().Close()
+	if err := pin.StopCast(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := newServer(t, sys, pin, false, pacer.Config{})
+	link := newSlowLink(t, srv.addr, 1000)
+	v := dialViewer(t, link.ln.Addr().String())
+	wait := func(step uint8) {
+		for {
+			select {
+			case h := <-v.got:
+				if h.Step == step {
+					return
+				}
+			case <-time.After(time.Minute):
+				t.Fatalf("no frame at step %d", step)
+			}
+		}
+	}
+	wait(1)
+	link.kbps.Store(0)
+	wait(0)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.bad != "" {
+		t.Fatal(v.bad)
+	}
+	if got := srv.sent.Load(); got != int64(v.acked) && got != int64(v.acked)+1 {
+		t.Fatalf("the pacer sent %d frames; the viewer has acked %d", got, v.acked)
+	}
+}

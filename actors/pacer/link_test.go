@@ -1,0 +1,264 @@
+package pacer_test
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/lxzan/gws"
+
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// slowLink is a TCP proxy to addr whose reads from the server side are
+// throttled to kbps (0: not throttled), as a slow phone link would be.
+type slowLink struct {
+	ln   net.Listener
+	addr string
+	kbps atomic.Int64
+}
+
+func newSlowLink(t testing.TB, addr string, kbps int) *slowLink {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &slowLink{ln: ln, addr: addr}
+	l.kbps.Store(int64(kbps))
+	t.Cleanup(func() { _ = ln.Close() })
+	go l.accept()
+	return l
+}
+
+func (l *slowLink) accept() {
+	for {
+		c, err := l.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", l.addr)
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		go func() { _, _ = io.Copy(s, c); _ = s.Close() }()
+		go l.down(c, s)
+	}
+}
+
+// down copies server to client in 1 KB reads, each paid for at the link's rate.
+func (l *slowLink) down(c, s net.Conn) {
+	defer c.Close()
+	buf := make([]byte, 1024)
+	for {
+		n, err := s.Read(buf)
+		if n > 0 {
+			if k := l.kbps.Load(); k > 0 {
+				time.Sleep(time.Duration(n) * 8 * time.Second / time.Duration(k*1000))
+			}
+			if _, werr := c.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// server serves one viewer per connection with frames of pin: through a
+// pacer, or naively (every frame written as it comes, as a plain sender would).
+type server struct {
+	sys   *actor.ActorSystem
+	pin   drivers.Pinned
+	naive bool
+	cfg   pacer.Config
+	addr  string
+	sent  atomic.Int64 // frames handed to the socket's writer
+}
+
+func newServer(t testing.TB, sys *actor.ActorSystem, pin drivers.Pinned, naive bool, cfg pacer.Config) *server {
+	t.Helper()
+	s := &server{sys: sys, pin: pin, naive: naive, cfg: cfg}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	up := gws.NewUpgrader(&serverSide{s: s}, &gws.ServerOption{})
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := up.Upgrade(w, r)
+		if err == nil {
+			go conn.ReadLoop()
+		}
+	}), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return s
+}
+
+// serverSide starts the frames once the socket opens and passes acks on.
+type serverSide struct {
+	gws.BuiltinEventHandler
+	s *server
+}
+
+type wire struct {
+	mu     sync.Mutex
+	conn   *gws.Conn
+	frames chan []byte
+	done   chan struct{}
+	once   sync.Once
+	s      *server
+}
+
+func (w *wire) Frame(b []byte) {
+	w.s.sent.Add(1)
+	select {
+	case w.frames <- b:
+	case <-w.done:
+	}
+}
+func (*wire) Ping()                  {}
+func (*wire) Check() *messages.Error { return nil }
+func (*wire) End(*messages.Error)    {}
+
+func (w *wire) write() {
+	for {
+		select {
+		case b := <-w.frames:
+			if w.conn.WriteMessage(gws.OpcodeBinary, b) != nil {
+				w.stop()
+				return
+			}
+		case <-w.done:
+			return
+		}
+	}
+}
+
+func (w *wire) stop() { w.once.Do(func() { close(w.done) }) }
+
+const wireKey = "wire"
+
+func (e *serverSide) OnOpen(c *gws.Conn) {
+	s := e.s
+	w := &wire{conn: c, frames: make(chan []byte, 100000), done: make(chan struct{}), s: s}
+	go w.write()
+	if s.naive {
+		var seq atomic.Uint32
+		sink := func(f *drivers.CastFrame) {
+			h := f.Header
+			h.Seq = seq.Add(1)
+			w.Frame(messages.EncodeHandFrame(h, f.JPEG))
+		}
+		_ = s.pin.Cast(context.Background(), s.cfg.Steps[0], sink)
+		c.Session().Store(wireKey, w)
+		return
+	}
+	cfg := s.cfg
+	cfg.Pin, cfg.Screen = s.pin, w
+	pid := s.sys.Root.Spawn(pacer.Props(cfg))
+	c.Session().Store(wireKey, pid)
+}
+
+func (e *serverSide) OnMessage(c *gws.Conn, m *gws.Message) {
+	defer m.Close()
+	v, _ := c.Session().Load(wireKey)
+	if pid, ok := v.(*actor.PID); ok {
+		in, err := messages.DecodeHandInput(m.Bytes())
+		if err == nil && in.Kind == messages.HandAck {
+			e.s.sys.Root.Send(pid, &pacer.Ack{Seq: in.Seq})
+		}
+	}
+}
+
+func (e *serverSide) OnClose(c *gws.Conn, _ error) {
+	switch v, _ := c.Session().Load(wireKey); w := v.(type) {
+	case *actor.PID:
+		e.s.sys.Root.Stop(w)
+	case *wire:
+		w.stop()
+	}
+}
+
+// viewer is the dashboard tab: it acks each frame once it has it all.
+type viewer struct {
+	gws.BuiltinEventHandler
+	conn  *gws.Conn
+	mu    sync.Mutex
+	acked uint32 // the last frame acked
+	bad   string // the first broken rule seen
+	steps map[uint8]bool
+	ages  []time.Duration
+	bytes int64
+	got   chan messages.HandFrameHeader
+	first time.Time
+}
+
+func dialViewer(t testing.TB, addr string) *viewer {
+	t.Helper()
+	v := &viewer{steps: map[uint8]bool{}, got: make(chan messages.HandFrameHeader, 100000)}
+	conn, _, err := gws.NewClient(v, &gws.ClientOption{Addr: "ws://" + addr + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.conn = conn
+	go conn.ReadLoop()
+	t.Cleanup(func() { _ = conn.NetConn().Close() })
+	return v
+}
+
+func (v *viewer) OnMessage(c *gws.Conn, m *gws.Message) {
+	defer m.Close()
+	h, jpg, err := messages.DecodeHandFrame(m.Bytes())
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	v.mu.Lock()
+	if h.Seq != v.acked+1 && v.bad == "" {
+		v.bad = "frame " + itoa(h.Seq) + " arrived after the ack of frame " + itoa(v.acked)
+	}
+	v.acked = h.Seq
+	v.steps[h.Step] = true
+	if v.first.IsZero() {
+		v.first = now
+	}
+	v.bytes += int64(len(jpg) + messages.HandFrameHeaderSize)
+	v.ages = append(v.ages, now.Sub(time.UnixMicro(int64(h.TimeMs*1000))))
+	v.mu.Unlock()
+	_ = c.WriteString(`{"t":"ack","seq":` + itoa(h.Seq) + `}`)
+	v.got <- h
+}
+
+func itoa(n uint32) string {
+	b := []byte{}
+	for {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+		if n == 0 {
+			return string(b)
+		}
+	}
+}
+
+// percentile is the p-th percentile of ds (0 < p ≤ 1).
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(int(float64(len(s))*p), len(s)-1)]
+}
