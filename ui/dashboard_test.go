@@ -22,7 +22,7 @@ type browserSide struct {
 	base, cookie, csrf string
 }
 
-func signIn(t *testing.T, d *daemontest.Daemon) *browserSide {
+func signIn(t testing.TB, d *daemontest.Daemon) *browserSide {
 	t.Helper()
 	b := &browserSide{base: "http://" + d.Addr()}
 	link := d.SignInLink()
@@ -48,7 +48,7 @@ func signIn(t *testing.T, d *daemontest.Daemon) *browserSide {
 }
 
 // send makes one request and decodes the envelope.
-func (b *browserSide) send(t *testing.T, method, path, body string, hdr map[string]string) (int, messages.Raw, *http.Response) {
+func (b *browserSide) send(t testing.TB, method, path, body string, hdr map[string]string) (int, messages.Raw, *http.Response) {
 	t.Helper()
 	req, err := http.NewRequest(method, b.base+path, strings.NewReader(body))
 	if err != nil {
