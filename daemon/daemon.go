@@ -49,9 +49,9 @@ type Options struct {
 }
 
 // hand makes the hand of one take-over.
-func (o Options) hand(conversation string, tabs drivers.Tabs) *actor.Props {
+func (o Options) hand(conversation string, open func(context.Context) (drivers.Tabs, error)) *actor.Props {
 	cfg := o.Hand
-	cfg.Conversation, cfg.Tabs = conversation, tabs
+	cfg.Conversation, cfg.Open = conversation, open
 	if cfg.Log == nil {
 		cfg.Log = o.Log
 	}

@@ -352,3 +352,14 @@ func (s *convState) filter(keep func(credit) bool) {
 	}
 	s.credits = out
 }
+
+// HandFrame records one frame a remote hand received; problem says which
+// rule it broke ("" for none).
+func (c *Checker) HandFrame(conv, problem string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.checked[HandFrames]++
+	if problem != "" {
+		c.violate(HandFrames, "%s: %s", conv, problem)
+	}
+}

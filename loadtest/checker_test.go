@@ -120,9 +120,9 @@ func num(t *testing.T, s string) uint64 {
 
 func TestCheckerReportsWhatItCannotCheck(t *testing.T) {
 	c := loadtest.NewChecker(nil, time.Second)
-	c.NotApplicable(loadtest.HandFrames, "remote hand not built")
+	c.NotApplicable(loadtest.HandFrames, "no remote hands in this run (--hands 0)")
 	for _, r := range c.Results() {
-		if r.Name == "hand_frames" && (r.Status != "n/a" || r.Note != "remote hand not built") {
+		if r.Name == "hand_frames" && (r.Status != "n/a" || r.Note != "no remote hands in this run (--hands 0)") {
 			t.Fatalf("hand frames reported as %s (%s), want n/a with the reason", r.Status, r.Note)
 		}
 	}

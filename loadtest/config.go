@@ -30,8 +30,8 @@ type Config struct {
 	Driver        string        // "sim" (default) or "playwright"
 	Target        string        // URL of a running daemon; empty starts one in-process
 	OwnerToken    string        // the target's owner token
-	Hands         int           // remote hands; must be 0 until the hand exists
-	LinkKbps      int           // the hands' simulated link
+	Hands         int           // remote hands driving conversations of their own (in-process only)
+	LinkKbps      int           // the hands' link, kilobits a second downstream; 0 is loopback
 	Idle          int           // when > 0, the idle test: start, observe and release this many sessions
 	Timeout       time.Duration // per request; default 30 s
 	Seed          uint64        // seeds the agents' choices; 0 picks one
@@ -85,8 +85,10 @@ func (c Config) withDefaults() (Config, error) {
 
 func (c Config) check() error {
 	switch {
-	case c.Hands != 0:
-		return refuse("--hands must be 0: the remote hand is not built yet, so there is nothing to drive frames through")
+	case c.Hands < 0:
+		return refuse("--hands %d is negative", c.Hands)
+	case c.Hands > 0 && c.Target != "":
+		return refuse("--hands needs the in-process buddi (no --target): the hands sign in to its dashboard through it")
 	case c.LinkKbps < 0:
 		return refuse("--link-kbps %d is negative", c.LinkKbps)
 	case c.Conversations < 1 && c.Idle == 0:

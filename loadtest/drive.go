@@ -80,6 +80,13 @@ func (r *run) setup() error {
 			return err
 		}
 	}
+	if r.cfg.Hands > 0 {
+		h, err := r.setupHands()
+		r.hands = h
+		if err != nil {
+			return err
+		}
+	}
 	if r.local != nil {
 		r.mem.setup = settledHeap()
 	}
@@ -119,6 +126,12 @@ func (r *run) drive(parent context.Context) {
 	if r.cfg.OwnerRate > 0 {
 		owner.Add(1)
 		go func() { defer owner.Done(); r.ownerLoop(ctx, &owner) }()
+	}
+	if h := r.hands; h != nil {
+		for i := range r.cfg.Hands {
+			owner.Add(1)
+			go func() { defer owner.Done(); h.loop(ctx, i) }()
+		}
 	}
 	done := make(chan struct{})
 	go r.progress(done)

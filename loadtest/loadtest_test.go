@@ -10,9 +10,11 @@ import (
 )
 
 // TestShortRun is the load test `make test` runs: 50 conversations for a
-// few seconds with crashes and owner controls, all invariants holding.
+// few seconds with crashes and owner controls, and two remote hands on a
+// 2 Mbit/s link, all invariants holding.
 func TestShortRun(t *testing.T) {
-	cfg := loadtest.Config{Conversations: 50, Duration: 3 * time.Second, CrashRate: 0.01, OwnerRate: 2, StaleRate: 0.05, Seed: 7}
+	cfg := loadtest.Config{Conversations: 50, Duration: 3 * time.Second, CrashRate: 0.01, OwnerRate: 2, StaleRate: 0.05, Seed: 7,
+		Hands: 2, LinkKbps: 2000}
 	if testing.Verbose() {
 		cfg.Progress = os.Stderr
 	}
@@ -36,6 +38,11 @@ func TestShortRun(t *testing.T) {
 	if rep.Unexpected > 0 {
 		_ = rep.WriteTable(os.Stderr)
 		t.Fatalf("%d acts failed with codes the run did not provoke", rep.Unexpected)
+	}
+	for _, r := range rep.Invariants {
+		if r.Name == "hand_frames" && (r.Status != "pass" || r.Checked == 0) {
+			t.Fatalf("the hands' frames were %s after %d checked", r.Status, r.Checked)
+		}
 	}
 }
 

@@ -53,7 +53,7 @@ func startLocal(cfg Config, profiles int, onInput func(string, drivers.Kind), wa
 	}
 	o := daemon.Options{Config: c, Log: log, Version: "loadtest"}
 	if cfg.Driver == "sim" {
-		mode := sim.NewMode(sim.Config{Pages: cfg.Pages, OnInput: onInput}, profiles)
+		mode := sim.NewMode(sim.Config{Pages: cfg.Pages, OnInput: onInput, CastFPS: handFPS, CastBytes: handBytes}, profiles)
 		mode.OnOpen = func(d *sim.Driver) {
 			if warm {
 				warmUp(d, cfg.Pages)

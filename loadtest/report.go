@@ -35,6 +35,7 @@ type Report struct {
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
 	Idle       *IdleReport   `json:"idle,omitempty"`
+	Hands      *HandsReport  `json:"hands,omitempty"`
 
 	Invariants      []Result `json:"invariants"`
 	TransportErrors []string `json:"transportErrors,omitempty"`
@@ -90,6 +91,9 @@ func (r *run) report() *Report {
 	defer r.errMu.Unlock()
 	rep.TransportErrors = append([]string(nil), r.errSeen...)
 	rep.Notes = append(rep.Notes, r.notes...)
+	if r.hands != nil {
+		rep.Hands = r.hands.report(rep.Active)
+	}
 	return rep
 }
 

@@ -35,6 +35,7 @@ type run struct {
 	fullBudgets bool
 
 	agents []*agent
+	hands  *hands   // nil without --hands
 	names  []string // agent names
 	tokens []string
 
@@ -65,7 +66,9 @@ func (r *run) note(format string, args ...any) {
 
 func newRun(cfg Config, warm bool) (*run, error) {
 	r := &run{cfg: cfg, check: NewChecker(nil, grace), stats: newStats(), id: runID()}
-	r.check.NotApplicable(HandFrames, "remote hand not built")
+	if cfg.Hands == 0 {
+		r.check.NotApplicable(HandFrames, "no remote hands in this run (--hands 0)")
+	}
 	base, err := r.connect(warm)
 	if err != nil {
 		r.close()
@@ -242,6 +245,9 @@ func (r *run) close() error {
 	}
 	if r.pages != nil {
 		r.pages.close()
+	}
+	if r.hands != nil {
+		r.hands.close()
 	}
 	if r.cl != nil {
 		r.cl.close()

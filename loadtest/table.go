@@ -78,6 +78,14 @@ func (r *Report) headline(w io.Writer) {
 	if len(r.Controls) > 0 {
 		fmt.Fprintf(w, "owner controls:%s\n", breakdown(r.Controls))
 	}
+	if h := r.Hands; h != nil {
+		link := "loopback"
+		if h.LinkKbps > 0 {
+			link = fmt.Sprintf("%d kbit/s", h.LinkKbps)
+		}
+		fmt.Fprintf(w, "hands: %d on %s, %d frames (%.1f/s and %s/s each), frame age p50 %.0f ms p99 %.0f ms max %.0f ms, ended and taken over again %d%s\n",
+			h.Hands, link, h.Frames, h.FramesPerSec, fmtBytes(h.BytesPerSecond), h.Age.P50, h.Age.P99, h.Age.Max, h.Ended, breakdown(h.EndedBy))
+	}
 	if m := r.Memory; m != nil {
 		fmt.Fprintf(w, "memory: heap %s per conversation (base %s, at 25%% %s, end %s), RSS %s (%s per conversation), goroutines %d (%.1f per conversation)\n",
 			fmtBytes(m.HeapPerConv), fmtBytes(float64(m.HeapBase)), fmtBytes(float64(m.HeapQuarter)), fmtBytes(float64(m.HeapEnd)),

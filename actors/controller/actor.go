@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -46,7 +47,7 @@ type Config struct {
 	// Bus receives the controller's and the sessions' events.
 	Bus *events.Bus
 	// Hand makes the hand of a take-over (nil: take-overs have none yet).
-	Hand  func(conversation string, tabs drivers.Tabs) *actor.Props
+	Hand  func(conversation string, open func(context.Context) (drivers.Tabs, error)) *actor.Props
 	Log   *slog.Logger
 	Chaos func() bool
 	Now   func() time.Time

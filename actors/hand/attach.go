@@ -66,18 +66,23 @@ func (a *Actor) open(ctx actor.Context, m *messages.HandOpen) {
 		ctx.Respond(messages.OwnerFail(messages.CodeHandBusy.Err()))
 		return
 	}
-	sc, ok := drivers.ScreencastOf(a.cfg.Tabs)
-	if a.cfg.Tabs == nil || !ok {
-		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNotAvailable,
-			Message: "This browser cannot show its page live; use it at the computer buddi runs on."}))
-		return
-	}
 	a.gen++
 	a.opening = ctx.Sender()
-	gen, self, sys := a.gen, ctx.Self(), ctx.ActorSystem()
+	gen, self, sys, open := a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		tabs, err := open(c)
+		if err != nil {
+			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The conversation's browser did not open; take over again.")})
+			return
+		}
+		sc, ok := drivers.ScreencastOf(tabs)
+		if !ok {
+			sys.Root.Send(self, &pinned{gen: gen, err: &messages.Error{Code: messages.CodeNotAvailable,
+				Message: "This browser cannot show its page live; use it at the computer buddi runs on."}})
+			return
+		}
 		p, err := sc.Pin(c)
 		if err != nil {
 			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})

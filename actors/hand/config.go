@@ -1,6 +1,7 @@
 package hand
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // Config is what a hand needs. Zero limits take the specification's.
 type Config struct {
 	Conversation string
-	Tabs         drivers.Tabs // nil: the conversation has no page yet
+	Open         func(context.Context) (drivers.Tabs, error) // the conversation's tabs
 	Log          *slog.Logger
 	Now          func() time.Time
 	Limits       Limits

@@ -12,6 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -72,7 +73,8 @@ func start(t *testing.T, cfg hand.Config, simCfg sim.Config) *world {
 		t.Fatal(err)
 	}
 	w.tabs = tabs.(*sim.Tabs)
-	cfg.Tabs, cfg.Conversation, cfg.Log = tabs, "c1", slog.New(slog.DiscardHandler)
+	cfg.Open = func(context.Context) (drivers.Tabs, error) { return tabs, nil }
+	cfg.Conversation, cfg.Log = "c1", slog.New(slog.DiscardHandler)
 	got := make(chan *actor.PID, 1)
 	w.sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		switch m := ctx.Message().(type) {

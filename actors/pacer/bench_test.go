@@ -15,7 +15,7 @@ import (
 // the bytes per second it received.
 func watch(b *testing.B, srv *server, kbps, n int) {
 	b.Helper()
-	v := dialViewer(b, newSlowLink(b, srv.addr, kbps).ln.Addr().String())
+	v := dialViewer(b, newSlowLink(b, srv.addr, kbps).Addr())
 	for range n {
 		select {
 		case <-v.got:

@@ -64,7 +64,7 @@ func TestOnASlowLinkTheViewerGetsOneFrameAtATimeAndQualitySteps(t *testing.T) {
 	sys := actortest.System(t)
 
 	naive := newServer(t, sys, pin, true, pacer.Config{Steps: pacer.Steps})
-	nv := dialViewer(t, newSlowLink(t, naive.addr, 1000).ln.Addr().String())
+	nv := dialViewer(t, newSlowLink(t, naive.addr, 1000).Addr())
 	piled := false
 	for n := 0; !piled; n++ {
 		select {
@@ -81,7 +81,7 @@ func TestOnASlowLinkTheViewerGetsOneFrameAtATimeAndQualitySteps(t *testing.T) {
 
 	srv := newServer(t, sys, pin, false, pacer.Config{})
 	link := newSlowLink(t, srv.addr, 1000)
-	v := dialViewer(t, link.ln.Addr().String())
+	v := dialViewer(t, link.Addr())
 	wait := func(step uint8) {
 		for {
 			select {
@@ -95,7 +95,7 @@ func TestOnASlowLinkTheViewerGetsOneFrameAtATimeAndQualitySteps(t *testing.T) {
 		}
 	}
 	wait(1)
-	link.kbps.Store(0)
+	link.SetKbps(0)
 	wait(0)
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -2,7 +2,6 @@ package pacer_test
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
 	"sort"
@@ -16,64 +15,19 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/pacer"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/internal/slowlink"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// slowLink is a TCP proxy to addr whose reads from the server side are
-// throttled to kbps (0: not throttled), as a slow phone link would be.
-type slowLink struct {
-	ln   net.Listener
-	addr string
-	kbps atomic.Int64
-}
-
-func newSlowLink(t testing.TB, addr string, kbps int) *slowLink {
+// newSlowLink puts a throttled link in front of addr, closed when the test ends.
+func newSlowLink(t testing.TB, addr string, kbps int) *slowlink.Link {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := slowlink.New(addr, kbps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &slowLink{ln: ln, addr: addr}
-	l.kbps.Store(int64(kbps))
-	t.Cleanup(func() { _ = ln.Close() })
-	go l.accept()
+	t.Cleanup(func() { _ = l.Close() })
 	return l
-}
-
-func (l *slowLink) accept() {
-	for {
-		c, err := l.ln.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", l.addr)
-		if err != nil {
-			_ = c.Close()
-			continue
-		}
-		go func() { _, _ = io.Copy(s, c); _ = s.Close() }()
-		go l.down(c, s)
-	}
-}
-
-// down copies server to client in 1 KB reads, each paid for at the link's rate.
-func (l *slowLink) down(c, s net.Conn) {
-	defer c.Close()
-	buf := make([]byte, 1024)
-	for {
-		n, err := s.Read(buf)
-		if n > 0 {
-			if k := l.kbps.Load(); k > 0 {
-				time.Sleep(time.Duration(n) * 8 * time.Second / time.Duration(k*1000))
-			}
-			if _, werr := c.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // server serves one viewer per connection with frames of pin: through a

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -51,10 +52,11 @@ type Config struct {
 	Route *routes.Session
 	// Bus receives the session's events; nil drops them.
 	Bus *events.Bus
-	// Hand, when set, makes the hand a take-over runs (the remote hand) on
-	// the session's tabs (nil when none are open): the session spawns it as
-	// its child on take-over and hands back only after it answered GiveBack.
-	Hand func(conversation string, tabs drivers.Tabs) *actor.Props
+	// Hand, when set, makes the hand a take-over runs (the remote hand);
+	// open gives it the session's tabs (opening them if none are): the
+	// session spawns it as its child on take-over and hands back only after
+	// it answered GiveBack.
+	Hand func(conversation string, open func(context.Context) (drivers.Tabs, error)) *actor.Props
 	Log  *slog.Logger
 	// Surface is where the conversation is bound when the session starts
 	// (messages.SurfaceTelegram, or "" for none); BindSurface changes it.

@@ -1,10 +1,12 @@
 package session
 
 import (
+	"context"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -23,7 +25,14 @@ func (a *Actor) hand(ctx actor.Context) *actor.PID {
 	if a.cfg.Hand == nil {
 		return nil
 	}
-	return ctx.Spawn(a.cfg.Hand(a.cfg.Conversation, a.tabs))
+	tabs, drv, conv := a.tabs, a.cfg.Driver, a.cfg.Conversation
+	open := func(c context.Context) (drivers.Tabs, error) {
+		if tabs != nil {
+			return tabs, nil
+		}
+		return drv.Open(c, conv) // the same tabs the session opens on its next call
+	}
+	return ctx.Spawn(a.cfg.Hand(conv, open))
 }
 
 // handBack asks the hand to let go: it stops taking input, drains what it

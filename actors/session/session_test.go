@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"context"
 	"log/slog"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ type world struct {
 	pid   *actor.PID
 }
 
-func start(t *testing.T, cfg sim.Config, hand func(string, drivers.Tabs) *actor.Props) *world {
+func start(t *testing.T, cfg sim.Config, hand func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props) *world {
 	t.Helper()
 	return startOf(t, cfg, hand, open{})
 }
@@ -41,7 +42,7 @@ func startWith(t *testing.T, cfg sim.Config, pol session.URLPolicy) *world {
 	return startOf(t, cfg, nil, pol)
 }
 
-func startOf(t *testing.T, cfg sim.Config, hand func(string, drivers.Tabs) *actor.Props, pol session.URLPolicy) *world {
+func startOf(t *testing.T, cfg sim.Config, hand func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props, pol session.URLPolicy) *world {
 	t.Helper()
 	w := &world{sys: actortest.System(t), bus: events.New(), drv: sim.New(cfg),
 		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
@@ -137,7 +138,7 @@ func (h *hand) Receive(ctx actor.Context) {
 
 func TestResumeWaitsForTheHandToLetGo(t *testing.T) {
 	h := &hand{asked: make(chan struct{}, 1), letGo: make(chan struct{})}
-	w := start(t, sim.Config{}, func(string, drivers.Tabs) *actor.Props {
+	w := start(t, sim.Config{}, func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props {
 		return actor.PropsFromProducer(func() actor.Actor { return h })
 	})
 	if r := w.owner(t, &messages.TakeOver{Conversation: "c1"}); r.Error != nil {

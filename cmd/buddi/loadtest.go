@@ -87,7 +87,7 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.StringVar(&c.Driver, "driver", "sim", "sim, or playwright for real Chromium (then at most 8 conversations)")
 	f.StringVar(&c.Target, "target", "", "URL of a running buddi (started with BUDDI_DRIVER=sim) instead of one in-process")
 	f.StringVar(&c.OwnerToken, "owner-token", "", "the target's owner token (default: the owner-token file in --data)")
-	f.IntVar(&c.Hands, "hands", 0, "remote hands driving taken-over pages (not built yet: must be 0)")
+	f.IntVar(&c.Hands, "hands", 0, "remote hands, each driving a taken-over page of its own from a simulated dashboard tab")
 	f.IntVar(&c.LinkKbps, "link-kbps", 0, "the simulated link of each remote hand, in kbit/s")
 	f.IntVar(&c.Idle, "idle", 0, "instead of the load: start this many sessions, observe each once, measure the heap per idle session, then release them all")
 	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (each profile keeps its own copy)")
