@@ -30,13 +30,23 @@
 // the bot's own state) and bind conversations through the actors, like
 // every other control.
 //
+// GET /api/browser/hand?conversation=C upgrades the same way, under the same
+// checks, to the remote hand's socket: the page's first message is its
+// CSRF token, then the socket is attached to the conversation's hand (one
+// tab at a time); the page's picture goes out as binary frames and the
+// owner's pointer and keys come in as small JSON messages, decoded and
+// checked (messages.DecodeHandInput) and never logged.
+//
 // Concurrency: fasthttp runs each request on its own goroutine; handlers only
 // read the Server's fields and block on one answer each. fasthttp's adaptor
 // runs /mcp's net/http handler on a goroutine of its own per request and
 // waits for it. Each events socket has two goroutines: the hijacked
 // connection's, which reads (pongs, the close), and a writer that owns the
 // socket's subscription, pushes frames, pings and re-checks the device every
-// 20 seconds; signing a device out closes its sockets at once. The journal
+// 20 seconds; signing a device out closes its sockets at once. Each hand
+// socket has the same two: the connection's reads the owner's input and
+// passes it to the hand; a writer sends frames, pings and the end, and
+// never blocks the hand (the pacer keeps one frame on the wire). The journal
 // has one goroutine; a browser install started from the dashboard has one.
 // Shutdown stops accepting, closes the sockets, lets requests in flight
 // finish until the deadline, closes what remains, and then ends the MCP

@@ -11,7 +11,7 @@ func TestLoadTestRefusesWhatItCannotRun(t *testing.T) {
 		args []string
 		want string
 	}{
-		"hands":            {[]string{"--hands", "2"}, "the remote hand is not built yet"},
+		"hands remote":     {[]string{"--target", "http://127.0.0.1:9", "--owner-token", "bo_x", "--hands", "2"}, "--hands needs the in-process buddi"},
 		"playwright > 8":   {[]string{"--driver", "playwright", "--conversations", "9"}, "8 or fewer"},
 		"unknown driver":   {[]string{"--driver", "webkit"}, `"webkit" is not known`},
 		"think backwards":  {[]string{"--think", "50ms-10ms"}, "from a shorter to a longer"},
