@@ -26,7 +26,7 @@ import (
 // screencast interval and handSlack for the run's own scheduling.
 const (
 	handFPS      = 20
-	handBytes    = 48 << 10 // each simulated frame, so that the link matters
+	handBytes    = 48 << 10               // each simulated frame, so that the link matters
 	handSlack    = 500 * time.Millisecond // the run's own scheduling, under -race on two busy cores
 	handMaxFrame = 2 << 20
 )

@@ -110,6 +110,14 @@ func DecodeHandInput(b []byte) (*HandInput, *Error) {
 	switch in.Kind {
 	case HandMove, HandDown, HandUp, HandWheel:
 		return pointerInput(in, &w)
+	default:
+		return otherInput(in, &w)
+	}
+}
+
+// otherInput reads the messages without a position: keys, acks, the token.
+func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+	switch in.Kind {
 	case HandKeyDown, HandKeyUp:
 		if !HandKeys[w.K] {
 			return nil, handRefusal("That key is not one the hand presses; type it as a character instead.")

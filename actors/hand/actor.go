@@ -64,42 +64,48 @@ func (a *Actor) Receive(ctx actor.Context) {
 }
 
 // attached handles the messages of an attached tab; stale ones (of a tab
-// that left) are dropped. False for a message it does not know.
+// that left, or of one letting go) are dropped. False for a message it
+// does not know.
 func (a *Actor) attached(ctx actor.Context) bool {
+	msg, ok := ctx.Message().(tagged)
+	if !ok {
+		return a.fromPacer(ctx)
+	}
 	t := a.att
-	switch m := ctx.Message().(type) {
-	case *input:
-		if t.is(m.gen) {
-			a.input(ctx, m.in)
-		}
-	case *inputDone:
-		if t.same(m.gen) {
+	if m, ok := msg.(*inputDone); ok {
+		if t.same(m.gen) { // also while letting go: it waits for this
 			a.inputDone(ctx, m)
 		}
+		return true
+	}
+	if !t.is(msg.tag()) {
+		return true
+	}
+	switch m := msg.(type) {
+	case *input:
+		a.input(ctx, m.in)
 	case *pong:
-		if t.is(m.gen) {
-			t.pings = 0
-		}
+		t.pings = 0
 	case *detach:
-		switch {
-		case !t.is(m.gen):
-		case m.why != nil:
+		if m.why != nil {
 			a.leave(ctx, afterEnd, m.why)
-		default:
+		} else {
 			a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandEnded, Message: "The tab closed."})
 		}
 	case *leased:
-		if t.is(m.gen) {
-			a.leased(ctx, m)
-		}
+		a.leased(ctx, m)
 	case *leaseDue:
-		if t.is(m.gen) {
-			a.checkLease(ctx)
-		}
+		a.checkLease(ctx)
 	case *pinGone:
-		if t.is(m.gen) {
-			a.leave(ctx, afterEnd, t.pin.Why())
-		}
+		a.leave(ctx, afterEnd, t.pin.Why())
+	}
+	return true
+}
+
+// fromPacer handles the pacer's reports; false for a message it does not know.
+func (a *Actor) fromPacer(ctx actor.Context) bool {
+	t := a.att
+	switch m := ctx.Message().(type) {
 	case *pacer.PageSize:
 		if t != nil {
 			t.w, t.h = m.Width, m.Height

@@ -49,3 +49,14 @@ type (
 	tick     struct{}
 	letGo    struct{ gen int }
 )
+
+// tagged is a message of one attachment.
+type tagged interface{ tag() int }
+
+func (m *input) tag() int     { return m.gen }
+func (m *pong) tag() int      { return m.gen }
+func (m *detach) tag() int    { return m.gen }
+func (m *inputDone) tag() int { return m.gen }
+func (m *leased) tag() int    { return m.gen }
+func (m *leaseDue) tag() int  { return m.gen }
+func (m *pinGone) tag() int   { return m.gen }

@@ -161,6 +161,19 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.snapped(ctx, m)
 	case *done:
 		a.finish(ctx, m)
+	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
+		a.st.receive(a, ctx)
+	default:
+		if !a.handMessage(ctx) {
+			actors.Unhandled(ctx, a.cfg.Log)
+		}
+	}
+}
+
+// handMessage handles what concerns the take-over's hand; false for a
+// message it does not know.
+func (a *Actor) handMessage(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
 	case *messages.HandReleased:
 		a.handReleased(ctx)
 	case *messages.BindSurface:
@@ -171,11 +184,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.handEnded(ctx)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
-	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
-		a.st.receive(a, ctx)
 	default:
-		actors.Unhandled(ctx, a.cfg.Log)
+		return false
 	}
+	return true
 }
 
 // stopping answers the caller of an action still in flight: the session is
