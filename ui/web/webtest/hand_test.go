@@ -25,6 +25,24 @@ const handForm = `<!doctype html><title>Form</title><style>body{margin:0}
 // clickAt clicks the hand's canvas where page point (x, y) is drawn.
 func clickAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
 	t.Helper()
+	bx, by := canvasPoint(t, cv, x, y)
+	if err := p.Mouse().Click(bx, by); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tapAt taps the hand's canvas where page point (x, y) is drawn.
+func tapAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
+	t.Helper()
+	bx, by := canvasPoint(t, cv, x, y)
+	if err := p.Touchscreen().Tap(int(bx), int(by)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// canvasPoint is where on the screen the canvas draws page point (x, y).
+func canvasPoint(t *testing.T, cv pw.Locator, x, y float64) (float64, float64) {
+	t.Helper()
 	size, err := cv.GetAttribute("data-page")
 	if err != nil {
 		t.Fatal(err)
@@ -37,9 +55,28 @@ func clickAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
 	if err != nil || box == nil {
 		t.Fatalf("the canvas has no box: %v", err)
 	}
-	if err := p.Mouse().Click(box.X+x/w*box.Width, box.Y+y/h*box.Height); err != nil {
-		t.Fatal(err)
+	return box.X + x/w*box.Width, box.Y + y/h*box.Height
+}
+
+// startForm starts buddi with the agents' real Chromium on the form page,
+// signs a dashboard of the given size in and opens c1's Browser tab.
+func startForm(t *testing.T, width, height int) (*webtest.Owner, pw.Page, string) {
+	t.Helper()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(handForm))
+	}))
+	t.Cleanup(site.Close)
+	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	p := o.Page(t, width, height)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
 	}
+	goTo(t, o, p, "#/chat/ada/c1?tab=browser")
+	return o, p, tok
 }
 
 // The dashboard's Browser tab in real Chromium drives the agents' real
@@ -47,20 +84,7 @@ func clickAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
 // canvas fill the form, Give it back hands the page to the agent, which
 // sees what was typed.
 func TestTheOwnerDrivesThePageFromTheDashboardCanvas(t *testing.T) {
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(handForm))
-	}))
-	defer site.Close()
-	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
-		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
-	p := o.Page(t, 1280, 900)
-	o.SignIn(t, p)
-	tok := agent(t, o, "ada", "c1")
-	if r := o.Act(t, tok, "c1", in{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
-		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
-	}
-	goTo(t, o, p, "#/chat/ada/c1?tab=browser")
+	o, p, tok := startForm(t, 1280, 900)
 	tab := p.Locator(".browser-tab")
 	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
 	webtest.Visible(t, tab.Locator(".hand-bar", pw.LocatorLocatorOptions{HasText: "You are driving. Nothing you type here is kept."}))
@@ -79,5 +103,33 @@ func TestTheOwnerDrivesThePageFromTheDashboardCanvas(t *testing.T) {
 	obs := o.Observe(t, tok, "c1")
 	if text, _ := obs["text"].(string); !strings.Contains(text, "sent hi there") {
 		t.Fatalf("the page does not show what the owner typed and sent:\n%s", text)
+	}
+}
+
+// On a phone: a tap on the picture focuses the field, the Keyboard toggle
+// raises a field the phone types into (emptied as it fills), a tap sends.
+func TestOnAPhoneTheOwnerTapsAndTypesWithTheKeyboardToggle(t *testing.T) {
+	o, p, tok := startForm(t, 390, 844)
+	tab := p.Locator(".browser-tab")
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	cv := tab.Locator("canvas.hand-canvas[data-painted]")
+	webtest.Visible(t, cv)
+	tapAt(t, p, cv, 60, 30)
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Keyboard"}))
+	keys := tab.Locator("input.hand-keys")
+	webtest.Visible(t, keys)
+	if err := p.Keyboard().Type("ok"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := keys.InputValue(); err != nil || v != "" {
+		t.Fatalf("the keyboard field keeps %q (%v); nothing typed is kept", v, err)
+	}
+	tapAt(t, p, cv, 50, 100)
+	webtest.Screenshot(t, p, "phone-remote-hand")
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Give it back"}))
+	webtest.Gone(t, tab.Locator(".hand"))
+	obs := o.Observe(t, tok, "c1")
+	if text, _ := obs["text"].(string); !strings.Contains(text, "sent ok") {
+		t.Fatalf("the page does not show what the owner typed on the phone:\n%s", text)
 	}
 }
