@@ -299,3 +299,68 @@ func TestTheHandSocketWantsTheCSRFTokenFirst(t *testing.T) {
 		t.Fatal("the hand socket opened without a sign-in")
 	}
 }
+
+// Taking over while the agent's navigation is still loading stops the load
+// at once: the agent is told, and the hand paints the page that was shown.
+func TestTakeOverDuringALoadStopsItAndPaintsThePage(t *testing.T) {
+	release := make(chan struct{})
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(handForm))
+	}))
+	defer site.Close()
+	defer close(release)
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+	loading := make(chan *daemontest.Reply, 1)
+	go func() {
+		r, _ := d.Do("POST", "/api/tools/browser.act", tok, map[string]any{"conversation": "c1",
+			"input": map[string]any{"action": "navigate", "url": site.URL + "/slow"}})
+		loading <- r
+	}()
+	d.WaitSession(t, "c1", messages.StateWorking)
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+	if r := <-loading; r == nil || r.OK || r.Code() != messages.CodeTakenOver {
+		t.Fatalf("the loading navigation was answered %+v", r)
+	}
+	h, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	if f := h.frame(t); f.PageWidth == 0 {
+		t.Fatalf("frame %+v", f)
+	}
+	h.send(t, `{"t":"give"}`)
+	h.end(t)
+	// On a loaded machine the first observation after the hand has been
+	// seen to answer not_answering; the agent is told to observe again,
+	// and so does the test, a few times.
+	var r *daemontest.Reply
+	for range 3 {
+		if r = d.Act(t, tok, "c1", map[string]any{"action": "observe"}); r.OK || r.Code() != messages.CodeNotAnswering {
+			break
+		}
+	}
+	if !r.OK {
+		t.Fatalf("observe after the take-over: %s: %s", r.Code(), r.Error.Message)
+	}
+	if url, _ := r.Map()["url"].(string); url != site.URL+"/form" {
+		t.Fatalf("after the take-over the page is %s, want the form (the load stopped)", url)
+	}
+}

@@ -1,0 +1,61 @@
+package playwright_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// A pin drives the page it pinned even after another tab became active,
+// and is gone, saying why, when that page closes.
+func TestAPinStaysOnItsPageAndIsGoneWhenItCloses(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "A", `<style>body{margin:0}</style><button style="position:absolute;left:0;top:0;width:200px;height:100px"
+		onclick="document.getElementById('out').textContent='pressed here'">Press</button><p id="out" style="margin-top:150px">not yet</p>`)
+	s.page("/b", "B", `<p>the other tab</p>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	sc, ok := drivers.ScreencastOf(tabs)
+	if !ok {
+		t.Fatal("the playwright tabs have no screencast")
+	}
+	pin, err := sc.Pin(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Unpin()
+	raw, ok := drivers.RawInputOf(pin)
+	if !ok {
+		t.Fatal("the pin takes no raw input")
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new"})
+	navigate(t, tabs, s.URL+"/b")
+	for _, in := range []*messages.HandInput{
+		{Kind: messages.HandDown, X: 50, Y: 50, Button: messages.ButtonLeft},
+		{Kind: messages.HandUp, X: 50, Y: 50, Button: messages.ButtonLeft},
+	} {
+		if err := raw.Input(testCtx(t), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "switch", TabID: "t1"})
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "pressed here") {
+		t.Fatalf("the press did not reach the pinned page:\n%s", obs.Tree)
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "close", TabID: "t1"})
+	select {
+	case <-pin.Gone():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the pin outlived its page")
+	}
+	if w := pin.Why(); w == nil || w.Code != messages.CodeTabGone {
+		t.Fatalf("the pin is gone because %+v, want tab_gone", w)
+	}
+	if err := raw.Input(testCtx(t), &messages.HandInput{Kind: messages.HandMove, X: 1, Y: 1}); err == nil {
+		t.Fatal("input reached a pin whose page closed")
+	}
+}
