@@ -60,9 +60,10 @@ type pinned struct {
 	gone chan struct{}
 	done atomic.Bool // unpinned: the handlers do nothing
 
-	mu   sync.Mutex
-	why  *messages.Error
-	sink func(*drivers.CastFrame)
+	mu    sync.Mutex
+	why   *messages.Error
+	sink  func(*drivers.CastFrame)
+	epoch int // rises with every Cast and StopCast: a Cast still starting after a later one gives up
 }
 
 func (p *pinned) end(code messages.Code, msg string) {
@@ -124,6 +125,8 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 		defer p.mu.Unlock()
 		return fail(p.why.Code, nil, p.why.Message)
 	}
+	p.epoch++
+	epoch := p.epoch
 	p.sink = sink
 	p.mu.Unlock()
 	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
@@ -132,8 +135,14 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	// Chromium finishes stopping a screencast after it answered the stop:
 	// a start right behind it can find it still active, for a moment.
 	for {
+		if !p.current(epoch) {
+			return nil // stopped, or started again, meanwhile
+		}
 		_, err := call(ctx, func() (any, error) { return p.s.Send("Page.startScreencast", params) })
 		if err == nil {
+			if !p.current(epoch) { // stopped while it started
+				_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
+			}
 			return nil
 		}
 		if !strings.Contains(err.Error(), "already active") {
@@ -147,9 +156,17 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	}
 }
 
+// current says whether the Cast of epoch is still the latest word.
+func (p *pinned) current(epoch int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.epoch == epoch && !p.done.Load()
+}
+
 // StopCast stops the screencast; no frame reaches the sink after.
 func (p *pinned) StopCast(ctx context.Context) error {
 	p.mu.Lock()
+	p.epoch++
 	p.sink = nil
 	gone := p.why != nil
 	p.mu.Unlock()
@@ -169,9 +186,13 @@ func (p *pinned) Unpin() {
 		return
 	}
 	p.mu.Lock()
+	p.epoch++
 	p.sink = nil
 	p.mu.Unlock()
-	go func() { _ = p.s.Detach() }()
+	go func() {
+		_, _ = p.s.Send("Page.stopScreencast", nil)
+		_ = p.s.Detach()
+	}()
 }
 
 // Input sends one pointer or key input to the pinned page.
