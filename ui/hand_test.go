@@ -1,11 +1,14 @@
 package ui_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -362,5 +366,72 @@ func TestTakeOverDuringALoadStopsItAndPaintsThePage(t *testing.T) {
 	}
 	if url, _ := r.Map()["url"].(string); url != site.URL+"/form" {
 		t.Fatalf("after the take-over the page is %s, want the form (the load stopped)", url)
+	}
+}
+
+// syncBuffer is a log sink tests read while the daemon writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// What the owner types through the hand is in no log line (at debug
+// level, access log on), no event, no timeline and no answer.
+func TestNothingTypedIsKept(t *testing.T) {
+	logs := &syncBuffer{}
+	d := daemontest.Start(t, "", daemon.Options{AccessLog: true, Config: config.Config{LogLevel: "debug"},
+		Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	sub := d.Events(t, events.Filter{})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	d.Observe(t, tok, "c1")
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+	h, err := dialHand(t, b, b.base, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	h.frame(t)
+	typed := []string{"§", "¶", "Ω"}
+	for _, k := range typed {
+		h.send(t, `{"t":"char","k":"`+k+`"}`)
+	}
+	h.send(t, `{"t":"char","k":"§§ too long"}`) // refused: its sentence must not echo it either
+	h.send(t, `{"t":"give"}`)
+	h.end(t)
+	status, env, _ := b.send(t, "GET", "/api/timeline?conversation=c1", "", nil)
+	if status != 200 {
+		t.Fatalf("timeline: %d", status)
+	}
+	var seen []string
+	for _, ev := range sub.Drain() {
+		raw, _ := json.Marshal(ev)
+		seen = append(seen, string(raw))
+	}
+	for _, k := range typed {
+		for where, text := range map[string]string{"the log": logs.String(), "the timeline": string(env.Result),
+			"the events": strings.Join(seen, "\n")} {
+			if strings.Contains(text, k) {
+				t.Fatalf("%s holds the typed %q", where, k)
+			}
+		}
+	}
+	if !strings.Contains(logs.String(), "the owner is driving a page") {
+		t.Fatal("the log has no line of the hand at all; the check above proves nothing")
 	}
 }
