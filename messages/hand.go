@@ -15,13 +15,20 @@ import "time"
 type HandOpen struct {
 	Conversation string
 	Screen       HandScreen
+	// Resume names the attachment this tab had before its connection
+	// dropped (HandOpened.ID): that one is let go and this takes its place,
+	// even before buddi noticed the drop.
+	Resume string
 }
 
 // Target is the conversation the control is for.
 func (m *HandOpen) Target() string { return m.Conversation }
 
 // HandOpened answers HandOpen: the way in for the owner's input.
-type HandOpened struct{ Link HandLink }
+type HandOpened struct {
+	Link HandLink
+	ID   string // what the tab sends as Resume to reconnect
+}
 
 func (*HandOpened) answer() {}
 

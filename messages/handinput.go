@@ -45,6 +45,7 @@ type HandInput struct {
 	Key    string  // keydown and keyup: a name of the allow list; char: one character
 	Seq    uint32  // ack
 	Token  string  // csrf
+	Resume string  // csrf: the attachment to take over after a drop
 }
 
 // Pointer says whether the input carries a position.
@@ -80,15 +81,16 @@ var HandModifiers = map[string]bool{"Shift": true, "Control": true, "Alt": true,
 
 // wireInput is the JSON of one hand message.
 type wireInput struct {
-	T     string   `json:"t"`
-	X     *float64 `json:"x"`
-	Y     *float64 `json:"y"`
-	B     string   `json:"b"`
-	DX    float64  `json:"dx"`
-	DY    float64  `json:"dy"`
-	K     string   `json:"k"`
-	Seq   *uint32  `json:"seq"`
-	Token string   `json:"token"`
+	T      string   `json:"t"`
+	X      *float64 `json:"x"`
+	Y      *float64 `json:"y"`
+	B      string   `json:"b"`
+	DX     float64  `json:"dx"`
+	DY     float64  `json:"dy"`
+	K      string   `json:"k"`
+	Seq    *uint32  `json:"seq"`
+	Token  string   `json:"token"`
+	Resume string   `json:"resume"`
 }
 
 // DecodeHandInput reads one message of the hand socket. It refuses (with
@@ -135,10 +137,10 @@ func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
 		in.Seq = *w.Seq
 	case HandGive:
 	case HandCSRF:
-		if w.Token == "" || len(w.Token) > 64 {
+		if w.Token == "" || len(w.Token) > 64 || len(w.Resume) > 64 {
 			return nil, handRefusal("The first message carries the dashboard's CSRF token; reload the dashboard.")
 		}
-		in.Token = w.Token
+		in.Token, in.Resume = w.Token, w.Resume
 	default:
 		return nil, handRefusal("That input message has an unknown type; reload the dashboard.")
 	}

@@ -75,6 +75,7 @@ type handSocket struct {
 	cookie string
 	frames chan []byte // the pacer keeps one frame on the wire
 	pings  chan struct{}
+	notes  chan []byte // text messages for the tab (its attachment)
 	ends   chan *messages.Error
 	done   chan struct{}
 	once   sync.Once
@@ -96,7 +97,7 @@ func (hs *hands) serve(c net.Conn, req *http.Request, conv, device, cookie strin
 		return
 	}
 	h := &handSocket{hs: hs, conn: conn, conv: conv, device: device, cookie: cookie, frames: make(chan []byte, 2),
-		pings: make(chan struct{}, 1), ends: make(chan *messages.Error, 1), done: make(chan struct{})}
+		pings: make(chan struct{}, 1), notes: make(chan []byte, 1), ends: make(chan *messages.Error, 1), done: make(chan struct{})}
 	conn.Session().Store(handKey, h)
 	hs.add(h)
 	wrote := make(chan struct{})
@@ -174,6 +175,9 @@ func (h *handSocket) write() {
 				h.stop()
 				return
 			}
+		case b := <-h.notes:
+			_ = h.conn.SetWriteDeadline(time.Now().Add(writeWait))
+			_ = h.conn.WriteMessage(gws.OpcodeText, b)
 		case <-h.pings:
 			_ = h.conn.SetWriteDeadline(time.Now().Add(writeWait))
 			_ = h.conn.WritePing(nil)
@@ -186,6 +190,15 @@ func (h *handSocket) write() {
 			h.stop()
 			return
 		}
+	}
+}
+
+// attachedAs tells the tab its attachment, for a reconnect after a drop.
+func (h *handSocket) attachedAs(id string) {
+	b, _ := json.Marshal(map[string]string{"type": "attached", "id": id})
+	select {
+	case h.notes <- b:
+	default:
 	}
 }
 
@@ -278,7 +291,7 @@ func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), handAttachWait)
 	defer cancel()
-	r := h.hs.s.cfg.Actors.Owner(ctx, &messages.HandOpen{Conversation: h.conv, Screen: h})
+	r := h.hs.s.cfg.Actors.Owner(ctx, &messages.HandOpen{Conversation: h.conv, Screen: h, Resume: in.Resume})
 	opened, ok := r.Result.(*messages.HandOpened)
 	if r.Error != nil || !ok {
 		e := r.Error
@@ -291,6 +304,7 @@ func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
 	h.mu.Lock()
 	h.link = opened.Link
 	h.mu.Unlock()
+	h.attachedAs(opened.ID)
 	_ = h.conn.SetReadDeadline(time.Time{}) // the hand's pings decide from now on
 }
 

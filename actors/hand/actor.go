@@ -20,6 +20,7 @@ type Actor struct {
 
 	opening *actor.PID          // who asked to attach, while the page is pinned
 	screen  messages.HandScreen // the tab of that attachment
+	queued  *waiting            // a tab waiting for the attachment it replaces to let go
 	giving  *actor.PID          // who asked to give back, once asked
 	ended   *messages.Error
 }

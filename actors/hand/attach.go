@@ -2,6 +2,8 @@ package hand
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"time"
 
@@ -24,6 +26,7 @@ const (
 // attachment is the one tab driving the page, and the page pinned for it.
 type attachment struct {
 	gen     int
+	id      string // the tab sends it back to reconnect
 	screen  messages.HandScreen
 	pin     drivers.Pinned
 	raw     drivers.RawInput
@@ -57,17 +60,29 @@ func (t *attachment) same(gen int) bool { return t != nil && t.gen == gen }
 
 // open attaches a tab: the page is pinned off the mailbox, then answered.
 func (a *Actor) open(ctx actor.Context, m *messages.HandOpen) {
+	a.openFor(ctx, ctx.Sender(), m)
+}
+
+// openFor attaches m's tab and answers owner. A tab reconnecting after a
+// drop (m.Resume names the attachment) replaces its old attachment; so does
+// any tab once the old one is leaving because its socket closed.
+func (a *Actor) openFor(ctx actor.Context, owner *actor.PID, m *messages.HandOpen) {
+	t := a.att
 	switch {
 	case a.ended != nil || a.giving != nil:
-		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeHandEnded,
+		ctx.Send(owner, messages.OwnerFail(&messages.Error{Code: messages.CodeHandEnded,
 			Message: "This take-over's hand has ended; take over again to drive the page."}))
 		return
-	case a.att != nil || a.opening != nil:
-		ctx.Respond(messages.OwnerFail(messages.CodeHandBusy.Err()))
+	case t != nil && a.queued == nil && (t.then == afterDetach && t.leaving || m.Resume != "" && m.Resume == t.id):
+		a.queued = &waiting{owner: owner, m: m}
+		a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandEnded, Message: "This tab connected again."})
+		return
+	case t != nil || a.opening != nil:
+		ctx.Send(owner, messages.OwnerFail(messages.CodeHandBusy.Err()))
 		return
 	}
 	a.gen++
-	a.opening = ctx.Sender()
+	a.opening = owner
 	gen, self, sys, open := a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -91,6 +106,20 @@ func (a *Actor) open(ctx actor.Context, m *messages.HandOpen) {
 		sys.Root.Send(self, &pinned{gen: gen, pin: p})
 	}()
 	a.screen = m.Screen
+}
+
+// waiting is a tab's request to attach, waiting for the attachment it
+// replaces to let go.
+type waiting struct {
+	owner *actor.PID
+	m     *messages.HandOpen
+}
+
+// newID names an attachment for a reconnect.
+func newID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // pinned completes an attachment.
@@ -118,7 +147,7 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 		return
 	}
 	now := a.cfg.Now()
-	t := &attachment{gen: m.gen, screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
+	t := &attachment{gen: m.gen, id: newID(), screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
 		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}}
 	pc := a.cfg.Pacer
 	pc.Pin, pc.Screen, pc.Log, pc.Now = pin, screen, a.cfg.Log, a.cfg.Now
@@ -129,7 +158,7 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 		<-pin.Gone()
 		sys.Root.Send(self, &pinGone{gen: m.gen})
 	}()
-	ctx.Send(owner, &messages.OwnerReply{Result: &messages.HandOpened{Link: &link{sys: sys, hand: self, gen: m.gen}}})
+	ctx.Send(owner, &messages.OwnerReply{Result: &messages.HandOpened{Link: &link{sys: sys, hand: self, gen: m.gen}, ID: t.id}})
 	a.cfg.Log.Info("the owner is driving a page", "conversation", a.cfg.Conversation)
 }
 

@@ -245,3 +245,32 @@ func TestTheHandEnds(t *testing.T) {
 		})
 	}
 }
+
+// A second tab is refused; the same tab reconnecting after a drop (before
+// the old socket was noticed gone) names its attachment and replaces it.
+func TestOneTabAtATimeButAReconnectReplacesItsOwnAttachment(t *testing.T) {
+	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
+	first := newScreen()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: first})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	id := r.Result.(*messages.HandOpened).ID
+	other := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: newScreen(), Resume: "not-it"})
+	if other.Error == nil || other.Error.Code != messages.CodeHandBusy {
+		t.Fatalf("a second tab was answered %+v, want hand_busy", other.Error)
+	}
+	again := newScreen()
+	r2 := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: again, Resume: id})
+	if r2.Error != nil {
+		t.Fatalf("the reconnect was answered %+v", r2.Error)
+	}
+	if e := <-first.ends; e == nil || e.Code != messages.CodeHandEnded {
+		t.Fatalf("the dropped tab was told %+v", e)
+	}
+	select {
+	case <-again.frames:
+	case <-time.After(actortest.Wait):
+		t.Fatal("the reconnected tab got no picture")
+	}
+}

@@ -77,6 +77,10 @@ func (a *Actor) letGo(ctx actor.Context, m *letGo) {
 	case afterGiveBack:
 		ctx.Send(a.giving, &messages.HandReleased{})
 	}
+	if w := a.queued; w != nil {
+		a.queued = nil
+		a.openFor(ctx, w.owner, w.m)
+	}
 }
 
 // giveBack lets go in order and answers HandReleased once done.

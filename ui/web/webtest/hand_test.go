@@ -133,3 +133,36 @@ func TestOnAPhoneTheOwnerTapsAndTypesWithTheKeyboardToggle(t *testing.T) {
 		t.Fatalf("the page does not show what the owner typed on the phone:\n%s", text)
 	}
 }
+
+// A dropped connection freezes the picture with "Connection lost" and a
+// Reconnect button, which attaches again and paints again.
+func TestALostConnectionOffersReconnect(t *testing.T) {
+	_, p, _ := startForm(t, 1280, 900)
+	// The page keeps its sockets where the test can drop one, as a
+	// network that went away would, before buddi notices.
+	if err := p.AddInitScript(pw.Script{Content: pw.String(`(() => {
+		const Real = window.WebSocket;
+		window.__sockets = [];
+		window.WebSocket = class extends Real { constructor(...a) { super(...a); window.__sockets.push(this); } };
+	})()`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	tab := p.Locator(".browser-tab")
+	webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	webtest.Visible(t, tab.Locator("canvas.hand-canvas[data-painted]"))
+	if _, err := p.Evaluate(`() => window.__sockets.filter((s) => s.url.includes("/api/browser/hand")).at(-1).close()`); err != nil {
+		t.Fatal(err)
+	}
+	lost := tab.Locator(".hand-status", pw.LocatorLocatorOptions{HasText: "Connection lost."})
+	webtest.Visible(t, lost)
+	webtest.Visible(t, tab.Locator("canvas.hand-canvas[data-painted]")) // the last picture stays
+	if _, err := p.Evaluate(`() => { document.querySelector("canvas.hand-canvas").dataset.painted = "" }`); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, lost.Locator("button", pw.LocatorLocatorOptions{HasText: "Reconnect"}))
+	webtest.Visible(t, tab.Locator(`canvas.hand-canvas[data-painted]:not([data-painted=""])`))
+	webtest.Gone(t, lost)
+}

@@ -42,6 +42,7 @@ export function handView(s: SessionInfo): LiveView {
   let ws: WebSocket | null = null;
   let last: Header | null = null;
   let ended = false;
+  let attached = ""; // this tab's attachment, sent again to reconnect after a drop
   let painted = 0;
   let pending: { x: number; y: number } | null = null;
   let timer = 0;
@@ -82,11 +83,12 @@ export function handView(s: SessionInfo): LiveView {
     const sock = new WebSocket(`${proto}://${location.host}/api/browser/hand?conversation=${encodeURIComponent(conv)}`);
     sock.binaryType = "arraybuffer";
     ws = sock;
-    sock.onopen = () => sock.send(JSON.stringify({ t: "csrf", token: csrfToken() }));
+    sock.onopen = () => sock.send(JSON.stringify({ t: "csrf", token: csrfToken(), resume: attached }));
     sock.onmessage = (ev) => {
       if (ev.data instanceof ArrayBuffer) return void paint(ev.data);
       try {
-        const m = JSON.parse(String(ev.data)) as { type?: string; error?: { message?: string } };
+        const m = JSON.parse(String(ev.data)) as { type?: string; id?: string; error?: { message?: string } };
+        if (m.type === "attached") attached = m.id ?? "";
         if (m.type === "end") { ended = true; say(m.error?.message ?? "The hand ended."); }
       } catch { /* not ours */ }
     };
