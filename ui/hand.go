@@ -84,6 +84,7 @@ type handSocket struct {
 	link messages.HandLink // set once attached
 	csrf bool              // the first message carried the token
 	why  *messages.Error   // set when the tab's sign-in was revoked
+	over bool              // the hand let go of this tab
 }
 
 var _ messages.HandScreen = (*handSocket)(nil)
@@ -135,7 +136,7 @@ func (hs *hands) remove(h *handSocket) {
 // closeAll ends every hand socket: buddi is stopping.
 func (hs *hands) closeAll() {
 	for _, h := range hs.list() {
-		h.End(&messages.Error{Code: messages.CodeHandEnded, Message: "buddi is stopping."})
+		h.finish(&messages.Error{Code: messages.CodeHandEnded, Message: "buddi is stopping."})
 	}
 }
 
@@ -148,7 +149,7 @@ func (hs *hands) closeDevice(id string) {
 			h.mu.Lock()
 			h.why = e
 			h.mu.Unlock()
-			h.End(e)
+			h.finish(e)
 		}
 	}
 }
@@ -210,9 +211,14 @@ func (h *handSocket) revoked() *messages.Error {
 	return h.why
 }
 
+// attached is the link to the hand, nil before it attached or once the
+// hand let go of this tab.
 func (h *handSocket) attached() messages.HandLink {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.over {
+		return nil
+	}
 	return h.link
 }
 
@@ -239,8 +245,17 @@ func (h *handSocket) Check() *messages.Error {
 	return e
 }
 
-// End says why and closes the socket.
+// End is the hand's: it let go of this tab, which is told why; nothing
+// more goes to the hand from here.
 func (h *handSocket) End(e *messages.Error) {
+	h.mu.Lock()
+	h.over = true
+	h.mu.Unlock()
+	h.finish(e)
+}
+
+// finish says why and closes the socket.
+func (h *handSocket) finish(e *messages.Error) {
 	select {
 	case h.ends <- e:
 	default:
@@ -255,8 +270,8 @@ func (h *handSocket) message(b []byte) {
 	in, e := messages.DecodeHandInput(b)
 	h.mu.Lock()
 	first := !h.csrf
-	link := h.link
 	h.mu.Unlock()
+	link := h.attached()
 	if first {
 		h.first(in, e)
 		return
@@ -276,14 +291,14 @@ func (h *handSocket) give() {
 	ctx, cancel := context.WithTimeout(context.Background(), handAttachWait)
 	defer cancel()
 	if r := h.hs.s.cfg.Actors.Owner(ctx, &messages.Resume{Conversation: h.conv}); r.Error != nil {
-		h.End(r.Error)
+		h.finish(r.Error)
 	}
 }
 
 // first checks the CSRF token and attaches; anything else first ends the socket.
 func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
 	if e != nil || in.Kind != messages.HandCSRF || !secret.Match(in.Token, secret.Hash(csrfOf(h.cookie))) {
-		h.End(&messages.Error{Code: messages.CodeBadCSRF, Message: "The hand socket's first message must carry the dashboard's CSRF token; reload the dashboard."})
+		h.finish(&messages.Error{Code: messages.CodeBadCSRF, Message: "The hand socket's first message must carry the dashboard's CSRF token; reload the dashboard."})
 		return
 	}
 	h.mu.Lock()
@@ -298,7 +313,7 @@ func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
 		if e == nil {
 			e = &messages.Error{Code: messages.CodeInternal, Message: "buddi gave an unexpected answer."}
 		}
-		h.End(e)
+		h.finish(e)
 		return
 	}
 	h.mu.Lock()

@@ -17,6 +17,8 @@ type Actor struct {
 	att   *attachment // the tab driving, or nil
 	born  time.Time
 	timer *time.Timer
+	// leaseTimer is the sign-in check scheduled after input, if any.
+	leaseTimer *time.Timer
 
 	opening *actor.PID          // who asked to attach, while the page is pinned
 	screen  messages.HandScreen // the tab of that attachment

@@ -26,7 +26,8 @@ const (
 // attachment is the one tab driving the page, and the page pinned for it.
 type attachment struct {
 	gen     int
-	id      string // the tab sends it back to reconnect
+	id      string        // the tab sends it back to reconnect
+	quit    chan struct{} // closed as it lets go
 	screen  messages.HandScreen
 	pin     drivers.Pinned
 	raw     drivers.RawInput
@@ -47,9 +48,10 @@ type attachment struct {
 	buttons map[string]bool
 	keys    map[string]bool
 
-	leaving bool
-	then    after
-	why     *messages.Error
+	leaving  bool
+	released bool // letting go runs (or ran)
+	then     after
+	why      *messages.Error
 }
 
 // is says whether gen is the attachment's and it still takes input.
@@ -147,7 +149,7 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 		return
 	}
 	now := a.cfg.Now()
-	t := &attachment{gen: m.gen, id: newID(), screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
+	t := &attachment{gen: m.gen, id: newID(), quit: make(chan struct{}), screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
 		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}}
 	pc := a.cfg.Pacer
 	pc.Pin, pc.Screen, pc.Log, pc.Now = pin, screen, a.cfg.Log, a.cfg.Now
@@ -155,8 +157,11 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 	a.att = t
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
-		<-pin.Gone()
-		sys.Root.Send(self, &pinGone{gen: m.gen})
+		select {
+		case <-pin.Gone():
+			sys.Root.Send(self, &pinGone{gen: m.gen})
+		case <-t.quit: // let go first: nobody is listening
+		}
 	}()
 	ctx.Send(owner, &messages.OwnerReply{Result: &messages.HandOpened{Link: &link{sys: sys, hand: self, gen: m.gen}, ID: t.id}})
 	a.cfg.Log.Info("the owner is driving a page", "conversation", a.cfg.Conversation)

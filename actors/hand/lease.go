@@ -49,7 +49,7 @@ func (a *Actor) leaseSoon(ctx actor.Context) {
 	t.due = true
 	wait := max(a.cfg.Limits.LeaseAfter-a.cfg.Now().Sub(t.leaseAt), 0)
 	self, sys, gen := ctx.Self(), ctx.ActorSystem(), t.gen
-	time.AfterFunc(wait, func() { sys.Root.Send(self, &leaseDue{gen: gen}) })
+	a.leaseTimer = time.AfterFunc(wait, func() { sys.Root.Send(self, &leaseDue{gen: gen}) })
 }
 
 // checkLease checks the tab's sign-in off the mailbox.

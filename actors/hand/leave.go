@@ -29,19 +29,20 @@ func (a *Actor) leave(ctx actor.Context, then after, why *messages.Error) {
 }
 
 // release lets go once nothing is being sent: the queue (if kept) runs out
-// first. The pacer stops, then, off the mailbox, held buttons and modifiers
-// are released, the screencast stops, the page is unpinned and the tab told
-// why; letGo follows.
+// first. Then, off the mailbox, held buttons and modifiers are released,
+// the screencast stops, the page is unpinned and the tab told why; letGo
+// follows and stops the pacer, which gets no frame after the screencast
+// stopped.
 func (a *Actor) release(ctx actor.Context) {
 	t := a.att
-	if t.busy {
+	if t.busy || t.released {
 		return
 	}
 	if len(t.queue) > 0 {
 		a.next(ctx)
 		return
 	}
-	ctx.Stop(t.pacer)
+	t.released = true
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
 		letGoOf(t)
@@ -57,6 +58,7 @@ func letGoOf(t *attachment) {
 		_ = t.raw.Input(c, in)
 	}
 	_ = t.pin.StopCast(c)
+	close(t.quit)
 	t.pin.Unpin()
 	t.screen.End(t.why)
 }
@@ -69,6 +71,7 @@ func (a *Actor) letGo(ctx actor.Context, m *letGo) {
 		return
 	}
 	a.att = nil
+	ctx.Stop(t.pacer)
 	switch t.then {
 	case afterEnd:
 		a.ended = t.why
@@ -104,11 +107,13 @@ func (a *Actor) giveBack(ctx actor.Context) {
 // with a tab attached (release, Stop, the session ending): input not yet
 // started is dropped, the input being sent is waited for.
 func (a *Actor) stopping() {
-	if a.timer != nil {
-		a.timer.Stop()
+	for _, tm := range []*time.Timer{a.timer, a.leaseTimer} {
+		if tm != nil {
+			tm.Stop()
+		}
 	}
 	t := a.att
-	if t == nil || (t.leaving && !t.busy && len(t.queue) == 0) {
+	if t == nil || t.released {
 		return // nothing attached, or its letting go already runs
 	}
 	t.queue = nil
