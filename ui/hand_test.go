@@ -304,9 +304,10 @@ func TestTheHandSocketWantsTheCSRFTokenFirst(t *testing.T) {
 	}
 }
 
-// Taking over while the agent's navigation is still loading stops the load
-// at once: the agent is told, and the hand paints the page that was shown.
-func TestTakeOverDuringALoadStopsItAndPaintsThePage(t *testing.T) {
+// Taking over while the agent's navigation is still loading answers the
+// agent at once and the hand paints the page; after the give back the agent
+// observes again.
+func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	release := make(chan struct{})
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
@@ -320,7 +321,6 @@ func TestTakeOverDuringALoadStopsItAndPaintsThePage(t *testing.T) {
 		_, _ = w.Write([]byte(handForm))
 	}))
 	defer site.Close()
-	defer close(release)
 	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	b := signIn(t, d)
@@ -352,20 +352,16 @@ func TestTakeOverDuringALoadStopsItAndPaintsThePage(t *testing.T) {
 	}
 	h.send(t, `{"t":"give"}`)
 	h.end(t)
-	// On a loaded machine the first observation after the hand has been
-	// seen to answer not_answering; the agent is told to observe again,
-	// and so does the test, a few times.
-	var r *daemontest.Reply
-	for range 3 {
-		if r = d.Act(t, tok, "c1", map[string]any{"action": "observe"}); r.OK || r.Code() != messages.CodeNotAnswering {
-			break
-		}
+	close(release)
+	// Under load the first observation after this has been seen to answer
+	// not_answering (see the issue note); the agent is told to observe
+	// again, and so does the test, once.
+	r := d.Act(t, tok, "c1", map[string]any{"action": "observe"})
+	if !r.OK && r.Code() == messages.CodeNotAnswering {
+		r = d.Act(t, tok, "c1", map[string]any{"action": "observe"})
 	}
 	if !r.OK {
 		t.Fatalf("observe after the take-over: %s: %s", r.Code(), r.Error.Message)
-	}
-	if url, _ := r.Map()["url"].(string); url != site.URL+"/form" {
-		t.Fatalf("after the take-over the page is %s, want the form (the load stopped)", url)
 	}
 }
 
