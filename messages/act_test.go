@@ -35,6 +35,7 @@ func TestDecodeAcceptsEveryAction(t *testing.T) {
 		"screenshot":  `{"action":"screenshot","fullRes":true}`,
 		"open":        `{"action":"open","appId":"com.apple.calculator"}`,
 		"open name":   `{"action":"open","app":"Calculator"}`,
+		"ax ref":      `{"action":"click","observation":"o1.2","target":{"ref":"ax12"}}`,
 		"by role":     `{"action":"click","observation":"o1.2","target":{"by":"role","role":"button","name":"Send"}}`,
 		"by link":     `{"action":"click","observation":"o1.2","target":{"by":"link","name":"Next page"}}`,
 		"by label":    `{"action":"fill","observation":"o1.2","target":{"by":"label","name":"Email","frame":1},"value":"a@b.c"}`,

@@ -9,7 +9,8 @@ import (
 // action shares (known action, observation for mutating ones, the ref's
 // shape, the value's length).
 
-var refPattern = regexp.MustCompile(`^e[0-9]{1,7}$`)
+// refPattern is a page ref (e12) or, in Use my apps, an accessibility ref (ax12).
+var refPattern = regexp.MustCompile(`^(e|ax)[0-9]{1,7}$`)
 
 // MaxFindChars bounds find's text, role and name.
 const MaxFindChars = 200
