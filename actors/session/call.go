@@ -87,7 +87,7 @@ func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
 // prepare checks evidence and policy and builds the driver action.
 func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, *messages.Error) {
 	if in.Action == "open" {
-		if _, ok := a.tabs.(drivers.AppOpener); !ok {
+		if !drivers.OpensApps(a.cfg.Driver, a.tabs) {
 			return nil, messages.CodeNoApps.Err()
 		}
 	}

@@ -119,7 +119,7 @@ func TestDesktopCalculator(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := s.open(tabs)
-	if !strings.Contains(o.Tree, "Observed ") || o.Title != "Calculator" || len(o.Screenshot) == 0 {
+	if !strings.Contains(o.Tree, `Window "Calculator"`) || o.TakenAt.IsZero() || o.Title != "Calculator" || len(o.Screenshot) == 0 {
 		t.Fatalf("observation: title %q, %d-byte screenshot, tree:\n%s", o.Title, len(o.Screenshot), o.Tree)
 	}
 	for ref := range o.Refs {

@@ -18,7 +18,13 @@ type Driver struct {
 	convs map[string]*Tabs
 }
 
-var _ drivers.Driver = (*Driver)(nil)
+var (
+	_ drivers.Driver    = (*Driver)(nil)
+	_ drivers.AppDriver = (*Driver)(nil)
+)
+
+// OpensApps says every conversation's Tabs opens apps.
+func (d *Driver) OpensApps() bool { return true }
 
 // New returns a driver that runs cfg.Helper for each call; it starts
 // nothing until a call.

@@ -149,10 +149,13 @@ func TestObserveRendersRefsAndGuardsInput(t *testing.T) {
 	}
 	f.answer(protocol.CallObserve, &protocol.Response{Observation: observation(t, calc)})
 	obs := f.observe(tabs)
-	for _, want := range []string{"Observed 12:04:35 UTC.", `- button "7" [ref=ax2]`, `textbox "Password" (secure, masked) [ref=ax3]`} {
+	for _, want := range []string{`Window "Calculator" of Calculator (org.gnome.Calculator).`, `- button "7" [ref=ax2]`, `textbox "Password" (secure, masked) [ref=ax3]`} {
 		if !strings.Contains(obs.Tree, want) {
 			t.Fatalf("the tree lacks %q:\n%s", want, obs.Tree)
 		}
+	}
+	if !obs.TakenAt.Equal(time.Date(2026, 1, 2, 12, 4, 35, 0, time.UTC)) {
+		t.Fatalf("the observation was taken at %v, want the helper's observed_at", obs.TakenAt)
 	}
 	if len(obs.Refs) != 3 || obs.Refs["ax2"].Role != "button" || len(obs.Screenshot) == 0 {
 		t.Fatalf("refs %v, screenshot %d bytes", obs.Refs, len(obs.Screenshot))

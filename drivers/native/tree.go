@@ -33,14 +33,15 @@ func parseEvidence(fp string) (evidence, bool) {
 	return e, true
 }
 
-// render turns the helper's observation into the contract's: the tree as
-// indented lines ("- button "7" [ref=ax12]"), each ref's target, the
-// window's title and, when asked, its screenshot.
+// render turns the helper's observation into the contract's: the window's
+// title and app, the tree as indented lines ("- button "7" [ref=ax12]"),
+// each ref's target, the time it was taken (the session's result opens
+// with it) and, when asked, its screenshot.
 func render(o *protocol.Observation, app string, withShot bool, maxChars int) *drivers.Observation {
 	var b strings.Builder
 	refs := make(map[string]drivers.Target, len(o.Nodes))
 	truncated := o.Truncated
-	fmt.Fprintf(&b, "Observed %s. Window %q of %s.\n", o.ObservedAt.UTC().Format("15:04:05")+" UTC", o.Window.Title, appLabel(o.Window))
+	fmt.Fprintf(&b, "Window %q of %s.\n", o.Window.Title, appLabel(o.Window))
 	for _, n := range o.Nodes {
 		line := nodeLine(n)
 		if maxChars > 0 && b.Len()+len(line) > maxChars {

@@ -1,0 +1,90 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/drivers/native"
+)
+
+// MaxAllowedApps is how many apps the owner's list of allowed apps holds.
+const MaxAllowedApps = 32
+
+// DefaultApps are Use my apps' apps on a new install: Chrome selected as the
+// browser app, Chrome and Safari allowed (on Linux, where there is no
+// Safari, Chrome and Chromium, by their desktop ids).
+func DefaultApps() native.Apps {
+	if runtime.GOOS == "darwin" {
+		return native.Apps{Browser: "com.google.Chrome", Allowed: []string{"com.google.Chrome", "com.apple.Safari"}}
+	}
+	return native.Apps{Browser: "google-chrome", Allowed: []string{"google-chrome", "chromium"}}
+}
+
+// appsOf is the file's apps, the defaults where it names none.
+func appsOf(f settingsFile) native.Apps {
+	a := DefaultApps()
+	if f.BrowserApp != "" {
+		a.Browser = f.BrowserApp
+	}
+	if f.AllowedApps != nil {
+		a.Allowed = slices.Clone(f.AllowedApps)
+	}
+	return a
+}
+
+// helperName is the native helper's file name on this system.
+func helperName() string {
+	if runtime.GOOS == "darwin" {
+		return "buddi-computer"
+	}
+	return "buddi-computer-" + runtime.GOOS
+}
+
+// computerHelper is the helper's path: the configuration's, else the one
+// next to buddi's executable; "" when there is none.
+func computerHelper(c config.Config) string {
+	if c.ComputerHelper != "" {
+		return c.ComputerHelper
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), helperName())
+	if st, err := os.Stat(p); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		return ""
+	}
+	return p
+}
+
+// computerMode is Use my apps when its helper is here and its probe finds
+// what the mode needs (a display and the accessibility bus on Linux), with
+// why not otherwise.
+func (d *Daemon) computerMode(c config.Config) (*native.Mode, string) {
+	path := computerHelper(c)
+	if path == "" {
+		return nil, "no computer-control helper (" + helperName() + ") was found next to buddi; set BUDDI_COMPUTER_HELPER to its path."
+	}
+	cfg := native.Config{Helper: path, Logger: d.opts.Log, Apps: d.apps}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if ok, why := native.Available(ctx, cfg); !ok {
+		return nil, why
+	}
+	return native.NewMode(cfg), ""
+}
+
+// apps is the owner's choice of apps as settings.json holds it now.
+func (d *Daemon) apps() native.Apps {
+	if d.settings == nil {
+		return appsOf(settingsFile{})
+	}
+	d.settings.mu.Lock()
+	defer d.settings.mu.Unlock()
+	return appsOf(d.settings.file)
+}

@@ -1,0 +1,90 @@
+//go:build linux
+
+package daemon_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/native/linux/linuxtest"
+)
+
+// TestComputerModeOnALinuxDesktop: with the Linux helper and a desktop,
+// Use my apps is offered but not chosen; once the owner chooses it, an
+// agent opens the allowed calculator, observes ax refs and clicks one by
+// ref through browser.act; after a restart the stored choice holds.
+func TestComputerModeOnALinuxDesktop(t *testing.T) {
+	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
+		}
+	}
+	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
+		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/setup.sh")
+	}
+	helper := filepath.Join(t.TempDir(), "buddi-computer-linux")
+	if out, err := exec.Command("go", "build", "-o", helper, "../native/linux/cmd/buddi-computer-linux").CombinedOutput(); err != nil {
+		t.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	desk := linuxtest.Start(t)
+	for _, kv := range desk.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+
+	dir := browsertest.TempDir(t)
+	if err := os.MkdirAll(filepath.Join(dir, "browser"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "browser", "settings.json"), []byte(`{"allowedApps":["org.gnome.Calculator"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var o daemon.Options
+	o.Config.ComputerHelper = helper
+	d := daemontest.Start(t, dir, o)
+	s := browserSettings(t, d)
+	if c := modeChoice(s, "computer"); !c.Available || s.Mode == "computer" {
+		t.Fatalf("mode %s, computer choice %+v; want it offered and not chosen", s.Mode, c)
+	}
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"mode": "computer"})
+	if s := browserSettings(t, d); s.Mode != "computer" {
+		t.Fatalf("the mode is %s after the owner chose computer", s.Mode)
+	}
+
+	token := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 40)
+	if r := d.Act(t, token, "c1", map[string]any{"action": "open", "appId": "org.gnome.Calculator"}); !r.OK {
+		t.Fatalf("open: %s: %s", r.Code(), r.Error.Message)
+	}
+	seven := regexp.MustCompile(`button "7[^"]*" \[ref=(ax[0-9]+)\]`)
+	var obs map[string]any
+	var m []string
+	for range 200 {
+		obs = d.Observe(t, token, "c1")
+		if m = seven.FindStringSubmatch(obs["text"].(string)); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		t.Fatalf("no button 7 in the observation:\n%v", obs["text"])
+	}
+	r := d.Act(t, token, "c1", map[string]any{"action": "click", "observation": obs["observation"], "target": map[string]any{"ref": m[1]}})
+	if !r.OK {
+		t.Fatalf("click %s: %s: %s", m[1], r.Code(), r.Error.Message)
+	}
+	t.Logf("the agent saw:\n%s", obs["text"])
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
+
+	d.Stop(t)
+	d = daemontest.Start(t, dir, o)
+	if s := browserSettings(t, d); s.Mode != "computer" {
+		t.Fatalf("after a restart the mode is %s; want the stored computer", s.Mode)
+	}
+}
