@@ -18,7 +18,11 @@ const (
 	prefixDevice   = version + "device/"
 	prefixTelegram = version + "telegram/chat"
 	prefixBound    = version + "telegram/bound/"
+	prefixDesktop  = version + "desktop"
 )
+
+// DesktopKey is where the desktop lock of Use my apps lives.
+func DesktopKey() []byte { return []byte(prefixDesktop) }
 
 // DeviceKey names one signed-in dashboard device.
 func DeviceKey(id string) []byte { return []byte(prefixDevice + id) }

@@ -125,3 +125,13 @@ type Device struct {
 	Created   time.Time `json:"created"`
 	Expires   time.Time `json:"expires"`
 }
+
+// Desktop is the desktop lock of Use my apps: the conversation that controls
+// the computer until Expires, and whether the owner stopped computer
+// control (Revoked), which holds across restarts until they resume it.
+type Desktop struct {
+	Holder  string    `json:"holder,omitempty"`
+	Expires time.Time `json:"expires,omitzero"`
+	Revoked bool      `json:"revoked"`
+	At      time.Time `json:"at"`
+}
