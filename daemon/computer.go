@@ -70,7 +70,7 @@ func (d *Daemon) computerMode(c config.Config) (*native.Mode, string) {
 	if path == "" {
 		return nil, "no computer-control helper (" + helperName() + ") was found next to buddi; set BUDDI_COMPUTER_HELPER to its path."
 	}
-	cfg := native.Config{Helper: path, Logger: d.opts.Log, Apps: d.apps}
+	cfg := native.Config{Helper: path, Logger: d.opts.Log, Apps: d.apps, Lock: desktopLock{d}}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if ok, why := native.Available(ctx, cfg); !ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/native/linux/linuxtest"
 )
 
@@ -80,11 +81,36 @@ func TestComputerModeOnALinuxDesktop(t *testing.T) {
 		t.Fatalf("click %s: %s: %s", m[1], r.Code(), r.Error.Message)
 	}
 	t.Logf("the agent saw:\n%s", obs["text"])
-	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
 
+	// The computer is c1's between its calls: c2 is refused, and gets it once
+	// c1 releases control.
+	d.Task(t, "ada", "c2", 40)
+	openCalc := map[string]any{"action": "open", "appId": "org.gnome.Calculator"}
+	if r := d.Act(t, token, "c2", openCalc); r.OK || r.Code() != messages.CodeNotAllowed || !strings.Contains(r.Error.Message, "Another conversation controls the computer") {
+		t.Fatalf("c2's open while c1 holds the computer: %+v", r.Raw)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
+	if r := d.Act(t, token, "c2", openCalc); !r.OK {
+		t.Fatalf("c2's open after c1 released: %s: %s", r.Code(), r.Error.Message)
+	}
+
+	// The owner's Stop holds across a restart; a resume gives the computer back.
+	d.Must(t, "POST", "/api/browser/stop", nil)
 	d.Stop(t)
 	d = daemontest.Start(t, dir, o)
 	if s := browserSettings(t, d); s.Mode != "computer" {
 		t.Fatalf("after a restart the mode is %s; want the stored computer", s.Mode)
+	}
+	token = d.AddAgent(t, "bob", true)
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"all": true})
+	d.Task(t, "bob", "c4", 40)
+	var again *daemontest.Reply
+	for range 100 { // the lock hears the resume through the event bus
+		if again = d.Act(t, token, "c4", openCalc); again.OK || again.Code() != messages.CodeStopped {
+			break
+		}
+	}
+	if !again.OK {
+		t.Fatalf("open after the owner resumed: %s: %s", again.Code(), again.Error.Message)
 	}
 }

@@ -62,18 +62,33 @@ func (l *lock) Receive(ctx actor.Context) {
 			l.rec.Holder, l.rec.Expires = "", time.Time{}
 			l.save(ctx, false, nil)
 		}
-		ctx.Respond(&Released{})
+		respond(ctx, &Released{})
 	case *Revoke:
+		if l.rec.Revoked && l.rec.Holder == "" {
+			respond(ctx, &Saved{})
+			return
+		}
 		l.rec.Revoked, l.rec.Holder, l.rec.Expires = true, "", time.Time{}
 		l.cfg.Log.Warn("computer control stopped by the owner")
 		l.save(ctx, true, ctx.Sender())
 	case *Resume:
+		if !l.rec.Revoked {
+			respond(ctx, &Saved{})
+			return
+		}
 		l.rec.Revoked = false
 		l.cfg.Log.Info("computer control resumed by the owner")
 		l.save(ctx, true, ctx.Sender())
 	case *Query:
 		l.expire()
 		ctx.Respond(&State{Holder: l.rec.Holder, Expires: l.rec.Expires, Revoked: l.rec.Revoked})
+	}
+}
+
+// respond answers the sender, if the message came with one (a Send has none).
+func respond(ctx actor.Context, msg any) {
+	if ctx.Sender() != nil {
+		ctx.Respond(msg)
 	}
 }
 

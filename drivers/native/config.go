@@ -22,6 +22,9 @@ type Config struct {
 	// Approve decides an open of an app that is not on the allowed list
 	// (the owner's card). Nil refuses every such app.
 	Approve func(ctx context.Context, conversation string, app protocol.App) error
+	// Lock is the desktop lock: a conversation must hold it for every call,
+	// and gives it back when its tabs close. Nil lets every conversation in.
+	Lock Lock
 	// Timeout bounds each helper call; nil uses the protocol's defaults.
 	Timeout func(*protocol.Request) time.Duration
 	Logger  *slog.Logger
@@ -56,4 +59,13 @@ func (c Config) apps() Apps {
 
 func (c Config) client() *protocol.Client {
 	return &protocol.Client{Path: c.Helper, Env: c.Env, Timeout: c.Timeout, Logger: c.Logger}
+}
+
+// Lock is the desktop lock as the driver uses it (actors/desktop behind
+// it in the daemon).
+type Lock interface {
+	// Acquire takes or renews the lock for conversation, or says why not.
+	Acquire(ctx context.Context, conversation string) error
+	// Release gives the lock back if conversation holds it.
+	Release(conversation string)
 }

@@ -77,7 +77,9 @@ func (d *Driver) forget(t *Tabs) {
 	}
 }
 
-// Close ends every conversation's hold; the apps stay as they are.
+// Close ends every conversation's hold on the driver; the apps stay as they
+// are, and so does the desktop lock (a conversation gives it back only by
+// releasing control or closing its own tabs).
 func (d *Driver) Close() error {
 	d.mu.Lock()
 	all := make([]*Tabs, 0, len(d.convs))
@@ -86,7 +88,7 @@ func (d *Driver) Close() error {
 	}
 	d.mu.Unlock()
 	for _, t := range all {
-		_ = t.Close(context.Background())
+		t.drop()
 	}
 	return nil
 }

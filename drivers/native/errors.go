@@ -16,6 +16,9 @@ import (
 // call was sending input, so an uncertain failure is reported as possibly
 // done.
 func failure(err error, input, interrupted bool) error {
+	if l, ok := err.(*lockErr); ok { //nolint:errorlint // call returns it unwrapped
+		return l.err
+	}
 	var e *protocol.Error
 	if !errors.As(err, &e) {
 		return drivers.Errorf(drivers.CodeNotAnswering, err, "The computer-control helper failed; observe again in a few seconds.")
@@ -67,3 +70,9 @@ func codeOf(c protocol.Code, input bool) drivers.Code {
 	}
 	return drivers.CodeNotAnswering // no_tree, capture_failed, helper_failed, a crash or malformed answer
 }
+
+// lockErr is the desktop lock's refusal, passed to the agent as it is.
+type lockErr struct{ err error }
+
+func (e *lockErr) Error() string { return e.err.Error() }
+func (e *lockErr) Unwrap() error { return e.err }

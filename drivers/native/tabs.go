@@ -43,9 +43,15 @@ func (t *Tabs) selected() (string, *protocol.Observation, error) {
 	return app, t.last, nil
 }
 
-// call runs f with a context Interrupt can cancel; it reports whether it was
-// interrupted.
+// call runs f, holding the desktop lock, with a context Interrupt can
+// cancel; it reports whether it was interrupted. A refused lock is returned
+// as it is: nothing reached the helper.
 func (t *Tabs) call(ctx context.Context, f func(context.Context) error) (err error, interrupted bool) {
+	if l := t.d.cfg.Lock; l != nil {
+		if err := l.Acquire(ctx, t.conversation); err != nil {
+			return &lockErr{err}, false
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	t.mu.Lock()
@@ -284,13 +290,23 @@ func (t *Tabs) Interrupt() {
 	}
 }
 
-// Close forgets the conversation's app and observation; every app and
-// window stays open.
+// Close forgets the conversation's app and observation and gives the
+// desktop lock back; every app and window stays open.
 func (t *Tabs) Close(context.Context) error {
+	t.drop()
+	if l := t.d.cfg.Lock; l != nil {
+		l.Release(t.conversation)
+	}
+	return nil
+}
+
+// drop ends the conversation's hold on the driver, keeping its lock: the
+// driver closing (a mode switch, a shutdown) is not the conversation
+// releasing control.
+func (t *Tabs) drop() {
 	t.Interrupt()
 	t.mu.Lock()
 	t.closed, t.last = true, nil
 	t.mu.Unlock()
 	t.d.forget(t)
-	return nil
 }
