@@ -8,8 +8,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers/native"
+	"github.com/buddi-dev/buddi/native/protocol"
 )
 
 // MaxAllowedApps is how many apps the owner's list of allowed apps holds.
@@ -70,7 +72,11 @@ func (d *Daemon) computerMode(c config.Config) (*native.Mode, string) {
 	if path == "" {
 		return nil, "no computer-control helper (" + helperName() + ") was found next to buddi; set BUDDI_COMPUTER_HELPER to its path."
 	}
-	cfg := native.Config{Helper: path, Logger: d.opts.Log, Apps: d.apps, Lock: desktopLock{d}}
+	// The controller's app gate answers for apps off the list before an open
+	// is dispatched (a card, then Once or Always), so what reaches the
+	// driver was approved.
+	approved := func(context.Context, string, protocol.App) error { return nil }
+	cfg := native.Config{Helper: path, Logger: d.opts.Log, Apps: d.apps, Lock: desktopLock{d}, Approve: approved}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if ok, why := native.Available(ctx, cfg); !ok {
@@ -87,4 +93,37 @@ func (d *Daemon) apps() native.Apps {
 	d.settings.mu.Lock()
 	defer d.settings.mu.Unlock()
 	return appsOf(d.settings.file)
+}
+
+var _ controller.AppSettings = (*settings)(nil)
+
+// AppsInUse reports whether the install is in Use my apps now.
+func (s *settings) AppsInUse() bool { return s.d.mode.Name() == native.Name }
+
+// AppAllowed reports whether id is the browser app or on the list.
+func (s *settings) AppAllowed(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return appsOf(s.file).Allows(id)
+}
+
+// AllowApp adds id to the allowed apps in settings.json, the owner's Always
+// on a card; false, and nothing written, when the list is full.
+func (s *settings) AllowApp(id string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	apps := appsOf(s.file)
+	if apps.Allows(id) {
+		return true, nil
+	}
+	if len(apps.Allowed) >= MaxAllowedApps {
+		return false, nil
+	}
+	f := s.file
+	f.AllowedApps = append(apps.Allowed, id)
+	if err := writeSettings(s.d.cfg.DataDir, f); err != nil {
+		return false, err
+	}
+	s.file = f
+	return true, nil
 }

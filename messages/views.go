@@ -60,8 +60,9 @@ type AgentView struct {
 type SiteRequest struct {
 	Conversation string    `json:"conversation"`
 	Agent        string    `json:"agent"`
-	Site         string    `json:"site"`
+	Site         string    `json:"site"` // "app:<id>" when the request is about an app
 	URL          string    `json:"url"`
+	App          string    `json:"app,omitempty"` // Use my apps: the app's id, when the request is about an app
 	At           time.Time `json:"at"`
 }
 

@@ -78,3 +78,6 @@ func (s *Store) Desktop() (Desktop, error) {
 	_, err := s.Get(DesktopKey(), &v)
 	return v, err
 }
+
+// AppAnswers lists the owner's per-conversation answers about apps.
+func (s *Store) AppAnswers() ([]AppAnswer, error) { return List[AppAnswer](s, prefixApp) }

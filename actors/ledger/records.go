@@ -135,3 +135,13 @@ type Desktop struct {
 	Revoked bool      `json:"revoked"`
 	At      time.Time `json:"at"`
 }
+
+// AppAnswer is the owner's answer about an app in one conversation of Use
+// my apps: once (it may be opened there) or reject (it is refused there,
+// with no second card).
+type AppAnswer struct {
+	Conversation string    `json:"conversation"`
+	App          string    `json:"app"`
+	Decision     string    `json:"decision"`
+	At           time.Time `json:"at"`
+}
