@@ -146,6 +146,16 @@ func TestUnlistedAppIsCarded(t *testing.T) {
 	if r := d.Act(t, token, "c4", openCalc); !r.OK {
 		t.Fatalf("open of an always-allowed app in another conversation: %s: %s", r.Code(), r.Error.Message)
 	}
+
+	// Take over in this mode is at the computer.
+	var info messages.SessionInfo
+	if err := d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c4"}).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	if !info.Computer || info.State != "taken_over" {
+		t.Fatalf("the taken-over session reads %+v; want it marked as the computer's", info)
+	}
+	wantRefused(t, d.Act(t, token, "c4", map[string]any{"action": "observe"}), messages.CodeTakenOver, "taken over at the computer")
 }
 
 // TestAlwaysOnAFullListCountsAsOnce: with 32 apps allowed, Always on a

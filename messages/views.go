@@ -24,6 +24,9 @@ type SessionInfo struct {
 	Expires      time.Time `json:"expires"`
 	URL          string    `json:"url,omitempty"`
 	Profile      int       `json:"profile"`
+	// Computer is set in Use my apps: the session works in the owner's own
+	// apps, so the owner takes over at the computer itself.
+	Computer bool `json:"computer,omitempty"`
 }
 
 // Task states.
