@@ -19,14 +19,14 @@ import (
 // desktop is the driver on a private Xvfb desktop through the real Linux
 // helper, with the calculator allowed.
 type desktop struct {
-	t   *testing.T
+	t   testing.TB
 	d   *linuxtest.Desktop
 	drv *native.Driver
 }
 
 const realCalc = "org.gnome.Calculator"
 
-func newDesktop(t *testing.T, apps native.Apps) *desktop {
+func newDesktop(t testing.TB, apps native.Apps) *desktop {
 	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
