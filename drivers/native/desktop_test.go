@@ -136,9 +136,9 @@ func TestDesktopCalculator(t *testing.T) {
 
 	field, _ := entry(o)
 	s.do(tabs, &drivers.Action{Kind: drivers.Fill, Target: field, Value: "6×7"})
-	o = s.observeUntil(tabs, reads("6×7"))
+	s.observeUntil(tabs, reads("6×7"))
 	s.do(tabs, &drivers.Action{Kind: drivers.Press, Value: "Enter"})
-	o = s.observeUntil(tabs, reads("42"))
+	s.observeUntil(tabs, reads("42"))
 
 	s.do(tabs, &drivers.Action{Kind: drivers.Press, Value: "Escape"})
 	o = s.observeUntil(tabs, reads(""))

@@ -38,7 +38,7 @@ func (d *Driver) Status(ctx context.Context) drivers.Status {
 	p, err := d.client.Probe(ctx)
 	switch {
 	case err != nil:
-		st.Problem = failure(err, false, false).(*drivers.Error).Message
+		st.Problem = sentence(err)
 	case !p.Ready:
 		st.Problem = problem(p)
 	default:

@@ -76,3 +76,12 @@ type lockErr struct{ err error }
 
 func (e *lockErr) Error() string { return e.err.Error() }
 func (e *lockErr) Unwrap() error { return e.err }
+
+// sentence is the one sentence of a helper's failure, for a status line.
+func sentence(err error) string {
+	var e *drivers.Error
+	if errors.As(failure(err, false, false), &e) {
+		return e.Message
+	}
+	return err.Error()
+}

@@ -30,7 +30,7 @@ func NewMode(cfg Config) *Mode { return &Mode{cfg: cfg} }
 func Available(ctx context.Context, cfg Config) (bool, string) {
 	p, err := cfg.client().Probe(ctx)
 	if err != nil {
-		return false, failure(err, false, false).(*drivers.Error).Message
+		return false, sentence(err)
 	}
 	if !p.Ready {
 		return false, problem(p)
@@ -38,7 +38,10 @@ func Available(ctx context.Context, cfg Config) (bool, string) {
 	return true, ""
 }
 
-func (m *Mode) Name() string  { return Name }
+// Name is "computer".
+func (m *Mode) Name() string { return Name }
+
+// Capacity is one driver: there is one desktop.
 func (m *Mode) Capacity() int { return 1 }
 
 // Open returns the one driver.

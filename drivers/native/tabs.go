@@ -46,10 +46,10 @@ func (t *Tabs) selected() (string, *protocol.Observation, error) {
 // call runs f, holding the desktop lock, with a context Interrupt can
 // cancel; it reports whether it was interrupted. A refused lock is returned
 // as it is: nothing reached the helper.
-func (t *Tabs) call(ctx context.Context, f func(context.Context) error) (err error, interrupted bool) {
+func (t *Tabs) call(ctx context.Context, f func(context.Context) error) (interrupted bool, err error) {
 	if l := t.d.cfg.Lock; l != nil {
 		if err := l.Acquire(ctx, t.conversation); err != nil {
-			return &lockErr{err}, false
+			return false, &lockErr{err}
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -63,7 +63,7 @@ func (t *Tabs) call(ctx context.Context, f func(context.Context) error) (err err
 	delete(t.inflight, &cancel)
 	interrupted = t.interrupted
 	t.mu.Unlock()
-	return err, interrupted
+	return interrupted, err
 }
 
 // Observe reads the focused window of the selected app.
@@ -76,7 +76,7 @@ func (t *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drive
 		return nil, err
 	}
 	var o *protocol.Observation
-	err, stopped := t.call(ctx, func(ctx context.Context) (e error) {
+	stopped, err := t.call(ctx, func(ctx context.Context) (e error) {
 		o, e = t.d.client.Observe(ctx, app)
 		return e
 	})
@@ -135,7 +135,7 @@ func (t *Tabs) guardFor(target *drivers.Target) (protocol.Guard, *protocol.Eleme
 }
 
 func (t *Tabs) input(ctx context.Context, f func(context.Context) (*protocol.InputResult, error)) (*drivers.Outcome, error) {
-	err, stopped := t.call(ctx, func(ctx context.Context) error {
+	stopped, err := t.call(ctx, func(ctx context.Context) error {
 		_, e := f(ctx)
 		return e
 	})
@@ -213,7 +213,7 @@ func (t *Tabs) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		}
 	}
 	var nav *protocol.Navigated
-	err, stopped := t.call(ctx, func(ctx context.Context) (e error) {
+	stopped, err := t.call(ctx, func(ctx context.Context) (e error) {
 		nav, e = t.d.client.Navigate(ctx, browser, a.URL)
 		return e
 	})
@@ -241,7 +241,7 @@ func (t *Tabs) OpenApp(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 		}
 	}
 	var op *protocol.Opened
-	err, stopped := t.call(ctx, func(ctx context.Context) (e error) {
+	stopped, err := t.call(ctx, func(ctx context.Context) (e error) {
 		op, e = t.d.client.Open(ctx, protocol.OpenArgs{ID: a.AppID})
 		return e
 	})
