@@ -15,6 +15,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/native/linux/linuxtest"
+	"github.com/buddi-dev/buddi/native/protocol"
 )
 
 // TestComputerModeOnALinuxDesktop: with the Linux helper and a desktop,
@@ -60,19 +61,27 @@ func TestComputerModeOnALinuxDesktop(t *testing.T) {
 	}
 
 	token := d.AddAgent(t, "ada", true)
-	d.Task(t, "ada", "c1", 40)
+	d.Task(t, "ada", "c1", 80)
 	if r := d.Act(t, token, "c1", map[string]any{"action": "open", "appId": "org.gnome.Calculator"}); !r.OK {
 		t.Fatalf("open: %s: %s", r.Code(), r.Error.Message)
 	}
-	seven := regexp.MustCompile(`button "7[^"]*" \[ref=(ax[0-9]+)\]`)
-	var obs map[string]any
-	var m []string
-	for range 200 {
-		obs = d.Observe(t, token, "c1")
-		if m = seven.FindStringSubmatch(obs["text"].(string)); m != nil {
+	// The calculator joins the accessibility bus in its own time: wait for
+	// it through the helper, so the agent's observations do not fail (three
+	// failures in a row would pause the session).
+	c := &protocol.Client{Path: helper}
+	var raw *protocol.Observation
+	for range 600 {
+		if o, err := c.Observe(t.Context(), "org.gnome.Calculator"); err == nil && len(o.Nodes) > 20 {
+			raw = o
 			break
 		}
 	}
+	if raw == nil {
+		t.Fatal("the calculator never showed its buttons to the helper")
+	}
+	seven := regexp.MustCompile(`button "7[^"]*" \[ref=(ax[0-9]+)\]`)
+	obs := d.Observe(t, token, "c1")
+	m := seven.FindStringSubmatch(obs["text"].(string))
 	if m == nil {
 		t.Fatalf("no button 7 in the observation:\n%v", obs["text"])
 	}
@@ -81,6 +90,30 @@ func TestComputerModeOnALinuxDesktop(t *testing.T) {
 		t.Fatalf("click %s: %s: %s", m[1], r.Code(), r.Error.Message)
 	}
 	t.Logf("the agent saw:\n%s", obs["text"])
+
+	// A pixel of the unchanged screenshot: the helper says where button 8 is.
+	x, y := -1, -1
+	for _, n := range raw.Nodes {
+		if n.Role == "button" && strings.HasPrefix(n.Name, "8") {
+			x, y = n.Box.Center()
+		}
+	}
+	obs = d.Observe(t, token, "c1")
+	if r := d.Act(t, token, "c1", map[string]any{"action": "click", "observation": obs["observation"], "target": map[string]any{"x": x, "y": y}}); !r.OK {
+		t.Fatalf("pixel click at %d,%d: %s: %s", x, y, r.Code(), r.Error.Message)
+	}
+	entry := regexp.MustCompile(`textbox value="([^"]*)" focused editable`)
+	// Both digits show (the calculator puts a clicked digit where its
+	// cursor is, so 78 or 87).
+	shows := func() bool {
+		m := entry.FindStringSubmatch(d.Observe(t, token, "c1")["text"].(string))
+		return m != nil && (m[1] == "78" || m[1] == "87")
+	}
+	for i := 0; i < 20 && !shows(); i++ { // the calculator redraws in its own time
+	}
+	if !shows() {
+		t.Fatalf("after 7 by ref and 8 by pixel the entry does not show both:\n%s", d.Observe(t, token, "c1")["text"])
+	}
 
 	// The computer is c1's between its calls: c2 is refused, and gets it once
 	// c1 releases control.

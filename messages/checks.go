@@ -43,6 +43,15 @@ func checkTarget(t *TargetRef) *Error {
 	if t.Frame < 0 || t.Frame > MaxFrame {
 		return badInput("the target's frame must be from 0 to %d; use the frame number the observation gave", MaxFrame)
 	}
+	if t.Point() {
+		if t.X == nil || t.Y == nil || t.Ref != "" || t.By != "" || t.Role != "" || t.Name != "" || t.Frame != 0 {
+			return badInput("a pixel target is {\"x\":120,\"y\":180} alone, both numbers and nothing else; or use a ref")
+		}
+		if *t.X < 0 || *t.Y < 0 || *t.X > MaxPixel || *t.Y > MaxPixel {
+			return badInput("a pixel target's x and y must be from 0 to %d, within the latest screenshot", MaxPixel)
+		}
+		return nil
+	}
 	if t.Ref != "" {
 		if !validRef(t.Ref) || t.By != "" || t.Role != "" || t.Name != "" {
 			return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation, alone", clip(t.Ref))
@@ -194,7 +203,7 @@ func checkScript(in *ActInput) error {
 		if e := ValidateAct(s, true); e != nil {
 			return badInput("script step %d: %s", i+1, e.Message)
 		}
-		if s.Target.Semantic() {
+		if s.Target.Semantic() || s.Target.Point() {
 			return badInput("script step %d: a script's steps name their target by ref from your latest observation", i+1)
 		}
 	}

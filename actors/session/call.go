@@ -91,6 +91,9 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 			return nil, messages.CodeNoApps.Err()
 		}
 	}
+	if in.Target.Point() && !drivers.OpensApps(a.cfg.Driver, a.tabs) {
+		return nil, messages.Errorf(messages.CodeBadInput, "A pixel target works only in Use my apps; click a ref from your latest observation instead.")
+	}
 	var target *drivers.Target
 	if messages.Spec(in.Action).Mutating {
 		t, e := a.ev.check(in)
