@@ -11,11 +11,12 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers/native"
+	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/native/protocol"
 )
 
 // MaxAllowedApps is how many apps the owner's list of allowed apps holds.
-const MaxAllowedApps = 32
+const MaxAllowedApps = messages.MaxAllowedApps
 
 // DefaultApps are Use my apps' apps on a new install: Chrome selected as the
 // browser app, Chrome and Safari allowed (on Linux, where there is no
@@ -126,4 +127,35 @@ func (s *settings) AllowApp(id string) (bool, error) {
 	}
 	s.file = f
 	return true, nil
+}
+
+// checkApps refuses a change of the browser app or the allowed apps that
+// is not a list of at most MaxAllowedApps app ids.
+func checkApps(m *messages.ChangeSettings) *messages.Error {
+	if m.BrowserApp != nil && !protocol.ValidAppID(*m.BrowserApp) {
+		return messages.Errorf(messages.CodeBadInput, "%q is not an app id; give the browser app's id, such as com.google.Chrome.", clip(*m.BrowserApp))
+	}
+	if m.AllowedApps == nil {
+		return nil
+	}
+	if n := len(*m.AllowedApps); n > MaxAllowedApps {
+		return messages.Errorf(messages.CodeBadInput, "%d apps are more than the %d Use my apps allows; remove some.", n, MaxAllowedApps)
+	}
+	for _, id := range *m.AllowedApps {
+		if !protocol.ValidAppID(id) {
+			return messages.Errorf(messages.CodeBadInput, "%q is not an app id; list apps by id, such as com.apple.calculator.", clip(id))
+		}
+	}
+	return nil
+}
+
+// distinct is ids without repeats, in their order.
+func distinct(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

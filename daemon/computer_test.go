@@ -98,3 +98,41 @@ func TestTooManyAllowedAppsIsRefusedAtStart(t *testing.T) {
 		t.Fatalf("the refusal says %q", err)
 	}
 }
+
+// TestOwnerSetsTheAppsOfUseMyApps: the owner's settings carry the browser
+// app and the allowed apps (Chrome selected, Chrome and another browser to
+// begin with), a list of 33 or an id that is not one is refused, a good
+// list is saved without repeats, and an agent's token cannot change it.
+func TestOwnerSetsTheAppsOfUseMyApps(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{})
+	s := browserSettings(t, d)
+	if s.BrowserApp == "" || len(s.AllowedApps) != 2 || s.AllowedApps[0] != s.BrowserApp {
+		t.Fatalf("a new install's apps: browser %q, allowed %v", s.BrowserApp, s.AllowedApps)
+	}
+	many := make([]string, 33)
+	for i := range many {
+		many[i] = "org.example.App" + strings.Repeat("x", i+1)
+	}
+	r, err := d.Do("POST", "/api/settings/browser", d.Owner, map[string]any{"allowedApps": many})
+	if err != nil || r.Code() != messages.CodeBadInput || !strings.Contains(r.Error.Message, "33 apps") {
+		t.Fatalf("33 apps: %+v %v", r, err)
+	}
+	r, err = d.Do("POST", "/api/settings/browser", d.Owner, map[string]any{"allowedApps": []string{"not an id!"}})
+	if err != nil || r.Code() != messages.CodeBadInput {
+		t.Fatalf("a bad id: %+v %v", r, err)
+	}
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"browserApp": "org.mozilla.firefox",
+		"allowedApps": []string{"org.mozilla.firefox", "org.gnome.Calculator", "org.gnome.Calculator"}})
+	s = browserSettings(t, d)
+	if s.BrowserApp != "org.mozilla.firefox" || len(s.AllowedApps) != 2 || s.AllowedApps[1] != "org.gnome.Calculator" {
+		t.Fatalf("after the change: browser %q, allowed %v", s.BrowserApp, s.AllowedApps)
+	}
+	raw, _ := os.ReadFile(filepath.Join(d.Dir, "browser", "settings.json"))
+	if !strings.Contains(string(raw), `"allowedApps"`) || !strings.Contains(string(raw), "org.mozilla.firefox") {
+		t.Fatalf("settings.json: %s", raw)
+	}
+	token := d.AddAgent(t, "ada", true)
+	if r, err := d.Do("POST", "/api/settings/browser", token, map[string]any{"allowedApps": []string{"x.y"}}); err != nil || r.OK {
+		t.Fatalf("an agent changed the allowed apps: %+v %v", r, err)
+	}
+}

@@ -52,6 +52,7 @@ export interface BrowserSettings {
   mode: string; modes: ModeChoice[]; channel: string; channels: string[]; headless: boolean; hasDisplay: boolean;
   siteApproval: string; airGap: boolean; hosts: string[]; previewOrigins: string[];
   locked: Record<string, string>; browser: BrowserStatus; sessionsOpen: number;
+  browserApp: string; allowedApps: string[];
 }
 
 export interface SiteGrant { site: string; scheme?: string; query?: string; scope: "always" | "once" | "rejected"; conversation?: string }
