@@ -73,12 +73,7 @@ func (s *settings) Check(m *messages.ChangeSettings) *messages.Error {
 	s.mu.Lock()
 	c := s.cfg
 	s.mu.Unlock()
-	if m.Mode != nil {
-		if e := s.d.mode.refusal(*m.Mode); e != nil {
-			return e
-		}
-	}
-	if e := checkApps(m); e != nil {
+	if e := s.checkModeAndApps(m); e != nil {
 		return e
 	}
 	switch {
@@ -94,6 +89,17 @@ func (s *settings) Check(m *messages.ChangeSettings) *messages.Error {
 		return messages.Locked("Air-gap", varAirGap)
 	}
 	return nil
+}
+
+// checkModeAndApps refuses a mode the install does not offer, and apps
+// that are not a list of at most MaxAllowedApps ids.
+func (s *settings) checkModeAndApps(m *messages.ChangeSettings) *messages.Error {
+	if m.Mode != nil {
+		if e := s.d.mode.refusal(*m.Mode); e != nil {
+			return e
+		}
+	}
+	return checkApps(m)
 }
 
 // Apply makes the change, saves it, and returns the settings in force.

@@ -44,13 +44,7 @@ func checkTarget(t *TargetRef) *Error {
 		return badInput("the target's frame must be from 0 to %d; use the frame number the observation gave", MaxFrame)
 	}
 	if t.Point() {
-		if t.X == nil || t.Y == nil || t.Ref != "" || t.By != "" || t.Role != "" || t.Name != "" || t.Frame != 0 {
-			return badInput("a pixel target is {\"x\":120,\"y\":180} alone, both numbers and nothing else; or use a ref")
-		}
-		if *t.X < 0 || *t.Y < 0 || *t.X > MaxPixel || *t.Y > MaxPixel {
-			return badInput("a pixel target's x and y must be from 0 to %d, within the latest screenshot", MaxPixel)
-		}
-		return nil
+		return checkPoint(t)
 	}
 	if t.Ref != "" {
 		if !validRef(t.Ref) || t.By != "" || t.Role != "" || t.Name != "" {
@@ -59,6 +53,17 @@ func checkTarget(t *TargetRef) *Error {
 		return nil
 	}
 	return checkSemantic(t)
+}
+
+// checkPoint checks a pixel target: both coordinates, nothing else.
+func checkPoint(t *TargetRef) *Error {
+	if t.X == nil || t.Y == nil || t.Ref != "" || t.By != "" || t.Role != "" || t.Name != "" || t.Frame != 0 {
+		return badInput("a pixel target is {\"x\":120,\"y\":180} alone, both numbers and nothing else; or use a ref")
+	}
+	if *t.X < 0 || *t.Y < 0 || *t.X > MaxPixel || *t.Y > MaxPixel {
+		return badInput("a pixel target's x and y must be from 0 to %d, within the latest screenshot", MaxPixel)
+	}
+	return nil
 }
 
 // checkSemantic checks a target named by what it is rather than by ref.
