@@ -31,6 +31,9 @@ type Config struct {
 	Driver       string // BUDDI_DRIVER: playwright (default) or sim
 	SiteApproval string // BUDDI_SITE_APPROVAL: off (default) or ask
 	Profiles     string // BUDDI_BROWSER_PROFILES: shared (default) or agent
+	// ComputerHelper is BUDDI_COMPUTER_HELPER: the native helper of Use my
+	// apps; unset, buddi looks for it next to its own executable.
+	ComputerHelper string
 	// AllowRemote lets serve listen on an address beyond loopback
 	// (--allow-remote, BUDDI_ALLOW_REMOTE): tokens then cross the network
 	// in clear unless something else encrypts it.
@@ -94,19 +97,20 @@ func Invalid(format string, args ...any) error {
 // defaults for --data and --addr (flags override them afterwards).
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Config{
-		DataDir:       or(getenv("BUDDI_DATA_DIR"), DefaultData),
-		Addr:          or(getenv("BUDDI_ADDR"), DefaultAddr),
-		Channel:       getenv("BUDDI_BROWSER_CHANNEL"),
-		BrowserUser:   getenv("BUDDI_BROWSER_USER"),
-		PublicOrigin:  getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
-		LogLevel:      or(getenv("BUDDI_LOG_LEVEL"), "info"),
-		Driver:        or(getenv("BUDDI_DRIVER"), "playwright"),
-		SiteApproval:  or(getenv("BUDDI_SITE_APPROVAL"), "off"),
-		Profiles:      or(getenv("BUDDI_BROWSER_PROFILES"), ProfilesShared),
-		Display:       getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
-		TelegramToken: strings.TrimSpace(getenv("BUDDI_TELEGRAM_TOKEN")),
-		TelegramAPI:   strings.TrimRight(or(getenv("BUDDI_TELEGRAM_API"), DefaultTelegramAPI), "/"),
-		Given:         map[string]bool{},
+		DataDir:        or(getenv("BUDDI_DATA_DIR"), DefaultData),
+		Addr:           or(getenv("BUDDI_ADDR"), DefaultAddr),
+		Channel:        getenv("BUDDI_BROWSER_CHANNEL"),
+		BrowserUser:    getenv("BUDDI_BROWSER_USER"),
+		PublicOrigin:   getenv("BUDDI_WEB_PUBLIC_ORIGIN"),
+		LogLevel:       or(getenv("BUDDI_LOG_LEVEL"), "info"),
+		Driver:         or(getenv("BUDDI_DRIVER"), "playwright"),
+		SiteApproval:   or(getenv("BUDDI_SITE_APPROVAL"), "off"),
+		Profiles:       or(getenv("BUDDI_BROWSER_PROFILES"), ProfilesShared),
+		ComputerHelper: getenv("BUDDI_COMPUTER_HELPER"),
+		Display:        getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "",
+		TelegramToken:  strings.TrimSpace(getenv("BUDDI_TELEGRAM_TOKEN")),
+		TelegramAPI:    strings.TrimRight(or(getenv("BUDDI_TELEGRAM_API"), DefaultTelegramAPI), "/"),
+		Given:          map[string]bool{},
 	}
 	for _, v := range overridable {
 		if getenv(v) != "" {

@@ -66,6 +66,8 @@ type Daemon struct {
 	store      *ledger.Store
 	sys        *actor.ActorSystem
 	ledger     *actor.PID
+	desk       *actor.PID         // the desktop lock of Use my apps
+	unfollow   context.CancelFunc // ends forwarding the Stop to the desktop lock
 	controller *actor.PID
 	mode       *modeRoot
 	settings   *settings
@@ -125,6 +127,9 @@ func (d *Daemon) startRest() error {
 		return err
 	}
 	d.cfg = withFile(o.Config, file)
+	if err := d.startDesktop(); err != nil {
+		return err
+	}
 	if d.mode, err = d.buildModes(d.cfg, file.Mode); err != nil {
 		return err
 	}
@@ -174,6 +179,9 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
 	d.gateway = gateway.New(d.sys, d.controller, d.routes, d.bus)
+	var follow context.Context
+	follow, d.unfollow = context.WithCancel(context.Background())
+	d.followStop(follow)
 	return nil
 }
 
@@ -269,6 +277,12 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	}
 	if d.egress != nil {
 		errs = append(errs, d.egress.close())
+	}
+	if d.unfollow != nil {
+		d.unfollow()
+	}
+	if d.desk != nil {
+		errs = append(errs, stopActor(ctx, d.sys, d.desk))
 	}
 	ledgerDown := true
 	if d.ledger != nil {

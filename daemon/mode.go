@@ -10,6 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/native"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/egress"
@@ -20,7 +21,11 @@ import (
 // the current one: the Playwright mode always; the simulated one when the
 // configuration asks for it (BUDDI_DRIVER=sim), or the mode the caller
 // passes (tests and the load test). This is the one place production code
-// chooses the simulated driver. The mode to start in is the caller's, else
+// chooses the simulated driver. Use my apps is offered when its helper is
+// found and finds a display and the accessibility bus; it is never the
+// configuration's, only the owner's choice in settings.json, and a stored
+// choice on a host without the helper starts the configuration's mode and
+// leaves the file as written. The mode to start in is the caller's, else
 // the one settings.json names if offered, else the configuration's.
 func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error) {
 	pm, err := newPlaywrightMode(d.playwrightConfig(c), d)
@@ -35,6 +40,10 @@ func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error)
 	if m := d.opts.Mode; m != nil {
 		modes[m.Name()] = m
 	}
+	computer, why := d.computerMode(c)
+	if computer != nil {
+		modes[computer.Name()] = computer
+	}
 	switch {
 	case d.opts.Mode != nil:
 		start = d.opts.Mode.Name()
@@ -44,7 +53,9 @@ func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error)
 	if modes[start] == nil {
 		return nil, fmt.Errorf("daemon: unknown driver %q", start)
 	}
-	return newModeRoot(modes, start), nil
+	root := newModeRoot(modes, start)
+	root.why[native.Name] = why
+	return root, nil
 }
 
 func (d *Daemon) playwrightConfig(c config.Config) playwright.Config {

@@ -18,6 +18,7 @@ type modeRoot struct {
 	mu    sync.Mutex
 	cur   drivers.Mode
 	modes map[string]drivers.Mode // the modes this install offers, by name
+	why   map[string]string       // why a known mode is not offered, found when buddi started
 }
 
 var (
@@ -34,9 +35,9 @@ type modeInfo struct{ name, label, missing string }
 // knownModes lists every mode in the order the settings page shows them;
 // missing says why a mode this build lacks is not available.
 func knownModes() []modeInfo {
-	computer := "the native helper for your own apps is not part of this build yet."
-	if runtime.GOOS != "darwin" {
-		computer = "it works only on macOS."
+	computer := "no computer-control helper was found next to buddi."
+	if runtime.GOOS != "darwin" && runtime.GOOS != "linux" {
+		computer = "it works only on macOS and on Linux desktops."
 	}
 	return []modeInfo{
 		{"playwright", "Give agents their own browser (Playwright)", ""},
@@ -47,7 +48,15 @@ func knownModes() []modeInfo {
 }
 
 func newModeRoot(modes map[string]drivers.Mode, start string) *modeRoot {
-	return &modeRoot{cur: modes[start], modes: modes}
+	return &modeRoot{cur: modes[start], modes: modes, why: map[string]string{}}
+}
+
+// missing says why the known mode k is not offered.
+func (r *modeRoot) missing(k modeInfo) string {
+	if w := r.why[k.name]; w != "" {
+		return w
+	}
+	return k.missing
 }
 
 func (r *modeRoot) current() drivers.Mode {
@@ -124,7 +133,7 @@ func (r *modeRoot) choices() []messages.ModeChoice {
 		}
 		c := messages.ModeChoice{Name: k.name, Label: k.label, Available: ok}
 		if !ok {
-			c.Why = k.missing
+			c.Why = r.missing(k)
 		}
 		out = append(out, c)
 	}
@@ -138,7 +147,7 @@ func (r *modeRoot) refusal(name string) *messages.Error {
 	}
 	for _, k := range knownModes() {
 		if k.name == name {
-			return messages.NotAvailable(k.label, k.missing)
+			return messages.NotAvailable(k.label, r.missing(k))
 		}
 	}
 	return messages.Errorf(messages.CodeBadInput, "%q is not a mode; use playwright, extension or computer.", clip(name))

@@ -50,7 +50,7 @@ func withFile(c config.Config, f settingsFile) config.Config {
 // Current is the settings in force.
 func (s *settings) Current() messages.BrowserSettings {
 	s.mu.Lock()
-	c := s.cfg
+	c, apps := s.cfg, appsOf(s.file)
 	s.mu.Unlock()
 	locked := map[string]string{}
 	for setting, v := range map[string]string{"channel": varChannel, "siteApproval": varSiteApproval, "airGap": varAirGap} {
@@ -65,7 +65,7 @@ func (s *settings) Current() messages.BrowserSettings {
 	return messages.BrowserSettings{Mode: s.d.mode.Name(), Modes: s.d.mode.choices(),
 		Channel: c.Channel, Channels: config.Channels, Headless: !c.Display || c.Headless, HasDisplay: c.Display,
 		SiteApproval: approval, AirGap: c.Egress.AirGap, Hosts: nonNil(c.Egress.Hosts),
-		PreviewOrigins: nonNil(c.Egress.PreviewOrigins), Locked: locked}
+		PreviewOrigins: nonNil(c.Egress.PreviewOrigins), Locked: locked, BrowserApp: apps.Browser, AllowedApps: nonNil(apps.Allowed)}
 }
 
 // Check refuses a change that cannot be made, before anything happens.
@@ -73,10 +73,8 @@ func (s *settings) Check(m *messages.ChangeSettings) *messages.Error {
 	s.mu.Lock()
 	c := s.cfg
 	s.mu.Unlock()
-	if m.Mode != nil {
-		if e := s.d.mode.refusal(*m.Mode); e != nil {
-			return e
-		}
+	if e := s.checkModeAndApps(m); e != nil {
+		return e
 	}
 	switch {
 	case m.Channel != nil && c.Given[varChannel]:
@@ -91,6 +89,17 @@ func (s *settings) Check(m *messages.ChangeSettings) *messages.Error {
 		return messages.Locked("Air-gap", varAirGap)
 	}
 	return nil
+}
+
+// checkModeAndApps refuses a mode the install does not offer, and apps
+// that are not a list of at most MaxAllowedApps ids.
+func (s *settings) checkModeAndApps(m *messages.ChangeSettings) *messages.Error {
+	if m.Mode != nil {
+		if e := s.d.mode.refusal(*m.Mode); e != nil {
+			return e
+		}
+	}
+	return checkApps(m)
 }
 
 // Apply makes the change, saves it, and returns the settings in force.
@@ -134,6 +143,12 @@ func (s *settings) apply(m *messages.ChangeSettings) error {
 	if m.Mode != nil {
 		s.d.mode.use(*m.Mode)
 		f.Mode = *m.Mode
+	}
+	if m.BrowserApp != nil {
+		f.BrowserApp = *m.BrowserApp
+	}
+	if m.AllowedApps != nil {
+		f.AllowedApps = distinct(*m.AllowedApps)
 	}
 	if err := writeSettings(c.DataDir, f); err != nil {
 		return fmt.Errorf("daemon: save %s: %w", settingsPath(c.DataDir), err)

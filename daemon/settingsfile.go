@@ -17,6 +17,11 @@ type settingsFile struct {
 	Headless     *bool  `json:"headless,omitempty"`
 	SiteApproval string `json:"siteApproval,omitempty"`
 	AirGap       *bool  `json:"airGap,omitempty"`
+	// BrowserApp and AllowedApps are Use my apps' choices: the app navigate
+	// opens tabs in, and the apps open may bring forward, by id. Unset, they
+	// are the defaults (DefaultApps); agents never write them.
+	BrowserApp  string   `json:"browserApp,omitempty"`
+	AllowedApps []string `json:"allowedApps,omitempty"`
 }
 
 func settingsPath(dataDir string) string {
@@ -35,6 +40,9 @@ func readSettings(dataDir string) (settingsFile, error) {
 	}
 	if err := json.Unmarshal(raw, &f); err != nil {
 		return f, fmt.Errorf("daemon: %s is not valid JSON (%w); fix or remove it", settingsPath(dataDir), err)
+	}
+	if n := len(f.AllowedApps); n > MaxAllowedApps {
+		return f, fmt.Errorf("daemon: %s allows %d apps, more than %d; remove some from allowedApps", settingsPath(dataDir), n, MaxAllowedApps)
 	}
 	return f, nil
 }

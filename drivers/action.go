@@ -58,7 +58,11 @@ type Action struct {
 	MaxChars int           // dom: cap on text; 0 means 8000
 	AppID    string        // open: a bundle id
 	App      string        // open: an app's name
+	Point    *Point        // click: a pixel of the latest screenshot instead of Target (computer mode)
 }
+
+// Point is a pixel of an observation's screenshot, from its top-left corner.
+type Point struct{ X, Y int }
 
 // WaitCond is what wait_for polls for: exactly one field is set.
 type WaitCond struct {

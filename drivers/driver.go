@@ -78,31 +78,44 @@ type Observation struct {
 	TakenAt    time.Time         `json:"observedAt"`
 }
 
-// RefsIn lists the refs of a tree ("[ref=e12]") in the order it shows
-// them, once each.
+// RefsIn lists the refs of a tree ("[ref=e12]", or "[ref=ax12]" in Use my
+// apps) in the order it shows them, once each.
 func RefsIn(tree string) []string {
-	const mark = "[ref=e"
+	const mark = "[ref="
 	seen := map[string]bool{}
 	var out []string
-	for i := strings.Index(tree, mark); i >= 0; {
-		j := i + len(mark)
-		k := j
-		for k < len(tree) && tree[k] >= '0' && tree[k] <= '9' {
-			k++
+	for rest := tree; ; {
+		i := strings.Index(rest, mark)
+		if i < 0 {
+			return out
 		}
-		if k > j && k < len(tree) && tree[k] == ']' {
-			if ref := tree[i+5 : k]; !seen[ref] {
-				seen[ref] = true
-				out = append(out, ref)
-			}
+		rest = rest[i+len(mark):]
+		if ref, ok := refAt(rest); ok && !seen[ref] {
+			seen[ref] = true
+			out = append(out, ref)
 		}
-		next := strings.Index(tree[k:], mark)
-		if next < 0 {
-			break
-		}
-		i = k + next
 	}
-	return out
+}
+
+// refAt is the ref at the start of s ("e12]" or "ax12]"), if one is there.
+func refAt(s string) (string, bool) {
+	j := 0
+	switch {
+	case strings.HasPrefix(s, "e"):
+		j = 1
+	case strings.HasPrefix(s, "ax"):
+		j = 2
+	default:
+		return "", false
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != ']' {
+		return "", false
+	}
+	return s[:k], true
 }
 
 // Target is one observed element. Fingerprint is the driver's own evidence

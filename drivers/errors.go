@@ -67,3 +67,20 @@ func ErrNoApps() *Error {
 type AppOpener interface {
 	OpenApp(ctx context.Context, a *Action) (*Outcome, error)
 }
+
+// AppDriver is an optional capability of a Driver: every Tabs it opens is
+// an AppOpener. It lets a session refuse open before it holds any tabs.
+type AppDriver interface {
+	OpensApps() bool
+}
+
+// OpensApps reports whether open works on tabs, or, before a session holds
+// any (tabs nil), on the tabs d would open.
+func OpensApps(d Driver, tabs Tabs) bool {
+	if tabs != nil {
+		_, ok := tabs.(AppOpener)
+		return ok
+	}
+	a, ok := d.(AppDriver)
+	return ok && a.OpensApps()
+}

@@ -16,3 +16,10 @@ func TestRefsInListsEachRefOnceInTreeOrder(t *testing.T) {
 		t.Fatalf("RefsIn of nothing = %q", got)
 	}
 }
+
+func TestRefsInReadsAccessibilityRefs(t *testing.T) {
+	tree := "- window \"Calculator\" [ref=ax1]\n  - button \"7\" [ref=ax12]\n  - button \"x\" [ref=ax] [ref=axe3] [ref=ax12]"
+	if got := drivers.RefsIn(tree); !slices.Equal(got, []string{"ax1", "ax12"}) {
+		t.Fatalf("RefsIn = %q", got)
+	}
+}

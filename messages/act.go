@@ -1,5 +1,7 @@
 package messages
 
+import "fmt"
+
 // ActInput is the input of browser.act. Action picks which other fields
 // apply; the action table (Actions) says which. The descriptions of action,
 // observation and steps are filled from the table where the schema is built.
@@ -48,7 +50,16 @@ type TargetRef struct {
 	Role  string `json:"role,omitempty" jsonschema:"by role: the element's exact role, such as button"`
 	Name  string `json:"name,omitempty" jsonschema:"the exact name, label, placeholder or text to match"`
 	Frame int    `json:"frame,omitempty" jsonschema:"the frame number the observation gave the element; 0 is the page itself"`
+	X     *int   `json:"x,omitempty" jsonschema:"click in Use my apps, instead of a ref: pixels from the left edge of the latest observation's screenshot, which must be unchanged"`
+	Y     *int   `json:"y,omitempty" jsonschema:"click in Use my apps, instead of a ref: pixels from the top edge of the latest observation's screenshot"`
 }
+
+// MaxPixel bounds a pixel target's coordinates.
+const MaxPixel = 16384
+
+// Point reports whether the target is a pixel of the latest screenshot
+// rather than an element.
+func (t *TargetRef) Point() bool { return t != nil && (t.X != nil || t.Y != nil) }
 
 // Ways a semantic target matches.
 const (
@@ -61,7 +72,7 @@ const (
 
 // Semantic reports whether the target names an element by what it is
 // rather than by ref.
-func (t *TargetRef) Semantic() bool { return t != nil && t.Ref == "" }
+func (t *TargetRef) Semantic() bool { return t != nil && t.Ref == "" && !t.Point() }
 
 // MatchRole is the role a semantic target asks for ("" for any): by link
 // is by role link.
@@ -80,6 +91,8 @@ func (t *TargetRef) Describe() string {
 	switch {
 	case t.Ref != "":
 		return t.Ref
+	case t.Point() && t.X != nil && t.Y != nil:
+		return fmt.Sprintf("the pixel at %d,%d", *t.X, *t.Y)
 	case t.By == ByRole || t.By == ByLink:
 		return t.MatchRole() + " " + quoted(t.Name)
 	}

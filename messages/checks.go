@@ -9,7 +9,8 @@ import (
 // action shares (known action, observation for mutating ones, the ref's
 // shape, the value's length).
 
-var refPattern = regexp.MustCompile(`^e[0-9]{1,7}$`)
+// refPattern is a page ref (e12) or, in Use my apps, an accessibility ref (ax12).
+var refPattern = regexp.MustCompile(`^(e|ax)[0-9]{1,7}$`)
 
 // MaxFindChars bounds find's text, role and name.
 const MaxFindChars = 200
@@ -42,6 +43,9 @@ func checkTarget(t *TargetRef) *Error {
 	if t.Frame < 0 || t.Frame > MaxFrame {
 		return badInput("the target's frame must be from 0 to %d; use the frame number the observation gave", MaxFrame)
 	}
+	if t.Point() {
+		return checkPoint(t)
+	}
 	if t.Ref != "" {
 		if !validRef(t.Ref) || t.By != "" || t.Role != "" || t.Name != "" {
 			return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation, alone", clip(t.Ref))
@@ -49,6 +53,17 @@ func checkTarget(t *TargetRef) *Error {
 		return nil
 	}
 	return checkSemantic(t)
+}
+
+// checkPoint checks a pixel target: both coordinates, nothing else.
+func checkPoint(t *TargetRef) *Error {
+	if t.X == nil || t.Y == nil || t.Ref != "" || t.By != "" || t.Role != "" || t.Name != "" || t.Frame != 0 {
+		return badInput("a pixel target is {\"x\":120,\"y\":180} alone, both numbers and nothing else; or use a ref")
+	}
+	if *t.X < 0 || *t.Y < 0 || *t.X > MaxPixel || *t.Y > MaxPixel {
+		return badInput("a pixel target's x and y must be from 0 to %d, within the latest screenshot", MaxPixel)
+	}
+	return nil
 }
 
 // checkSemantic checks a target named by what it is rather than by ref.
@@ -193,7 +208,7 @@ func checkScript(in *ActInput) error {
 		if e := ValidateAct(s, true); e != nil {
 			return badInput("script step %d: %s", i+1, e.Message)
 		}
-		if s.Target.Semantic() {
+		if s.Target.Semantic() || s.Target.Point() {
 			return badInput("script step %d: a script's steps name their target by ref from your latest observation", i+1)
 		}
 	}

@@ -23,11 +23,19 @@ type ChangeSettings struct {
 	Headless     *bool   `json:"headless,omitempty"`
 	SiteApproval *string `json:"siteApproval,omitempty"`
 	AirGap       *bool   `json:"airGap,omitempty"`
+	// Use my apps: the app navigate opens tabs in, and the apps open may
+	// bring forward (at most MaxAllowedApps), by id.
+	BrowserApp  *string   `json:"browserApp,omitempty"`
+	AllowedApps *[]string `json:"allowedApps,omitempty"`
 }
+
+// MaxAllowedApps is how many apps Use my apps may allow.
+const MaxAllowedApps = 32
 
 // Empty reports whether the change names no setting.
 func (m *ChangeSettings) Empty() bool {
-	return m.Mode == nil && m.Channel == nil && m.Headless == nil && m.SiteApproval == nil && m.AirGap == nil
+	return m.Mode == nil && m.Channel == nil && m.Headless == nil && m.SiteApproval == nil && m.AirGap == nil &&
+		m.BrowserApp == nil && m.AllowedApps == nil
 }
 
 // OpenBrowser is the owner typing an address into an empty Browser tab: a
@@ -90,9 +98,12 @@ type BrowserSettings struct {
 	Hosts          []string     `json:"hosts"`
 	PreviewOrigins []string     `json:"previewOrigins"`
 	// Locked names the settings buddi's environment fixes: setting → variable.
-	Locked       map[string]string `json:"locked"`
-	Browser      BrowserStatus     `json:"browser"`
-	SessionsOpen int               `json:"sessionsOpen"`
+	Locked map[string]string `json:"locked"`
+	// BrowserApp and AllowedApps are Use my apps' choices, by id.
+	BrowserApp   string        `json:"browserApp"`
+	AllowedApps  []string      `json:"allowedApps"`
+	Browser      BrowserStatus `json:"browser"`
+	SessionsOpen int           `json:"sessionsOpen"`
 }
 
 // Opened answers OpenBrowser: the owner's session and how the navigation went.

@@ -15,9 +15,9 @@ func (b *OwnerBody) Snapshot() (any, *Error) {
 // ChangeSettings is the body as a change of the browser settings.
 func (b *OwnerBody) ChangeSettings() (any, *Error) {
 	m := &ChangeSettings{Mode: b.Mode, Channel: b.Channel, Headless: b.Headless,
-		SiteApproval: b.SiteApproval, AirGap: b.AirGap}
+		SiteApproval: b.SiteApproval, AirGap: b.AirGap, BrowserApp: b.BrowserApp, AllowedApps: b.AllowedApps}
 	if m.Empty() {
-		return nil, &Error{Code: CodeBadInput, Message: "Name a setting to change: mode, channel, headless, siteApproval or airGap."}
+		return nil, &Error{Code: CodeBadInput, Message: "Name a setting to change: mode, channel, headless, siteApproval, airGap, browserApp or allowedApps."}
 	}
 	if s := m.SiteApproval; s != nil && *s != "off" && *s != "ask" {
 		return nil, Errorf(CodeBadInput, "siteApproval %q is not a setting; use ask or off.", clip(*s))

@@ -23,9 +23,12 @@ type OwnerBody struct {
 	Headless     *bool   `json:"headless"`
 	SiteApproval *string `json:"siteApproval"`
 	AirGap       *bool   `json:"airGap"`
-	URL          string  `json:"url"`
-	ID           string  `json:"id"`
-	Token        string  `json:"token"`
+	// Use my apps: the browser app and the allowed apps, by id.
+	BrowserApp  *string   `json:"browserApp"`
+	AllowedApps *[]string `json:"allowedApps"`
+	URL         string    `json:"url"`
+	ID          string    `json:"id"`
+	Token       string    `json:"token"`
 }
 
 // DecodeOwnerBody reads an owner request's body; an empty body is an empty

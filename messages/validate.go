@@ -73,6 +73,9 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 	if e := checkTarget(in.Target); e != nil {
 		return e
 	}
+	if in.Target.Point() && in.Action != "click" {
+		return badInput("only click takes a pixel target; %s needs a ref from your latest observation", in.Action)
+	}
 	if len(in.Value) > MaxValueChars {
 		return badInput("the value is longer than %d characters", MaxValueChars)
 	}

@@ -24,6 +24,9 @@ type SessionInfo struct {
 	Expires      time.Time `json:"expires"`
 	URL          string    `json:"url,omitempty"`
 	Profile      int       `json:"profile"`
+	// Computer is set in Use my apps: the session works in the owner's own
+	// apps, so the owner takes over at the computer itself.
+	Computer bool `json:"computer,omitempty"`
 }
 
 // Task states.
@@ -60,8 +63,9 @@ type AgentView struct {
 type SiteRequest struct {
 	Conversation string    `json:"conversation"`
 	Agent        string    `json:"agent"`
-	Site         string    `json:"site"`
+	Site         string    `json:"site"` // "app:<id>" when the request is about an app
 	URL          string    `json:"url"`
+	App          string    `json:"app,omitempty"` // Use my apps: the app's id, when the request is about an app
 	At           time.Time `json:"at"`
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/actors/controller/appgate"
 	"github.com/buddi-dev/buddi/actors/controller/chat"
 	"github.com/buddi-dev/buddi/actors/controller/devices"
 	"github.com/buddi-dev/buddi/actors/controller/pool"
@@ -93,6 +94,7 @@ type Actor struct {
 	agents   *registry.Registry
 	tasks    *tasks.Book
 	sites    *sitegate.Gate
+	apps     *appgate.Gate // Use my apps: the owner's answers about apps
 	devices  *devices.Book
 	pool     *pool.Pool
 	chat     *chat.Book
@@ -198,7 +200,7 @@ func (a *Actor) owner(ctx actor.Context) bool {
 	case *messages.ListAgents:
 		ctx.Respond(&messages.OwnerReply{Result: a.agents.List()})
 	case *messages.ListSiteRequests:
-		ctx.Respond(&messages.OwnerReply{Result: a.sites.Pending()})
+		ctx.Respond(&messages.OwnerReply{Result: a.pendingRequests()})
 	case *messages.DecideSite:
 		a.decideSite(ctx, m)
 	case *messages.GetHealth:

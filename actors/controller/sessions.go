@@ -103,6 +103,9 @@ func (a *Actor) forget(conv string) []ledger.Op {
 	for _, site := range a.sites.Forget(conv) {
 		ops = append(ops, ledger.Delete(ledger.ApprovalKey(conv, onceSubject(site))))
 	}
+	for _, app := range a.apps.Forget(conv) {
+		ops = append(ops, ledger.Delete(ledger.AppKey(conv, app)))
+	}
 	return ops
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors/controller/appgate"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -13,6 +14,10 @@ import (
 // are answered once the ledger has them, reject at once (it lasts for the
 // life of the process).
 func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
+	if appgate.IsApp(m.Site) {
+		a.decideApp(ctx, m)
+		return
+	}
 	ans, e := a.sites.Decide(m)
 	if e != nil {
 		ctx.Respond(fail(e))

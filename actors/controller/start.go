@@ -65,6 +65,7 @@ func (a *Actor) start(ctx actor.Context) {
 	must(func() error { return err })
 	a.tasks = tasks.New(stored, a.agentID, a.cfg.Now)
 	a.sites = a.loadSites(ctx)
+	a.apps = a.loadApps(ctx)
 	a.pushRoutes()
 	for _, t := range a.tasks.All() {
 		if t.State == ledger.TaskActive && a.cfg.Now().Before(t.Expires) {

@@ -52,6 +52,13 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(messages.FailWith(a.tasks.NoTask(m.Conversation)))
 		return
 	}
+	if e, asked := a.checkApp(m.Conversation, ag.Name, m.Act); e != nil {
+		if asked != nil {
+			a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *asked})
+		}
+		ctx.Respond(messages.FailWith(e))
+		return
+	}
 	v := a.sites.Check(m.Conversation, ag.Name, m.Act)
 	if v.Asked != nil {
 		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *v.Asked})

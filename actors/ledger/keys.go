@@ -18,7 +18,15 @@ const (
 	prefixDevice   = version + "device/"
 	prefixTelegram = version + "telegram/chat"
 	prefixBound    = version + "telegram/bound/"
+	prefixDesktop  = version + "desktop"
+	prefixApp      = version + "app/"
 )
+
+// AppKey names the owner's answer about one app in one conversation.
+func AppKey(conv, app string) []byte { return []byte(prefixApp + conv + "/" + app) }
+
+// DesktopKey is where the desktop lock of Use my apps lives.
+func DesktopKey() []byte { return []byte(prefixDesktop) }
 
 // DeviceKey names one signed-in dashboard device.
 func DeviceKey(id string) []byte { return []byte(prefixDevice + id) }

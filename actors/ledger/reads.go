@@ -71,3 +71,13 @@ func (s *Store) Telegram() (Telegram, bool, error) {
 
 // Bound lists the conversations bound to the paired chat.
 func (s *Store) Bound() ([]Bound, error) { return List[Bound](s, prefixBound) }
+
+// Desktop returns the desktop lock as last written (zero when never).
+func (s *Store) Desktop() (Desktop, error) {
+	var v Desktop
+	_, err := s.Get(DesktopKey(), &v)
+	return v, err
+}
+
+// AppAnswers lists the owner's per-conversation answers about apps.
+func (s *Store) AppAnswers() ([]AppAnswer, error) { return List[AppAnswer](s, prefixApp) }

@@ -125,3 +125,23 @@ type Device struct {
 	Created   time.Time `json:"created"`
 	Expires   time.Time `json:"expires"`
 }
+
+// Desktop is the desktop lock of Use my apps: the conversation that controls
+// the computer until Expires, and whether the owner stopped computer
+// control (Revoked), which holds across restarts until they resume it.
+type Desktop struct {
+	Holder  string    `json:"holder,omitempty"`
+	Expires time.Time `json:"expires,omitzero"`
+	Revoked bool      `json:"revoked"`
+	At      time.Time `json:"at"`
+}
+
+// AppAnswer is the owner's answer about an app in one conversation of Use
+// my apps: once (it may be opened there) or reject (it is refused there,
+// with no second card).
+type AppAnswer struct {
+	Conversation string    `json:"conversation"`
+	App          string    `json:"app"`
+	Decision     string    `json:"decision"`
+	At           time.Time `json:"at"`
+}

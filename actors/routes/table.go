@@ -101,8 +101,9 @@ func (t *Table) SetAskSites(on bool) {
 
 // Direct returns the session a call may go to without the controller, and
 // who makes it: the token is known and granted the tool, access is not
-// stopped, the conversation's session runs for that agent, and no
-// navigation of the call needs the owner's site answers.
+// stopped, the conversation's session runs for that agent, no navigation
+// of the call needs the owner's site answers, and it opens no app (Use my
+// apps asks the owner about apps off the list).
 func (t *Table) Direct(c *messages.ToolCall) (pid *actor.PID, agent string, ok bool) {
 	if c.Tool != messages.ToolAct && c.Tool != messages.ToolStatus {
 		return nil, "", false
@@ -114,8 +115,8 @@ func (t *Table) Direct(c *messages.ToolCall) (pid *actor.PID, agent string, ok b
 	if !known || !a.Granted(c.Tool) || t.stopped || s == nil || s.AgentID != a.ID {
 		return nil, "", false
 	}
-	if c.Act != nil && NeedsSiteCheck(c.Act, t.askSites) {
-		return nil, "", false
+	if c.Act != nil && (NeedsSiteCheck(c.Act, t.askSites) || c.Act.Action == "open") {
+		return nil, "", false // an app's open goes past the owner's app answers
 	}
 	return s.PID, a.Name, true
 }

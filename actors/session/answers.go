@@ -125,9 +125,13 @@ func (a *Actor) info() messages.SessionInfo {
 		Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, State: a.st.name(),
 		PauseReason: reason, Task: a.task.Description,
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Expires: a.task.Expires,
-		URL: a.url, Profile: a.cfg.Profile,
+		URL: a.url, Profile: a.cfg.Profile, Computer: a.computer(),
 	}
 }
+
+// computer reports whether the session works in the owner's own apps (Use
+// my apps), where the owner takes over at the computer.
+func (a *Actor) computer() bool { return drivers.OpensApps(a.cfg.Driver, nil) }
 
 func (a *Actor) infoPtr() *messages.SessionInfo {
 	i := a.info()

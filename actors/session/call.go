@@ -86,10 +86,8 @@ func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
 
 // prepare checks evidence and policy and builds the driver action.
 func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, *messages.Error) {
-	if in.Action == "open" {
-		if _, ok := a.tabs.(drivers.AppOpener); !ok {
-			return nil, messages.CodeNoApps.Err()
-		}
+	if e := a.checkApps(in); e != nil {
+		return nil, e
 	}
 	var target *drivers.Target
 	if messages.Spec(in.Action).Mutating {
@@ -124,6 +122,21 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 		act.Wait.Target = t
 	}
 	return act, nil
+}
+
+// checkApps refuses what only Use my apps does (open, a pixel target) in a
+// mode without apps.
+func (a *Actor) checkApps(in *messages.ActInput) *messages.Error {
+	if drivers.OpensApps(a.cfg.Driver, a.tabs) {
+		return nil
+	}
+	if in.Action == "open" {
+		return messages.CodeNoApps.Err()
+	}
+	if in.Target.Point() {
+		return messages.Errorf(messages.CodeBadInput, "A pixel target works only in Use my apps; click a ref from your latest observation instead.")
+	}
+	return nil
 }
 
 // prepareSteps runs a script's steps through the checks a single call gets

@@ -15,8 +15,12 @@ import (
 // page and voids the agent's evidence at once; the owner is answered once
 // the take-over is durable.
 func (a *Actor) takeOver(ctx actor.Context) {
+	where := ""
+	if a.computer() {
+		where = " at the computer"
+	}
 	a.interrupt(ctx, messages.Fail(messages.CodeTakenOver,
-		"The owner took over while this action ran; it was abandoned and not repeated. Wait for the owner to hand back, then observe again."))
+		"The owner took over"+where+" while this action ran; it was abandoned and not repeated. Wait for the owner to hand back, then observe again."))
 	hand := a.hand(ctx)
 	a.ev.void("the owner took over")
 	a.become(&takenOver{hand: hand})

@@ -53,8 +53,8 @@ func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Erro
 		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
 			"Observation %s no longer describes the page (%s); act on a newer observation.", e.id, e.reason)}
 	}
-	if in.Target == nil {
-		return nil, nil
+	if in.Target == nil || in.Target.Point() {
+		return nil, nil // a pixel: the driver checks the screenshot is unchanged
 	}
 	if in.Target.Semantic() {
 		return e.match(in.Target)

@@ -161,6 +161,9 @@ func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
 	if in.Action == "press" {
 		act.Value = in.Key
 	}
+	if in.Target.Point() {
+		act.Point = &drivers.Point{X: *in.Target.X, Y: *in.Target.Y}
+	}
 	if in.Wait != nil {
 		act.Wait = &drivers.WaitCond{Selector: in.Wait.Selector, Text: in.Wait.Text,
 			URL: in.Wait.URL, Load: in.Wait.Load}

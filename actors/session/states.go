@@ -133,8 +133,12 @@ func (*closing) receive(_ *Actor, ctx actor.Context) {
 }
 
 func (a *Actor) refuseTakenOver(ctx actor.Context, m *messages.AgentCall) {
+	what := "this browser"
+	if a.computer() {
+		what = "at the computer"
+	}
 	a.refuseUnlessClose(ctx, m, messages.Errorf(messages.CodeTakenOver,
-		"The owner has taken over this browser; wait until they hand it back, then observe again before acting."))
+		"The owner has taken over %s; wait until they hand it back, then observe again before acting.", what))
 }
 
 func (a *Actor) refuseUnlessClose(ctx actor.Context, m *messages.AgentCall, e *messages.Error) {

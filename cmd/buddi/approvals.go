@@ -20,10 +20,11 @@ func approvals(e *env, args []string) int {
 			return err
 		}
 		if len(list) == 0 {
-			fmt.Fprintln(e.stdout, "No site is waiting for approval.")
+			fmt.Fprintln(e.stdout, "No site or app is waiting for approval.")
 			return nil
 		}
-		tb := newTable(e.stdout, "CONVERSATION", "AGENT", "SITE", "URL")
+		// An app of Use my apps is listed as app:<id>, which approve takes.
+		tb := newTable(e.stdout, "CONVERSATION", "AGENT", "SITE OR APP", "URL")
 		for _, r := range list {
 			tb.row(r.Conversation, r.Agent, r.Site, r.URL)
 		}

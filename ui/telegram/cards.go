@@ -93,6 +93,10 @@ func (b *Bot) taskChanged(t *messages.TaskView) {
 func (b *Bot) siteAsked(r *messages.SiteRequest) {
 	text := fmt.Sprintf("%s wants to open %s in conversation %s:\n%s",
 		r.Agent, r.Site, r.Conversation, clipRunes(r.URL, 300))
+	if r.App != "" {
+		text = fmt.Sprintf("Use %s on your computer? %s asks to open the app %s in conversation %s.",
+			r.App, r.Agent, r.App, r.Conversation)
+	}
 	b.postCard(&card{subject: "site/" + r.Conversation + "/" + r.Site, conv: r.Conversation, site: r.Site, text: text}, siteChoices)
 }
 

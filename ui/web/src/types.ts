@@ -5,6 +5,7 @@ export interface ApiErrorBody { code: string; message: string }
 export interface SessionInfo {
   conversation: string; agent: string; state: string; pauseReason?: string; task: string;
   stepsUsed: number; stepsMax: number; expires: string; url?: string; profile: number;
+  computer?: boolean; // Use my apps: the owner takes over at the computer itself
 }
 
 export interface TaskView {
@@ -12,7 +13,7 @@ export interface TaskView {
   lifetime: number; created: string; started: string; expires: string; endReason?: string;
 }
 
-export interface SiteRequest { conversation: string; agent: string; site: string; url: string; at: string }
+export interface SiteRequest { conversation: string; agent: string; site: string; url: string; app?: string; at: string }
 
 export interface StopView { stopped: boolean; settled: boolean; saved: boolean; sessions: number }
 
@@ -51,6 +52,7 @@ export interface BrowserSettings {
   mode: string; modes: ModeChoice[]; channel: string; channels: string[]; headless: boolean; hasDisplay: boolean;
   siteApproval: string; airGap: boolean; hosts: string[]; previewOrigins: string[];
   locked: Record<string, string>; browser: BrowserStatus; sessionsOpen: number;
+  browserApp: string; allowedApps: string[];
 }
 
 export interface SiteGrant { site: string; scheme?: string; query?: string; scope: "always" | "once" | "rejected"; conversation?: string }

@@ -22,9 +22,11 @@ export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void 
     const conv = s.conversation;
     const list: HTMLButtonElement[] = [];
     if (s.state !== "taken_over" && s.state !== "closing") {
-      list.push(b("Take over", "primary", async () => {
+      list.push(b(s.computer ? "Take over at the computer" : "Take over", "primary", async () => {
         await post("/api/browser/takeover", { conversation: conv });
-        return `Taken over: ${s.agent} is paused, any action in flight was abandoned, and the page is kept for you.`;
+        return s.computer
+          ? `Taken over: ${s.agent} is paused and any action in flight was abandoned; take over at the computer, where every app and window stays as it is.`
+          : `Taken over: ${s.agent} is paused, any action in flight was abandoned, and the page is kept for you.`;
       }));
     }
     if (s.state === "paused" || s.state === "taken_over") {

@@ -1,5 +1,6 @@
 // Settings → Computer & browser: the mode, which browser and whether it is
-// headless, installing Chromium, and the hosts and preview origins.
+// headless, installing Chromium, Use my apps' browser app and allowed apps,
+// and the hosts and preview origins.
 import { get, post } from "../api";
 import { clock, fill, h } from "../dom";
 import { act } from "../notice";
@@ -36,7 +37,18 @@ function render(root: HTMLElement): () => void {
     const headless = h("input", { type: "checkbox", name: "headless", checked: s.headless, disabled: !s.hasDisplay,
       onchange: (ev: Event) => change(ev.target as HTMLElement, { headless: (ev.target as HTMLInputElement).checked }, (n) => n.headless ? "The browser runs headless from its next launch." : "The browser shows its window from its next launch.") });
     const st = s.browser;
-    fill(body, modes,
+    const browserApp = h("input", { type: "text", name: "browserApp", value: s.browserApp, "aria-label": "Browser app id", autocomplete: "off" });
+    const allowed = h("textarea", { name: "allowedApps", rows: 4, "aria-label": "Allowed apps, one id a line" }, s.allowedApps.join("\n"));
+    const saveApps: HTMLButtonElement = h("button", { type: "button", onclick: () => change(saveApps, {
+      browserApp: (browserApp as HTMLInputElement).value.trim(),
+      allowedApps: (allowed as HTMLTextAreaElement).value.split("\n").map((x) => x.trim()).filter((x) => x !== ""),
+    }, (n) => `Use my apps: ${n.browserApp} is the browser app and ${n.allowedApps.length} app${n.allowedApps.length === 1 ? " is" : "s are"} allowed.`) }, "Save apps");
+    const apps = h("fieldset", { class: "apps" }, h("legend", {}, "Use my apps: the apps agents may use"),
+      h("label", {}, "Browser app (navigate opens tabs here)", browserApp),
+      h("label", {}, "Allowed apps, by id, one a line (at most 32)", allowed),
+      h("p", { class: "note" }, "Any other app raises a card the first time an agent asks for it: Once, Always (added here) or Reject. Agents cannot change this list."),
+      saveApps);
+    fill(body, modes, apps,
       h("fieldset", {}, h("legend", {}, "Which browser the agents use"),
         h("p", { class: st.found ? "ok" : "bad" }, st.found ? `${st.browser}${st.running ? " (running)" : ""}` : "No browser installed for the agents yet."),
         st.problem && h("p", { class: "said bad" }, st.problem),

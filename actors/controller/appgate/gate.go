@@ -1,0 +1,150 @@
+// Package appgate holds the owner's answers about apps in Use my apps and
+// checks an agent's open against them: an app on the owner's list opens;
+// any other raises one request (a card naming the agent and the app's id)
+// and the agent waits. Once lets the app open in that conversation, Always
+// adds it to the list (the caller writes settings.json; a full list makes
+// it count as Once), and Reject refuses the app in that conversation with
+// no second card. Once and Reject last until the conversation's task ends;
+// the controller keeps them in the ledger. It holds no lock; the
+// controller actor is its only user.
+package appgate
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Prefix marks an app in a request's Site, so one approvals path (owner
+// API, dashboard, CLI, Telegram) answers sites and apps alike.
+const Prefix = "app:"
+
+// MaxPending bounds the open app requests of one conversation.
+const MaxPending = 8
+
+// Subject is the request's Site for app id.
+func Subject(id string) string { return Prefix + id }
+
+// IsApp reports whether a request's Site names an app.
+func IsApp(site string) bool { return strings.HasPrefix(site, Prefix) }
+
+// Gate is the owner's app answers and the requests waiting for one.
+type Gate struct {
+	once     map[string]map[string]bool // by conversation, by app
+	rejected map[string]map[string]bool
+	pending  map[string]*messages.SiteRequest
+	now      func() time.Time
+}
+
+// New returns an empty gate.
+func New(now func() time.Time) *Gate {
+	return &Gate{once: map[string]map[string]bool{}, rejected: map[string]map[string]bool{},
+		pending: map[string]*messages.SiteRequest{}, now: now}
+}
+
+// Load puts back a stored answer (once or reject).
+func (g *Gate) Load(conv, app, decision string) {
+	switch decision {
+	case messages.DecideOnce:
+		put(g.once, conv, app)
+	case messages.DecideReject:
+		put(g.rejected, conv, app)
+	}
+}
+
+func put(m map[string]map[string]bool, conv, app string) {
+	if m[conv] == nil {
+		m[conv] = map[string]bool{}
+	}
+	m[conv][app] = true
+}
+
+// Check checks an act's open of an app by id; allowed says whether the app
+// is on the owner's list. It returns the refusal, and the request it filed
+// for the owner when it filed one.
+func (g *Gate) Check(conv, agent string, in *messages.ActInput, allowed func(id string) bool) (*messages.Error, *messages.SiteRequest) {
+	if in == nil || in.Action != "open" || in.AppID == "" {
+		return nil, nil
+	}
+	id := in.AppID
+	if allowed(id) || g.once[conv][id] {
+		return nil, nil
+	}
+	if g.rejected[conv][id] {
+		return messages.Errorf(messages.CodeNotApproved, "The owner said no to %s this time.", id), nil
+	}
+	if g.pending[key(conv, id)] != nil {
+		return messages.Errorf(messages.CodeApprovalRequired, "buddi already asked the owner about %s; wait for the answer, then open it again.", id), nil
+	}
+	if g.pendingFor(conv) >= MaxPending {
+		return messages.Errorf(messages.CodeTooManyRequests, "%d apps already wait for the owner in this conversation; wait for answers before asking about more.", MaxPending), nil
+	}
+	req := &messages.SiteRequest{Conversation: conv, Agent: agent, Site: Subject(id), App: id, At: g.now()}
+	g.pending[key(conv, id)] = req
+	return messages.Errorf(messages.CodeApprovalRequired, "buddi asked the owner whether you may use %s on their computer; wait for the answer, then open it again.", id), req
+}
+
+func (g *Gate) pendingFor(conv string) int {
+	n := 0
+	for _, r := range g.pending {
+		if r.Conversation == conv {
+			n++
+		}
+	}
+	return n
+}
+
+// Decide takes the owner's answer to a waiting request. Always is taken as
+// Once here: the caller adds the app to the list, or, when the list is
+// full, keeps the Once.
+func (g *Gate) Decide(m *messages.DecideSite) (messages.SiteRequest, *messages.Error) {
+	id := strings.TrimPrefix(m.Site, Prefix)
+	k := key(m.Conversation, id)
+	req := g.pending[k]
+	if req == nil {
+		return messages.SiteRequest{}, messages.Errorf(messages.CodeNoPendingApproval,
+			"Conversation %s has no request for the app %s waiting; `buddi approvals` lists them.", m.Conversation, id)
+	}
+	delete(g.pending, k)
+	if m.Decision == messages.DecideReject {
+		put(g.rejected, m.Conversation, id)
+	} else {
+		put(g.once, m.Conversation, id)
+	}
+	return *req, nil
+}
+
+// Pending lists the waiting requests, oldest first.
+func (g *Gate) Pending() messages.SiteRequests {
+	out := make(messages.SiteRequests, 0, len(g.pending))
+	for _, r := range g.pending {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
+}
+
+// Forget drops a conversation's requests and answers (its task ended) and
+// returns the apps it had answers about, for the caller to delete.
+func (g *Gate) Forget(conv string) (apps []string) {
+	for k, r := range g.pending {
+		if r.Conversation == conv {
+			delete(g.pending, k)
+		}
+	}
+	for app := range g.once[conv] {
+		apps = append(apps, app)
+	}
+	for app := range g.rejected[conv] {
+		if !g.once[conv][app] {
+			apps = append(apps, app)
+		}
+	}
+	delete(g.once, conv)
+	delete(g.rejected, conv)
+	return apps
+}
+
+func key(conv, app string) string { return conv + "|" + app }

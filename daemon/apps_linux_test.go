@@ -1,0 +1,183 @@
+//go:build linux
+
+package daemon_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/native/linux/linuxtest"
+)
+
+// computerDaemon starts buddi in Use my apps on a private Linux desktop,
+// with settings.json holding allowed as its allowed apps.
+func computerDaemon(t *testing.T, allowed []string) (*daemontest.Daemon, daemon.Options, string) {
+	t.Helper()
+	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
+		}
+	}
+	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
+		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/setup.sh")
+	}
+	helper := filepath.Join(t.TempDir(), "buddi-computer-linux")
+	if out, err := exec.Command("go", "build", "-o", helper, "../native/linux/cmd/buddi-computer-linux").CombinedOutput(); err != nil {
+		t.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	desk := linuxtest.Start(t)
+	for _, kv := range desk.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	dir := browsertest.TempDir(t)
+	raw, _ := json.Marshal(map[string]any{"mode": "computer", "allowedApps": allowed})
+	if err := os.MkdirAll(filepath.Join(dir, "browser"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "browser", "settings.json"), raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var o daemon.Options
+	o.Config.ComputerHelper = helper
+	d := daemontest.Start(t, dir, o)
+	if s := browserSettings(t, d); s.Mode != "computer" {
+		t.Fatalf("the stored computer mode reads as %s", s.Mode)
+	}
+	return d, o, dir
+}
+
+const calcID = "org.gnome.Calculator"
+
+var openCalc = map[string]any{"action": "open", "appId": calcID}
+
+// appRequests is the waiting requests about apps.
+func appRequests(t *testing.T, d *daemontest.Daemon) []messages.SiteRequest {
+	t.Helper()
+	var all []messages.SiteRequest
+	if err := d.Must(t, "GET", "/api/approvals", nil).Decode(&all); err != nil {
+		t.Fatal(err)
+	}
+	var apps []messages.SiteRequest
+	for _, r := range all {
+		if r.App != "" {
+			apps = append(apps, r)
+		}
+	}
+	return apps
+}
+
+func decide(t *testing.T, d *daemontest.Daemon, conv, decision string) messages.SiteDecision {
+	t.Helper()
+	var out messages.SiteDecision
+	if err := d.Must(t, "POST", "/api/approvals", map[string]any{"conversation": conv, "site": "app:" + calcID, "decision": decision}).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func wantRefused(t *testing.T, r *daemontest.Reply, code messages.Code, words string) {
+	t.Helper()
+	if r.OK || r.Code() != code || !strings.Contains(r.Error.Message, words) {
+		t.Fatalf("got %+v; want %s saying %q", r.Raw, code, words)
+	}
+}
+
+// TestUnlistedAppIsCarded: an app off the list raises one card naming the
+// agent and the app's id; Once opens it in that conversation only, Reject
+// refuses the next open there with no second card, also after a restart,
+// and Always adds it to settings.json so it opens everywhere.
+func TestUnlistedAppIsCarded(t *testing.T) {
+	d, o, dir := computerDaemon(t, []string{})
+	token := d.AddAgent(t, "ada", true)
+
+	d.Task(t, "ada", "c1", 40)
+	wantRefused(t, d.Act(t, token, "c1", openCalc), messages.CodeApprovalRequired, "asked the owner whether you may use "+calcID)
+	wantRefused(t, d.Act(t, token, "c1", openCalc), messages.CodeApprovalRequired, "already asked")
+	if p := appRequests(t, d); len(p) != 1 || p[0].Agent != "ada" || p[0].App != calcID || p[0].Conversation != "c1" {
+		t.Fatalf("the waiting app requests are %+v; want one card for ada and %s", p, calcID)
+	}
+	if got := decide(t, d, "c1", messages.DecideOnce); got.Decision != messages.DecideOnce {
+		t.Fatalf("Once was taken as %+v", got)
+	}
+	if r := d.Act(t, token, "c1", openCalc); !r.OK {
+		t.Fatalf("open after Once: %s: %s", r.Code(), r.Error.Message)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
+
+	d.Task(t, "ada", "c2", 40)
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeApprovalRequired, "asked the owner")
+	decide(t, d, "c2", messages.DecideReject)
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, "The owner said no to "+calcID+" this time.")
+	if p := appRequests(t, d); len(p) != 0 {
+		t.Fatalf("after Reject the next open raised %+v", p)
+	}
+	d.Stop(t)
+	d = daemontest.Start(t, dir, o)
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, "this time")
+	if p := appRequests(t, d); len(p) != 0 {
+		t.Fatalf("after a restart the rejected open raised %+v", p)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c2"})
+
+	d.Task(t, "ada", "c3", 40)
+	wantRefused(t, d.Act(t, token, "c3", openCalc), messages.CodeApprovalRequired, "asked the owner")
+	if got := decide(t, d, "c3", messages.DecideAlways); got.Decision != messages.DecideAlways {
+		t.Fatalf("Always was taken as %+v", got)
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "browser", "settings.json"))
+	if !strings.Contains(string(raw), calcID) {
+		t.Fatalf("settings.json after Always: %s", raw)
+	}
+	if r := d.Act(t, token, "c3", openCalc); !r.OK {
+		t.Fatalf("open after Always: %s: %s", r.Code(), r.Error.Message)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c3"})
+	d.Task(t, "ada", "c4", 40)
+	if r := d.Act(t, token, "c4", openCalc); !r.OK {
+		t.Fatalf("open of an always-allowed app in another conversation: %s: %s", r.Code(), r.Error.Message)
+	}
+
+	// Take over in this mode is at the computer.
+	var info messages.SessionInfo
+	if err := d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c4"}).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	if !info.Computer || info.State != "taken_over" {
+		t.Fatalf("the taken-over session reads %+v; want it marked as the computer's", info)
+	}
+	wantRefused(t, d.Act(t, token, "c4", map[string]any{"action": "observe"}), messages.CodeTakenOver, "taken over at the computer")
+}
+
+// TestAlwaysOnAFullListCountsAsOnce: with 32 apps allowed, Always on a
+// 33rd leaves the list as it is and lets the app open in that conversation.
+func TestAlwaysOnAFullListCountsAsOnce(t *testing.T) {
+	full := make([]string, 32)
+	for i := range full {
+		full[i] = fmt.Sprintf("org.example.App%d", i)
+	}
+	d, _, dir := computerDaemon(t, full)
+	path := filepath.Join(dir, "browser", "settings.json")
+	before, _ := os.ReadFile(path)
+	token := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 40)
+	wantRefused(t, d.Act(t, token, "c1", openCalc), messages.CodeApprovalRequired, "asked the owner")
+	if got := decide(t, d, "c1", messages.DecideAlways); got.Decision != messages.DecideOnce {
+		t.Fatalf("Always on a full list was taken as %+v; want once", got)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatalf("settings.json changed on a full list:\n%s", after)
+	}
+	if r := d.Act(t, token, "c1", openCalc); !r.OK {
+		t.Fatalf("open after Always-as-Once: %s: %s", r.Code(), r.Error.Message)
+	}
+}

@@ -1,0 +1,43 @@
+package webtest_test
+
+import (
+	"slices"
+	"testing"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
+)
+
+// TestTheOwnerListsTheAppsOfUseMyApps: Settings shows the browser app and
+// the allowed apps and saves a new list, one id a line, without repeats; a
+// list that is not app ids is refused on the page.
+func TestTheOwnerListsTheAppsOfUseMyApps(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	goTo(t, o, p, "#/settings/browser")
+	area := p.Locator(`textarea[name=allowedApps]`)
+	webtest.Visible(t, area)
+	if err := area.Fill("org.gnome.Calculator\nnot an id!"); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
+	webtest.Visible(t, p.Locator(".said.bad", pw.PageLocatorOptions{HasText: "is not an app id"}))
+
+	area = p.Locator(`textarea[name=allowedApps]`)
+	if err := area.Fill("com.google.Chrome\norg.gnome.Calculator\norg.gnome.Calculator"); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "2 apps are allowed"}))
+	var s messages.BrowserSettings
+	if err := o.Must(t, "GET", "/api/settings/browser", nil).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.AllowedApps, []string{"com.google.Chrome", "org.gnome.Calculator"}) {
+		t.Fatalf("the allowed apps are %v", s.AllowedApps)
+	}
+}
