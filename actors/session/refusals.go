@@ -6,13 +6,12 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// recordRefusal writes a refusal into the ledger's refusal record. This is
-// the one place refusals are recorded, and so where they are bounded: each
-// record's text is capped (refusalText), an agent's records are
+// recordRefusal writes a refusal the session decided into the ledger's
+// refusal record: each record's text is capped (ledger.Refusal.Bounded),
+// an agent's records are
 // rate-limited (limits.RefusalEvery, a burst of limits.RefusalBurst; past
 // it the refusal is still answered, and counted in the log, but not
 // recorded), and the ledger keeps only the newest ledger.MaxRefusals.
@@ -27,12 +26,7 @@ func (a *Actor) recordRefusal(ctx actor.Context, in *messages.ActInput, url stri
 	}
 	at := a.cfg.Now().UTC()
 	rec := ledger.Refusal{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent,
-		Action: capText(in.Action), URL: capText(url), Code: string(e.Code), At: at}
+		Action: in.Action, URL: url, Code: string(e.Code), At: at}.Bounded()
 	id := fmt.Sprintf("%s/%d/%s", at.Format("20060102T150405.000000000"), a.rec.Epoch, a.cfg.Conversation)
 	ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.RefusalKey(id), rec)}})
 }
-
-// refusalText bounds each text of a refusal record, in bytes.
-const refusalText = 1024
-
-func capText(s string) string { return drivers.Clip(s, refusalText) }

@@ -77,6 +77,9 @@ func (m mcpSetup) print(w io.Writer) {
 	fmt.Fprintln(w, "\n# Codex (~/.codex/config.toml): stdio")
 	fmt.Fprintf(w, "[mcp_servers.buddi]\ncommand = %s\nargs = %s\nenv = { BUDDI_AGENT_TOKEN = %s }\ntool_timeout_sec = 120\n",
 		str(m.bin), list(m.args()), str(m.token))
+	fmt.Fprintln(w, "\n# Codex over HTTP: it reads the token from BUDDI_AGENT_TOKEN in the environment it starts in")
+	fmt.Fprintf(w, "[mcp_servers.buddi-http]\nurl = %s\nbearer_token_env_var = \"BUDDI_AGENT_TOKEN\"\nhttp_headers = { \"Buddi-Conversation\" = %s }\ntool_timeout_sec = 120\n",
+		str(m.url), str(m.agent))
 }
 
 func indent(v any) string {

@@ -47,6 +47,11 @@ func TestAgentAddMCPPrintsWorkingConfigurations(t *testing.T) {
 		t.Fatalf("agent add --mcp: exit %d out %q err %q", r.code, r.stdout, r.stderr)
 	}
 	blocks := snippets(t, r.stdout)
+	codexHTTP := "[mcp_servers.buddi-http]\nurl = \"http://" + s.addr + "/mcp\"\nbearer_token_env_var = \"BUDDI_AGENT_TOKEN\"\n" +
+		"http_headers = { \"Buddi-Conversation\" = \"ada\" }\n"
+	if !strings.Contains(r.stdout, codexHTTP) {
+		t.Errorf("no Codex HTTP entry for this serve and conversation:\n%s", r.stdout)
+	}
 	if len(blocks) != 3 {
 		t.Fatalf("%d JSON snippets, want stdio, HTTP and VS Code:\n%s", len(blocks), r.stdout)
 	}

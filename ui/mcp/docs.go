@@ -48,7 +48,7 @@ func actDoc(reach *messages.Reach) string {
 		"did not see asks again, and a no holds until the owner changes it (%s).\n",
 		messages.CodeNeverAutomate, messages.CodeUnapproved, messages.CodeApprovalRequired, messages.CodeNotApproved)
 	fmt.Fprintf(&b, "Only http and https (%s); private and local addresses (%s) and ports other than 80 and 443 (%s) are refused, and so is buddi's own address (%s). "+
-		"There are no apps in this browser (%s). Typing into password, card or code fields is refused (%s), and so is a value that looks like a key or token (%s). "+
+		"Apps exist only when the owner chose Use my apps; in the browser modes open is refused (%s). Typing into password, card or code fields is refused (%s), and so is a value that looks like a key or token (%s). "+
 		"When the owner pauses, takes over or stops access you get %s, %s or %s: wait, then observe again.",
 		messages.CodeScheme, messages.CodePrivate, messages.CodePort, messages.CodeBuddiAddress, messages.CodeNoApps,
 		messages.CodeCredential, messages.CodeSecretValue, messages.CodePaused, messages.CodeTakenOver, messages.CodeStopped)
