@@ -5,7 +5,6 @@ import (
 	"image/jpeg"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -59,7 +58,7 @@ func BenchmarkInputToPaint(b *testing.B) {
 		_, _ = w.Write([]byte(flipPage))
 	}))
 	defer site.Close()
-	d := daemontest.Start(b, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+	d := daemontest.Start(b, "", daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	bs := signIn(b, d)
 	tok := d.AddAgent(b, "ada", true)

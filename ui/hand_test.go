@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -124,7 +123,7 @@ func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
 		_, _ = w.Write([]byte(handForm))
 	}))
 	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	b := signIn(t, d)
 	tok := d.AddAgent(t, "ada", true)
@@ -211,7 +210,7 @@ func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
 		_, _ = w.Write([]byte(heldPage))
 	}))
 	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	b := signIn(t, d)
 	tok := d.AddAgent(t, "ada", true)
@@ -321,7 +320,7 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 		_, _ = w.Write([]byte(handForm))
 	}))
 	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	b := signIn(t, d)
 	tok := d.AddAgent(t, "ada", true)

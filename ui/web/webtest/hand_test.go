@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -67,7 +66,7 @@ func startForm(t *testing.T, width, height int) (*webtest.Owner, pw.Page, string
 		_, _ = w.Write([]byte(handForm))
 	}))
 	t.Cleanup(site.Close)
-	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright", NoSandbox: os.Geteuid() == 0,
+	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	p := o.Page(t, width, height)
 	o.SignIn(t, p)
