@@ -59,3 +59,49 @@ func TestAPinStaysOnItsPageAndIsGoneWhenItCloses(t *testing.T) {
 		t.Fatal("input reached a pin whose page closed")
 	}
 }
+
+// A pin is gone when its page comes to stand at an address the URL rules
+// refuse without a request the rules could stop (here the page's own
+// history.pushState, on a press of the owner's hand), saying why.
+func TestAPinIsGoneWhenItsPageMovesToARefusedAddress(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "A", `<style>body{margin:0}</style><button style="position:absolute;left:0;top:0;width:200px;height:100px"
+		onclick="history.pushState(null, '', '/blocked/elsewhere')">Move</button>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	sc, ok := drivers.ScreencastOf(tabs)
+	if !ok {
+		t.Fatal("the playwright tabs have no screencast")
+	}
+	pin, err := sc.Pin(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Unpin()
+	raw, ok := drivers.RawInputOf(pin)
+	if !ok {
+		t.Fatal("the pin takes no raw input")
+	}
+	select {
+	case <-pin.Gone():
+		t.Fatalf("the pin is gone before its page moved: %+v", pin.Why())
+	default:
+	}
+	for _, in := range []*messages.HandInput{
+		{Kind: messages.HandDown, X: 50, Y: 50, Button: messages.ButtonLeft},
+		{Kind: messages.HandUp, X: 50, Y: 50, Button: messages.ButtonLeft},
+	} {
+		if err := raw.Input(testCtx(t), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-pin.Gone():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the pin stayed on a page at a refused address")
+	}
+	if w := pin.Why(); w == nil || w.Code != messages.CodeHostNotListed {
+		t.Fatalf("the pin is gone because %+v, want host_not_listed", w)
+	}
+}
