@@ -307,12 +307,16 @@ func TestTheHandSocketWantsTheCSRFTokenFirst(t *testing.T) {
 // agent at once and the hand paints the page; after the give back the agent
 // observes again.
 func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
-	release := make(chan struct{})
+	release, dropped := make(chan struct{}), make(chan struct{})
+	arrived := make(chan struct{})
+	var dropOnce, arrivedOnce sync.Once
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
+			arrivedOnce.Do(func() { close(arrived) })
 			select {
 			case <-release:
-			case <-r.Context().Done():
+			case <-r.Context().Done(): // the browser stopped the load
+				dropOnce.Do(func() { close(dropped) })
 			}
 			return
 		}
@@ -341,6 +345,15 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	if r := <-loading; r == nil || r.OK || r.Code() != messages.CodeTakenOver {
 		t.Fatalf("the loading navigation was answered %+v", r)
 	}
+	select { // the take-over may come before the browser asked for the page
+	case <-arrived:
+		select {
+		case <-dropped:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the load the agent started goes on after the take-over")
+		}
+	default:
+	}
 	h, err := dialHand(t, b, b.base, "c1")
 	if err != nil {
 		t.Fatal(err)
@@ -361,6 +374,9 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	}
 	if !r.OK {
 		t.Fatalf("observe after the take-over: %s: %s", r.Code(), r.Error.Message)
+	}
+	if obs := d.Observe(t, tok, "c1"); obs["url"] != site.URL+"/form" { // the slow page answers since the give back
+		t.Fatalf("after the stopped load the page is at %v, want the form it stood on", obs["url"])
 	}
 }
 

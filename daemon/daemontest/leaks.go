@@ -4,12 +4,16 @@ import "go.uber.org/goleak"
 
 // Lifelong are the goroutines of an in-process daemon that outlive it by
 // design, for goleak in a TestMain: fasthttp's coarse clock and
-// protoactor's process registry run for the process's life, and
-// fasthttp's worker-pool cleaner notices Stop only after its 10 s nap.
+// protoactor's process registry run for the process's life, fasthttp's
+// worker-pool cleaner notices Stop only after its 10 s nap, and
+// protoactor's dead-letter throttle waits out its 1 s period after a
+// message to a stopped actor (a normal end of an actor's life, for instance
+// a session's reply to a caller that gave up) before it ends.
 func Lifelong() []goleak.Option {
 	return []goleak.Option{
 		goleak.IgnoreTopFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
 		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewActorSystemWithConfig.func1"),
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
+		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewDeadLetter.NewThrottle.func4.1"),
 	}
 }

@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"time"
 
@@ -23,9 +24,10 @@ func (t *tab) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	limit := timeoutOf(a, navTimeout, 0)
 	start := time.Now()
 	before, _ := t.nav.now()
-	_, err = call(ctx, func() (pw.Response, error) {
+	_, done, err := callWatched(ctx, func() (pw.Response, error) {
 		return t.page.Goto(a.URL, pw.PageGotoOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
 	})
+	t.stopAbandoned(ctx, done, limit)
 	if err != nil && isTimeout(err) && sameDocument(t.page.URL(), a.URL) {
 		return t.outcome(ctx, drivers.LoadPending, true), nil // it landed; the commit wait timed out
 	}
@@ -75,12 +77,13 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	start := time.Now()
 	before, _ := t.nav.now()
 	from := t.page.URL()
-	_, err := call(ctx, func() (pw.Response, error) {
+	_, done, err := callWatched(ctx, func() (pw.Response, error) {
 		if a.Kind == drivers.Back {
 			return t.page.GoBack(pw.PageGoBackOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
 		}
 		return t.page.GoForward(pw.PageGoForwardOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
 	})
+	t.stopAbandoned(ctx, done, limit)
 	if err != nil {
 		return nil, t.navFailed(ctx, err, before)
 	}
@@ -88,4 +91,37 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		return nil, fail(drivers.CodeNavFailed, nil, "There is no page to go "+string(a.Kind)+" to in this tab.")
 	}
 	return t.loaded(ctx, limit-time.Since(start), drivers.Loaded)
+}
+
+// stopAbandoned keeps stopping the tab's loading, every 50 ms, while an
+// engine navigation that Interrupt abandoned is still under way (done not
+// yet closed), for at most limit. Interrupt's own stop can come before the
+// browser began that navigation, which would then load over the page the
+// owner took over; a stop once it has begun aborts it and ends the
+// engine's call.
+func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit time.Duration) {
+	if !errors.Is(context.Cause(ctx), errInterrupted) {
+		return
+	}
+	select {
+	case <-done:
+		return
+	default:
+	}
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.NewTimer(limit)
+		defer deadline.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-deadline.C:
+				return
+			case <-tick.C:
+				t.stopLoading()
+			}
+		}
+	}()
 }

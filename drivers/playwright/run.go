@@ -15,9 +15,18 @@ var errAbandoned = errors.New("playwright: call abandoned")
 // ctx ends first, call returns at once and f finishes in the background
 // against its own timeout.
 func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	v, _, err := callWatched(ctx, f)
+	return v, err
+}
+
+// callWatched is call that also returns a channel closed once f has
+// returned, or at once when ctx had ended and f never ran.
+func callWatched[T any](ctx context.Context, f func() (T, error)) (T, <-chan struct{}, error) {
 	var zero T
+	done := make(chan struct{})
 	if ctx.Err() != nil {
-		return zero, abandoned(ctx)
+		close(done)
+		return zero, done, abandoned(ctx)
 	}
 	type result struct {
 		v   T
@@ -25,14 +34,15 @@ func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}
 	ch := make(chan result, 1)
 	go func() {
+		defer close(done)
 		v, err := f()
 		ch <- result{v, err}
 	}()
 	select {
 	case r := <-ch:
-		return r.v, r.err
+		return r.v, done, r.err
 	case <-ctx.Done():
-		return zero, abandoned(ctx)
+		return zero, done, abandoned(ctx)
 	}
 }
 
