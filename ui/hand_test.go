@@ -181,6 +181,7 @@ func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
 	if e := h.end(t); e.Code != messages.CodeHandEnded {
 		t.Fatalf("the hand was told %+v at the give back", e)
 	}
+	d.WaitSession(t, "c1", messages.StateReady) // the socket ends as the hand lets go, before the session is back
 	r := d.Act(t, tok, "c1", map[string]any{"action": "click", "observation": daemontest.ID(obs), "target": map[string]any{"ref": send}})
 	if r.OK || r.Code() != messages.CodeStaleObservation {
 		t.Fatalf("acting on evidence from before the take-over answered ok=%v code=%s", r.OK, r.Code())
@@ -232,6 +233,7 @@ func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
 	}
 	h.send(t, `{"t":"give"}`)
 	h.end(t)
+	d.WaitSession(t, "c1", messages.StateReady)
 	text, _ := d.Observe(t, tok, "c1")["text"].(string)
 	if !strings.Contains(text, "button released") || !strings.Contains(text, "shift released") {
 		t.Fatalf("after the give back the page still holds a button or Shift:\n%s", text)
@@ -364,6 +366,7 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	}
 	h.send(t, `{"t":"give"}`)
 	h.end(t)
+	d.WaitSession(t, "c1", messages.StateReady)
 	close(release)
 	// Under load the first observation after this has been seen to answer
 	// not_answering (see the issue note); the agent is told to observe
@@ -425,6 +428,7 @@ func TestNothingTypedIsKept(t *testing.T) {
 	h.send(t, `{"t":"char","k":"§§ too long"}`) // refused: its sentence must not echo it either
 	h.send(t, `{"t":"give"}`)
 	h.end(t)
+	d.WaitSession(t, "c1", messages.StateReady)
 	status, env, _ := b.send(t, "GET", "/api/timeline?conversation=c1", "", nil)
 	if status != 200 {
 		t.Fatalf("timeline: %d", status)
