@@ -2,7 +2,6 @@ package playwright
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"time"
 
@@ -94,13 +93,14 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 }
 
 // stopAbandoned keeps stopping the tab's loading, every 50 ms, while an
-// engine navigation that Interrupt abandoned is still under way (done not
-// yet closed), for at most limit. Interrupt's own stop can come before the
-// browser began that navigation, which would then load over the page the
-// owner took over; a stop once it has begun aborts it and ends the
-// engine's call.
+// engine navigation its call abandoned (ctx ended: Interrupt, the session
+// cancelling the call as the owner took over, a deadline) is still under
+// way (done not yet closed), for at most limit. Interrupt's own stop can
+// come before the browser began that navigation, which would then load
+// over the page the owner took over; a stop once it has begun aborts it
+// and ends the engine's call.
 func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit time.Duration) {
-	if !errors.Is(context.Cause(ctx), errInterrupted) {
+	if ctx.Err() == nil {
 		return
 	}
 	select {
