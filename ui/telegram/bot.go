@@ -32,9 +32,11 @@ type Config struct {
 	API    string // BUDDI_TELEGRAM_API, the Bot API's base URL
 	Actors Actors
 	Pages  Pages
-	// Mode is the install's mode; pictures of modes other than the browser
-	// ones need a check of their own in Checks, and fail closed without.
-	Mode   string
+	// Mode names the install's mode as it is now (the owner may switch it
+	// while the bot runs), asked at every picture; pictures of modes other
+	// than the browser ones need a check of their own in Checks, and fail
+	// closed without. Nil fails every picture closed.
+	Mode   func() string
 	Checks []Check
 	// PublicOrigin is BUDDI_WEB_PUBLIC_ORIGIN; Addr is the loopback
 	// address buddi serves on. Together they make the Take over link.

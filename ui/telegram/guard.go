@@ -23,9 +23,13 @@ var browserModes = map[string]bool{"playwright": true, "extension": true, "sim":
 // mode's own (the browser hosts; a later mode's Config.Checks), and a mode
 // with no check of its own fails closed.
 func (b *Bot) checks() []Check {
+	mode := ""
+	if b.cfg.Mode != nil {
+		mode = b.cfg.Mode()
+	}
 	out := []Check{readable}
 	switch {
-	case browserModes[b.cfg.Mode]:
+	case browserModes[mode]:
 		out = append(out, b.listed)
 	case len(b.cfg.Checks) == 0:
 		out = append(out, unchecked)
