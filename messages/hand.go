@@ -79,3 +79,18 @@ const (
 	HandWheelMax    = 5000             // pixels of one wheel step, either way
 	HandCoordsSlack = 1                // CSS pixels a coordinate may stray past the frame's edge
 )
+
+// HandNote is a text message the hand socket sends its tab: "attached"
+// with the attachment's ID (for a Reconnect after a drop), or "end" with
+// why the hand ended, just before the socket closes.
+type HandNote struct {
+	Type  string `json:"type"`
+	ID    string `json:"id,omitempty"`
+	Error *Error `json:"error,omitempty"`
+}
+
+// The kinds of HandNote.
+const (
+	HandNoteAttached = "attached"
+	HandNoteEnd      = "end"
+)

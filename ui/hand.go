@@ -183,7 +183,7 @@ func (h *handSocket) write() {
 			_ = h.conn.SetWriteDeadline(time.Now().Add(writeWait))
 			_ = h.conn.WritePing(nil)
 		case e := <-h.ends:
-			b, _ := json.Marshal(map[string]any{"type": "end", "error": e})
+			b, _ := json.Marshal(messages.HandNote{Type: messages.HandNoteEnd, Error: e})
 			_ = h.conn.SetWriteDeadline(time.Now().Add(time.Second))
 			_ = h.conn.WriteMessage(gws.OpcodeText, b)
 			_ = h.conn.WriteClose(closeHandEnded, nil)
@@ -196,7 +196,7 @@ func (h *handSocket) write() {
 
 // attachedAs tells the tab its attachment, for a reconnect after a drop.
 func (h *handSocket) attachedAs(id string) {
-	b, _ := json.Marshal(map[string]string{"type": "attached", "id": id})
+	b, _ := json.Marshal(messages.HandNote{Type: messages.HandNoteAttached, ID: id})
 	select {
 	case h.notes <- b:
 	default:
