@@ -197,7 +197,7 @@ func (d *Daemon) serve(hash string, created bool) error {
 	}
 	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach(),
+		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach,
 		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram

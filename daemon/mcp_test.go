@@ -81,3 +81,42 @@ func TestShutdownEndsMCPSessions(t *testing.T) {
 	d.Stop(t)
 	_ = cs.Close()
 }
+
+// browser_act's description over /mcp says what the install lets the
+// browser open as it is when a session starts: a session opened after the
+// owner turned air-gap on in settings reads that air-gap is on, one opened
+// after it was turned off again no longer does.
+func TestMCPDescriptionFollowsAirGapTurnedOnInSettings(t *testing.T) {
+	d := daemontest.Start(t, "", simOpts(sim.Config{}, nil))
+	token := d.AddAgent(t, "ada", false)
+	actDoc := func() string {
+		cs, err := dialMCP(t, d.Addr(), token, "c1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		tools, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range tools.Tools {
+			if tl.Name == buddimcp.ToolAct {
+				return tl.Description
+			}
+		}
+		t.Fatalf("no %s among the tools", buddimcp.ToolAct)
+		return ""
+	}
+	const says = "Air-gap is on"
+	if strings.Contains(actDoc(), says) {
+		t.Fatal("before air-gap was turned on the description says it is on")
+	}
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"airGap": true})
+	if !strings.Contains(actDoc(), says) {
+		t.Fatal("a session opened after air-gap was turned on does not read that it is on")
+	}
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"airGap": false})
+	if strings.Contains(actDoc(), says) {
+		t.Fatal("a session opened after air-gap was turned off still reads that it is on")
+	}
+}

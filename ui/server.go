@@ -56,9 +56,9 @@ type Config struct {
 	// configured.
 	Telegram TelegramBot
 
-	// Reach is what the install lets the browser open: MCP's tool
-	// descriptions say it when they are registered.
-	Reach *messages.Reach
+	// Reach says what the install lets the browser open now: /mcp's
+	// browser_act description says it as it is when a session starts.
+	Reach func() *messages.Reach
 }
 
 // Server is the HTTP surface.

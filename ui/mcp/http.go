@@ -29,9 +29,10 @@ type HTTPConfig struct {
 	PublicOrigin string // BUDDI_WEB_PUBLIC_ORIGIN, if set
 	Version      string
 	Log          *slog.Logger // nil: the SDK logs nothing
-	// Reach is what the install lets the browser open; browser_act's
-	// description says it (nil: the description says nothing of it).
-	Reach *messages.Reach
+	// Reach says what the install lets the browser open now; browser_act's
+	// description says it, as it is when each session starts (nil: the
+	// description says nothing of it).
+	Reach func() *messages.Reach
 }
 
 // Handler serves MCP over streamable HTTP (the /mcp endpoint). Each request
@@ -56,7 +57,11 @@ func NewHandler(cfg HTTPConfig) (*Handler, error) {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	srv, err := newServer(cfg.Backend, "", "", cfg.Version, cfg.Reach)
+	var reach *messages.Reach
+	if cfg.Reach != nil {
+		reach = cfg.Reach()
+	}
+	srv, err := newServer(cfg.Backend, "", "", cfg.Version, reach)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +70,7 @@ func NewHandler(cfg HTTPConfig) (*Handler, error) {
 	// through any HTTP stack, fasthttp's adaptor included. The guard does
 	// the SDK's localhost check, and also accepts the public origin's host,
 	// which a reverse proxy on loopback passes on.
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.mcp },
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { srv.follow(cfg.Reach); return srv.mcp },
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: SessionIdle, Logger: cfg.Log,
 			DisableLocalhostProtection: true})
 	bound := auth.RequireBearerToken(proven, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})

@@ -26,6 +26,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	convs map[*mcp.ServerSession]string // generated ids, one per session
+	doc   string                        // browser_act's description as registered
 }
 
 // New validates cfg and builds the Server of `buddi mcp`, which forwards to

@@ -18,16 +18,9 @@ func (s *Server) addTools(reach *messages.Reach) error {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed},
 	}, handle[statusArgs](s, ToolStatus))
 
-	schema, err := actSchema()
-	if err != nil {
+	if err := s.addAct(reach); err != nil {
 		return err
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{
-		Name:        ToolAct,
-		Title:       "Browser action",
-		Description: actDoc(reach),
-		InputSchema: schema,
-	}, handle[actArgs](s, ToolAct))
 
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        ToolTask,
@@ -90,4 +83,39 @@ func (s *Server) tokenOf(req *mcp.CallToolRequest) string {
 	}
 	token, _ := req.Extra.TokenInfo.Extra[tokenKey].(string)
 	return token
+}
+
+// addAct registers browser_act with a description that says reach.
+func (s *Server) addAct(reach *messages.Reach) error {
+	schema, err := actSchema()
+	if err != nil {
+		return err
+	}
+	doc := actDoc(reach)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        ToolAct,
+		Title:       "Browser action",
+		Description: doc,
+		InputSchema: schema,
+	}, handle[actArgs](s, ToolAct))
+	s.mu.Lock()
+	s.doc = doc
+	s.mu.Unlock()
+	return nil
+}
+
+// follow registers browser_act again when what the install lets the
+// browser open has changed since (the owner turned air-gap on or off), so
+// a session that starts after the change reads the description in force.
+func (s *Server) follow(reach func() *messages.Reach) {
+	if reach == nil {
+		return
+	}
+	r := reach()
+	s.mu.Lock()
+	same := actDoc(r) == s.doc
+	s.mu.Unlock()
+	if !same {
+		_ = s.addAct(r) // the schema built once already
+	}
 }
