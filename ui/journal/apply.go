@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"sort"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -53,23 +54,51 @@ func (j *Journal) conv(id, agent string, at time.Time) *conv {
 	return c
 }
 
-// evict forgets the least recently active conversation that is not live.
+// evictBatch is how many conversations one eviction forgets: with more
+// sessions live than the journal keeps, new ones keep arriving, and one
+// scan for every tenth of the room is cheaper than one per arrival.
+const evictBatch = MaxConversations / 10
+
+// evict forgets the evictBatch least recently active conversations, those
+// that are not live first: the bound holds however many sessions run.
 func (j *Journal) evict() {
-	var oldest string
-	var at time.Time
-	for id, c := range j.convs {
-		if !c.live && (oldest == "" || c.last.Before(at)) {
-			oldest, at = id, c.last
-		}
+	type aged struct {
+		id   string
+		live bool
+		last time.Time
 	}
-	delete(j.convs, oldest)
+	all := make([]aged, 0, len(j.convs))
+	for id, c := range j.convs {
+		all = append(all, aged{id, c.live, c.last})
+	}
+	sort.Slice(all, func(a, b int) bool {
+		if all[a].live != all[b].live {
+			return !all[a].live
+		}
+		return all[a].last.Before(all[b].last)
+	})
+	for _, c := range all[:min(evictBatch, len(all))] {
+		delete(j.convs, c.id)
+	}
 }
+
+// trimSlack is how far past MaxEntries a conversation's entries grow before
+// the oldest are dropped, in place: one copy every trimSlack steps rather
+// than a new slice of MaxEntries at every step.
+const trimSlack = MaxEntries / 4
 
 func (c *conv) add(e messages.TimelineEntry) {
 	c.entries = append(c.entries, e)
-	if n := len(c.entries) - MaxEntries; n > 0 {
-		c.entries = append(c.entries[:0:0], c.entries[n:]...)
+	if len(c.entries) > MaxEntries+trimSlack {
+		n := copy(c.entries, c.entries[len(c.entries)-MaxEntries:])
+		clear(c.entries[n:]) // what was dropped is not kept alive
+		c.entries = c.entries[:n]
 	}
+}
+
+// recent is the newest MaxEntries entries.
+func (c *conv) recent() []messages.TimelineEntry {
+	return c.entries[max(0, len(c.entries)-MaxEntries):]
 }
 
 // approval records a site request, or the owner's answer to the one waiting.

@@ -96,7 +96,7 @@ func (j *Journal) Timeline(id string) (*messages.Timeline, bool) {
 		return nil, false
 	}
 	return &messages.Timeline{Conversation: id, Agent: c.agent, Live: c.live,
-		Entries: append([]messages.TimelineEntry(nil), c.entries...), Snapshot: c.snap}, true
+		Entries: append([]messages.TimelineEntry(nil), c.recent()...), Snapshot: c.snap}, true
 }
 
 // Snapshot is conv's last snapshot, or nil.

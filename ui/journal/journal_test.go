@@ -89,3 +89,41 @@ func TestTheJournalIsBounded(t *testing.T) {
 		t.Fatal("the newest conversation is missing")
 	}
 }
+
+// However many sessions are live, the journal keeps at most
+// MaxConversations of them (the least recently active go first), and a
+// conversation's timeline is its newest MaxEntries steps, in order.
+func TestTheJournalStaysBoundedWithEveryConversationLive(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	var evs []messages.Event
+	for i := range journal.MaxConversations + 50 {
+		conv := fmt.Sprint("live", i)
+		evs = append(evs, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: conv, Agent: "ada"}, At: time.Unix(int64(i), 0)})
+	}
+	evs = append(evs, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: "busy", Agent: "ada"}, At: time.Unix(999, 0)})
+	const steps = 3*journal.MaxEntries + 7
+	for i := range steps {
+		evs = append(evs, &messages.StepTaken{Conversation: "busy", Action: fmt.Sprint("a", i), At: time.Unix(int64(1000+i), 0)})
+	}
+	settle(t, b, j, evs...)
+	if n := len(j.Conversations()); n > journal.MaxConversations {
+		t.Fatalf("%d conversations kept while all were live, want at most %d", n, journal.MaxConversations)
+	}
+	if _, ok := j.Timeline("live0"); ok {
+		t.Fatal("the least recently active live conversation was kept over newer ones")
+	}
+	tl, ok := j.Timeline("busy")
+	if !ok {
+		t.Fatal("the most recently active conversation is gone")
+	}
+	if len(tl.Entries) != journal.MaxEntries {
+		t.Fatalf("the busy conversation kept %d entries, want %d", len(tl.Entries), journal.MaxEntries)
+	}
+	for i, e := range tl.Entries {
+		if want := fmt.Sprint("a", steps-journal.MaxEntries+i); e.Action != want {
+			t.Fatalf("entry %d is %s, want %s: the newest, oldest first", i, e.Action, want)
+		}
+	}
+}
