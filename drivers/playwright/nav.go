@@ -92,14 +92,21 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	return t.loaded(ctx, limit-time.Since(start), drivers.Loaded)
 }
 
+// abandonWindow bounds how long stopAbandoned keeps stopping: the race it
+// closes lasts from the abandon until the browser begins the navigation,
+// milliseconds; past it, a load in the tab is somebody else's (the owner's
+// hand, the agent's next call).
+const abandonWindow = 2 * time.Second
+
 // stopAbandoned keeps stopping the tab's loading, every 50 ms, while an
 // engine navigation its call abandoned (ctx ended: Interrupt, the session
 // cancelling the call as the owner took over, a deadline) is still under
-// way (done not yet closed), for at most limit. Interrupt's own stop can
-// come before the browser began that navigation, which would then load
-// over the page the owner took over; a stop once it has begun aborts it
-// and ends the engine's call.
+// way (done not yet closed), for at most limit and abandonWindow.
+// Interrupt's own stop can come before the browser began that navigation,
+// which would then load over the page the owner took over; a stop once it
+// has begun aborts it and ends the engine's call.
 func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit time.Duration) {
+	limit = min(limit, abandonWindow)
 	if ctx.Err() == nil {
 		return
 	}
