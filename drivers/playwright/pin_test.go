@@ -19,29 +19,10 @@ func TestAPinStaysOnItsPageAndIsGoneWhenItCloses(t *testing.T) {
 	s.page("/b", "B", `<p>the other tab</p>`)
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/a")
-	sc, ok := drivers.ScreencastOf(tabs)
-	if !ok {
-		t.Fatal("the playwright tabs have no screencast")
-	}
-	pin, err := sc.Pin(testCtx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pin.Unpin()
-	raw, ok := drivers.RawInputOf(pin)
-	if !ok {
-		t.Fatal("the pin takes no raw input")
-	}
+	pin, raw := pinActive(t, tabs)
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "new"})
 	navigate(t, tabs, s.URL+"/b")
-	for _, in := range []*messages.HandInput{
-		{Kind: messages.HandDown, X: 50, Y: 50, Button: messages.ButtonLeft},
-		{Kind: messages.HandUp, X: 50, Y: 50, Button: messages.ButtonLeft},
-	} {
-		if err := raw.Input(testCtx(t), in); err != nil {
-			t.Fatal(err)
-		}
-	}
+	press(t, raw, 50, 50)
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "switch", TabID: "t1"})
 	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "pressed here") {
 		t.Fatalf("the press did not reach the pinned page:\n%s", obs.Tree)
@@ -70,6 +51,27 @@ func TestAPinIsGoneWhenItsPageMovesToARefusedAddress(t *testing.T) {
 		onclick="history.pushState(null, '', '/blocked/elsewhere')">Move</button>`)
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/a")
+	pin, raw := pinActive(t, tabs)
+	select {
+	case <-pin.Gone():
+		t.Fatalf("the pin is gone before its page moved: %+v", pin.Why())
+	default:
+	}
+	press(t, raw, 50, 50)
+	select {
+	case <-pin.Gone():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the pin stayed on a page at a refused address")
+	}
+	if w := pin.Why(); w == nil || w.Code != messages.CodeHostNotListed {
+		t.Fatalf("the pin is gone because %+v, want host_not_listed", w)
+	}
+}
+
+// pinActive pins the conversation's active page for a hand, unpinned when
+// the test ends.
+func pinActive(t *testing.T, tabs drivers.Tabs) (drivers.Pinned, drivers.RawInput) {
+	t.Helper()
 	sc, ok := drivers.ScreencastOf(tabs)
 	if !ok {
 		t.Fatal("the playwright tabs have no screencast")
@@ -78,30 +80,23 @@ func TestAPinIsGoneWhenItsPageMovesToARefusedAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pin.Unpin()
+	t.Cleanup(pin.Unpin)
 	raw, ok := drivers.RawInputOf(pin)
 	if !ok {
 		t.Fatal("the pin takes no raw input")
 	}
-	select {
-	case <-pin.Gone():
-		t.Fatalf("the pin is gone before its page moved: %+v", pin.Why())
-	default:
-	}
+	return pin, raw
+}
+
+// press presses and releases the left button at x, y through the hand's input.
+func press(t *testing.T, raw drivers.RawInput, x, y float64) {
+	t.Helper()
 	for _, in := range []*messages.HandInput{
-		{Kind: messages.HandDown, X: 50, Y: 50, Button: messages.ButtonLeft},
-		{Kind: messages.HandUp, X: 50, Y: 50, Button: messages.ButtonLeft},
+		{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft},
+		{Kind: messages.HandUp, X: x, Y: y, Button: messages.ButtonLeft},
 	} {
 		if err := raw.Input(testCtx(t), in); err != nil {
 			t.Fatal(err)
 		}
-	}
-	select {
-	case <-pin.Gone():
-	case <-time.After(30 * time.Second):
-		t.Fatal("the pin stayed on a page at a refused address")
-	}
-	if w := pin.Why(); w == nil || w.Code != messages.CodeHostNotListed {
-		t.Fatalf("the pin is gone because %+v, want host_not_listed", w)
 	}
 }
