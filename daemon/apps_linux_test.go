@@ -19,8 +19,9 @@ import (
 )
 
 // computerDaemon starts buddi in Use my apps on a private Linux desktop,
-// with settings.json holding allowed as its allowed apps.
-func computerDaemon(t *testing.T, allowed []string) (*daemontest.Daemon, daemon.Options, string) {
+// with settings.json holding allowed as its allowed apps, and with options
+// changed by each of with.
+func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options)) (*daemontest.Daemon, daemon.Options, string) {
 	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
@@ -49,6 +50,9 @@ func computerDaemon(t *testing.T, allowed []string) (*daemontest.Daemon, daemon.
 	}
 	var o daemon.Options
 	o.Config.ComputerHelper = helper
+	for _, f := range with {
+		f(&o)
+	}
 	d := daemontest.Start(t, dir, o)
 	if s := browserSettings(t, d); s.Mode != "computer" {
 		t.Fatalf("the stored computer mode reads as %s", s.Mode)

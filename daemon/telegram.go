@@ -16,7 +16,7 @@ func (d *Daemon) newTelegram() (*telegram.Bot, error) {
 	}
 	bot, err := telegram.New(telegram.Config{
 		Token: c.TelegramToken, API: c.TelegramAPI, Actors: d.gateway, Pages: d.egress.policy,
-		Mode: d.mode.Name, PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
+		Mode: d.mode.Name, AppListed: func(id string) bool { return d.apps().Allows(id) }, PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
 		Log: d.opts.Log, Clock: d.opts.TelegramClock, Tuning: d.opts.Telegram,
 	})
 	if err != nil {

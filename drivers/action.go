@@ -84,6 +84,8 @@ type Outcome struct {
 	Image  []byte    `json:"-"` // screenshot JPEG
 	Width  int       `json:"width,omitempty"`
 	Height int       `json:"height,omitempty"`
+	// App is the app whose window Image shows, by id, in Use my apps.
+	App string `json:"-"`
 	// Changed is true when the action navigated or submitted: the next
 	// mutating call needs a fresh observation.
 	Changed bool `json:"-"`

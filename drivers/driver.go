@@ -76,6 +76,9 @@ type Observation struct {
 	Refs       map[string]Target `json:"-"`
 	Screenshot []byte            `json:"-"`
 	TakenAt    time.Time         `json:"observedAt"`
+	// App is the app whose window this is, by id, in Use my apps; empty in
+	// the browser modes. A surface checks it before a picture leaves.
+	App string `json:"-"`
 }
 
 // RefsIn lists the refs of a tree ("[ref=e12]", or "[ref=ax12]" in Use my

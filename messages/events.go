@@ -78,7 +78,12 @@ type StepTaken struct {
 	// conversation is bound to a surface that shows every step (Telegram).
 	// Shared by every subscriber: never changed.
 	Picture []byte
-	At      time.Time
+	// PictureApp is, in Use my apps, the app whose window Picture shows,
+	// by id ("" elsewhere, or when it could not be told); PictureAppOnce
+	// says the owner allowed that app once for this conversation.
+	PictureApp     string
+	PictureAppOnce bool
+	At             time.Time
 	// Took is how long the act ran, from dispatch to its result.
 	Took time.Duration
 }

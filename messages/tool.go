@@ -33,6 +33,10 @@ type AgentCall struct {
 	// SitesApproved: the owner's site answers cover every navigation of the
 	// call, page links included.
 	SitesApproved bool
+	// AppOnce is the app, by id, that the owner allowed once for this
+	// conversation and that the call opens (Use my apps): the session keeps
+	// it for the pictures that leave for a surface (Telegram).
+	AppOnce string
 }
 
 // ToolResult answers a ToolCall: Result or Error is set.

@@ -57,6 +57,16 @@ func (a *Actor) checkApp(conv, agent string, in *messages.ActInput) (*messages.E
 	return a.apps.Check(conv, agent, in, s.AppAllowed)
 }
 
+// appOnce is the app an open goes to when the owner allowed it once for
+// the conversation (and it is not on the list), for the session to keep.
+func (a *Actor) appOnce(conv string, in *messages.ActInput) string {
+	s, ok := a.appSettings()
+	if !ok || in == nil || in.Action != "open" || in.AppID == "" || s.AppAllowed(in.AppID) || !a.apps.Once(conv, in.AppID) {
+		return ""
+	}
+	return in.AppID
+}
+
 // pendingRequests is every waiting site and app request, oldest first.
 func (a *Actor) pendingRequests() messages.SiteRequests {
 	out := append(a.sites.Pending(), a.apps.Pending()...)

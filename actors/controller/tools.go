@@ -72,7 +72,8 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(messages.FailWith(v.Refusal))
 		return
 	}
-	ctx.RequestWithCustomSender(e2.pid, &messages.AgentCall{Call: m, Agent: ag.Name, SitesApproved: true}, ctx.Sender())
+	ctx.RequestWithCustomSender(e2.pid, &messages.AgentCall{Call: m, Agent: ag.Name, SitesApproved: true,
+		AppOnce: a.appOnce(m.Conversation, m.Act)}, ctx.Sender())
 }
 
 // status answers browser.status without a session, off the mailbox: the

@@ -122,6 +122,10 @@ type Actor struct {
 	// unrecorded counts refusals past the agent's rate, answered but not
 	// recorded one by one.
 	unrecorded int
+	// onceApps are the apps the owner allowed once for this conversation
+	// that it opened (Use my apps), for the pictures a surface sends. A
+	// restarted session starts without them: its pictures fail closed.
+	onceApps map[string]bool
 }
 
 // New returns a producer for one conversation's session actor.
@@ -135,7 +139,7 @@ func New(cfg Config) actor.Producer {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return func() actor.Actor { return &Actor{cfg: cfg, st: &ready{}} }
+	return func() actor.Actor { return &Actor{cfg: cfg, st: &ready{}, onceApps: map[string]bool{}} }
 }
 
 // Receive handles lifecycle and timer messages, the results of driver

@@ -39,6 +39,9 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 		a.refuse(ctx, m, e)
 		return
 	}
+	if m.AppOnce != "" {
+		a.onceApps[m.AppOnce] = true
+	}
 	a.rec.StepsUsed += in.Cost()
 	a.dispatch(ctx, in, act, ctx.Sender(), nil)
 	a.persistSteps(ctx)

@@ -103,6 +103,7 @@ func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
 		Words: w.words, URL: a.url, Title: a.title, Page: fmt.Sprintf("%d.%d", a.rec.Epoch, a.page),
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
+		PictureApp: d.pictureApp, PictureAppOnce: d.pictureApp != "" && a.onceApps[d.pictureApp],
 		At: now, Took: took}
 	switch {
 	case res.Error != nil:

@@ -44,6 +44,7 @@ type done struct {
 	shot       []byte // the screenshot taken, if any
 	watch      bool   // a surface shows every step: leave a picture of the page
 	picture    []byte // the page after the step, for that surface
+	pictureApp string // in Use my apps, the app whose window picture shows
 	started    time.Time
 }
 
@@ -71,17 +72,17 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	switch {
 	case d.obs != nil && len(d.obs.Screenshot) > 0:
 		d.shot = d.obs.Screenshot
-		d.picture = d.obs.Screenshot
+		d.picture, d.pictureApp = d.obs.Screenshot, d.obs.App
 		if in.Screenshot {
 			d.thumb = thumbnail(d.shot)
 		}
 	case d.out != nil && len(d.out.Image) > 0:
 		d.shot = d.out.Image
-		d.picture = d.out.Image
+		d.picture, d.pictureApp = d.out.Image, d.out.App
 		d.thumb = thumbnail(d.shot)
 	}
 	if d.watch && d.picture == nil {
-		d.picture = capture(d.tabs)
+		d.picture, d.pictureApp = capture(d.tabs)
 	}
 }
 
@@ -89,15 +90,16 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 const pictureWait = 5 * time.Second
 
 // capture is a picture of the page after a step that took none, for a
-// surface that shows every step; nil when there is no page to take.
-func capture(tabs drivers.Tabs) []byte {
+// surface that shows every step, and in Use my apps the app whose window
+// it shows; nil when there is no page to take.
+func capture(tabs drivers.Tabs) ([]byte, string) {
 	c, cancel := context.WithTimeout(context.Background(), pictureWait)
 	defer cancel()
 	out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
 	if err != nil || out == nil {
-		return nil
+		return nil, ""
 	}
-	return out.Image
+	return out.Image, out.App
 }
 
 // inWords is the act in words, with its target as the evidence named it.

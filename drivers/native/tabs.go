@@ -277,7 +277,8 @@ func (t *Tabs) screenshot(ctx context.Context) (*drivers.Outcome, error) {
 	if err != nil {
 		return nil, drivers.Errorf(drivers.CodeNotAnswering, err, "The window's picture could not be read; observe again.")
 	}
-	return &drivers.Outcome{Result: drivers.Done, Image: img, Width: last.Screenshot.Width, Height: last.Screenshot.Height}, nil
+	return &drivers.Outcome{Result: drivers.Done, Image: img, Width: last.Screenshot.Width, Height: last.Screenshot.Height,
+		App: last.Window.AppID}, nil
 }
 
 // Interrupt cancels the calls in flight, which kills their helpers.

@@ -54,7 +54,7 @@ func render(o *protocol.Observation, app string, withShot bool, maxChars int) *d
 	}
 	obs := &drivers.Observation{
 		Title: o.Window.Title, Tab: o.Window.ID, Tree: b.String(), Truncated: truncated,
-		Refs: refs, TakenAt: o.ObservedAt.UTC().Truncate(time.Millisecond),
+		Refs: refs, TakenAt: o.ObservedAt.UTC().Truncate(time.Millisecond), App: o.Window.AppID,
 	}
 	if withShot {
 		obs.Screenshot = o.Screenshot.Data

@@ -38,6 +38,9 @@ type Config struct {
 	// closed without. Nil fails every picture closed.
 	Mode   func() string
 	Checks []Check
+	// AppListed reports whether an app, by id, is on the owner's list of
+	// Use my apps (the browser app included); nil lists none.
+	AppListed func(id string) bool
 	// PublicOrigin is BUDDI_WEB_PUBLIC_ORIGIN; Addr is the loopback
 	// address buddi serves on. Together they make the Take over link.
 	PublicOrigin string

@@ -19,6 +19,9 @@ const maxEdge = 8192
 // install's browser hosts.
 var browserModes = map[string]bool{"playwright": true, "extension": true, "sim": true}
 
+// appsMode is Use my apps, whose pictures are windows of the owner's apps.
+const appsMode = "computer"
+
 // checks is every check a picture passes, in order: readable, then the
 // mode's own (the browser hosts; a later mode's Config.Checks), and a mode
 // with no check of its own fails closed.
@@ -31,6 +34,8 @@ func (b *Bot) checks() []Check {
 	switch {
 	case browserModes[mode]:
 		out = append(out, b.listed)
+	case mode == appsMode:
+		out = append(out, b.appAllowed)
 	case len(b.cfg.Checks) == 0:
 		out = append(out, unchecked)
 	}
@@ -71,4 +76,17 @@ func (b *Bot) listed(s *messages.StepTaken) (bool, string) {
 // unchecked fails closed for a mode no check knows.
 func unchecked(*messages.StepTaken) (bool, string) {
 	return false, "pictures of this mode are not checked yet, so they stay on this computer."
+}
+
+// appAllowed passes a window of an app on the owner's list, or one the
+// owner allowed once for the step's conversation; a window whose app could
+// not be told is not sent.
+func (b *Bot) appAllowed(s *messages.StepTaken) (bool, string) {
+	switch {
+	case s.PictureApp == "":
+		return false, "the window's app could not be told, so its picture stays on this computer."
+	case s.PictureAppOnce, b.cfg.AppListed != nil && b.cfg.AppListed(s.PictureApp):
+		return true, ""
+	}
+	return false, s.PictureApp + " is not on your list of apps for Use my apps, so its picture stays on this computer."
 }

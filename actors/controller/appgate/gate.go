@@ -86,6 +86,9 @@ func (g *Gate) Check(conv, agent string, in *messages.ActInput, allowed func(id 
 	return messages.Errorf(messages.CodeApprovalRequired, "buddi asked the owner whether you may use %s on their computer; wait for the answer, then open it again.", id), req
 }
 
+// Once reports whether the owner allowed app id once for conv.
+func (g *Gate) Once(conv, id string) bool { return g.once[conv][id] }
+
 func (g *Gate) pendingFor(conv string) int {
 	n := 0
 	for _, r := range g.pending {
