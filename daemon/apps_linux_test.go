@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
@@ -183,5 +184,30 @@ func TestAlwaysOnAFullListCountsAsOnce(t *testing.T) {
 	}
 	if r := d.Act(t, token, "c1", openCalc); !r.OK {
 		t.Fatalf("open after Always-as-Once: %s: %s", r.Code(), r.Error.Message)
+	}
+}
+
+// TestATakeOverAtTheComputerKeepsTheLock: while the owner has the
+// conversation that holds the computer taken over, its lease does not run
+// out and another conversation is refused; given back, the lease runs
+// again and, with no call, another conversation gets the computer.
+func TestATakeOverAtTheComputerKeepsTheLock(t *testing.T) {
+	const lease = 2 * time.Second
+	d, _, _ := computerDaemon(t, []string{calcID}, func(o *daemon.Options) { o.DesktopLease = lease })
+	token := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 40)
+	d.Task(t, "ada", "c2", 40)
+	if r := d.Act(t, token, "c1", openCalc); !r.OK {
+		t.Fatalf("open in c1: %s: %s", r.Code(), r.Error.Message)
+	}
+	d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c1"})
+	d.WaitSession(t, "c1", messages.StateTakenOver)
+	time.Sleep(lease + time.Second) // longer than the lease, without a call
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotAllowed, "Another conversation controls the computer")
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"conversation": "c1"})
+	d.WaitSession(t, "c1", messages.StateReady)
+	time.Sleep(lease + time.Second)
+	if r := d.Act(t, token, "c2", openCalc); !r.OK {
+		t.Fatalf("open in c2 after c1's lease ran out: %s: %s", r.Code(), r.Error.Message)
 	}
 }

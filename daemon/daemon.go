@@ -43,6 +43,9 @@ type Options struct {
 	// its clock (tests count calls against a clock they advance).
 	Telegram      telegram.Tuning
 	TelegramClock telegram.Clock
+	// DesktopLease replaces the desktop lock's lease in Use my apps (tests
+	// shorten it); 0 keeps the hour.
+	DesktopLease time.Duration
 	// Hand shapes the remote hands (its limits and the pacer's); the zero
 	// value takes the specification's.
 	Hand hand.Config

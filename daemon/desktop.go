@@ -21,7 +21,8 @@ const lockWait = 10 * time.Second
 // restart even if an event was missed (the Stop record is checked at start).
 func (d *Daemon) startDesktop() error {
 	var err error
-	d.desk, err = d.sys.Root.SpawnNamed(desktop.Props(desktop.Config{Store: d.store, Ledger: d.ledger, Log: d.opts.Log}), "desktop")
+	d.desk, err = d.sys.Root.SpawnNamed(desktop.Props(desktop.Config{Store: d.store, Ledger: d.ledger, Log: d.opts.Log,
+		Lease: d.opts.DesktopLease}), "desktop")
 	if err != nil {
 		return fmt.Errorf("daemon: start the desktop lock: %w", err)
 	}
@@ -35,10 +36,11 @@ func (d *Daemon) startDesktop() error {
 	return nil
 }
 
-// followStop forwards the owner's Stop and resume to the desktop lock until
-// ctx ends.
+// followStop forwards the owner's Stop and resume to the desktop lock
+// until ctx ends, and whether each conversation of Use my apps is taken
+// over (its lease does not run out while the owner is at the computer).
 func (d *Daemon) followStop(ctx context.Context) {
-	sub := d.bus.Subscribe(events.Filter{Kinds: messages.KindStop, Passive: true, Size: 16})
+	sub := d.bus.Subscribe(events.Filter{Kinds: messages.KindStop | messages.KindSession, Passive: true, Size: 256})
 	go func() {
 		defer sub.Close()
 		for {
@@ -46,12 +48,18 @@ func (d *Daemon) followStop(ctx context.Context) {
 			if err != nil {
 				return
 			}
-			if s, ok := e.(*messages.StopChanged); ok {
+			switch s := e.(type) {
+			case *messages.StopChanged:
 				var msg any = &desktop.Resume{}
 				if s.Stopped {
 					msg = &desktop.Revoke{}
 				}
 				d.sys.Root.Send(d.desk, msg)
+			case *messages.SessionChanged:
+				if s.Session.Computer {
+					d.sys.Root.Send(d.desk, &desktop.Hold{Conversation: s.Session.Conversation,
+						On: !s.Ended && s.Session.State == messages.StateTakenOver})
+				}
 			}
 		}
 	}()

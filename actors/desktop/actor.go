@@ -10,8 +10,9 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// DefaultLease is how long a conversation keeps the lock without a call: a
-// take-over that lasts longer hands the computer back to nobody.
+// DefaultLease is how long a conversation keeps the lock without a call.
+// It does not run out while the owner has the conversation taken over
+// (Hold), and starts again when they give it back.
 const DefaultLease = time.Hour
 
 // saveWait bounds how long the owner waits for the ledger.
@@ -41,8 +42,9 @@ func Props(cfg Config) *actor.Props {
 }
 
 type lock struct {
-	cfg Config
-	rec ledger.Desktop
+	cfg  Config
+	rec  ledger.Desktop
+	kept string // the holder, while the owner has it taken over
 }
 
 func (l *lock) Receive(ctx actor.Context) {
@@ -59,16 +61,18 @@ func (l *lock) Receive(ctx actor.Context) {
 		ctx.Respond(l.acquire(ctx, m.Conversation))
 	case *Release:
 		if l.rec.Holder == m.Conversation && m.Conversation != "" {
-			l.rec.Holder, l.rec.Expires = "", time.Time{}
+			l.rec.Holder, l.rec.Expires, l.kept = "", time.Time{}, ""
 			l.save(ctx, false, nil)
 		}
 		respond(ctx, &Released{})
+	case *Hold:
+		l.hold(m)
 	case *Revoke:
 		if l.rec.Revoked && l.rec.Holder == "" {
 			respond(ctx, &Saved{})
 			return
 		}
-		l.rec.Revoked, l.rec.Holder, l.rec.Expires = true, "", time.Time{}
+		l.rec.Revoked, l.rec.Holder, l.rec.Expires, l.kept = true, "", time.Time{}, ""
 		l.cfg.Log.Warn("computer control stopped by the owner")
 		l.save(ctx, true, ctx.Sender())
 	case *Resume:
@@ -81,7 +85,8 @@ func (l *lock) Receive(ctx actor.Context) {
 		l.save(ctx, true, ctx.Sender())
 	case *Query:
 		l.expire()
-		ctx.Respond(&State{Holder: l.rec.Holder, Expires: l.rec.Expires, Revoked: l.rec.Revoked})
+		ctx.Respond(&State{Holder: l.rec.Holder, Expires: l.rec.Expires, Revoked: l.rec.Revoked,
+			Kept: l.kept != "" && l.kept == l.rec.Holder})
 	}
 }
 
@@ -92,10 +97,27 @@ func respond(ctx actor.Context, msg any) {
 	}
 }
 
-// expire frees a lock whose lease ran out.
+// expire frees a lock whose lease ran out, unless its holder is taken over.
 func (l *lock) expire() {
-	if l.rec.Holder != "" && !l.cfg.Now().Before(l.rec.Expires) {
+	if l.rec.Holder != "" && l.kept != l.rec.Holder && !l.cfg.Now().Before(l.rec.Expires) {
 		l.rec.Holder, l.rec.Expires = "", time.Time{}
+	}
+}
+
+// hold keeps the holder's lease while the owner has it taken over, and
+// starts it again when they give it back.
+func (l *lock) hold(m *Hold) {
+	switch {
+	case m.On && m.Conversation != "" && m.Conversation == l.rec.Holder:
+		l.expire() // a lease that ran out before the take-over stays out
+		if l.rec.Holder == m.Conversation {
+			l.kept = m.Conversation
+		}
+	case !m.On && m.Conversation != "" && m.Conversation == l.kept:
+		l.kept = ""
+		if l.rec.Holder == m.Conversation {
+			l.rec.Expires = l.cfg.Now().Add(l.cfg.Lease)
+		}
 	}
 }
 

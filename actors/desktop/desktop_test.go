@@ -135,3 +135,30 @@ func TestStopHoldsAcrossRestart(t *testing.T) {
 	refused(t, b, "a", messages.CodeNotAllowed)
 	held(t, b, "b")
 }
+
+// TestATakeOverKeepsTheLock: while the owner has the holder taken over its
+// lease does not run out, however long; given back, the lease starts again
+// from then. A hold for a conversation that does not hold the lock keeps
+// nothing.
+func TestATakeOverKeepsTheLock(t *testing.T) {
+	clock := actortest.NewClock(t0)
+	b := start(t, t.TempDir(), clock)
+	held(t, b, "a")
+	b.sys.Root.Send(b.lock, &desktop.Hold{Conversation: "b", On: true})
+	b.sys.Root.Send(b.lock, &desktop.Hold{Conversation: "a", On: true})
+	actortest.Ask[*desktop.State](t, b.sys, b.lock, &desktop.Query{}) // the holds are in before the clock moves
+	clock.Advance(3 * time.Hour)
+	refused(t, b, "b", messages.CodeNotAllowed)
+	if s := actortest.Ask[*desktop.State](t, b.sys, b.lock, &desktop.Query{}); s.Holder != "a" || !s.Kept {
+		t.Fatalf("after three hours taken over the lock is %+v; want a's, kept", s)
+	}
+	b.sys.Root.Send(b.lock, &desktop.Hold{Conversation: "a", On: false})
+	actortest.Ask[*desktop.State](t, b.sys, b.lock, &desktop.Query{})
+	clock.Advance(50 * time.Minute)
+	refused(t, b, "b", messages.CodeNotAllowed)
+	clock.Advance(11 * time.Minute)
+	held(t, b, "b")
+	if s := actortest.Ask[*desktop.State](t, b.sys, b.lock, &desktop.Query{}); s.Holder != "b" || s.Kept {
+		t.Fatalf("the lock is %+v; want b's, not kept", s)
+	}
+}

@@ -35,6 +35,14 @@ type Resume struct{}
 // Saved acknowledges Revoke and Resume; Err is the ledger's failure, if any.
 type Saved struct{ Err error }
 
+// Hold keeps the lease of Conversation, if it holds the lock, from running
+// out while On: the owner has taken the conversation over, at the computer.
+// When it turns off the lease starts again from then. Not answered.
+type Hold struct {
+	Conversation string
+	On           bool
+}
+
 // Query asks for the lock's state; answered with *State.
 type Query struct{}
 
@@ -43,4 +51,5 @@ type State struct {
 	Holder  string
 	Expires time.Time
 	Revoked bool
+	Kept    bool // the holder is taken over: its lease does not run out
 }
