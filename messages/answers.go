@@ -1,6 +1,9 @@
 package messages
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Answer is what an agent or the owner receives on success: one of the
 // structs in this file. Every JSON shape the API sends is declared here.
@@ -260,6 +263,22 @@ type AgentList []AgentView
 
 // SiteRequests answers ListSiteRequests, oldest first.
 type SiteRequests []SiteRequest
+
+// Waiting lists the requests of a gate's waiting set, oldest first.
+func Waiting(pending map[string]*SiteRequest) SiteRequests {
+	out := make(SiteRequests, 0, len(pending))
+	for _, r := range pending {
+		out = append(out, *r)
+	}
+	out.OldestFirst()
+	return out
+}
+
+// OldestFirst sorts the requests by when they were asked, keeping the order
+// of those asked at the same time.
+func (r SiteRequests) OldestFirst() {
+	slices.SortStableFunc(r, func(a, b SiteRequest) int { return a.At.Compare(b.At) })
+}
 
 // Shots answers Screenshots, oldest first.
 type Shots []Shot

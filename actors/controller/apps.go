@@ -70,17 +70,10 @@ func (a *Actor) appOnce(conv string, in *messages.ActInput) string {
 // pendingRequests is every waiting site and app request, oldest first.
 func (a *Actor) pendingRequests() messages.SiteRequests {
 	out := append(a.sites.Pending(), a.apps.Pending()...)
-	sortRequests(out)
+	out.OldestFirst()
 	return out
 }
 
-func sortRequests(r messages.SiteRequests) {
-	for i := 1; i < len(r); i++ {
-		for j := i; j > 0 && r[j].At.Before(r[j-1].At); j-- {
-			r[j], r[j-1] = r[j-1], r[j]
-		}
-	}
-}
 
 // decideApp records the owner's answer about an app: Always goes to the
 // list in settings.json (counted as Once when the list is full); Once and

@@ -10,7 +10,6 @@
 package appgate
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -120,14 +119,7 @@ func (g *Gate) Decide(m *messages.DecideSite) (messages.SiteRequest, *messages.E
 }
 
 // Pending lists the waiting requests, oldest first.
-func (g *Gate) Pending() messages.SiteRequests {
-	out := make(messages.SiteRequests, 0, len(g.pending))
-	for _, r := range g.pending {
-		out = append(out, *r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
-	return out
-}
+func (g *Gate) Pending() messages.SiteRequests { return messages.Waiting(g.pending) }
 
 // Forget drops a conversation's requests and answers (its task ended) and
 // returns the apps it had answers about, for the caller to delete.

@@ -8,7 +8,6 @@ package sitegate
 
 import (
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
@@ -175,14 +174,7 @@ func (g *Gate) dropPending(site string) {
 }
 
 // Pending lists the waiting requests, oldest first.
-func (g *Gate) Pending() messages.SiteRequests {
-	out := make(messages.SiteRequests, 0, len(g.pending))
-	for _, r := range g.pending {
-		out = append(out, *r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
-	return out
-}
+func (g *Gate) Pending() messages.SiteRequests { return messages.Waiting(g.pending) }
 
 // Forget drops the waiting requests and the once answers of a
 // conversation whose task ended: a once answer holds for that task only.
