@@ -19,10 +19,10 @@ import (
 	"github.com/buddi-dev/buddi/native/linux/linuxtest"
 )
 
-// computerDaemon starts buddi in Use my apps on a private Linux desktop,
-// with settings.json holding allowed as its allowed apps, and with options
-// changed by each of with.
-func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options)) (*daemontest.Daemon, daemon.Options, string) {
+// linuxDesktop starts a private Linux desktop with its accessibility bus
+// for the test (skipping it where those are not installed), and builds the
+// Linux helper, whose path it returns.
+func linuxDesktop(t *testing.T) string {
 	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
@@ -41,14 +41,30 @@ func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
+	return helper
+}
+
+// settingsDir is a data directory whose settings.json holds settings.
+func settingsDir(t *testing.T, settings map[string]any) string {
+	t.Helper()
 	dir := browsertest.TempDir(t)
-	raw, _ := json.Marshal(map[string]any{"mode": "computer", "allowedApps": allowed})
+	raw, _ := json.Marshal(settings)
 	if err := os.MkdirAll(filepath.Join(dir, "browser"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "browser", "settings.json"), raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// computerDaemon starts buddi in Use my apps on a private Linux desktop,
+// with settings.json holding allowed as its allowed apps, and with options
+// changed by each of with.
+func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options)) (*daemontest.Daemon, daemon.Options, string) {
+	t.Helper()
+	helper := linuxDesktop(t)
+	dir := settingsDir(t, map[string]any{"mode": "computer", "allowedApps": allowed})
 	var o daemon.Options
 	o.Config.ComputerHelper = helper
 	for _, f := range with {

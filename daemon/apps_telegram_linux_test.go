@@ -108,14 +108,16 @@ func pairTelegram(t *testing.T, d *daemontest.Daemon, fake *telegramtest.Server)
 
 // calculatorShows waits, through the helper, until the calculator shows
 // its buttons on the accessibility bus (it joins in its own time), so the
-// agent's observations do not fail.
-func calculatorShows(t *testing.T, helper string) {
+// agent's observations do not fail (three failures in a row would pause
+// the session), and returns what the helper saw.
+func calculatorShows(t *testing.T, helper string) *protocol.Observation {
 	t.Helper()
 	c := &protocol.Client{Path: helper}
 	for range 600 {
 		if o, err := c.Observe(t.Context(), calcID); err == nil && len(o.Nodes) > 20 {
-			return
+			return o
 		}
 	}
 	t.Fatal("the calculator never showed its buttons to the helper")
+	return nil
 }

@@ -3,19 +3,13 @@
 package daemon_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
-	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 	"github.com/buddi-dev/buddi/messages"
-	"github.com/buddi-dev/buddi/native/linux/linuxtest"
-	"github.com/buddi-dev/buddi/native/protocol"
 )
 
 // TestComputerModeOnALinuxDesktop: with the Linux helper and a desktop,
@@ -23,31 +17,8 @@ import (
 // agent opens the allowed calculator, observes ax refs and clicks one by
 // ref through browser.act; after a restart the stored choice holds.
 func TestComputerModeOnALinuxDesktop(t *testing.T) {
-	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
-		}
-	}
-	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
-		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/setup.sh")
-	}
-	helper := filepath.Join(t.TempDir(), "buddi-computer-linux")
-	if out, err := exec.Command("go", "build", "-o", helper, "../native/linux/cmd/buddi-computer-linux").CombinedOutput(); err != nil {
-		t.Fatalf("building the helper: %v\n%s", err, out)
-	}
-	desk := linuxtest.Start(t)
-	for _, kv := range desk.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-
-	dir := browsertest.TempDir(t)
-	if err := os.MkdirAll(filepath.Join(dir, "browser"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "browser", "settings.json"), []byte(`{"allowedApps":["org.gnome.Calculator"]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	helper := linuxDesktop(t)
+	dir := settingsDir(t, map[string]any{"allowedApps": []string{calcID}})
 	var o daemon.Options
 	o.Config.ComputerHelper = helper
 	d := daemontest.Start(t, dir, o)
@@ -65,20 +36,7 @@ func TestComputerModeOnALinuxDesktop(t *testing.T) {
 	if r := d.Act(t, token, "c1", map[string]any{"action": "open", "appId": "org.gnome.Calculator"}); !r.OK {
 		t.Fatalf("open: %s: %s", r.Code(), r.Error.Message)
 	}
-	// The calculator joins the accessibility bus in its own time: wait for
-	// it through the helper, so the agent's observations do not fail (three
-	// failures in a row would pause the session).
-	c := &protocol.Client{Path: helper}
-	var raw *protocol.Observation
-	for range 600 {
-		if o, err := c.Observe(t.Context(), "org.gnome.Calculator"); err == nil && len(o.Nodes) > 20 {
-			raw = o
-			break
-		}
-	}
-	if raw == nil {
-		t.Fatal("the calculator never showed its buttons to the helper")
-	}
+	raw := calculatorShows(t, helper)
 	seven := regexp.MustCompile(`button "7[^"]*" \[ref=(ax[0-9]+)\]`)
 	obs := d.Observe(t, token, "c1")
 	m := seven.FindStringSubmatch(obs["text"].(string))
