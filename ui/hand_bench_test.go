@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image/jpeg"
 	"net/http"
-	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -12,10 +11,6 @@ import (
 
 	"github.com/lxzan/gws"
 
-	"github.com/buddi-dev/buddi/config"
-	"github.com/buddi-dev/buddi/daemon"
-	"github.com/buddi-dev/buddi/daemon/daemontest"
-	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -53,19 +48,7 @@ func (p *painter) OnMessage(c *gws.Conn, m *gws.Message) {
 // first picture that shows its effect, decoded, on loopback with the
 // agents' real Chromium.
 func BenchmarkInputToPaint(b *testing.B) {
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(flipPage))
-	}))
-	defer site.Close()
-	d := daemontest.Start(b, "", daemon.Options{Config: config.Config{Driver: "playwright",
-		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
-	bs := signIn(b, d)
-	tok := d.AddAgent(b, "ada", true)
-	d.Task(b, "ada", "c1", 20)
-	if r := d.Act(b, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/flip"}); !r.OK {
-		b.Fatalf("navigate: %s", r.Code())
-	}
+	d, bs, _, _ := onAPage(b, htmlPage(flipPage), "/flip")
 	d.Must(b, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
 	p := &painter{dark: make(chan bool, 1024)}
 	hdr := http.Header{"Origin": {bs.base}, "Cookie": {"buddi_session=" + bs.cookie}}

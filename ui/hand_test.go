@@ -118,19 +118,7 @@ const handForm = `<!doctype html><title>Form</title><style>body{margin:0}
 // back: the typed text reached the page, the socket was told it ended, and
 // the agent must observe again before acting.
 func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(handForm))
-	}))
-	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
-		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
-	b := signIn(t, d)
-	tok := d.AddAgent(t, "ada", true)
-	d.Task(t, "ada", "c1", 20)
-	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
-		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
-	}
+	d, b, tok, _ := onAPage(t, htmlPage(handForm), "/form")
 	obs := d.Observe(t, tok, "c1")
 	send := daemontest.Ref(t, obs, "button", "Send")
 
@@ -206,19 +194,7 @@ addEventListener('keyup', e => { if (e.key === 'Shift') document.getElementById(
 // Giving back while the owner holds a mouse button and Shift: the page
 // sees both released before the agent gets it back.
 func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(heldPage))
-	}))
-	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
-		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
-	b := signIn(t, d)
-	tok := d.AddAgent(t, "ada", true)
-	d.Task(t, "ada", "c1", 20)
-	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/held"}); !r.OK {
-		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
-	}
+	d, b, tok, _ := onAPage(t, htmlPage(heldPage), "/held")
 	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
 		t.Fatalf("take over: %d %+v", status, env.Error)
 	}
@@ -312,7 +288,8 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	release, dropped := make(chan struct{}), make(chan struct{})
 	arrived := make(chan struct{})
 	var dropOnce, arrivedOnce sync.Once
-	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	form := htmlPage(handForm)
+	d, b, tok, site := onAPage(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
 			arrivedOnce.Do(func() { close(arrived) })
 			select {
@@ -322,22 +299,12 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 			}
 			return
 		}
-		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(handForm))
-	}))
-	defer site.Close()
-	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
-		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
-	b := signIn(t, d)
-	tok := d.AddAgent(t, "ada", true)
-	d.Task(t, "ada", "c1", 20)
-	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + "/form"}); !r.OK {
-		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
-	}
+		form.ServeHTTP(w, r)
+	}), "/form")
 	loading := make(chan *daemontest.Reply, 1)
 	go func() {
 		r, _ := d.Do("POST", "/api/tools/browser.act", tok, map[string]any{"conversation": "c1",
-			"input": map[string]any{"action": "navigate", "url": site.URL + "/slow"}})
+			"input": map[string]any{"action": "navigate", "url": site + "/slow"}})
 		loading <- r
 	}()
 	d.WaitSession(t, "c1", messages.StateWorking)
@@ -378,7 +345,7 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 	if !r.OK {
 		t.Fatalf("observe after the take-over: %s: %s", r.Code(), r.Error.Message)
 	}
-	if obs := d.Observe(t, tok, "c1"); obs["url"] != site.URL+"/form" { // the slow page answers since the give back
+	if obs := d.Observe(t, tok, "c1"); obs["url"] != site+"/form" { // the slow page answers since the give back
 		t.Fatalf("after the stopped load the page is at %v, want the form it stood on", obs["url"])
 	}
 }
@@ -449,4 +416,30 @@ func TestNothingTypedIsKept(t *testing.T) {
 	if !strings.Contains(logs.String(), "the owner is driving a page") {
 		t.Fatal("the log has no line of the hand at all; the check above proves nothing")
 	}
+}
+
+// htmlPage serves html at every path.
+func htmlPage(html string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(html))
+	})
+}
+
+// onAPage starts buddi with the agents' real Chromium and a site serving
+// h on 127.0.0.1 (a preview origin), signs a dashboard in, and has agent
+// ada navigate conversation c1 to path on it. It returns the site's URL.
+func onAPage(t testing.TB, h http.Handler, path string) (*daemontest.Daemon, *browserSide, string, string) {
+	t.Helper()
+	site := httptest.NewServer(h)
+	t.Cleanup(site.Close)
+	d := daemontest.Start(t, "", daemon.Options{Config: config.Config{Driver: "playwright",
+		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
+	b := signIn(t, d)
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 20)
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": site.URL + path}); !r.OK {
+		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
+	}
+	return d, b, tok, site.URL
 }
