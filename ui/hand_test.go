@@ -134,14 +134,8 @@ func TestTheOwnerDrivesAFormByTheHandAndGivesItBack(t *testing.T) {
 		t.Fatalf("a hand before the take-over was told %+v, want no_hand", e)
 	}
 
-	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("take over: %d %+v", status, env.Error)
-	}
-	h, err := dialHand(t, b, b.base, "c1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	b.takeOver(t, "c1")
+	h := b.attach(t, "c1")
 	f := h.frame(t)
 	if f.PageWidth == 0 || f.PageHeight == 0 || f.Seq == 0 {
 		t.Fatalf("first frame header %+v", f)
@@ -195,14 +189,8 @@ addEventListener('keyup', e => { if (e.key === 'Shift') document.getElementById(
 // sees both released before the agent gets it back.
 func TestGiveBackReleasesAHeldButtonAndModifierInChromium(t *testing.T) {
 	d, b, tok, _ := onAPage(t, htmlPage(heldPage), "/held")
-	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("take over: %d %+v", status, env.Error)
-	}
-	h, err := dialHand(t, b, b.base, "c1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	b.takeOver(t, "c1")
+	h := b.attach(t, "c1")
 	h.frame(t)
 	for _, m := range []string{`{"t":"keydown","k":"Shift"}`, `{"t":"down","x":100,"y":100,"b":"left"}`, `{"t":"move","x":120,"y":110}`} {
 		h.send(t, m)
@@ -224,14 +212,8 @@ func TestSigningOutEndsTheHandAtOnce(t *testing.T) {
 	tok := d.AddAgent(t, "ada", true)
 	d.Task(t, "ada", "c1", 20)
 	d.Observe(t, tok, "c1")
-	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("take over: %d %+v", status, env.Error)
-	}
-	h, err := dialHand(t, b, b.base, "c1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	b.takeOver(t, "c1")
+	h := b.attach(t, "c1")
 	h.frame(t)
 	var devs messages.DeviceList
 	d.Must(t, "GET", "/api/devices", nil).Decode(&devs)
@@ -308,9 +290,7 @@ func TestTakeOverDuringALoadAnswersTheAgentAndTheHandPaints(t *testing.T) {
 		loading <- r
 	}()
 	d.WaitSession(t, "c1", messages.StateWorking)
-	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("take over: %d %+v", status, env.Error)
-	}
+	b.takeOver(t, "c1")
 	if r := <-loading; r == nil || r.OK || r.Code() != messages.CodeTakenOver {
 		t.Fatalf("the loading navigation was answered %+v", r)
 	}
@@ -379,14 +359,8 @@ func TestNothingTypedIsKept(t *testing.T) {
 	tok := d.AddAgent(t, "ada", true)
 	d.Task(t, "ada", "c1", 20)
 	d.Observe(t, tok, "c1")
-	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"c1"}`, b.page()); status != 200 {
-		t.Fatalf("take over: %d %+v", status, env.Error)
-	}
-	h, err := dialHand(t, b, b.base, "c1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	b.takeOver(t, "c1")
+	h := b.attach(t, "c1")
 	h.frame(t)
 	typed := []string{"§", "¶", "Ω"}
 	for _, k := range typed {
@@ -442,4 +416,24 @@ func onAPage(t testing.TB, h http.Handler, path string) (*daemontest.Daemon, *br
 		t.Fatalf("navigate: %s: %s", r.Code(), r.Error.Message)
 	}
 	return d, b, tok, site.URL
+}
+
+// takeOver takes conv over from this signed-in dashboard.
+func (b *browserSide) takeOver(t *testing.T, conv string) {
+	t.Helper()
+	if status, env, _ := b.send(t, "POST", "/api/browser/takeover", `{"conversation":"`+conv+`"}`, b.page()); status != 200 {
+		t.Fatalf("take over: %d %+v", status, env.Error)
+	}
+}
+
+// attach opens conv's hand socket from this dashboard's own origin and
+// sends its CSRF token first.
+func (b *browserSide) attach(t *testing.T, conv string) *handTab {
+	t.Helper()
+	h, err := dialHand(t, b, b.base, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
+	return h
 }
