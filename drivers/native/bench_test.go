@@ -3,32 +3,12 @@
 package native_test
 
 import (
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/native"
+	"github.com/buddi-dev/buddi/native/linux/linuxtest"
 )
-
-// measure runs call b.N times and reports the median and the 99th
-// percentile of its durations.
-func measure(b *testing.B, call func() error) {
-	samples := make([]time.Duration, 0, b.N)
-	for b.Loop() {
-		start := time.Now()
-		if err := call(); err != nil {
-			b.Fatal(err)
-		}
-		samples = append(samples, time.Since(start))
-	}
-	slices.Sort(samples)
-	at := func(q float64) float64 {
-		return float64(samples[min(len(samples)-1, int(q*float64(len(samples))))]) / float64(time.Millisecond)
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-}
 
 func benchDesktop(b *testing.B) (drivers.Tabs, *drivers.Observation) {
 	s := newDesktop(b, native.Apps{Browser: "google-chrome", Allowed: []string{realCalc}})
@@ -45,7 +25,7 @@ func benchDesktop(b *testing.B) (drivers.Tabs, *drivers.Observation) {
 func BenchmarkDriverObserve(b *testing.B) {
 	tabs, o := benchDesktop(b)
 	c := ctx(b)
-	measure(b, func() error {
+	linuxtest.Measure(b, func() error {
 		_, err := tabs.Observe(c, drivers.ObserveOptions{Screenshot: true})
 		return err
 	})
@@ -60,7 +40,7 @@ func BenchmarkDriverClickByRef(b *testing.B) {
 	tabs, o := benchDesktop(b)
 	one := button(o, "1")
 	c := ctx(b)
-	measure(b, func() error {
+	linuxtest.Measure(b, func() error {
 		_, err := tabs.Do(c, &drivers.Action{Kind: drivers.Click, Target: one})
 		return err
 	})
