@@ -37,10 +37,15 @@ func (d *Daemon) startDesktop() error {
 }
 
 // followStop forwards the owner's Stop and resume to the desktop lock
-// until ctx ends, and whether each conversation of Use my apps is taken
-// over (its lease does not run out while the owner is at the computer).
+// until ctx ends, and, where this install offers Use my apps, whether each
+// of its conversations is taken over (its lease does not run out while the
+// owner is at the computer). An install without it follows no session.
 func (d *Daemon) followStop(ctx context.Context) {
-	sub := d.bus.Subscribe(events.Filter{Kinds: messages.KindStop | messages.KindSession, Passive: true, Size: 256})
+	kinds := messages.KindStop
+	if d.mode.offers(native.Name) {
+		kinds |= messages.KindSession
+	}
+	sub := d.bus.Subscribe(events.Filter{Kinds: kinds, Passive: true, Size: 256})
 	go func() {
 		defer sub.Close()
 		for {
