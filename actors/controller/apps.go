@@ -74,7 +74,6 @@ func (a *Actor) pendingRequests() messages.SiteRequests {
 	return out
 }
 
-
 // decideApp records the owner's answer about an app: Always goes to the
 // list in settings.json (counted as Once when the list is full); Once and
 // Reject go to the ledger for the conversation. The owner is answered once
