@@ -27,9 +27,9 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	at := o.TakenAt.UTC()
 	var p pageText
 	p.title(o.Title)
-	p.tabs(o.Tabs)
+	p.tabs(o.Tabs, false)
 	p.section("Tree", o.Tree)
-	p.section("Targets (one element each; act on a ref)", targets(o.Tree, o.Refs))
+	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
 		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), p.fence("page")),
@@ -53,7 +53,7 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 		Title: o.Title, Tabs: o.Tabs, Screenshot: o.Image}
 	var p pageText
 	p.title(o.Title)
-	p.tabs(o.Tabs)
+	p.tabs(o.Tabs, in.Action == "tab")
 	p.section(in.Action, o.Text)
 	r.Text = p.fence(in.Action)
 	if in.Action == "dom" {

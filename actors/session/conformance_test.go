@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -20,14 +21,13 @@ func observeIn(t *testing.T, w *world) *messages.Observation {
 // given) in its targets list.
 func refIn(t *testing.T, o *messages.Observation, role, name string) string {
 	t.Helper()
+	line := regexp.MustCompile(`^\s*- ` + regexp.QuoteMeta(role) + `(?: "([^"]*)")?.*\[ref=(e\d+)\]`)
 	for _, l := range strings.Split(o.Text, "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 3 && f[0] == "-" && strings.HasPrefix(f[1], "e") && f[2] == role &&
-			(name == "" || strings.Contains(l, `"`+name+`"`)) {
-			return f[1]
+		if m := line.FindStringSubmatch(l); m != nil && (name == "" || m[1] == name) {
+			return m[2]
 		}
 	}
-	t.Fatalf("no %s %q among the targets:\n%s", role, name, o.Text)
+	t.Fatalf("no %s %q in the tree:\n%s", role, name, o.Text)
 	return ""
 }
 
@@ -219,7 +219,7 @@ func TestSemanticTargetsBindOneElementOfAnUnchangedTree(t *testing.T) {
 	w := start(t, sim.Config{}, nil)
 	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/form/1"}), "")
 	o := observeIn(t, w)
-	if !strings.Contains(o.Text, "Targets (one element each") {
+	if !strings.Contains(o.Text, "Targets:\nEach ref is one element.") {
 		t.Fatalf("the observation carries no targets list:\n%s", o.Text)
 	}
 	fill := &messages.ActInput{Action: "fill", Observation: o.ID, Value: "Ada",

@@ -24,8 +24,11 @@ func (p *pageText) title(t string) {
 	}
 }
 
-func (p *pageText) tabs(tabs []messages.Tab) {
-	if len(tabs) == 0 {
+// tabs lists the conversation's tabs with their titles when asked to or
+// when there is more than one: a lone tab's title is the title line, its
+// address the answer's.
+func (p *pageText) tabs(tabs []messages.Tab, always bool) {
+	if len(tabs) == 0 || len(tabs) == 1 && !always {
 		return
 	}
 	p.b.WriteString("Tabs:\n")
@@ -60,35 +63,48 @@ func (p *pageText) fence(kind string) string {
 	return egress.Fence(kind, masked(p.b.String()))
 }
 
-// targets lists every ref of an observation, in the tree's order, with its
-// role and name: one element each. Elements that share a role and name are
-// counted ("2 of 3"), so a repeated label still binds exactly one element.
+// targets binds the observation's refs to elements. Every ref line of the
+// tree already names one element by its role and name, so the list spells
+// out only what the tree leaves open: elements that share a role and name
+// with another, counted ("2 of 3") so a repeated label still binds exactly
+// one element, and elements inside a frame, with the frame's number.
 func targets(tree string, refs map[string]drivers.Target) string {
+	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
-	same := make(map[string]int, len(order))
-	seen := map[string]int{}
-	var b strings.Builder
-	labels := make([]string, len(order))
-	for i, r := range order {
-		labels[i] = label(refs[r])
-		same[labels[i]]++
+	same := make(map[key]int, len(order))
+	for _, r := range order {
+		if t, ok := refs[r]; ok && t.Name != "" {
+			same[key{t.Role, t.Name}]++
+		}
 	}
-	for i, r := range order {
+	var b strings.Builder
+	b.WriteString("Each ref is one element.")
+	head := false
+	seen := map[key]int{}
+	for _, r := range order {
 		t, ok := refs[r]
 		if !ok {
 			continue
 		}
-		l := labels[i]
-		b.WriteString("- " + r + " " + l)
-		if n := same[l]; n > 1 && t.Name != "" {
-			seen[l]++
-			b.WriteString(" (" + strconv.Itoa(seen[l]) + " of " + strconv.Itoa(n) + ")")
+		k := key{t.Role, t.Name}
+		n := same[k]
+		if n < 2 && t.Frame == 0 {
+			continue
+		}
+		if !head {
+			b.WriteString(" These share a role and name, or sit in a frame:")
+			head = true
+		}
+		b.WriteString("\n- " + r + " " + label(t))
+		if n > 1 {
+			seen[k]++
+			b.WriteString(" (" + strconv.Itoa(seen[k]) + " of " + strconv.Itoa(n) + ")")
 		}
 		if t.Frame > 0 {
 			b.WriteString(" [frame=" + strconv.Itoa(t.Frame) + "]")
 		}
-		b.WriteByte('\n')
 	}
+	b.WriteByte('\n')
 	return b.String()
 }
 

@@ -38,17 +38,10 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 		return nil, err
 	}
 	pageURL := t.page.URL()
-	ans, err := t.read(ctx, f, args)
+	frames := map[string]pw.Frame{}
+	ans, err := t.readWithFrames(ctx, f, args, frames)
 	if err != nil {
 		return nil, t.failed(err, notAnswering)
-	}
-	frames := map[string]pw.Frame{}
-	if f == t.page.MainFrame() {
-		t.withFrames(ctx, ans, frames, args.Max)
-	} else {
-		for ref := range ans.Infos {
-			frames[ref] = f
-		}
 	}
 	t.remember(opts)
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
@@ -78,8 +71,8 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	return obs, nil
 }
 
-// findArgs are the engine's arguments of a find, which searches the main
-// frame's whole document.
+// findArgs are the engine's arguments of a find, which searches the whole
+// document of the page and then of each of its frames.
 func findArgs(opts drivers.ObserveOptions, main pw.Frame) (readArgs, pw.Frame, error) {
 	if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
 		return readArgs{}, nil, badInput("find needs text, role or name.")

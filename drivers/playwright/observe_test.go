@@ -83,3 +83,27 @@ func TestInFrameTargets(t *testing.T) {
 		t.Fatalf("the click in the frame did not land: %s", s.allHits())
 	}
 }
+
+// find searches the page's frames too: a button only a frame holds is
+// found, numbered with its frame, and clicking its ref lands in the frame.
+func TestFindLooksInFrames(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/outer", "Outer", `<p>outer</p><iframe src="/inner" width="400" height="200"></iframe>`)
+	s.page("/inner", "Inner", `<button onclick="fetch('/from-frame')">Pay now</button>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/outer")
+	found := observe(t, tabs, drivers.ObserveOptions{Find: &drivers.Query{Role: "button", Name: "Pay"}})
+	if !strings.Contains(found.Tree, "in frame 1 ("+s.URL+"/inner): 1 match") {
+		t.Fatalf("the find does not say the frame:\n%s", found.Tree)
+	}
+	btn := target(t, found, "button", "Pay now")
+	if btn.Frame != 1 {
+		t.Fatalf("the framed match: %+v", btn)
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: btn})
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	if s.hit("GET /from-frame") != 1 {
+		t.Fatalf("the click in the frame did not land: %s", s.allHits())
+	}
+}

@@ -3,6 +3,7 @@ package playwright
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -85,6 +86,59 @@ func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer,
 			"outline_ms", ans.Profile["outline"], "entries", ans.Profile["entries"], "visited", ans.Profile["visited"])
 	}
 	return &ans, nil
+}
+
+// readWithFrames reads f and, when f is the page itself, its frames: the
+// iframes a view or full read showed, or every frame for a find. Each ref's
+// frame is recorded in frames.
+func (t *tab) readWithFrames(ctx context.Context, f pw.Frame, args readArgs, frames map[string]pw.Frame) (*readAnswer, error) {
+	ans, err := t.read(ctx, f, args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f != t.page.MainFrame():
+		for ref := range ans.Infos {
+			frames[ref] = f
+		}
+	case args.Find != nil:
+		t.findInFrames(ctx, ans, frames, args)
+	default:
+		t.withFrames(ctx, ans, frames, args.Max)
+	}
+	return ans, nil
+}
+
+// findInFrames runs a find in each of the page's frames and adds what
+// matched there after the page's own matches, one heading per frame with
+// its number and address. Only a page with frames pays for more calls.
+func (t *tab) findInFrames(ctx context.Context, ans *readAnswer, frames map[string]pw.Frame, args readArgs) {
+	children := t.page.MainFrame().ChildFrames()
+	if len(children) == 0 {
+		return
+	}
+	nos := map[pw.Frame]int{}
+	defer t.numberFrames(nos)
+	var b strings.Builder
+	b.WriteString(ans.Tree)
+	for _, c := range children {
+		if c.IsDetached() {
+			continue
+		}
+		nos[c] = len(nos) + 1
+		sub, err := t.read(ctx, c, args)
+		if err != nil || len(sub.Infos) == 0 {
+			continue
+		}
+		head, lines, _ := strings.Cut(sub.Tree, "\n")
+		_, count, _ := strings.Cut(head, ": ")
+		fmt.Fprintf(&b, "\nin frame %d (%s): %s\n%s", nos[c], c.URL(), count, lines)
+		for ref, info := range sub.Infos {
+			ans.Infos[ref] = info
+			frames[ref] = c
+		}
+	}
+	ans.Tree = b.String()
 }
 
 // withFrames reads each iframe the main read showed, in its own frame, and

@@ -50,13 +50,10 @@ func (t *tab) sameTree(ctx context.Context, ref, tree string) error {
 	if err != nil {
 		return err
 	}
-	ans, err := t.read(ctx, f, args)
+	ans, err := t.readWithFrames(ctx, f, args, map[string]pw.Frame{})
+	t.numberFrames(nos)
 	if err != nil {
 		return t.failed(err, notAnswering)
-	}
-	if f == t.page.MainFrame() {
-		t.withFrames(ctx, ans, map[string]pw.Frame{}, args.Max)
-		t.numberFrames(nos)
 	}
 	if ans.Tree != tree {
 		return staleRef(ref, "was named by what it is, and the page's tree changed since the observation (a target by role, label, placeholder or text needs it unchanged); use a ref from a new observation")

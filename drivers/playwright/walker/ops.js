@@ -131,9 +131,8 @@ const fullRead = (doc, a) => {
 
 const findRead = (doc, a) => {
   const f = find(doc, a.find);
-  const head = 'find' + (a.find.role ? ' role=' + a.find.role : '') + (a.find.name ? ' name=' + quote(a.find.name) : '') +
-    (a.find.text ? ' text=' + quote(a.find.text) : '') + (a.find.exact ? ' (exact)' : '') + ': ' +
-    (f.total === 0 ? 'no match' : f.total === 1 ? '1 match' : f.total + ' matches') +
+  // The query is the agent's own: the head says only what came of it.
+  const head = 'find: ' + (f.total === 0 ? 'no match' : f.total === 1 ? '1 match' : f.total + ' matches') +
     (f.unseen ? ', ' + f.unseen + ' of them not rendered and not listed' : '') +
     (f.total - f.unseen > f.lines.length ? ', the first ' + f.lines.length + ' shown' : '');
   return { lines: [head, ...f.lines], refs: f.refs, continues: null, frames: [] };
