@@ -49,6 +49,8 @@ func (r *Request) Validate() *Error {
 		}
 	case CallOpen:
 		return r.Open.validate()
+	case CallFind:
+		return checkName(r.Find.Name)
 	case CallNavigate:
 		if err := checkApp(r.Navigate.Browser); err != nil {
 			return err
@@ -60,7 +62,7 @@ func (r *Request) Validate() *Error {
 
 func (r *Request) argCount() int {
 	n := 0
-	for _, set := range []bool{r.Observe != nil, r.Click != nil, r.Fill != nil, r.Press != nil, r.Open != nil, r.Navigate != nil} {
+	for _, set := range []bool{r.Observe != nil, r.Click != nil, r.Fill != nil, r.Press != nil, r.Open != nil, r.Navigate != nil, r.Find != nil} {
 		if set {
 			n++
 		}
@@ -70,7 +72,8 @@ func (r *Request) argCount() int {
 
 func (r *Request) wantsArgs() int {
 	has := map[Call]bool{CallObserve: r.Observe != nil, CallClick: r.Click != nil, CallFill: r.Fill != nil,
-		CallPress: r.Press != nil, CallOpen: r.Open != nil, CallNavigate: r.Navigate != nil}
+		CallPress: r.Press != nil, CallOpen: r.Open != nil, CallNavigate: r.Navigate != nil,
+		CallFind: r.Find != nil}
 	if _, takes := has[r.Call]; !takes {
 		return 0
 	}
@@ -141,7 +144,12 @@ func (o *OpenArgs) validate() *Error {
 		return Errorf(CodeBadRequest, "open needs exactly one of an app id or an app name.")
 	case o.ID != "":
 		return checkApp(o.ID)
-	case !clean(o.Name, MaxNameRunes) || o.Name == "":
+	}
+	return checkName(o.Name)
+}
+
+func checkName(name string) *Error {
+	if !clean(name, MaxNameRunes) || name == "" {
 		return Errorf(CodeBadRequest, "The app name must be plain text of at most %d characters.", MaxNameRunes)
 	}
 	return nil
