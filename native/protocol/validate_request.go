@@ -50,7 +50,7 @@ func (r *Request) Validate() *Error {
 	case CallOpen:
 		return r.Open.validate()
 	case CallFind:
-		return checkName(r.Find.Name)
+		return CheckAppName(r.Find.Name)
 	case CallNavigate:
 		if err := checkApp(r.Navigate.Browser); err != nil {
 			return err
@@ -145,10 +145,12 @@ func (o *OpenArgs) validate() *Error {
 	case o.ID != "":
 		return checkApp(o.ID)
 	}
-	return checkName(o.Name)
+	return CheckAppName(o.Name)
 }
 
-func checkName(name string) *Error {
+// CheckAppName refuses an app name that is empty, too long or not plain
+// text.
+func CheckAppName(name string) *Error {
 	if !clean(name, MaxNameRunes) || name == "" {
 		return Errorf(CodeBadRequest, "The app name must be plain text of at most %d characters.", MaxNameRunes)
 	}
