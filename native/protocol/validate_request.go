@@ -33,6 +33,11 @@ func (r *Request) Validate() *Error {
 	if got, want := r.argCount(), r.wantsArgs(); got != want {
 		return Errorf(CodeBadRequest, "A %s request must carry exactly its own arguments.", r.Call)
 	}
+	return r.validateArgs()
+}
+
+// validateArgs checks the arguments of the request's call.
+func (r *Request) validateArgs() *Error {
 	switch r.Call {
 	case CallObserve:
 		return checkApp(r.Observe.App)
