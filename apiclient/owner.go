@@ -109,6 +109,19 @@ func (o *Owner) Approve(ctx context.Context, conv, site, decision string) error 
 	return o.Call(ctx, http.MethodPost, "/api/approvals", &messages.OwnerBody{Conversation: conv, Site: site, Decision: decision}, nil)
 }
 
+// Permissions is what Use my apps' helper finds it has; it never prompts.
+func (o *Owner) Permissions(ctx context.Context) (messages.Permissions, error) {
+	var out messages.Permissions
+	return out, o.Call(ctx, http.MethodGet, "/api/computer/permissions", nil, &out)
+}
+
+// RequestPermissions asks the system, through the helper, for what Use my
+// apps lacks; refused while any session is open.
+func (o *Owner) RequestPermissions(ctx context.Context) (messages.Permissions, error) {
+	var out messages.Permissions
+	return out, o.Call(ctx, http.MethodPost, "/api/computer/permissions", nil, &out)
+}
+
 // SignInLink asks for a one-time link that signs a browser in to the dashboard.
 func (o *Owner) SignInLink(ctx context.Context) (messages.SignInLink, error) {
 	var out messages.SignInLink

@@ -24,6 +24,13 @@ import (
 // Linux helper, whose path it returns.
 func linuxDesktop(t *testing.T) string {
 	t.Helper()
+	helper, _ := linuxDesktopOf(t)
+	return helper
+}
+
+// linuxDesktopOf is linuxDesktop, with the desktop itself.
+func linuxDesktopOf(t *testing.T) (string, *linuxtest.Desktop) {
+	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
@@ -41,7 +48,7 @@ func linuxDesktop(t *testing.T) string {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	return helper
+	return helper, desk
 }
 
 // settingsDir is a data directory whose settings.json holds settings.
@@ -63,7 +70,14 @@ func settingsDir(t *testing.T, settings map[string]any) string {
 // changed by each of with.
 func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options)) (*daemontest.Daemon, daemon.Options, string) {
 	t.Helper()
-	helper := linuxDesktop(t)
+	d, o, dir, _ := computerDesktop(t, allowed, with...)
+	return d, o, dir
+}
+
+// computerDesktop is computerDaemon, with the desktop it runs on.
+func computerDesktop(t *testing.T, allowed []string, with ...func(*daemon.Options)) (*daemontest.Daemon, daemon.Options, string, *linuxtest.Desktop) {
+	t.Helper()
+	helper, desk := linuxDesktopOf(t)
 	dir := settingsDir(t, map[string]any{"mode": "computer", "allowedApps": allowed})
 	var o daemon.Options
 	o.Config.ComputerHelper = helper
@@ -74,7 +88,7 @@ func computerDaemon(t *testing.T, allowed []string, with ...func(*daemon.Options
 	if s := browserSettings(t, d); s.Mode != "computer" {
 		t.Fatalf("the stored computer mode reads as %s", s.Mode)
 	}
-	return d, o, dir
+	return d, o, dir, desk
 }
 
 const calcID = "org.gnome.Calculator"

@@ -48,6 +48,25 @@ func helperName() string {
 	return "buddi-computer-" + runtime.GOOS
 }
 
+// ComputerPermissions is what Use my apps' helper finds it has here, for
+// `buddi doctor` and the owner; with request it first asks the system for
+// what is missing. Without a helper it says where buddi looked.
+func ComputerPermissions(ctx context.Context, c config.Config, request bool) messages.Permissions {
+	path := computerHelper(c)
+	if path == "" {
+		return messages.Permissions{Checks: []messages.PermissionCheck{},
+			Text: "No computer-control helper (" + helperName() + ") was found next to buddi; set BUDDI_COMPUTER_HELPER to its path to offer Use my apps."}
+	}
+	return native.Permissions(ctx, native.Config{Helper: path}, request)
+}
+
+// Permissions is ComputerPermissions for this install's configuration.
+func (s *settings) Permissions(ctx context.Context, request bool) messages.Permissions {
+	return ComputerPermissions(ctx, s.config(), request)
+}
+
+var _ controller.Permissions = (*settings)(nil)
+
 // computerHelper is the helper's path: the configuration's, else the one
 // next to buddi's executable; "" when there is none.
 func computerHelper(c config.Config) string {

@@ -13,8 +13,10 @@ import (
 func (d *Daemon) doctor(ctx context.Context) messages.DoctorRows {
 	done := make(chan messages.DoctorRows, 1)
 	go func() {
-		done <- doctor.Rows(d.settings.config(), doctor.Options{TokenFile: OwnerTokenFile,
-			InUse: func() (string, int, bool) { return d.addr, os.Getpid(), true }})
+		c := d.settings.config()
+		done <- doctor.Rows(c, doctor.Options{TokenFile: OwnerTokenFile,
+			InUse:    func() (string, int, bool) { return d.addr, os.Getpid(), true },
+			Computer: func(ctx context.Context) messages.Permissions { return ComputerPermissions(ctx, c, false) }})
 	}()
 	select {
 	case rows := <-done:

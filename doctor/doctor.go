@@ -4,10 +4,12 @@
 package doctor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/config"
@@ -39,13 +41,38 @@ type Options struct {
 	// Launch starts the browser once (the first-run check) when no other
 	// browser row failed.
 	Launch bool
+	// Computer is Use my apps' helper's probe, which never prompts; nil
+	// leaves the row out.
+	Computer func(ctx context.Context) messages.Permissions
 }
 
 // Rows checks the install c describes.
 func Rows(c config.Config, o Options) messages.DoctorRows {
 	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o), addrRow(c, o)}
 	rows = append(rows, browserRows(c, o.Launch)...)
-	return append(rows, egressRow(c), extensionRow(c), telegramRow(c, o))
+	rows = append(rows, egressRow(c), extensionRow(c))
+	if o.Computer != nil {
+		rows = append(rows, computerRow(o.Computer))
+	}
+	return append(rows, telegramRow(c, o))
+}
+
+// computerWait bounds the helper's probe.
+const computerWait = 10 * time.Second
+
+// computerRow is Use my apps' permissions as the helper's probe finds them:
+// a warning only when there is a helper that lacks something.
+func computerRow(probe func(context.Context) messages.Permissions) messages.DoctorRow {
+	ctx, cancel := context.WithTimeout(context.Background(), computerWait)
+	defer cancel()
+	p := probe(ctx)
+	switch {
+	case p.Helper == "":
+		return row("use my apps", OK, p.Text+" (Only needed for Use my apps.)")
+	case !p.Ready:
+		return row("use my apps", Warning, p.Text)
+	}
+	return row("use my apps", OK, p.Text)
 }
 
 // Worst is the highest level among rows.

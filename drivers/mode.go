@@ -88,6 +88,27 @@ func RawInputOf(p Pinned) (RawInput, bool) {
 	return r, ok
 }
 
+// AppFinder is an optional capability of a Mode: naming the one installed
+// app called name (exactly, in any case), so that what the owner is asked
+// about is an app as found on this machine. It launches nothing. None is
+// refused with messages.CodeAppNotFound, several with
+// messages.CodeAppAmbiguous and a sentence listing them.
+type AppFinder interface {
+	FindApp(ctx context.Context, name string) (App, error)
+}
+
+// App is an installed app as the machine names it.
+type App struct {
+	ID   string // a bundle id on macOS, a desktop file id on Linux
+	Name string // its name as installed
+}
+
+// AppFinderOf returns the finder of the mode in use behind mode, if it has one.
+func AppFinderOf(mode Mode) (AppFinder, bool) {
+	f, ok := Current(mode).(AppFinder)
+	return f, ok
+}
+
 // Served is an optional capability of a Mode: the loopback origins it
 // serves itself (the simulated site). The daemon adds them to the owner's
 // preview origins, so the real URL rules let them through and nothing else.

@@ -79,6 +79,8 @@ const (
 	CodeBuddiAddress  Code = "buddi_address"    // a URL that is buddi's own address
 	CodeAmbiguous     Code = "ambiguous_target" // a semantic target matches more than one element
 	CodeNoApps        Code = "no_apps"          // open in a mode without apps
+	CodeAppNotFound   Code = "app_not_found"    // no installed app has that id or name
+	CodeAppAmbiguous  Code = "app_ambiguous"    // several installed apps have that name
 	CodeUnsupported   Code = "not_supported"    // the install's mode cannot do this
 
 	// Codes the API client finds itself.

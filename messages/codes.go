@@ -101,6 +101,8 @@ var codes = map[Code]CodeInfo{
 	CodeBuddiAddress:  {HTTP: badRequest, BeforeInput: true},
 	CodeAmbiguous:     {HTTP: badRequest, BeforeInput: true},
 	CodeNoApps:        {HTTP: badRequest, BeforeInput: true, Template: "There are no apps in the agents' own browser: open works only when the owner chose Use my apps; navigate to a web address instead."},
+	CodeAppNotFound:   {HTTP: badRequest, BeforeInput: true},
+	CodeAppAmbiguous:  {HTTP: badRequest, BeforeInput: true},
 	CodeUnsupported:   {HTTP: conflict},
 
 	CodeUnreachable: {HTTP: http.StatusServiceUnavailable, Template: "buddi is not running at %s; start it with `buddi serve` (or `make run`)."},

@@ -65,7 +65,8 @@ type SiteRequest struct {
 	Agent        string    `json:"agent"`
 	Site         string    `json:"site"` // "app:<id>" when the request is about an app
 	URL          string    `json:"url"`
-	App          string    `json:"app,omitempty"` // Use my apps: the app's id, when the request is about an app
+	App          string    `json:"app,omitempty"`     // Use my apps: the app's id, when the request is about an app
+	AppName      string    `json:"appName,omitempty"` // its name as installed, when the agent opened it by name
 	At           time.Time `json:"at"`
 }
 

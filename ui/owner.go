@@ -83,6 +83,9 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	// Installing the agents' browser, and its progress.
 	"POST /api/browser/install": fixed(&messages.InstallBrowser{}),
 	"GET /api/browser/install":  fixed(&messages.GetInstall{}),
+	// Use my apps' permissions: the helper's probe, and asking the system.
+	"GET /api/computer/permissions":  fixed(&messages.GetPermissions{}),
+	"POST /api/computer/permissions": fixed(&messages.RequestPermissions{}),
 }
 
 // fixed is a route whose message does not depend on the body. The message

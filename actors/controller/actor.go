@@ -249,6 +249,10 @@ func (a *Actor) dashboard(ctx actor.Context) bool {
 		ctx.Respond(&messages.OwnerReply{Result: a.devices.List()})
 	case *messages.RemoveDevice:
 		a.removeDevice(ctx, m)
+	case *messages.GetPermissions:
+		a.permissions(ctx, false)
+	case *messages.RequestPermissions:
+		a.permissions(ctx, true)
 	default:
 		return false
 	}

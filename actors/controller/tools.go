@@ -52,6 +52,10 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(messages.FailWith(a.tasks.NoTask(m.Conversation)))
 		return
 	}
+	if name, finder, ok := a.appByName(m.Act); ok {
+		a.findApp(ctx, m, name, finder)
+		return
+	}
 	if e, asked := a.checkApp(m.Conversation, ag.Name, m.Act); e != nil {
 		if asked != nil {
 			a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *asked})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -34,6 +35,7 @@ func doctorCmd(e *env, args []string) int {
 			return inst.Addr, ""
 		},
 		Telegram: func() (messages.TelegramView, bool, error) { return telegramView(f.cfg) },
+		Computer: func(ctx context.Context) messages.Permissions { return daemon.ComputerPermissions(ctx, f.cfg, false) },
 	})
 	tb := newTable(e.stdout)
 	for _, r := range rows {

@@ -25,11 +25,7 @@ func failure(err error, input, interrupted bool) error {
 	}
 	msg := e.Message
 	if len(e.Candidates) > 0 {
-		names := make([]string, 0, len(e.Candidates))
-		for _, c := range e.Candidates {
-			names = append(names, fmt.Sprintf("%s (%s)", c.Name, c.ID))
-		}
-		msg += " Candidates: " + strings.Join(names, ", ") + "."
+		msg += " Candidates: " + candidates(e.Candidates) + "."
 	}
 	if interrupted && e.Code == protocol.CodeCancelled {
 		return drivers.Errorf(drivers.CodeInterrupted, err, "The call was interrupted; the owner took over.")
@@ -43,6 +39,15 @@ func failure(err error, input, interrupted bool) error {
 	return drivers.Errorf(codeOf(e.Code, input), err, "%s", msg)
 }
 
+// candidates lists apps as "Name (id)", for a refusal.
+func candidates(apps []protocol.App) string {
+	names := make([]string, 0, len(apps))
+	for _, c := range apps {
+		names = append(names, fmt.Sprintf("%s (%s)", c.Name, c.ID))
+	}
+	return strings.Join(names, ", ")
+}
+
 // codeOf is the contract's code for a helper's code.
 func codeOf(c protocol.Code, input bool) drivers.Code {
 	switch c {
@@ -52,8 +57,12 @@ func codeOf(c protocol.Code, input bool) drivers.Code {
 		return drivers.CodeTargetGone
 	case protocol.CodeSecureField:
 		return messages.CodeCredential
+	case protocol.CodeAppNotFound:
+		return messages.CodeAppNotFound
+	case protocol.CodeAppAmbiguous:
+		return messages.CodeAppAmbiguous
 	case protocol.CodeOutsideWindow, protocol.CodeKeyNotAllowed, protocol.CodeBadRequest, protocol.CodeNotEditable,
-		protocol.CodeAppNotFound, protocol.CodeAppAmbiguous, protocol.CodeAppSearchTimeout:
+		protocol.CodeAppSearchTimeout:
 		return drivers.CodeBadInput
 	case protocol.CodeBadURL:
 		return messages.CodeBadURL

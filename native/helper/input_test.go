@@ -145,6 +145,24 @@ func TestOpen(t *testing.T) {
 	noInput(t, p)
 }
 
+// TestFindNamesOneAppAndStartsNothing: find answers the one app of a name
+// in any case, refuses none or several (listing the candidates) like open,
+// and brings nothing forward in any of the three cases.
+func TestFindNamesOneAppAndStartsNothing(t *testing.T) {
+	p := newDesktop()
+	p.apps = append(p.apps, protocol.App{ID: "b.twin", Name: "Twin"}, protocol.App{ID: "a.twin", Name: "twin"})
+	r := call(t, p, &protocol.Request{Call: protocol.CallFind, Find: &protocol.FindArgs{Name: "NOTES"}})
+	if r.Error != nil || r.Found == nil || r.Found.ID != app {
+		t.Fatalf("got %+v %+v", r.Found, r.Error)
+	}
+	e := wantCode(t, call(t, p, &protocol.Request{Call: protocol.CallFind, Find: &protocol.FindArgs{Name: "Twin"}}), protocol.CodeAppAmbiguous)
+	if len(e.Candidates) != 2 || e.Candidates[1].ID != "b.twin" {
+		t.Fatalf("refusal %+v", e)
+	}
+	wantCode(t, call(t, p, &protocol.Request{Call: protocol.CallFind, Find: &protocol.FindArgs{Name: "Nothing"}}), protocol.CodeAppNotFound)
+	noInput(t, p)
+}
+
 func TestOpenNameSearchIsBoundedToFiveSeconds(t *testing.T) {
 	p := newDesktop()
 	p.searchCh = make(chan struct{})

@@ -40,6 +40,17 @@ func open(ctx context.Context, p Platform, a *protocol.OpenArgs) (*protocol.Open
 	}
 }
 
+// find names the one installed app called a.Name, as open would pick it,
+// and brings nothing forward: buddi asks the owner about that id before it
+// opens anything.
+func find(ctx context.Context, p Platform, a *protocol.FindArgs) (*protocol.App, error) {
+	app, err := findApp(ctx, p, &protocol.OpenArgs{Name: a.Name})
+	if err != nil {
+		return nil, err
+	}
+	return &app, nil
+}
+
 // findApp picks exactly one installed app by id, or by exact name in any
 // case within protocol.NameSearchTimeout, launching nothing.
 func findApp(ctx context.Context, p Platform, a *protocol.OpenArgs) (protocol.App, error) {

@@ -67,6 +67,8 @@ func run(ctx context.Context, p Platform, req *protocol.Request) (resp *protocol
 		r.Opened, err = open(ctx, p, req.Open)
 	case protocol.CallNavigate:
 		r.Navigated, err = navigate(ctx, p, req.Navigate)
+	case protocol.CallFind:
+		r.Found, err = find(ctx, p, req.Find)
 	case protocol.CallProbe:
 		perm := p.Probe(ctx)
 		r.Permissions = &perm

@@ -13,10 +13,11 @@ const (
 	CallNavigate           Call = "navigate"            // an ordinary tab in the selected browser app
 	CallProbe              Call = "probe"               // what is granted and found; never prompts
 	CallRequestPermissions Call = "request_permissions" // ask the OS for what is missing
+	CallFind               Call = "find"                // the one installed app with a name; launches nothing
 )
 
 // Calls lists every call, in the order above.
-var Calls = []Call{CallObserve, CallClick, CallFill, CallPress, CallOpen, CallNavigate, CallProbe, CallRequestPermissions}
+var Calls = []Call{CallObserve, CallClick, CallFill, CallPress, CallOpen, CallNavigate, CallProbe, CallRequestPermissions, CallFind}
 
 // Known reports whether c is one of Calls.
 func (c Call) Known() bool {

@@ -43,6 +43,17 @@ func (c *Client) Open(ctx context.Context, a OpenArgs) (*Opened, error) {
 	return r.Opened, nil
 }
 
+// Find names the one installed app called name (exactly, in any case)
+// within NameSearchTimeout; it starts nothing. None or several is refused
+// with CodeAppNotFound or CodeAppAmbiguous (with the candidates).
+func (c *Client) Find(ctx context.Context, name string) (*App, error) {
+	r, err := c.Do(ctx, &Request{Call: CallFind, Find: &FindArgs{Name: name}})
+	if err != nil {
+		return nil, err
+	}
+	return r.Found, nil
+}
+
 // Navigate opens url in a new tab of the browser app.
 func (c *Client) Navigate(ctx context.Context, browser, url string) (*Navigated, error) {
 	r, err := c.Do(ctx, &Request{Call: CallNavigate, Navigate: &NavigateArgs{Browser: browser, URL: url}})

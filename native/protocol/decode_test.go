@@ -19,6 +19,7 @@ func TestDecodeResponseAcceptsEachResult(t *testing.T) {
 		protocol.CallPress:    {Input: &protocol.InputResult{Via: protocol.ViaKeyboard}},
 		protocol.CallOpen:     {Opened: &protocol.Opened{App: protocol.App{ID: "org.gnome.Calculator", Name: "Calculator"}, Window: validWindow()}},
 		protocol.CallNavigate: {Navigated: &protocol.Navigated{Browser: protocol.App{ID: "chromium", Name: "Chromium"}, URL: "https://example.com/"}},
+		protocol.CallFind:     {Found: &protocol.App{ID: "org.gnome.Calculator", Name: "Calculator"}},
 		protocol.CallProbe: {Permissions: &protocol.Permissions{Platform: "linux-x11", Ready: true,
 			Checks: []protocol.Check{{Name: "display", OK: true, Detail: "The display answers."}}}},
 	}

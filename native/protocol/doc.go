@@ -10,8 +10,8 @@
 // carries either an Error (a stable Code and one sentence) or exactly the
 // result of the call: an Observation of the focused window (its accessibility
 // tree with refs such as ax12, bounded text, secure fields masked, and a
-// screenshot of that window only), an InputResult, Opened, Navigated or
-// Permissions. There is no call for scripts, arbitrary hotkeys, the clipboard
+// screenshot of that window only), an InputResult, Opened, Navigated,
+// Permissions, or the App that find found by name without starting it. There is no call for scripts, arbitrary hotkeys, the clipboard
 // or files.
 //
 // A helper's output is untrusted: DecodeResponse refuses anything larger than

@@ -46,6 +46,8 @@ func DefaultTimeout(c Call) time.Duration {
 		return 30 * time.Second
 	case CallProbe:
 		return 5 * time.Second
+	case CallFind:
+		return NameSearchTimeout + 2*time.Second
 	default:
 		return 10 * time.Second
 	}

@@ -13,6 +13,7 @@ type Request struct {
 	Press     *PressArgs    `json:"press,omitempty"`
 	Open      *OpenArgs     `json:"open,omitempty"`
 	Navigate  *NavigateArgs `json:"navigate,omitempty"`
+	Find      *FindArgs     `json:"find,omitempty"`
 }
 
 // ObserveArgs asks for the focused window, which must belong to App.
@@ -72,4 +73,10 @@ type OpenArgs struct {
 type NavigateArgs struct {
 	Browser string `json:"browser"` // the browser app's id
 	URL     string `json:"url"`
+}
+
+// FindArgs names an app by its exact name, in any case, for find: the
+// helper answers with the one installed app of that name and starts nothing.
+type FindArgs struct {
+	Name string `json:"name"`
 }

@@ -26,6 +26,7 @@ func TestRequestValidateAcceptsEachCall(t *testing.T) {
 		"open name":   {Call: protocol.CallOpen, Open: &protocol.OpenArgs{Name: "Voicito"}},
 		"navigate":    {Call: protocol.CallNavigate, Navigate: &protocol.NavigateArgs{Browser: "com.google.Chrome", URL: "https://en.wikipedia.org/wiki/Go"}},
 		"probe":       {Call: protocol.CallProbe},
+		"find":        {Call: protocol.CallFind, Find: &protocol.FindArgs{Name: "Calculator"}},
 		"request":     {Call: protocol.CallRequestPermissions},
 	}
 	for name, r := range cases {
@@ -68,6 +69,8 @@ func TestRequestValidateRefuses(t *testing.T) {
 		"fill escape":      {protocol.Request{Call: protocol.CallFill, Fill: &protocol.FillArgs{Guard: guard, Element: *element(), Value: "a\x1b[2J"}}, protocol.CodeKeyNotAllowed},
 		"open both":        {protocol.Request{Call: protocol.CallOpen, Open: &protocol.OpenArgs{ID: "a.b", Name: "B"}}, protocol.CodeBadRequest},
 		"open neither":     {protocol.Request{Call: protocol.CallOpen, Open: &protocol.OpenArgs{}}, protocol.CodeBadRequest},
+		"find no name":     {protocol.Request{Call: protocol.CallFind, Find: &protocol.FindArgs{}}, protocol.CodeBadRequest},
+		"find with open":   {protocol.Request{Call: protocol.CallFind, Open: &protocol.OpenArgs{Name: "B"}}, protocol.CodeBadRequest},
 		"file URL":         {protocol.Request{Call: protocol.CallNavigate, Navigate: &protocol.NavigateArgs{Browser: "chromium", URL: "file:///etc/passwd"}}, protocol.CodeBadURL},
 		"app URL scheme":   {protocol.Request{Call: protocol.CallNavigate, Navigate: &protocol.NavigateArgs{Browser: "chromium", URL: "x-apple.systempreferences:com.apple.preference"}}, protocol.CodeBadURL},
 		"javascript URL":   {protocol.Request{Call: protocol.CallNavigate, Navigate: &protocol.NavigateArgs{Browser: "chromium", URL: "javascript:alert(1)"}}, protocol.CodeBadURL},

@@ -10,6 +10,7 @@ type Response struct {
 	Opened      *Opened      `json:"opened,omitempty"`      // open
 	Navigated   *Navigated   `json:"navigated,omitempty"`   // navigate
 	Permissions *Permissions `json:"permissions,omitempty"` // probe, request_permissions
+	Found       *App         `json:"found,omitempty"`       // find
 }
 
 // Via says how an input was delivered.

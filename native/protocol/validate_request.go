@@ -33,6 +33,11 @@ func (r *Request) Validate() *Error {
 	if got, want := r.argCount(), r.wantsArgs(); got != want {
 		return Errorf(CodeBadRequest, "A %s request must carry exactly its own arguments.", r.Call)
 	}
+	return r.validateArgs()
+}
+
+// validateArgs checks the arguments of the request's call.
+func (r *Request) validateArgs() *Error {
 	switch r.Call {
 	case CallObserve:
 		return checkApp(r.Observe.App)
@@ -49,6 +54,8 @@ func (r *Request) Validate() *Error {
 		}
 	case CallOpen:
 		return r.Open.validate()
+	case CallFind:
+		return CheckAppName(r.Find.Name)
 	case CallNavigate:
 		if err := checkApp(r.Navigate.Browser); err != nil {
 			return err
@@ -60,7 +67,7 @@ func (r *Request) Validate() *Error {
 
 func (r *Request) argCount() int {
 	n := 0
-	for _, set := range []bool{r.Observe != nil, r.Click != nil, r.Fill != nil, r.Press != nil, r.Open != nil, r.Navigate != nil} {
+	for _, set := range []bool{r.Observe != nil, r.Click != nil, r.Fill != nil, r.Press != nil, r.Open != nil, r.Navigate != nil, r.Find != nil} {
 		if set {
 			n++
 		}
@@ -70,7 +77,8 @@ func (r *Request) argCount() int {
 
 func (r *Request) wantsArgs() int {
 	has := map[Call]bool{CallObserve: r.Observe != nil, CallClick: r.Click != nil, CallFill: r.Fill != nil,
-		CallPress: r.Press != nil, CallOpen: r.Open != nil, CallNavigate: r.Navigate != nil}
+		CallPress: r.Press != nil, CallOpen: r.Open != nil, CallNavigate: r.Navigate != nil,
+		CallFind: r.Find != nil}
 	if _, takes := has[r.Call]; !takes {
 		return 0
 	}
@@ -141,7 +149,14 @@ func (o *OpenArgs) validate() *Error {
 		return Errorf(CodeBadRequest, "open needs exactly one of an app id or an app name.")
 	case o.ID != "":
 		return checkApp(o.ID)
-	case !clean(o.Name, MaxNameRunes) || o.Name == "":
+	}
+	return CheckAppName(o.Name)
+}
+
+// CheckAppName refuses an app name that is empty, too long or not plain
+// text.
+func CheckAppName(name string) *Error {
+	if !clean(name, MaxNameRunes) || name == "" {
 		return Errorf(CodeBadRequest, "The app name must be plain text of at most %d characters.", MaxNameRunes)
 	}
 	return nil

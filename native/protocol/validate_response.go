@@ -14,9 +14,10 @@ import (
 func (r *Response) validate(c Call) string {
 	results := map[Call]bool{CallObserve: r.Observation != nil, CallClick: r.Input != nil,
 		CallFill: r.Input != nil, CallPress: r.Input != nil, CallOpen: r.Opened != nil,
-		CallNavigate: r.Navigated != nil, CallProbe: r.Permissions != nil, CallRequestPermissions: r.Permissions != nil}
+		CallNavigate: r.Navigated != nil, CallProbe: r.Permissions != nil, CallRequestPermissions: r.Permissions != nil,
+		CallFind: r.Found != nil}
 	n := 0
-	for _, set := range []bool{r.Error != nil, r.Observation != nil, r.Input != nil, r.Opened != nil, r.Navigated != nil, r.Permissions != nil} {
+	for _, set := range []bool{r.Error != nil, r.Observation != nil, r.Input != nil, r.Opened != nil, r.Navigated != nil, r.Permissions != nil, r.Found != nil} {
 		if set {
 			n++
 		}
@@ -52,6 +53,8 @@ func (r *Response) validateResult() string {
 		}
 	case r.Permissions != nil:
 		return r.Permissions.validate()
+	case r.Found != nil:
+		return r.Found.validate()
 	}
 	return ""
 }

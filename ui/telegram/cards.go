@@ -94,8 +94,12 @@ func (b *Bot) siteAsked(r *messages.SiteRequest) {
 	text := fmt.Sprintf("%s wants to open %s in conversation %s:\n%s",
 		r.Agent, r.Site, r.Conversation, clipRunes(r.URL, 300))
 	if r.App != "" {
+		name := r.App
+		if r.AppName != "" {
+			name = r.AppName
+		}
 		text = fmt.Sprintf("Use %s on your computer? %s asks to open the app %s in conversation %s.",
-			r.App, r.Agent, r.App, r.Conversation)
+			name, r.Agent, r.App, r.Conversation)
 	}
 	b.postCard(&card{subject: "site/" + r.Conversation + "/" + r.Site, conv: r.Conversation, site: r.Site, text: text}, siteChoices)
 }

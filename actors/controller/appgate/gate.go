@@ -60,7 +60,8 @@ func put(m map[string]map[string]bool, conv, app string) {
 	m[conv][app] = true
 }
 
-// Check checks an act's open of an app by id; allowed says whether the app
+// Check checks an act's open of an app by id (with the app's name as
+// found on this machine when the agent named it by name); allowed says whether the app
 // is on the owner's list. It returns the refusal, and the request it filed
 // for the owner when it filed one.
 func (g *Gate) Check(conv, agent string, in *messages.ActInput, allowed func(id string) bool) (*messages.Error, *messages.SiteRequest) {
@@ -80,7 +81,7 @@ func (g *Gate) Check(conv, agent string, in *messages.ActInput, allowed func(id 
 	if g.pendingFor(conv) >= MaxPending {
 		return messages.Errorf(messages.CodeTooManyRequests, "%d apps already wait for the owner in this conversation; wait for answers before asking about more.", MaxPending), nil
 	}
-	req := &messages.SiteRequest{Conversation: conv, Agent: agent, Site: Subject(id), App: id, At: g.now()}
+	req := &messages.SiteRequest{Conversation: conv, Agent: agent, Site: Subject(id), App: id, AppName: in.App, At: g.now()}
 	g.pending[key(conv, id)] = req
 	return messages.Errorf(messages.CodeApprovalRequired, "buddi asked the owner whether you may use %s on their computer; wait for the answer, then open it again.", id), req
 }

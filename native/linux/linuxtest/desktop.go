@@ -214,3 +214,19 @@ func zombie(stat []byte) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i > 0 && i+2 < len(s) && s[i+2] == 'Z'
 }
+
+// Running lists the live processes inside the desktop whose command name
+// is prog (as /proc shows it: its first 15 bytes).
+func (d *Desktop) Running(prog string) []int {
+	if len(prog) > 15 {
+		prog = prog[:15]
+	}
+	var out []int
+	for _, pid := range d.processes() {
+		comm, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "comm"))
+		if err == nil && strings.TrimSpace(string(comm)) == prog {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

@@ -13,7 +13,7 @@ export interface TaskView {
   lifetime: number; created: string; started: string; expires: string; endReason?: string;
 }
 
-export interface SiteRequest { conversation: string; agent: string; site: string; url: string; app?: string; at: string }
+export interface SiteRequest { conversation: string; agent: string; site: string; url: string; app?: string; appName?: string; at: string }
 
 export interface StopView { stopped: boolean; settled: boolean; saved: boolean; sessions: number }
 
@@ -60,6 +60,7 @@ export interface Login { site: string; cookies: number; storage: boolean }
 export interface AgentView { name: string; grants: string[]; autoApprove: boolean; created: string }
 export interface AgentAdded { name: string; token: string; grants: string[]; autoApprove: boolean }
 export interface DoctorRow { name: string; level: string; text: string }
+export interface Permissions { helper: string; platform?: string; ready: boolean; checks: { name: string; ok: boolean; detail: string }[]; text: string }
 export interface Opened { conversation: string; outcome: { outcome: string; url?: string; title?: string } }
 export interface ConversationView { conversation: string; agent: string; live: boolean; last: string }
 export interface TelegramBot { configured: boolean; username?: string; polling: boolean; problem?: string }

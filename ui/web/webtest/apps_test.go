@@ -41,3 +41,17 @@ func TestTheOwnerListsTheAppsOfUseMyApps(t *testing.T) {
 		t.Fatalf("the allowed apps are %v", s.AllowedApps)
 	}
 }
+
+// TestTheOwnerChecksUseMyAppsPermissions: Settings checks the helper's
+// permissions and requests them, and shows the helper's sentence (here,
+// that there is no helper next to buddi).
+func TestTheOwnerChecksUseMyAppsPermissions(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	goTo(t, o, p, "#/settings/browser")
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Check permissions"}))
+	webtest.Visible(t, p.Locator(".permissions .bad", pw.PageLocatorOptions{HasText: "No computer-control helper"}))
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Request permissions"}))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "set BUDDI_COMPUTER_HELPER"}))
+}

@@ -44,7 +44,7 @@ function appCard(r: SiteRequest, app: string): HTMLElement {
     return b;
   });
   return h("article", { class: "card approval", "data-site": r.site },
-    h("h3", {}, `Use ${app} on your computer?`),
+    h("h3", {}, `Use ${r.appName || app} on your computer?`),
     h("p", { class: "meta" }, `${r.agent} asked to open the app ${app} at ${clock(r.at)} in ${r.conversation}`),
     h("div", { class: "controls" }, ...buttons), said);
 }

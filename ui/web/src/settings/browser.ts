@@ -5,7 +5,7 @@ import { get, post } from "../api";
 import { clock, fill, h } from "../dom";
 import { act } from "../notice";
 import { state, subscribe } from "../store";
-import type { BrowserSettings } from "../types";
+import type { BrowserSettings, Permissions } from "../types";
 import { registerSection } from "./registry";
 
 registerSection({ id: "browser", title: "Computer & browser", rank: 10, render });
@@ -43,11 +43,22 @@ function render(root: HTMLElement): () => void {
       browserApp: (browserApp as HTMLInputElement).value.trim(),
       allowedApps: (allowed as HTMLTextAreaElement).value.split("\n").map((x) => x.trim()).filter((x) => x !== ""),
     }, (n) => `Use my apps: ${n.browserApp} is the browser app and ${n.allowedApps.length} app${n.allowedApps.length === 1 ? " is" : "s are"} allowed.`) }, "Save apps");
+    const perm = h("div", { class: "permissions", "aria-live": "polite" });
+    const permissions = (btn: HTMLButtonElement, request: boolean) => act(btn, said, async () => {
+      const p = request ? await post<Permissions>("/api/computer/permissions") : await get<Permissions>("/api/computer/permissions");
+      fill(perm, h("p", { class: p.ready ? "ok" : "bad" }, p.text),
+        p.checks.length > 0 && h("ul", {}, p.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.name}: ${c.detail}`))));
+      return p.text;
+    });
+    const check: HTMLButtonElement = h("button", { type: "button", onclick: () => void permissions(check, false) }, "Check permissions");
+    const request: HTMLButtonElement = h("button", { type: "button", disabled: s.sessionsOpen > 0, onclick: () => void permissions(request, true) }, "Request permissions");
     const apps = h("fieldset", { class: "apps" }, h("legend", {}, "Use my apps: the apps agents may use"),
       h("label", {}, "Browser app (navigate opens tabs here)", browserApp),
       h("label", {}, "Allowed apps, by id, one a line (at most 32)", allowed),
       h("p", { class: "note" }, "Any other app raises a card the first time an agent asks for it: Once, Always (added here) or Reject. Agents cannot change this list."),
-      saveApps);
+      saveApps,
+      h("p", { class: "note" }, "Permissions: check what the computer-control helper has here; request what it lacks only with no session open (macOS shows its own prompts; restart buddi after granting)."),
+      h("div", { class: "controls" }, check, request), perm);
     fill(body, modes, apps,
       h("fieldset", {}, h("legend", {}, "Which browser the agents use"),
         h("p", { class: st.found ? "ok" : "bad" }, st.found ? `${st.browser}${st.running ? " (running)" : ""}` : "No browser installed for the agents yet."),
