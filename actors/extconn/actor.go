@@ -15,7 +15,7 @@ type Actor struct {
 	cfg     Config
 	rec     *extension.Record // nil when no extension is paired
 	live    *actor.PID
-	conns   map[*actor.PID]string // every conn, with its extension id
+	conns   map[string]*actor.PID // every conn, by its PID's id
 	pairing *pairing
 	timer   *time.Timer
 }
@@ -34,7 +34,7 @@ type pairing struct {
 // stopped, not restarted: their socket is gone with them.
 func Props(cfg Config) *actor.Props {
 	cfg = cfg.withDefaults()
-	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg, conns: map[*actor.PID]string{}} },
+	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg, conns: map[string]*actor.PID{}} },
 		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
 }
 
@@ -65,6 +65,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		ctx.Respond(a.token(ctx, m))
 	case *forgetFrom:
 		a.forget(ctx)
+	case *closing:
+		a.closed(ctx, m.conn)
 	case *messages.GetExtension:
 		ctx.Respond(&messages.OwnerReply{Result: a.view()})
 	case *messages.PairExtension:
@@ -108,12 +110,20 @@ func (a *Actor) open(ctx actor.Context, m *messages.ExtensionOpen) {
 		return
 	}
 	pid := ctx.Spawn(connProps(a.cfg, m.ExtensionID, m.Wire))
-	a.conns[pid] = m.ExtensionID
+	a.conns[pid.Id] = pid
 	ctx.Respond(&messages.OwnerReply{Result: &messages.ExtensionOpened{Link: &link{sys: ctx.ActorSystem(), conn: pid}}})
 }
 
+// closed forgets a conn that closed its socket and stops it behind the
+// commands already forwarded to it.
+func (a *Actor) closed(ctx actor.Context, who *actor.PID) {
+	a.terminated(who)
+	a.conns[who.Id] = who // still counted until it stopped
+	ctx.Poison(who)
+}
+
 func (a *Actor) terminated(who *actor.PID) {
-	delete(a.conns, who)
+	delete(a.conns, who.Id)
 	if a.live != nil && a.live.Equal(who) {
 		a.live = nil
 	}

@@ -63,8 +63,12 @@ func (c *conn) Receive(ctx actor.Context) {
 	case *actor.Stopped, *actor.Restarting:
 		return
 	case *gone:
-		c.closed = true // nothing more can be written
-		ctx.Stop(ctx.Self())
+		if !c.closed {
+			c.closed = true // nothing more can be written
+			c.failAll(messages.Errorf(messages.CodeBrowserOffline,
+				"The browser's connection closed before it answered; the command may or may not have run."))
+			ctx.Send(ctx.Parent(), &closing{conn: ctx.Self()})
+		}
 		return
 	case *badMsg:
 		c.close(ctx, m.e)
@@ -73,7 +77,7 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.close(ctx, m.err)
 		return
 	case *Send:
-		if !c.ready() {
+		if !c.ready() || c.closed {
 			ctx.Respond(&Reply{Err: offline()})
 			return
 		}
@@ -108,13 +112,13 @@ func (c *conn) hello(ctx actor.Context) {
 		ctx.Request(ctx.Parent(), &helloFrom{id: c.id, hello: h})
 	case *prove:
 		c.asked = false
-		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: sign(m.hash, c.nonce)})
 		c.behavior.Become(c.proved)
+		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: sign(m.hash, c.nonce)})
 	case *showCode:
 		c.asked = false
-		c.showCode(m)
 		c.pingAt, c.missed = c.cfg.Now(), 0
 		c.behavior.Become(c.pairing)
+		c.showCode(m)
 	}
 }
 
@@ -133,9 +137,9 @@ func (c *conn) pairing(ctx actor.Context) {
 	case *showCode: // the code was spent: a new one
 		c.showCode(m)
 	case *paired:
-		c.send(&messages.ExtOut{Type: messages.ExtPairedType, Token: m.token, Buddi: c.cfg.Name})
 		c.since, c.nonce = c.cfg.Now(), nil
 		c.behavior.Become(c.hello)
+		c.send(&messages.ExtOut{Type: messages.ExtPairedType, Token: m.token, Buddi: c.cfg.Name})
 	case *inMsg:
 		if p, ok := m.in.(*messages.ExtPong); ok {
 			c.pong(p)
@@ -169,9 +173,9 @@ func (c *conn) proved(ctx actor.Context) {
 		ctx.Request(ctx.Parent(), &tokenFrom{id: c.id, token: t.Token, build: c.build})
 	case *accepted:
 		c.asked = false
-		c.send(&messages.ExtOut{Type: messages.ExtReadyType, Buddi: c.cfg.Name})
 		c.pingAt, c.missed, c.cmds.live = c.cfg.Now(), 0, true
 		c.behavior.Become(c.readyState)
+		c.send(&messages.ExtOut{Type: messages.ExtReadyType, Buddi: c.cfg.Name})
 	}
 }
 
@@ -240,14 +244,20 @@ func kind(in messages.ExtIn) string {
 	return "a message"
 }
 
-// close ends the connection with why, said to the extension.
+// close ends the connection with why, said to the extension, and fails
+// the commands it held. The conn lives on, answering commands with
+// browser_offline, until the Actor, told it closed, poisons it: a command
+// the Actor forwarded before it knew is answered, never lost.
 func (c *conn) close(ctx actor.Context, why *messages.Error) {
-	if !c.closed {
-		c.closed = true
-		c.wire.Close(why)
-		c.cfg.Log.Debug("an extension connection closed", "extension", c.id, "code", why.Code, "why", why.Message)
+	if c.closed {
+		return
 	}
-	ctx.Stop(ctx.Self())
+	c.closed = true
+	c.wire.Close(why)
+	c.cfg.Log.Debug("an extension connection closed", "extension", c.id, "code", why.Code, "why", why.Message)
+	c.failAll(messages.Errorf(messages.CodeBrowserOffline,
+		"The browser's connection closed before it answered; the command may or may not have run."))
+	ctx.Send(ctx.Parent(), &closing{conn: ctx.Self()})
 }
 
 func (c *conn) stopping() {

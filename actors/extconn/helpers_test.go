@@ -99,11 +99,25 @@ func (e *ext) hello(pair bool) {
 	e.msg(&messages.ExtHello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(e.nonce), Pair: pair, Build: "0.1.0.0"})
 }
 
-// expect waits for buddi's next message, which must be of type typ.
+// expect waits for buddi's next message, which must be of type typ; pings
+// on the way are answered, as the extension does, unless typ is ping.
 func (e *ext) expect(typ string) *messages.ExtOut {
+	e.t.Helper()
+	for {
+		if m := e.next(typ); m != nil {
+			return m
+		}
+	}
+}
+
+func (e *ext) next(typ string) *messages.ExtOut {
 	e.t.Helper()
 	select {
 	case m := <-e.w.out:
+		if m.Type == messages.ExtPingType && typ != m.Type {
+			e.msg(&messages.ExtPong{Type: "pong", Seq: m.Seq})
+			return nil
+		}
 		if m.Type != typ {
 			e.t.Fatalf("buddi sent %s (%+v), want %s", m.Type, m, typ)
 		}

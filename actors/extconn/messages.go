@@ -26,6 +26,7 @@ type (
 		build string
 	}
 	forgetFrom struct{}
+	closing    struct{ conn *actor.PID } // the conn closed its socket
 
 	// Actor → conn
 	prove    struct{ hash string }

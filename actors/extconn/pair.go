@@ -119,7 +119,7 @@ func (a *Actor) forget(ctx actor.Context) {
 		a.cfg.Log.Error("the extension's pairing could not be deleted", "err", err)
 	}
 	a.rec, a.pairing, a.live = nil, nil, nil
-	for pid := range a.conns {
+	for _, pid := range a.conns {
 		a.closeConn(ctx, pid, messages.Errorf(messages.CodeNotPaired,
 			"This browser was forgotten in buddi; press Connect to pair it again."))
 	}
