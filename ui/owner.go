@@ -83,6 +83,9 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	// Installing the agents' browser, and its progress.
 	"POST /api/browser/install": fixed(&messages.InstallBrowser{}),
 	"GET /api/browser/install":  fixed(&messages.GetInstall{}),
+	// Your browser: the paired extension, and forgetting it.
+	"GET /api/extension":         fixed(&messages.GetExtension{}),
+	"POST /api/extension/forget": fixed(&messages.ForgetExtension{}),
 }
 
 // fixed is a route whose message does not depend on the body. The message
