@@ -179,15 +179,7 @@ func checkExt(in ExtIn) *Error {
 			return badExt("The token is not one buddi gives.")
 		}
 	case *ExtReply:
-		if m.ID <= 0 || (m.Error == nil) == (len(m.Result) == 0) {
-			return badExt("A reply needs a positive id and either a result or an error.")
-		}
-		if m.Error != nil && (m.Error.Code == "" || m.Error.Message == "" || len(m.Error.Message) > 1000) {
-			return badExt("A reply's error needs a code and one sentence.")
-		}
-		if len(m.Result) > 0 && !json.Valid(m.Result) || bytes.Equal(bytes.TrimSpace(m.Result), []byte("null")) {
-			return badExt("A reply's result must be JSON other than null.")
-		}
+		return checkReply(m)
 	case *ExtAbandoned:
 		if m.ID <= 0 {
 			return badExt("An abandoned message needs a positive id.")
@@ -196,6 +188,18 @@ func checkExt(in ExtIn) *Error {
 		if m.Seq <= 0 {
 			return badExt("A pong needs the ping's positive seq.")
 		}
+	}
+	return nil
+}
+
+func checkReply(m *ExtReply) *Error {
+	switch {
+	case m.ID <= 0 || (m.Error == nil) == (len(m.Result) == 0):
+		return badExt("A reply needs a positive id and either a result or an error.")
+	case m.Error != nil && (m.Error.Code == "" || m.Error.Message == "" || len(m.Error.Message) > 1000):
+		return badExt("A reply's error needs a code and one sentence.")
+	case len(m.Result) > 0 && (!json.Valid(m.Result) || bytes.Equal(bytes.TrimSpace(m.Result), []byte("null"))):
+		return badExt("A reply's result must be JSON other than null.")
 	}
 	return nil
 }

@@ -57,8 +57,18 @@ func (a *Actor) Receive(ctx actor.Context) {
 			a.pairing = nil
 		}
 		a.arm(ctx)
-	case *messages.ExtensionOpen:
-		a.open(ctx, m)
+	case *Send:
+		a.send(ctx, m)
+	default:
+		if !a.fromConn(ctx) && !a.fromOwner(ctx) {
+			actors.Unhandled(ctx, a.cfg.Log)
+		}
+	}
+}
+
+// fromConn handles a conn's requests; false for a message it does not know.
+func (a *Actor) fromConn(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
 	case *helloFrom:
 		ctx.Respond(a.hello(ctx, m))
 	case *tokenFrom:
@@ -67,6 +77,18 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.forget(ctx)
 	case *closing:
 		a.closed(ctx, m.conn)
+	default:
+		return false
+	}
+	return true
+}
+
+// fromOwner handles the surface's and the owner's messages; false for a
+// message it does not know.
+func (a *Actor) fromOwner(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *messages.ExtensionOpen:
+		a.open(ctx, m)
 	case *messages.GetExtension:
 		ctx.Respond(&messages.OwnerReply{Result: a.view()})
 	case *messages.PairExtension:
@@ -74,11 +96,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *messages.ForgetExtension:
 		a.forget(ctx)
 		ctx.Respond(&messages.OwnerReply{Result: a.view()})
-	case *Send:
-		a.send(ctx, m)
 	default:
-		actors.Unhandled(ctx, a.cfg.Log)
+		return false
 	}
+	return true
 }
 
 func (a *Actor) arm(ctx actor.Context) {

@@ -96,7 +96,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		"oversized": {true, func(e *ext) {
 			e.raw(`{"type":"reply","id":1,"result":"` + strings.Repeat("a", messages.ExtMaxMessage) + `"}`)
 		}, messages.CodeBadMessage},
-		"hello twice": {true, func(e *ext) { e.hello(false); e.expect(messages.ExtProofType); e.hello(false) }, messages.CodeExtRefused},
+		"hello twice":     {true, func(e *ext) { e.hello(false); e.expect(messages.ExtProofType); e.hello(false) }, messages.CodeExtRefused},
 		"unpaired hello":  {false, func(e *ext) { e.hello(false) }, messages.CodeNotPaired},
 		"silent too long": {false, func(e *ext) { e.b.clock.Advance(messages.ExtHelloWait) }, messages.CodeExtRefused},
 	} {

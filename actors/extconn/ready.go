@@ -60,7 +60,7 @@ func (c *conn) answer(to *actor.PID, r *Reply) {
 func (c *conn) readyState(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *tick:
-		c.deadlines(ctx)
+		c.deadlines()
 		if c.ping(ctx) {
 			c.arm(ctx)
 		}
@@ -121,7 +121,7 @@ func (c *conn) reply(m *messages.ExtReply) {
 
 // deadlines fail commands past the wait and tell the extension to abandon
 // them; an abandon unconfirmed past its wait is let go.
-func (c *conn) deadlines(ctx actor.Context) {
+func (c *conn) deadlines() {
 	now := c.cfg.Now()
 	for id, p := range c.cmds.inflight {
 		if now.Sub(p.sentAt) < c.cfg.Limits.CommandWait {
