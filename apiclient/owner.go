@@ -179,3 +179,21 @@ func (o *Owner) SignOut(ctx context.Context, site string) (messages.SignedOut, e
 	var out messages.SignedOut
 	return out, o.Call(ctx, http.MethodPost, "/api/browser/logins/signout", &messages.OwnerBody{Site: site, All: site == ""}, &out)
 }
+
+// Extension says what buddi knows of the paired browser extension.
+func (o *Owner) Extension(ctx context.Context) (messages.ExtensionView, error) {
+	var out messages.ExtensionView
+	return out, o.Call(ctx, http.MethodGet, "/api/extension", nil, &out)
+}
+
+// PairExtension pairs the extension showing code.
+func (o *Owner) PairExtension(ctx context.Context, code string) (messages.ExtensionView, error) {
+	var out messages.ExtensionView
+	return out, o.Call(ctx, http.MethodPost, "/api/extension/pair", &messages.OwnerBody{Code: code}, &out)
+}
+
+// ForgetExtension deletes the extension's pairing and closes its socket.
+func (o *Owner) ForgetExtension(ctx context.Context) (messages.ExtensionView, error) {
+	var out messages.ExtensionView
+	return out, o.Call(ctx, http.MethodPost, "/api/extension/forget", nil, &out)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
@@ -22,6 +23,7 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/ui"
@@ -70,6 +72,7 @@ type Daemon struct {
 	sys        *actor.ActorSystem
 	ledger     *actor.PID
 	desk       *actor.PID         // the desktop lock of Use my apps
+	ext        *actor.PID         // the extension connection of Your browser
 	unfollow   context.CancelFunc // ends forwarding the Stop to the desktop lock
 	controller *actor.PID
 	mode       *modeRoot
@@ -181,7 +184,12 @@ func (d *Daemon) startActors() error {
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
-	d.gateway = gateway.New(d.sys, d.controller, d.routes, d.bus)
+	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
+		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log}), "extension")
+	if err != nil {
+		return fmt.Errorf("daemon: start the extension connection: %w", err)
+	}
+	d.gateway = gateway.New(d.sys, d.controller, d.routes, d.bus).WithExtension(d.ext)
 	var follow context.Context
 	follow, d.unfollow = context.WithCancel(context.Background())
 	d.followStop(follow)
@@ -201,7 +209,7 @@ func (d *Daemon) serve(hash string, created bool) error {
 	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
 		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach,
-		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor}
+		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor, ExtensionIDs: extension.Accepted()}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
@@ -275,6 +283,9 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
 	}
+	if d.ext != nil {
+		errs = append(errs, stopActor(ctx, d.sys, d.ext))
+	}
 	if d.controller != nil {
 		errs = append(errs, stopActor(ctx, d.sys, d.controller))
 	}
@@ -320,6 +331,10 @@ func stopActor(ctx context.Context, sys *actor.ActorSystem, pid *actor.PID) erro
 		return fmt.Errorf("daemon: %s did not stop in time: %w", pid.Id, ctx.Err())
 	}
 }
+
+// Extension is the extension connection, for the browser driver of Your
+// browser (extconn.Call) and tests.
+func (d *Daemon) Extension() *actor.PID { return d.ext }
 
 // System is the actor system, for the load harness's warm-up of its registry.
 func (d *Daemon) System() *actor.ActorSystem { return d.sys }

@@ -183,10 +183,3 @@ func browserNetwork() string {
 	_ = ns.Close()
 	return "the browser gets a network of its own whose only route is the guard (no UDP, no host addresses)"
 }
-
-func extensionRow(c config.Config) messages.DoctorRow {
-	if _, err := os.Stat(filepath.Join(c.DataDir, "extension.json")); err == nil {
-		return row("extension", OK, "a browser extension is paired.")
-	}
-	return row("extension", OK, "not paired (only needed for the \"Your browser\" mode).")
-}

@@ -57,6 +57,11 @@ const (
 	CodeHandBusy          Code = "hand_busy"           // another tab is driving the taken-over page
 	CodeNoHand            Code = "no_hand"             // the page has no live hand: take over first
 	CodeHandEnded         Code = "hand_ended"          // the hand ended; take over again to drive
+	CodeWrongCode         Code = "wrong_code"          // a pairing code of the extension that is not the one it shows
+	CodeNoCode            Code = "no_code"             // no extension is showing a pairing code
+	CodeBrowserOffline    Code = "browser_offline"     // the paired extension is not connected
+	CodeExtRefused        Code = "extension_refused"   // the extension's socket or handshake was refused
+	CodeBadMessage        Code = "bad_message"         // a malformed or oversized message on the extension's socket
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

@@ -29,6 +29,8 @@ type OwnerBody struct {
 	URL         string    `json:"url"`
 	ID          string    `json:"id"`
 	Token       string    `json:"token"`
+	// Your browser: the pairing code the extension shows.
+	Code string `json:"code"`
 }
 
 // DecodeOwnerBody reads an owner request's body; an empty body is an empty

@@ -37,6 +37,13 @@
 // owner's pointer and keys come in as small JSON messages, decoded and
 // checked (messages.DecodeHandInput) and never logged.
 //
+// GET /api/extension/socket is the "Your browser" extension's: no cookie,
+// but only a loopback peer without proxy headers, under a loopback Host,
+// from the Origin chrome-extension://<an accepted id>. Its messages are
+// decoded strictly (messages.DecodeExt) and handed to the extension
+// connection actor, which proves both ends before anything else; one
+// writer goroutine sends what the actor queues, and closes when told.
+//
 // Concurrency: fasthttp runs each request on its own goroutine; handlers only
 // read the Server's fields and block on one answer each. fasthttp's adaptor
 // runs /mcp's net/http handler on a goroutine of its own per request and

@@ -21,6 +21,7 @@ var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *call
 	"GET /api/conversations":     (*Server).conversations,
 	"POST /api/browser/snapshot": (*Server).snapshot,
 	"GET /api/doctor":            (*Server).doctor,
+	"POST /api/extension/pair":   (*Server).pairExtension,
 }
 
 func (s *Server) newLink(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBody) {

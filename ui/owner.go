@@ -86,6 +86,9 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	// Use my apps' permissions: the helper's probe, and asking the system.
 	"GET /api/computer/permissions":  fixed(&messages.GetPermissions{}),
 	"POST /api/computer/permissions": fixed(&messages.RequestPermissions{}),
+	// Your browser: the paired extension, and forgetting it.
+	"GET /api/extension":         fixed(&messages.GetExtension{}),
+	"POST /api/extension/forget": fixed(&messages.ForgetExtension{}),
 }
 
 // fixed is a route whose message does not depend on the body. The message

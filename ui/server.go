@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lxzan/gws"
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -56,6 +57,10 @@ type Config struct {
 	// configured.
 	Telegram TelegramBot
 
+	// ExtensionIDs are the ids of the "Your browser" extension whose
+	// Origin may open /api/extension/socket.
+	ExtensionIDs []string
+
 	// Reach says what the install lets the browser open now: /mcp's
 	// browser_act description says it as it is when a session starts.
 	Reach func() *messages.Reach
@@ -76,6 +81,7 @@ type Server struct {
 	links   *links
 	sockets *sockets
 	hands   *hands
+	extUp   *gws.Upgrader
 	// handCount counts live remote-hand sockets.
 	handCount atomic.Int64
 }
@@ -106,6 +112,7 @@ func New(cfg Config) (*Server, error) {
 	s.links = newLinks(cfg.Now)
 	s.sockets = newSockets(s)
 	s.hands = newHands(s)
+	s.extUp = newExtUpgrader(s)
 	s.registerMetrics()
 	s.srv = &fasthttp.Server{
 		Handler:               s.logged(s.recovered(s.route)),
@@ -167,6 +174,8 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
 	case path == "/api/browser/hand":
 		s.hand(ctx)
+	case path == "/api/extension/socket":
+		s.extensionSocket(ctx)
 	case path == "/api/session" || path == "/api/events":
 		s.session(ctx, path)
 	case strings.HasPrefix(path, "/api/"):

@@ -34,12 +34,20 @@ type Gateway struct {
 	controller *actor.PID
 	routes     *routes.Table
 	bus        *events.Bus
+	extension  *actor.PID // the extension connection; nil: none runs
 }
 
 // New returns the client of the actors: calls go to controller or, routed
 // by table, to sessions; subscriptions go to bus.
 func New(sys *actor.ActorSystem, controller *actor.PID, table *routes.Table, bus *events.Bus) *Gateway {
 	return &Gateway{sys: sys, controller: controller, routes: table, bus: bus}
+}
+
+// WithExtension sends the extension's owner messages (messages.ForExtension)
+// to the extension connection at pid.
+func (g *Gateway) WithExtension(pid *actor.PID) *Gateway {
+	g.extension = pid
+	return g
 }
 
 // fallback bounds a call whose context has no deadline.
@@ -58,7 +66,14 @@ func (g *Gateway) Tool(ctx context.Context, c *messages.ToolCall) (*messages.Too
 
 // Owner answers one owner control (a message of messages/owner.go).
 func (g *Gateway) Owner(ctx context.Context, msg any) *messages.OwnerReply {
-	res, err := g.ask(ctx, g.controller, msg)
+	to := g.controller
+	if _, ok := msg.(messages.ForExtension); ok {
+		if g.extension == nil {
+			return messages.OwnerFail(messages.Errorf(messages.CodeNotAvailable, "This buddi runs without the browser extension's connection."))
+		}
+		to = g.extension
+	}
+	res, err := g.ask(ctx, to, msg)
 	if err != nil {
 		return messages.OwnerFail(failure(err))
 	}

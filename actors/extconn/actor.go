@@ -1,0 +1,184 @@
+package extconn
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Actor is the extension connection: the pairing and the live conn.
+type Actor struct {
+	cfg     Config
+	rec     *extension.Record // nil when no extension is paired
+	live    *actor.PID
+	conns   map[string]*actor.PID // every conn, by its PID's id
+	pairing *pairing
+	timer   *time.Timer
+}
+
+// pairing is a code one conn is showing.
+type pairing struct {
+	conn    *actor.PID
+	id      string
+	build   string
+	code    string
+	expires time.Time
+	wrong   int
+}
+
+// Props returns the connection actor's props. Conns that panic are
+// stopped, not restarted: their socket is gone with them.
+func Props(cfg Config) *actor.Props {
+	cfg = cfg.withDefaults()
+	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg, conns: map[string]*actor.PID{}} },
+		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
+}
+
+// Receive handles the surface's and the owner's messages, the conns'
+// requests, and the driver's commands.
+func (a *Actor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		a.load()
+		a.arm(ctx)
+	case *actor.Stopping:
+		if a.timer != nil {
+			a.timer.Stop()
+		}
+	case *actor.Stopped, *actor.Restarting:
+	case *actor.Terminated:
+		a.terminated(m.Who)
+	case *tick:
+		if p := a.pairing; p != nil && !a.cfg.Now().Before(p.expires) {
+			a.pairing = nil
+		}
+		a.arm(ctx)
+	case *Send:
+		a.send(ctx, m)
+	default:
+		if !a.fromConn(ctx) && !a.fromOwner(ctx) {
+			actors.Unhandled(ctx, a.cfg.Log)
+		}
+	}
+}
+
+// fromConn handles a conn's requests; false for a message it does not know.
+func (a *Actor) fromConn(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *helloFrom:
+		ctx.Respond(a.hello(ctx, m))
+	case *tokenFrom:
+		ctx.Respond(a.token(ctx, m))
+	case *forgetFrom:
+		a.forget(ctx)
+	case *closing:
+		a.closed(ctx, m.conn)
+	default:
+		return false
+	}
+	return true
+}
+
+// fromOwner handles the surface's and the owner's messages; false for a
+// message it does not know.
+func (a *Actor) fromOwner(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *messages.ExtensionOpen:
+		a.open(ctx, m)
+	case *messages.GetExtension:
+		ctx.Respond(&messages.OwnerReply{Result: a.view()})
+	case *messages.PairExtension:
+		ctx.Respond(a.pair(ctx, m.Code))
+	case *messages.ForgetExtension:
+		a.forget(ctx)
+		ctx.Respond(&messages.OwnerReply{Result: a.view()})
+	default:
+		return false
+	}
+	return true
+}
+
+func (a *Actor) arm(ctx actor.Context) {
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	a.timer = time.AfterFunc(a.cfg.Limits.Tick, func() { sys.Root.Send(self, &tick{}) })
+}
+
+// load reads the record; a damaged one is as good as none (the owner
+// pairs again) and is said in the log.
+func (a *Actor) load() {
+	rec, found, err := extension.Load(a.cfg.Dir)
+	if err != nil {
+		a.cfg.Log.Error("the extension's pairing could not be read; pair the browser again", "err", err)
+	}
+	if found {
+		a.rec = &rec
+	}
+}
+
+// open spawns the conn of one upgraded socket.
+func (a *Actor) open(ctx actor.Context, m *messages.ExtensionOpen) {
+	proving := len(a.conns)
+	if a.live != nil {
+		proving--
+	}
+	if proving >= a.cfg.Limits.Pending {
+		ctx.Respond(messages.OwnerFail(messages.Errorf(messages.CodeExtRefused,
+			"Too many connections of the extension are proving themselves at once; try again in a few seconds.")))
+		return
+	}
+	pid := ctx.Spawn(connProps(a.cfg, m.ExtensionID, m.Wire))
+	a.conns[pid.Id] = pid
+	ctx.Respond(&messages.OwnerReply{Result: &messages.ExtensionOpened{Link: &link{sys: ctx.ActorSystem(), conn: pid}}})
+}
+
+// closed forgets a conn that closed its socket and stops it behind the
+// commands already forwarded to it.
+func (a *Actor) closed(ctx actor.Context, who *actor.PID) {
+	a.terminated(who)
+	a.conns[who.Id] = who // still counted until it stopped
+	ctx.Poison(who)
+}
+
+func (a *Actor) terminated(who *actor.PID) {
+	delete(a.conns, who.Id)
+	if a.live != nil && a.live.Equal(who) {
+		a.live = nil
+	}
+	if a.pairing != nil && a.pairing.conn.Equal(who) {
+		a.pairing = nil
+	}
+}
+
+// send passes a command to the live conn, keeping its sender.
+func (a *Actor) send(ctx actor.Context, m *Send) {
+	switch {
+	case !messages.ValidMethod(m.Method):
+		ctx.Respond(&Reply{Err: messages.Errorf(messages.CodeBadInput, "%q is not a command of the extension.", m.Method)})
+	case len(m.Params) > messages.ExtMaxMessage/2:
+		ctx.Respond(&Reply{Err: messages.Errorf(messages.CodeBadInput, "The command's parameters are too large.")})
+	case a.live == nil:
+		ctx.Respond(&Reply{Err: offline()})
+	default:
+		ctx.Forward(a.live)
+	}
+}
+
+func (a *Actor) view() *messages.ExtensionView {
+	v := &messages.ExtensionView{Connected: a.live != nil}
+	if r := a.rec; r != nil {
+		v.Paired, v.ID, v.Build, v.PairedAt, v.LastSeen = true, r.ID, r.Build, r.PairedAt, r.LastSeen
+	}
+	if p := a.pairing; p != nil && a.cfg.Now().Before(p.expires) {
+		v.Pairing = p.id
+	}
+	return v
+}
+
+// closeConn tells one conn to close with why.
+func (a *Actor) closeConn(ctx actor.Context, pid *actor.PID, why *messages.Error) {
+	ctx.Send(pid, &refuse{err: why})
+}

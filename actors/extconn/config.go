@@ -1,0 +1,66 @@
+package extconn
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Config is what the connection actor needs. Zero limits take the
+// specification's (messages.Ext*).
+type Config struct {
+	Dir    string // the data directory, where extension.json lives
+	Name   string // which buddi this is, as the popup shows it
+	Now    func() time.Time
+	Log    *slog.Logger
+	Limits Limits
+}
+
+// Limits are the connection's rules.
+type Limits struct {
+	PingEvery   time.Duration
+	MissedPings int
+	CommandWait time.Duration
+	AbandonWait time.Duration
+	CodeLife    time.Duration
+	CodeTries   int
+	HelloWait   time.Duration
+	Pending     int           // connections still proving themselves at once
+	Queue       int           // commands waiting behind an abandon
+	Tick        time.Duration // how often the limits are looked at
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Name == "" {
+		c.Name = "buddi"
+	}
+	l := &c.Limits
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	defInt := func(n *int, v int) {
+		if *n <= 0 {
+			*n = v
+		}
+	}
+	def(&l.PingEvery, messages.ExtPingEvery)
+	def(&l.CommandWait, messages.ExtCommandWait)
+	def(&l.AbandonWait, messages.ExtAbandonWait)
+	def(&l.CodeLife, messages.ExtCodeLife)
+	def(&l.HelloWait, messages.ExtHelloWait)
+	def(&l.Tick, 500*time.Millisecond)
+	defInt(&l.MissedPings, messages.ExtMissedPings)
+	defInt(&l.CodeTries, messages.ExtCodeTries)
+	defInt(&l.Pending, messages.ExtMaxConnected)
+	defInt(&l.Queue, 64)
+	return c
+}

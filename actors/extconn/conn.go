@@ -1,0 +1,273 @@
+package extconn
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// conn is one extension socket: Hello → (Pairing →) Hello → Proved →
+// Ready. Each behaviour takes only the messages that may come then; any
+// other message of the extension ends the connection.
+type conn struct {
+	cfg      Config
+	sys      *actor.ActorSystem
+	id       string // the extension id of the socket's Origin
+	wire     messages.ExtensionWire
+	behavior actor.Behavior
+	timer    *time.Timer
+	closed   bool
+
+	since time.Time // when the current step began (hello, or the code's life)
+	nonce []byte
+	build string
+	asked bool // a hello was passed on; its answer is awaited
+
+	// Pairing and Ready: the data pings.
+	seq    int64
+	missed int
+	pingAt time.Time
+
+	// Ready: commands.
+	cmds cmdState
+}
+
+// connMailbox bounds a conn's mailbox: an extension flooding the socket
+// waits (its socket stops being read) rather than growing it.
+const connMailbox = 256
+
+func connProps(cfg Config, id string, wire messages.ExtensionWire) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor {
+		c := &conn{cfg: cfg, id: id, wire: wire, behavior: actor.NewBehavior(), since: cfg.Now()}
+		c.cmds.init()
+		c.behavior.Become(c.hello)
+		return c
+	}, actor.WithMailbox(actor.Bounded(connMailbox)))
+}
+
+func (c *conn) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		c.sys = ctx.ActorSystem()
+		c.arm(ctx)
+		return
+	case *actor.Stopping:
+		c.stopping()
+		return
+	case *actor.Stopped, *actor.Restarting:
+		return
+	case *gone:
+		if !c.closed {
+			c.closed = true // nothing more can be written
+			c.failAll(messages.Errorf(messages.CodeBrowserOffline,
+				"The browser's connection closed before it answered; the command may or may not have run."))
+			ctx.Send(ctx.Parent(), &closing{conn: ctx.Self()})
+		}
+		return
+	case *badMsg:
+		c.close(ctx, m.e)
+		return
+	case *refuse:
+		c.close(ctx, m.err)
+		return
+	case *Send:
+		if !c.ready() || c.closed {
+			ctx.Respond(&Reply{Err: offline()})
+			return
+		}
+	}
+	if !c.closed {
+		c.behavior.Receive(ctx)
+	}
+}
+
+func (c *conn) arm(ctx actor.Context) {
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	c.timer = time.AfterFunc(c.cfg.Limits.Tick, func() { sys.Root.Send(self, &tick{}) })
+}
+
+// hello waits for the extension's hello, then for the Actor's answer to it.
+func (c *conn) hello(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *tick:
+		if c.cfg.Now().Sub(c.since) >= c.cfg.Limits.HelloWait {
+			c.close(ctx, messages.Errorf(messages.CodeExtRefused, "The extension did not prove itself in time."))
+			return
+		}
+		c.arm(ctx)
+	case *inMsg:
+		h, ok := m.in.(*messages.ExtHello)
+		if !ok || c.asked {
+			c.outOfOrder(ctx, m.in, "a hello")
+			return
+		}
+		c.nonce, _ = base64.StdEncoding.DecodeString(h.Nonce)
+		c.build, c.asked = h.Build, true
+		ctx.Request(ctx.Parent(), &helloFrom{id: c.id, hello: h})
+	case *prove:
+		c.asked = false
+		c.behavior.Become(c.proved)
+		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: sign(m.hash, c.nonce)})
+	case *showCode:
+		c.asked = false
+		c.pingAt, c.missed = c.cfg.Now(), 0
+		c.behavior.Become(c.pairing)
+		c.showCode(m)
+	}
+}
+
+// pairing shows a code until the owner types it or it expires; pings keep
+// the extension's worker awake meanwhile.
+func (c *conn) pairing(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *tick:
+		if !c.cfg.Now().Before(c.since) {
+			c.close(ctx, messages.Errorf(messages.CodeExpired, "The pairing code expired; press Connect for a new one."))
+			return
+		}
+		if c.ping(ctx) {
+			c.arm(ctx)
+		}
+	case *showCode: // the code was spent: a new one
+		c.showCode(m)
+	case *paired:
+		c.since, c.nonce = c.cfg.Now(), nil
+		c.behavior.Become(c.hello)
+		c.send(&messages.ExtOut{Type: messages.ExtPairedType, Token: m.token, Buddi: c.cfg.Name})
+	case *inMsg:
+		if p, ok := m.in.(*messages.ExtPong); ok {
+			c.pong(p)
+			return
+		}
+		c.outOfOrder(ctx, m.in, "a pong while a code shows")
+	}
+}
+
+func (c *conn) showCode(m *showCode) {
+	c.since = time.UnixMilli(m.expires)
+	c.send(&messages.ExtOut{Type: messages.ExtCodeType, Code: m.code, Expires: m.expires})
+}
+
+// proved has proved buddi to the extension and waits for its token.
+func (c *conn) proved(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *tick:
+		if c.cfg.Now().Sub(c.since) >= c.cfg.Limits.HelloWait {
+			c.close(ctx, messages.Errorf(messages.CodeExtRefused, "The extension did not prove itself in time."))
+			return
+		}
+		c.arm(ctx)
+	case *inMsg:
+		t, ok := m.in.(*messages.ExtToken)
+		if !ok || c.asked {
+			c.outOfOrder(ctx, m.in, "the token")
+			return
+		}
+		c.asked = true
+		ctx.Request(ctx.Parent(), &tokenFrom{id: c.id, token: t.Token, build: c.build})
+	case *accepted:
+		c.asked = false
+		c.pingAt, c.missed, c.cmds.live = c.cfg.Now(), 0, true
+		c.behavior.Become(c.readyState)
+		c.send(&messages.ExtOut{Type: messages.ExtReadyType, Buddi: c.cfg.Name})
+	}
+}
+
+func (c *conn) ready() bool { return c.cmds.live }
+
+// sign is the proof: the nonce's HMAC-SHA-256 keyed by the token's hash.
+func sign(hash string, nonce []byte) string {
+	key, _ := hex.DecodeString(hash)
+	mac := hmac.New(sha256.New, key)
+	mac.Write(nonce)
+	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// ping sends a data ping when one is due; false when the connection closed
+// for three missed.
+func (c *conn) ping(ctx actor.Context) bool {
+	if c.cfg.Now().Sub(c.pingAt) < c.cfg.Limits.PingEvery {
+		return true
+	}
+	if c.missed >= c.cfg.Limits.MissedPings {
+		c.close(ctx, messages.Errorf(messages.CodeBrowserOffline, "The browser missed three pings, so buddi closed its connection."))
+		return false
+	}
+	if c.cmds.blocked() {
+		return true // nothing is sent while an abandon is unconfirmed
+	}
+	c.seq++
+	c.missed++
+	c.pingAt = c.cfg.Now()
+	c.send(&messages.ExtOut{Type: messages.ExtPingType, Seq: c.seq})
+	return true
+}
+
+func (c *conn) pong(p *messages.ExtPong) {
+	if p.Seq <= c.seq {
+		c.missed = 0
+	}
+}
+
+func (c *conn) send(m *messages.ExtOut) {
+	if !c.closed {
+		c.wire.Send(messages.EncodeExt(m))
+	}
+}
+
+func (c *conn) outOfOrder(ctx actor.Context, in messages.ExtIn, want string) {
+	c.close(ctx, messages.Errorf(messages.CodeExtRefused,
+		"The extension sent %s when buddi expected %s; the connection is closed.", kind(in), want))
+}
+
+func kind(in messages.ExtIn) string {
+	switch in.(type) {
+	case *messages.ExtHello:
+		return "a hello"
+	case *messages.ExtToken:
+		return "its token"
+	case *messages.ExtPong:
+		return "a pong"
+	case *messages.ExtReply:
+		return "a command reply"
+	case *messages.ExtAbandoned:
+		return "an abandon confirmation"
+	case *messages.ExtForget:
+		return "forget"
+	}
+	return "a message"
+}
+
+// close ends the connection with why, said to the extension, and fails
+// the commands it held. The conn lives on, answering commands with
+// browser_offline, until the Actor, told it closed, poisons it: a command
+// the Actor forwarded before it knew is answered, never lost.
+func (c *conn) close(ctx actor.Context, why *messages.Error) {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.wire.Close(why)
+	c.cfg.Log.Debug("an extension connection closed", "extension", c.id, "code", why.Code, "why", why.Message)
+	c.failAll(messages.Errorf(messages.CodeBrowserOffline,
+		"The browser's connection closed before it answered; the command may or may not have run."))
+	ctx.Send(ctx.Parent(), &closing{conn: ctx.Self()})
+}
+
+func (c *conn) stopping() {
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if !c.closed {
+		c.closed = true
+		c.wire.Close(messages.Errorf(messages.CodeBrowserOffline, "buddi is stopping."))
+	}
+	c.failAll(messages.Errorf(messages.CodeBrowserOffline,
+		"The browser's connection closed before it answered; the command may or may not have run."))
+}

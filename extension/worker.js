@@ -1,0 +1,208 @@
+// The buddi extension's service worker: it pairs with buddi, proves itself
+// at every connection, and answers buddi's pings. It runs no command
+// before both sides are proven. Its state lives in chrome.storage.local
+// (address, token, which buddi) and chrome.storage.session (what the popup
+// shows), so a worker Chrome stopped picks up where it was.
+
+const DEFAULT_ADDRESS = '127.0.0.1:7777';
+const VERSION = chrome.runtime.getManifest().version;
+const enc = new TextEncoder();
+
+let ws = null;        // the socket, while one is open or opening
+let nonce = null;     // this connection's hello nonce
+let proven = false;   // buddi proved itself and said ready
+let pairing = false;  // this connection asked to pair
+let retry = 1000;     // the next quick reconnect after a drop, doubling to 30 s
+const abandoned = new Set();
+
+const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
+const unb64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+async function local() {
+  const s = await chrome.storage.local.get(['address', 'token', 'buddi']);
+  return { address: s.address || DEFAULT_ADDRESS, token: s.token || '', buddi: s.buddi || '' };
+}
+
+async function show(fields) {
+  await chrome.storage.session.set(fields);
+}
+
+// connect opens the socket if it should be open: with a token, or when
+// the owner pressed Connect.
+async function connect(pair = false) {
+  if (ws && ws.readyState <= WebSocket.OPEN && !pair) return;
+  const { address, token } = await local();
+  if (!token && !pair) return;
+  if (ws) ws.close();
+  proven = false;
+  pairing = pair && !token;
+  const sock = new WebSocket(`ws://${address}/api/extension/socket`);
+  ws = sock;
+  let opened = false;
+  sock.onopen = () => {
+    opened = true;
+    hello(sock);
+  };
+  sock.onmessage = (ev) => receive(sock, ev.data).catch((e) => sock.close(4000, String(e)));
+  sock.onclose = () => {
+    if (ws !== sock) return;
+    ws = null;
+    proven = false;
+    show({ connected: false, code: '' });
+    if (!opened && pairing) {
+      show({ problem: `buddi at ${address} did not accept the connection: it is not running there, or it refuses this copy of the extension.` });
+    }
+    setTimeout(() => connect(), retry); // alarms and tab events wake a stopped worker
+    retry = Math.min(retry * 2, 30000);
+  };
+}
+
+function hello(sock) {
+  nonce = crypto.getRandomValues(new Uint8Array(32));
+  sock.send(JSON.stringify({ type: 'hello', nonce: b64(nonce), pair: pairing, build: VERSION }));
+}
+
+// proves checks buddi's signature of our nonce, keyed by our token's hash.
+async function proves(token, sig) {
+  const hash = await crypto.subtle.digest('SHA-256', enc.encode(token));
+  const key = await crypto.subtle.importKey('raw', hash, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  return crypto.subtle.verify('HMAC', key, unb64(sig), nonce);
+}
+
+async function receive(sock, data) {
+  if (ws !== sock) return;
+  const m = JSON.parse(data);
+  switch (m.type) {
+    case 'code':
+      await show({ code: m.code, codeExpires: m.expires, problem: '' });
+      return;
+    case 'paired':
+      pairing = false;
+      await chrome.storage.local.set({ token: m.token, buddi: m.buddi });
+      await show({ code: '' });
+      hello(sock);
+      return;
+    case 'proof': {
+      const { token } = await local();
+      if (!token || !(await proves(token, m.sig))) {
+        await show({ problem: 'The buddi at this address could not prove it is the one this browser paired with.' });
+        sock.close(4001, 'buddi did not prove itself');
+        return;
+      }
+      sock.send(JSON.stringify({ type: 'token', token }));
+      return;
+    }
+    case 'ready':
+      proven = true;
+      retry = 1000;
+      await chrome.storage.local.set({ buddi: m.buddi });
+      await show({ connected: true, problem: '', code: '' });
+      return;
+    case 'ping':
+      sock.send(JSON.stringify({ type: 'pong', seq: m.seq }));
+      return;
+    case 'command':
+      if (proven) await command(sock, m);
+      return;
+    case 'abandon':
+      if (proven) {
+        abandoned.add(m.id);
+        sock.send(JSON.stringify({ type: 'abandoned', id: m.id }));
+      }
+      return;
+    case 'refused':
+      if (m.error && m.error.code === 'not_paired') await chrome.storage.local.remove(['token', 'buddi']);
+      await show({ problem: m.error ? m.error.message : '', code: '' });
+      return;
+    default:
+      return; // notices and anything newer
+  }
+}
+
+// command runs one of buddi's commands; the browser driver adds more.
+async function command(sock, m) {
+  let reply;
+  try {
+    if (m.method === 'status') {
+      reply = { result: { version: VERSION, tabs: await agentTabs() } };
+    } else {
+      reply = { error: { code: 'not_supported', message: `This extension does not know the command ${m.method}.` } };
+    }
+  } catch (e) {
+    reply = { error: { code: 'internal', message: String(e) } };
+  }
+  if (abandoned.delete(m.id) || ws !== sock) return;
+  sock.send(JSON.stringify({ type: 'reply', id: m.id, ...reply }));
+}
+
+// agentTabs counts the tabs in buddi's tab groups.
+async function agentTabs() {
+  if (!chrome.tabGroups) return 0;
+  const groups = await chrome.tabGroups.query({ title: 'buddi' });
+  let n = 0;
+  for (const g of groups) n += (await chrome.tabs.query({ groupId: g.id })).length;
+  return n;
+}
+
+async function forget() {
+  if (ws && proven) ws.send(JSON.stringify({ type: 'forget' }));
+  await chrome.storage.local.remove(['token', 'buddi']);
+  await show({ connected: false, code: '', problem: '' });
+  if (ws) ws.close();
+}
+
+// The popup's messages.
+chrome.runtime.onMessage.addListener((m, sender, reply) => {
+  if (sender.id !== chrome.runtime.id) return false;
+  (async () => {
+    if (m.type === 'connect') await connect(true);
+    else if (m.type === 'forget') await forget();
+    else if (m.type === 'address') {
+      await chrome.storage.local.set({ address: m.address });
+      if (ws) ws.close();
+      await connect(false);
+    }
+    reply({ ok: true });
+  })();
+  return true;
+});
+
+// The dashboard's one question, from a loopback page of the buddi this
+// extension is aimed at only; another page learns only that address.
+chrome.runtime.onMessageExternal.addListener((m, sender, reply) => {
+  (async () => {
+    const { address, token } = await local();
+    let origin;
+    try {
+      origin = new URL(sender.origin || sender.url);
+    } catch {
+      reply({ ok: false });
+      return;
+    }
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(origin.hostname) && origin.protocol === 'http:';
+    if (!loopback || !m || m.type !== 'buddi.status') {
+      reply({ ok: false });
+      return;
+    }
+    if (origin.host !== address) {
+      reply({ ok: false, error: 'other_address', address });
+      return;
+    }
+    const s = await chrome.storage.session.get(['code', 'connected']);
+    reply({ ok: true, version: VERSION, paired: !!token, connected: !!s.connected, code: s.code || '', address });
+  })();
+  return true;
+});
+
+// Waking events: the worker reconnects from each.
+chrome.runtime.onStartup.addListener(() => connect());
+chrome.runtime.onInstalled.addListener(() => {
+  chrome.alarms.create('buddi', { periodInMinutes: 0.5 });
+  connect();
+});
+chrome.alarms.onAlarm.addListener(() => connect());
+chrome.tabs.onCreated.addListener(() => connect());
+chrome.tabs.onActivated.addListener(() => connect());
+chrome.tabs.onUpdated.addListener(() => connect());
+chrome.alarms.get('buddi').then((a) => a || chrome.alarms.create('buddi', { periodInMinutes: 0.5 }));
+connect();
