@@ -88,6 +88,11 @@ func (b *Bot) pollOnce(offset *int) (int, error) {
 	if err := b.call("getUpdates", params, &got); err != nil {
 		return 0, err
 	}
+	if len(got.Result) > 0 {
+		// Telegram answered with updates: the bot polls, and says so before
+		// it handles them (a pairing among them tells the owner at once).
+		b.polled(nil)
+	}
 	for _, raw := range got.Result {
 		b.update(raw, offset)
 	}
