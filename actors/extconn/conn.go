@@ -92,15 +92,21 @@ func (c *conn) arm(ctx actor.Context) {
 	c.timer = time.AfterFunc(c.cfg.Limits.Tick, func() { sys.Root.Send(self, &tick{}) })
 }
 
+// handshakeTick closes a connection whose handshake has run past its time,
+// else waits for the next tick.
+func (c *conn) handshakeTick(ctx actor.Context) {
+	if c.cfg.Now().Sub(c.since) >= c.cfg.Limits.HelloWait {
+		c.close(ctx, messages.Errorf(messages.CodeExtRefused, "The extension did not prove itself in time."))
+		return
+	}
+	c.arm(ctx)
+}
+
 // hello waits for the extension's hello, then for the Actor's answer to it.
 func (c *conn) hello(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *tick:
-		if c.cfg.Now().Sub(c.since) >= c.cfg.Limits.HelloWait {
-			c.close(ctx, messages.Errorf(messages.CodeExtRefused, "The extension did not prove itself in time."))
-			return
-		}
-		c.arm(ctx)
+		c.handshakeTick(ctx)
 	case *inMsg:
 		h, ok := m.in.(*messages.ExtHello)
 		if !ok || c.asked {
@@ -158,11 +164,7 @@ func (c *conn) showCode(m *showCode) {
 func (c *conn) proved(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *tick:
-		if c.cfg.Now().Sub(c.since) >= c.cfg.Limits.HelloWait {
-			c.close(ctx, messages.Errorf(messages.CodeExtRefused, "The extension did not prove itself in time."))
-			return
-		}
-		c.arm(ctx)
+		c.handshakeTick(ctx)
 	case *inMsg:
 		t, ok := m.in.(*messages.ExtToken)
 		if !ok || c.asked {
