@@ -4,7 +4,8 @@
 # with this machine's Node.js), and for the tests the official MCP TypeScript
 # SDK client, pinned by e2e/testdata/mcpclient/package-lock.json, and on
 # Linux the private desktop the computer-control helper is tested in (Xvfb,
-# a session D-Bus, the AT-SPI accessibility bus and gnome-calculator). Safe
+# a session D-Bus, the AT-SPI accessibility bus and gnome-calculator) and the
+# etcd the cluster's shared-state tests run. Safe
 # to run again: it skips what is present.
 set -euo pipefail
 bin=${1:-bin/buddi}
@@ -37,6 +38,17 @@ if [ "$(uname -s)" = Linux ] && ! have_desktop; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xvfb dbus at-spi2-core gnome-calculator >/dev/null
   else
     echo "setup: the computer-control tests need Xvfb, dbus-daemon, at-spi2-core and gnome-calculator; install them (e.g. \`sudo apt-get install xvfb dbus at-spi2-core gnome-calculator\`)." >&2
+  fi
+fi
+
+# The cluster's shared-state tests (cluster/shared) run a real etcd.
+if [ "$(uname -s)" = Linux ] && ! [ -x "${BUDDI_ETCD:-/usr/bin/etcd}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing Debian's etcd-server package for the cluster tests…"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends etcd-server >/dev/null
+  else
+    echo "setup: the cluster tests need etcd; install it (e.g. \`sudo apt-get install etcd-server\`) or set BUDDI_ETCD to an etcd binary." >&2
   fi
 fi
 

@@ -1,0 +1,39 @@
+package shared
+
+import (
+	"errors"
+	"strings"
+	"time"
+)
+
+// DefaultDialTimeout bounds Open's first connection when Config leaves
+// DialTimeout zero.
+const DefaultDialTimeout = 5 * time.Second
+
+// Config says where etcd is and under which prefix buddi keeps its keys.
+type Config struct {
+	// Endpoints are etcd client URLs, such as http://10.0.0.1:2379.
+	Endpoints []string
+	// Prefix is prepended to every key, such as /buddi. Hosts of one
+	// cluster share it; a trailing slash is ignored.
+	Prefix string
+	// DialTimeout bounds the first connection; zero means DefaultDialTimeout.
+	DialTimeout time.Duration
+}
+
+func (c Config) validate() (Config, error) {
+	if len(c.Endpoints) == 0 {
+		return c, errors.New("shared: no etcd endpoint is configured; give at least one client URL, such as http://127.0.0.1:2379")
+	}
+	c.Prefix = strings.TrimRight(c.Prefix, "/")
+	if c.Prefix == "" {
+		return c, errors.New("shared: the etcd key prefix is empty; give one, such as /buddi, so buddi's keys stay apart from others'")
+	}
+	if c.DialTimeout < 0 {
+		return c, errors.New("shared: the etcd dial timeout is negative; give a positive duration or zero for the default")
+	}
+	if c.DialTimeout == 0 {
+		c.DialTimeout = DefaultDialTimeout
+	}
+	return c, nil
+}

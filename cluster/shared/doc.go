@@ -1,0 +1,25 @@
+// Package shared holds the state every buddi host in a cluster must agree
+// on, kept in etcd. For now that is the Stop flag: an owner's Stop (or
+// resume) is written once, through a revision-checked transaction, and every
+// host learns it from its own watch.
+//
+// A [Store] is one etcd client. [Store.SetStop] returns only after etcd has
+// committed the write, so a Stop may be acknowledged to the owner when it
+// returns. [Store.Stop] reads the flag linearizably. [Store.Watch] reads it
+// once, then follows every later change, and says when etcd cannot be
+// reached and when it can again.
+//
+// Failing closed is the caller's rule and this package's: a host that cannot
+// reach etcd refuses new work ([Event.AllowsWork] is false), and a stored
+// value that cannot be decoded counts as stopped, never as running.
+//
+// # Concurrency
+//
+// A Store is safe for use by many goroutines. Each Watch owns one goroutine,
+// which owns its etcd watch stream and its reachability probe and calls the
+// callback, one event at a time, in the order etcd committed the changes.
+// The goroutine ends when the Watch's context is cancelled or the Store is
+// closed. Close stops accepting new calls, waits for every Watch goroutine
+// to end, and only then closes the etcd client; a callback must therefore
+// not call Close.
+package shared

@@ -1,0 +1,124 @@
+package shared
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// maxWriteAttempts bounds how often SetStop re-reads and retries after
+// another host changed the key between its read and its write.
+const maxWriteAttempts = 16
+
+// State is the Stop flag as etcd holds it.
+type State struct {
+	// Stopped is true while an owner's Stop is in force, and also when the
+	// stored value could not be decoded (failing closed).
+	Stopped bool
+	// At is when the owner asked for the Stop or the resume.
+	At time.Time
+	// Rev is the etcd revision that committed this state; zero if the flag
+	// was never written.
+	Rev int64
+}
+
+// stopValue is the JSON stored at <prefix>/stop.
+type stopValue struct {
+	Version int       `json:"v"`
+	Stopped bool      `json:"stopped"`
+	At      time.Time `json:"at"`
+}
+
+const stopVersion = 1
+
+// SetStop writes the Stop flag (stopped false is a resume) and returns the
+// revision etcd committed it at. It returns only after the commit, so a nil
+// error means every host's watch will deliver it. The write is a
+// transaction that succeeds only if the key is unchanged since this host
+// read it; when another host wrote in between, SetStop reads again and
+// retries, up to a bound, then fails with a *ContendedError. A malformed
+// stored value is overwritten: an owner's Stop or resume repairs it.
+func (s *Store) SetStop(ctx context.Context, stopped bool, at time.Time) (int64, error) {
+	if s.isClosed() {
+		return 0, ErrClosed
+	}
+	val, err := json.Marshal(stopValue{Version: stopVersion, Stopped: stopped, At: at.UTC()})
+	if err != nil {
+		return 0, fmt.Errorf("shared: encoding the Stop flag: %w", err)
+	}
+	got, err := s.cli.Get(ctx, s.stopKey)
+	if err != nil {
+		return 0, s.unreachable(err)
+	}
+	seen := modRevision(got.Kvs)
+	for range maxWriteAttempts {
+		resp, err := s.cli.Txn(ctx).
+			If(clientv3.Compare(clientv3.ModRevision(s.stopKey), "=", seen)).
+			Then(clientv3.OpPut(s.stopKey, string(val))).
+			Else(clientv3.OpGet(s.stopKey)).
+			Commit()
+		if err != nil {
+			return 0, s.unreachable(err)
+		}
+		if resp.Succeeded {
+			return resp.Header.Revision, nil
+		}
+		seen = modRevision(resp.Responses[0].GetResponseRange().Kvs)
+	}
+	return 0, &ContendedError{Key: s.stopKey, Attempts: maxWriteAttempts}
+}
+
+// Stop reads the Stop flag linearizably: the answer reflects every write
+// committed before the call. If the stored value cannot be decoded, Stop
+// returns a State with Stopped true together with a *MalformedError, so a
+// caller that ignores the error still fails closed.
+func (s *Store) Stop(ctx context.Context) (State, error) {
+	st, _, err := s.readStop(ctx)
+	return st, err
+}
+
+// readStop reads the flag and also returns the store's revision at the
+// read, from which a watch resumes.
+func (s *Store) readStop(ctx context.Context) (State, int64, error) {
+	if s.isClosed() {
+		return State{Stopped: true}, 0, ErrClosed
+	}
+	resp, err := s.cli.Get(ctx, s.stopKey)
+	if err != nil {
+		return State{Stopped: true}, 0, s.unreachable(err)
+	}
+	if len(resp.Kvs) == 0 {
+		return State{}, resp.Header.Revision, nil
+	}
+	st, err := s.decodeStop(resp.Kvs[0])
+	return st, resp.Header.Revision, err
+}
+
+// decodeStop turns a stored key into a State; a value it cannot decode
+// yields Stopped true and a *MalformedError.
+func (s *Store) decodeStop(kv *mvccpb.KeyValue) (State, error) {
+	var v stopValue
+	err := json.Unmarshal(kv.Value, &v)
+	if err == nil && v.Version != stopVersion {
+		err = fmt.Errorf("version %d, where this buddi reads version %d", v.Version, stopVersion)
+	}
+	if err == nil && v.At.IsZero() {
+		err = errors.New("no time is recorded")
+	}
+	if err != nil {
+		return State{Stopped: true, Rev: kv.ModRevision}, &MalformedError{Key: s.stopKey, Value: kv.Value, Err: err}
+	}
+	return State{Stopped: v.Stopped, At: v.At, Rev: kv.ModRevision}, nil
+}
+
+func modRevision(kvs []*mvccpb.KeyValue) int64 {
+	if len(kvs) == 0 {
+		return 0
+	}
+	return kvs[0].ModRevision
+}
