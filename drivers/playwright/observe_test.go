@@ -84,15 +84,21 @@ func TestInFrameTargets(t *testing.T) {
 	}
 }
 
-// find searches the page's frames too: a button only a frame holds is
-// found, numbered with its frame, and clicking its ref lands in the frame.
+// find searches the page's frames too, and frames inside them: a button
+// only a frame holds is found, numbered with its frame, and clicking its
+// ref lands in the frame.
 func TestFindLooksInFrames(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
 	s.page("/outer", "Outer", `<p>outer</p><iframe src="/inner" width="400" height="200"></iframe>`)
-	s.page("/inner", "Inner", `<button onclick="fetch('/from-frame')">Pay now</button>`)
+	s.page("/inner", "Inner", `<button onclick="fetch('/from-frame')">Pay now</button><iframe src="/deeper"></iframe>`)
+	s.page("/deeper", "Deeper", `<a href="/terms">Payment terms</a>`)
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/outer")
+	deep := observe(t, tabs, drivers.ObserveOptions{Find: &drivers.Query{Text: "Payment terms"}})
+	if terms := target(t, deep, "link", "Payment terms"); terms.Frame != 2 {
+		t.Fatalf("the link in the frame inside the frame: %+v\n%s", terms, deep.Tree)
+	}
 	found := observe(t, tabs, drivers.ObserveOptions{Find: &drivers.Query{Role: "button", Name: "Pay"}})
 	if !strings.Contains(found.Tree, "in frame 1 ("+s.URL+"/inner): 1 match") {
 		t.Fatalf("the find does not say the frame:\n%s", found.Tree)

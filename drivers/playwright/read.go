@@ -109,20 +109,21 @@ func (t *tab) readWithFrames(ctx context.Context, f pw.Frame, args readArgs, fra
 	return ans, nil
 }
 
-// findInFrames runs a find in each of the page's frames and adds what
+// findInFrames runs a find in each of the page's frames (frames inside
+// frames too) and adds what
 // matched there after the page's own matches, one heading per frame with
 // its number and address. Only a page with frames pays for more calls.
 func (t *tab) findInFrames(ctx context.Context, ans *readAnswer, frames map[string]pw.Frame, args readArgs) {
-	children := t.page.MainFrame().ChildFrames()
-	if len(children) == 0 {
+	all := t.page.Frames() // the page first, then every frame, nested ones too
+	if len(all) < 2 {
 		return
 	}
 	nos := map[pw.Frame]int{}
 	defer t.numberFrames(nos)
 	var b strings.Builder
 	b.WriteString(ans.Tree)
-	for _, c := range children {
-		if c.IsDetached() {
+	for _, c := range all {
+		if c == t.page.MainFrame() || c.IsDetached() {
 			continue
 		}
 		nos[c] = len(nos) + 1
