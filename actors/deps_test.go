@@ -7,28 +7,42 @@ import (
 )
 
 // TestBinaryAvoidsClusterDependencies fails if buddi starts depending on
-// protoactor's remote or cluster packages or their service backends.
+// protoactor's remote or cluster packages or their service backends, and
+// if any package of buddi's but the cluster's own (cluster/...) imports
+// etcd or gRPC: cluster mode is wired through cluster/shared only.
 func TestBinaryAvoidsClusterDependencies(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/buddi-dev/buddi/cmd/buddi").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}",
+		"github.com/buddi-dev/buddi/cmd/buddi").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	banned := []string{
 		"github.com/asynkron/protoactor-go/remote", "github.com/asynkron/protoactor-go/cluster",
-		"github.com/hashicorp/consul", "go.etcd.io/etcd", "k8s.io/", "google.golang.org/grpc",
+		"github.com/hashicorp/consul", "k8s.io/",
 	}
-	var extconn bool
-	for _, dep := range strings.Split(string(out), "\n") {
-		extconn = extconn || dep == "github.com/buddi-dev/buddi/actors/extconn"
-	}
-	if !extconn {
-		t.Error("the binary does not link the extension connection (actors/extconn); the list above checked the wrong thing")
-	}
-	for _, dep := range strings.Split(string(out), "\n") {
+	clusterOnly := []string{"go.etcd.io/etcd", "google.golang.org/grpc"}
+	var extconn, etcd bool
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		extconn = extconn || pkg == "github.com/buddi-dev/buddi/actors/extconn"
+		etcd = etcd || strings.HasPrefix(pkg, "go.etcd.io/etcd/client/v3")
 		for _, b := range banned {
-			if strings.HasPrefix(dep, b) {
-				t.Errorf("the binary depends on %s", dep)
+			if strings.HasPrefix(pkg, b) {
+				t.Errorf("the binary depends on %s", pkg)
 			}
 		}
+		if !strings.HasPrefix(pkg, "github.com/buddi-dev/buddi/") || strings.HasPrefix(pkg, "github.com/buddi-dev/buddi/cluster/") {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			for _, c := range clusterOnly {
+				if strings.HasPrefix(imp, c) {
+					t.Errorf("%s imports %s; only cluster/... may", pkg, imp)
+				}
+			}
+		}
+	}
+	if !extconn || !etcd {
+		t.Errorf("the binary does not link the extension connection (%v) or the cluster's etcd client (%v); the list checked the wrong thing", extconn, etcd)
 	}
 }

@@ -60,7 +60,17 @@ type Config struct {
 	// BrowserInstall is BUDDI_BROWSER_INSTALL: with no browser installed
 	// for the agents, download one when buddi starts.
 	BrowserInstall bool
+	// Cluster makes this buddi a member of a cluster (--cluster,
+	// BUDDI_CLUSTER): the owner's Stop is shared through etcd.
+	Cluster bool
+	// ClusterEtcd is BUDDI_CLUSTER_ETCD: etcd's client endpoints,
+	// host:port, comma-separated; DefaultEtcd when unset.
+	ClusterEtcd []string
 }
+
+// DefaultEtcd is the etcd a cluster member talks to when
+// BUDDI_CLUSTER_ETCD is unset.
+const DefaultEtcd = "127.0.0.1:2379"
 
 // Variables whose settings the dashboard can also change (in
 // <data>/browser/settings.json) unless the environment sets them.
@@ -126,6 +136,12 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
+		return c, err
+	}
+	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
+		return c, err
+	}
+	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
 		return c, err
 	}
 	eg, err := egress.ConfigFromEnv(getenv)
@@ -266,4 +282,23 @@ func or(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// etcdEndpoints reads BUDDI_CLUSTER_ETCD: host:port, comma-separated.
+func etcdEndpoints(v string) ([]string, error) {
+	var out []string
+	for _, e := range strings.Split(v, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if _, port, err := net.SplitHostPort(e); err != nil || port == "" {
+			return nil, Invalid("BUDDI_CLUSTER_ETCD: %q is not host:port; list etcd's client endpoints, comma-separated, such as 10.0.0.5:2379", e)
+		}
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil, Invalid("BUDDI_CLUSTER_ETCD names no endpoint; list etcd's client endpoints, comma-separated, such as 10.0.0.5:2379")
+	}
+	return out, nil
 }

@@ -61,3 +61,19 @@ func TestServingBeyondLoopbackNeedsAllowRemote(t *testing.T) {
 		}
 	}
 }
+
+func TestClusterSettings(t *testing.T) {
+	c, err := load(t, nil)
+	if err != nil || c.Cluster || len(c.ClusterEtcd) != 1 || c.ClusterEtcd[0] != config.DefaultEtcd {
+		t.Fatalf("no cluster settings: %v %v %v", c.Cluster, c.ClusterEtcd, err)
+	}
+	c, err = load(t, map[string]string{"BUDDI_CLUSTER": "1", "BUDDI_CLUSTER_ETCD": " 10.0.0.5:2379, 10.0.0.6:2379 ,"})
+	if err != nil || !c.Cluster || strings.Join(c.ClusterEtcd, " ") != "10.0.0.5:2379 10.0.0.6:2379" {
+		t.Fatalf("a cluster on two endpoints: %v %v %v", c.Cluster, c.ClusterEtcd, err)
+	}
+	for _, bad := range []string{"10.0.0.5", ",", "etcd:"} {
+		if _, err := load(t, map[string]string{"BUDDI_CLUSTER_ETCD": bad}); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_ETCD") {
+			t.Errorf("BUDDI_CLUSTER_ETCD=%q: %v", bad, err)
+		}
+	}
+}

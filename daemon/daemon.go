@@ -20,6 +20,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
@@ -87,7 +88,9 @@ type Daemon struct {
 	http       *ui.Server
 	ln         net.Listener
 	addr       string
-	notes      []string // lines for the owner, said once serving is
+	shared     *shared.Store      // the cluster's etcd (--cluster); nil on one host
+	unwatch    context.CancelFunc // ends the watch of the cluster's Stop
+	notes      []string           // lines for the owner, said once serving is
 	Restarts   atomic.Int64
 }
 
@@ -155,7 +158,13 @@ func (d *Daemon) startRest() error {
 	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
 		return err
 	}
+	if err := d.openCluster(); err != nil {
+		return err
+	}
 	if err := d.startActors(); err != nil {
+		return err
+	}
+	if err := d.watchCluster(); err != nil {
 		return err
 	}
 	if err := d.serve(hash, created); err != nil {
@@ -180,6 +189,7 @@ func (d *Daemon) startActors() error {
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
 		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
+		Shared: d.sharedStop(),
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
@@ -283,6 +293,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
 	}
+	errs = append(errs, d.closeCluster())
 	if d.ext != nil {
 		errs = append(errs, stopActor(ctx, d.sys, d.ext))
 	}

@@ -243,6 +243,15 @@ type Health struct {
 	Restarts      int    `json:"restarts"`
 	// Unhandled counts messages an actor received and did not know.
 	Unhandled int `json:"unhandled,omitempty"`
+	// Cluster is this member's view of the cluster; absent on one host.
+	Cluster *ClusterHealth `json:"cluster,omitempty"`
+}
+
+// ClusterHealth is a cluster member's view of etcd: "reachable" or
+// "unreachable", with the sentence it refuses new work with.
+type ClusterHealth struct {
+	Etcd    string `json:"etcd"`
+	Problem string `json:"problem,omitempty"`
 }
 
 // Liveness is /healthz for anyone but the owner: buddi answers, and which

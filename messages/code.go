@@ -62,6 +62,7 @@ const (
 	CodeBrowserOffline    Code = "browser_offline"     // the paired extension is not connected
 	CodeExtRefused        Code = "extension_refused"   // the extension's socket or handshake was refused
 	CodeBadMessage        Code = "bad_message"         // a malformed or oversized message on the extension's socket
+	CodeClusterDown       Code = "cluster_unreachable" // a cluster member cannot reach etcd, so it refuses new work
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

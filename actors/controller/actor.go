@@ -64,6 +64,10 @@ type Config struct {
 	// Limits are the agents' rate limits, shared with the sessions; they
 	// outlive the controller's restarts.
 	Limits *limits.Agents
+	// Shared is the cluster's Stop flag in etcd; nil on a single host. With
+	// it, the controller refuses new work until a *messages.ClusterStop
+	// says etcd answers.
+	Shared SharedStop
 }
 
 // Carry is the controller's state that must survive its restart: a Stop
@@ -72,6 +76,7 @@ type Carry struct {
 	mu      sync.Mutex
 	stop    *ledger.Stop
 	install install
+	cluster clusterView
 }
 
 func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
@@ -169,10 +174,16 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *settingsApplied:
 		a.settingsApplied(ctx, m)
 	default:
-		if !a.owner(ctx) && !a.telegram(ctx) && !a.dashboard(ctx) {
+		if !a.others(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}
+}
+
+// others handles every message Receive leaves to a part; false for one no
+// part knows.
+func (a *Actor) others(ctx actor.Context) bool {
+	return a.owner(ctx) || a.telegram(ctx) || a.dashboard(ctx) || a.cluster(ctx)
 }
 
 // owner handles the owner's messages; false for a message it does not know.
@@ -260,9 +271,16 @@ func (a *Actor) dashboard(ctx actor.Context) bool {
 }
 
 func (a *Actor) health() *messages.Health {
-	return &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
+	h := &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
 		Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load()),
 		Unhandled: int(actors.UnhandledCount())}
+	if a.cfg.Shared != nil {
+		h.Cluster = &messages.ClusterHealth{Etcd: "reachable"}
+		if e := a.clusterDown(); e != nil {
+			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message
+		}
+	}
+	return h
 }
 
 func fail(e *messages.Error) *messages.OwnerReply { return messages.OwnerFail(e) }

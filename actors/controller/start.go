@@ -83,7 +83,7 @@ func (a *Actor) pushRoutes() {
 	for _, ag := range a.agents.All() {
 		r.PutAgent(ag.TokenHash, route(ag))
 	}
-	r.SetStopped(a.stop.Stopped)
+	r.SetStopped(a.refusing())
 	r.SetAskSites(a.askSites())
 }
 

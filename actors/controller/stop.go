@@ -18,6 +18,9 @@ const stopAnswerWait = 15 * time.Second
 type stopping struct {
 	gen     int
 	waiting map[int]*stopWait
+	// sharedPending is the decision etcd has not taken yet (0: none); the
+	// cluster's watch does not overrule it meanwhile.
+	sharedPending int
 }
 
 type stopWait struct {
@@ -27,6 +30,10 @@ type stopWait struct {
 	closed   int  // sessions that did
 	saved    bool // the ledger has it, or gave up answering (err)
 	err      error
+	// shared is true once the cluster's etcd has it, or gave up answering
+	// (sharedErr), or there is no cluster, or the decision came from it.
+	shared    bool
+	sharedErr error
 }
 
 func newStopping() *stopping { return &stopping{waiting: map[int]*stopWait{}} }
@@ -41,12 +48,18 @@ type stopSaved struct {
 // at once, every session drops its action and closes its tabs, and the Stop
 // is written in the owner's lane, retried until it lands. The owner is
 // answered when both are done.
-func (a *Actor) stopAll(ctx actor.Context) {
+//
+// In a cluster the Stop is also written to etcd, and the owner is answered
+// once etcd has committed it; a Stop that came from etcd (fromCluster) is
+// only applied here.
+func (a *Actor) stopAll(ctx actor.Context) { a.stopAllAs(ctx, false) }
+
+func (a *Actor) stopAllAs(ctx actor.Context, fromCluster bool) {
 	a.stop = ledger.Stop{Stopped: true, At: a.cfg.Now()}
 	a.cfg.Carry.setStop(a.stop)
 	a.cfg.Routes.SetStopped(true)
 	a.cfg.Log.Warn("all browser access stopped by the owner")
-	w := a.begin(ctx, false, len(a.sessions))
+	w := a.begin(ctx, false, len(a.sessions), fromCluster)
 	a.publishStop(w)
 	gen := a.stops.gen
 	for _, e := range a.sessions {
@@ -60,22 +73,31 @@ func (a *Actor) stopAll(ctx actor.Context) {
 		})
 	}
 	a.persistStop(ctx, gen)
+	if !w.shared {
+		a.persistShared(ctx, gen, a.stop)
+	}
 }
 
 // resumeAll lifts the Stop at once and persists it the same way.
-func (a *Actor) resumeAll(ctx actor.Context) {
+func (a *Actor) resumeAll(ctx actor.Context) { a.resumeAllAs(ctx, false) }
+
+func (a *Actor) resumeAllAs(ctx actor.Context, fromCluster bool) {
 	a.stop = ledger.Stop{Stopped: false, At: a.cfg.Now()}
 	a.cfg.Carry.setStop(a.stop)
-	a.cfg.Routes.SetStopped(false)
+	a.cfg.Routes.SetStopped(a.refusing())
 	a.cfg.Log.Info("browser access resumed by the owner")
-	w := a.begin(ctx, true, 0)
+	w := a.begin(ctx, true, 0, fromCluster)
 	a.publishStop(w)
 	a.persistStop(ctx, a.stops.gen)
+	if !w.shared {
+		a.persistShared(ctx, a.stops.gen, a.stop)
+	}
 }
 
-func (a *Actor) begin(ctx actor.Context, resume bool, sessions int) *stopWait {
+func (a *Actor) begin(ctx actor.Context, resume bool, sessions int, fromCluster bool) *stopWait {
 	a.stops.gen++
-	w := &stopWait{owner: ctx.Sender(), resume: resume, sessions: sessions}
+	w := &stopWait{owner: ctx.Sender(), resume: resume, sessions: sessions,
+		shared: fromCluster || a.cfg.Shared == nil}
 	a.stops.waiting[a.stops.gen] = w
 	return w
 }
@@ -106,11 +128,15 @@ func (a *Actor) stopSaved(ctx actor.Context, m *stopSaved) {
 func (a *Actor) settle(ctx actor.Context, gen int) {
 	w := a.stops.waiting[gen]
 	a.publishStop(w)
-	if w.sessions > 0 || !w.saved {
+	if w.sessions > 0 || !w.saved || !w.shared {
 		return
 	}
 	delete(a.stops.waiting, gen)
 	switch {
+	case w.sharedErr != nil && w.resume:
+		reply(ctx, w.owner, fail(messages.CodeStoreFailed.Err("Browser access is resumed on this member, but the resume", w.sharedErr.Error())))
+	case w.sharedErr != nil:
+		reply(ctx, w.owner, fail(messages.CodeStoreFailed.Err("All browser access is stopped on this member, but the Stop", w.sharedErr.Error())))
 	case w.err != nil && w.resume:
 		reply(ctx, w.owner, fail(messages.CodeStoreFailed.Err("Browser access is resumed, but this", w.err.Error()+"; buddi keeps trying to save it")))
 	case w.err != nil:

@@ -44,8 +44,8 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		a.status(ctx, m.Conversation)
 		return
 	}
-	if a.stop.Stopped {
-		ctx.Respond(messages.FailWith(a.surfaceOf(m.Conversation).Over(m.Surface).Stopped()))
+	if e := a.refusal(m); e != nil {
+		ctx.Respond(messages.FailWith(e))
 		return
 	}
 	if e2 == nil {
@@ -105,4 +105,13 @@ func reachNow(reach func() *messages.Reach) *messages.Reach {
 		return nil
 	}
 	return reach()
+}
+
+// refusal is why no new work runs now (the owner's Stop, or a cluster
+// member that cannot reach etcd), or nil.
+func (a *Actor) refusal(m *messages.ToolCall) *messages.Error {
+	if a.stop.Stopped {
+		return a.surfaceOf(m.Conversation).Over(m.Surface).Stopped()
+	}
+	return a.clusterDown()
 }

@@ -1,0 +1,166 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// SharedStop is the Stop flag every member of a cluster shares, kept in
+// etcd (cluster/shared.Store); nil on a single host.
+type SharedStop interface {
+	// SetStop returns once etcd has committed the flag.
+	SetStop(ctx context.Context, stopped bool, at time.Time) (int64, error)
+}
+
+// sharedWait bounds the owner's wait for etcd to commit a Stop or resume;
+// past it the write goes on in the background and the owner is told so.
+const sharedWait = 10 * time.Second
+
+// sharedRetry is the pause between two tries of a write etcd did not take.
+const sharedRetry = time.Second
+
+// clusterView is what the controller knows of the cluster's etcd. It rides
+// on the Carry, so a restarted controller keeps refusing until etcd
+// answers again.
+type clusterView struct {
+	heard bool   // an event of the watch arrived
+	down  string // why etcd is not reachable; "" when it is
+}
+
+func (c *Carry) setCluster(v clusterView) { c.mu.Lock(); c.cluster = v; c.mu.Unlock() }
+
+func (c *Carry) lastCluster() clusterView {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cluster
+}
+
+// clusterDown is the refusal of new work on a member that does not know
+// the shared Stop (etcd unreachable, or not heard from yet), or nil.
+func (a *Actor) clusterDown() *messages.Error {
+	if a.cfg.Shared == nil {
+		return nil
+	}
+	v := a.cfg.Carry.lastCluster()
+	switch {
+	case !v.heard:
+		return messages.CodeClusterDown.Err("it has not heard from etcd yet")
+	case v.down != "":
+		return messages.CodeClusterDown.Err(v.down)
+	}
+	return nil
+}
+
+// refusing reports whether calls must go through the controller's own
+// checks rather than straight to a session.
+func (a *Actor) refusing() bool { return a.stop.Stopped || a.clusterDown() != nil }
+
+// cluster handles what the cluster's etcd tells the controller; false for
+// a message it does not know.
+func (a *Actor) cluster(ctx actor.Context) bool {
+	switch m := ctx.Message().(type) {
+	case *messages.ClusterStop:
+		a.clusterStop(ctx, m)
+	case *stopShared:
+		a.stopSharedAnswer(ctx, m)
+	case *sharedStillWanted:
+		ctx.Respond(!a.dead && a.stops.sharedPending == m.gen)
+	default:
+		return false
+	}
+	return true
+}
+
+// clusterStop follows the member's watch of the shared Stop: etcd lost or
+// back, and a Stop or resume another member (or this one) committed. A
+// change the owner made here and etcd has not taken yet wins over what
+// the watch says, so a Stop is never lifted by a stale flag.
+func (a *Actor) clusterStop(ctx actor.Context, m *messages.ClusterStop) {
+	v := clusterView{heard: true}
+	if !m.Reachable {
+		v.down = m.Why
+		if v.down == "" {
+			v.down = "it does not answer"
+		}
+	}
+	was := a.cfg.Carry.lastCluster()
+	a.cfg.Carry.setCluster(v)
+	if v.down != "" && was.down == "" {
+		a.cfg.Log.Warn("etcd cannot be reached: this member refuses new work until it can", "why", v.down)
+	}
+	if v.down == "" && was.down != "" {
+		a.cfg.Log.Info("etcd answers again")
+	}
+	if m.Reachable && a.stops.sharedPending == 0 && m.Stopped != a.stop.Stopped {
+		a.cfg.Log.Info("the cluster's Stop changed on another member", "stopped", m.Stopped)
+		if m.Stopped {
+			a.stopAllAs(ctx, true)
+		} else {
+			a.resumeAllAs(ctx, true)
+		}
+	}
+	a.cfg.Routes.SetStopped(a.refusing())
+}
+
+// persistShared writes the Stop or resume to etcd, retried until it lands
+// or a later decision replaces it. The first try's outcome (or its running
+// past sharedWait) comes back to the mailbox as stopShared for the owner's
+// answer; the landing, when later, as stopSharedLanded.
+func (a *Actor) persistShared(ctx actor.Context, gen int, stop ledger.Stop) {
+	self, sys, shared := ctx.Self(), ctx.ActorSystem(), a.cfg.Shared
+	a.stops.sharedPending = gen
+	go func() {
+		answered := false
+		start := time.Now()
+		for {
+			c, cancel := context.WithTimeout(context.Background(), sharedWait)
+			_, err := shared.SetStop(c, stop.Stopped, stop.At)
+			cancel()
+			if err == nil {
+				sys.Root.Send(self, &stopShared{gen: gen, landed: true})
+				return
+			}
+			if !answered && time.Since(start) >= sharedWait {
+				answered = true
+				sys.Root.Send(self, &stopShared{gen: gen, err: err})
+			}
+			f := sys.Root.RequestFuture(self, &sharedStillWanted{gen: gen}, sharedWait)
+			if r, _ := f.Result(); r != true {
+				return // a later decision replaced this one, or the controller is gone
+			}
+			time.Sleep(sharedRetry)
+		}
+	}()
+}
+
+// stopShared is etcd's answer to a Stop or resume, in the mailbox.
+type stopShared struct {
+	gen    int
+	landed bool
+	err    error
+}
+
+// sharedStillWanted asks whether write gen is still the latest decision.
+type sharedStillWanted struct{ gen int }
+
+func (a *Actor) stopSharedAnswer(ctx actor.Context, m *stopShared) {
+	if m.landed && a.stops.sharedPending == m.gen {
+		a.stops.sharedPending = 0
+	}
+	w := a.stops.waiting[m.gen]
+	if w == nil || w.shared {
+		return
+	}
+	w.shared = true
+	if m.err != nil {
+		w.sharedErr = fmt.Errorf("the cluster's etcd has not taken it yet (%w); buddi keeps trying, and this member holds it meanwhile", m.err)
+		a.cfg.Log.Error("the cluster's etcd did not take the Stop or resume yet; retrying", "err", m.err)
+	}
+	a.settle(ctx, m.gen)
+}

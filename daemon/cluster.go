@@ -1,0 +1,76 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// clusterPrefix is where buddi's shared state lives in etcd.
+const clusterPrefix = "/buddi"
+
+// clusterOpenWait bounds reaching etcd when a member starts.
+const clusterOpenWait = 10 * time.Second
+
+// openCluster connects a member (--cluster) to the cluster's etcd; nil
+// without --cluster. A member that cannot reach etcd does not start: it
+// could not know whether the owner stopped browser access.
+func (d *Daemon) openCluster() error {
+	if !d.cfg.Cluster {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
+	defer cancel()
+	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: clusterPrefix})
+	if err != nil {
+		return fmt.Errorf("daemon: --cluster: %w; start etcd, or set BUDDI_CLUSTER_ETCD to its client endpoints", err)
+	}
+	d.shared = st
+	return nil
+}
+
+// watchCluster feeds the controller what this member's watch learns of the
+// shared Stop. The first event is delivered before it returns, so the
+// member knows of a Stop before it serves anyone.
+func (d *Daemon) watchCluster() error {
+	if d.shared == nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d.unwatch = cancel
+	err := d.shared.Watch(ctx, func(ev shared.Event) {
+		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At}
+		if ev.Err != nil {
+			m.Why = ev.Err.Error()
+		}
+		d.sys.Root.Send(d.controller, m)
+	})
+	if err != nil {
+		return fmt.Errorf("daemon: watch the cluster's Stop: %w", err)
+	}
+	return nil
+}
+
+// closeCluster ends the watch and the client.
+func (d *Daemon) closeCluster() error {
+	if d.unwatch != nil {
+		d.unwatch()
+	}
+	if d.shared == nil {
+		return nil
+	}
+	return d.shared.Close()
+}
+
+// sharedStop is the controller's view of the store: nil (an interface
+// holding no store) on one host.
+func (d *Daemon) sharedStop() controller.SharedStop {
+	if d.shared == nil {
+		return nil
+	}
+	return d.shared
+}
