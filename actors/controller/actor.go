@@ -77,6 +77,9 @@ type Carry struct {
 	stop    *ledger.Stop
 	install install
 	cluster clusterView
+	// writing gives the controller's writes to the cluster's etcd turns,
+	// across its restarts.
+	writing sync.Mutex
 }
 
 func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }

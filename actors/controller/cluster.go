@@ -111,28 +111,41 @@ func (a *Actor) clusterStop(ctx actor.Context, m *messages.ClusterStop) {
 // persistShared writes the Stop or resume to etcd, retried until it lands
 // or a later decision replaces it. The first try's outcome (or its running
 // past sharedWait) comes back to the mailbox as stopShared for the owner's
-// answer; the landing, when later, as stopSharedLanded.
+// answer; the landing, when later, as stopShared too. Writes take turns
+// (the Carry's writing lock) and each asks first whether it is still the
+// latest decision, so an older write never lands after a newer one.
 func (a *Actor) persistShared(ctx actor.Context, gen int, stop ledger.Stop) {
-	self, sys, shared := ctx.Self(), ctx.ActorSystem(), a.cfg.Shared
+	self, sys, shared, turn := ctx.Self(), ctx.ActorSystem(), a.cfg.Shared, &a.cfg.Carry.writing
 	a.stops.sharedPending = gen
+	wanted := func() bool {
+		r, _ := sys.Root.RequestFuture(self, &sharedStillWanted{gen: gen}, sharedWait).Result()
+		return r == true
+	}
+	try := func() (err error, stale bool) {
+		turn.Lock()
+		defer turn.Unlock()
+		if !wanted() {
+			return nil, true // a later decision replaced this one, or the controller is gone
+		}
+		c, cancel := context.WithTimeout(context.Background(), sharedWait)
+		defer cancel()
+		_, err = shared.SetStop(c, stop.Stopped, stop.At)
+		return err, false
+	}
 	go func() {
 		answered := false
 		start := time.Now()
 		for {
-			c, cancel := context.WithTimeout(context.Background(), sharedWait)
-			_, err := shared.SetStop(c, stop.Stopped, stop.At)
-			cancel()
-			if err == nil {
+			err, stale := try()
+			switch {
+			case stale:
+				return
+			case err == nil:
 				sys.Root.Send(self, &stopShared{gen: gen, landed: true})
 				return
-			}
-			if !answered && time.Since(start) >= sharedWait {
+			case !answered && time.Since(start) >= sharedWait:
 				answered = true
 				sys.Root.Send(self, &stopShared{gen: gen, err: err})
-			}
-			f := sys.Root.RequestFuture(self, &sharedStillWanted{gen: gen}, sharedWait)
-			if r, _ := f.Result(); r != true {
-				return // a later decision replaced this one, or the controller is gone
 			}
 			time.Sleep(sharedRetry)
 		}
