@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,4 +121,26 @@ func TestClusterMemberWithoutEtcdDoesNotStart(t *testing.T) {
 		t.Cleanup(func() { d.Shutdown(t.Context()) })
 		t.Fatal("a member started without etcd")
 	}
+}
+
+// A Stop made while etcd is away is not acknowledged as shared: the owner
+// hears that etcd has not taken it, this member holds it, and once etcd
+// is back the Stop lands and holds on the other members too (the
+// returning watch does not lift it).
+func TestClusterStopMadeWithoutEtcdLandsWhenEtcdReturns(t *testing.T) {
+	etcd := etcdtest.Start(t)
+	a, ta := clusterMember(t, etcd, "")
+	b, tb := clusterMember(t, etcd, "")
+	etcd.Stop()
+	eventually(t, a, ta, messages.CodeClusterDown)
+	r, err := a.Do("POST", "/api/browser/stop", a.Owner, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Code() != messages.CodeStoreFailed || r.Error == nil || !strings.Contains(r.Error.Message, "etcd has not taken it yet") {
+		t.Fatalf("a Stop while etcd is away answered %q: %+v", r.Code(), r.Error)
+	}
+	etcd.Restart()
+	eventually(t, b, tb, messages.CodeStopped)
+	eventually(t, a, ta, messages.CodeStopped)
 }
