@@ -15,6 +15,7 @@ import (
 	"github.com/lxzan/gws"
 	"github.com/valyala/fasthttp"
 
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -79,7 +80,7 @@ func (s *Server) checkExtension(ctx *fasthttp.RequestCtx) (string, *messages.Err
 		}
 	}
 	host := string(ctx.Host())
-	if !s.origins.Host(host) || !loopbackHost(host) {
+	if !s.origins.Host(host) || !config.Loopback(host) {
 		return refuse("The extension must reach buddi at its loopback address, not %s.", clip(host))
 	}
 	origin := string(ctx.Request.Header.Peek("Origin"))
@@ -88,18 +89,6 @@ func (s *Server) checkExtension(ctx *fasthttp.RequestCtx) (string, *messages.Err
 		return refuse("Only the buddi extension may open this socket, not %s.", clip(orNone(origin)))
 	}
 	return id, nil
-}
-
-func loopbackHost(host string) bool {
-	name, _, err := net.SplitHostPort(host)
-	if err != nil {
-		return false
-	}
-	if name == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(strings.Trim(name, "[]"))
-	return err == nil && ip.IsLoopback()
 }
 
 // extSocket is one extension socket: the actor's ExtensionWire.

@@ -142,11 +142,12 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	conv := m.Conversation
 	t, waiting := a.tasks.Get(conv)
 	waiting = waiting && t.State == ledger.TaskPending
+	down := a.clusterDown()
 	switch {
 	case a.stop.Stopped:
 		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
-	case a.clusterDown() != nil:
-		return a.clusterDown()
+	case down != nil:
+		return down
 	case a.tasks.Claimed(conv, ag.ID):
 		return messages.CodeNotAllowed.Err()
 	case a.sessions[conv] != nil:
