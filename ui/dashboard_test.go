@@ -256,6 +256,7 @@ func TestMetricsAreInThePrometheusFormatForLocalScrapers(t *testing.T) {
 	tok := d.AddAgent(t, "ada", false)
 	d.Task(t, "ada", "c1", 10)
 	d.Observe(t, tok, "c1")
+	d.WaitSession(t, "c1", "ready") // the session says it is ready a moment after it answers
 	res, err := http.Get("http://" + d.Addr() + "/metrics")
 	if err != nil {
 		t.Fatal(err)
