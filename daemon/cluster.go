@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/controller"
@@ -44,7 +46,11 @@ func (d *Daemon) watchCluster() error {
 	d.unwatch = cancel
 	err := d.shared.Watch(ctx, func(ev shared.Event) {
 		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At}
-		if ev.Err != nil {
+		var down *shared.UnreachableError
+		switch {
+		case errors.As(ev.Err, &down):
+			m.Why = "etcd at " + strings.Join(down.Endpoints, ", ") + " does not answer"
+		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
 		d.sys.Root.Send(d.controller, m)

@@ -62,7 +62,7 @@ var codes = map[Code]CodeInfo{
 	CodeBrowserOffline:    {HTTP: conflict},
 	CodeExtRefused:        {HTTP: http.StatusForbidden},
 	CodeBadMessage:        {HTTP: badRequest},
-	CodeClusterDown:       {HTTP: http.StatusServiceUnavailable, Template: "This buddi cannot reach the cluster's etcd (%s), so it takes no new work until it can: whether the owner stopped browser access is not known here. Try again shortly, or call another member."},
+	CodeClusterDown:       {HTTP: http.StatusServiceUnavailable, Template: "This buddi takes no new work while it cannot reach the cluster's etcd (%s): whether the owner stopped browser access is not known here; try again shortly, or call another member."},
 	CodeApprovalRequired:  {HTTP: badRequest},
 	CodeNotApproved:       {HTTP: badRequest},
 	CodeStoreFailed:       {HTTP: failed, Template: "%s could not be saved: %s"},
