@@ -72,13 +72,33 @@ func launch(t *testing.T, dirs ...string) *chrome {
 }
 
 // workerIDs waits for n extension service workers and returns their ids.
+// It asks the browser (CDP Target.getTargets) rather than playwright-go's
+// list of workers, which its own goroutine appends to unguarded while the
+// workers start.
 func (c *chrome) workerIDs(n int) []string {
 	c.t.Helper()
+	page, err := c.ctx.NewPage()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer page.Close()
+	cdp, err := c.ctx.NewCDPSession(page)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer cdp.Detach()
 	var ids []string
 	waitFor(c.t, fmt.Sprintf("%d extension workers", n), func() bool {
 		ids = ids[:0]
-		for _, w := range c.ctx.ServiceWorkers() {
-			if rest, ok := strings.CutPrefix(w.URL(), "chrome-extension://"); ok {
+		res, err := cdp.Send("Target.getTargets", nil)
+		if err != nil {
+			c.t.Fatalf("Target.getTargets: %v", err)
+		}
+		infos, _ := res.(map[string]any)["targetInfos"].([]any)
+		for _, i := range infos {
+			info, _ := i.(map[string]any)
+			u, _ := info["url"].(string)
+			if rest, ok := strings.CutPrefix(u, "chrome-extension://"); ok && info["type"] == "service_worker" {
 				ids = append(ids, strings.SplitN(rest, "/", 2)[0])
 			}
 		}
