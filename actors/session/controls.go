@@ -120,9 +120,9 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 		return
 	}
 	hand := a.letGoOfHand(ctx)
-	a.become(&closing{})
 	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation,
 		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
+	a.become(&closing{reason: msg.Reason})
 	a.show()
 	// The controller hears of the end now, before anyone is answered, so an
 	// owner reacting to the agent's answer never finds the task still open.

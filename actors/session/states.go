@@ -51,7 +51,9 @@ type handingBack struct {
 }
 
 // closing: released or ended; nothing more happens here.
-type closing struct{}
+type closing struct {
+	reason string // the summary of why the task ended, as the controller keeps it
+}
 
 func (*ready) name() string       { return messages.StateReady }
 func (*working) name() string     { return messages.StateWorking }
@@ -122,10 +124,11 @@ func (h *handingBack) receive(a *Actor, ctx actor.Context) {
 	}
 }
 
-func (*closing) receive(_ *Actor, ctx actor.Context) {
+func (c *closing) receive(_ *Actor, ctx actor.Context) {
 	switch ctx.Message().(type) {
 	case *messages.AgentCall:
-		ctx.Respond(messages.Fail(messages.CodeNoTask, "This session has ended; ask the owner for a new task."))
+		// The same ending the controller gives once the session is gone.
+		ctx.Respond(messages.Fail(messages.CodeNoTask, c.reason+" Ask the owner for a new task."))
 	default:
 		ctx.Respond(messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
 			Message: "That session has already ended."}))
