@@ -1,7 +1,10 @@
 // Package shared holds the state every buddi host in a cluster must agree
-// on, kept in etcd. For now that is the Stop flag: an owner's Stop (or
-// resume) is written once, through a revision-checked transaction, and every
-// host learns it from its own watch.
+// on, kept in etcd: the Stop flag and the list of members. An owner's Stop
+// (or resume) is written once, through a revision-checked transaction, and
+// every host learns it from its own watch. Each member keeps its own key
+// under <prefix>/members/<id> (its address and capacity) alive with a lease
+// ([Store.Register]); a member that dies disappears within [MemberTTL]
+// seconds, and [Store.WatchMembers] follows the list.
 //
 // A [Store] is one etcd client. [Store.SetStop] returns only after etcd has
 // committed the write, so a Stop may be acknowledged to the owner when it
@@ -19,7 +22,10 @@
 // which owns its etcd watch stream and its reachability probe and calls the
 // callback, one event at a time, in the order etcd committed the changes.
 // The goroutine ends when the Watch's context is cancelled or the Store is
-// closed. Close stops accepting new calls, waits for every Watch goroutine
-// to end, and only then closes the etcd client; a callback must therefore
-// not call Close.
+// closed. WatchMembers does the same for the member list. Each
+// Registration owns one goroutine, which owns its lease and keep-alive and
+// ends with Leave or Close after revoking the lease. Close stops accepting
+// new calls, waits for every Watch and Registration goroutine to end, and
+// only then closes the etcd client; a callback must therefore not call
+// Close.
 package shared

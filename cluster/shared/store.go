@@ -17,9 +17,10 @@ const reconnectMaxDelay = 2 * time.Second
 
 // Store is one host's connection to the shared state in etcd.
 type Store struct {
-	cli       *clientv3.Client
-	endpoints []string
-	stopKey   string
+	cli        *clientv3.Client
+	endpoints  []string
+	stopKey    string
+	membersKey string // <prefix>/members/, before each member's id
 
 	// life is cancelled by Close; every Watch goroutine ends with it.
 	life   context.Context
@@ -61,11 +62,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	life, cancel := context.WithCancel(context.Background())
 	return &Store{
-		cli:       cli,
-		endpoints: cfg.Endpoints,
-		stopKey:   cfg.Prefix + "/stop",
-		life:      life,
-		cancel:    cancel,
+		cli:        cli,
+		endpoints:  cfg.Endpoints,
+		stopKey:    cfg.Prefix + "/stop",
+		membersKey: cfg.Prefix + "/members/",
+		life:       life,
+		cancel:     cancel,
 	}, nil
 }
 

@@ -1,0 +1,209 @@
+package shared_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/shared"
+)
+
+// memberChildEnv makes the test binary a member that registers and waits
+// to be killed; its value is etcd's endpoint.
+const memberChildEnv = "BUDDI_SHARED_TEST_MEMBER"
+
+func register(t testing.TB, s *shared.Store, id, addr string) *shared.Registration {
+	t.Helper()
+	r, err := s.Register(ctxFor(t), shared.Member{ID: id, Addr: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Leave)
+	return r
+}
+
+// membersWatch follows WatchMembers and keeps every list it delivered.
+type membersWatch struct{ ch chan []shared.Member }
+
+func watchMembers(t testing.TB, s *shared.Store) *membersWatch {
+	t.Helper()
+	w := &membersWatch{ch: make(chan []shared.Member, 1024)}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := s.WatchMembers(ctx, func(ms []shared.Member) { w.ch <- ms }); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// waitFor returns the first list that satisfies ok, failing t after patience.
+func (w *membersWatch) waitFor(t testing.TB, what string, ok func([]shared.Member) bool) []shared.Member {
+	t.Helper()
+	var last []shared.Member
+	deadline := time.After(patience)
+	for {
+		select {
+		case ms := <-w.ch:
+			if ok(ms) {
+				return ms
+			}
+			last = ms
+		case <-deadline:
+			t.Fatalf("no member list %s within %v; the last was %+v", what, patience, last)
+		}
+	}
+}
+
+func ids(ms []shared.Member) string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return strings.Join(out, ",")
+}
+
+func byID(ms []shared.Member, id string) (shared.Member, bool) {
+	i := slices.IndexFunc(ms, func(m shared.Member) bool { return m.ID == id })
+	if i < 0 {
+		return shared.Member{}, false
+	}
+	return ms[i], true
+}
+
+// Three members registered through three clients are listed by every
+// client, each with its address; a capacity update reaches a watch; a
+// member that leaves is gone from the list at once.
+func TestMembersRegisterUpdateAndLeave(t *testing.T) {
+	srv := etcdtest.Start(t)
+	a, b, c := open(t, srv), open(t, srv), open(t, srv)
+	w := watchMembers(t, c)
+	ra := register(t, a, "a", "127.0.0.1:7001")
+	register(t, b, "b", "127.0.0.1:7002")
+	register(t, c, "c", "127.0.0.1:7003")
+	w.waitFor(t, "with a, b and c", func(ms []shared.Member) bool { return ids(ms) == "a,b,c" })
+	ms, err := b.Members(ctxFor(t))
+	if err != nil || ids(ms) != "a,b,c" {
+		t.Fatalf("b lists %+v, %v", ms, err)
+	}
+	if m, _ := byID(ms, "b"); m.Addr != "127.0.0.1:7002" || m.Since.IsZero() {
+		t.Fatalf("b is listed as %+v", m)
+	}
+
+	busy := shared.Capacity{Profiles: 2, ProfilesInUse: 1, Sessions: 16, SessionsInUse: 3}
+	ra.Update(busy)
+	w.waitFor(t, "with a's new capacity", func(ms []shared.Member) bool {
+		m, ok := byID(ms, "a")
+		return ok && m.Capacity == busy
+	})
+
+	ra.Leave()
+	ra.Leave() // a second Leave is harmless
+	w.waitFor(t, "without a", func(ms []shared.Member) bool { return ids(ms) == "b,c" })
+}
+
+// A member restarted with the same id takes its key over: it is listed
+// once, at its new address.
+func TestMemberRestartKeepsOneEntry(t *testing.T) {
+	srv := etcdtest.Start(t)
+	s := open(t, srv)
+	w := watchMembers(t, s)
+	register(t, open(t, srv), "m1", "127.0.0.1:7001")
+	w.waitFor(t, "with m1", func(ms []shared.Member) bool { return ids(ms) == "m1" })
+	// The first run's registration is still alive when the second starts.
+	register(t, open(t, srv), "m1", "127.0.0.1:7101")
+	ms := w.waitFor(t, "with m1 at its new address", func(ms []shared.Member) bool {
+		m, ok := byID(ms, "m1")
+		return ok && m.Addr == "127.0.0.1:7101"
+	})
+	if len(ms) != 1 {
+		t.Fatalf("after a restart the list is %+v", ms)
+	}
+}
+
+// A member killed with SIGKILL (no Leave, no revoke) disappears from the
+// list when its lease runs out, while a live member stays.
+func TestKilledMemberDisappearsWhenItsLeaseEnds(t *testing.T) {
+	srv := etcdtest.Start(t)
+	s := open(t, srv)
+	register(t, s, "alive", "127.0.0.1:7001")
+	w := watchMembers(t, s)
+	child := startMember(t, srv.Endpoint())
+	w.waitFor(t, "with the child", func(ms []shared.Member) bool { return ids(ms) == "alive,child" })
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	w.waitFor(t, "without the killed child", func(ms []shared.Member) bool { return ids(ms) == "alive" })
+}
+
+// A member's key needs a readable id and an address.
+func TestRegisterRefusesBadMembers(t *testing.T) {
+	s := open(t, etcdtest.Start(t))
+	for name, m := range map[string]shared.Member{
+		"empty id":      {Addr: "127.0.0.1:1"},
+		"slash in id":   {ID: "a/b", Addr: "127.0.0.1:1"},
+		"long id":       {ID: strings.Repeat("x", 65), Addr: "127.0.0.1:1"},
+		"no address":    {ID: "a"},
+		"space in id":   {ID: "a b", Addr: "127.0.0.1:1"},
+		"non-ascii id":  {ID: "é", Addr: "127.0.0.1:1"},
+		"dot-dot in id": {ID: "..", Addr: "127.0.0.1:1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if r, err := s.Register(ctxFor(t), m); err == nil {
+				r.Leave()
+				t.Fatal("Register accepted it")
+			}
+		})
+	}
+	if ms, err := s.Members(ctxFor(t)); err != nil || len(ms) != 0 {
+		t.Fatalf("after refusals the list is %+v, %v", ms, err)
+	}
+}
+
+// startMember runs this test binary as a member named child.
+func startMember(t *testing.T, endpoint string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), memberChildEnv+"="+endpoint)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "registered\n" {
+		t.Fatalf("the member process said %q, %v", line, err)
+	}
+	return cmd
+}
+
+// runMemberChild registers a member named child and waits to be killed.
+func runMemberChild(endpoint string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{endpoint}, Prefix: prefix})
+	if err == nil {
+		_, err = s.Register(ctx, shared.Member{ID: "child", Addr: "127.0.0.1:7999"})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("registered")
+	select {}
+}
