@@ -66,6 +66,10 @@ type Config struct {
 	// ClusterEtcd is BUDDI_CLUSTER_ETCD: etcd's client endpoints,
 	// host:port, comma-separated; DefaultEtcd when unset.
 	ClusterEtcd []string
+	// ClusterAdvertise is --advertise, BUDDI_CLUSTER_ADVERTISE: the
+	// host:port the other members and the owner reach this member at, as
+	// the member list shows it; empty for the address serve listens on.
+	ClusterAdvertise string
 }
 
 // DefaultEtcd is the etcd a cluster member talks to when
@@ -144,6 +148,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
 		return c, err
 	}
+	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
@@ -163,6 +168,9 @@ func (c *Config) Validate() error {
 	}
 	c.DataDir = abs
 	if err := CheckAddr(c.Addr); err != nil {
+		return err
+	}
+	if err := CheckAdvertise(c.ClusterAdvertise); err != nil {
 		return err
 	}
 	return c.validateChoices()
@@ -301,4 +309,18 @@ func etcdEndpoints(v string) ([]string, error) {
 		return nil, Invalid("BUDDI_CLUSTER_ETCD names no endpoint; list etcd's client endpoints, comma-separated, such as 10.0.0.5:2379")
 	}
 	return out, nil
+}
+
+// CheckAdvertise accepts an empty address (the one serve listens on) or
+// host:port with a host name or address and a port from 1 to 65535.
+func CheckAdvertise(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	p, perr := strconv.Atoi(port)
+	if err != nil || host == "" || strings.ContainsAny(host, "/ ") || perr != nil || p < 1 || p > 65535 {
+		return Invalid("BUDDI_CLUSTER_ADVERTISE %q is not host:port; give the address other members reach this one at, such as 10.0.0.5:7777 or buddi-0.buddi:7777", addr)
+	}
+	return nil
 }

@@ -77,3 +77,17 @@ func TestClusterSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestClusterAdvertise(t *testing.T) {
+	for _, good := range []string{"10.0.0.5:7777", "buddi-0.buddi.default.svc:7777", "[fd00::5]:7777"} {
+		c, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": " " + good + " "})
+		if err != nil || c.ClusterAdvertise != good {
+			t.Errorf("BUDDI_CLUSTER_ADVERTISE=%q: %q, %v", good, c.ClusterAdvertise, err)
+		}
+	}
+	for _, bad := range []string{"10.0.0.5", ":7777", "host:0", "host:99999", "host:http", "a b:7777", "http://x:7777"} {
+		if _, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": bad}); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_ADVERTISE") {
+			t.Errorf("BUDDI_CLUSTER_ADVERTISE=%q: %v", bad, err)
+		}
+	}
+}

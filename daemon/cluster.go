@@ -36,14 +36,27 @@ func (d *Daemon) openCluster() error {
 }
 
 // watchCluster feeds the controller what this member's watch learns of the
-// shared Stop. The first event is delivered before it returns, so the
-// member knows of a Stop before it serves anyone.
+// shared Stop, and registers the member (joinCluster). The first event is
+// delivered before it returns, so the member knows of a Stop before it
+// serves anyone.
 func (d *Daemon) watchCluster() error {
 	if d.shared == nil {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d.unwatch = cancel
+	if err := d.watchStop(ctx); err != nil {
+		return err
+	}
+	stop, err := d.joinCluster(ctx)
+	if err != nil {
+		return err
+	}
+	d.unwatch = func() { cancel(); stop() }
+	return nil
+}
+
+func (d *Daemon) watchStop(ctx context.Context) error {
 	err := d.shared.Watch(ctx, func(ev shared.Event) {
 		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At}
 		var down *shared.UnreachableError

@@ -243,15 +243,20 @@ type Health struct {
 	Restarts      int    `json:"restarts"`
 	// Unhandled counts messages an actor received and did not know.
 	Unhandled int `json:"unhandled,omitempty"`
+	// Capacity is this host's browser profiles and sessions.
+	Capacity Capacity `json:"capacity"`
 	// Cluster is this member's view of the cluster; absent on one host.
 	Cluster *ClusterHealth `json:"cluster,omitempty"`
 }
 
 // ClusterHealth is a cluster member's view of etcd: "reachable" or
-// "unreachable", with the sentence it refuses new work with.
+// "unreachable", with the sentence it refuses new work with, and the
+// members as etcd last listed them (while etcd is unreachable, the last
+// list it gave).
 type ClusterHealth struct {
-	Etcd    string `json:"etcd"`
-	Problem string `json:"problem,omitempty"`
+	Etcd    string          `json:"etcd"`
+	Problem string          `json:"problem,omitempty"`
+	Members []ClusterMember `json:"members"`
 }
 
 // Liveness is /healthz for anyone but the owner: buddi answers, and which

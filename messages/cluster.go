@@ -13,3 +13,40 @@ type ClusterStop struct {
 	// Why says what went wrong when Reachable is false.
 	Why string
 }
+
+// ClusterMembers is the cluster's member list as this member's watch of
+// etcd last read it, sent to the controller for /healthz. Self is this
+// member's id.
+type ClusterMembers struct {
+	Self    string
+	Members []ClusterMember
+}
+
+// ClusterMember is one member of a cluster: its id (stable for its data
+// directory), the address it is reached at and its capacity. Self marks
+// the member that answers.
+type ClusterMember struct {
+	ID       string    `json:"id"`
+	Address  string    `json:"address"`
+	Capacity Capacity  `json:"capacity"`
+	Since    time.Time `json:"since,omitzero"`
+	Self     bool      `json:"self,omitempty"`
+}
+
+// Capacity is how much browser work a host holds and has room for.
+type Capacity struct {
+	Profiles Slots `json:"profiles"`
+	Sessions Slots `json:"sessions"`
+}
+
+// Slots counts one kind of room: how many there are, in use and free.
+type Slots struct {
+	Total int `json:"total"`
+	InUse int `json:"inUse"`
+	Free  int `json:"free"`
+}
+
+// NewSlots counts inUse of total, free being what is left (never below 0).
+func NewSlots(total, inUse int) Slots {
+	return Slots{Total: total, InUse: inUse, Free: max(total-inUse, 0)}
+}

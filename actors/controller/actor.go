@@ -77,6 +77,7 @@ type Carry struct {
 	stop    *ledger.Stop
 	install install
 	cluster clusterView
+	members *messages.ClusterMembers
 	// writing gives the controller's writes to the cluster's etcd turns,
 	// across its restarts.
 	writing sync.Mutex
@@ -277,8 +278,11 @@ func (a *Actor) health() *messages.Health {
 	h := &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
 		Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load()),
 		Unhandled: int(actors.UnhandledCount())}
+	if a.pool != nil {
+		h.Capacity = a.pool.Capacity()
+	}
 	if a.cfg.Shared != nil {
-		h.Cluster = &messages.ClusterHealth{Etcd: "reachable"}
+		h.Cluster = &messages.ClusterHealth{Etcd: "reachable", Members: a.cfg.Carry.memberList()}
 		if e := a.clusterDown(); e != nil {
 			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message
 		}

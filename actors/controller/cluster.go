@@ -41,6 +41,25 @@ func (c *Carry) lastCluster() clusterView {
 	return c.cluster
 }
 
+func (c *Carry) setMembers(m *messages.ClusterMembers) { c.mu.Lock(); c.members = m; c.mu.Unlock() }
+
+// memberList is the members as the watch last listed them, this one
+// marked; empty (not nil) before the first list.
+func (c *Carry) memberList() []messages.ClusterMember {
+	c.mu.Lock()
+	m := c.members
+	c.mu.Unlock()
+	if m == nil {
+		return []messages.ClusterMember{}
+	}
+	out := make([]messages.ClusterMember, len(m.Members))
+	for i, cm := range m.Members {
+		cm.Self = cm.ID == m.Self
+		out[i] = cm
+	}
+	return out
+}
+
 // clusterDown is the refusal of new work on a member that does not know
 // the shared Stop (etcd unreachable, or not heard from yet), or nil.
 func (a *Actor) clusterDown() *messages.Error {
@@ -67,6 +86,8 @@ func (a *Actor) cluster(ctx actor.Context) bool {
 	switch m := ctx.Message().(type) {
 	case *messages.ClusterStop:
 		a.clusterStop(ctx, m)
+	case *messages.ClusterMembers:
+		a.cfg.Carry.setMembers(m)
 	case *stopShared:
 		a.stopSharedAnswer(ctx, m)
 	case *sharedStillWanted:

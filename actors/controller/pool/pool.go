@@ -163,3 +163,20 @@ func (p *Pool) Profile(ctx context.Context, i int) (drivers.Driver, *messages.Er
 	p.profiles = append(p.profiles, &profile{drv: drv})
 	return drv, nil
 }
+
+// Capacity counts the profiles the pool may open and has open, and the
+// sessions they may hold and hold.
+func (p *Pool) Capacity() messages.Capacity {
+	total := p.mode.Capacity()
+	if p.agents != nil {
+		total = p.agents.AgentCapacity()
+	}
+	open, sessions := 0, 0
+	for _, pr := range p.profiles {
+		if !pr.closed {
+			open++
+			sessions += pr.n
+		}
+	}
+	return messages.Capacity{Profiles: messages.NewSlots(total, open), Sessions: messages.NewSlots(total*p.per, sessions)}
+}

@@ -1,0 +1,111 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// MemberIDFile, in the data directory, holds this host's member id, made
+// on its first start in a cluster, so a restart registers the same id.
+const MemberIDFile = "member-id"
+
+// healthWait bounds the read of this member's capacity.
+const healthWait = 5 * time.Second
+
+// memberID reads the data directory's member id, making one the first time.
+func memberID(dir string) (string, error) {
+	path := filepath.Join(dir, MemberIDFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("daemon: read the member id in %s: %w", path, err)
+	}
+	raw := make([]byte, 8)
+	_, _ = rand.Read(raw)
+	id := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(id+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("daemon: write the member id to %s: %w", path, err)
+	}
+	return id, nil
+}
+
+// joinCluster registers this member in etcd, keeps its capacity there
+// current and feeds the controller the member list. What it starts ends
+// with stop, which waits for it; the registration itself ends with the
+// store's Close, which deletes the member's key.
+func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
+	id, err := memberID(d.cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	addr := d.cfg.ClusterAdvertise
+	if addr == "" {
+		addr = d.addr
+	}
+	rctx, cancel := context.WithTimeout(ctx, clusterOpenWait)
+	defer cancel()
+	reg, err := d.shared.Register(rctx, shared.Member{ID: id, Addr: addr, Capacity: d.capacity(ctx)})
+	if err != nil {
+		return nil, fmt.Errorf("daemon: --cluster: register this member as %s: %w", id, err)
+	}
+	err = d.shared.WatchMembers(ctx, func(ms []shared.Member) {
+		d.sys.Root.Send(d.controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("daemon: watch the cluster's members: %w", err)
+	}
+	var wg sync.WaitGroup
+	sub := d.gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
+	wg.Go(func() {
+		defer sub.Close()
+		for {
+			if _, err := sub.Next(ctx); err != nil {
+				return
+			}
+			sub.Drain()
+			reg.Update(d.capacity(ctx))
+		}
+	})
+	return wg.Wait, nil
+}
+
+// capacity is this member's profiles and sessions as the controller counts
+// them; zero when it does not answer in time.
+func (d *Daemon) capacity(ctx context.Context) shared.Capacity {
+	c, cancel := context.WithTimeout(ctx, healthWait)
+	defer cancel()
+	h, e := d.gateway.Health(c)
+	if e != nil {
+		return shared.Capacity{}
+	}
+	return shared.Capacity{
+		Profiles: h.Capacity.Profiles.Total, ProfilesInUse: h.Capacity.Profiles.InUse,
+		Sessions: h.Capacity.Sessions.Total, SessionsInUse: h.Capacity.Sessions.InUse,
+	}
+}
+
+func clusterMembers(ms []shared.Member) []messages.ClusterMember {
+	out := make([]messages.ClusterMember, len(ms))
+	for i, m := range ms {
+		out[i] = messages.ClusterMember{ID: m.ID, Address: m.Addr, Since: m.Since, Capacity: messages.Capacity{
+			Profiles: messages.NewSlots(m.Capacity.Profiles, m.Capacity.ProfilesInUse),
+			Sessions: messages.NewSlots(m.Capacity.Sessions, m.Capacity.SessionsInUse),
+		}}
+	}
+	return out
+}
