@@ -12,9 +12,6 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// clusterPrefix is where buddi's shared state lives in etcd.
-const clusterPrefix = "/buddi"
-
 // clusterOpenWait bounds reaching etcd when a member starts.
 const clusterOpenWait = 10 * time.Second
 
@@ -27,7 +24,7 @@ func (d *Daemon) openCluster() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: clusterPrefix})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: shared.DefaultPrefix})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: %w; start etcd, or set BUDDI_CLUSTER_ETCD to its client endpoints", err)
 	}

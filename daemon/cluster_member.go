@@ -18,8 +18,9 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// MemberIDFile, in the data directory, holds this host's member id, made
-// on its first start in a cluster, so a restart registers the same id.
+// MemberIDFile is the file in the data directory that holds this host's
+// member id, made on its first start in a cluster, so that a restart
+// registers the same id.
 const MemberIDFile = "member-id"
 
 // healthWait bounds the read of this member's capacity.

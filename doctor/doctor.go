@@ -51,6 +51,9 @@ func Rows(c config.Config, o Options) messages.DoctorRows {
 	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o), addrRow(c, o)}
 	rows = append(rows, browserRows(c, o.Launch)...)
 	rows = append(rows, egressRow(c), extensionRow(c))
+	if c.Cluster {
+		rows = append(rows, clusterRow(c))
+	}
 	if o.Computer != nil {
 		rows = append(rows, computerRow(o.Computer))
 	}

@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// DefaultPrefix is the key prefix buddi's members share in etcd.
+const DefaultPrefix = "/buddi"
+
 // DefaultDialTimeout bounds Open's first connection when Config leaves
 // DialTimeout zero.
 const DefaultDialTimeout = 5 * time.Second

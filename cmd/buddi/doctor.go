@@ -16,6 +16,7 @@ func init() {
 
 func doctorCmd(e *env, args []string) int {
 	f := newFlags(e, "doctor")
+	f.BoolVar(&f.cfg.Cluster, "cluster", f.cfg.Cluster, "check the cluster's etcd (BUDDI_CLUSTER_ETCD) and list its members (env BUDDI_CLUSTER)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
