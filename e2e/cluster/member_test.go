@@ -1,0 +1,234 @@
+package cluster_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// patience bounds every wait for a condition; nothing asserts on timing.
+const patience = 45 * time.Second
+
+// member is one `buddi serve --cluster` process with an agent of its own
+// (agents are still kept per host). It keeps its data directory and
+// address across restarts.
+type member struct {
+	*daemontest.Client
+	name  string
+	dir   string
+	addr  string
+	etcd  *etcdtest.Server
+	agent string // the agent's token
+
+	cmd  *exec.Cmd
+	logs *lockedBuffer
+}
+
+// startMember starts a member called name and adds its agent.
+func startMember(t testing.TB, etcd *etcdtest.Server, name string) *member {
+	t.Helper()
+	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd}
+	m.start(t)
+	m.agent = m.AddAgent(t, "ada", false)
+	return m
+}
+
+// start runs buddi serve and returns once it says it serves, which it does
+// only after it has read the shared Stop and registered.
+func (m *member) start(t testing.TB) {
+	t.Helper()
+	m.logs = &lockedBuffer{}
+	m.cmd = exec.Command(bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
+	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
+		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(m.etcd.Endpoint(), "http://"))
+	stdout, err := m.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.cmd.Stderr = m.logs
+	m.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := m.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logs := m.logs
+	t.Cleanup(func() {
+		m.stop()
+		if t.Failed() {
+			t.Logf("%s's logs:\n%s", m.name, logs.String())
+		}
+	})
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "serving at") {
+		t.Fatalf("%s said %q; logs:\n%s", m.name, line, m.logs.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	token, err := daemon.ReadOwnerToken(m.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Client = daemontest.NewClient("http://"+m.addr, token)
+}
+
+// stop ends serve with SIGTERM (a clean shutdown: it leaves the member
+// list at once), killing it if it has not gone in 30 seconds.
+func (m *member) stop() {
+	if m.cmd == nil || m.cmd.ProcessState != nil {
+		return
+	}
+	_ = m.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = m.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = m.cmd.Process.Kill()
+		<-done
+	}
+	m.HTTP.CloseIdleConnections()
+}
+
+// kill9 ends serve without letting it clean up.
+func (m *member) kill9() {
+	_ = m.cmd.Process.Kill()
+	_ = m.cmd.Wait()
+	m.HTTP.CloseIdleConnections()
+}
+
+// probe is what the member answers the agent's act: no_task while it takes
+// work, stopped under a Stop, cluster_unreachable without etcd.
+func (m *member) probe(t testing.TB) *daemontest.Reply {
+	t.Helper()
+	r, err := m.Do("POST", "/api/tools/browser.act", m.agent, map[string]any{"conversation": "probe", "input": map[string]any{"action": "observe"}})
+	if err != nil {
+		t.Fatalf("%s: %v", m.name, err)
+	}
+	return r
+}
+
+// eventually polls the member's answer until it carries want.
+func (m *member) eventually(t testing.TB, want messages.Code) *daemontest.Reply {
+	t.Helper()
+	var r *daemontest.Reply
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if r = m.probe(t); r.Code() == want {
+			return r
+		}
+	}
+	t.Fatalf("%s answers %q, want %q", m.name, r.Code(), want)
+	return nil
+}
+
+// health is the member's /healthz as the owner sees it.
+func (m *member) health(t testing.TB) messages.Health {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, "http://"+m.addr+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer "+m.Owner)
+	resp, err := m.HTTP.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", m.name, err)
+	}
+	defer resp.Body.Close()
+	var h messages.Health
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatalf("%s's health: %v", m.name, err)
+	}
+	if h.Cluster == nil {
+		t.Fatalf("%s's health has no cluster part", m.name)
+	}
+	return h
+}
+
+// id is the member id its data directory holds.
+func (m *member) id(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(m.dir, daemon.MemberIDFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// listsExactly polls m's /healthz until its members are exactly want,
+// each at its own address and m marked as itself.
+func (m *member) listsExactly(t testing.TB, want ...*member) {
+	t.Helper()
+	var got []messages.ClusterMember
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if got = m.health(t).Cluster.Members; sameMembers(t, m, got, want) {
+			return
+		}
+	}
+	t.Fatalf("%s lists %+v; want %d members", m.name, got, len(want))
+}
+
+func sameMembers(t testing.TB, self *member, got []messages.ClusterMember, want []*member) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	byID := map[string]messages.ClusterMember{}
+	for _, g := range got {
+		byID[g.ID] = g
+	}
+	for _, w := range want {
+		g, ok := byID[w.id(t)]
+		if !ok || g.Address != w.addr || g.Self != (w == self) || g.Capacity.Sessions.Total == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cli runs a buddi command against the member's data directory.
+func (m *member) cli(t testing.TB, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "--data", m.dir)...)
+	cmd.Env = cleanEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("buddi %s on %s: %v\n%s", strings.Join(args, " "), m.name, err, out)
+	}
+	return string(out)
+}
+
+// cleanEnv is this process's environment without buddi's own settings.
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BUDDI_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
