@@ -10,7 +10,7 @@ import (
 
 // three starts etcd and members a, b and c on it, each taking work and
 // listing all three.
-func three(t *testing.T) (etcd *etcdtest.Server, a, b, c *member) {
+func three(t testing.TB) (etcd *etcdtest.Server, a, b, c *member) {
 	t.Helper()
 	etcd = etcdtest.Start(t)
 	a, b, c = startMember(t, etcd, "a"), startMember(t, etcd, "b"), startMember(t, etcd, "c")
