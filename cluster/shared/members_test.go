@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/cluster/shared"
 )
@@ -206,4 +209,37 @@ func runMemberChild(endpoint string) int {
 	}
 	fmt.Println("registered")
 	select {}
+}
+
+// A member whose lease is lost (revoked from outside, as when etcd expired
+// it during a partition) is registered again under a new lease, with the
+// capacity it last reported.
+func TestLostLeaseIsGrantedAgain(t *testing.T) {
+	srv := etcdtest.Start(t)
+	s := open(t, srv)
+	w := watchMembers(t, s)
+	r := register(t, s, "m1", "127.0.0.1:7001")
+	busy := shared.Capacity{Profiles: 1, ProfilesInUse: 1, Sessions: 8, SessionsInUse: 2}
+	r.Update(busy)
+	w.waitFor(t, "with m1 busy", func(ms []shared.Member) bool { return len(ms) == 1 && ms[0].Capacity == busy })
+
+	raw, err := clientv3.New(clientv3.Config{Endpoints: []string{srv.Endpoint()}, DialTimeout: 10 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	got, err := raw.Get(ctxFor(t), prefix+"/members/m1")
+	if err != nil || len(got.Kvs) != 1 || got.Kvs[0].Lease == 0 {
+		t.Fatalf("m1's key: %+v, %v", got, err)
+	}
+	lost := clientv3.LeaseID(got.Kvs[0].Lease)
+	if _, err := raw.Revoke(ctxFor(t), lost); err != nil {
+		t.Fatal(err)
+	}
+	w.waitFor(t, "without m1 once its lease is revoked", func(ms []shared.Member) bool { return len(ms) == 0 })
+	w.waitFor(t, "with m1 back", func(ms []shared.Member) bool { return len(ms) == 1 && ms[0].Capacity == busy })
+	again, err := raw.Get(ctxFor(t), prefix+"/members/m1")
+	if err != nil || len(again.Kvs) != 1 || clientv3.LeaseID(again.Kvs[0].Lease) == lost {
+		t.Fatalf("m1's key after the lease was lost: %+v, %v", again, err)
+	}
 }
