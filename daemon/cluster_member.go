@@ -31,7 +31,11 @@ func memberID(dir string) (string, error) {
 	path := filepath.Join(dir, MemberIDFile)
 	b, err := os.ReadFile(path)
 	if err == nil {
-		return strings.TrimSpace(string(b)), nil
+		id := strings.TrimSpace(string(b))
+		if !shared.ValidMemberID(id) {
+			return "", fmt.Errorf("%s does not hold a member id (1 to 64 letters, digits, '-' or '_'); remove it and buddi makes a new one", path)
+		}
+		return id, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("daemon: read the member id in %s: %w", path, err)

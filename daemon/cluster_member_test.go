@@ -119,7 +119,7 @@ func TestClusterMemberRefusesABadMemberID(t *testing.T) {
 		t.Cleanup(func() { _ = d.Shutdown(t.Context()) })
 		t.Fatal("a member started with a bad member id")
 	}
-	if !strings.Contains(err.Error(), "member-id") {
-		t.Fatalf("the refusal does not say which file to fix: %v", err)
+	if !strings.Contains(err.Error(), filepath.Join(dir, daemon.MemberIDFile)) || !strings.Contains(err.Error(), "remove it") {
+		t.Fatalf("the refusal does not say which file to fix and how: %v", err)
 	}
 }

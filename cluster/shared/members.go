@@ -53,8 +53,12 @@ const memberVersion = 1
 // memberID is what a member id may be: it is a key segment in etcd.
 var memberID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
+// ValidMemberID reports whether id may name a member: 1 to 64 letters,
+// digits, '-' or '_'.
+func ValidMemberID(id string) bool { return memberID.MatchString(id) }
+
 func (m Member) validate() error {
-	if !memberID.MatchString(m.ID) {
+	if !ValidMemberID(m.ID) {
 		return fmt.Errorf("shared: the member id %q is not 1 to 64 letters, digits, '-' or '_'; remove <data>/member-id to have a new one made", m.ID)
 	}
 	if m.Addr == "" {
