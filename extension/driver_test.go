@@ -33,7 +33,6 @@ func (c caller) Call(ctx context.Context, method string, params any) (json.RawMe
 	return extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
 }
 
-
 // pairedChrome is real headless Chromium with the extension loaded and
 // paired with a real buddi; popup is the extension's own page.
 func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
