@@ -16,10 +16,12 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/actors/extconn"
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
+	"github.com/buddi-dev/buddi/egress"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
@@ -37,11 +39,18 @@ func (c caller) Call(ctx context.Context, method string, params any) (json.RawMe
 // paired with a real buddi; popup is the extension's own page.
 func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
 	t.Helper()
-	src, err := absDir()
+	d := daemontest.Start(t, "", daemon.Options{Version: "test"})
+	c, popup := pairWith(t, d)
+	return c, d, popup
+}
+
+// pairWith launches Chromium with the extension and pairs it with d.
+func pairWith(t *testing.T, d *daemontest.Daemon) (*chrome, pw.Page) {
+	t.Helper()
+	src, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := daemontest.Start(t, "", daemon.Options{Version: "test"})
 	c := launch(t, src)
 	c.workerIDs(1)
 	popup := c.popup(extension.ID())
@@ -50,7 +59,7 @@ func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
 		t.Fatalf("pairing: %+v", r.Error)
 	}
 	waitFor(t, "the extension to connect", func() bool { return view(t, d).Connected })
-	return c, d, popup
+	return c, popup
 }
 
 // site serves the pages the tests drive; flip makes /hop's page go to
@@ -184,7 +193,50 @@ func TestAgentTabsFollowTheOwnersRules(t *testing.T) {
 	}
 }
 
-func absDir() (string, error) {
-	wd, err := filepath.Abs(".")
-	return wd, err
+// TestAnAgentWorksInYourBrowser is the whole path: the owner switches
+// to Your browser, an agent's task observes, fills and sends a form in a
+// background tab of the owner's Chrome through the HTTP API, a page the
+// rules refuse is not opened, and release closes the conversation's tabs.
+func TestAnAgentWorksInYourBrowser(t *testing.T) {
+	s := serve(t)
+	d := daemontest.Start(t, "", daemon.Options{Version: "test",
+		Config: config.Config{Egress: egress.Config{PreviewOrigins: []string{s.URL}}}})
+	_, popup := pairWith(t, d)
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"mode": "extension"})
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 40)
+	agentTabs := func() string { return fmt.Sprint(eval(t, popup, `chrome.tabGroups.query({title: 'buddi'}).then(async (gs) => { let n = 0; for (const g of gs) n += (await chrome.tabs.query({groupId: g.id})).length; return n; })`)) }
+
+	act := func(input map[string]any) map[string]any {
+		t.Helper()
+		r := d.Act(t, tok, "c1", input)
+		if !r.OK {
+			t.Fatalf("%v: %s: %s", input["action"], r.Code(), r.Error.Message)
+		}
+		return r.Map()
+	}
+	act(map[string]any{"action": "navigate", "url": s.URL + "/form"})
+	if n := agentTabs(); n != "1" {
+		t.Fatalf("the task works in %s tabs of buddi's groups; want 1", n)
+	}
+	obs := d.Observe(t, tok, "c1")
+	id := daemontest.ID(obs)
+	ref := func(role, name string) map[string]any { return map[string]any{"ref": daemontest.Ref(t, obs, role, name)} }
+	act(map[string]any{"action": "fill", "observation": id, "target": ref("textbox", "Name"), "value": "Ada"})
+	res := act(map[string]any{"action": "click", "observation": id, "target": ref("button", "Send")})
+	if res["outcome"] != "navigated" || !strings.Contains(fmt.Sprint(res["url"]), "name=Ada") {
+		t.Fatalf("the click on Send gave %v at %v; want the form sent", res["outcome"], res["url"])
+	}
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": "http://10.1.2.3/"}); r.OK || r.Code() != messages.CodePrivate {
+		t.Fatalf("navigating to a private address in Your browser: %+v; want %s", r, messages.CodePrivate)
+	}
+	r := d.Tool(t, tok, "browser.status", "c1", map[string]any{})
+	var st struct {
+		Browser messages.BrowserStatus `json:"browser"`
+	}
+	if err := json.Unmarshal(r.Result, &st); err != nil || st.Browser.Driver != "extension" || !st.Browser.Found {
+		t.Fatalf("browser.status says %s in Your browser; want the extension driver, found", r.Result)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
+	waitFor(t, "release to close the conversation's tabs", func() bool { return agentTabs() == "0" })
 }
