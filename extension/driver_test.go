@@ -21,8 +21,8 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
-	"github.com/buddi-dev/buddi/egress"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -205,7 +205,9 @@ func TestAnAgentWorksInYourBrowser(t *testing.T) {
 	d.Must(t, "POST", "/api/settings/browser", map[string]any{"mode": "extension"})
 	tok := d.AddAgent(t, "ada", true)
 	d.Task(t, "ada", "c1", 40)
-	agentTabs := func() string { return fmt.Sprint(eval(t, popup, `chrome.tabGroups.query({title: 'buddi'}).then(async (gs) => { let n = 0; for (const g of gs) n += (await chrome.tabs.query({groupId: g.id})).length; return n; })`)) }
+	agentTabs := func() string {
+		return fmt.Sprint(eval(t, popup, `chrome.tabGroups.query({title: 'buddi'}).then(async (gs) => { let n = 0; for (const g of gs) n += (await chrome.tabs.query({groupId: g.id})).length; return n; })`))
+	}
 
 	act := func(input map[string]any) map[string]any {
 		t.Helper()
@@ -221,7 +223,9 @@ func TestAnAgentWorksInYourBrowser(t *testing.T) {
 	}
 	obs := d.Observe(t, tok, "c1")
 	id := daemontest.ID(obs)
-	ref := func(role, name string) map[string]any { return map[string]any{"ref": daemontest.Ref(t, obs, role, name)} }
+	ref := func(role, name string) map[string]any {
+		return map[string]any{"ref": daemontest.Ref(t, obs, role, name)}
+	}
 	act(map[string]any{"action": "fill", "observation": id, "target": ref("textbox", "Name"), "value": "Ada"})
 	res := act(map[string]any{"action": "click", "observation": id, "target": ref("button", "Send")})
 	if res["outcome"] != "navigated" || !strings.Contains(fmt.Sprint(res["url"]), "name=Ada") {
