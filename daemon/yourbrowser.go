@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/buddi-dev/buddi/actors/extconn"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
@@ -19,6 +20,16 @@ func (c extCaller) Call(ctx context.Context, method string, params any) (json.Ra
 		return nil, messages.Errorf(messages.CodeBrowserOffline, "Your browser is not connected to buddi yet; buddi is still starting.")
 	}
 	return extconn.Call(ctx, c.d.sys.Root, c.d.ext, method, params)
+}
+
+// Listen hears the extension's events through the connection actor.
+func (c extCaller) Listen(fn func(extdriver.Event)) (func(), error) {
+	if c.d.ext == nil {
+		return nil, errors.New("the extension connection has not started")
+	}
+	return extconn.Subscribe(c.d.sys.Root, c.d.ext, func(ev *messages.ExtEvent) {
+		fn(extdriver.Event{Name: ev.Name, Tab: int(ev.Tab), Data: ev.Data})
+	})
 }
 
 // yourBrowserMode is Your browser: the owner's Chrome through the paired

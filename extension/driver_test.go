@@ -35,6 +35,12 @@ func (c caller) Call(ctx context.Context, method string, params any) (json.RawMe
 	return extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
 }
 
+func (c caller) Listen(fn func(extdriver.Event)) (func(), error) {
+	return extconn.Subscribe(c.d.System().Root, c.d.Extension(), func(ev *messages.ExtEvent) {
+		fn(extdriver.Event{Name: ev.Name, Tab: int(ev.Tab), Data: ev.Data})
+	})
+}
+
 // pairedChrome is real headless Chromium with the extension loaded and
 // paired with a real buddi; popup is the extension's own page.
 func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
@@ -243,4 +249,80 @@ func TestAnAgentWorksInYourBrowser(t *testing.T) {
 	}
 	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
 	waitFor(t, "release to close the conversation's tabs", func() bool { return agentTabs() == "0" })
+}
+
+// TestTheOwnersHandDrivesAnAgentTabInYourBrowser: Chrome's screencast of
+// the agent's tab reaches buddi through the extension, the owner's hand
+// clicks in it even while they look at the tab (the rule that holds
+// agents back does not hold the owner), and with the screencast stopped
+// the hand's input is refused.
+func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
+	c, d, popup := pairedChrome(t)
+	s := serve(t)
+	drv := extdriver.New(extdriver.Config{Caller: caller{d}})
+	tabs := drivertest.Open(t, drv, "hand")
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/hop"})
+	obs := drivertest.Observe(t, tabs)
+	eval(t, popup, `chrome.tabs.update(`+strings.TrimPrefix(obs.Tab, "t")+`, {active: true}).then(() => true)`)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pin, err := tabs.(drivers.Screencaster).Pin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pin.Unpin()
+	frames := make(chan *drivers.CastFrame, 64)
+	sink := func(f *drivers.CastFrame) {
+		select {
+		case frames <- f:
+		default:
+		}
+	}
+	if err := pin.Cast(ctx, drivers.CastOptions{MaxWidth: 800, MaxHeight: 600, Quality: 50}, sink); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case f := <-frames:
+		if len(f.JPEG) < 2 || f.JPEG[0] != 0xFF || f.Header.PageWidth == 0 {
+			t.Fatalf("the first frame: %d bytes, page %dx%d", len(f.JPEG), f.Header.PageWidth, f.Header.PageHeight)
+		}
+	case <-ctx.Done():
+		t.Fatal("no frame of the agent's tab reached buddi")
+	}
+
+	// Where the button is, read from the page as the owner's Chrome shows it.
+	var page pw.Page
+	for _, p := range c.ctx.Pages() {
+		if strings.HasSuffix(p.URL(), "/hop") {
+			page = p
+		}
+	}
+	if page == nil {
+		t.Fatal("the agent's tab is not among Chrome's pages")
+	}
+	box, err := page.Locator("button").BoundingBox()
+	if err != nil || box == nil {
+		t.Fatalf("the button's box: %v", err)
+	}
+	x, y := box.X+box.Width/2, box.Y+box.Height/2
+	raw := pin.(drivers.RawInput)
+	for _, in := range []*messages.HandInput{
+		{Kind: messages.HandMove, X: x, Y: y},
+		{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft},
+		{Kind: messages.HandUp, X: x, Y: y, Button: messages.ButtonLeft},
+	} {
+		if err := raw.Input(ctx, in); err != nil {
+			t.Fatalf("the hand's %s: %v", in.Kind, err)
+		}
+	}
+	waitFor(t, "the owner's click to reach the page", func() bool { return drivertest.Observe(t, tabs).Title == "clicked" })
+
+	if err := pin.StopCast(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Input(ctx, &messages.HandInput{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft})
+	if drivers.CodeOf(err) != messages.CodeNoHand {
+		t.Fatalf("the hand's input with no screencast running gave %v; want %s", err, messages.CodeNoHand)
+	}
 }

@@ -14,6 +14,15 @@ let engine = '';              // the page engine's source, sent by buddi (setup)
 let groups = new Map();       // conversation → tab group id
 const worlds = new Map();     // tab id → execution context id of the engine's world
 const attached = new Set();   // tab ids the debugger is attached to
+const casts = new Map();      // tab id → the time its last frame was sent (the owner's hand)
+let emit = () => {};          // sends an event to buddi (worker.js sets it)
+
+// FRAME_GAP throttles the hand's frames to ten a second.
+const FRAME_GAP = 100;
+
+export function setEmitter(fn) {
+  emit = fn;
+}
 
 const refuse = (code, message) => Object.assign(new Error(message), { code });
 
@@ -216,6 +225,48 @@ export const DRIVER = {
     return { value: await evaluate(tab.id, String(p.expr)) };
   },
 
+  // cast starts Chrome's screencast of the tab for the owner's hand.
+  async cast(p) {
+    const tab = await live(p.conv, p.tab);
+    const num = (v, lo, hi, def) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.round(v))) : def);
+    await send(tab.id, 'Page.enable');
+    try {
+      await send(tab.id, 'Page.stopScreencast');
+    } catch {
+      // none was running
+    }
+    casts.set(tab.id, 0);
+    await send(tab.id, 'Page.startScreencast', {
+      format: 'jpeg', quality: num(p.quality, 10, 100, 60), everyNthFrame: 1,
+      maxWidth: num(p.maxWidth, 16, 4096, 1280), maxHeight: num(p.maxHeight, 16, 4096, 1280),
+    });
+    return { ok: true };
+  },
+
+  async uncast(p) {
+    const id = Number(p.tab);
+    if (!casts.delete(id)) return { ok: true };
+    try {
+      await send(id, 'Page.stopScreencast');
+    } catch {
+      // the tab is gone
+    }
+    return { ok: true };
+  },
+
+  // hand is the owner's own input on the cast tab: refused unless a
+  // screencast runs there, and not held back while the owner looks at it.
+  async hand(p) {
+    const tab = await live(p.conv, p.tab);
+    if (!casts.has(tab.id)) throw refuse('no_hand', 'The page is not being shown live; take over again to drive it.');
+    const method = String(p.method);
+    if (!['Input.dispatchMouseEvent', 'Input.dispatchKeyEvent', 'Input.insertText'].includes(method)) {
+      throw refuse('bad_input', 'The hand sends only mouse, key and text input.');
+    }
+    await send(tab.id, method, p.params);
+    return { ok: true };
+  },
+
   // info says where a tab is, as Chrome knows it.
   async info(p) {
     const tab = await owned(p.conv, p.tab);
@@ -245,6 +296,7 @@ async function remember() {
 export function letGo() {
   groups = new Map();
   worlds.clear();
+  casts.clear();
   for (const tabId of attached) chrome.debugger.detach({ tabId }).catch(() => {});
   attached.clear();
   chrome.storage.session.set({ groups: {} });
@@ -257,13 +309,31 @@ export async function agentTabs() {
   return n;
 }
 
+// The debugger's events: a frame of a cast tab is acknowledged at once
+// (Chrome paints nothing more until it is) and then passed on at most ten
+// a second; a cast tab's navigations are passed on for buddi to check.
+chrome.debugger.onEvent.addListener((src, method, params) => {
+  const id = src.tabId;
+  if (!casts.has(id)) return;
+  if (method === 'Page.screencastFrame') {
+    chrome.debugger.sendCommand({ tabId: id }, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => {});
+    const now = Date.now();
+    if (now - casts.get(id) < FRAME_GAP) return;
+    casts.set(id, now);
+    emit('frame', id, { data: params.data, metadata: params.metadata });
+  } else if (method === 'Page.frameNavigated' && params.frame && !params.frame.parentId) {
+    emit('navigated', id, { url: params.frame.url });
+  }
+});
 chrome.debugger.onDetach.addListener((src) => {
   attached.delete(src.tabId);
   worlds.delete(src.tabId);
+  if (casts.delete(src.tabId)) emit('gone', src.tabId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   attached.delete(tabId);
   worlds.delete(tabId);
+  if (casts.delete(tabId)) emit('gone', tabId);
 });
 
 // A worker Chrome stopped and started again has no socket: nothing it held

@@ -4,7 +4,7 @@
 // (address, token, which buddi) and chrome.storage.session (what the popup
 // shows), so a worker Chrome stopped picks up where it was.
 
-import { DRIVER, agentTabs, letGo } from './tabs.js';
+import { DRIVER, agentTabs, letGo, setEmitter } from './tabs.js';
 
 const DEFAULT_ADDRESS = '127.0.0.1:7777';
 const VERSION = chrome.runtime.getManifest().version;
@@ -16,6 +16,11 @@ let proven = false;   // buddi proved itself and said ready
 let pairing = false;  // this connection asked to pair
 let retry = 1000;     // the next quick reconnect after a drop, doubling to 30 s
 const abandoned = new Set();
+
+// The driver's events go out only on a proven connection.
+setEmitter((name, tab, data) => {
+  if (ws && proven && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'event', name, tab, data }));
+});
 
 const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const unb64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));

@@ -38,3 +38,18 @@ type Config struct {
 	FieldRules json.RawMessage
 	Logger     *slog.Logger
 }
+
+// Listener is an optional capability of a Caller: hearing what happens in
+// the agents' tabs the extension was asked to watch (screencast frames,
+// navigations, a tab gone), and "dropped" when the connection goes. fn
+// must not block.
+type Listener interface {
+	Listen(fn func(Event)) (stop func(), err error)
+}
+
+// Event is one of the extension's events.
+type Event struct {
+	Name string // "frame", "navigated", "gone", or "dropped"
+	Tab  int
+	Data json.RawMessage
+}
