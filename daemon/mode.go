@@ -32,7 +32,11 @@ func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error)
 	if err != nil {
 		return nil, err
 	}
-	modes := map[string]drivers.Mode{pm.Name(): pm}
+	yours, err := d.yourBrowserMode()
+	if err != nil {
+		return nil, err
+	}
+	modes := map[string]drivers.Mode{pm.Name(): pm, yours.Name(): yours}
 	start := c.Driver
 	if c.Driver == "sim" {
 		modes["sim"] = sim.NewMode(sim.Config{}, 0)

@@ -41,7 +41,7 @@ func knownModes() []modeInfo {
 	}
 	return []modeInfo{
 		{"playwright", "Give agents their own browser (Playwright)", ""},
-		{"extension", "Your browser (the Chrome extension)", "the extension pairs with buddi (buddi extension pair), but agents cannot work through it in this build yet."},
+		{"extension", "Your browser (the Chrome extension)", ""},
 		{"computer", "Use my apps (computer control)", computer},
 		{"sim", "A simulated browser (tests and load)", "it exists only in test and load-test installs."},
 	}

@@ -191,7 +191,7 @@ func connect(t *testing.T, popup pw.Page, addr string) string {
 func unkeyed(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"worker.js", "popup.html", "popup.js", "popup.css"} {
+	for _, f := range []string{"worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@
 // (address, token, which buddi) and chrome.storage.session (what the popup
 // shows), so a worker Chrome stopped picks up where it was.
 
+import { DRIVER, agentTabs, letGo, setEmitter } from './tabs.js';
+
 const DEFAULT_ADDRESS = '127.0.0.1:7777';
 const VERSION = chrome.runtime.getManifest().version;
 const enc = new TextEncoder();
@@ -14,6 +16,11 @@ let proven = false;   // buddi proved itself and said ready
 let pairing = false;  // this connection asked to pair
 let retry = 1000;     // the next quick reconnect after a drop, doubling to 30 s
 const abandoned = new Set();
+
+// The driver's events go out only on a proven connection.
+setEmitter((name, tab, data) => {
+  if (ws && proven && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'event', name, tab, data }));
+});
 
 const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const unb64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
@@ -48,6 +55,7 @@ async function connect(pair = false) {
     if (ws !== sock) return;
     ws = null;
     proven = false;
+    letGo(); // the agents' tabs are the owner's now
     show({ connected: false, code: '' });
     if (!opened && pairing) {
       show({ problem: `buddi at ${address} did not accept the connection: it is not running there, or it refuses this copy of the extension.` });
@@ -119,29 +127,23 @@ async function receive(sock, data) {
   }
 }
 
-// command runs one of buddi's commands; the browser driver adds more.
+// command runs one of buddi's commands: status, and the browser driver's
+// (tabs.js).
 async function command(sock, m) {
   let reply;
   try {
     if (m.method === 'status') {
       reply = { result: { version: VERSION, tabs: await agentTabs() } };
+    } else if (Object.hasOwn(DRIVER, m.method)) {
+      reply = { result: await DRIVER[m.method](m.params || {}) };
     } else {
       reply = { error: { code: 'not_supported', message: `This extension does not know the command ${m.method}.` } };
     }
   } catch (e) {
-    reply = { error: { code: 'internal', message: String(e) } };
+    reply = { error: e && e.code ? { code: e.code, message: e.message } : { code: 'internal', message: String((e && e.message) || e) } };
   }
   if (abandoned.delete(m.id) || ws !== sock) return;
   sock.send(JSON.stringify({ type: 'reply', id: m.id, ...reply }));
-}
-
-// agentTabs counts the tabs in buddi's tab groups.
-async function agentTabs() {
-  if (!chrome.tabGroups) return 0;
-  const groups = await chrome.tabGroups.query({ title: 'buddi' });
-  let n = 0;
-  for (const g of groups) n += (await chrome.tabs.query({ groupId: g.id })).length;
-  return n;
 }
 
 async function forget() {

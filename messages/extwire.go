@@ -25,6 +25,7 @@ const (
 	ExtReplyType     = "reply"
 	ExtAbandonedType = "abandoned"
 	ExtForgetType    = "forget"
+	ExtEventType     = "event"
 )
 
 // Types of buddi's messages.
@@ -83,6 +84,16 @@ type ExtForget struct {
 	Type string `json:"type"`
 }
 
+// ExtEvent is something that happened in one of the agents' tabs that
+// buddi asked to hear of: a screencast frame, a navigation, the tab gone.
+type ExtEvent struct {
+	Type string          `json:"type"`
+	Name string          `json:"name"`
+	Tab  int64           `json:"tab"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+func (*ExtEvent) extIn()     {}
 func (*ExtHello) extIn()     {}
 func (*ExtToken) extIn()     {}
 func (*ExtPong) extIn()      {}
@@ -152,6 +163,8 @@ func DecodeExt(b []byte) (ExtIn, *Error) {
 		in = &ExtAbandoned{}
 	case ExtForgetType:
 		in = &ExtForget{}
+	case ExtEventType:
+		in = &ExtEvent{}
 	default:
 		return nil, badExt("The extension sent a message of unknown type %q.", clip(head.Type))
 	}
@@ -184,10 +197,19 @@ func checkExt(in ExtIn) *Error {
 		if m.ID <= 0 {
 			return badExt("An abandoned message needs a positive id.")
 		}
+	case *ExtEvent:
+		return checkEvent(m)
 	case *ExtPong:
 		if m.Seq <= 0 {
 			return badExt("A pong needs the ping's positive seq.")
 		}
+	}
+	return nil
+}
+
+func checkEvent(m *ExtEvent) *Error {
+	if !methodRe.MatchString(m.Name) || m.Tab <= 0 {
+		return badExt("An event needs a name and the positive id of its tab.")
 	}
 	return nil
 }

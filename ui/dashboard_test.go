@@ -119,7 +119,7 @@ func TestDashboardWritesNeedSignInCSRFAndTheirOwnOriginAndHost(t *testing.T) {
 		"no conversation": {b, "POST", "/api/browser/takeover", `{}`, b.page(), 400, messages.CodeBadInput},
 		"bad settings":    {b, "POST", "/api/settings/browser", `{"siteApproval":"sometimes"}`, b.page(), 400, messages.CodeBadInput},
 		"unknown mode":    {b, "POST", "/api/settings/browser", `{"mode":"teleport"}`, b.page(), 400, messages.CodeBadInput},
-		"missing mode":    {b, "POST", "/api/settings/browser", `{"mode":"extension"}`, b.page(), 400, messages.CodeNotAvailable},
+		"missing mode":    {b, "POST", "/api/settings/browser", `{"mode":"computer"}`, b.page(), 400, messages.CodeNotAvailable},
 		"relative url":    {b, "POST", "/api/browser/open", `{"url":"/x"}`, b.page(), 400, messages.CodeBadInput},
 		"empty token":     {&browserSide{base: b.base}, "POST", "/api/session", `{"token":""}`, map[string]string{"Origin": b.base}, 401, messages.CodeSignInExpired},
 		"token elsewhere": {&browserSide{base: b.base}, "POST", "/api/session", `{"token":"bl_x"}`, map[string]string{"Origin": "http://evil.example"}, 403, messages.CodeOriginRefused},

@@ -18,6 +18,9 @@ type Actor struct {
 	conns   map[string]*actor.PID // every conn, by its PID's id
 	pairing *pairing
 	timer   *time.Timer
+	// listeners hear the live conn's events, and Dropped when it goes.
+	listeners map[int64]func(*messages.ExtEvent)
+	nextID    int64
 }
 
 // pairing is a code one conn is showing.
@@ -34,7 +37,9 @@ type pairing struct {
 // stopped, not restarted: their socket is gone with them.
 func Props(cfg Config) *actor.Props {
 	cfg = cfg.withDefaults()
-	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg, conns: map[string]*actor.PID{}} },
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Actor{cfg: cfg, conns: map[string]*actor.PID{}, listeners: map[int64]func(*messages.ExtEvent){}}
+	},
 		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
 }
 
@@ -59,6 +64,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.arm(ctx)
 	case *Send:
 		a.send(ctx, m)
+	case *Listen:
+		a.nextID++
+		a.listeners[a.nextID] = m.Fn
+		ctx.Respond(&Listening{ID: a.nextID})
+	case *Unlisten:
+		delete(a.listeners, m.ID)
 	default:
 		if !a.fromConn(ctx) && !a.fromOwner(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
@@ -77,6 +88,10 @@ func (a *Actor) fromConn(ctx actor.Context) bool {
 		a.forget(ctx)
 	case *closing:
 		a.closed(ctx, m.conn)
+	case *eventFrom:
+		if a.live != nil && a.live.Equal(m.conn) {
+			a.tell(m.ev)
+		}
 	default:
 		return false
 	}
@@ -147,6 +162,7 @@ func (a *Actor) terminated(who *actor.PID) {
 	delete(a.conns, who.Id)
 	if a.live != nil && a.live.Equal(who) {
 		a.live = nil
+		a.tell(&messages.ExtEvent{Type: messages.ExtEventType, Name: Dropped})
 	}
 	if a.pairing != nil && a.pairing.conn.Equal(who) {
 		a.pairing = nil
@@ -176,6 +192,13 @@ func (a *Actor) view() *messages.ExtensionView {
 		v.Pairing = p.id
 	}
 	return v
+}
+
+// tell passes an event to every listener; a listener must not block.
+func (a *Actor) tell(ev *messages.ExtEvent) {
+	for _, fn := range a.listeners {
+		fn(ev)
+	}
 }
 
 // closeConn tells one conn to close with why.

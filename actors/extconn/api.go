@@ -25,6 +25,34 @@ type Reply struct {
 	Err    *messages.Error
 }
 
+// Listen registers Fn to hear the live extension's events (and Dropped,
+// with no tab, when its connection goes); answered with *Listening. Fn is
+// called on the actor's goroutine and must not block.
+type Listen struct{ Fn func(*messages.ExtEvent) }
+
+// Listening names a listener, for Unlisten.
+type Listening struct{ ID int64 }
+
+// Unlisten removes a listener.
+type Unlisten struct{ ID int64 }
+
+// Dropped is the event every listener hears when the live connection
+// goes: what it was told to watch is gone with it.
+const Dropped = "dropped"
+
+// Subscribe registers fn with the actor at pid and returns what removes it.
+func Subscribe(root *actor.RootContext, pid *actor.PID, fn func(*messages.ExtEvent)) (func(), error) {
+	res, err := root.RequestFuture(pid, &Listen{Fn: fn}, 5*time.Second).Result()
+	if err != nil {
+		return nil, err
+	}
+	l, ok := res.(*Listening)
+	if !ok {
+		return nil, errors.New("extconn: unexpected answer to Listen")
+	}
+	return func() { root.Send(pid, &Unlisten{ID: l.ID}) }, nil
+}
+
 // Call sends one command to the extension through the actor at pid and
 // waits for the reply, at most until ctx ends.
 func Call(ctx context.Context, root *actor.RootContext, pid *actor.PID, method string, params any) (json.RawMessage, *messages.Error) {

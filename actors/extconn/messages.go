@@ -26,7 +26,11 @@ type (
 		build string
 	}
 	forgetFrom struct{}
-	closing    struct{ conn *actor.PID } // the conn closed its socket
+	eventFrom  struct {
+		conn *actor.PID
+		ev   *messages.ExtEvent
+	}
+	closing struct{ conn *actor.PID } // the conn closed its socket
 
 	// Actor → conn
 	prove    struct{ hash string }

@@ -92,6 +92,8 @@ func (c *conn) readyIn(ctx actor.Context, in messages.ExtIn) {
 		}
 	case *messages.ExtForget:
 		ctx.Send(ctx.Parent(), &forgetFrom{})
+	case *messages.ExtEvent:
+		ctx.Send(ctx.Parent(), &eventFrom{conn: ctx.Self(), ev: m})
 	default:
 		c.outOfOrder(ctx, in, "a reply or a pong")
 	}

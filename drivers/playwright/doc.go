@@ -10,7 +10,7 @@
 // is closed. Service workers are blocked.
 //
 // Reads are one call into the page. The driver registers a selector engine
-// (walker/, JavaScript run as a content script in Playwright's isolated
+// (drivers/walker, JavaScript run as a content script in Playwright's isolated
 // world, where the page's scripts can neither see nor patch it) that walks
 // the document and answers with the tree text and every shown ref's
 // fingerprint at once. A default observation walks only what is on screen:

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // engineName is the selector engine the driver registers with Playwright. It
 // runs as a content script, in Playwright's isolated (utility) world, so the
-// page's scripts can neither see nor patch it. Its source is the walker/
-// directory (see walker.go).
+// page's scripts can neither see nor patch it. Its source is the
+// package drivers/walker.
 //
 // Bodies:
 //
@@ -35,7 +37,7 @@ import (
 const engineName = "buddi"
 
 func registerEngine(p *pw.Playwright, rules json.RawMessage) error {
-	err := p.Selectors.Register(engineName, pw.Script{Content: pw.String(engineSource(rules))},
+	err := p.Selectors.Register(engineName, pw.Script{Content: pw.String(walker.Source(rules))},
 		pw.SelectorsRegisterOptions{ContentScript: pw.Bool(true)})
 	if err != nil && !strings.Contains(err.Error(), "already registered") {
 		return err

@@ -10,7 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// focusState is what the engine says of one frame's focus (walker/input.js).
+// focusState is what the engine says of one frame's focus (drivers/walker/js/input.js).
 type focusState struct {
 	Has    bool      `json:"has"`    // the document holds focus, itself or in a frame within
 	Owner  bool      `json:"owner"`  // the focus is in a frame within

@@ -1,0 +1,57 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/buddi-dev/buddi/actors/extconn"
+	extdriver "github.com/buddi-dev/buddi/drivers/extension"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// extCaller sends the extension driver's commands through the extension
+// connection actor.
+type extCaller struct{ d *Daemon }
+
+func (c extCaller) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
+	if c.d.ext == nil {
+		return nil, messages.Errorf(messages.CodeBrowserOffline, "Your browser is not connected to buddi yet; buddi is still starting.")
+	}
+	return extconn.Call(ctx, c.d.sys.Root, c.d.ext, method, params)
+}
+
+// Listen hears the extension's events through the connection actor.
+func (c extCaller) Listen(fn func(extdriver.Event)) (func(), error) {
+	if c.d.ext == nil {
+		return nil, errors.New("the extension connection has not started")
+	}
+	return extconn.Subscribe(c.d.sys.Root, c.d.ext, func(ev *messages.ExtEvent) {
+		fn(extdriver.Event{Name: ev.Name, Tab: int(ev.Tab), Data: ev.Data})
+	})
+}
+
+// yourBrowserMode is Your browser: the owner's Chrome through the paired
+// extension. It is offered on every install; while no extension is
+// connected its status says so and its sessions fail with browser_offline.
+// The owner's Chrome is not behind the egress guard, so every document an
+// agent's tab lands on is checked against the same URL rules instead.
+func (d *Daemon) yourBrowserMode() (*extdriver.Mode, error) {
+	rules, err := json.Marshal(egress.CredentialRules())
+	if err != nil {
+		return nil, err
+	}
+	return extdriver.NewMode(extdriver.Config{
+		Caller: extCaller{d},
+		CheckURL: func(raw string) error {
+			return d.egress.policy.rules().CheckURL(raw, egress.SourceRedirect)
+		},
+		CheckField: func(f extdriver.Field, value string) error {
+			return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
+				Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
+		},
+		FieldRules: rules,
+		Logger:     d.opts.Log,
+	}), nil
+}

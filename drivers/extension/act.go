@@ -1,0 +1,265 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// Bounds of actions, the Playwright driver's.
+const (
+	navTimeout  = 15 * time.Second
+	waitDefault = 5 * time.Second
+	waitMax     = 15 * time.Second
+	domChars    = 8000
+	navStart    = 100 * time.Millisecond // how long input may take to start a load
+	pollEvery   = 100 * time.Millisecond
+)
+
+// Do performs one action on the conversation's tabs.
+func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if a == nil {
+		return nil, badInput("No action was given.")
+	}
+	ctx, end, err := ts.begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	out, err := ts.do(ctx, a)
+	if err != nil {
+		return nil, interrupted(ctx, err)
+	}
+	out.Bound()
+	return out, nil
+}
+
+func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch a.Kind {
+	case drivers.Open:
+		return nil, drivers.ErrNoApps()
+	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:
+		if a.Point != nil {
+			return nil, badInput("Your browser takes refs, not points: observe and name the element by its ref.")
+		}
+		r, err := ts.resolve(ctx, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		return r.act(ctx, a)
+	case drivers.Press:
+		return ts.press(ctx, a)
+	case drivers.Scroll:
+		return ts.scroll(ctx, a)
+	case drivers.TabAction:
+		return ts.tabOp(ctx, a)
+	}
+	return ts.pageAction(ctx, a)
+}
+
+// pageAction runs the actions that take no element.
+func (ts *Tabs) pageAction(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch a.Kind {
+	case drivers.Navigate:
+		return ts.navigate(ctx, a)
+	case drivers.Back, drivers.Forward:
+		return ts.history(ctx, a)
+	case drivers.WaitFor:
+		return ts.waitFor(ctx, a)
+	case drivers.DOM:
+		return ts.dom(ctx, a)
+	case drivers.Console:
+		return nil, fail(messages.CodeUnsupported, nil, "Your browser does not give buddi the page's console; observe or read the dom instead.")
+	case drivers.Screenshot:
+		return ts.screenshot(ctx, a)
+	}
+	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+}
+
+// checkURL asks the owner's URL rules about raw.
+func (ts *Tabs) checkURL(raw string) error {
+	if ts.d.cfg.CheckURL == nil || raw == "" || raw == "about:blank" {
+		return nil
+	}
+	if err := ts.d.cfg.CheckURL(raw); err != nil {
+		return refusal(err)
+	}
+	return nil
+}
+
+func (ts *Tabs) checkField(f Field, value string) error {
+	if ts.d.cfg.CheckField == nil {
+		return nil
+	}
+	if err := ts.d.cfg.CheckField(f, value); err != nil {
+		return refusal(err)
+	}
+	return nil
+}
+
+func (ts *Tabs) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if a.URL == "" {
+		return nil, badInput("navigate needs a url.")
+	}
+	if err := ts.checkURL(a.URL); err != nil {
+		return nil, err
+	}
+	tab := ts.current()
+	var ans struct {
+		ErrorText string `json:"errorText"`
+	}
+	if err := ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": a.URL}, false, &ans); err != nil {
+		return nil, err
+	}
+	if ans.ErrorText != "" {
+		return nil, fail(drivers.CodeNavFailed, nil, "The page did not load ("+ans.ErrorText+"); check the address, or try again later.")
+	}
+	return ts.loaded(ctx, tab, timeoutOf(a, navTimeout, navTimeout))
+}
+
+// loaded waits for tab's load within d and answers where it landed.
+func (ts *Tabs) loaded(ctx context.Context, tab int, d time.Duration) (*drivers.Outcome, error) {
+	st, done, err := ts.waitLoad(ctx, tab, d)
+	if err != nil {
+		return nil, err
+	}
+	if err := ts.landed(ctx, tab, st.URL); err != nil {
+		return nil, err
+	}
+	out := &drivers.Outcome{Result: drivers.Loaded, URL: st.URL, Title: st.Title, Changed: true}
+	if !done {
+		out.Result = drivers.LoadPending
+	}
+	return out, nil
+}
+
+// waitLoad polls tab until its load completes or d passes (done false).
+func (ts *Tabs) waitLoad(ctx context.Context, tab int, d time.Duration) (*tabState, bool, error) {
+	deadline := time.Now().Add(d)
+	for {
+		st, err := ts.info(ctx, tab)
+		if err != nil {
+			return nil, false, err
+		}
+		if st.Status == "complete" || time.Now().After(deadline) {
+			return st, st.Status == "complete", nil
+		}
+		if err := sleep(ctx, pollEvery); err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// landed checks the document the tab reached; one the rules refuse is
+// left for a blank page, so the agent never reads it.
+func (ts *Tabs) landed(ctx context.Context, tab int, url string) error {
+	err := ts.checkURL(url)
+	if err == nil {
+		return nil
+	}
+	_ = ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": "about:blank"}, false, nil)
+	return err
+}
+
+func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	tab := ts.current()
+	var h struct {
+		CurrentIndex int `json:"currentIndex"`
+		Entries      []struct {
+			ID  int    `json:"id"`
+			URL string `json:"url"`
+		} `json:"entries"`
+	}
+	if err := ts.cdp(ctx, tab, "Page.getNavigationHistory", nil, false, &h); err != nil {
+		return nil, err
+	}
+	i := h.CurrentIndex - 1
+	if a.Kind == drivers.Forward {
+		i = h.CurrentIndex + 1
+	}
+	if i < 0 || i >= len(h.Entries) {
+		st, err := ts.info(ctx, tab)
+		if err != nil {
+			return nil, err
+		}
+		return &drivers.Outcome{Result: drivers.SamePage, URL: st.URL, Title: st.Title}, nil
+	}
+	if err := ts.checkURL(h.Entries[i].URL); err != nil {
+		return nil, err
+	}
+	if err := ts.cdp(ctx, tab, "Page.navigateToHistoryEntry", map[string]any{"entryId": h.Entries[i].ID}, false, nil); err != nil {
+		return nil, err
+	}
+	if err := sleep(ctx, navStart); err != nil {
+		return nil, err
+	}
+	return ts.loaded(ctx, tab, timeoutOf(a, navTimeout, navTimeout))
+}
+
+func (ts *Tabs) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	n := a.MaxChars
+	if n <= 0 {
+		n = domChars
+	}
+	var ans struct {
+		Text string `json:"text"`
+	}
+	tab := ts.current()
+	if err := ts.probe(ctx, tab, "text "+itoa(n), false, &ans); err != nil {
+		return nil, err
+	}
+	st, err := ts.info(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	return &drivers.Outcome{Result: drivers.Done, Text: ans.Text, URL: st.URL, Title: st.Title}, nil
+}
+
+// settled answers an input on tab: where the page went, waiting for a
+// load the input started.
+func (ts *Tabs) settled(ctx context.Context, tab int, before string) (*drivers.Outcome, error) {
+	if err := sleep(ctx, navStart); err != nil {
+		return nil, err
+	}
+	st, err := ts.info(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	if st.Status != "complete" || st.URL != before {
+		out, err := ts.loaded(ctx, tab, navTimeout)
+		if err != nil {
+			return nil, err
+		}
+		if out.URL != before {
+			out.Result = drivers.Navigated
+		}
+		return out, nil
+	}
+	return &drivers.Outcome{Result: drivers.Done, URL: st.URL, Title: st.Title}, nil
+}
+
+// timeoutOf is the action's own bound, or def, at most ceiling.
+func timeoutOf(a *drivers.Action, def, ceiling time.Duration) time.Duration {
+	d := a.Timeout
+	if d <= 0 {
+		d = def
+	}
+	return min(d, ceiling)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

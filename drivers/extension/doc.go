@@ -1,0 +1,20 @@
+// Package extension is the driver of "Your browser": agents work in the
+// owner's own Chrome, in background tabs grouped per conversation, through
+// the paired buddi extension (extension/, its tabs.js is the other half of
+// this driver). Every command goes over the extension connection (the
+// Caller, which the daemon backs with actors/extconn) and runs in Chrome
+// through chrome.debugger on the conversation's own tabs.
+//
+// Reads use the same page engine as the Playwright driver (drivers/walker),
+// installed by the extension in an isolated world of each document, so the
+// page's scripts can neither see nor patch it, and the tree, refs and
+// fingerprints read the same. Input is the debugger's: mouse and key events
+// at the element's checked position, and the engine's one-call fill.
+//
+// The extension keeps the owner's rules whatever buddi sends: a tab dragged
+// out of its group is the owner's (refused), and input into a tab the owner
+// is looking at is refused. This driver adds the contract's: a ref belongs
+// to the page it was read from (a redirect between observing and acting is
+// refused as stale), every document it lands on passes CheckURL, and text
+// goes only into fields CheckField lets through.
+package extension

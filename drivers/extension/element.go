@@ -1,0 +1,279 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// resolved is a target checked against the live page, ready for input.
+type resolved struct {
+	ts   *Tabs
+	tab  int
+	ref  string
+	info elemInfo
+	url  string // the document's URL when it was checked
+}
+
+// onRef is an expression running body with el bound to ref's element; it
+// answers {gone: true} when the element is no longer on the page.
+func onRef(ref, body string) string {
+	q, _ := json.Marshal("ref " + ref)
+	return "(() => { const el = __buddi.queryAll(document, " + string(q) + ")[0]; if (!el) return {gone: true}; " + body + " })()"
+}
+
+// resolve finds the target's element on its tab and checks, before any
+// input, that it is the element the observation fingerprinted, on the very
+// page it was read from (a redirect in between makes it stale), still
+// rendered. A target named by what it is needs the tree unchanged too.
+func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, error) {
+	if tg == nil || tg.Ref == "" {
+		return nil, badInput("This action needs a target: a ref from the latest observation.")
+	}
+	tab := ts.current()
+	if tg.Tab != "" {
+		n, ok := parseTab(tg.Tab)
+		if !ok || !ts.knows(n) {
+			return nil, staleRef(tg.Ref, "is in a tab this conversation no longer has")
+		}
+		tab = n
+	}
+	q, _ := json.Marshal("fp " + tg.Ref)
+	var now struct {
+		Infos string `json:"infos"`
+		URL   string `json:"url"`
+	}
+	if err := ts.eval(ctx, tab, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now); err != nil {
+		return nil, err
+	}
+	if then := ts.observedURL(tab); then != "" && now.URL != then {
+		return nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now.URL+")")
+	}
+	var infos map[string]elemInfo
+	if err := json.Unmarshal([]byte(now.Infos), &infos); err != nil {
+		return nil, notAnswering(err)
+	}
+	info, ok := infos[tg.Ref]
+	switch {
+	case !ok:
+		return nil, staleRef(tg.Ref, "is no longer on the page")
+	case info.fingerprint(now.URL) != tg.Fingerprint:
+		return nil, staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
+	case !info.Visible:
+		return nil, staleRef(tg.Ref, "is hidden now")
+	}
+	if tg.Tree != "" {
+		if err := ts.sameTree(ctx, tab, tg.Ref, tg.Tree); err != nil {
+			return nil, err
+		}
+	}
+	return &resolved{ts: ts, tab: tab, ref: tg.Ref, info: info, url: now.URL}, nil
+}
+
+// sameTree reads the page again as it was last read and refuses when the
+// tree differs.
+func (ts *Tabs) sameTree(ctx context.Context, tab int, ref, tree string) error {
+	args := ts.lastArgs(tab)
+	ans, err := ts.read(ctx, tab, args)
+	if err != nil {
+		return err
+	}
+	if ans.Tree != tree {
+		return staleRef(ref, "was named by what it is, and the page's tree changed since the observation (a target by role, label, placeholder or text needs it unchanged); use a ref from a new observation")
+	}
+	return nil
+}
+
+func (ts *Tabs) knows(tab int) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	_, ok := ts.pages[tab]
+	return ok
+}
+
+func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch a.Kind {
+	case drivers.Click:
+		return r.click(ctx)
+	case drivers.Fill:
+		return r.fill(ctx, a.Value)
+	case drivers.Select:
+		return r.selectOptions(ctx, a.Values)
+	case drivers.Hover:
+		return r.hover(ctx)
+	case drivers.Submit:
+		return r.submit(ctx)
+	}
+	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+}
+
+// point scrolls the element into view and finds its middle, checking that
+// the element itself (or what it contains) is what a pointer there hits.
+const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+  const on = !!hit && (hit === el || el.contains(hit) || (hit.localName === 'label' && hit.control === el));
+  return {x, y, on};`
+
+type point struct {
+	Gone bool    `json:"gone"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+	On   bool    `json:"on"`
+}
+
+func (r *resolved) point(ctx context.Context) (*point, error) {
+	var p point
+	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, pointBody), false, &p); err != nil {
+		return nil, err
+	}
+	if p.Gone {
+		return nil, staleRef(r.ref, "is no longer on the page")
+	}
+	if !p.On {
+		return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" is covered by another element where it is shown, so nothing was clicked; observe to see what covers it.")
+	}
+	return &p, nil
+}
+
+// mouse sends the debugger's mouse events at p, in order.
+func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) error {
+	for i, k := range kinds {
+		ev := map[string]any{"type": k, "x": p.X, "y": p.Y}
+		if k != "mouseMoved" {
+			ev["button"], ev["clickCount"] = "left", 1
+		}
+		if err := r.ts.cdp(ctx, r.tab, "Input.dispatchMouseEvent", ev, true, nil); err != nil {
+			if i > 1 {
+				return fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
+	p, err := r.point(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.mouse(ctx, p, "mouseMoved", "mousePressed", "mouseReleased"); err != nil {
+		return nil, err
+	}
+	return r.ts.settled(ctx, r.tab, r.url)
+}
+
+func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
+	p, err := r.point(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.mouse(ctx, p, "mouseMoved"); err != nil {
+		return nil, err
+	}
+	return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
+}
+
+// fill replaces the field's text in one engine call that focuses it and
+// checks it is still the field CheckField saw.
+func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, error) {
+	if err := r.ts.checkField(r.info.field(), value); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(map[string]any{"ref": r.ref, "want": r.info, "value": value})
+	if err != nil {
+		return nil, err
+	}
+	var ans struct {
+		Error string    `json:"error"`
+		Info  *elemInfo `json:"info"`
+	}
+	if err := r.ts.probe(ctx, r.tab, "fill "+url.PathEscape(string(raw)), true, &ans); err != nil {
+		if drivers.CodeOf(err) != "" {
+			return nil, err
+		}
+		return nil, fail(drivers.CodePartial, nil, "The fill on "+r.ref+" may have half happened: observe before doing anything else.")
+	}
+	switch ans.Error {
+	case "":
+		return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
+	case "stale":
+		return nil, staleRef(r.ref, "is no longer on the page")
+	case "focus", "changed":
+		if ans.Info != nil {
+			if err := r.ts.checkField(ans.Info.field(), value); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
+	}
+	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" does not take text: it is disabled, read-only or not a text field.")
+}
+
+// selectBody picks the options whose value or label is asked (one, unless
+// the list takes several) and tells the page as a person's choice would.
+const selectBody = `if (el.localName !== 'select') return {kind: true};
+  if (el.disabled) return {kind: true};
+  let n = 0;
+  for (const o of el.options) {
+    const hit = WANT.includes(o.value) || WANT.includes(o.label) || WANT.includes(o.textContent.trim());
+    if (el.multiple) { o.selected = hit; if (hit) n++; }
+    else if (hit && n === 0) { el.value = o.value; n++; }
+  }
+  if (n) { el.dispatchEvent(new Event('input', {bubbles: true, composed: true})); el.dispatchEvent(new Event('change', {bubbles: true})); }
+  return {n};`
+
+func (r *resolved) selectOptions(ctx context.Context, values []string) (*drivers.Outcome, error) {
+	if len(values) == 0 {
+		return nil, badInput("Select needs at least one option label or value.")
+	}
+	want, err := json.Marshal(values)
+	if err != nil {
+		return nil, err
+	}
+	var ans struct {
+		Gone, Kind bool
+		N          int
+	}
+	body := "const WANT = " + string(want) + "; " + selectBody
+	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, body), true, &ans); err != nil {
+		return nil, err
+	}
+	switch {
+	case ans.Gone:
+		return nil, staleRef(r.ref, "is no longer on the page")
+	case ans.Kind:
+		return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" is not a list to choose from, or it is disabled.")
+	case ans.N == 0:
+		return nil, fail(drivers.CodeTargetMiss, nil, "The list "+r.ref+" has no option with that label or value; observe within it to see its options.")
+	}
+	return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
+}
+
+const submitBody = `const form = el instanceof HTMLFormElement ? el : el.form || el.closest('form');
+  if (!form) return {none: true};
+  form.requestSubmit(el !== form && (el.type === 'submit' || el.type === 'image') ? el : undefined);
+  return {};`
+
+func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
+	var ans struct{ Gone, None bool }
+	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, submitBody), true, &ans); err != nil {
+		return nil, err
+	}
+	if ans.Gone {
+		return nil, staleRef(r.ref, "is no longer on the page")
+	}
+	if ans.None {
+		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
+	}
+	out, err := r.ts.settled(ctx, r.tab, r.url)
+	if out != nil {
+		out.Changed = true
+	}
+	return out, err
+}

@@ -1,0 +1,159 @@
+package extension
+
+import (
+	"context"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// namedKeys are the keys press accepts by name, with what the debugger's
+// key events need: the DOM code and the Windows key code.
+var namedKeys = map[string]namedKey{
+	"Enter": {"Enter", 13, "\r"}, "Tab": {"Tab", 9, ""}, "Escape": {"Escape", 27, ""},
+	"Backspace": {"Backspace", 8, ""}, "Delete": {"Delete", 46, ""},
+	"ArrowUp": {"ArrowUp", 38, ""}, "ArrowDown": {"ArrowDown", 40, ""},
+	"ArrowLeft": {"ArrowLeft", 37, ""}, "ArrowRight": {"ArrowRight", 39, ""},
+	"Home": {"Home", 36, ""}, "End": {"End", 35, ""}, "PageUp": {"PageUp", 33, ""},
+	"PageDown": {"PageDown", 34, ""}, "Space": {"Space", 32, " "},
+}
+
+type namedKey struct {
+	code string
+	vk   int
+	text string
+}
+
+// oneChar reports whether key is one printable character.
+func oneChar(key string) bool {
+	r, n := utf8.DecodeRuneInString(key)
+	return n > 0 && n == len(key) && r != utf8.RuneError && unicode.IsPrint(r)
+}
+
+// focusAnswer is the engine's focusState (input.js).
+type focusAnswer struct {
+	Error  string    `json:"error"`
+	Edit   bool      `json:"edit"`
+	Owner  bool      `json:"owner"`
+	Unsure bool      `json:"unsure"`
+	Info   *elemInfo `json:"info"`
+}
+
+// press sends one allowed key, to the target when given (focused first),
+// else to what has focus. A key that types text goes only into a field
+// buddi can see and CheckField lets through.
+func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	named, isNamed := namedKeys[a.Value]
+	if !isNamed && !oneChar(a.Value) {
+		return nil, badInput("Press takes one key: Enter, Tab, Escape, Backspace, Delete, the arrows, Home, End, PageUp, PageDown, Space, or a single character.")
+	}
+	tab, before := ts.current(), ""
+	body := "focus"
+	if a.Target != nil {
+		r, err := ts.resolve(ctx, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		tab, before, body = r.tab, r.url, "focusref "+r.ref
+	}
+	var st focusAnswer
+	if err := ts.probe(ctx, tab, body, a.Target != nil, &st); err != nil {
+		return nil, err
+	}
+	if st.Error != "" && a.Target != nil {
+		return nil, staleRef(a.Target.Ref, "is no longer on the page")
+	}
+	if err := ts.checkKey(st, a.Value, named.text, isNamed); err != nil {
+		return nil, err
+	}
+	if err := ts.sendKey(ctx, tab, a.Value, named, isNamed); err != nil {
+		return nil, err
+	}
+	if before == "" {
+		before = ts.observedURL(tab)
+	}
+	return ts.settled(ctx, tab, before)
+}
+
+// checkKey refuses a key that types text where checkText would not let it.
+func (ts *Tabs) checkKey(st focusAnswer, key, namedText string, isNamed bool) error {
+	text := key
+	if isNamed {
+		text = namedText
+	}
+	if text == "" || text == "\r" {
+		return nil
+	}
+	return ts.checkText(st, text)
+}
+
+// sendKey presses and releases one key through the debugger.
+func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey, isNamed bool) error {
+	ev := map[string]any{"type": "keyDown", "key": key, "text": key}
+	if isNamed {
+		ev = map[string]any{"type": "keyDown", "key": key, "code": named.code, "windowsVirtualKeyCode": named.vk}
+		if named.text != "" {
+			ev["text"] = named.text
+		}
+		if key == "Space" {
+			ev["key"] = " "
+		}
+	}
+	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", ev, true, nil); err != nil {
+		return err
+	}
+	up := map[string]any{"type": "keyUp", "key": ev["key"], "code": ev["code"], "windowsVirtualKeyCode": ev["windowsVirtualKeyCode"]}
+	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", up, true, nil); err != nil {
+		return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
+	}
+	return nil
+}
+
+// checkText refuses text that would land where buddi cannot see, or in a
+// field CheckField refuses.
+func (ts *Tabs) checkText(st focusAnswer, text string) error {
+	if ts.d.cfg.CheckField == nil || !st.Edit && !st.Unsure && !st.Owner {
+		return nil
+	}
+	if st.Unsure || st.Owner {
+		return fail(drivers.CodeNotAllowed, nil, "The focus is somewhere buddi cannot see (a frame or a closed component), so the key was not typed; click the field first.")
+	}
+	if st.Info != nil {
+		return ts.checkField(st.Info.field(), text)
+	}
+	return nil
+}
+
+// scroll brings the target into view, or turns the wheel by DeltaY over
+// the middle of the viewport.
+func (ts *Tabs) scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if a.Target != nil {
+		r, err := ts.resolve(ctx, a.Target)
+		if err != nil {
+			return nil, err
+		}
+		var p point
+		if err := ts.eval(ctx, r.tab, onRef(r.ref, pointBody), false, &p); err != nil {
+			return nil, err
+		}
+		return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
+	}
+	if a.DeltaY == 0 {
+		return nil, badInput("Scroll needs a target or a non-zero DeltaY.")
+	}
+	tab := ts.current()
+	var v struct{ W, H float64 }
+	if err := ts.eval(ctx, tab, "({W: innerWidth, H: innerHeight})", false, &v); err != nil {
+		return nil, err
+	}
+	ev := map[string]any{"type": "mouseWheel", "x": v.W / 2, "y": v.H / 2, "deltaX": 0, "deltaY": a.DeltaY}
+	if err := ts.cdp(ctx, tab, "Input.dispatchMouseEvent", ev, true, nil); err != nil {
+		return nil, err
+	}
+	st, err := ts.info(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	return &drivers.Outcome{Result: drivers.Done, URL: st.URL, Title: st.Title}, nil
+}

@@ -1,0 +1,198 @@
+package extension
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// Tabs is one conversation's tab group.
+type Tabs struct {
+	d    *Driver
+	conv string
+
+	mu      sync.Mutex
+	active  int           // the Chrome tab id observations read
+	pages   map[int]*page // the group's tabs buddi knows of
+	nextRef int           // the next ref number never given in this conversation
+	closed  bool
+	cancel  context.CancelFunc // the call in flight, for Interrupt
+}
+
+// page is what buddi keeps of one tab: the URL its refs were read from,
+// and how it was last read (a semantic target's tree is read so again).
+type page struct {
+	observed string
+	seen     readArgs
+}
+
+// lastArgs is how tab was last read.
+func (ts *Tabs) lastArgs(tab int) readArgs {
+	p := ts.pageOf(tab)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return p.seen
+}
+
+var _ drivers.Tabs = (*Tabs)(nil)
+
+// begin starts a call that Interrupt can abandon.
+func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closed {
+		return nil, nil, fail(drivers.CodeTabGone, nil, "This conversation's tabs are closed.")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ts.cancel = cancel
+	return ctx, func() {
+		cancel()
+		ts.mu.Lock()
+		ts.cancel = nil
+		ts.mu.Unlock()
+	}, nil
+}
+
+// interrupted maps a call the owner abandoned to its code.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fail(drivers.CodeInterrupted, err, "The owner took over the page, so buddi stopped what it was doing there.")
+	}
+	return err
+}
+
+// Interrupt abandons the call in flight and stops a pending load; the tab
+// is left as it is.
+func (ts *Tabs) Interrupt() {
+	ts.mu.Lock()
+	cancel, tab, closed := ts.cancel, ts.active, ts.closed
+	ts.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if closed {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = ts.cdp(ctx, tab, "Page.stopLoading", nil, false, nil)
+	}()
+}
+
+// Close closes the group's tabs; the other conversations keep theirs.
+func (ts *Tabs) Close(ctx context.Context) error {
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		return nil
+	}
+	ts.closed = true
+	if ts.cancel != nil {
+		ts.cancel()
+	}
+	ts.mu.Unlock()
+	ts.d.forget(ts)
+	err := ts.d.call(ctx, "close", map[string]any{"conv": ts.conv}, nil)
+	if drivers.CodeOf(err) == drivers.CodeTabGone {
+		return nil // buddi had already let go of them
+	}
+	return err
+}
+
+func (ts *Tabs) current() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.active
+}
+
+func (ts *Tabs) pageOf(tab int) *page {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	p := ts.pages[tab]
+	if p == nil {
+		p = &page{}
+		ts.pages[tab] = p
+	}
+	return p
+}
+
+func (ts *Tabs) observedURL(tab int) string {
+	p := ts.pageOf(tab)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return p.observed
+}
+
+func (ts *Tabs) setObserved(tab int, url string, args readArgs) {
+	p := ts.pageOf(tab)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	p.observed, p.seen = url, args
+}
+
+// cdp sends one debugger command to tab; input marks a command the
+// extension refuses while the owner looks at the tab.
+func (ts *Tabs) cdp(ctx context.Context, tab int, method string, params any, input bool, out any) error {
+	return ts.d.call(ctx, "cdp", map[string]any{"conv": ts.conv, "tab": tab, "method": method, "params": params, "input": input}, out)
+}
+
+// eval runs expr in the engine's isolated world of tab's document and
+// decodes its value into out.
+func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out any) error {
+	var ans struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := ts.d.call(ctx, "eval", map[string]any{"conv": ts.conv, "tab": tab, "expr": expr, "input": input}, &ans); err != nil {
+		return err
+	}
+	if out == nil || len(ans.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(ans.Value, out)
+}
+
+// probe runs one engine op (drivers/walker's ops.js) that answers with a
+// carrier and decodes the carrier's JSON into out.
+func (ts *Tabs) probe(ctx context.Context, tab int, body string, input bool, out any) error {
+	q, _ := json.Marshal(body)
+	var text string
+	if err := ts.eval(ctx, tab, "__buddi.queryAll(document, "+string(q)+")[0].textContent", input, &text); err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(text), out)
+}
+
+// tabState is where a tab is, as Chrome knows it.
+type tabState struct {
+	chromeTab
+	Status string `json:"status"` // "loading" or "complete"
+}
+
+func (ts *Tabs) info(ctx context.Context, tab int) (*tabState, error) {
+	var st tabState
+	if err := ts.d.call(ctx, "info", map[string]any{"conv": ts.conv, "tab": tab}, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// list is the group's tabs as the contract names them, the active one marked.
+func (ts *Tabs) list(ctx context.Context) ([]drivers.TabInfo, error) {
+	var ans struct {
+		Tabs []chromeTab `json:"tabs"`
+	}
+	if err := ts.d.call(ctx, "tabs", map[string]any{"conv": ts.conv}, &ans); err != nil {
+		return nil, err
+	}
+	active := ts.current()
+	out := make([]drivers.TabInfo, 0, len(ans.Tabs))
+	for _, t := range ans.Tabs {
+		out = append(out, drivers.TabInfo{ID: tabID(t.ID), URL: t.URL, Title: t.Title, Active: t.ID == active})
+	}
+	return out, nil
+}
