@@ -29,11 +29,11 @@ import (
 // chrome is a real headless Chromium with the unpacked extension loaded
 // (and any other unpacked copies).
 type chrome struct {
-	t   *testing.T
+	t   testing.TB
 	ctx pw.BrowserContext
 }
 
-func launch(t *testing.T, dirs ...string) *chrome {
+func launch(t testing.TB, dirs ...string) *chrome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -120,7 +120,7 @@ func (c *chrome) popup(id string) pw.Page {
 	return page
 }
 
-func text(t *testing.T, page pw.Page, sel string) string {
+func text(t testing.TB, page pw.Page, sel string) string {
 	t.Helper()
 	s, err := page.Locator(sel).TextContent()
 	if err != nil {
@@ -129,7 +129,7 @@ func text(t *testing.T, page pw.Page, sel string) string {
 	return strings.TrimSpace(s)
 }
 
-func eval(t *testing.T, page pw.Page, js string) any {
+func eval(t testing.TB, page pw.Page, js string) any {
 	t.Helper()
 	v, err := page.Evaluate(js)
 	if err != nil {
@@ -139,7 +139,7 @@ func eval(t *testing.T, page pw.Page, js string) any {
 }
 
 // waitFor polls cond until it holds, failing the test after a minute.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	end := time.Now().Add(time.Minute)
 	for !cond() {
@@ -150,7 +150,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func view(t *testing.T, d *daemontest.Daemon) *messages.ExtensionView {
+func view(t testing.TB, d *daemontest.Daemon) *messages.ExtensionView {
 	t.Helper()
 	r := d.Must(t, http.MethodGet, "/api/extension", nil)
 	var v messages.ExtensionView
@@ -160,7 +160,7 @@ func view(t *testing.T, d *daemontest.Daemon) *messages.ExtensionView {
 	return &v
 }
 
-func pair(t *testing.T, d *daemontest.Daemon, code string) *daemontest.Reply {
+func pair(t testing.TB, d *daemontest.Daemon, code string) *daemontest.Reply {
 	t.Helper()
 	r, err := d.Do(http.MethodPost, "/api/extension/pair", d.Owner, map[string]string{"code": code})
 	if err != nil {
@@ -170,7 +170,7 @@ func pair(t *testing.T, d *daemontest.Daemon, code string) *daemontest.Reply {
 }
 
 // connect presses Connect in the popup, aimed at addr, and returns the code.
-func connect(t *testing.T, popup pw.Page, addr string) string {
+func connect(t testing.TB, popup pw.Page, addr string) string {
 	t.Helper()
 	if err := popup.Locator("#address").Fill(addr); err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func connect(t *testing.T, popup pw.Page, addr string) string {
 
 // unkeyed copies the extension without its key: a second unpacked copy,
 // with an id of its own.
-func unkeyed(t *testing.T) string {
+func unkeyed(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
@@ -362,7 +362,7 @@ func TestYourBrowserInChromium(t *testing.T) {
 }
 
 // status runs the extension's status command through the connection actor.
-func status(t *testing.T, d *daemontest.Daemon) {
+func status(t testing.TB, d *daemontest.Daemon) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -380,7 +380,7 @@ func status(t *testing.T, d *daemontest.Daemon) {
 }
 
 // upgrade asks for the extension socket with h and returns the status.
-func upgrade(t *testing.T, addr string, h http.Header) int {
+func upgrade(t testing.TB, addr string, h http.Header) int {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -422,7 +422,7 @@ func atoi(s string) int {
 	return n
 }
 
-func readFile(t *testing.T, path string) string {
+func readFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -32,7 +33,13 @@ import (
 type caller struct{ d *daemontest.Daemon }
 
 func (c caller) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
-	return extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
+	t0 := time.Now()
+	r, e := extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
+	if os.Getenv("DBGCALL") != "" {
+		b, _ := json.Marshal(params)
+		fmt.Printf("CALL %v %s %.150s\n", time.Since(t0), method, b)
+	}
+	return r, e
 }
 
 func (c caller) Listen(fn func(extdriver.Event)) (func(), error) {
@@ -43,7 +50,7 @@ func (c caller) Listen(fn func(extdriver.Event)) (func(), error) {
 
 // pairedChrome is real headless Chromium with the extension loaded and
 // paired with a real buddi; popup is the extension's own page.
-func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
+func pairedChrome(t testing.TB) (*chrome, *daemontest.Daemon, pw.Page) {
 	t.Helper()
 	d := daemontest.Start(t, "", daemon.Options{Version: "test"})
 	c, popup := pairWith(t, d)
@@ -51,7 +58,7 @@ func pairedChrome(t *testing.T) (*chrome, *daemontest.Daemon, pw.Page) {
 }
 
 // pairWith launches Chromium with the extension and pairs it with d.
-func pairWith(t *testing.T, d *daemontest.Daemon) (*chrome, pw.Page) {
+func pairWith(t testing.TB, d *daemontest.Daemon) (*chrome, pw.Page) {
 	t.Helper()
 	src, err := filepath.Abs(".")
 	if err != nil {
@@ -75,7 +82,7 @@ type site struct {
 	flip atomic.Bool
 }
 
-func serve(t *testing.T) *site {
+func serve(t testing.TB) *site {
 	s := &site{}
 	page := func(title, body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, _ *http.Request) {
@@ -93,6 +100,8 @@ func serve(t *testing.T) *site {
 	mux.Handle("/done", page("Done", `<h1>Thanks</h1><p id="q"></p><script>document.getElementById('q').textContent = location.search</script>`))
 	mux.Handle("/hop", page("Hop", `<h1>Hop</h1><button onclick="document.title='clicked'">Stay</button>
 		<script>setInterval(async () => { if ((await (await fetch('/flip')).text()) === 'go') location.href = '/form'; }, 100)</script>`))
+	mux.Handle("/count", page("Count", `<h1>Counter</h1><p>Clicked <output>0</output> times</p>
+		<button onclick="const o = document.querySelector('output'); o.textContent = +o.textContent + 1">Add one</button>`))
 	mux.HandleFunc("/flip", func(w http.ResponseWriter, _ *http.Request) {
 		if s.flip.Load() {
 			_, _ = io.WriteString(w, "go")

@@ -15,7 +15,7 @@ const (
 	waitDefault = 5 * time.Second
 	waitMax     = 15 * time.Second
 	domChars    = 8000
-	navStart    = 100 * time.Millisecond // how long input may take to start a load
+	navStart    = 80 * time.Millisecond // how long input may take to start a load (the Playwright driver waits as long)
 	pollEvery   = 100 * time.Millisecond
 )
 

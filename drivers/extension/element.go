@@ -148,7 +148,7 @@ func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) error {
 			ev["button"], ev["clickCount"] = "left", 1
 		}
 		if err := r.ts.cdp(ctx, r.tab, "Input.dispatchMouseEvent", ev, true, nil); err != nil {
-			if i > 1 {
+			if i > 0 && kinds[i-1] == "mousePressed" {
 				return fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
 			}
 			return err
@@ -162,7 +162,10 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.mouse(ctx, p, "mouseMoved", "mousePressed", "mouseReleased"); err != nil {
+	// No move first: in a background tab Chrome holds a mouse move until
+	// its next frame, which a hidden tab paints about once a second. A
+	// press at the point is a click there all the same.
+	if err := r.mouse(ctx, p, "mousePressed", "mouseReleased"); err != nil {
 		return nil, err
 	}
 	return r.ts.settled(ctx, r.tab, r.url)
