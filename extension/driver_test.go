@@ -29,13 +29,14 @@ import (
 )
 
 // caller sends the driver's commands through the daemon's extension
-// connection, as the daemon's mode does.
+// connection, as the daemon's mode does. With BUDDI_TRACE_EXTENSION set it
+// prints each command and how long it took.
 type caller struct{ d *daemontest.Daemon }
 
 func (c caller) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
 	t0 := time.Now()
 	r, e := extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
-	if os.Getenv("DBGCALL") != "" {
+	if os.Getenv("BUDDI_TRACE_EXTENSION") != "" {
 		b, _ := json.Marshal(params)
 		fmt.Printf("CALL %v %s %.150s\n", time.Since(t0), method, b)
 	}
