@@ -9,7 +9,7 @@ export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
 # the unprivileged user `buddi` (created on first use) with the sandbox on:
 # `make run` and `make test` alike. Nothing here sets BUDDI_BROWSER_NO_SANDBOX.
 
-.PHONY: build deps run test e2e bench lint clean
+.PHONY: build deps run test e2e bench lint clean extension-zip
 
 build:
 	$(GO) build -ldflags "-X main.version=$$(cat VERSION 2>/dev/null || echo 0.1.0-dev)" -o $(BIN) ./cmd/buddi
@@ -26,6 +26,11 @@ test: deps lint
 
 e2e: deps
 	$(GO) test -race -count=1 -timeout 30m -run 'E2E' ./e2e/...
+
+# The Chrome Web Store upload of the Your browser extension (no key):
+# bin/buddi-extension-<version>.zip, attached to each release.
+extension-zip:
+	mkdir -p bin && $(GO) run ./extension/pack bin
 
 # Go benchmarks of every package (the task benchmark in e2e compares buddi
 # with Playwright MCP and Chrome DevTools MCP, pinned in e2e/testdata/peers,
