@@ -52,6 +52,9 @@ type Options struct {
 	// Hand shapes the remote hands (its limits and the pacer's); the zero
 	// value takes the specification's.
 	Hand hand.Config
+	// Extension shapes the extension connection's rules (tests shorten
+	// the minute a command may take); zero limits take the specification's.
+	Extension extconn.Limits
 }
 
 // hand makes the hand of one take-over.
@@ -195,7 +198,7 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
 	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
-		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log}), "extension")
+		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log, Limits: o.Extension}), "extension")
 	if err != nil {
 		return fmt.Errorf("daemon: start the extension connection: %w", err)
 	}

@@ -336,3 +336,60 @@ func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 		t.Fatalf("the hand's input with no screencast running gave %v; want %s", err, messages.CodeNoHand)
 	}
 }
+
+// stalling copies the extension with a worker whose status command never
+// answers: a build that hangs on a command.
+func stalling(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"manifest.json", "worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "worker.js" {
+			stalled := strings.Replace(string(b), "if (m.method === 'status') {", "if (m.method === 'status') {\n      await new Promise(() => {});", 1)
+			if stalled == string(b) {
+				t.Fatal("the worker has no status command to stall")
+			}
+			b = []byte(stalled)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestACommandTheBrowserNeverAnswersIsAbandoned: with a build that
+// stalls, the command fails with its sentence once the wait is over, the
+// extension is told to abandon it and confirms, and the next command is
+// answered (buddi sends nothing else until the abandon is confirmed).
+func TestACommandTheBrowserNeverAnswersIsAbandoned(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{Version: "test", Extension: extconn.Limits{CommandWait: 3 * time.Second, Tick: 100 * time.Millisecond,
+		AbandonWait: time.Hour}}) // the next command can go only once the abandon is confirmed
+	c := launch(t, stalling(t))
+	c.workerIDs(1)
+	popup := c.popup(extension.ID())
+	if r := pair(t, d, connect(t, popup, d.Addr())); !r.OK {
+		t.Fatalf("pairing: %+v", r.Error)
+	}
+	waitFor(t, "the extension to connect", func() bool { return view(t, d).Connected })
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, e := extconn.Call(ctx, d.System().Root, d.Extension(), "status", nil)
+	if e == nil || e.Code != messages.CodeTimeout || !strings.Contains(e.Message, "abandon") {
+		t.Fatalf("a command the browser never answers gave %+v; want a timeout saying it was abandoned", e)
+	}
+	res, e := extconn.Call(ctx, d.System().Root, d.Extension(), "tabs", map[string]string{"conv": "none"})
+	if e != nil || !strings.Contains(string(res), `"tabs"`) {
+		t.Fatalf("the command after the abandon: %s %+v", res, e)
+	}
+	if !view(t, d).Connected {
+		t.Fatal("the connection closed over an abandoned command")
+	}
+}
