@@ -77,6 +77,7 @@ type Daemon struct {
 	ledger     *actor.PID
 	desk       *actor.PID         // the desktop lock of Use my apps
 	ext        *actor.PID         // the extension connection of Your browser
+	extOnline  atomic.Bool        // an extension is connected and proven now
 	unfollow   context.CancelFunc // ends forwarding the Stop to the desktop lock
 	controller *actor.PID
 	mode       *modeRoot
@@ -198,7 +199,7 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
 	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
-		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log, Limits: o.Extension}), "extension")
+		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log, Limits: o.Extension, Online: &d.extOnline}), "extension")
 	if err != nil {
 		return fmt.Errorf("daemon: start the extension connection: %w", err)
 	}

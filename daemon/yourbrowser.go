@@ -22,6 +22,9 @@ func (c extCaller) Call(ctx context.Context, method string, params any) (json.Ra
 	return extconn.Call(ctx, c.d.sys.Root, c.d.ext, method, params)
 }
 
+// Online reads the connection actor's flag, without asking it.
+func (c extCaller) Online() bool { return c.d.extOnline.Load() }
+
 // Listen hears the extension's events through the connection actor.
 func (c extCaller) Listen(fn func(extdriver.Event)) (func(), error) {
 	if c.d.ext == nil {

@@ -88,6 +88,19 @@ func RawInputOf(p Pinned) (RawInput, bool) {
 	return r, ok
 }
 
+// Offline is an optional capability of a Driver: saying, without waiting
+// on anything, that the browser it drives is not connected now (Your
+// browser with the extension offline). A take-over then says so.
+type Offline interface {
+	Offline() bool
+}
+
+// IsOffline reports whether d says its browser is not connected now.
+func IsOffline(d Driver) bool {
+	o, ok := d.(Offline)
+	return ok && o.Offline()
+}
+
 // AppFinder is an optional capability of a Mode: naming the one installed
 // app called name (exactly, in any case), so that what the owner is asked
 // about is an app as found on this machine. It launches nothing. None is

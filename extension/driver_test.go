@@ -393,3 +393,32 @@ func TestACommandTheBrowserNeverAnswersIsAbandoned(t *testing.T) {
 		t.Fatal("the connection closed over an abandoned command")
 	}
 }
+
+// TestATakeOverWithYourBrowserOfflineSaysSo: with the extension connected
+// a take-over has a page to drive; with it gone the take-over still
+// pauses the agent and says the browser is offline.
+func TestATakeOverWithYourBrowserOfflineSaysSo(t *testing.T) {
+	s := serve(t)
+	d := daemontest.Start(t, "", daemon.Options{Version: "test",
+		Config: config.Config{Egress: egress.Config{PreviewOrigins: []string{s.URL}}}})
+	pairWith(t, d)
+	d.Must(t, "POST", "/api/settings/browser", map[string]any{"mode": "extension"})
+	tok := d.AddAgent(t, "ada", true)
+	d.Task(t, "ada", "c1", 40)
+	if r := d.Act(t, tok, "c1", map[string]any{"action": "navigate", "url": s.URL + "/form"}); !r.OK {
+		t.Fatalf("navigate: %s", r.Error.Message)
+	}
+	takeOver := func() map[string]any {
+		t.Helper()
+		return d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c1"}).Map()
+	}
+	if got := takeOver(); got["state"] != "taken_over" || got["handReason"] != nil {
+		t.Fatalf("a take-over with the extension connected: %v", got)
+	}
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"conversation": "c1"})
+	d.Must(t, "POST", "/api/extension/forget", nil)
+	waitFor(t, "the extension to go", func() bool { return !view(t, d).Connected })
+	if got := takeOver(); got["state"] != "taken_over" || got["handReason"] != messages.HandBrowserOffline {
+		t.Fatalf("a take-over with the extension offline: %v; want handReason %s", got, messages.HandBrowserOffline)
+	}
+}

@@ -27,7 +27,15 @@ type SessionInfo struct {
 	// Computer is set in Use my apps: the session works in the owner's own
 	// apps, so the owner takes over at the computer itself.
 	Computer bool `json:"computer,omitempty"`
+	// HandReason says, while the page is taken over, why there is no page
+	// to drive: HandBrowserOffline when Your browser's extension is not
+	// connected (the owner opens Chrome, or uses buddi's browser instead).
+	HandReason string `json:"handReason,omitempty"`
 }
+
+// HandBrowserOffline is the hand reason of a take-over in Your browser with
+// the extension offline.
+const HandBrowserOffline = "browser-offline"
 
 // Task states.
 const (

@@ -46,6 +46,7 @@ func Props(cfg Config) *actor.Props {
 // Receive handles the surface's and the owner's messages, the conns'
 // requests, and the driver's commands.
 func (a *Actor) Receive(ctx actor.Context) {
+	defer func() { a.cfg.Online.Store(a.live != nil) }()
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.load()

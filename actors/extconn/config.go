@@ -2,6 +2,7 @@ package extconn
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -15,6 +16,9 @@ type Config struct {
 	Now    func() time.Time
 	Log    *slog.Logger
 	Limits Limits
+	// Online, when set, is kept true while an extension is connected and
+	// proven, for readers that must not wait on the actor.
+	Online *atomic.Bool
 }
 
 // Limits are the connection's rules.
@@ -37,6 +41,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Online == nil {
+		c.Online = &atomic.Bool{}
 	}
 	if c.Name == "" {
 		c.Name = "buddi"

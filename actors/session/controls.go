@@ -23,7 +23,11 @@ func (a *Actor) takeOver(ctx actor.Context) {
 		"The owner took over"+where+" while this action ran; it was abandoned and not repeated. Wait for the owner to hand back, then observe again."))
 	hand := a.hand(ctx)
 	a.ev.void("the owner took over")
-	a.become(&takenOver{hand: hand})
+	reason := ""
+	if drivers.IsOffline(a.cfg.Driver) {
+		reason = messages.HandBrowserOffline
+	}
+	a.become(&takenOver{hand: hand, reason: reason})
 	a.persistThenReply(ctx, ctx.Sender())
 }
 

@@ -41,7 +41,10 @@ type paused struct{ reason string }
 
 // takenOver: the owner has the page; the agent waits. hand is the child
 // the owner drives the page through, when there is one.
-type takenOver struct{ hand *actor.PID }
+type takenOver struct {
+	hand   *actor.PID
+	reason string // why there is no page to drive, if there is none
+}
 
 // handingBack: the owner resumed, and the session waits for the hand to
 // stop accepting input and let go before it hands the page back.

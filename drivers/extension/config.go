@@ -39,6 +39,12 @@ type Config struct {
 	Logger     *slog.Logger
 }
 
+// Connection is an optional capability of a Caller: whether the extension
+// is connected now, known without asking it.
+type Connection interface {
+	Online() bool
+}
+
 // Listener is an optional capability of a Caller: hearing what happens in
 // the agents' tabs the extension was asked to watch (screencast frames,
 // navigations, a tab gone), and "dropped" when the connection goes. fn

@@ -35,6 +35,14 @@ func New(cfg Config) *Driver {
 	return &Driver{cfg: cfg, engine: walker.Source(cfg.FieldRules), convs: map[string]*Tabs{}}
 }
 
+// Offline says the extension is not connected now, when the Caller knows.
+func (d *Driver) Offline() bool {
+	c, ok := d.cfg.Caller.(Connection)
+	return ok && !c.Online()
+}
+
+var _ drivers.Offline = (*Driver)(nil)
+
 // Status asks the extension how it is.
 func (d *Driver) Status(ctx context.Context) drivers.Status { return status(ctx, d.cfg.Caller) }
 
