@@ -52,6 +52,9 @@ type Options struct {
 	// Hand shapes the remote hands (its limits and the pacer's); the zero
 	// value takes the specification's.
 	Hand hand.Config
+	// ExtensionDir is where the unpacked extension is; "" looks next to
+	// buddi's program (<install root>/extension).
+	ExtensionDir string
 }
 
 // hand makes the hand of one take-over.
@@ -195,7 +198,7 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
 	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
-		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log}), "extension")
+		Name: "buddi " + o.Version + " at " + d.addr, Folder: o.extensionFolder(), Log: o.Log}), "extension")
 	if err != nil {
 		return fmt.Errorf("daemon: start the extension connection: %w", err)
 	}
