@@ -10,8 +10,8 @@ import (
 // directory holding exe (bin/buddi in a checkout, so the checkout's own
 // extension/). It is "" when that folder holds no manifest.json.
 func Folder(exe string) string {
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
 	}
 	return Unpacked(filepath.Join(filepath.Dir(filepath.Dir(exe)), "extension"))
 }

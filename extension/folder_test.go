@@ -25,11 +25,11 @@ func TestFolderIsTheExtensionBesideTheDirectoryHoldingBuddi(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "extension", "manifest.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	real, err := filepath.EvalSymlinks(root)
+	resolved, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(real, "extension")
+	want := filepath.Join(resolved, "extension")
 	if got := extension.Folder(exe); got != want {
 		t.Fatalf("Folder(%s) = %q, want %q", exe, got, want)
 	}
