@@ -201,7 +201,21 @@ func TestYourBrowserFindsTheExtensionInTheSameChromeAndFillsItsCode(t *testing.T
 		t.Fatalf("the page filled in %q, the popup shows %q", got, shown)
 	}
 	webtest.Screenshot(t, p, "desktop-settings-yourbrowser-found")
-	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Pair"}))
+	code := p.Locator(`input[name=code]`)
+	pair := p.Locator("button", pw.PageLocatorOptions{HasText: "Pair"})
+	wrong := "000000"
+	if shown == wrong {
+		wrong = "111111"
+	}
+	if err := code.Fill(wrong); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, pair)
+	said(t, p.Locator("fieldset.pair"), "That is not the code the extension shows; check it and type it again.")
+	if err := code.Fill(shown); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Click(t, pair)
 	said(t, p.Locator("fieldset.pair"), "Paired: agents can work in this browser now.")
 	webtest.Visible(t, p.Locator("fieldset.pair", pw.PageLocatorOptions{HasText: "This browser is already paired with buddi."}))
 	v, err := o.API.Owner(o.Owner).Extension(context.Background())
@@ -215,5 +229,46 @@ func TestYourBrowserFindsTheExtensionInTheSameChromeAndFillsItsCode(t *testing.T
 	webtest.Visible(t, p.Locator(`input[name=code]`))
 	if v, err := o.API.Owner(o.Owner).Extension(context.Background()); err != nil || v.Paired {
 		t.Fatalf("after Forget buddi holds %+v (%v), want nothing paired", v, err)
+	}
+}
+
+func TestYourBrowserNeedsAChromiumBrowserAndLeavesTheInstallOutOnAPhone(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{}) // no unpacked extension next to the test's buddi
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	chooseYourBrowser(t, o, p)
+	webtest.Visible(t, p.Locator(".found", pw.PageLocatorOptions{HasText: "not installed in this browser"}))
+	webtest.Click(t, p.Locator("summary", pw.PageLocatorOptions{HasText: "Developer install"}))
+	webtest.Visible(t, p.Locator("li", pw.PageLocatorOptions{HasText: "it was not found next to buddi"}))
+
+	agents := map[string]struct{ ua, says string }{
+		"firefox": {"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", "needs Chrome, Edge, Brave or Arc"},
+		"safari": {"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+			"needs Chrome, Edge, Brave or Arc"},
+		"phone": {"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36",
+			"runs in Chrome on a computer"},
+	}
+	for name, a := range agents {
+		t.Run(name, func(t *testing.T) {
+			bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{UserAgent: pw.String(a.ua),
+				Viewport: &pw.Size{Width: 375, Height: 812}, IsMobile: pw.Bool(true), HasTouch: pw.Bool(true)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = bc.Close() })
+			bc.SetDefaultTimeout(float64(webtest.Wait.Milliseconds()))
+			p, err := bc.NewPage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.SignIn(t, p)
+			goTo(t, o, p, "#/settings/yourbrowser")
+			webtest.Visible(t, p.Locator(".found", pw.PageLocatorOptions{HasText: a.says}))
+			if n, _ := p.Locator(".install > *").Count(); n != 0 {
+				t.Fatalf("the install shows in %s", name)
+			}
+			webtest.Visible(t, p.Locator(`input[name=code]`)) // pairing by typing the code still works from here
+			fits(t, p, "#/settings/yourbrowser")
+		})
 	}
 }
