@@ -10,17 +10,19 @@ import (
 
 // namedKeys are the keys press accepts by name, with what the debugger's
 // key events need: the DOM code and the Windows key code.
-var namedKeys = map[string]struct {
-	code string
-	vk   int
-	text string
-}{
+var namedKeys = map[string]namedKey{
 	"Enter": {"Enter", 13, "\r"}, "Tab": {"Tab", 9, ""}, "Escape": {"Escape", 27, ""},
 	"Backspace": {"Backspace", 8, ""}, "Delete": {"Delete", 46, ""},
 	"ArrowUp": {"ArrowUp", 38, ""}, "ArrowDown": {"ArrowDown", 40, ""},
 	"ArrowLeft": {"ArrowLeft", 37, ""}, "ArrowRight": {"ArrowRight", 39, ""},
 	"Home": {"Home", 36, ""}, "End": {"End", 35, ""}, "PageUp": {"PageUp", 33, ""},
 	"PageDown": {"PageDown", 34, ""}, "Space": {"Space", 32, " "},
+}
+
+type namedKey struct {
+	code string
+	vk   int
+	text string
 }
 
 // oneChar reports whether key is one printable character.
@@ -62,36 +64,50 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if st.Error != "" && a.Target != nil {
 		return nil, staleRef(a.Target.Ref, "is no longer on the page")
 	}
-	text := a.Value
-	if isNamed {
-		text = named.text
-	}
-	if text != "" && text != "\r" {
-		if err := ts.checkText(st, text); err != nil {
-			return nil, err
-		}
-	}
-	ev := map[string]any{"key": a.Value, "code": named.code, "windowsVirtualKeyCode": named.vk}
-	if !isNamed {
-		ev = map[string]any{"key": a.Value, "text": a.Value}
-	} else if named.text != "" {
-		ev["text"] = named.text
-	}
-	if a.Value == "Space" {
-		ev["key"] = " "
-	}
-	ev["type"] = "keyDown"
-	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", ev, true, nil); err != nil {
+	if err := ts.checkKey(st, a.Value, named.text, isNamed); err != nil {
 		return nil, err
 	}
-	up := map[string]any{"type": "keyUp", "key": ev["key"], "code": ev["code"], "windowsVirtualKeyCode": ev["windowsVirtualKeyCode"]}
-	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", up, true, nil); err != nil {
-		return nil, fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
+	if err := ts.sendKey(ctx, tab, a.Value, named, isNamed); err != nil {
+		return nil, err
 	}
 	if before == "" {
 		before = ts.observedURL(tab)
 	}
 	return ts.settled(ctx, tab, before)
+}
+
+// checkKey refuses a key that types text where checkText would not let it.
+func (ts *Tabs) checkKey(st focusAnswer, key, namedText string, isNamed bool) error {
+	text := key
+	if isNamed {
+		text = namedText
+	}
+	if text == "" || text == "\r" {
+		return nil
+	}
+	return ts.checkText(st, text)
+}
+
+// sendKey presses and releases one key through the debugger.
+func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey, isNamed bool) error {
+	ev := map[string]any{"type": "keyDown", "key": key, "text": key}
+	if isNamed {
+		ev = map[string]any{"type": "keyDown", "key": key, "code": named.code, "windowsVirtualKeyCode": named.vk}
+		if named.text != "" {
+			ev["text"] = named.text
+		}
+		if key == "Space" {
+			ev["key"] = " "
+		}
+	}
+	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", ev, true, nil); err != nil {
+		return err
+	}
+	up := map[string]any{"type": "keyUp", "key": ev["key"], "code": ev["code"], "windowsVirtualKeyCode": ev["windowsVirtualKeyCode"]}
+	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", up, true, nil); err != nil {
+		return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
+	}
+	return nil
 }
 
 // checkText refuses text that would land where buddi cannot see, or in a

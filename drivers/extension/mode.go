@@ -24,7 +24,10 @@ var _ drivers.Mode = (*Mode)(nil)
 // session opens.
 func NewMode(cfg Config) *Mode { return &Mode{cfg: cfg} }
 
-func (m *Mode) Name() string  { return Name }
+// Name is "extension".
+func (m *Mode) Name() string { return Name }
+
+// Capacity is one profile: the owner's Chrome.
 func (m *Mode) Capacity() int { return 1 }
 
 // Open returns the one driver.
