@@ -55,6 +55,9 @@ type Options struct {
 	// Extension shapes the extension connection's rules (tests shorten
 	// the minute a command may take); zero limits take the specification's.
 	Extension extconn.Limits
+	// ExtensionDir is where the unpacked extension is; "" looks next to
+	// buddi's program (<install root>/extension).
+	ExtensionDir string
 }
 
 // hand makes the hand of one take-over.
@@ -199,7 +202,8 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: start the controller: %w", err)
 	}
 	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
-		Name: "buddi " + o.Version + " at " + d.addr, Log: o.Log, Limits: o.Extension, Online: &d.extOnline}), "extension")
+		Name: "buddi " + o.Version + " at " + d.addr, Folder: o.extensionFolder(), Log: o.Log,
+		Limits: o.Extension, Online: &d.extOnline}), "extension")
 	if err != nil {
 		return fmt.Errorf("daemon: start the extension connection: %w", err)
 	}

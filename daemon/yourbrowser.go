@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 
 	"github.com/buddi-dev/buddi/actors/extconn"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -57,4 +59,17 @@ func (d *Daemon) yourBrowserMode() (*extdriver.Mode, error) {
 		FieldRules: rules,
 		Logger:     d.opts.Log,
 	}), nil
+}
+
+// extensionFolder is the unpacked extension the dashboard and `buddi
+// extension status` print for a developer install; "" when it is not found.
+func (o Options) extensionFolder() string {
+	if o.ExtensionDir != "" {
+		return extension.Unpacked(o.ExtensionDir)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return extension.Folder(exe)
 }

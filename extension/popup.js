@@ -28,7 +28,7 @@ $('connect').onclick = async () => {
 $('copy').onclick = () => navigator.clipboard.writeText($('code').textContent);
 $('settings').onclick = async () => {
   const { address } = await chrome.storage.local.get('address');
-  chrome.tabs.create({ url: `http://${address || '127.0.0.1:7777'}/#/settings` });
+  chrome.tabs.create({ url: `http://${address || '127.0.0.1:7777'}/#/settings/yourbrowser` });
 };
 $('forget').onclick = () => send({ type: 'forget' });
 chrome.storage.onChanged.addListener(render);

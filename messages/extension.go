@@ -74,6 +74,12 @@ type ExtensionView struct {
 	Connected bool      `json:"connected"`
 	// Pairing is the id of an extension showing a code, if one is.
 	Pairing string `json:"pairing,omitempty"`
+	// Accepted are the extension ids buddi pairs (the unpacked build's and
+	// the store's); the dashboard asks each whether it is installed.
+	Accepted []string `json:"accepted"`
+	// Folder is the unpacked extension shipped with buddi, for a developer
+	// install; "" when it is not next to buddi's program.
+	Folder string `json:"folder,omitempty"`
 }
 
 func (*ExtensionView) answer() {}

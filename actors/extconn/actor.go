@@ -185,7 +185,7 @@ func (a *Actor) send(ctx actor.Context, m *Send) {
 }
 
 func (a *Actor) view() *messages.ExtensionView {
-	v := &messages.ExtensionView{Connected: a.live != nil}
+	v := &messages.ExtensionView{Connected: a.live != nil, Accepted: extension.Accepted(), Folder: a.cfg.Folder}
 	if r := a.rec; r != nil {
 		v.Paired, v.ID, v.Build, v.PairedAt, v.LastSeen = true, r.ID, r.Build, r.PairedAt, r.LastSeen
 	}

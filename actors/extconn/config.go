@@ -13,6 +13,7 @@ import (
 type Config struct {
 	Dir    string // the data directory, where extension.json lives
 	Name   string // which buddi this is, as the popup shows it
+	Folder string // the unpacked extension shipped with buddi; "" when not found
 	Now    func() time.Time
 	Log    *slog.Logger
 	Limits Limits

@@ -20,7 +20,8 @@ const extensionHelp = `Usage: buddi extension status | pair CODE | forget
 Your browser lets agents work in your own Chrome through the buddi extension.
 Press Connect in the extension's popup: it shows a six-digit code for five minutes;
 pair CODE types it for you (five wrong codes spend it, and the popup shows a new one).
-status says which extension is paired and when buddi last saw it; forget deletes the
+status says which extension is paired, when buddi last saw it and where the unpacked
+extension shipped with buddi is, for a developer install; forget deletes the
 pairing and closes the extension's connection, which then asks to pair again.`
 
 func extensionCmd(e *env, args []string) int {
@@ -76,6 +77,11 @@ func extensionStatus(v messages.ExtensionView) string {
 	}
 	if v.Pairing != "" {
 		lines = append(lines, "An extension is showing a pairing code: buddi extension pair CODE.")
+	}
+	if v.Folder != "" {
+		lines = append(lines, "Developer install: in chrome://extensions turn on Developer mode, choose Load unpacked and pick "+v.Folder+".")
+	} else {
+		lines = append(lines, "The unpacked extension (<install root>/extension) was not found next to this buddi; add it to Chrome from the Chrome Web Store.")
 	}
 	return strings.Join(lines, "\n")
 }

@@ -66,3 +66,9 @@ export interface ConversationView { conversation: string; agent: string; live: b
 export interface TelegramBot { configured: boolean; username?: string; polling: boolean; problem?: string }
 export interface TelegramView { paired: boolean; user?: number; chat?: number; name?: string; pairedAt?: string; bound: string[]; bot?: TelegramBot }
 export interface TelegramLink { link: string; expires: string }
+export interface ExtensionView {
+  paired: boolean; extensionId?: string; build?: string; pairedAt?: string; lastSeen?: string; connected: boolean;
+  pairing?: string; accepted: string[]; folder?: string;
+}
+// What the extension answers {type:'buddi.status'} with (extension/worker.js).
+export interface ExtensionStatus { ok: boolean; version?: string; paired?: boolean; connected?: boolean; code?: string; address?: string; error?: string }

@@ -35,16 +35,17 @@ func TestEveryPageFitsAPhoneWithTouchSizedControls(t *testing.T) {
 	o.Act(t, agent(t, o, "carol", "c3"), "c3", in{"action": "navigate", "url": "https://example.org/"})
 	o.Tool(t, o.AddAgent(t, "bob", false), "browser.task", "c2", in{"description": "a task request waiting for the owner"})
 	pages := map[string]string{
-		"phone-browser":           "#/browser",
-		"phone-chat":              "#/chat/ada/" + long,
-		"phone-chat-canvas":       "#/chat/ada/" + long + "?tab=browser",
-		"phone-tasks":             "#/tasks",
-		"phone-settings-browser":  "#/settings/browser",
-		"phone-settings-privacy":  "#/settings/privacy",
-		"phone-settings-agents":   "#/settings/agents",
-		"phone-settings-devices":  "#/settings/devices",
-		"phone-settings-doctor":   "#/settings/doctor",
-		"phone-chat-empty-canvas": "#/chat/bob/c2?tab=browser",
+		"phone-browser":              "#/browser",
+		"phone-chat":                 "#/chat/ada/" + long,
+		"phone-chat-canvas":          "#/chat/ada/" + long + "?tab=browser",
+		"phone-tasks":                "#/tasks",
+		"phone-settings-browser":     "#/settings/browser",
+		"phone-settings-privacy":     "#/settings/privacy",
+		"phone-settings-agents":      "#/settings/agents",
+		"phone-settings-devices":     "#/settings/devices",
+		"phone-settings-doctor":      "#/settings/doctor",
+		"phone-settings-yourbrowser": "#/settings/yourbrowser",
+		"phone-chat-empty-canvas":    "#/chat/bob/c2?tab=browser",
 	}
 	for name, route := range pages {
 		goTo(t, o, p, route)

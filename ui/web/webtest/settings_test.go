@@ -22,8 +22,8 @@ func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
 	goTo(t, o, p, "#/settings/browser")
 	webtest.Visible(t, p.Locator(".modes .note", pw.PageLocatorOptions{HasText: "1 session is open now"}))
 	webtest.Visible(t, p.Locator("label.unavailable", pw.PageLocatorOptions{HasText: "not available on this install yet"}))
-	if ok, _ := p.Locator(`input[name=mode][value=extension]`).IsDisabled(); !ok {
-		t.Fatal("the extension mode, which this build lacks, can be chosen")
+	if ok, _ := p.Locator(`input[name=mode][value=computer]`).IsDisabled(); !ok {
+		t.Fatal("Use my apps, with no computer-control helper next to this buddi, can be chosen")
 	}
 	webtest.Click(t, p.Locator(`input[name=mode][value=playwright]`))
 	webtest.Visible(t, p.Locator(".said.bad", pw.PageLocatorOptions{HasText: "release the 1 open session first"}))
@@ -32,6 +32,12 @@ func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
 	}
 	if ok, _ := p.Locator(`input[name=mode][value=sim]`).IsChecked(); !ok {
 		t.Fatal("the page shows the refused mode as chosen")
+	}
+	// Your browser is offered on every install, and refused the same way.
+	webtest.Click(t, p.Locator(`input[name=mode][value=extension]`))
+	webtest.Gone(t, p.Locator(`input[name=mode][value=extension]:checked`))
+	if mode := health(t, o).Mode; mode != "sim" {
+		t.Fatalf("the mode changed to %s with a session open", mode)
 	}
 	webtest.Screenshot(t, p, "desktop-settings-browser-refused")
 

@@ -7,6 +7,7 @@ import "../settings/devices";
 import "../settings/doctor";
 import "../settings/privacy";
 import "../settings/telegram";
+import "../settings/yourbrowser";
 import { sections } from "../settings/registry";
 
 export const settingsPage: Page = (root, route) => {
