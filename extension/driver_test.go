@@ -103,6 +103,8 @@ func serve(t testing.TB) *site {
 		<script>setInterval(async () => { if ((await (await fetch('/flip')).text()) === 'go') location.href = '/form'; }, 100)</script>`))
 	mux.Handle("/count", page("Count", `<h1>Counter</h1><p>Clicked <output>0</output> times</p>
 		<button onclick="const o = document.querySelector('output'); o.textContent = +o.textContent + 1">Add one</button>`))
+	mux.Handle("/jump", http.RedirectHandler("/blocked", http.StatusFound))
+	mux.Handle("/blocked", page("Blocked", `<h1>Not for agents</h1>`))
 	mux.HandleFunc("/flip", func(w http.ResponseWriter, _ *http.Request) {
 		if s.flip.Load() {
 			_, _ = io.WriteString(w, "go")
@@ -133,12 +135,18 @@ func TestDriverContractInYourBrowser(t *testing.T) {
 func TestAgentTabsFollowTheOwnersRules(t *testing.T) {
 	_, d, popup := pairedChrome(t)
 	s := serve(t)
+	var refusedURL atomic.Value
 	drv := extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: func(f extdriver.Field, _ string) error {
 		if f.Type == "password" {
 			return &drivers.Error{Code: messages.CodeCredential, Message: "buddi does not type into password fields."}
 		}
 		return nil
-	}})
+	}, CheckURL: func(raw string) error {
+		if strings.Contains(raw, "/blocked") {
+			return &drivers.Error{Code: messages.CodeAirGap, Message: "Air-gap is on."}
+		}
+		return nil
+	}, OnRefused: func(conv, url string, _ error) { refusedURL.Store(conv + " " + url) }})
 	tabs := drivertest.Open(t, drv, "owner-rules")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/form"})
 	obs := drivertest.Observe(t, tabs)
@@ -158,6 +166,16 @@ func TestAgentTabsFollowTheOwnersRules(t *testing.T) {
 	out := drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Click, Target: drivertest.Target(t, obs, "button", "Send")})
 	if out.Result != drivers.Navigated || !strings.Contains(out.URL, "name=Ada") || !strings.Contains(out.URL, "colour=Green") {
 		t.Fatalf("the click on Send: %+v; want the form sent with name=Ada and colour=Green", out)
+	}
+
+	// A redirect to a page the rules refuse: the tab is left on a blank
+	// page, and the refusal is recorded with its conversation.
+	_, err = tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/jump"})
+	if drivers.CodeOf(err) != messages.CodeAirGap {
+		t.Fatalf("a redirect to a refused page gave %v; want %s", err, messages.CodeAirGap)
+	}
+	if got := drivertest.Observe(t, tabs); got.URL != "about:blank" || refusedURL.Load() != "owner-rules "+s.URL+"/blocked" {
+		t.Fatalf("after the refused redirect the tab is at %s and the record says %v", got.URL, refusedURL.Load())
 	}
 
 	// A redirect between observing and acting: the click is refused.
@@ -420,5 +438,50 @@ func TestATakeOverWithYourBrowserOfflineSaysSo(t *testing.T) {
 	waitFor(t, "the extension to go", func() bool { return !view(t, d).Connected })
 	if got := takeOver(); got["state"] != "taken_over" || got["handReason"] != messages.HandBrowserOffline {
 		t.Fatalf("a take-over with the extension offline: %v; want handReason %s", got, messages.HandBrowserOffline)
+	}
+}
+
+// TestADroppedConnectionLeavesTheTabsToTheOwner: when the extension's
+// worker is stopped (its socket drops with it) and comes back, the
+// conversation's tab stays open and is the owner's; buddi forgets it and
+// its refs, says so once, and goes on in a new blank tab; closing the
+// conversation leaves the owner's tab alone.
+func TestADroppedConnectionLeavesTheTabsToTheOwner(t *testing.T) {
+	c, d, popup := pairedChrome(t)
+	s := serve(t)
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: caller{d}}), "drop")
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/form"})
+	old := drivertest.Observe(t, tabs)
+
+	cdp, err := c.ctx.NewCDPSession(popup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.Send("ServiceWorker.enable", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.Send("ServiceWorker.stopAllWorkers", nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "buddi to see the worker gone", func() bool { return !view(t, d).Connected })
+	if _, err := c.ctx.NewPage(); err != nil { // a tab event wakes the worker
+		t.Fatal(err)
+	}
+	waitFor(t, "the worker to reconnect", func() bool { return view(t, d).Connected })
+
+	_, err = tabs.Observe(context.Background(), drivers.ObserveOptions{})
+	if drivers.CodeOf(err) != drivers.CodeTabGone || !strings.Contains(err.Error(), "dropped") {
+		t.Fatalf("the first observation after the drop gave %v; want tab_gone saying the connection dropped", err)
+	}
+	now := drivertest.Observe(t, tabs)
+	if now.Tab == old.Tab || now.URL != "about:blank" {
+		t.Fatalf("after the drop the conversation reads %s in %s; want a new blank tab, not %s", now.URL, now.Tab, old.Tab)
+	}
+	if err := tabs.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	oldID := strings.TrimPrefix(old.Tab, "t")
+	if n := eval(t, popup, `chrome.tabs.get(`+oldID+`).then(() => 1, () => 0)`); fmt.Sprint(n) != "1" {
+		t.Fatal("closing the conversation closed the tab buddi had let go of")
 	}
 }

@@ -26,7 +26,12 @@ export function setEmitter(fn) {
 
 const refuse = (code, message) => Object.assign(new Error(message), { code });
 
-const gone = () => refuse('tab_gone', 'The tab is gone: it was closed, or buddi let go of it when the connection to buddi dropped. Observe to see the tabs left.');
+const gone = () => refuse('tab_gone', 'The tab is gone: it was closed. Observe to see the tabs left.');
+
+// forgotten is the answer for a conversation whose group this worker does
+// not hold: the connection dropped (or the worker restarted) since, and
+// the tabs are the owner's now.
+const forgotten = () => refuse('group_gone', 'The connection to your browser dropped, so buddi let go of this conversation’s tabs; they are the owner’s now.');
 
 // group returns the conversation's group id, or undefined.
 function group(conv) {
@@ -35,14 +40,14 @@ function group(conv) {
 
 // owned returns the tab if it is in the conversation's group.
 async function owned(conv, tabId) {
+  const g = group(conv);
+  if (g === undefined) throw forgotten();
   let tab;
   try {
     tab = await chrome.tabs.get(Number(tabId));
   } catch {
     throw gone();
   }
-  const g = group(conv);
-  if (g === undefined) throw gone();
   if (tab.groupId !== g) {
     throw refuse('not_allowed', 'That tab was moved out of the buddi group, so it is the owner’s now; agents do not act in it or close it.');
   }
@@ -186,7 +191,7 @@ export const DRIVER = {
   // newtab opens a background tab in the conversation's group.
   async newtab(p) {
     const g = group(p.conv);
-    if (g === undefined) throw gone();
+    if (g === undefined) throw forgotten();
     const tab = await created();
     await chrome.tabs.group({ tabIds: [tab.id], groupId: g });
     return describe(await chrome.tabs.get(tab.id));

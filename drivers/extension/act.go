@@ -31,7 +31,7 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	defer end()
 	out, err := ts.do(ctx, a)
 	if err != nil {
-		return nil, interrupted(ctx, err)
+		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
 	out.Bound()
 	return out, nil
@@ -159,6 +159,9 @@ func (ts *Tabs) landed(ctx context.Context, tab int, url string) error {
 	err := ts.checkURL(url)
 	if err == nil {
 		return nil
+	}
+	if f := ts.d.cfg.OnRefused; f != nil {
+		f(ts.conv, url, err)
 	}
 	_ = ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": "about:blank"}, false, nil)
 	return err

@@ -31,6 +31,10 @@ type Config struct {
 	// Page.navigate and again where a load or a click landed; an error
 	// refuses (its code kept when it carries one).
 	CheckURL func(raw string) error
+	// OnRefused, when set, is told of every page a tab reached that
+	// CheckURL refused (a redirect, a link a click followed), with the
+	// conversation and the refusal, for the owner's record.
+	OnRefused func(conversation, url string, err error)
 	// CheckField is asked before text goes into a field; an error refuses.
 	CheckField func(f Field, value string) error
 	// FieldRules are the credential rules (egress.CredentialRules as JSON)

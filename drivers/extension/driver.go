@@ -17,6 +17,10 @@ import (
 // and lost the engine buddi gave it: the driver sends it again.
 const engineMissing messages.Code = "engine_missing"
 
+// groupGone is the extension's answer for a conversation whose tab group
+// it let go of when its connection dropped: the tabs are the owner's now.
+const groupGone messages.Code = "group_gone"
+
 // Driver is Your browser's driver: each conversation's tabs are one tab
 // group in the owner's Chrome.
 type Driver struct {

@@ -101,7 +101,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	}
 	ans, err := ts.readAgain(ctx, tab, args)
 	if err != nil {
-		return nil, interrupted(ctx, err)
+		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
 	obs := &drivers.Observation{URL: ans.URL, Title: ans.Title, Tab: tabID(tab), Tree: ans.Tree,
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}

@@ -84,6 +84,29 @@ func (ts *Tabs) Interrupt() {
 	}()
 }
 
+// afterDrop handles err: when the extension let go of the conversation's
+// group (its connection dropped since), buddi forgets the tabs and refs
+// too and starts the conversation again in a new group with a blank tab,
+// and the agent is told to navigate again.
+func (ts *Tabs) afterDrop(ctx context.Context, err error) error {
+	if drivers.CodeOf(err) != groupGone {
+		return err
+	}
+	var ans struct {
+		Tabs []chromeTab `json:"tabs"`
+	}
+	if e := ts.d.call(ctx, "open", map[string]any{"conv": ts.conv}, &ans); e != nil || len(ans.Tabs) == 0 {
+		return fail(drivers.CodeTabGone, e, "The connection to your browser dropped, so buddi let go of this conversation's tabs (they are the owner's now), and no new tab could be opened; observe again once your browser is back.")
+	}
+	ts.mu.Lock()
+	ts.pages, ts.active = map[int]*page{}, ans.Tabs[0].ID
+	for _, t := range ans.Tabs {
+		ts.pages[t.ID] = &page{}
+	}
+	ts.mu.Unlock()
+	return fail(drivers.CodeTabGone, nil, "The connection to your browser dropped, so buddi let go of this conversation's tabs (they are the owner's now); a new blank tab is open: navigate again.")
+}
+
 // Close closes the group's tabs; the other conversations keep theirs.
 func (ts *Tabs) Close(ctx context.Context) error {
 	ts.mu.Lock()
@@ -98,7 +121,7 @@ func (ts *Tabs) Close(ctx context.Context) error {
 	ts.mu.Unlock()
 	ts.d.forget(ts)
 	err := ts.d.call(ctx, "close", map[string]any{"conv": ts.conv}, nil)
-	if drivers.CodeOf(err) == drivers.CodeTabGone {
+	if c := drivers.CodeOf(err); c == drivers.CodeTabGone || c == groupGone {
 		return nil // buddi had already let go of them
 	}
 	return err
