@@ -1,7 +1,8 @@
 // The browser driver's half in the extension: one tab group named buddi
 // per conversation, background tabs in it, and the debugger on those tabs
 // only. buddi (drivers/extension) sends the commands; this file keeps the
-// owner's rules, whatever it is sent:
+// owner's rules for every command it is sent (the one exception is noted
+// at eval):
 //   - a tab that is not in its conversation's group (the owner dragged it
 //     out, or never gave it) is refused, for reading, input and closing;
 //   - input into a tab the owner is looking at, in the window they are
@@ -157,6 +158,10 @@ async function evaluate(tabId, expression) {
   }
 }
 
+// CDP_METHODS are the debugger commands the driver may send to a tab.
+const CDP_METHODS = new Set(['Page.navigate', 'Page.stopLoading', 'Page.getNavigationHistory', 'Page.navigateToHistoryEntry',
+  'Page.captureScreenshot', 'Input.dispatchMouseEvent', 'Input.dispatchKeyEvent']);
+
 // DRIVER is the commands buddi's driver sends.
 export const DRIVER = {
   // setup hands over the page engine (once per worker life).
@@ -214,16 +219,21 @@ export const DRIVER = {
     return { closed: tabs.length };
   },
 
-  // cdp sends one debugger command to one of the conversation's tabs;
-  // input (p.input) is refused while the owner looks at the tab.
+  // cdp sends one debugger command, of those the driver uses, to one of
+  // the conversation's tabs. Input (every Input. command, and whatever
+  // buddi marks as input) is refused while the owner looks at the tab.
   async cdp(p) {
+    const method = String(p.method);
+    if (!CDP_METHODS.has(method)) throw refuse('bad_input', `The extension does not send ${method.slice(0, 60)} to a tab.`);
     const tab = await live(p.conv, p.tab);
-    if (p.input && (await watched(tab))) throw watching();
-    return send(tab.id, String(p.method), p.params);
+    if ((p.input || method.startsWith('Input.')) && (await watched(tab))) throw watching();
+    return send(tab.id, method, p.params);
   },
 
   // eval runs an expression in the engine's isolated world of the tab's
-  // document (never the page's own world) and returns its value.
+  // document (never the page's own world) and returns its value. What an
+  // expression does cannot be seen from here: it counts as input, for the
+  // looking-at rule, when buddi marks it so (fill, select, submit, focus).
   async eval(p) {
     const tab = await live(p.conv, p.tab);
     if (p.input && (await watched(tab))) throw watching();
