@@ -6,7 +6,12 @@ export interface SessionInfo {
   conversation: string; agent: string; state: string; pauseReason?: string; task: string;
   stepsUsed: number; stepsMax: number; expires: string; url?: string; profile: number;
   computer?: boolean; // Use my apps: the owner takes over at the computer itself
+  handReason?: string; // why a take-over has no page to drive ("browser-offline": Your browser is not connected)
 }
+
+// HandBrowserOffline is a take-over's handReason when Your browser is not
+// connected: the agent is paused but there is no page to drive.
+export const HandBrowserOffline = "browser-offline";
 
 export interface TaskView {
   conversation: string; agent: string; description: string; state: string; maxSteps: number;

@@ -3,13 +3,15 @@
 // once it ended; "Open a browser" when there never was one.
 //
 // The remote hand slots in here: registerLiveView replaces the picture with
-// a live view (a canvas the owner drives) while the session is taken over.
+// a live view (a canvas the owner drives) while the session is taken over;
+// a take-over with no browser connected shows why instead (offline.ts).
 import { h } from "../dom";
 import { openBrowser } from "../parts/open";
 import { sessionCard, type SessionCard } from "../parts/session";
 import { snapshotView } from "../parts/snapshot";
 import { state } from "../store";
-import type { SessionInfo, Snapshot } from "../types";
+import { HandBrowserOffline, type SessionInfo, type Snapshot } from "../types";
+import { offlineView } from "./offline";
 
 // LiveView is what the remote hand provides: an element that shows and
 // drives the page of a taken-over session, and how to let it go.
@@ -25,16 +27,24 @@ export interface BrowserTab { el: HTMLElement; update: () => void; close: () => 
 // browserTab shows conv's browser; history is the journal's last snapshot.
 export function browserTab(conv: string, agent: string, history: () => Snapshot | undefined): BrowserTab {
   const el = h("div", { class: "browser-tab" });
+  const said = h("p", { class: "said", "aria-live": "polite" }); // outlives the card, for a released session's answer
   let card: SessionCard | null = null;
-  let hand: LiveView | null = null;
+  let view: LiveView | null = null; // the live view or the offline panel, in place of the picture
+  let viewKind = "";
   let mode = "";
   const past = snapshotView();
+  const dropView = () => {
+    view?.close();
+    view = null;
+    viewKind = "";
+  };
   const update = () => {
     const s = state.sessions.get(conv);
     const next = s ? "live" : history() ? "history" : "empty";
     if (next !== mode) {
       mode = next;
       card = null;
+      dropView();
       el.replaceChildren();
       if (s) {
         card = sessionCard(s, false);
@@ -46,27 +56,33 @@ export function browserTab(conv: string, agent: string, history: () => Snapshot 
         el.append(h("p", { class: "empty" }, "No browser in this conversation yet. The agent's browser shows here when it acts; or open one yourself:"),
           openBrowser(agent === "owner" ? conv : undefined));
       }
+      el.append(said);
     }
     if (s && card) {
       card.update(s);
       card.shot();
-      toggleHand(s);
+      toggleView(s);
     } else if (next === "history") {
       past.update(conv, false, history());
     }
   };
-  const toggleHand = (s: SessionInfo) => {
-    const want = s.state === "taken_over" && liveView !== null;
-    if (want && !hand) {
-      hand = liveView!(s);
-      if (hand) card!.el.querySelector(".snapshot")?.replaceWith(hand.el);
-    } else if (!want && hand) {
-      hand.close();
-      hand = null;
+  // toggleView puts the view the session's state calls for in place of the
+  // picture: the live view while taken over, the offline panel while taken
+  // over with no browser to drive, and the picture again otherwise.
+  const toggleView = (s: SessionInfo) => {
+    const want = s.state !== "taken_over" ? "" : s.handReason === HandBrowserOffline ? "offline" : liveView ? "hand" : "";
+    if (want === viewKind) return;
+    const old = view;
+    old?.close();
+    view = want === "offline" ? offlineView(s, said) : want === "hand" ? liveView!(s) : null;
+    viewKind = view ? want : "";
+    if (view) {
+      (old?.el ?? card!.el.querySelector(".snapshot"))?.replaceWith(view.el);
+    } else if (old) {
       mode = ""; // rebuild with the picture
       update();
     }
   };
   update();
-  return { el, update, close: () => hand?.close() };
+  return { el, update, close: () => view?.close() };
 }

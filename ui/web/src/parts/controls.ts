@@ -2,7 +2,7 @@
 import { post } from "../api";
 import { h } from "../dom";
 import { act } from "../notice";
-import type { SessionInfo } from "../types";
+import { HandBrowserOffline, type SessionInfo } from "../types";
 
 // controls returns the buttons that fit the session's state and the line
 // where their answers show; update redraws them for a new state.
@@ -23,7 +23,10 @@ export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void 
     const list: HTMLButtonElement[] = [];
     if (s.state !== "taken_over" && s.state !== "closing") {
       list.push(b(s.computer ? "Take over at the computer" : "Take over", "primary", async () => {
-        await post("/api/browser/takeover", { conversation: conv });
+        const now = await post<SessionInfo>("/api/browser/takeover", { conversation: conv });
+        if (now.handReason === HandBrowserOffline) {
+          return `Taken over: ${s.agent} is paused, but your browser is not connected, so there is no page to drive yet.`;
+        }
         return s.computer
           ? `Taken over: ${s.agent} is paused and any action in flight was abandoned; take over at the computer, where every app and window stays as it is.`
           : `Taken over: ${s.agent} is paused, any action in flight was abandoned, and the page is kept for you.`;
