@@ -21,8 +21,8 @@ import (
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
-	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/extension/chrometest"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -35,40 +35,7 @@ type chrome struct {
 
 func launch(t testing.TB, dirs ...string) *chrome {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if err := playwright.InstallDriver(ctx, io.Discard); err != nil {
-		t.Fatalf("the Playwright driver: %v", err)
-	}
-	path, err := playwright.Find(playwright.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// As root, Chromium refuses its sandbox; buddi's own browser then runs
-	// as the browser account, but this raw launch (the owner's Chrome)
-	// runs unsandboxed, as BUDDI_BROWSER_NO_SANDBOX=1 says.
-	if os.Geteuid() == 0 {
-		t.Setenv("BUDDI_BROWSER_NO_SANDBOX", "1")
-	}
-	p, err := pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), Stdout: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Stop() })
-	list := strings.Join(dirs, ",")
-	bctx, err := p.Chromium.LaunchPersistentContext(t.TempDir(), pw.BrowserTypeLaunchPersistentContextOptions{
-		ExecutablePath:    pw.String(path),
-		Headless:          pw.Bool(true),
-		ChromiumSandbox:   pw.Bool(os.Getenv("BUDDI_BROWSER_NO_SANDBOX") != "1"),
-		IgnoreDefaultArgs: []string{"--disable-extensions"},
-		Args: []string{"--load-extension=" + list, "--disable-extensions-except=" + list,
-			"--disable-background-networking", "--disable-component-update", "--no-first-run"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = bctx.Close() })
-	return &chrome{t: t, ctx: bctx}
+	return &chrome{t: t, ctx: chrometest.Launch(t, dirs...)}
 }
 
 // workerIDs waits for n extension service workers and returns their ids.
@@ -285,16 +252,7 @@ func TestYourBrowserInChromium(t *testing.T) {
 
 	// The worker stopped: a tab event wakes it, and it proves itself again.
 	before := view(t, d).LastSeen
-	cdp, err := c.ctx.NewCDPSession(popup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cdp.Send("ServiceWorker.enable", nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cdp.Send("ServiceWorker.stopAllWorkers", nil); err != nil {
-		t.Fatal(err)
-	}
+	chrometest.StopWorkers(t, c.ctx, popup)
 	waitFor(t, "buddi to see the worker gone", func() bool { return !view(t, d).Connected })
 	if _, err := c.ctx.NewPage(); err != nil { // tabs.onCreated wakes the worker
 		t.Fatal(err)

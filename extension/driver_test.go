@@ -25,6 +25,7 @@ import (
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/extension/chrometest"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -453,23 +454,14 @@ func TestADroppedConnectionLeavesTheTabsToTheOwner(t *testing.T) {
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/form"})
 	old := drivertest.Observe(t, tabs)
 
-	cdp, err := c.ctx.NewCDPSession(popup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cdp.Send("ServiceWorker.enable", nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cdp.Send("ServiceWorker.stopAllWorkers", nil); err != nil {
-		t.Fatal(err)
-	}
+	chrometest.StopWorkers(t, c.ctx, popup)
 	waitFor(t, "buddi to see the worker gone", func() bool { return !view(t, d).Connected })
 	if _, err := c.ctx.NewPage(); err != nil { // a tab event wakes the worker
 		t.Fatal(err)
 	}
 	waitFor(t, "the worker to reconnect", func() bool { return view(t, d).Connected })
 
-	_, err = tabs.Observe(context.Background(), drivers.ObserveOptions{})
+	_, err := tabs.Observe(context.Background(), drivers.ObserveOptions{})
 	if drivers.CodeOf(err) != drivers.CodeTabGone || !strings.Contains(err.Error(), "dropped") {
 		t.Fatalf("the first observation after the drop gave %v; want tab_gone saying the connection dropped", err)
 	}

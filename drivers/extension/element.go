@@ -59,7 +59,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	switch {
 	case !ok:
 		return nil, staleRef(tg.Ref, "is no longer on the page")
-	case info.fingerprint(now.URL) != tg.Fingerprint:
+	case info.Fingerprint(now.URL, "") != tg.Fingerprint:
 		return nil, staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
 	case !info.Visible:
 		return nil, staleRef(tg.Ref, "is hidden now")
@@ -185,7 +185,7 @@ func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
 // fill replaces the field's text in one engine call that focuses it and
 // checks it is still the field CheckField saw.
 func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, error) {
-	if err := r.ts.checkField(r.info.field(), value); err != nil {
+	if err := r.ts.checkField(fieldOf(&r.info), value); err != nil {
 		return nil, err
 	}
 	raw, err := json.Marshal(map[string]any{"ref": r.ref, "want": r.info, "value": value})
@@ -209,7 +209,7 @@ func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, er
 		return nil, staleRef(r.ref, "is no longer on the page")
 	case "focus", "changed":
 		if ans.Info != nil {
-			if err := r.ts.checkField(ans.Info.field(), value); err != nil {
+			if err := r.ts.checkField(fieldOf(ans.Info), value); err != nil {
 				return nil, err
 			}
 		}

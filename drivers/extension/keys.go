@@ -120,7 +120,7 @@ func (ts *Tabs) checkText(st focusAnswer, text string) error {
 		return fail(drivers.CodeNotAllowed, nil, "The focus is somewhere buddi cannot see (a frame or a closed component), so the key was not typed; click the field first.")
 	}
 	if st.Info != nil {
-		return ts.checkField(st.Info.field(), text)
+		return ts.checkField(fieldOf(st.Info), text)
 	}
 	return nil
 }

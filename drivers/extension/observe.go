@@ -2,14 +2,12 @@ package extension
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // Tree bounds, in characters: the same as the Playwright driver's.
@@ -23,66 +21,16 @@ const (
 // answer: the engine is put in again each time.
 var readRetries = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}
 
-// readArgs are the engine's observe arguments (ops.js).
-type readArgs struct {
-	Base    int            `json:"base"`
-	Mode    string         `json:"mode"`
-	Max     int            `json:"max"`
-	Outline bool           `json:"outline,omitempty"`
-	Within  string         `json:"within,omitempty"`
-	After   string         `json:"after,omitempty"`
-	Find    *drivers.Query `json:"find,omitempty"`
-}
+// The engine's read arguments and answers, and what it reads of an
+// element (drivers/walker).
+type (
+	readArgs   = walker.ReadArgs
+	readAnswer = walker.Answer
+	elemInfo   = walker.Info
+)
 
-type readAnswer struct {
-	Tree      string              `json:"tree"`
-	Infos     map[string]elemInfo `json:"infos"`
-	Next      int                 `json:"next"`
-	Continues *struct {
-		FullPage bool   `json:"fullPage"`
-		Within   string `json:"within"`
-		After    string `json:"after"`
-		Left     int    `json:"left"`
-	} `json:"continues"`
-	Title string `json:"title"`
-	URL   string `json:"url"`
-	Error string `json:"error"`
-	Ref   string `json:"ref"`
-}
-
-// elemInfo is what the engine reads of one element (ops.js info).
-type elemInfo struct {
-	Tag          string `json:"tag"`
-	Role         string `json:"role"`
-	Name         string `json:"name"`
-	ID           string `json:"id"`
-	NameAttr     string `json:"nm"`
-	Type         string `json:"type"`
-	Href         string `json:"href"`
-	Action       string `json:"action"`
-	Method       string `json:"method"`
-	Autocomplete string `json:"ac"`
-	InputMode    string `json:"im"`
-	Password     bool   `json:"pw"`
-	Visible      bool   `json:"vis"`
-	Label        string `json:"label"`
-	Placeholder  string `json:"ph"`
-	Text         string `json:"tx"`
-}
-
-// fingerprint identifies the element on its page: what it is, where it
-// points, and the page's URL, so a ref read before a redirect is stale.
-func (e *elemInfo) fingerprint(pageURL string) string {
-	h := sha256.New()
-	for _, s := range []string{"x1", e.Tag, e.Role, e.Name, e.ID, e.NameAttr, e.Type,
-		e.Href, e.Action, strings.ToLower(e.Method), pageURL} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return "x1:" + hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-func (e *elemInfo) field() Field {
+// fieldOf is the element as CheckField sees it.
+func fieldOf(e *elemInfo) Field {
 	return Field{Tag: e.Tag, Type: e.Type, Autocomplete: e.Autocomplete, Name: e.NameAttr, ID: e.ID, InputMode: e.InputMode}
 }
 
@@ -107,14 +55,13 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
 	shown := drivers.RefsIn(ans.Tree)
 	if c := ans.Continues; c != nil {
-		obs.Continues = &drivers.Continuation{FullPage: c.FullPage, Within: c.Within, After: c.After, Left: c.Left}
-		obs.Truncated = true
+		obs.Continues, obs.Truncated = c.Driver(), true
 		shown = append(shown, c.After)
 	}
 	for _, ref := range shown {
 		if info, ok := ans.Infos[ref]; ok {
 			obs.Refs[ref] = drivers.Target{Ref: ref, Tab: obs.Tab, Role: info.Role, Name: info.Name,
-				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Fingerprint: info.fingerprint(ans.URL)}
+				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Fingerprint: info.Fingerprint(ans.URL, "")}
 		}
 	}
 	ts.setObserved(tab, ans.URL, args)

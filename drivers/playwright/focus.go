@@ -66,7 +66,7 @@ func (ts *Tabs) checkText(st *focusState, key string) error {
 	case st.Info == nil:
 		return nil
 	}
-	return ts.checkField(st.Info.field(), key)
+	return ts.checkField(fieldOf(st.Info), key)
 }
 
 // focusRef focuses ref in frame f and says where text would land then.

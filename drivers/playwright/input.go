@@ -26,7 +26,7 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 // into a password field when it gets focus), and inserts the text the way
 // typing does (input events fire; the clipboard is never used).
 func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	if err := r.t.owner.checkField(r.info.field(), a.Value); err != nil {
+	if err := r.t.owner.checkField(fieldOf(&r.info), a.Value); err != nil {
 		return nil, err
 	}
 	ans, err := r.fillRef(ctx, a.Value)
@@ -41,7 +41,7 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		return nil, staleRef(r.ref, "is no longer on the page")
 	case "focus", "changed":
 		if ans.Info != nil {
-			if err := r.t.owner.checkField(ans.Info.field(), a.Value); err != nil {
+			if err := r.t.owner.checkField(fieldOf(ans.Info), a.Value); err != nil {
 				return nil, err
 			}
 		}

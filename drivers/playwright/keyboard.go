@@ -44,7 +44,7 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	}
 	text := typesText(a.Value) && ts.d.cfg.CheckField != nil
 	if text {
-		if err := ts.checkField(r.info.field(), a.Value); err != nil {
+		if err := ts.checkField(fieldOf(&r.info), a.Value); err != nil {
 			return nil, err
 		}
 	}

@@ -45,7 +45,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	}
 	t.remember(opts)
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
-		Continues: ans.Continues.driver(), Truncated: ans.Continues != nil,
+		Continues: ans.Continues.Driver(), Truncated: ans.Continues != nil,
 		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
 	shown := drivers.RefsIn(ans.Tree)
 	if ans.Continues != nil {
@@ -58,7 +58,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 		}
 		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
 			Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: t.frameNumber(frames[ref]),
-			Fingerprint: info.fingerprint(pageURL, frameURL(frames[ref]))}
+			Fingerprint: info.Fingerprint(pageURL, frameURL(frames[ref]))}
 	}
 	t.setRefs(pageURL, frames)
 	if opts.Screenshot {

@@ -9,7 +9,7 @@ import (
 
 	pw "github.com/mxschmitt/playwright-go"
 
-	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // Tree bounds, in characters.
@@ -19,51 +19,13 @@ const (
 	defaultFindChars = 8000  // find answers are bounded by match count first
 )
 
-// readArgs are the engine's observe arguments.
-type readArgs struct {
-	Base    int            `json:"base"`
-	Mode    string         `json:"mode"` // "view" or "full"
-	Max     int            `json:"max"`
-	Outline bool           `json:"outline,omitempty"`
-	Within  string         `json:"within,omitempty"`
-	After   string         `json:"after,omitempty"`
-	Find    *drivers.Query `json:"find,omitempty"`
-}
-
-// readAnswer is the engine's answer to one read in one frame.
-type readAnswer struct {
-	Tree      string              `json:"tree"`
-	Infos     map[string]elemInfo `json:"infos"`
-	Next      int                 `json:"next"`
-	Continues *continuation       `json:"continues"`
-	Frames    []frameSlot         `json:"frames"`
-	Title     string              `json:"title"`
-	URL       string              `json:"url"`
-	Error     string              `json:"error"`
-	Ref       string              `json:"ref"`
-	Profile   map[string]float64  `json:"ms"` // where a view's time went in the page, for the debug log
-}
-
-// continuation is the engine's drivers.Continuation, Left included.
-type continuation struct {
-	FullPage bool   `json:"fullPage"`
-	Within   string `json:"within"`
-	After    string `json:"after"`
-	Left     int    `json:"left"`
-}
-
-func (c *continuation) driver() *drivers.Continuation {
-	if c == nil {
-		return nil
-	}
-	return &drivers.Continuation{FullPage: c.FullPage, Within: c.Within, After: c.After, Left: c.Left}
-}
-
-// frameSlot is an iframe the read showed, to be read in its own frame.
-type frameSlot struct {
-	Ref string `json:"ref"`
-	Src string `json:"src"`
-}
+// The engine's read arguments and answers (drivers/walker).
+type (
+	readArgs     = walker.ReadArgs
+	readAnswer   = walker.Answer
+	continuation = walker.Continuation
+	frameSlot    = walker.FrameSlot
+)
 
 // read runs one read in frame f: the engine walks the document in one
 // call, numbering new refs from the conversation's counter.

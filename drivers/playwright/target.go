@@ -48,7 +48,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	if !ok {
 		return nil, staleRef(ref, "is no longer on the page")
 	}
-	if info.fingerprint(t.page.URL(), frameURL(f)) != tg.Fingerprint {
+	if info.Fingerprint(t.page.URL(), frameURL(f)) != tg.Fingerprint {
 		return nil, staleRef(ref, "changed since the observation (what it is, its name, or where it points)")
 	}
 	if !info.Visible {

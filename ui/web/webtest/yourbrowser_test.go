@@ -2,18 +2,15 @@ package webtest_test
 
 import (
 	"context"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/daemon"
-	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/extension/chrometest"
 	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
 
@@ -118,38 +115,7 @@ func fits(t *testing.T, p pw.Page, route string) {
 // extension loaded, as the owner's Chrome would have it.
 func ownersChrome(t *testing.T, dir string) pw.BrowserContext {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	if err := playwright.InstallDriver(ctx, io.Discard); err != nil {
-		t.Fatalf("the Playwright driver: %v", err)
-	}
-	path, err := playwright.Find(playwright.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Chromium refuses its sandbox to root; this raw launch (the owner's
-	// Chrome, not buddi's browser) then runs without it, as
-	// BUDDI_BROWSER_NO_SANDBOX=1 says.
-	if os.Geteuid() == 0 {
-		t.Setenv(playwright.EnvNoSandbox, "1")
-	}
-	run, err := pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true, Stdout: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Stop() })
-	bc, err := run.Chromium.LaunchPersistentContext(t.TempDir(), pw.BrowserTypeLaunchPersistentContextOptions{
-		ExecutablePath:    pw.String(path),
-		Headless:          pw.Bool(true),
-		ChromiumSandbox:   pw.Bool(os.Getenv(playwright.EnvNoSandbox) != "1"),
-		IgnoreDefaultArgs: []string{"--disable-extensions"},
-		Args: []string{"--load-extension=" + dir, "--disable-extensions-except=" + dir,
-			"--disable-background-networking", "--disable-component-update", "--no-first-run"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = bc.Close() })
+	bc := chrometest.Launch(t, dir)
 	bc.SetDefaultTimeout(float64(webtest.Wait.Milliseconds()))
 	return bc
 }

@@ -1,0 +1,94 @@
+package walker
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// ReadArgs are the engine's observe arguments (ops.js observe).
+type ReadArgs struct {
+	Base    int            `json:"base"` // the next ref number never given in the conversation
+	Mode    string         `json:"mode"` // "view" or "full"
+	Max     int            `json:"max"`
+	Outline bool           `json:"outline,omitempty"`
+	Within  string         `json:"within,omitempty"`
+	After   string         `json:"after,omitempty"`
+	Find    *drivers.Query `json:"find,omitempty"`
+}
+
+// Answer is the engine's answer to one read of one document.
+type Answer struct {
+	Tree      string             `json:"tree"`
+	Infos     map[string]Info    `json:"infos"`
+	Next      int                `json:"next"`
+	Continues *Continuation      `json:"continues"`
+	Frames    []FrameSlot        `json:"frames"`
+	Title     string             `json:"title"`
+	URL       string             `json:"url"`
+	Error     string             `json:"error"` // "stale": Ref, a region's element, is gone
+	Ref       string             `json:"ref"`
+	Profile   map[string]float64 `json:"ms"` // where a view's time went in the page, for a debug log
+}
+
+// Continuation is the engine's drivers.Continuation, Left included.
+type Continuation struct {
+	FullPage bool   `json:"fullPage"`
+	Within   string `json:"within"`
+	After    string `json:"after"`
+	Left     int    `json:"left"`
+}
+
+// Driver is the continuation as the driver contract says it; nil for none.
+func (c *Continuation) Driver() *drivers.Continuation {
+	if c == nil {
+		return nil
+	}
+	return &drivers.Continuation{FullPage: c.FullPage, Within: c.Within, After: c.After, Left: c.Left}
+}
+
+// FrameSlot is an iframe a read showed, to be read in its own frame.
+type FrameSlot struct {
+	Ref string `json:"ref"`
+	Src string `json:"src"`
+}
+
+// Info is what the engine reads of one element (ops.js info).
+type Info struct {
+	Tag          string `json:"tag"`
+	Role         string `json:"role"`
+	Name         string `json:"name"`
+	ID           string `json:"id"`
+	NameAttr     string `json:"nm"`
+	Type         string `json:"type"`
+	Href         string `json:"href"`
+	Action       string `json:"action"`
+	Method       string `json:"method"`
+	Autocomplete string `json:"ac"`
+	InputMode    string `json:"im"`
+	Password     bool   `json:"pw"`
+	Visible      bool   `json:"vis"` // rendered with a box; not part of the fingerprint
+	// What a semantic target may match besides role and name; not part of
+	// the fingerprint (text changes do not stale a ref).
+	Label       string `json:"label"`
+	Placeholder string `json:"ph"`
+	Text        string `json:"tx"`
+}
+
+// Fingerprint identifies the element on its page: what it is, where it
+// points, and the URL of the page (and of its frame, "" for the page
+// itself). Text content is left out on purpose, beyond the accessible
+// name, so that unrelated text changing on the page (a ticker, a clock)
+// does not make the ref stale; the URL is in, so a ref read before a
+// redirect is.
+func (e *Info) Fingerprint(pageURL, frameURL string) string {
+	h := sha256.New()
+	for _, s := range []string{"v1", e.Tag, e.Role, e.Name, e.ID, e.NameAttr, e.Type,
+		e.Href, e.Action, strings.ToLower(e.Method), pageURL, frameURL} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "v1:" + hex.EncodeToString(h.Sum(nil)[:16])
+}
