@@ -2,12 +2,10 @@ package e2e_test
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,7 +25,7 @@ type buddi struct {
 	cmd  *exec.Cmd
 	dir  string
 	addr string
-	logs *lockedBuffer
+	logs *daemontest.Buffer
 	env  []string
 }
 
@@ -39,7 +37,7 @@ func serve(t testing.TB, dir string, env ...string) *buddi {
 		dir = browsertest.TempDir(t)
 	}
 	addr := daemontest.FreeAddr(t)
-	b := &buddi{dir: dir, addr: addr, logs: &lockedBuffer{}, env: env}
+	b := &buddi{dir: dir, addr: addr, logs: &daemontest.Buffer{}, env: env}
 	b.cmd = exec.Command(bin, "serve", "--data", dir, "--addr", addr)
 	b.cmd.Env = append(os.Environ(), "BUDDI_LOG_LEVEL=info")
 	b.cmd.Env = append(b.cmd.Env, env...)
@@ -89,23 +87,6 @@ func (b *buddi) kill9(t *testing.T) {
 	t.Helper()
 	_ = b.cmd.Process.Kill()
 	_ = b.cmd.Wait()
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 func waitUntil(t *testing.T, d time.Duration, cond func() bool, what string) {

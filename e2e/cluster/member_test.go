@@ -2,7 +2,6 @@ package cluster_test
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -36,7 +34,7 @@ type member struct {
 	agent string // the agent's token
 
 	cmd  *exec.Cmd
-	logs *lockedBuffer
+	logs *daemontest.Buffer
 }
 
 // startMember starts a member called name and adds its agent.
@@ -52,7 +50,7 @@ func startMember(t testing.TB, etcd *etcdtest.Server, name string) *member {
 // only after it has read the shared Stop and registered.
 func (m *member) start(t testing.TB) {
 	t.Helper()
-	m.logs = &lockedBuffer{}
+	m.logs = &daemontest.Buffer{}
 	m.cmd = exec.Command(bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
 	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
 		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(m.etcd.Endpoint(), "http://"))
@@ -214,21 +212,4 @@ func cleanEnv() []string {
 		}
 	}
 	return out
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
