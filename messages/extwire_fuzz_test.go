@@ -21,6 +21,8 @@ func FuzzDecodeExt(f *testing.F) {
 		`{"type":"reply","id":1,"error":{"code":"no_tab","message":"No such tab."}}`,
 		`{"type":"abandoned","id":7}`,
 		`{"type":"forget"}`,
+		`{"type":"event","name":"frame","tab":12,"data":{"data":"/9j/","metadata":{"deviceWidth":800}}}`,
+		`{"type":"event","name":"gone","tab":0}`,
 		`{"type":"reply","id":1,"result":null}`,
 		`{"type":"hello"} {}`,
 		`{"type":"pong","seq":1,"extra":1}`,

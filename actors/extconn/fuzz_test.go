@@ -18,6 +18,7 @@ func FuzzHandshake(f *testing.F) {
 		`{"type":"hello","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","pair":true,"build":"1"}` + "\n" + `{"type":"pong","seq":1}`,
 		`{"type":"token","token":"bx_0000000000000000"}` + "\n" + `{"type":"hello","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","build":"1"}`,
 		`{"type":"forget"}`, `{"type":"abandoned","id":1}`, `not json`,
+		`{"type":"event","name":"frame","tab":3,"data":{}}`,
 	} {
 		f.Add([]byte(s))
 	}
