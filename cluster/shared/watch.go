@@ -105,8 +105,9 @@ func (w *watcher) follow(ctx context.Context, tick *time.Ticker) {
 	defer opening.Wait()
 	defer cancel()
 	opened := make(chan clientv3.WatchChan, 1)
+	from := w.rev + 1 // read here: the loop below moves w.rev while the watch opens
 	opening.Go(func() {
-		opened <- w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.s.stopKey, clientv3.WithRev(w.rev+1))
+		opened <- w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.s.stopKey, clientv3.WithRev(from))
 	})
 	var wch clientv3.WatchChan // nil, so never ready, until opened
 	for {
