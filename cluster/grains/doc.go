@@ -9,7 +9,8 @@
 //
 // Messages cross members as a *wrapperspb.BytesValue holding an envelope:
 // a registered type name, a newline, and the message as JSON ([Registry]).
-// [Member.Request] encodes, calls the grain and decodes the answer; an
+// [Member.Request] encodes, finds the activation through protoactor's pid
+// cache and identity lookup, sends once and decodes the answer; an
 // activation's middleware decodes before the caller's actor sees a message
 // and encodes what it answers to another member. A type that is not
 // registered is refused with an error on either side, never a panic.
@@ -39,7 +40,10 @@
 // client's connection and two log-throttle goroutines behind: no goleak
 // here. StartMember sleeps a second; a graceful Shutdown two more. The
 // disthash lookup asks the owner to activate with a fixed five-second
-// wait, so a Request can outlast its deadline by that much when the owner
-// has just died. protoactor's hard Shutdown keeps the member registered in
+// wait and no context; Request returns when its ctx ends, and the lookup
+// runs on (one goroutine, five seconds at most) when the owner has just
+// died. protoactor's own cluster.Request is not used: it retries a
+// message after a timeout, so a caller that gave up could still see it
+// delivered; Request sends at most once per activation instead. protoactor's hard Shutdown keeps the member registered in
 // etcd (its lease kept alive); Shutdown here deregisters it first.
 package grains

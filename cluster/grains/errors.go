@@ -9,9 +9,13 @@ import (
 var (
 	// ErrClosed is returned by Request after Shutdown.
 	ErrClosed = errors.New("grains: this member has left the cluster; call another member")
-	// ErrUnavailable is returned when no member could activate or answer
-	// for the identity before the deadline.
-	ErrUnavailable = errors.New("grains: no member answered for this session in time; retry, or check the cluster's members")
+	// ErrUnavailable is returned when no member could take the session
+	// before ctx ended: the message was not sent, and may be sent again.
+	ErrUnavailable = errors.New("grains: no member could take this session in time; retry, or check the cluster's members")
+	// ErrNoAnswer is returned when the message was sent but no answer
+	// came before ctx ended: it is not known whether the session acted on
+	// it, so observe before sending it again.
+	ErrNoAnswer = errors.New("grains: the session did not answer in time, so it is not known whether it acted; observe it before retrying")
 )
 
 // UnknownTypeError is a message whose type is not in the Registry.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,7 +100,8 @@ func leave(t *testing.T, graceful bool) {
 }
 
 // incrUntilAnswered retries while the cluster has not yet seen the
-// member leave (a request then goes to the member that is gone).
+// member leave (a request then goes to the member that is gone, and is
+// not answered); a retried Incr the grain had seen would count twice.
 func incrUntilAnswered(t *testing.T, m *grains.Member, id string) *Count {
 	t.Helper()
 	deadline := time.Now().Add(patience)
@@ -112,7 +116,7 @@ func incrUntilAnswered(t *testing.T, m *grains.Member, id string) *Count {
 			}
 			return c
 		}
-		if !errors.Is(err, grains.ErrUnavailable) {
+		if !errors.Is(err, grains.ErrUnavailable) && !errors.Is(err, grains.ErrNoAnswer) {
 			t.Fatalf("Incr through %s: %v", m.Address(), err)
 		}
 		if time.Now().After(deadline) {
@@ -177,4 +181,68 @@ func TestAMemberRefusesATypeItDoesNotKnow(t *testing.T) {
 	if c := count(t, full, id, &Where{}); c.N != 0 {
 		t.Errorf("the refused Incr reached the grain: it counts %d", c.N)
 	}
+}
+
+// A request ends when its context does: not sent (ErrUnavailable) if the
+// context ended first, not answered (ErrNoAnswer) once sent.
+func TestARequestEndsWithItsContext(t *testing.T) {
+	_, ms := cluster(t, 2)
+	count(t, ms[0], "c1", &Where{}) // activated: the next call waits on the grain only
+	for _, m := range ms {
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
+		go cancel()
+		// the counter never answers a Count
+		_, err := m.Request(ctx, "c1", &Count{})
+		if !errors.Is(err, context.Canceled) || !errors.Is(err, grains.ErrNoAnswer) && !errors.Is(err, grains.ErrUnavailable) {
+			t.Errorf("a request through %s whose context was cancelled answered %v, not Canceled", m.Address(), err)
+		}
+		cancel()
+	}
+	expired, cancel := context.WithDeadline(context.Background(), time.Now())
+	defer cancel()
+	if _, err := ms[0].Request(expired, "c1", &Where{}); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, grains.ErrUnavailable) {
+		t.Errorf("a request past its deadline answered %v, not an unsent DeadlineExceeded", err)
+	}
+	for _, m := range ms {
+		short, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := m.Request(short, "c1", &Count{})
+		cancel()
+		if !errors.Is(err, grains.ErrNoAnswer) {
+			t.Errorf("a request through %s the grain never answers ended with %v, not ErrNoAnswer", m.Address(), err)
+		}
+	}
+}
+
+func TestStartFailsWithAnErrorAndLeavesTheClusterAsItWas(t *testing.T) {
+	srv, ms := cluster(t, 1)
+	taken := config(srv.Endpoint(), types(t, true))
+	_, port, _ := strings.Cut(ms[0].Address(), ":")
+	taken.Port, _ = strconv.Atoi(port)
+	if m, err := grains.Start(taken); err == nil {
+		m.Shutdown(false)
+		t.Fatalf("a member joined on %s, a port another member holds", ms[0].Address())
+	}
+	noEtcd := config("http://"+closedAddr(t), types(t, true))
+	noEtcd.DialTimeout = 500 * time.Millisecond
+	if m, err := grains.Start(noEtcd); err == nil {
+		m.Shutdown(false)
+		t.Fatal("a member joined a cluster whose etcd does not listen")
+	}
+	if got := ms[0].Members(); len(got) != 1 {
+		t.Errorf("after two failed starts the member routes to %v, not to itself alone", got)
+	}
+	if c := count(t, ms[0], "c1", &Incr{}); c.N != 1 || c.Addr != ms[0].Address() {
+		t.Errorf("after two failed starts c1 counted %d on %s, not 1 on %s", c.N, c.Addr, ms[0].Address())
+	}
+}
+
+// closedAddr is a 127.0.0.1 address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
 )
 
 // Member is this process's place in the cluster: an actor system with a
@@ -41,8 +43,12 @@ func Start(cfg Config) (*Member, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	// The provider's etcd calls take no deadline (fetchNodes would wait
+	// forever for an etcd that is away), so its client dials blocking:
+	// an etcd that does not answer within DialTimeout fails Start here.
 	provider, err := etcd.NewWithConfig(cfg.Prefix, clientv3.Config{
 		Endpoints: cfg.Endpoints, DialTimeout: cfg.DialTimeout, Context: ctx,
+		DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
 	})
 	if err != nil {
 		cancel()
@@ -62,10 +68,27 @@ func Start(cfg Config) (*Member, error) {
 	m.cluster = cluster.New(system, ccfg)
 	m.topology = system.EventStream.Subscribe(m.follow)
 	if err := m.start(); err != nil {
-		cancel()
+		m.abort()
 		return nil, err
 	}
 	return m, nil
+}
+
+// abort undoes a start that failed part way: whatever protoactor started
+// is stopped, and what it never made is skipped.
+func (m *Member) abort() {
+	m.system.EventStream.Unsubscribe(m.topology)
+	try(func() { _ = m.provider.Shutdown(false) })
+	try(m.cluster.Gossip.Shutdown)
+	try(func() { m.cluster.Remote.Shutdown(false) })
+	m.system.Shutdown()
+	m.cancel()
+}
+
+// try runs f, which may panic on a part protoactor never made.
+func try(f func()) {
+	defer func() { _ = recover() }()
+	f()
 }
 
 // start runs protoactor's StartMember, which panics where it fails.
