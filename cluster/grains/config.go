@@ -1,0 +1,86 @@
+package grains
+
+import (
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Kind is the one grain kind a buddi cluster hosts.
+const Kind = "session"
+
+// Defaults for the fields Config leaves zero.
+const (
+	DefaultName           = "buddi"
+	DefaultPrefix         = "/buddi/protoactor"
+	DefaultRequestTimeout = 10 * time.Second
+	DefaultDialTimeout    = 5 * time.Second
+)
+
+// Producer makes the actor of one activation; identity is the grain's
+// identity, the conversation id.
+type Producer func(identity string) actor.Actor
+
+// Config says where this member listens, where etcd is and what a session
+// grain is.
+type Config struct {
+	// Name is the cluster's name; members of one cluster share it.
+	Name string
+	// Host and Port are where this member's remote server listens, such as
+	// 127.0.0.1 and 0 for a free port; AdvertisedHost, when set, is the
+	// host:port other members reach it at.
+	Host           string
+	Port           int
+	AdvertisedHost string
+	// Endpoints are etcd client URLs; Prefix is the key prefix the etcd
+	// provider keeps the member list under.
+	Endpoints   []string
+	Prefix      string
+	DialTimeout time.Duration
+	// RequestTimeout bounds a Request whose context has no deadline.
+	RequestTimeout time.Duration
+	// Produce makes a session grain's actor; Types are the messages that
+	// may cross members.
+	Produce Producer
+	Types   *Registry
+	// Logger receives protoactor's logs; nil discards all but errors.
+	Logger *slog.Logger
+}
+
+func (c Config) validate() (Config, error) {
+	if len(c.Endpoints) == 0 {
+		return c, errors.New("grains: no etcd endpoint is configured; give at least one client URL, such as http://127.0.0.1:2379")
+	}
+	if c.Host == "" {
+		return c, errors.New("grains: no host to listen on is configured; give one, such as 127.0.0.1")
+	}
+	if c.Port < 0 || c.Port > 65535 {
+		return c, errors.New("grains: the port is outside 0 to 65535; give a free port or 0 for any")
+	}
+	if c.Produce == nil || c.Types == nil {
+		return c, errors.New("grains: no session producer or message registry is configured; give both")
+	}
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if strings.ContainsAny(c.Name, "/@") {
+		return c, errors.New("grains: the cluster name contains '/' or '@'; use letters, digits and '-'")
+	}
+	c.Prefix = strings.TrimRight(c.Prefix, "/")
+	if c.Prefix == "" {
+		c.Prefix = DefaultPrefix
+	}
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = DefaultDialTimeout
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c, nil
+}

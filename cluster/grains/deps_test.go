@@ -1,0 +1,14 @@
+package grains_test
+
+import (
+	"testing"
+
+	"github.com/buddi-dev/buddi/internal/deptest"
+)
+
+func TestGrainsImportNothingOfBuddis(t *testing.T) {
+	deptest.Check(t, deptest.Module+"/cluster/grains", map[string]string{
+		deptest.Module + "/":     "the grain runtime is a foundation the session wiring builds on, so it depends on no part of buddi",
+		"github.com/cockroachdb": "grains hold no per-host data; that stays with the ledger",
+	})
+}

@@ -1,0 +1,45 @@
+package grains
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+// encode wraps a registered message for the wire: its name, a newline,
+// its JSON.
+func (r *Registry) encode(msg any) (*wrapperspb.BytesValue, error) {
+	if msg == nil || reflect.ValueOf(msg).Kind() == reflect.Pointer && reflect.ValueOf(msg).IsNil() {
+		return nil, &UnknownTypeError{Type: "nil"}
+	}
+	name, ok := r.name(msg)
+	if !ok {
+		return nil, &UnknownTypeError{Type: reflect.TypeOf(msg).String()}
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("grains: encoding %s: %w", name, err)
+	}
+	out := make([]byte, 0, len(name)+1+len(body))
+	out = append(append(append(out, name...), '\n'), body...)
+	return wrapperspb.Bytes(out), nil
+}
+
+// decode reads an envelope back into a new value of its registered type.
+func (r *Registry) decode(env *wrapperspb.BytesValue) (any, error) {
+	name, body, ok := bytes.Cut(env.GetValue(), []byte{'\n'})
+	if !ok {
+		return nil, &MalformedError{Reason: "it has no type name line"}
+	}
+	msg, ok := r.fresh(string(name))
+	if !ok {
+		return nil, &UnknownTypeError{Type: string(name)}
+	}
+	if err := json.Unmarshal(body, msg); err != nil {
+		return nil, &MalformedError{Reason: fmt.Sprintf("its %s body does not decode: %v", name, err)}
+	}
+	return msg, nil
+}

@@ -1,0 +1,161 @@
+package grains
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
+	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
+	"github.com/asynkron/protoactor-go/eventstream"
+	"github.com/asynkron/protoactor-go/remote"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+)
+
+// Member is this process's place in the cluster: an actor system with a
+// remote server, joined to the cluster, hosting session grains.
+type Member struct {
+	cfg      Config
+	system   *actor.ActorSystem
+	cluster  *cluster.Cluster
+	provider *etcd.Provider
+	cancel   context.CancelFunc // the provider's etcd client context
+
+	topology *eventstream.Subscription
+
+	mu      sync.RWMutex
+	closed  bool
+	members []string // addresses, from the last ClusterTopology
+	once    sync.Once
+}
+
+// Start joins the cluster and returns once this member has registered in
+// etcd and seen the member list. An error stops what the start had
+// started, but for the provider's etcd client connection, which protoactor
+// gives no way to close.
+func Start(cfg Config) (*Member, error) {
+	cfg, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	// The provider's etcd calls take no deadline (fetchNodes would wait
+	// forever for an etcd that is away), so its client dials blocking:
+	// an etcd that does not answer within DialTimeout fails Start here.
+	provider, err := etcd.NewWithConfig(cfg.Prefix, clientv3.Config{
+		Endpoints: cfg.Endpoints, DialTimeout: cfg.DialTimeout, Context: ctx,
+		DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("grains: etcd at %v does not answer: %w", cfg.Endpoints, err)
+	}
+	logger := cfg.Logger
+	system := actor.NewActorSystemWithConfig(actor.Configure(
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger })))
+	var ropts []remote.ConfigOption
+	if cfg.AdvertisedHost != "" {
+		ropts = append(ropts, remote.WithAdvertisedHost(cfg.AdvertisedHost))
+	}
+	ccfg := cluster.Configure(cfg.Name, provider, disthash.New(), remote.Configure(cfg.Host, cfg.Port, ropts...),
+		cluster.WithKinds(cluster.NewKind(Kind, props(cfg.Produce, cfg.Types))),
+		cluster.WithRequestTimeout(cfg.RequestTimeout))
+	m := &Member{cfg: cfg, system: system, provider: provider, cancel: cancel}
+	m.cluster = cluster.New(system, ccfg)
+	m.topology = system.EventStream.Subscribe(m.follow)
+	if err := m.start(); err != nil {
+		m.abort()
+		return nil, err
+	}
+	return m, nil
+}
+
+// abort undoes a start that failed part way: whatever protoactor started
+// is stopped, and what it never made is skipped.
+func (m *Member) abort() {
+	m.system.EventStream.Unsubscribe(m.topology)
+	try(func() { _ = m.provider.Shutdown(false) })
+	try(m.cluster.Gossip.Shutdown)
+	try(func() { m.cluster.Remote.Shutdown(false) })
+	m.system.Shutdown()
+	m.cancel()
+}
+
+// try runs f, which may panic on a part protoactor never made.
+func try(f func()) {
+	defer func() { _ = recover() }()
+	f()
+}
+
+// start runs protoactor's StartMember, which panics where it fails.
+func (m *Member) start() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("grains: this member could not join the cluster: %v", r)
+		}
+	}()
+	m.cluster.StartMember()
+	return nil
+}
+
+// Address is the host:port other members reach this one at; grains
+// activated here answer with it as their PID's address.
+func (m *Member) Address() string { return m.system.Address() }
+
+// Shutdown leaves the cluster. Graceful waits for protoactor's hand-over
+// pause (two seconds) and stops gossip; either way this member's key is
+// deleted from etcd at once and its etcd client stops, so the others see
+// it leave without waiting for its lease. It is safe to call twice.
+func (m *Member) Shutdown(graceful bool) {
+	m.once.Do(func() {
+		m.mu.Lock()
+		m.closed = true
+		m.mu.Unlock()
+		if !graceful {
+			// protoactor's own hard shutdown leaves the provider registered
+			// and its lease kept alive; deregister first, so the others
+			// stop routing here before the remote server closes.
+			_ = m.provider.Shutdown(false)
+		}
+		m.cluster.Shutdown(graceful)
+		m.system.EventStream.Unsubscribe(m.topology)
+		m.cancel()
+	})
+}
+
+func (m *Member) isClosed() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.closed
+}
+
+// Members lists the addresses of the members this one currently routes
+// to, itself included, as of the last topology its member list published.
+func (m *Member) Members() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return slices.Clone(m.members)
+}
+
+// follow keeps the member addresses of every topology the cluster
+// publishes. protoactor's MemberList hands out its sets without a lock, so
+// they are copied here, in the publishing goroutine, under m.mu.
+func (m *Member) follow(ev any) {
+	t, ok := ev.(*cluster.ClusterTopology)
+	if !ok {
+		return
+	}
+	addrs := make([]string, 0, len(t.Members))
+	for _, mm := range t.Members {
+		addrs = append(addrs, mm.Address())
+	}
+	m.mu.Lock()
+	m.members = addrs
+	m.mu.Unlock()
+}

@@ -1,0 +1,156 @@
+package grains
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/remote"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+// lookupPause is the wait before asking the identity lookup again when
+// no member could take the grain.
+const lookupPause = 50 * time.Millisecond
+
+// Request sends msg, a registered message, to the session grain named
+// identity, wherever the cluster places it, and returns its decoded
+// answer. A *Failure answer is returned as the error. It waits until ctx
+// ends, and no longer than the member's RequestTimeout when ctx has no
+// deadline.
+//
+// The message is sent at most once, and only while ctx lasts: it is
+// sent again only to a new activation after a dead letter (the old one
+// is gone and never saw it). ErrUnavailable means it was not sent;
+// ErrNoAnswer means it was and its outcome is unknown.
+func (m *Member) Request(ctx context.Context, identity string, msg any) (any, error) {
+	if m.isClosed() {
+		return nil, ErrClosed
+	}
+	if identity == "" {
+		return nil, errors.New("grains: the session identity is empty; give the conversation id")
+	}
+	wire, err := m.cfg.Types.encode(msg)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, m.cfg.RequestTimeout)
+		defer cancel()
+	}
+	for {
+		pid, err := m.lookup(ctx, identity)
+		if err != nil {
+			return nil, err
+		}
+		reply, err := m.ask(ctx, pid, wire)
+		if errors.Is(err, errGone) {
+			m.cluster.PidCache.RemoveByValue(identity, Kind, pid)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return m.answer(reply)
+	}
+}
+
+// errGone is a dead letter: the activation asked is no more.
+var errGone = errors.New("grains: the activation is gone")
+
+// lookup finds the activation through protoactor's pid cache and identity
+// lookup, which activates the grain on the member that owns it. The
+// lookup itself cannot be cancelled (disthash waits up to five seconds
+// for an owner that died): it runs on, and its answer is cached, after
+// ctx ends.
+func (m *Member) lookup(ctx context.Context, identity string) (*actor.PID, error) {
+	if pid, ok := m.cluster.PidCache.Get(identity, Kind); ok {
+		return pid, nil
+	}
+	for {
+		found := make(chan *actor.PID, 1)
+		go func() {
+			pid := m.cluster.Get(identity, Kind)
+			if pid != nil {
+				m.cluster.PidCache.Set(identity, Kind, pid)
+			}
+			found <- pid
+		}()
+		select {
+		case pid := <-found:
+			if pid != nil {
+				return pid, nil
+			}
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
+		}
+		select {
+		case <-time.After(lookupPause):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
+		}
+	}
+}
+
+// ask sends wire to pid once and waits for the answer while ctx lasts.
+func (m *Member) ask(ctx context.Context, pid *actor.PID, wire *wrapperspb.BytesValue) (any, error) {
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
+	}
+	d, _ := ctx.Deadline()
+	future := m.system.Root.RequestFuture(pid, wire, time.Until(d))
+	done := make(chan result, 1)
+	go func() {
+		reply, err := future.Result()
+		done <- result{reply, err}
+	}()
+	select {
+	case r := <-done:
+		switch {
+		case errors.Is(r.err, actor.ErrDeadLetter) || errors.Is(r.err, remote.ErrDeadLetter):
+			return nil, errGone
+		case r.err != nil:
+			return nil, fmt.Errorf("%w: %w", ErrNoAnswer, r.err)
+		case r.reply == nil:
+			return nil, ErrNoAnswer
+		}
+		return r.reply, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: %w", ErrNoAnswer, cause(ctx))
+	}
+}
+
+// cause is why ctx ended, or DeadlineExceeded for a deadline that has
+// passed before ctx noticed.
+func cause(ctx context.Context) error {
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
+
+type result struct {
+	reply any
+	err   error
+}
+
+// answer decodes a grain's reply: an envelope from another member, or the
+// typed message itself from a grain on this one.
+func (m *Member) answer(reply any) (any, error) {
+	if wire, ok := reply.(*wrapperspb.BytesValue); ok {
+		var err error
+		if reply, err = m.cfg.Types.decode(wire); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := m.cfg.Types.name(reply); !ok {
+		return nil, &UnknownTypeError{Type: fmt.Sprintf("%T", reply)}
+	}
+	if f, ok := reply.(*Failure); ok {
+		return nil, f
+	}
+	return reply, nil
+}
