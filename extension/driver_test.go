@@ -23,6 +23,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/extension/chrometest"
@@ -475,5 +476,37 @@ func TestADroppedConnectionLeavesTheTabsToTheOwner(t *testing.T) {
 	oldID := strings.TrimPrefix(old.Tab, "t")
 	if n := eval(t, popup, `chrome.tabs.get(`+oldID+`).then(() => 1, () => 0)`); fmt.Sprint(n) != "1" {
 		t.Fatal("closing the conversation closed the tab buddi had let go of")
+	}
+}
+
+// TestYourBrowserReadsRealDocumentation: pages others wrote (The Rust
+// Programming Language and Go's specification, served on 127.0.0.1) read
+// through the extension as a person sees them: the article on screen, the
+// chapter's Next link found and followed, a section of the specification
+// found by its heading.
+func TestYourBrowserReadsRealDocumentation(t *testing.T) {
+	_, d, _ := pairedChrome(t)
+	docs := httptest.NewServer(browsertest.NewDocs(t).Mux)
+	t.Cleanup(docs.Close)
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: caller{d}}), "docs")
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: docs.URL + "/book/ch04-01-what-is-ownership.html"})
+	obs := drivertest.Observe(t, tabs)
+	for _, want := range []string{`heading "What Is Ownership?"`, "Ownership is a set of rules"} {
+		if !strings.Contains(obs.Tree, want) {
+			t.Fatalf("the article a person sees is missing %q:\n%s", want, obs.Tree)
+		}
+	}
+	found, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Find: &drivers.Query{Role: "link", Name: "Next chapter", Exact: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Click, Target: drivertest.Target(t, found, "link", "Next chapter")})
+	if out.Result != drivers.Navigated || !strings.HasSuffix(out.URL, "ch04-02-references-and-borrowing.html") {
+		t.Fatalf("clicking the found Next chapter link: %+v", out)
+	}
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: docs.URL + "/ref/spec"})
+	found, err = tabs.Observe(context.Background(), drivers.ObserveOptions{Find: &drivers.Query{Role: "heading", Name: "Method values", Exact: true}})
+	if err != nil || !strings.Contains(found.Tree, "1 match") || !strings.Contains(found.Tree, `in: heading "Expressions"`) {
+		t.Fatalf("find in the specification: %v\n%s", err, found.Tree)
 	}
 }
