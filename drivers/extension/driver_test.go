@@ -55,7 +55,12 @@ func pageAnswer(method string, p map[string]any) (any, *messages.Error) {
 	switch method {
 	case "open", "tabs":
 		return map[string]any{"tabs": []map[string]any{{"id": 5, "url": "https://example.org/", "title": "Example"}}}, nil
+	case "info":
+		return map[string]any{"id": 5, "url": "https://example.org/", "title": "Example", "status": "complete"}, nil
 	case "eval":
+		if strings.HasPrefix(p["expr"].(string), "__buddi.queryAll(document, \"focus\")") {
+			return map[string]any{"value": `{"has":true}`}, nil
+		}
 		read, _ := json.Marshal(map[string]any{"tree": `- link "Next" [ref=e1]`, "next": 2, "title": "Example", "url": "https://example.org/",
 			"infos": map[string]any{"e1": map[string]any{"tag": "a", "role": "link", "name": "Next", "vis": true}}})
 		return map[string]any{"value": string(read)}, nil
@@ -214,5 +219,19 @@ func TestMaskedFieldsAreCoveredInTheScreenshot(t *testing.T) {
 	}
 	if gray(10, 10) || gray(150, 80) {
 		t.Error("the mask covered what it should not")
+	}
+}
+
+// TestAKeyThatGoesNowhereIsDone: a key pressed before any observation,
+// on a page that does not move, is done, not a navigation.
+func TestAKeyThatGoesNowhereIsDone(t *testing.T) {
+	f := &fake{answer: pageAnswer}
+	tabs, _ := New(Config{Caller: f}).Open(context.Background(), "c1")
+	out, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Press, Value: "Tab"})
+	if err != nil || out.Result != drivers.Done || out.Changed {
+		t.Fatalf("a Tab on a page that stays: %+v, %v; want done", out, err)
+	}
+	if n := f.count("cdp"); n != 2 {
+		t.Fatalf("%d debugger commands for one key; want its down and up", n)
 	}
 }

@@ -67,11 +67,15 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if err := ts.checkKey(st, a.Value, named.text, isNamed); err != nil {
 		return nil, err
 	}
+	if before == "" { // where the tab is before the key, to tell whether it went anywhere
+		st, err := ts.info(ctx, tab)
+		if err != nil {
+			return nil, err
+		}
+		before = st.URL
+	}
 	if err := ts.sendKey(ctx, tab, a.Value, named, isNamed); err != nil {
 		return nil, err
-	}
-	if before == "" {
-		before = ts.observedURL(tab)
 	}
 	return ts.settled(ctx, tab, before)
 }
