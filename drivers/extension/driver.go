@@ -76,9 +76,9 @@ func (d *Driver) Open(ctx context.Context, conversation string) (drivers.Tabs, e
 	if ts := d.convs[conversation]; ts != nil {
 		return ts, nil
 	}
-	ts := &Tabs{d: d, conv: conversation, active: ans.Tabs[0].ID, pages: map[int]*page{}, nextRef: 1}
+	ts := &Tabs{d: d, conv: conversation, active: ans.Tabs[0].ID, pages: map[int]page{}, nextRef: 1}
 	for _, t := range ans.Tabs {
-		ts.pages[t.ID] = &page{}
+		ts.pages[t.ID] = page{}
 	}
 	d.convs[conversation] = ts
 	return ts, nil

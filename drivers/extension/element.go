@@ -48,7 +48,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	if err := ts.eval(ctx, tab, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now); err != nil {
 		return nil, err
 	}
-	if then := ts.observedURL(tab); then != "" && now.URL != then {
+	if then := ts.seenOf(tab).observed; then != "" && now.URL != then {
 		return nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now.URL+")")
 	}
 	var infos map[string]elemInfo
@@ -75,7 +75,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 // sameTree reads the page again as it was last read and refuses when the
 // tree differs.
 func (ts *Tabs) sameTree(ctx context.Context, tab int, ref, tree string) error {
-	args := ts.lastArgs(tab)
+	args := ts.seenOf(tab).seen
 	ans, err := ts.read(ctx, tab, args)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func (ts *Tabs) tabOp(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 			return nil, err
 		}
 		ts.mu.Lock()
-		ts.pages[t.ID], ts.active = &page{}, t.ID
+		ts.pages[t.ID], ts.active = page{}, t.ID
 		ts.mu.Unlock()
 	case "switch":
 		n, err := ts.named(ctx, a.TabID)
@@ -96,8 +96,8 @@ func (ts *Tabs) closeTab(ctx context.Context, id string) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for _, t := range ans.Tabs {
-		if ts.pages[t.ID] == nil {
-			ts.pages[t.ID] = &page{}
+		if _, known := ts.pages[t.ID]; !known {
+			ts.pages[t.ID] = page{}
 		}
 	}
 	if len(ans.Tabs) > 0 {

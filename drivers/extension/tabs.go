@@ -16,9 +16,9 @@ type Tabs struct {
 	conv string
 
 	mu      sync.Mutex
-	active  int           // the Chrome tab id observations read
-	pages   map[int]*page // the group's tabs buddi knows of
-	nextRef int           // the next ref number never given in this conversation
+	active  int          // the Chrome tab id observations read
+	pages   map[int]page // the group's tabs buddi knows of
+	nextRef int          // the next ref number never given in this conversation
 	closed  bool
 	cancel  context.CancelFunc // the call in flight, for Interrupt
 }
@@ -30,12 +30,11 @@ type page struct {
 	seen     readArgs
 }
 
-// lastArgs is how tab was last read.
-func (ts *Tabs) lastArgs(tab int) readArgs {
-	p := ts.pageOf(tab)
+// seenOf is what buddi keeps of tab (nothing yet, for a tab never read).
+func (ts *Tabs) seenOf(tab int) page {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return p.seen
+	return ts.pages[tab]
 }
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -99,9 +98,9 @@ func (ts *Tabs) afterDrop(ctx context.Context, err error) error {
 		return fail(drivers.CodeTabGone, e, "The connection to your browser dropped, so buddi let go of this conversation's tabs (they are the owner's now), and no new tab could be opened; observe again once your browser is back.")
 	}
 	ts.mu.Lock()
-	ts.pages, ts.active = map[int]*page{}, ans.Tabs[0].ID
+	ts.pages, ts.active = map[int]page{}, ans.Tabs[0].ID
 	for _, t := range ans.Tabs {
-		ts.pages[t.ID] = &page{}
+		ts.pages[t.ID] = page{}
 	}
 	ts.mu.Unlock()
 	return fail(drivers.CodeTabGone, nil, "The connection to your browser dropped, so buddi let go of this conversation's tabs (they are the owner's now); a new blank tab is open: navigate again.")
@@ -133,29 +132,11 @@ func (ts *Tabs) current() int {
 	return ts.active
 }
 
-func (ts *Tabs) pageOf(tab int) *page {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	p := ts.pages[tab]
-	if p == nil {
-		p = &page{}
-		ts.pages[tab] = p
-	}
-	return p
-}
-
-func (ts *Tabs) observedURL(tab int) string {
-	p := ts.pageOf(tab)
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return p.observed
-}
-
+// setObserved records that tab was read, at url, with args.
 func (ts *Tabs) setObserved(tab int, url string, args readArgs) {
-	p := ts.pageOf(tab)
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	p.observed, p.seen = url, args
+	ts.pages[tab] = page{observed: url, seen: args}
 }
 
 // cdp sends one debugger command to tab; input marks a command the
