@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -54,8 +53,8 @@ func Start(t testing.TB) *Server {
 		t:       t,
 		bin:     bin,
 		dir:     filepath.Join(dir, "data"),
-		client:  "http://" + freeAddr(t),
-		peer:    "http://" + freeAddr(t),
+		client:  "http://" + FreeAddr(t),
+		peer:    "http://" + FreeAddr(t),
 		logPath: filepath.Join(dir, "etcd.log"),
 	}
 	t.Cleanup(func() {
@@ -161,16 +160,6 @@ func waitHealthy(url string, within time.Duration) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-}
-
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func tail(b []byte, n int) []byte {

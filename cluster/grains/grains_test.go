@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/cluster/grains"
 )
 
@@ -222,7 +222,7 @@ func TestStartFailsWithAnErrorAndLeavesTheClusterAsItWas(t *testing.T) {
 		m.Shutdown(false)
 		t.Fatalf("a member joined on %s, a port another member holds", ms[0].Address())
 	}
-	noEtcd := config("http://"+closedAddr(t), types(t, true))
+	noEtcd := config("http://"+etcdtest.FreeAddr(t), types(t, true))
 	noEtcd.DialTimeout = 500 * time.Millisecond
 	if m, err := grains.Start(noEtcd); err == nil {
 		m.Shutdown(false)
@@ -234,15 +234,4 @@ func TestStartFailsWithAnErrorAndLeavesTheClusterAsItWas(t *testing.T) {
 	if c := count(t, ms[0], "c1", &Incr{}); c.N != 1 || c.Addr != ms[0].Address() {
 		t.Errorf("after two failed starts c1 counted %d on %s, not 1 on %s", c.N, c.Addr, ms[0].Address())
 	}
-}
-
-// closedAddr is a 127.0.0.1 address nothing listens on.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }

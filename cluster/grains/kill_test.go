@@ -1,7 +1,6 @@
 package grains_test
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/cluster/grains"
 )
 
@@ -41,26 +41,11 @@ func runMemberChild(endpoint string) int {
 // its address.
 func startChild(t *testing.T, endpoint string) (*exec.Cmd, string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	cmd, line := etcdtest.Child(t, memberChildEnv, endpoint)
+	if !strings.HasPrefix(line, "127.0.0.1:") {
+		t.Fatalf("the member process said %q", line)
 	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), memberChildEnv+"="+endpoint)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "127.0.0.1:") {
-		t.Fatalf("the member process said %q, %v", line, err)
-	}
-	return cmd, strings.TrimSpace(line)
+	return cmd, line
 }
 
 func TestAGrainWhoseMemberWasKilledIsActivatedAgainElsewhere(t *testing.T) {

@@ -1,7 +1,6 @@
 package shared_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -173,24 +172,9 @@ func TestRegisterRefusesBadMembers(t *testing.T) {
 // startMember runs this test binary as a member named child.
 func startMember(t *testing.T, endpoint string) *exec.Cmd {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), memberChildEnv+"="+endpoint)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || line != "registered\n" {
-		t.Fatalf("the member process said %q, %v", line, err)
+	cmd, line := etcdtest.Child(t, memberChildEnv, endpoint)
+	if line != "registered" {
+		t.Fatalf("the member process said %q", line)
 	}
 	return cmd
 }

@@ -16,25 +16,10 @@ import (
 // fn runs on one goroutine at a time and must not block for long or call
 // Close.
 func (s *Store) WatchMembers(ctx context.Context, fn func([]Member)) error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return ErrClosed
-	}
-	s.watches.Add(1)
-	s.mu.Unlock()
-
-	wctx, cancel := context.WithCancel(ctx)
-	unhook := context.AfterFunc(s.life, cancel)
 	w := &memberWatcher{s: s, fn: fn}
-	listed := w.list(wctx)
-	go func() {
-		defer s.watches.Done()
-		defer cancel()
-		defer unhook()
-		w.run(wctx, listed)
-	}()
-	return nil
+	var listed bool
+	return s.startWatch(ctx, func(ctx context.Context) { listed = w.list(ctx) },
+		func(ctx context.Context) { w.run(ctx, listed) })
 }
 
 // memberWatcher is one WatchMembers' state, owned by its goroutine.

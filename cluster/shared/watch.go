@@ -44,6 +44,14 @@ func (e Event) AllowsWork() bool { return e.Reachable && !e.State.Stopped }
 // again. It ends when ctx is cancelled or the Store is closed. fn runs on
 // one goroutine at a time and must not block for long or call Close.
 func (s *Store) Watch(ctx context.Context, fn func(Event)) error {
+	w := &watcher{s: s, fn: fn}
+	return s.startWatch(ctx, func(ctx context.Context) { w.read(ctx) }, w.run)
+}
+
+// startWatch runs first on the caller's goroutine and then run on one of
+// its own, both with a context that ends with ctx or when the Store
+// closes; Close waits for run to return.
+func (s *Store) startWatch(ctx context.Context, first, run func(context.Context)) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -54,13 +62,12 @@ func (s *Store) Watch(ctx context.Context, fn func(Event)) error {
 
 	wctx, cancel := context.WithCancel(ctx)
 	unhook := context.AfterFunc(s.life, cancel)
-	w := &watcher{s: s, fn: fn}
-	w.read(wctx)
+	first(wctx)
 	go func() {
 		defer s.watches.Done()
 		defer cancel()
 		defer unhook()
-		w.run(wctx)
+		run(wctx)
 	}()
 	return nil
 }
