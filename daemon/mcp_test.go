@@ -2,14 +2,17 @@ package daemon_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/messages"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -118,5 +121,40 @@ func TestMCPDescriptionFollowsAirGapTurnedOnInSettings(t *testing.T) {
 	d.Must(t, "POST", "/api/settings/browser", map[string]any{"airGap": false})
 	if strings.Contains(actDoc(), says) {
 		t.Fatal("a session opened after air-gap was turned off still reads that it is on")
+	}
+}
+
+// TestAConversationNamedByAnMCPHeaderKeepsItsName: the conversation an MCP
+// client names in its Buddi-Conversation header is the task's for as long
+// as the task lives, whatever requests come after. (fasthttp reuses a
+// request's memory once it is answered; a name kept from it read, one
+// request later, as the next request's header written over it.)
+func TestAConversationNamedByAnMCPHeaderKeepsItsName(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{})
+	names := []string{"manual2", "zz9", "a-longer-conversation-name"}
+	for i, conv := range names {
+		token := d.AddAgent(t, fmt.Sprintf("agent%d", i), true)
+		cs, err := dialMCP(t, d.Addr(), token, conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "browser_task",
+			Arguments: map[string]any{"description": "keep the name " + conv}})
+		if err != nil || res.IsError {
+			t.Fatalf("browser_task in %s: %v %+v", conv, err, res)
+		}
+	}
+	var tasks []messages.TaskView
+	if err := d.Must(t, "GET", "/api/tasks", nil).Decode(&tasks); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, task := range tasks {
+		got[task.Description] = task.Conversation
+	}
+	for _, conv := range names {
+		if got["keep the name "+conv] != conv {
+			t.Errorf("the task asked for in %q is now in %q", conv, got["keep the name "+conv])
+		}
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
@@ -49,5 +51,33 @@ func (s *Server) newMCP() (*mcp.Handler, fasthttp.RequestHandler, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return h, fasthttpadaptor.NewFastHTTPHandler(h), nil
+	return h, fasthttpadaptor.NewFastHTTPHandler(detached(h)), nil
+}
+
+// detached gives next a request that owns its memory. fasthttp's adaptor
+// lends the header values, host, method and URI from the connection's
+// buffer, which the next request on it writes over; the MCP server keeps
+// some of them past the request (the Buddi-Conversation header names the
+// conversation a task lives in), so they are copied first.
+func detached(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		header := make(http.Header, len(r.Header))
+		for k, vs := range r.Header {
+			own := make([]string, len(vs))
+			for i, v := range vs {
+				own[i] = strings.Clone(v)
+			}
+			header[strings.Clone(k)] = own
+		}
+		r.Header = header
+		r.Host, r.Method, r.RequestURI = strings.Clone(r.Host), strings.Clone(r.Method), strings.Clone(r.RequestURI)
+		if r.URL != nil {
+			u := *r.URL
+			u.Scheme, u.Opaque, u.Host = strings.Clone(u.Scheme), strings.Clone(u.Opaque), strings.Clone(u.Host)
+			u.Path, u.RawPath, u.RawQuery = strings.Clone(u.Path), strings.Clone(u.RawPath), strings.Clone(u.RawQuery)
+			u.Fragment, u.RawFragment = strings.Clone(u.Fragment), strings.Clone(u.RawFragment)
+			r.URL = &u
+		}
+		next.ServeHTTP(w, r)
+	})
 }
