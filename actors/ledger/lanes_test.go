@@ -21,15 +21,18 @@ type stall struct {
 
 func stallAt(st *ledger.Store) *stall {
 	s := &stall{stalled: make(chan struct{}, 1), release: make(chan struct{})}
-	st.BeforeCommit(func() {
-		s.commits.Add(1)
-		select {
-		case s.stalled <- struct{}{}:
-		default:
-		}
-		<-s.release
-	})
+	st.BeforeCommit(s.hold)
 	return s
+}
+
+// hold is the stall itself: it counts the commit and waits for release.
+func (s *stall) hold() {
+	s.commits.Add(1)
+	select {
+	case s.stalled <- struct{}{}:
+	default:
+	}
+	<-s.release
 }
 
 // recorder collects the acknowledgements it is sent, in order.
@@ -65,30 +68,39 @@ func TestGroupCommitTakesEverythingWaitingInOneFsync(t *testing.T) {
 func TestOwnerWriteIsCommittedAheadOfWaitingAgentWrites(t *testing.T) {
 	st, pid, sys := open(t)
 	s := stallAt(st)
-	rec := &recorder{got: make(chan string, 20)}
-	agentAcks := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
-	ownerRec := &recorder{got: make(chan string, 1)}
-	ownerAck := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return ownerRec }))
+	// Before each commit, which of the owner's write and an agent's are
+	// already durable: the order of commits, read where they happen (the
+	// acknowledgements go to two actors, whose turns are not ordered).
+	durable := make(chan [2]bool, 8)
+	has := func(conv string) bool { _, ok, err := st.Task(conv); return ok && err == nil }
+	st.BeforeCommit(func() {
+		durable <- [2]bool{has("owner"), has("agent0")}
+		s.hold()
+	})
+	acks := &recorder{got: make(chan string, 20)}
+	ack := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return acks }))
 	put := func(conv string) []ledger.Op {
 		return []ledger.Op{ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv})}
 	}
-	sys.Root.Send(pid, &ledger.Write{Ops: put("first"), ReplyTo: agentAcks})
+	sys.Root.Send(pid, &ledger.Write{Ops: put("first"), ReplyTo: ack})
 	<-s.stalled
 	for i := range 10 {
-		sys.Root.Send(pid, &ledger.Write{Ops: put("agent" + string(rune('0'+i))), ReplyTo: agentAcks})
+		sys.Root.Send(pid, &ledger.Write{Ops: put("agent" + string(rune('0'+i))), ReplyTo: ack})
 	}
-	sys.Root.Send(pid, &ledger.Write{Owner: true, Ops: put("owner"), ReplyTo: ownerAck})
+	sys.Root.Send(pid, &ledger.Write{Owner: true, Ops: put("owner"), ReplyTo: ack})
 	close(s.release)
-	<-rec.got // the first write, committed before the stall lifted
-	<-ownerRec.got
-	if len(rec.got) != 0 {
-		t.Fatalf("%d agent writes that arrived first were acknowledged before the owner's", len(rec.got))
-	}
-	for range 10 {
-		<-rec.got
+	for range 12 {
+		<-acks.got
 	}
 	if n := s.commits.Load(); n != 3 {
 		t.Fatalf("%d commits, want 3: the first, the owner's alone, the agents' together", n)
+	}
+	<-durable // before the first commit
+	if d := <-durable; d != [2]bool{false, false} {
+		t.Fatalf("before the second commit owner/agent durable = %v, want neither", d)
+	}
+	if d := <-durable; d != [2]bool{true, false} {
+		t.Fatalf("before the third commit owner/agent durable = %v, want the owner's only: agent writes that arrived first were committed ahead of it", d)
 	}
 }
 
