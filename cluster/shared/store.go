@@ -19,6 +19,7 @@ const reconnectMaxDelay = 2 * time.Second
 type Store struct {
 	cli        *clientv3.Client
 	endpoints  []string
+	prefix     string
 	stopKey    string
 	membersKey string // <prefix>/members/, before each member's id
 
@@ -64,6 +65,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	return &Store{
 		cli:        cli,
 		endpoints:  cfg.Endpoints,
+		prefix:     cfg.Prefix,
 		stopKey:    cfg.Prefix + "/stop",
 		membersKey: cfg.Prefix + "/members/",
 		life:       life,

@@ -1,0 +1,220 @@
+package shared
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// Kind names a family of shared records, kept under <prefix>/<kind>/.
+type Kind string
+
+// The kinds of record the members share.
+const (
+	// Agents are the owner's agents, with their token hashes (never a token).
+	Agents Kind = "agents"
+	// Tasks are the conversations' tasks, written by the member holding
+	// the conversation's session.
+	Tasks Kind = "tasks"
+	// Homes name the member holding each conversation's session.
+	Homes Kind = "homes"
+)
+
+// Record is one shared value: its name within its kind, its bytes (JSON
+// the caller chose), and the etcd revision that last wrote it.
+type Record struct {
+	Name  string
+	Value []byte
+	Rev   int64
+}
+
+// ErrExists refuses a Create whose name is taken.
+var ErrExists = errors.New("shared: the name is taken in the cluster")
+
+// ErrChanged refuses a write whose revision check failed: another member
+// wrote the record since the revision the caller read.
+var ErrChanged = errors.New("shared: another member changed the record first")
+
+// recordName is what a record's name may be: what a conversation id or an
+// agent name may be, and never a path.
+var recordName = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,128}$`)
+
+func (s *Store) recordKey(k Kind, name string) (string, error) {
+	if !recordName.MatchString(name) {
+		return "", fmt.Errorf("shared: %q is not a record name (1 to 128 letters, digits and ._:@-)", name)
+	}
+	return s.prefix + "/" + string(k) + "/" + name, nil
+}
+
+func (s *Store) kindKey(k Kind) string { return s.prefix + "/" + string(k) + "/" }
+
+// Create writes a new record and fails with ErrExists when the name is
+// taken: one transaction, so of two members creating one name only one
+// succeeds. It returns the revision etcd committed.
+func (s *Store) Create(ctx context.Context, k Kind, name string, v []byte) (int64, error) {
+	return s.PutIf(ctx, k, name, v, 0)
+}
+
+// PutIf writes a record only if etcd's last write of it is revision rev
+// (0: only if it does not exist), and fails with ErrChanged (ErrExists for
+// rev 0) otherwise. It returns the revision etcd committed.
+func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev int64) (int64, error) {
+	if s.isClosed() {
+		return 0, ErrClosed
+	}
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
+		Then(clientv3.OpPut(key, string(v))).Commit()
+	switch {
+	case err != nil:
+		return 0, s.unreachable(err)
+	case !resp.Succeeded && rev == 0:
+		return 0, ErrExists
+	case !resp.Succeeded:
+		return 0, ErrChanged
+	}
+	return resp.Header.Revision, nil
+}
+
+// Get reads one record; false when there is none.
+func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, error) {
+	if s.isClosed() {
+		return Record{}, false, ErrClosed
+	}
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return Record{}, false, err
+	}
+	resp, err := s.cli.Get(ctx, key)
+	if err != nil {
+		return Record{}, false, s.unreachable(err)
+	}
+	if len(resp.Kvs) == 0 {
+		return Record{}, false, nil
+	}
+	kv := resp.Kvs[0]
+	return Record{Name: name, Value: kv.Value, Rev: kv.ModRevision}, true, nil
+}
+
+// Swap makes v the record and returns what it replaced (found false when
+// there was none), in one transaction.
+func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Record, found bool, err error) {
+	if s.isClosed() {
+		return Record{}, false, ErrClosed
+	}
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return Record{}, false, err
+	}
+	resp, err := s.cli.Put(ctx, key, string(v), clientv3.WithPrevKV())
+	if err != nil {
+		return Record{}, false, s.unreachable(err)
+	}
+	if resp.PrevKv == nil {
+		return Record{}, false, nil
+	}
+	return Record{Name: name, Value: resp.PrevKv.Value, Rev: resp.PrevKv.ModRevision}, true, nil
+}
+
+// Delete removes a record; removing one that is not there is no error.
+func (s *Store) Delete(ctx context.Context, k Kind, name string) error {
+	if s.isClosed() {
+		return ErrClosed
+	}
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return err
+	}
+	if _, err := s.cli.Delete(ctx, key); err != nil {
+		return s.unreachable(err)
+	}
+	return nil
+}
+
+// List reads every record of a kind, by name, and the revision read at.
+func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
+	if s.isClosed() {
+		return nil, 0, ErrClosed
+	}
+	resp, err := s.cli.Get(ctx, s.kindKey(k), clientv3.WithPrefix())
+	if err != nil {
+		return nil, 0, s.unreachable(err)
+	}
+	out := make([]Record, 0, len(resp.Kvs))
+	for _, kv := range resp.Kvs {
+		out = append(out, Record{Name: string(kv.Key[len(s.kindKey(k)):]), Value: kv.Value, Rev: kv.ModRevision})
+	}
+	return out, resp.Header.Revision, nil
+}
+
+// WatchList lists a kind's records and calls fn with them before it
+// returns (unless etcd does not answer then), and again, from a goroutine
+// of its own, after every change: each call has the whole list, so a
+// change missed while etcd was away is never lost. It ends when ctx is
+// cancelled or the Store is closed. fn runs on one goroutine at a time
+// and must not block for long or call Close.
+func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error {
+	w := &listWatcher{s: s, k: k, fn: fn}
+	var listed bool
+	return s.startWatch(ctx, func(ctx context.Context) { listed = w.list(ctx) },
+		func(ctx context.Context) { w.run(ctx, listed) })
+}
+
+// listWatcher is one WatchList's state, owned by its goroutine.
+type listWatcher struct {
+	s       *Store
+	k       Kind
+	fn      func([]Record)
+	started bool
+	last    []Record
+	rev     int64
+}
+
+func (w *listWatcher) run(ctx context.Context, listed bool) {
+	for ctx.Err() == nil {
+		if listed {
+			w.follow(ctx)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(probeEvery):
+		}
+		listed = w.list(ctx)
+	}
+}
+
+func (w *listWatcher) follow(ctx context.Context) {
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wch := w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.s.kindKey(w.k), clientv3.WithPrefix(), clientv3.WithRev(w.rev+1))
+	for resp := range wch {
+		if resp.Err() != nil || !w.list(ctx) {
+			return
+		}
+	}
+}
+
+func (w *listWatcher) list(ctx context.Context) bool {
+	rctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	rs, rev, err := w.s.List(rctx, w.k)
+	cancel()
+	if err != nil || ctx.Err() != nil {
+		return false
+	}
+	w.rev = max(w.rev, rev)
+	if w.started && slices.EqualFunc(rs, w.last, func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }) {
+		return true
+	}
+	w.started, w.last = true, rs
+	w.fn(slices.Clone(rs))
+	return true
+}
