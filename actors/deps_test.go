@@ -9,10 +9,8 @@ import (
 // TestBinaryAvoidsClusterDependencies fails if buddi starts depending on
 // protoactor's remote or cluster packages or their service backends, and
 // if any package of buddi's but the cluster's own (cluster/...) imports
-// etcd or gRPC: cluster mode is wired through cluster/shared only. The
-// session grains (cluster/grains) are built and tested but not yet wired
-// into the binary; when they are, protoactor's remote and cluster move
-// from banned to cluster-only here.
+// etcd, gRPC or protoactor's remote and cluster: cluster mode is wired
+// through cluster/shared and cluster/grains only.
 func TestBinaryAvoidsClusterDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}",
 		"github.com/buddi-dev/buddi/cmd/buddi").CombinedOutput()
@@ -20,15 +18,16 @@ func TestBinaryAvoidsClusterDependencies(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	banned := []string{
-		"github.com/asynkron/protoactor-go/remote", "github.com/asynkron/protoactor-go/cluster",
 		"github.com/hashicorp/consul", "k8s.io/",
 	}
-	clusterOnly := []string{"go.etcd.io/etcd", "google.golang.org/grpc"}
-	var extconn, etcd bool
+	clusterOnly := []string{"go.etcd.io/etcd", "google.golang.org/grpc",
+		"github.com/asynkron/protoactor-go/remote", "github.com/asynkron/protoactor-go/cluster"}
+	var extconn, etcd, grains bool
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imports, _ := strings.Cut(line, " ")
 		extconn = extconn || pkg == "github.com/buddi-dev/buddi/actors/extconn"
 		etcd = etcd || strings.HasPrefix(pkg, "go.etcd.io/etcd/client/v3")
+		grains = grains || pkg == "github.com/asynkron/protoactor-go/cluster"
 		for _, b := range banned {
 			if strings.HasPrefix(pkg, b) {
 				t.Errorf("the binary depends on %s", pkg)
@@ -45,8 +44,8 @@ func TestBinaryAvoidsClusterDependencies(t *testing.T) {
 			}
 		}
 	}
-	if !extconn || !etcd {
-		t.Errorf("the binary does not link the extension connection (%v) or the cluster's etcd client (%v); the list checked the wrong thing", extconn, etcd)
+	if !extconn || !etcd || !grains {
+		t.Errorf("the binary does not link the extension connection (%v), the cluster's etcd client (%v) or protoactor's cluster (%v); the list checked the wrong thing", extconn, etcd, grains)
 	}
 }
 

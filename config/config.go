@@ -70,6 +70,11 @@ type Config struct {
 	// host:port the other members and the owner reach this member at, as
 	// the member list shows it; empty for the address serve listens on.
 	ClusterAdvertise string
+	// ClusterPort is BUDDI_CLUSTER_PORT: the port this member's cluster
+	// transport (protoactor's remote, between members only) listens on,
+	// at the advertised host; 0 for any free port, which the member
+	// registers in etcd.
+	ClusterPort int
 }
 
 // DefaultEtcd is the etcd a cluster member talks to when
@@ -149,6 +154,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
+	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
+		return c, err
+	}
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
@@ -323,4 +331,17 @@ func CheckAdvertise(addr string) error {
 		return Invalid("BUDDI_CLUSTER_ADVERTISE %q is not host:port; give the address other members reach this one at, such as 10.0.0.5:7777 or buddi-0.buddi:7777", addr)
 	}
 	return nil
+}
+
+// clusterPort reads BUDDI_CLUSTER_PORT: empty for 0 (any free port).
+func clusterPort(v string) (int, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	p, err := strconv.Atoi(v)
+	if err != nil || p < 0 || p > 65535 {
+		return 0, Invalid("BUDDI_CLUSTER_PORT is %q; give a port from 0 (any free port) to 65535", v)
+	}
+	return p, nil
 }

@@ -50,7 +50,12 @@ func (d *Daemon) watchCluster() error {
 		return err
 	}
 	d.unwatch = func() { cancel(); stop() }
-	return nil
+	if err := d.watchAgents(ctx); err != nil {
+		return err
+	}
+	mirror := d.mirrorTasks(ctx)
+	d.unwatch = func() { cancel(); stop(); mirror() }
+	return d.startGrains()
 }
 
 func (d *Daemon) watchStop(ctx context.Context) error {

@@ -58,6 +58,7 @@ func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	d.memberID = id
 	addr := d.cfg.ClusterAdvertise
 	if addr == "" {
 		addr = d.addr

@@ -20,6 +20,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
@@ -97,6 +98,8 @@ type Daemon struct {
 	addr       string
 	shared     *shared.Store      // the cluster's etcd (--cluster); nil on one host
 	unwatch    context.CancelFunc // ends the watch of the cluster's Stop
+	memberID   string             // this member's id in the cluster
+	grains     *grains.Member     // the conversations' grains (--cluster)
 	notes      []string           // lines for the owner, said once serving is
 	Restarts   atomic.Int64
 }
@@ -196,7 +199,7 @@ func (d *Daemon) startActors() error {
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
 		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
-		Shared: d.sharedStop(),
+		Shared: d.sharedStop(), Agents: d.sharedAgents(),
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)
@@ -224,7 +227,7 @@ func (d *Daemon) serve(hash string, created bool) error {
 		_ = ln.Close()
 		return err
 	}
-	uc := ui.Config{Actors: d.gateway, OwnerHash: hash,
+	uc := ui.Config{Actors: d.actors(), OwnerHash: hash,
 		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
 		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach,
 		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor, ExtensionIDs: extension.Accepted()}
@@ -301,6 +304,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
 	}
+	d.stopGrains()
 	errs = append(errs, d.closeCluster())
 	if d.ext != nil {
 		errs = append(errs, stopActor(ctx, d.sys, d.ext))

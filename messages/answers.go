@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 )
@@ -323,3 +324,17 @@ func (TaskList) answer()         {}
 func (AgentList) answer()        {}
 func (SiteRequests) answer()     {}
 func (Shots) answer()            {}
+
+// Forwarded is an answer another member of a cluster gave, as the JSON it
+// sent: it goes on to the caller as it came.
+type Forwarded json.RawMessage
+
+func (Forwarded) answer() {}
+
+// MarshalJSON is the answer's own JSON ("null" for none).
+func (f Forwarded) MarshalJSON() ([]byte, error) {
+	if len(f) == 0 {
+		return []byte("null"), nil
+	}
+	return f, nil
+}

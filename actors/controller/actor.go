@@ -68,6 +68,8 @@ type Config struct {
 	// it, the controller refuses new work until a *messages.ClusterStop
 	// says etcd answers.
 	Shared SharedStop
+	// Agents is the cluster's list of agents in etcd; nil on a single host.
+	Agents SharedAgents
 }
 
 // Carry is the controller's state that must survive its restart: a Stop

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -12,7 +13,8 @@ import (
 )
 
 // addAgent registers an agent with the browser.* grant once the ledger has
-// it, and answers its token, which is never stored in plain form.
+// it (and, in a cluster, etcd first), and answers its token, which is
+// never stored in plain form.
 func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 	ag, token, e := a.agents.New(m, a.cfg.Now())
 	if e != nil {
@@ -20,7 +22,21 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 		return
 	}
 	sender := ctx.Sender()
-	w := &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.AgentKey(m.Name), ag)}}
+	if shared := a.cfg.Agents; shared != nil {
+		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.CreateAgent(c, ag) }, func(e *messages.Error) {
+			if e != nil {
+				reply(ctx, sender, fail(e))
+				return
+			}
+			a.storeAgent(ctx, ag, token, sender)
+		})
+		return
+	}
+	a.storeAgent(ctx, ag, token, sender)
+}
+
+func (a *Actor) storeAgent(ctx actor.Context, ag ledger.Agent, token string, sender *actor.PID) {
+	w := &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.AgentKey(ag.Name), ag)}}
 	a.write(ctx, w, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The agent", err))
@@ -37,9 +53,31 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 // answers once the removal and every end are durable. Its tasks stay tied
 // to its ID, which no agent added later has, even under the same name.
 func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
+	ag, ok := a.agents.Get(m.Name)
+	shared := a.cfg.Agents
+	if !ok || shared == nil || m.Name == messages.OwnerAgent {
+		a.removeAgentHere(ctx, m, ctx.Sender())
+		return
+	}
+	sender := ctx.Sender()
+	a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.DeleteAgent(c, ag) }, func(e *messages.Error) {
+		if e != nil {
+			reply(ctx, sender, fail(e))
+			return
+		}
+		if _, ok := a.agents.Get(m.Name); !ok { // the watch removed it meanwhile
+			reply(ctx, sender, &messages.OwnerReply{Result: &messages.AgentRemoved{Removed: m.Name}})
+			return
+		}
+		a.removeAgentHere(ctx, m, sender)
+	})
+}
+
+// removeAgentHere is removeAgent on this member.
+func (a *Actor) removeAgentHere(ctx actor.Context, m *messages.RemoveAgent, sender *actor.PID) {
 	ag, e := a.agents.Remove(m.Name)
 	if e != nil {
-		ctx.Respond(fail(e))
+		reply(ctx, sender, fail(e))
 		return
 	}
 	a.cfg.Routes.RemoveAgent(ag.TokenHash)
@@ -59,7 +97,6 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
 	}
 	a.cfg.Log.Info("agent removed", "agent", m.Name, "sessions", len(ending))
-	sender := ctx.Sender()
 	a.write(ctx, &ledger.Write{Owner: true, Ops: ops}, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The removal", err))

@@ -88,6 +88,10 @@ func (a *Actor) cluster(ctx actor.Context) bool {
 		a.clusterStop(ctx, m)
 	case *messages.ClusterMembers:
 		a.cfg.Carry.setMembers(m)
+	case *ClusterAgents:
+		a.clusterAgents(ctx, m)
+	case *Adopt:
+		a.adopt(ctx, m)
 	case *stopShared:
 		a.stopSharedAnswer(ctx, m)
 	case *sharedStillWanted:

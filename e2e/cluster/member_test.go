@@ -22,9 +22,9 @@ import (
 // patience bounds every wait for a condition; nothing asserts on timing.
 const patience = 45 * time.Second
 
-// member is one `buddi serve --cluster` process with an agent of its own
-// (agents are still kept per host). It keeps its data directory and
-// address across restarts.
+// member is one `buddi serve --cluster` process and the token of the
+// cluster's agent it calls with (agents are shared through etcd). It keeps
+// its data directory and address across restarts.
 type member struct {
 	*daemontest.Client
 	name  string
@@ -37,12 +37,12 @@ type member struct {
 	logs *daemontest.Buffer
 }
 
-// startMember starts a member called name and adds its agent.
-func startMember(t testing.TB, etcd *etcdtest.Server, name string) *member {
+// startMember starts a member called name that calls as the agent whose
+// token is agent.
+func startMember(t testing.TB, etcd *etcdtest.Server, name, agent string) *member {
 	t.Helper()
-	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd}
+	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd, agent: agent}
 	m.start(t)
-	m.agent = m.AddAgent(t, "ada", false)
 	return m
 }
 
@@ -148,6 +148,19 @@ func (m *member) health(t testing.TB) messages.Health {
 	if h.Cluster == nil {
 		t.Fatalf("%s's health has no cluster part", m.name)
 	}
+	return h
+}
+
+// healthUntil polls the member's /healthz until ok holds of it.
+func (m *member) healthUntil(t testing.TB, ok func(messages.Health) bool) messages.Health {
+	t.Helper()
+	var h messages.Health
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if h = m.health(t); ok(h) {
+			return h
+		}
+	}
+	t.Fatalf("%s's health never came to what the test waits for: %+v", m.name, h.Cluster)
 	return h
 }
 

@@ -1,0 +1,316 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/gateway"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/cluster/grains"
+	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// In a cluster every conversation is a grain (cluster/grains): one member
+// holds it, every member reaches it. The grain is the conversation's door
+// on the member that holds it: it runs the calls it is sent through that
+// member's own actors (the controller, the session actor and its browser),
+// so a session and its browser never leave their member, and it is where
+// the conversation moves when its member is lost.
+
+// grainTool is an agent call sent to the conversation's member.
+type grainTool struct {
+	Call     *messages.ToolCall `json:"call"`
+	Deadline time.Time          `json:"deadline"`
+}
+
+// grainOwner is an owner's control of one conversation sent to its member:
+// exactly one field is set.
+type grainOwner struct {
+	Start    *messages.StartTask  `json:"start,omitempty"`
+	Decide   *messages.DecideTask `json:"decide,omitempty"`
+	Release  *messages.Release    `json:"release,omitempty"`
+	Deadline time.Time            `json:"deadline"`
+}
+
+func (g *grainOwner) msg() any {
+	switch {
+	case g.Start != nil:
+		return g.Start
+	case g.Decide != nil:
+		return g.Decide
+	case g.Release != nil:
+		return g.Release
+	}
+	return nil
+}
+
+// grainAnswer is what the conversation's member answered, as JSON, so it
+// crosses members unchanged.
+type grainAnswer struct {
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *messages.Error `json:"error,omitempty"`
+}
+
+// grainTypes are the messages that cross members.
+func grainTypes() (*grains.Registry, error) {
+	r := grains.NewRegistry()
+	return r, errors.Join(
+		grains.Register[grainTool](r, "buddi.tool"),
+		grains.Register[grainOwner](r, "buddi.owner"),
+		grains.Register[grainAnswer](r, "buddi.answer"),
+	)
+}
+
+// grainMargin is kept of a caller's deadline for the answer's way back.
+const grainMargin = time.Second
+
+// startGrains joins this member to the cluster's grains; every agent call
+// and conversation control then goes through them (clusterActors).
+func (d *Daemon) startGrains() error {
+	if d.shared == nil {
+		return nil
+	}
+	types, err := grainTypes()
+	if err != nil {
+		return err
+	}
+	adv := d.cfg.ClusterAdvertise
+	if adv == "" {
+		adv = d.addr
+	}
+	host, _, err := net.SplitHostPort(adv)
+	if err != nil {
+		return fmt.Errorf("daemon: --cluster: the advertised address %s has no host: %w", adv, err)
+	}
+	log := d.opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d.grains, err = grains.Start(grains.Config{
+		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
+		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
+	})
+	if err != nil {
+		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT and that etcd answers", err)
+	}
+	return nil
+}
+
+// stopGrains leaves the grains' cluster, handing this member's
+// conversations to the others.
+func (d *Daemon) stopGrains() {
+	if d.grains != nil {
+		d.grains.Shutdown(true)
+	}
+}
+
+// conversationGrain is one conversation's grain on the member that holds
+// it. On its first message it claims the conversation for this member in
+// etcd; when another member held it before, the task moves here from etcd
+// and the agent's next act answers restarted: the page, the refs and the
+// step count start afresh, and nothing is replayed.
+type conversationGrain struct {
+	d       *Daemon
+	conv    string
+	claimed bool
+	moved   *ledger.Task // a task to adopt from a lost member, until it is
+	restart bool         // the next act answers restarted
+}
+
+func (g *conversationGrain) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *grainTool:
+		if e := g.arrive(); e != nil {
+			ctx.Respond(&grainAnswer{Error: e})
+			return
+		}
+		if g.restart && m.Call.Tool == messages.ToolAct {
+			g.restart = false
+			ctx.Respond(&grainAnswer{Error: movedError(g.conv)})
+			return
+		}
+		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
+			return answerOf(g.d.gateway.Tool(c, m.Call))
+		})
+	case *grainOwner:
+		if e := g.arrive(); e != nil {
+			ctx.Respond(&grainAnswer{Error: e})
+			return
+		}
+		msg := m.msg()
+		if msg == nil {
+			ctx.Respond(&grainAnswer{Error: &messages.Error{Code: messages.CodeBadInput, Message: "The control names nothing to do."}})
+			return
+		}
+		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
+			r := g.d.gateway.Owner(c, msg)
+			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
+		})
+	}
+}
+
+// run answers with f's answer from a goroutine of its own, so the grain
+// goes on taking calls (a second act answers busy, as on one host).
+func (g *conversationGrain) run(ctx actor.Context, deadline time.Time, f func(context.Context) *grainAnswer) {
+	if deadline.IsZero() {
+		deadline = time.Now().Add(2 * time.Minute)
+	}
+	wait := time.Until(deadline)
+	fut := actor.NewFuture(ctx.ActorSystem(), max(wait, time.Millisecond))
+	to, sys := fut.PID(), ctx.ActorSystem()
+	go func() {
+		c, cancel := context.WithDeadline(context.Background(), deadline.Add(-grainMargin))
+		defer cancel()
+		sys.Root.Send(to, f(c))
+	}()
+	ctx.ReenterAfter(fut, func(res any, err error) {
+		if a, ok := res.(*grainAnswer); ok && err == nil {
+			ctx.Respond(a)
+			return
+		}
+		ctx.Respond(&grainAnswer{Error: messages.Errorf(messages.CodeTimeout, "Conversation %s did not answer before the call's deadline.", g.conv)})
+	})
+}
+
+// answerOf is a local answer as it crosses members.
+func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
+	if e != nil {
+		return &grainAnswer{Error: e}
+	}
+	if tr.Error != nil || tr.Result == nil {
+		return &grainAnswer{Error: tr.Error}
+	}
+	raw, err := json.Marshal(tr.Result)
+	if err != nil {
+		return &grainAnswer{Error: messages.Errorf(messages.CodeInternal, "The answer could not be encoded: %v", err)}
+	}
+	return &grainAnswer{Result: raw}
+}
+
+// movedError is the first act's answer after a conversation moved.
+func movedError(conv string) *messages.Error {
+	return messages.Errorf(messages.CodeRestarted, "The member of the cluster that held conversation %s was lost, so its session started again on another member with the same task and budget; nothing was replayed and what you observed is gone: observe again.", conv)
+}
+
+// arrive claims the conversation for this member on the grain's first
+// call, and adopts its task when another member held it.
+func (g *conversationGrain) arrive() *messages.Error {
+	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
+	defer cancel()
+	if !g.claimed {
+		old, found, err := g.d.shared.Swap(c, shared.Homes, g.conv, []byte(g.d.memberID))
+		if err != nil {
+			return messages.CodeClusterDown.Err(err.Error())
+		}
+		g.claimed = true
+		if found && string(old.Value) != g.d.memberID {
+			if g.moved, err = g.sharedTask(c); err != nil {
+				return messages.CodeClusterDown.Err(err.Error())
+			}
+		}
+	}
+	if g.moved == nil {
+		return nil
+	}
+	r := g.d.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
+	if r.Error != nil && r.Error.Code != messages.CodeNoTask {
+		return r.Error // tried again on the next call
+	}
+	g.moved, g.restart = nil, r.Error == nil
+	return nil
+}
+
+// sharedTask is the conversation's task in etcd when it still runs.
+func (g *conversationGrain) sharedTask(c context.Context) (*ledger.Task, error) {
+	rec, ok, err := g.d.shared.Get(c, shared.Tasks, g.conv)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var t ledger.Task
+	if err := json.Unmarshal(rec.Value, &t); err != nil {
+		g.d.opts.Log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
+		return nil, nil
+	}
+	if t.State != ledger.TaskActive || !time.Now().Before(t.Expires) {
+		return nil, nil
+	}
+	return &t, nil
+}
+
+// clusterActors is what the surfaces call in a cluster: agent calls and
+// controls of one conversation go to its grain, wherever it is; the rest
+// is this member's.
+type clusterActors struct {
+	*gateway.Gateway
+	grains *grains.Member
+}
+
+// Tool runs an agent call on the member that holds its conversation.
+func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.ToolResult, *messages.Error) {
+	dl, _ := ctx.Deadline()
+	res, err := a.grains.Request(ctx, c.Conversation, &grainTool{Call: c, Deadline: dl})
+	ans, e := fromGrain(res, err)
+	if e != nil {
+		return messages.FailWith(e), nil
+	}
+	return &messages.ToolResult{Result: ans.forwarded(), Error: ans.Error}, nil
+}
+
+// Owner sends the controls of one conversation to its member.
+func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
+	g := &grainOwner{}
+	var conv string
+	switch m := msg.(type) {
+	case *messages.StartTask:
+		g.Start, conv = m, m.Conversation
+	case *messages.DecideTask:
+		g.Decide, conv = m, m.Conversation
+	case *messages.Release:
+		g.Release, conv = m, m.Conversation
+	}
+	if conv == "" || messages.CheckConversation(conv) != nil {
+		return a.Gateway.Owner(ctx, msg) // not a conversation's, or refused here
+	}
+	g.Deadline, _ = ctx.Deadline()
+	res, err := a.grains.Request(ctx, conv, g)
+	ans, e := fromGrain(res, err)
+	if e != nil {
+		return messages.OwnerFail(e)
+	}
+	return &messages.OwnerReply{Result: ans.forwarded(), Error: ans.Error}
+}
+
+func (a *grainAnswer) forwarded() messages.Answer {
+	if a.Error != nil || len(a.Result) == 0 {
+		return nil
+	}
+	return messages.Forwarded(a.Result)
+}
+
+// fromGrain reads a grain's answer, or says why none came.
+func fromGrain(res any, err error) (*grainAnswer, *messages.Error) {
+	switch {
+	case errors.Is(err, grains.ErrNoAnswer):
+		return nil, &messages.Error{Code: messages.CodeRestarted, Message: "The member of the cluster holding this conversation did not answer in time, so it is not known whether the call finished; nothing is replayed. Observe again before acting."}
+	case errors.Is(err, grains.ErrUnavailable):
+		return nil, messages.Errorf(messages.CodeClusterDown, "No member of the cluster could take this conversation in time (%v); try again shortly.", err)
+	case errors.Is(err, grains.ErrClosed):
+		return nil, &messages.Error{Code: messages.CodeClusterDown, Message: "This member is leaving the cluster; call another member."}
+	case err != nil:
+		return nil, messages.Errorf(messages.CodeInternal, "The conversation's member could not be reached: %v", err)
+	}
+	ans, ok := res.(*grainAnswer)
+	if !ok {
+		return nil, messages.Errorf(messages.CodeInternal, "The conversation's member answered %T.", res)
+	}
+	return ans, nil
+}

@@ -1,0 +1,147 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui"
+)
+
+// actors is what the surfaces call: in a cluster, through the grains.
+func (d *Daemon) actors() ui.Actors {
+	if d.grains == nil {
+		return d.gateway
+	}
+	return clusterActors{Gateway: d.gateway, grains: d.grains}
+}
+
+// sharedAgents is the controller's view of the cluster's agents: nil (an
+// interface holding nothing) on one host.
+func (d *Daemon) sharedAgents() controller.SharedAgents {
+	if d.shared == nil {
+		return nil
+	}
+	return agentsInEtcd{d.shared}
+}
+
+// agentsInEtcd keeps the owner's agents under <prefix>/agents/<name>: the
+// record with its token's hash, never the token.
+type agentsInEtcd struct{ s *shared.Store }
+
+func (a agentsInEtcd) CreateAgent(ctx context.Context, ag ledger.Agent) *messages.Error {
+	v, err := json.Marshal(ag)
+	if err != nil {
+		return messages.Errorf(messages.CodeInternal, "The agent could not be encoded: %v", err)
+	}
+	_, err = a.s.Create(ctx, shared.Agents, ag.Name, v)
+	switch {
+	case errors.Is(err, shared.ErrExists):
+		return messages.Errorf(messages.CodeAgentExists, "Agent %s already exists in the cluster (added through another member); remove it first (`buddi agent remove %s`) to issue a new token.", ag.Name, ag.Name)
+	case err != nil:
+		return messages.CodeClusterDown.Err(err.Error())
+	}
+	return nil
+}
+
+func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) *messages.Error {
+	rec, ok, err := a.s.Get(ctx, shared.Agents, ag.Name)
+	if err != nil {
+		return messages.CodeClusterDown.Err(err.Error())
+	}
+	if !ok {
+		return nil
+	}
+	var have ledger.Agent
+	if json.Unmarshal(rec.Value, &have) == nil && have.ID != ag.ID {
+		return nil // the name is another agent's now; this one is gone already
+	}
+	if err := a.s.Delete(ctx, shared.Agents, ag.Name); err != nil {
+		return messages.CodeClusterDown.Err(err.Error())
+	}
+	return nil
+}
+
+// watchAgents feeds the controller the cluster's agents; the first list is
+// delivered before it returns, so the member knows every agent before it
+// serves anyone.
+func (d *Daemon) watchAgents(ctx context.Context) error {
+	return d.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record) {
+		m := &controller.ClusterAgents{Agents: make([]ledger.Agent, 0, len(rs))}
+		for _, r := range rs {
+			var ag ledger.Agent
+			if err := json.Unmarshal(r.Value, &ag); err != nil || ag.Name != r.Name || ag.ID == "" || ag.TokenHash == "" {
+				d.opts.Log.Warn("the cluster's record of an agent does not decode; it is not accepted here", "agent", r.Name)
+				continue
+			}
+			m.Agents = append(m.Agents, ag)
+		}
+		d.sys.Root.Send(d.controller, m)
+	})
+}
+
+// taskRetry is the pause before writing again a task etcd did not take.
+const taskRetry = time.Second
+
+// mirrorTasks writes every task this member changes to etcd, under
+// <prefix>/tasks/<conversation>, so the member that takes a conversation
+// over after this one is lost knows its task and budget. A write etcd
+// does not take is tried again until a newer state replaces it.
+func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
+	sub := d.gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer sub.Close()
+		pending := map[string]ledger.Task{}
+		for {
+			c, cancel := context.WithTimeout(ctx, taskRetry)
+			ev, err := sub.Next(c)
+			cancel()
+			if ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
+					if tc, ok := e.(*messages.TaskChanged); ok {
+						pending[tc.Task.Conversation] = d.taskOf(tc.Task)
+					}
+				}
+			}
+			for conv, t := range pending {
+				if d.putTask(ctx, t) == nil {
+					delete(pending, conv)
+				}
+			}
+		}
+	})
+	return wg.Wait
+}
+
+// taskOf is the task an event shows, with the agent's id from the ledger.
+func (d *Daemon) taskOf(v messages.TaskView) ledger.Task {
+	t := ledger.Task{Conversation: v.Conversation, Agent: v.Agent, Description: v.Description, State: v.State,
+		MaxSteps: v.MaxSteps, Lifetime: v.Lifetime, Created: v.Created, Started: v.Started, Expires: v.Expires,
+		EndReason: v.EndReason}
+	if stored, ok, err := d.store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
+		t.AgentID = stored.AgentID
+	}
+	return t
+}
+
+func (d *Daemon) putTask(ctx context.Context, t ledger.Task) error {
+	v, err := json.Marshal(t)
+	if err != nil {
+		return nil // cannot happen for this struct; nothing to retry
+	}
+	c, cancel := context.WithTimeout(ctx, clusterOpenWait)
+	defer cancel()
+	_, _, err = d.shared.Swap(c, shared.Tasks, t.Conversation, v)
+	return err
+}

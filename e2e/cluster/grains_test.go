@@ -1,0 +1,154 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// homeOf is the member etcd names as holding conv's session.
+func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *member {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	st, err := shared.Open(ctx, shared.Config{Endpoints: []string{etcd.Endpoint()}, Prefix: shared.DefaultPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rec, ok, err := st.Get(ctx, shared.Homes, conv)
+	if err != nil || !ok {
+		t.Fatalf("etcd names no member for %s: %v", conv, err)
+	}
+	for _, m := range ms {
+		if m.cmd.ProcessState == nil && m.id(t) == string(rec.Value) {
+			return m
+		}
+	}
+	t.Fatalf("etcd names member %s for %s, which is none of the running ones", rec.Value, conv)
+	return nil
+}
+
+// sessions lists the sessions the member itself holds.
+func (m *member) sessions(t testing.TB) []messages.SessionInfo {
+	t.Helper()
+	var list []messages.SessionInfo
+	if err := m.Must(t, "GET", "/api/browser/sessions", nil).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+func stepsOf(t testing.TB, m *member, conv string) (messages.SessionInfo, bool) {
+	t.Helper()
+	for _, s := range m.sessions(t) {
+		if s.Conversation == conv {
+			return s, true
+		}
+	}
+	return messages.SessionInfo{}, false
+}
+
+// A task the owner starts through a is reached by the agent through b
+// and c alike: one session, on the member etcd names, counts every act;
+// no other member holds one.
+func TestAConversationStartedThroughOneMemberIsCalledThroughAnother(t *testing.T) {
+	etcd, a, b, c := three(t)
+	a.Task(t, "ada", "c1", 20)
+	c.Observe(t, c.agent, "c1")
+	b.Observe(t, b.agent, "c1")
+	if r := a.Tool(t, a.agent, "browser.status", "c1", map[string]any{}); !r.OK {
+		t.Fatalf("status through a: %s: %s", r.Code(), r.Error.Message)
+	}
+	home := homeOf(t, etcd, "c1", a, b, c)
+	s, ok := stepsOf(t, home, "c1")
+	if !ok || s.StepsUsed != 2 || s.StepsMax != 20 {
+		t.Fatalf("%s, the member holding c1, lists %+v (found %v); want one session with 2 of 20 steps used", home.name, s, ok)
+	}
+	for _, m := range []*member{a, b, c} {
+		if _, ok := stepsOf(t, m, "c1"); ok != (m == home) {
+			t.Fatalf("%s lists c1: %v; only %s holds it", m.name, ok, home.name)
+		}
+	}
+}
+
+// Conversations spread over the members, and the owner's Stop through
+// one member refuses the acts of every conversation, wherever it lives.
+func TestStopRefusesConversationsOnEveryMember(t *testing.T) {
+	etcd, a, b, c := three(t)
+	convs := make([]string, 12)
+	for i := range convs {
+		convs[i] = fmt.Sprintf("spread-%d", i)
+		a.Task(t, "ada", convs[i], 50)
+	}
+	homes := map[string]bool{}
+	for _, conv := range convs {
+		homes[homeOf(t, etcd, conv, a, b, c).name] = true
+	}
+	if len(homes) < 2 {
+		t.Fatalf("12 conversations all live on %v; placement does not spread them", homes)
+	}
+	b.Must(t, "POST", "/api/browser/stop", nil)
+	for _, m := range []*member{a, b, c} {
+		for _, conv := range convs {
+			if r := m.Act(t, m.agent, conv, map[string]any{"action": "observe"}); r.Code() != messages.CodeStopped {
+				t.Fatalf("%s's act through %s answered %q under the Stop", conv, m.name, r.Code())
+			}
+		}
+	}
+}
+
+// kill -9 of the member holding a conversation: the next call through
+// another member starts its session again elsewhere with the task and
+// its budget, answers restarted once (nothing replayed), then works.
+func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
+	etcd, a, b, c := three(t)
+	a.Task(t, "ada", "c2", 30)
+	for range 3 {
+		b.Observe(t, b.agent, "c2")
+	}
+	home := homeOf(t, etcd, "c2", a, b, c)
+	before, _ := stepsOf(t, home, "c2")
+	home.kill9()
+	var via *member
+	for _, m := range []*member{a, b, c} {
+		if m != home {
+			via = m
+		}
+	}
+	var moved bool
+	deadline := time.Now().Add(patience)
+	for {
+		r := via.Act(t, via.agent, "c2", map[string]any{"action": "observe"})
+		if r.OK {
+			break
+		}
+		switch {
+		case time.Now().After(deadline):
+			t.Fatalf("c2 through %s still answers %q: %s", via.name, r.Code(), r.Error.Message)
+		case r.Code() == messages.CodeRestarted && strings.Contains(r.Error.Message, "started again on another member"):
+			moved = true
+		case r.Code() != messages.CodeRestarted && r.Code() != messages.CodeClusterDown:
+			t.Fatalf("c2 through %s answered %q while its member was lost: %s", via.name, r.Code(), r.Error.Message)
+		}
+	}
+	if !moved {
+		t.Fatal("c2 worked again without first saying it restarted on another member")
+	}
+	now := homeOf(t, etcd, "c2", a, b, c)
+	s, ok := stepsOf(t, now, "c2")
+	switch {
+	case !ok:
+		t.Fatalf("%s holds c2 in etcd but lists no session for it", now.name)
+	case s.StepsMax != before.StepsMax || s.Task != before.Task || !s.Expires.Equal(before.Expires):
+		t.Fatalf("c2's task moved as %+v; it was %+v", s, before)
+	case s.StepsUsed != 1:
+		t.Fatalf("c2 moved with %d steps used, want 1 (the observe after the move; nothing replayed)", s.StepsUsed)
+	}
+}
