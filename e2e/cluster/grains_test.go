@@ -152,3 +152,61 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 		t.Fatalf("c2 moved with %d steps used, want 1 (the observe after the move; nothing replayed)", s.StepsUsed)
 	}
 }
+
+// An agent added through one member is known to every member; removed
+// through another, its token is refused everywhere and its session ends;
+// two members adding one name at once give it to exactly one agent.
+func TestAgentsAreTheClustersAndARemovalHoldsEverywhere(t *testing.T) {
+	_, a, b, c := three(t)
+	bea := c.AddAgent(t, "bea", false)
+	a.Task(t, "bea", "c3", 10)
+	for _, m := range []*member{a, b, c} {
+		if r := m.Act(t, bea, "c3", map[string]any{"action": "observe"}); !r.OK {
+			t.Fatalf("bea, added through c, acts through %s: %s: %s", m.name, r.Code(), r.Error.Message)
+		}
+	}
+	b.Must(t, "DELETE", "/api/agents/bea", nil)
+	for _, m := range []*member{a, b, c} {
+		for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+			r := m.Act(t, bea, "c3", map[string]any{"action": "observe"})
+			if r.Code() == messages.CodeUnauthorized {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("bea's token, removed through b, still answers %q through %s", r.Code(), m.name)
+			}
+		}
+		if _, ok := stepsOf(t, m, "c3"); ok {
+			t.Fatalf("%s still holds bea's session after bea was removed", m.name)
+		}
+	}
+
+	got := make(chan string, 3)
+	for _, m := range []*member{a, b, c} {
+		go func() {
+			r, err := m.Do("POST", "/api/agents", m.Owner, messages.OwnerBody{Name: "cal"})
+			switch {
+			case err != nil:
+				got <- err.Error()
+			case r.OK:
+				got <- "ok"
+			default:
+				got <- string(r.Code())
+			}
+		}()
+	}
+	var ok, exists int
+	for range 3 {
+		switch g := <-got; g {
+		case "ok":
+			ok++
+		case string(messages.CodeAgentExists):
+			exists++
+		default:
+			t.Fatalf("adding cal answered %s", g)
+		}
+	}
+	if ok != 1 || exists != 2 {
+		t.Fatalf("three members adding cal at once: %d added, %d agent_exists; want 1 and 2", ok, exists)
+	}
+}
