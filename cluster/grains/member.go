@@ -28,6 +28,7 @@ type Member struct {
 	cancel   context.CancelFunc // the provider's etcd client context
 
 	topology *eventstream.Subscription
+	losses   losses
 
 	mu      sync.RWMutex
 	closed  bool
@@ -147,6 +148,7 @@ func (m *Member) Members() []string {
 // publishes. protoactor's MemberList hands out its sets without a lock, so
 // they are copied here, in the publishing goroutine, under m.mu.
 func (m *Member) follow(ev any) {
+	m.losses.follow(ev)
 	t, ok := ev.(*cluster.ClusterTopology)
 	if !ok {
 		return

@@ -107,7 +107,15 @@ func (m *Member) ask(ctx context.Context, pid *actor.PID, wire *wrapperspb.Bytes
 		reply, err := future.Result()
 		done <- result{reply, err}
 	}()
+	var lost <-chan struct{} // nil: never, for an activation on this member
+	if pid.Address != m.system.Address() {
+		ch, unwatch := m.losses.watch(pid.Address)
+		defer unwatch()
+		lost = ch
+	}
 	select {
+	case <-lost:
+		return nil, fmt.Errorf("%w: the member at %s holding it was lost", ErrNoAnswer, pid.Address)
 	case r := <-done:
 		switch {
 		case errors.Is(r.err, actor.ErrDeadLetter) || errors.Is(r.err, remote.ErrDeadLetter):

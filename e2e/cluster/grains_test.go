@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -122,25 +123,7 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 			via = m
 		}
 	}
-	var moved bool
-	deadline := time.Now().Add(patience)
-	for {
-		r := via.Act(t, via.agent, "c2", map[string]any{"action": "observe"})
-		if r.OK {
-			break
-		}
-		switch {
-		case time.Now().After(deadline):
-			t.Fatalf("c2 through %s still answers %q: %s", via.name, r.Code(), r.Error.Message)
-		case r.Code() == messages.CodeRestarted && strings.Contains(r.Error.Message, "started again on another member"):
-			moved = true
-		case r.Code() != messages.CodeRestarted && r.Code() != messages.CodeClusterDown:
-			t.Fatalf("c2 through %s answered %q while its member was lost: %s", via.name, r.Code(), r.Error.Message)
-		}
-	}
-	if !moved {
-		t.Fatal("c2 worked again without first saying it restarted on another member")
-	}
+	untilMoved(t, via, "c2")
 	now := homeOf(t, etcd, "c2", a, b, c)
 	s, ok := stepsOf(t, now, "c2")
 	switch {
@@ -208,5 +191,65 @@ func TestAgentsAreTheClustersAndARemovalHoldsEverywhere(t *testing.T) {
 	}
 	if ok != 1 || exists != 2 {
 		t.Fatalf("three members adding cal at once: %d added, %d agent_exists; want 1 and 2", ok, exists)
+	}
+}
+
+// untilMoved calls conv through via until it works again after its member
+// was lost, and fails t unless it first said it restarted elsewhere.
+func untilMoved(t testing.TB, via *member, conv string) {
+	t.Helper()
+	var moved bool
+	deadline := time.Now().Add(patience)
+	for {
+		r := via.Act(t, via.agent, conv, map[string]any{"action": "observe"})
+		if r.OK {
+			break
+		}
+		switch {
+		case time.Now().After(deadline):
+			t.Fatalf("%s through %s still answers %q: %s", conv, via.name, r.Code(), r.Error.Message)
+		case r.Code() == messages.CodeRestarted && strings.Contains(r.Error.Message, "started again on another member"):
+			moved = true
+		case r.Code() != messages.CodeRestarted && r.Code() != messages.CodeClusterDown:
+			t.Fatalf("%s through %s answered %q while its member was lost: %s", conv, via.name, r.Code(), r.Error.Message)
+		}
+	}
+	if !moved {
+		t.Fatalf("%s worked again without first saying it restarted on another member", conv)
+	}
+}
+
+// An act in flight when its member is killed is answered as not known to
+// have finished, and is not run again: the step count where the
+// conversation moves counts only the observe after the move.
+func TestAnActInFlightOnAKilledMemberIsNotKnownToHaveFinished(t *testing.T) {
+	etcd, a, b, c := three(t)
+	a.Task(t, "ada", "c4", 30)
+	b.Observe(t, b.agent, "c4")
+	home := homeOf(t, etcd, "c4", a, b, c)
+	via := a
+	if via == home {
+		via = b
+	}
+	answered := make(chan *daemontest.Reply, 1)
+	go func() {
+		r, err := via.Do("POST", "/api/tools/browser.act", via.agent, map[string]any{"conversation": "c4",
+			"input": map[string]any{"action": "wait_for", "wait": map[string]any{"text": "never on the page"}, "timeoutMs": 15000}})
+		if err != nil {
+			t.Error(err)
+		}
+		answered <- r
+	}()
+	time.Sleep(2 * time.Second) // the wait is running on home
+	start := time.Now()
+	home.kill9()
+	r := <-answered
+	t.Logf("the caller heard after %v: %s", time.Since(start), r.Code())
+	if r.Code() != messages.CodeRestarted || !strings.Contains(r.Error.Message, "not known whether") {
+		t.Fatalf("the act in flight on the killed member answered %q (%v); want restarted, not known whether it finished", r.Code(), r.Error)
+	}
+	untilMoved(t, via, "c4")
+	if s, ok := stepsOf(t, homeOf(t, etcd, "c4", a, b, c), "c4"); !ok || s.StepsUsed != 1 {
+		t.Fatalf("c4 moved with %+v (found %v); want 1 step used: the wait was not run again", s, ok)
 	}
 }
