@@ -126,8 +126,18 @@ type conversationGrain struct {
 	restart bool         // the next act answers restarted
 }
 
+// grainIdle is how long a grain without calls waits before it checks
+// whether it still has anything to keep.
+const grainIdle = 2 * time.Minute
+
 func (g *conversationGrain) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		ctx.SetReceiveTimeout(grainIdle)
+	case *actor.ReceiveTimeout:
+		if !g.keeps() {
+			ctx.Stop(ctx.Self()) // its member's slot is free again
+		}
 	case *grainTool:
 		if e := g.arrive(); e != nil {
 			ctx.Respond(&grainAnswer{Error: e})
@@ -156,6 +166,17 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
 		})
 	}
+}
+
+// keeps reports whether the conversation has anything on this member: a
+// session, or a task pending or running (a pending task's answer must
+// find it here).
+func (g *conversationGrain) keeps() bool {
+	if g.moved != nil || g.d.routes.Holds(g.conv) {
+		return true
+	}
+	t, ok, err := g.d.store.Task(g.conv)
+	return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
 }
 
 // run answers with f's answer from a goroutine of its own, so the grain

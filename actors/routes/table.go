@@ -151,6 +151,13 @@ func (t *Table) Sessions() messages.SessionList {
 	return out
 }
 
+// Holds reports whether conv's session runs here.
+func (t *Table) Holds(conv string) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.sessions[conv] != nil
+}
+
 // Reset forgets every agent and session: a restarted controller pushes its
 // own view again.
 func (t *Table) Reset() {
