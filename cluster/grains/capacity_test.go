@@ -1,0 +1,218 @@
+package grains_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/grains"
+)
+
+// gauge counts a member's live counters, as its producer makes them and
+// they stop, and the most it ever held at once.
+type gauge struct {
+	mu         sync.Mutex
+	live, most int
+}
+
+func (g *gauge) add(d int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.live += d
+	g.most = max(g.most, g.live)
+}
+
+func (g *gauge) read() (live, most int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.live, g.most
+}
+
+// startLimited joins a member holding at most capacity sessions; its
+// gauge counts them.
+func startLimited(t *testing.T, srv *etcdtest.Server, capacity int) (*grains.Member, *gauge) {
+	t.Helper()
+	g := &gauge{}
+	cfg := config(srv.Endpoint(), types(t, true))
+	cfg.Capacity = capacity
+	cfg.Produce = func(id string) actor.Actor {
+		g.add(1)
+		return &counter{identity: id, gauge: g}
+	}
+	m, err := grains.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Shutdown(false) })
+	return m, g
+}
+
+// preferring returns an identity, new to this test, whose rendezvous
+// order m heads: m places it, and activates it while it has room.
+func preferring(t *testing.T, m *grains.Member, prefix string) string {
+	t.Helper()
+	for i := range 1000 {
+		id := fmt.Sprintf("%s-%d", prefix, i)
+		if m.Authority(id) == m.Address() {
+			return id
+		}
+	}
+	t.Fatalf("no identity of 1000 is placed by %s", m.Address())
+	return ""
+}
+
+// checkGauges fails when a member ever held more than capacity.
+func checkGauges(t *testing.T, capacity int, gs ...*gauge) {
+	t.Helper()
+	for i, g := range gs {
+		if _, most := g.read(); most > capacity {
+			t.Errorf("member %d held %d sessions at once, more than its capacity %d", i, most, capacity)
+		}
+	}
+}
+
+func TestAFullClusterRefusesANewSessionNamingItsLimit(t *testing.T) {
+	srv, _ := cluster(t, 0)
+	a, ga := startLimited(t, srv, 2)
+	b, gb := startLimited(t, srv, 2)
+	waitMembers(t, a, b)
+	held := map[string]int{}
+	where := map[string]string{}
+	for i := range 4 {
+		id := fmt.Sprintf("cap-%d", i)
+		c := count(t, []*grains.Member{a, b}[i%2], id, &Incr{})
+		held[c.Addr]++
+		where[id] = c.Addr
+	}
+	if held[a.Address()] != 2 || held[b.Address()] != 2 {
+		t.Errorf("4 sessions were placed %v, not 2 on each member", held)
+	}
+	checkGauges(t, 2, ga, gb)
+
+	for _, m := range []*grains.Member{a, b} {
+		_, err := m.Request(context.Background(), "cap-4", &Incr{})
+		var full *grains.NoRoomError
+		if !errors.Is(err, grains.ErrNoRoom) || !errors.As(err, &full) {
+			t.Fatalf("a 5th session through %s answered %v, not ErrNoRoom", m.Address(), err)
+		}
+		want := "Every member of the cluster is full: 2 members hold at most 4 sessions in all; release a session or add a member."
+		if err.Error() != want {
+			t.Errorf("the refusal says %q, not %q", err, want)
+		}
+	}
+	// the sessions held are still reached, through either member
+	for id, addr := range where {
+		if c := count(t, b, id, &Where{}); c.Addr != addr || c.N != 1 {
+			t.Errorf("after the refusal %s counts %d on %s, not 1 on %s", id, c.N, c.Addr, addr)
+		}
+	}
+
+	quit := count(t, a, "cap-0", &Quit{})
+	c := countWhileFull(t, b, "cap-4")
+	if c.Addr != quit.Addr {
+		t.Errorf("cap-4 was activated on %s, not on %s where cap-0 freed a slot", c.Addr, quit.Addr)
+	}
+	checkGauges(t, 2, ga, gb)
+	if _, err := a.Request(context.Background(), "cap-0", &Incr{}); !errors.Is(err, grains.ErrNoRoom) {
+		t.Errorf("cap-0, stopped and its slot taken by cap-4, answered %v, not ErrNoRoom", err)
+	}
+}
+
+// countWhileFull sends Incr to id until a slot is free (a stopped
+// activation frees its slot when its member sees it stop).
+func countWhileFull(t *testing.T, m *grains.Member, id string) *Count {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for {
+		reply, err := m.Request(context.Background(), id, &Incr{})
+		if err == nil {
+			return reply.(*Count)
+		}
+		if !errors.Is(err, grains.ErrNoRoom) || time.Now().After(deadline) {
+			t.Fatalf("%s through %s: %v", id, m.Address(), err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestAFullMemberPassesANewSessionToOneWithRoom(t *testing.T) {
+	srv, _ := cluster(t, 0)
+	small, gs := startLimited(t, srv, 1)
+	big, _ := startLimited(t, srv, 0)
+	waitMembers(t, small, big)
+	first := preferring(t, small, "first")
+	if c := count(t, big, first, &Incr{}); c.Addr != small.Address() {
+		t.Fatalf("%s, which %s places, was activated on %s while it had room", first, small.Address(), c.Addr)
+	}
+	second := preferring(t, small, "second")
+	for _, m := range []*grains.Member{small, big} {
+		if c := count(t, m, second, &Incr{}); c.Addr != big.Address() {
+			t.Errorf("with %s full, %s was reached on %s through %s, not on %s", small.Address(), second, c.Addr, m.Address(), big.Address())
+		}
+	}
+	checkGauges(t, 1, gs)
+}
+
+func TestSessionsOfAMemberThatLeftFitTheRemainingMember(t *testing.T) {
+	for name, graceful := range map[string]bool{"graceful": true, "hard": false} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := cluster(t, 0)
+			holder, _ := startLimited(t, srv, 2)
+			rest, gr := startLimited(t, srv, 2)
+			waitMembers(t, holder, rest)
+			gone := preferring(t, holder, "gone")
+			if c := count(t, rest, gone, &Incr{}); c.Addr != holder.Address() {
+				t.Fatalf("%s was activated on %s, not on %s which places it", gone, c.Addr, holder.Address())
+			}
+			stays := preferring(t, rest, "stays")
+			count(t, rest, stays, &Incr{})
+
+			holder.Shutdown(graceful)
+			after := incrUntilAnswered(t, rest, gone)
+			if after.Addr != rest.Address() || after.N != 1 {
+				t.Errorf("after its member left %s counted %d on %s, not 1 on %s", gone, after.N, after.Addr, rest.Address())
+			}
+			_, err := rest.Request(context.Background(), preferring(t, rest, "more"), &Incr{})
+			if !errors.Is(err, grains.ErrNoRoom) || !strings.Contains(err.Error(), "1 member holds at most 2 sessions;") {
+				t.Errorf("a third session on the remaining member answered %v, not ErrNoRoom naming its 2", err)
+			}
+			checkGauges(t, 2, gr)
+		})
+	}
+}
+
+func TestNoRoomErrorNamesTheLimitInOneSentence(t *testing.T) {
+	for _, c := range []struct {
+		err  *grains.NoRoomError
+		want string
+	}{
+		{&grains.NoRoomError{Members: 3, Sessions: 24}, "Every member of the cluster is full: 3 members hold at most 24 sessions in all; release a session or add a member."},
+		{&grains.NoRoomError{Members: 1, Sessions: 1}, "Every member of the cluster is full: 1 member holds at most 1 session; release a session or add a member."},
+	} {
+		var err error = c.err
+		if err.Error() != c.want {
+			t.Errorf("%+v says %q, not %q", *c.err, err, c.want)
+		}
+		if !errors.Is(fmt.Errorf("wrapped: %w", err), grains.ErrNoRoom) {
+			t.Errorf("%+v is not ErrNoRoom", *c.err)
+		}
+	}
+}
+
+func TestANegativeCapacityIsRefused(t *testing.T) {
+	cfg := config("http://127.0.0.1:1", types(t, true))
+	cfg.Capacity = -1
+	if m, err := grains.Start(cfg); err == nil || !strings.Contains(err.Error(), "capacity") {
+		if m != nil {
+			m.Shutdown(false)
+		}
+		t.Fatalf("a negative capacity started with %v, not an error naming the capacity", err)
+	}
+}
