@@ -216,3 +216,69 @@ func TestANegativeCapacityIsRefused(t *testing.T) {
 		t.Fatalf("a negative capacity started with %v, not an error naming the capacity", err)
 	}
 }
+
+// A session placed away from its authority (the authority was full)
+// stays one activation, with its state, when the authority leaves: its
+// holder reports it to the new authority. The full authority's own
+// session is activated again on the one member with room.
+func TestASessionOutlivesItsAuthority(t *testing.T) {
+	t.Run("graceful", func(t *testing.T) {
+		srv, _ := cluster(t, 0)
+		a, _ := startLimited(t, srv, 1)
+		outlive(t, srv, a.Address(), func(b, c *grains.Member) {
+			waitMembers(t, a, b, c)
+		}, func() { a.Shutdown(true) })
+	})
+	t.Run("killed", func(t *testing.T) {
+		srv, _ := cluster(t, 0)
+		child, addr := startChild(t, srv.Endpoint(), 1)
+		outlive(t, srv, addr, func(b, c *grains.Member) {
+			waitFor(t, "every member to route to the child", func() bool {
+				return len(b.Members()) == 3 && len(c.Members()) == 3
+			})
+		}, func() {
+			if err := child.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	})
+}
+
+// outlive starts b (no limit) and c (capacity 1) beside the authority at
+// addr (capacity 1), fills the authority and c, places a session on b
+// through the authority, and checks it after leave.
+func outlive(t *testing.T, srv *etcdtest.Server, addr string, joined func(b, c *grains.Member), leave func()) {
+	b, _ := startLimited(t, srv, 0)
+	c, gc := startLimited(t, srv, 1)
+	joined(b, c)
+	placedByA := func(prefix string) string {
+		for i := range 1000 {
+			if id := fmt.Sprintf("%s-%d", prefix, i); b.Authority(id) == addr {
+				return id
+			}
+		}
+		t.Fatalf("no identity of 1000 is placed by %s", addr)
+		return ""
+	}
+	x, y := placedByA("x"), placedByA("y")
+	if got := count(t, b, x, &Incr{}); got.Addr != addr {
+		t.Fatalf("%s was activated on %s, not on %s which places it", x, got.Addr, addr)
+	}
+	z := preferring(t, c, "z")
+	if got := count(t, c, z, &Incr{}); got.Addr != c.Address() {
+		t.Fatalf("%s was activated on %s, not on %s which places it", z, got.Addr, c.Address())
+	}
+	count(t, b, y, &Incr{})
+	if got := count(t, b, y, &Incr{}); got.Addr != b.Address() || got.N != 2 {
+		t.Fatalf("with %s and %s full, %s counted %d on %s, not 2 on %s", addr, c.Address(), y, got.N, got.Addr, b.Address())
+	}
+
+	leave()
+	if got := incrUntilAnswered(t, c, y); got.Addr != b.Address() || got.N != 3 {
+		t.Errorf("after its authority left %s counted %d on %s, not 3 on %s (one activation, its state kept)", y, got.N, got.Addr, b.Address())
+	}
+	if got := incrUntilAnswered(t, c, x); got.Addr != b.Address() || got.N != 1 {
+		t.Errorf("after its member left %s counted %d on %s, not 1 on %s, the member with room", x, got.N, got.Addr, b.Address())
+	}
+	checkGauges(t, 1, gc)
+}
