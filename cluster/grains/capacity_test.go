@@ -282,3 +282,89 @@ func outlive(t *testing.T, srv *etcdtest.Server, addr string, joined func(b, c *
 	}
 	checkGauges(t, 1, gc)
 }
+
+// Many callers asking for more new sessions than there are slots, at
+// once and through both members: every slot fills, no member holds more
+// than its capacity, and each session placed is one activation.
+func TestABurstOfNewSessionsFillsTheSlotsExactly(t *testing.T) {
+	srv, _ := cluster(t, 0)
+	a, ga := startLimited(t, srv, 3)
+	b, gb := startLimited(t, srv, 3)
+	waitMembers(t, a, b)
+	type outcome struct {
+		id   string
+		addr string
+		err  error
+	}
+	out := make(chan outcome)
+	for i := range 10 {
+		id := fmt.Sprintf("burst-%d", i)
+		for _, m := range []*grains.Member{a, b, a, b} {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), patience)
+				defer cancel()
+				reply, err := m.Request(ctx, id, &Where{})
+				o := outcome{id: id, err: err}
+				if c, ok := reply.(*Count); ok {
+					o.addr = c.Addr
+				}
+				out <- o
+			}()
+		}
+	}
+	placed := map[string]string{}
+	for range 40 {
+		o := <-out
+		switch {
+		case o.err == nil:
+			if at, ok := placed[o.id]; ok && at != o.addr {
+				t.Errorf("%s answered from %s and from %s: two activations", o.id, at, o.addr)
+			}
+			placed[o.id] = o.addr
+		case !errors.Is(o.err, grains.ErrNoRoom):
+			t.Errorf("%s: %v", o.id, o.err)
+		}
+	}
+	if len(placed) != 6 {
+		t.Errorf("%d of 10 sessions were placed, not 6 (two members of 3): %v", len(placed), placed)
+	}
+	checkGauges(t, 3, ga, gb)
+	for _, g := range []*gauge{ga, gb} {
+		if live, _ := g.read(); live != 3 {
+			t.Errorf("a member holds %d sessions after the burst, not its 3", live)
+		}
+	}
+}
+
+// A member that joins becomes the authority for some sessions already
+// active elsewhere: it learns them (their holders report them, and it
+// asks the members for a while after the change) and activates none of
+// them again, so every session keeps its state.
+func TestAMemberThatJoinsMovesNoSession(t *testing.T) {
+	srv, ms := cluster(t, 2)
+	before := map[string]string{}
+	for i := range 30 {
+		id := fmt.Sprintf("j-%d", i)
+		before[id] = count(t, ms[i%2], id, &Incr{}).Addr
+	}
+	joined, g := startLimited(t, srv, 0)
+	waitMembers(t, ms[0], ms[1], joined)
+	authority := 0
+	for id, addr := range before {
+		if joined.Authority(id) == joined.Address() {
+			authority++
+		}
+		if c := count(t, joined, id, &Incr{}); c.N != 2 || c.Addr != addr {
+			t.Errorf("after a member joined %s counted %d on %s, not 2 on %s", id, c.N, c.Addr, addr)
+		}
+	}
+	if authority == 0 {
+		t.Errorf("the member that joined places none of 30 sessions: the test shows nothing")
+	}
+	if live, _ := g.read(); live != 0 {
+		t.Errorf("the member that joined holds %d sessions, not 0", live)
+	}
+	if c := count(t, joined, preferring(t, joined, "new"), &Incr{}); c.Addr != joined.Address() {
+		t.Errorf("a new session the joined member places was activated on %s, not on it", c.Addr)
+	}
+}

@@ -24,9 +24,12 @@
 //     authority too, which then places the identity anew.
 //   - When the topology changes, an authority forgets the activations on
 //     members that left and those it no longer places, and every member
-//     reports the activations it holds to their authority. Until a report
-//     arrives, a new authority may place a second activation on another
-//     member; the report wins and that one is stopped.
+//     reports the activations it holds to their authority. For five
+//     seconds after a change an authority asks every member whether it
+//     holds an identity it does not know before it places it, as a report
+//     may be on its way; so a member joining moves no session. A report
+//     later still wins over an activation placed meanwhile, which is
+//     stopped.
 //
 // Free slots are not shared by gossip: a member's own refusal is the only
 // exact count (gossip is late, so the refusal would stay), protoactor's

@@ -29,6 +29,11 @@ const (
 	lookupWait   = 2 * activateWait
 )
 
+// settleWait is how long after a topology change an authority first asks
+// every member whether it holds an identity it does not know, before it
+// places it: the holders' reports may not have arrived yet.
+const settleWait = 5 * time.Second
+
 // placement is buddi's identity lookup: capacity-aware placement of
 // session grains. For each identity one member is the authority, the
 // first of the members hosting the kind in the identity's rendezvous

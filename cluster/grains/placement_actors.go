@@ -3,6 +3,7 @@ package grains
 import (
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
@@ -17,6 +18,7 @@ import (
 type placer struct {
 	places  *placement
 	members []string
+	settled time.Time               // until when placements probe first
 	live    map[string]*actor.PID   // identity → its activation
 	waiting map[string][]*actor.PID // identity being placed → who asked
 }
@@ -42,6 +44,7 @@ func (p *placer) Receive(ctx actor.Context) {
 // is no longer the authority for: their holders tell the new authority.
 func (p *placer) onTopology(t *topology) {
 	p.members = t.members
+	p.settled = time.Now().Add(settleWait)
 	for id, pid := range p.live {
 		if !slices.Contains(t.members, pid.Address) || rendezvous(id, t.members)[0] != p.places.self {
 			delete(p.live, id)
@@ -70,23 +73,29 @@ func (p *placer) onPlace(ctx actor.Context, req *placeRequest) {
 		p.answer(ctx, id, &notPlaced{})
 		return
 	}
-	p.try(ctx, &attempt{id: id, order: rendezvous(id, p.members)})
+	p.try(ctx, &attempt{id: id, order: rendezvous(id, p.members), probing: time.Now().Before(p.settled)})
 }
 
 // attempt is one placement in progress: the members in rendezvous order,
-// the next to ask, the sessions the full ones hold and whether one could
-// not be asked.
+// the next to ask, the sessions the full ones hold, whether one could
+// not be asked, and whether they are only asked if they hold it (after a
+// topology change).
 type attempt struct {
 	id       string
 	order    []string
 	next     int
 	sessions int
 	skipped  bool
+	probing  bool
 }
 
 // try asks the next member of a to activate its identity; a full member
 // or one that is gone passes it on to the one after.
 func (p *placer) try(ctx actor.Context, a *attempt) {
+	if a.next == len(a.order) && a.probing {
+		// no member holds it: place it
+		a.next, a.skipped, a.probing = 0, false, false
+	}
 	if a.next == len(a.order) {
 		if a.skipped {
 			p.answer(ctx, a.id, &notPlaced{})
@@ -97,11 +106,13 @@ func (p *placer) try(ctx actor.Context, a *attempt) {
 	}
 	target := actor.NewPID(a.order[a.next], activatorName)
 	a.next++
-	f := ctx.RequestFuture(target, wire(&activate{Identity: a.id}), activateWait)
+	f := ctx.RequestFuture(target, wire(&activate{Identity: a.id, Probe: a.probing}), activateWait)
 	ctx.ReenterAfter(f, func(res any, err error) {
 		switch r := unwire(res).(type) {
 		case *activated:
 			p.record(ctx, a.id, r.PID.pid())
+		case *notHeld:
+			p.try(ctx, a)
 		case *full:
 			a.sessions += r.Capacity
 			p.try(ctx, a)
@@ -179,14 +190,19 @@ func (a *activator) Receive(ctx actor.Context) {
 		}
 	default:
 		if req, ok := unwire(msg).(*activate); ok {
-			a.onActivate(ctx, req.Identity)
+			a.onActivate(ctx, req)
 		}
 	}
 }
 
-func (a *activator) onActivate(ctx actor.Context, id string) {
+func (a *activator) onActivate(ctx actor.Context, req *activate) {
+	id := req.Identity
 	if pid, ok := a.live[id]; ok {
 		ctx.Respond(wire(&activated{PID: pidOf(pid)}))
+		return
+	}
+	if req.Probe {
+		ctx.Respond(wire(&notHeld{}))
 		return
 	}
 	if c := a.places.capacity; c > 0 && len(a.live) >= c {

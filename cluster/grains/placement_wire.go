@@ -28,10 +28,14 @@ type (
 	// answer: the caller asks again.
 	notPlaced struct{}
 
-	// activate asks a member's activator to activate an identity.
+	// activate asks a member's activator to activate an identity; a
+	// Probe only asks whether it holds it.
 	activate struct {
 		Identity string `json:"identity"`
+		Probe    bool   `json:"probe,omitempty"`
 	}
+	// notHeld answers a probe for an identity the member does not hold.
+	notHeld struct{}
 	// activated answers activate with the activation, new or held.
 	activated struct {
 		PID *wirePID `json:"pid"`
@@ -83,6 +87,7 @@ var placementTypes = func() *Registry {
 		Register[activate](r, "grains.activate"),
 		Register[activated](r, "grains.activated"),
 		Register[full](r, "grains.full"),
+		Register[notHeld](r, "grains.notHeld"),
 		Register[held](r, "grains.held"),
 		Register[released](r, "grains.released"),
 	} {
