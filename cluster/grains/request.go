@@ -24,7 +24,9 @@ const lookupPause = 50 * time.Millisecond
 // The message is sent at most once, and only while ctx lasts: it is
 // sent again only to a new activation after a dead letter (the old one
 // is gone and never saw it). ErrUnavailable means it was not sent;
-// ErrNoAnswer means it was and its outcome is unknown.
+// ErrNoAnswer means it was and its outcome is unknown. A *NoRoomError
+// (ErrNoRoom) means the session had no activation and no member had room
+// for one: it was not sent.
 func (m *Member) Request(ctx context.Context, identity string, msg any) (any, error) {
 	if m.isClosed() {
 		return nil, ErrClosed
