@@ -46,6 +46,10 @@ type Config struct {
 	// may cross members.
 	Produce Producer
 	Types   *Registry
+	// Capacity is the most sessions this member holds at once, one per
+	// browser profile; 0 is no limit. A member that holds Capacity refuses
+	// a new one, which the cluster then places on another member.
+	Capacity int
 	// Logger receives protoactor's logs; nil discards all but errors.
 	Logger *slog.Logger
 }
@@ -59,6 +63,9 @@ func (c Config) validate() (Config, error) {
 	}
 	if c.Port < 0 || c.Port > 65535 {
 		return c, errors.New("grains: the port is outside 0 to 65535; give a free port or 0 for any")
+	}
+	if c.Capacity < 0 {
+		return c, errors.New("grains: the capacity is negative; give the most sessions this member holds, or 0 for no limit")
 	}
 	if c.Produce == nil || c.Types == nil {
 		return c, errors.New("grains: no session producer or message registry is configured; give both")

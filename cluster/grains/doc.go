@@ -1,16 +1,46 @@
 // Package grains makes a conversation's session a virtual actor (a grain)
 // on protoactor-go's own cluster: one kind, "session", identified by the
 // conversation id, activated on one member and reached from any member.
-// Placement and routing are protoactor's: its etcd provider keeps the
-// member list (under <prefix>/protoactor/<cluster name>/ in etcd, apart
-// from cluster/shared's keys) and its disthash identity lookup picks the
-// member that owns an identity by rendezvous hashing over the members that
-// host the kind, asking that member's placement actor to activate it.
+// Membership is protoactor's: its etcd provider keeps the member list
+// (under <prefix>/protoactor/<cluster name>/ in etcd, apart from
+// cluster/shared's keys). Placement is buddi's own identity lookup, which
+// respects each member's Config.Capacity (its browser profiles):
+//
+//   - An identity's members in rendezvous order are the members hosting
+//     the kind, by FNV-1a over the identity and each address, the hash
+//     protoactor's disthash picks its one owner by. The first of them is
+//     the identity's placement authority: its placer actor keeps the
+//     identity's live activation.
+//   - For an identity with none, the authority asks the members in that
+//     order to activate it; each member's activator refuses while it holds
+//     Capacity activations (0 is no limit), and the next member is asked.
+//     With room everywhere a session lands on its authority, as disthash
+//     would place it. When every member refused, Request returns a
+//     *NoRoomError (ErrNoRoom) naming the members and the sessions they
+//     hold in all; the message was not sent.
+//   - An activation that stops (it stops itself, is poisoned, or its
+//     member shuts down) frees its slot, and its member tells the
+//     authority. A caller that finds an activation gone tells the
+//     authority too, which then places the identity anew.
+//   - When the topology changes, an authority forgets the activations on
+//     members that left and those it no longer places, and every member
+//     reports the activations it holds to their authority. For five
+//     seconds after a change an authority asks every member whether it
+//     holds an identity it does not know before it places it, as a report
+//     may be on its way; so a member joining moves no session. A report
+//     later still wins over an activation placed meanwhile, which is
+//     stopped.
+//
+// Free slots are not shared by gossip: a member's own refusal is the only
+// exact count (gossip is late, so the refusal would stay), protoactor's
+// gossip races on its own state at this version, and asking a full member
+// costs one round trip per new session only.
 //
 // Messages cross members as a *wrapperspb.BytesValue holding an envelope:
-// a registered type name, a newline, and the message as JSON ([Registry]).
+// a registered type name, a newline, and the message as JSON ([Registry]);
+// the placement actors' messages do too, in a registry of their own.
 // [Member.Request] encodes, finds the activation through protoactor's pid
-// cache and identity lookup, sends once and decodes the answer; an
+// cache or the placement authority, sends once and decodes the answer; an
 // activation's middleware decodes before the caller's actor sees a message
 // and encodes what it answers to another member. A type that is not
 // registered is refused with an error on either side, never a panic.
@@ -25,25 +55,28 @@
 // etcd provider's client. Request may be called from many goroutines; it
 // blocks until the answer or the deadline. Each activation is an actor:
 // the caller's actor receives decoded messages in its own Receive, one at
-// a time. Shutdown stops, in order: the cluster's activations and
-// identity lookup, the provider's etcd registration and watch, gossip, the
-// remote server, and then the provider's etcd client context; it is safe
-// to call more than once.
+// a time. Shutdown stops, in order: the provider's etcd registration and
+// watch, the activations and the placement actors, gossip (graceful
+// only), the remote server, and then the provider's etcd client context;
+// it is safe to call more than once.
 //
 // # What protoactor does not do, at the version buddi pins
 //
-// Its cluster races on its own state (the disthash lookup's rendezvous
-// table, the etcd provider's shutdown flag, the member and block lists,
-// gossip's shared rand.Rand, grpc's global logger replaced by every remote
-// start), so the cluster tests run in a build without the race detector
-// (TestClusterWithoutTheRaceDetector). A member's Shutdown leaves its etcd
-// client's connection and two log-throttle goroutines behind: no goleak
-// here. StartMember sleeps a second; a graceful Shutdown two more. The
-// disthash lookup asks the owner to activate with a fixed five-second
-// wait and no context; Request returns when its ctx ends, and the lookup
-// runs on (one goroutine, five seconds at most) when the owner has just
-// died. protoactor's own cluster.Request is not used: it retries a
-// message after a timeout, so a caller that gave up could still see it
-// delivered; Request sends at most once per activation instead. protoactor's hard Shutdown keeps the member registered in
-// etcd (its lease kept alive); Shutdown here deregisters it first.
+// Its cluster races on its own state (the etcd provider's shutdown flag,
+// the member and block lists, gossip's shared rand.Rand, grpc's global
+// logger replaced by every remote start), so the cluster tests run in a
+// build without the race detector (TestClusterWithoutTheRaceDetector). A
+// member's Shutdown leaves its etcd client's connection and two
+// log-throttle goroutines behind: no goleak here. StartMember sleeps a
+// second; a graceful Shutdown two more. The identity lookup interface has
+// no context and answers only a PID, so Request asks the placement
+// authority itself, with its ctx; an authority waits up to five seconds
+// for a member it asks to activate, and a placement runs on after a
+// caller gave up. A graceful cluster Shutdown calls the lookup's Shutdown
+// twice and a hard one never: it runs once, and Shutdown here calls it on
+// a hard shutdown. protoactor's own cluster.Request is not used: it
+// retries a message after a timeout, so a caller that gave up could still
+// see it delivered; Request sends at most once per activation instead.
+// protoactor's hard Shutdown keeps the member registered in etcd (its
+// lease kept alive); Shutdown here deregisters it first.
 package grains

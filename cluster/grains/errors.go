@@ -16,7 +16,40 @@ var (
 	// came before ctx ended: it is not known whether the session acted on
 	// it, so observe before sending it again.
 	ErrNoAnswer = errors.New("grains: the session did not answer in time, so it is not known whether it acted; observe it before retrying")
+	// ErrNoRoom is matched by a *NoRoomError: every member of the cluster
+	// holds its Capacity of sessions, so the message was not sent.
+	ErrNoRoom = errors.New("grains: every member of the cluster is full")
 )
+
+// CodeTooManySessions is the stable code a caller gives a *NoRoomError.
+const CodeTooManySessions = "too_many_sessions"
+
+// NoRoomError is a new session that no member had room for: Members
+// members, each at its Capacity, hold Sessions sessions in all. The
+// message was not sent. errors.Is(err, ErrNoRoom) matches it.
+type NoRoomError struct {
+	Members  int
+	Sessions int
+}
+
+func (e *NoRoomError) Error() string {
+	if e.Members == 1 {
+		return fmt.Sprintf("Every member of the cluster is full: 1 member holds at most %s; release a session or add a member.",
+			sessions(e.Sessions))
+	}
+	return fmt.Sprintf("Every member of the cluster is full: %d members hold at most %s in all; release a session or add a member.",
+		e.Members, sessions(e.Sessions))
+}
+
+// Is matches ErrNoRoom.
+func (e *NoRoomError) Is(target error) bool { return target == ErrNoRoom }
+
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
 
 // UnknownTypeError is a message whose type is not in the Registry.
 type UnknownTypeError struct{ Type string }

@@ -26,6 +26,8 @@ type (
 	Where  struct{}
 	Refuse struct{}
 	Odd    struct{}
+	// Quit asks a counter grain to answer and stop itself.
+	Quit struct{}
 	// Count is a counter grain's answer: its count, the address of the
 	// member it runs on and its identity.
 	Count struct {
@@ -36,14 +38,23 @@ type (
 	unregistered struct{}
 )
 
-// counter is a session grain for tests: it counts Incr.
+// counter is a session grain for tests: it counts Incr. A gauge, when
+// set, counts the member's live counters.
 type counter struct {
 	identity string
 	n        int
+	gauge    *gauge
 }
 
 func (c *counter) Receive(ctx actor.Context) {
 	switch ctx.Message().(type) {
+	case *actor.Stopped:
+		if c.gauge != nil {
+			c.gauge.add(-1)
+		}
+	case *Quit:
+		ctx.Respond(&Count{N: c.n, Addr: ctx.Self().Address, Identity: c.identity})
+		ctx.Stop(ctx.Self())
 	case *Incr:
 		c.n++
 		ctx.Respond(&Count{N: c.n, Addr: ctx.Self().Address, Identity: c.identity})
@@ -72,6 +83,7 @@ func newTypes(withIncr bool) (*grains.Registry, error) {
 		grains.Register[Refuse](r, "test.Refuse"),
 		grains.Register[Odd](r, "test.Odd"),
 		grains.Register[Count](r, "test.Count"),
+		grains.Register[Quit](r, "test.Quit"),
 	}
 	if withIncr {
 		errs = append(errs, grains.Register[Incr](r, "test.Incr"))

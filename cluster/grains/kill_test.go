@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,8 @@ import (
 )
 
 // memberChildEnv makes the test binary a member that joins and waits to
-// be killed; its value is etcd's endpoint.
+// be killed; its value is etcd's endpoint, then optionally a space and
+// the member's capacity.
 const memberChildEnv = "BUDDI_GRAINS_TEST_MEMBER"
 
 func TestMain(m *testing.M) {
@@ -24,11 +26,16 @@ func TestMain(m *testing.M) {
 }
 
 // runMemberChild joins the cluster, prints its address and waits.
-func runMemberChild(endpoint string) int {
+func runMemberChild(value string) int {
+	endpoint, capacity, _ := strings.Cut(value, " ")
 	r, err := newTypes(true)
+	cfg := config(endpoint, r)
+	if err == nil && capacity != "" {
+		cfg.Capacity, err = strconv.Atoi(capacity)
+	}
 	if err == nil {
 		var m *grains.Member
-		if m, err = grains.Start(config(endpoint, r)); err == nil {
+		if m, err = grains.Start(cfg); err == nil {
 			fmt.Println(m.Address())
 			select {}
 		}
@@ -37,11 +44,11 @@ func runMemberChild(endpoint string) int {
 	return 1
 }
 
-// startChild runs a member in a process of its own and returns it with
-// its address.
-func startChild(t *testing.T, endpoint string) (*exec.Cmd, string) {
+// startChild runs a member holding at most capacity sessions (0: no
+// limit) in a process of its own and returns it with its address.
+func startChild(t *testing.T, endpoint string, capacity int) (*exec.Cmd, string) {
 	t.Helper()
-	cmd, line := etcdtest.Child(t, memberChildEnv, endpoint)
+	cmd, line := etcdtest.Child(t, memberChildEnv, endpoint+" "+strconv.Itoa(capacity))
 	if !strings.HasPrefix(line, "127.0.0.1:") {
 		t.Fatalf("the member process said %q", line)
 	}
@@ -50,7 +57,7 @@ func startChild(t *testing.T, endpoint string) (*exec.Cmd, string) {
 
 func TestAGrainWhoseMemberWasKilledIsActivatedAgainElsewhere(t *testing.T) {
 	srv, ms := cluster(t, 2)
-	child, addr := startChild(t, srv.Endpoint())
+	child, addr := startChild(t, srv.Endpoint(), 0)
 	waitFor(t, "every member to route to the child", func() bool {
 		for _, m := range ms {
 			if len(m.Members()) != 3 {

@@ -10,7 +10,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
-	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -25,6 +24,7 @@ type Member struct {
 	system   *actor.ActorSystem
 	cluster  *cluster.Cluster
 	provider *etcd.Provider
+	places   *placement
 	cancel   context.CancelFunc // the provider's etcd client context
 
 	topology *eventstream.Subscription
@@ -64,10 +64,11 @@ func Start(cfg Config) (*Member, error) {
 	if cfg.AdvertisedHost != "" {
 		ropts = append(ropts, remote.WithAdvertisedHost(cfg.AdvertisedHost))
 	}
-	ccfg := cluster.Configure(cfg.Name, provider, disthash.New(), remote.Configure(cfg.Host, cfg.Port, ropts...),
+	places := newPlacement(cfg.Capacity)
+	ccfg := cluster.Configure(cfg.Name, provider, places, remote.Configure(cfg.Host, cfg.Port, ropts...),
 		cluster.WithKinds(cluster.NewKind(Kind, props(cfg.Produce, cfg.Types))),
 		cluster.WithRequestTimeout(cfg.RequestTimeout))
-	m := &Member{cfg: cfg, system: system, provider: provider, cancel: cancel}
+	m := &Member{cfg: cfg, system: system, provider: provider, places: places, cancel: cancel}
 	m.cluster = cluster.New(system, ccfg)
 	m.topology = system.EventStream.Subscribe(m.follow)
 	if err := m.start(); err != nil {
@@ -81,6 +82,7 @@ func Start(cfg Config) (*Member, error) {
 // is stopped, and what it never made is skipped.
 func (m *Member) abort() {
 	m.system.EventStream.Unsubscribe(m.topology)
+	try(m.places.Shutdown)
 	try(func() { _ = m.provider.Shutdown(false) })
 	try(m.cluster.Gossip.Shutdown)
 	try(func() { m.cluster.Remote.Shutdown(false) })
@@ -123,6 +125,10 @@ func (m *Member) Shutdown(graceful bool) {
 			// and its lease kept alive; deregister first, so the others
 			// stop routing here before the remote server closes.
 			_ = m.provider.Shutdown(false)
+			// nor does it stop the identity lookup: stop this member's
+			// activations while the remote can still tell their
+			// authorities.
+			m.places.Shutdown()
 		}
 		m.cluster.Shutdown(graceful)
 		m.system.EventStream.Unsubscribe(m.topology)
@@ -135,6 +141,11 @@ func (m *Member) isClosed() bool {
 	defer m.mu.RUnlock()
 	return m.closed
 }
+
+// Authority is the address of the member that places identity (the
+// first of its rendezvous order over the members), or "" before this
+// member knows any.
+func (m *Member) Authority(identity string) string { return m.places.authority(identity) }
 
 // Members lists the addresses of the members this one currently routes
 // to, itself included, as of the last topology its member list published.

@@ -11,8 +11,8 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
-// lookupPause is the wait before asking the identity lookup again when
-// no member could take the grain.
+// lookupPause is the wait before asking the placement authority again
+// when it could not place the grain.
 const lookupPause = 50 * time.Millisecond
 
 // Request sends msg, a registered message, to the session grain named
@@ -24,7 +24,9 @@ const lookupPause = 50 * time.Millisecond
 // The message is sent at most once, and only while ctx lasts: it is
 // sent again only to a new activation after a dead letter (the old one
 // is gone and never saw it). ErrUnavailable means it was not sent;
-// ErrNoAnswer means it was and its outcome is unknown.
+// ErrNoAnswer means it was and its outcome is unknown. A *NoRoomError
+// (ErrNoRoom) means the session had no activation and no member had room
+// for one: it was not sent.
 func (m *Member) Request(ctx context.Context, identity string, msg any) (any, error) {
 	if m.isClosed() {
 		return nil, ErrClosed
@@ -41,14 +43,16 @@ func (m *Member) Request(ctx context.Context, identity string, msg any) (any, er
 		ctx, cancel = context.WithTimeout(ctx, m.cfg.RequestTimeout)
 		defer cancel()
 	}
+	var stale *actor.PID
 	for {
-		pid, err := m.lookup(ctx, identity)
+		pid, err := m.lookup(ctx, identity, stale)
 		if err != nil {
 			return nil, err
 		}
 		reply, err := m.ask(ctx, pid, wire)
 		if errors.Is(err, errGone) {
 			m.cluster.PidCache.RemoveByValue(identity, Kind, pid)
+			stale = pid
 			continue
 		}
 		if err != nil {
@@ -61,30 +65,25 @@ func (m *Member) Request(ctx context.Context, identity string, msg any) (any, er
 // errGone is a dead letter: the activation asked is no more.
 var errGone = errors.New("grains: the activation is gone")
 
-// lookup finds the activation through protoactor's pid cache and identity
-// lookup, which activates the grain on the member that owns it. The
-// lookup itself cannot be cancelled (disthash waits up to five seconds
-// for an owner that died): it runs on, and its answer is cached, after
-// ctx ends.
-func (m *Member) lookup(ctx context.Context, identity string) (*actor.PID, error) {
-	if pid, ok := m.cluster.PidCache.Get(identity, Kind); ok {
+// lookup finds the activation through protoactor's pid cache or else
+// the identity's placement authority, which activates the grain on a
+// member with room when it has no live activation; stale is one the
+// caller found gone. It asks again, after a pause, while the authority is
+// unknown, does not answer or could not ask a member, and returns a
+// *NoRoomError at once.
+func (m *Member) lookup(ctx context.Context, identity string, stale *actor.PID) (*actor.PID, error) {
+	if pid, ok := m.cluster.PidCache.Get(identity, Kind); ok && !samePID(pid, stale) {
 		return pid, nil
 	}
 	for {
-		found := make(chan *actor.PID, 1)
-		go func() {
-			pid := m.cluster.Get(identity, Kind)
-			if pid != nil {
-				m.cluster.PidCache.Set(identity, Kind, pid)
-			}
-			found <- pid
-		}()
-		select {
-		case pid := <-found:
-			if pid != nil {
-				return pid, nil
-			}
-		case <-ctx.Done():
+		pid, err := m.places.place(ctx, identity, stale)
+		switch {
+		case err == nil:
+			m.cluster.PidCache.Set(identity, Kind, pid)
+			return pid, nil
+		case errors.Is(err, ErrNoRoom):
+			return nil, err
+		case ctx.Err() != nil:
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
 		}
 		select {
