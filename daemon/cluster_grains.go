@@ -95,9 +95,13 @@ func (d *Daemon) startGrains() error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// A member holds at most as many conversations as its browser profiles
+	// hold sessions; a full member passes new ones to a member with room.
+	slots := d.capacity(context.Background()).Sessions
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
-		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
+		Capacity: slots,
+		Produce:  func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT and that etcd answers", err)
@@ -127,8 +131,10 @@ type conversationGrain struct {
 }
 
 // grainIdle is how long a grain without calls waits before it checks
-// whether it still has anything to keep.
-const grainIdle = 2 * time.Minute
+// whether its member still holds anything of the conversation; one that
+// holds nothing stops, so its place on the member is free for another
+// conversation (a released session's place frees within it).
+const grainIdle = 5 * time.Second
 
 func (g *conversationGrain) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
@@ -136,8 +142,11 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 		ctx.SetReceiveTimeout(grainIdle)
 	case *actor.ReceiveTimeout:
 		if !g.keeps() {
+			g.d.opts.Log.Debug("a conversation's grain stops: this member holds nothing of it", "conversation", g.conv)
 			ctx.Stop(ctx.Self()) // its member's slot is free again
+			return
 		}
+		ctx.SetReceiveTimeout(grainIdle) // protoactor cancels it once it fired
 	case *grainTool:
 		if e := g.arrive(); e != nil {
 			ctx.Respond(&grainAnswer{Error: e})
@@ -319,7 +328,10 @@ func (a *grainAnswer) forwarded() messages.Answer {
 
 // fromGrain reads a grain's answer, or says why none came.
 func fromGrain(res any, err error) (*grainAnswer, *messages.Error) {
+	var full *grains.NoRoomError
 	switch {
+	case errors.As(err, &full):
+		return nil, &messages.Error{Code: messages.CodeTooManySessions, Message: full.Error()}
 	case errors.Is(err, grains.ErrNoAnswer):
 		return nil, &messages.Error{Code: messages.CodeRestarted, Message: "The member of the cluster holding this conversation did not answer in time, so it is not known whether the call finished; nothing is replayed. Observe again before acting."}
 	case errors.Is(err, grains.ErrUnavailable):

@@ -100,20 +100,8 @@ func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
 	wg.Go(func() {
 		defer sub.Close()
 		pending := map[string]ledger.Task{}
-		for {
-			c, cancel := context.WithTimeout(ctx, taskRetry)
-			ev, err := sub.Next(c)
-			cancel()
-			if ctx.Err() != nil {
-				return
-			}
-			if err == nil {
-				for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
-					if tc, ok := e.(*messages.TaskChanged); ok {
-						pending[tc.Task.Conversation] = d.taskOf(tc.Task)
-					}
-				}
-			}
+		for ctx.Err() == nil {
+			d.nextTasks(ctx, sub, pending)
 			for conv, t := range pending {
 				if d.putTask(ctx, t) == nil {
 					delete(pending, conv)
@@ -122,6 +110,22 @@ func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
 		}
 	})
 	return wg.Wait
+}
+
+// nextTasks waits up to taskRetry for task events and adds the tasks they
+// show to pending, the newest per conversation.
+func (d *Daemon) nextTasks(ctx context.Context, sub *events.Subscription, pending map[string]ledger.Task) {
+	c, cancel := context.WithTimeout(ctx, taskRetry)
+	ev, err := sub.Next(c)
+	cancel()
+	if err != nil {
+		return
+	}
+	for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
+		if tc, ok := e.(*messages.TaskChanged); ok {
+			pending[tc.Task.Conversation] = d.taskOf(tc.Task)
+		}
+	}
 }
 
 // taskOf is the task an event shows, with the agent's id from the ledger.

@@ -31,7 +31,8 @@ type member struct {
 	dir   string
 	addr  string
 	etcd  *etcdtest.Server
-	agent string // the agent's token
+	agent string   // the agent's token
+	env   []string // more of serve's environment
 
 	cmd  *exec.Cmd
 	logs *daemontest.Buffer
@@ -54,6 +55,7 @@ func (m *member) start(t testing.TB) {
 	m.cmd = exec.Command(bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
 	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
 		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(m.etcd.Endpoint(), "http://"))
+	m.cmd.Env = append(m.cmd.Env, m.env...)
 	stdout, err := m.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
