@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"reflect"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -35,22 +36,45 @@ type grainTool struct {
 // grainOwner is an owner's control of one conversation sent to its member:
 // exactly one field is set.
 type grainOwner struct {
-	Start    *messages.StartTask  `json:"start,omitempty"`
-	Decide   *messages.DecideTask `json:"decide,omitempty"`
-	Release  *messages.Release    `json:"release,omitempty"`
-	Deadline time.Time            `json:"deadline"`
+	Start       *messages.StartTask   `json:"start,omitempty"`
+	Decide      *messages.DecideTask  `json:"decide,omitempty"`
+	Release     *messages.Release     `json:"release,omitempty"`
+	TakeOver    *messages.TakeOver    `json:"takeOver,omitempty"`
+	Resume      *messages.Resume      `json:"resume,omitempty"`
+	Site        *messages.DecideSite  `json:"site,omitempty"`
+	Screenshots *messages.Screenshots `json:"screenshots,omitempty"`
+	Deadline    time.Time             `json:"deadline"`
 }
 
 func (g *grainOwner) msg() any {
-	switch {
-	case g.Start != nil:
-		return g.Start
-	case g.Decide != nil:
-		return g.Decide
-	case g.Release != nil:
-		return g.Release
+	for _, m := range []any{g.Start, g.Decide, g.Release, g.TakeOver, g.Resume, g.Site, g.Screenshots} {
+		if !reflect.ValueOf(m).IsNil() {
+			return m
+		}
 	}
 	return nil
+}
+
+// grainControl wraps an owner's control of one conversation for its grain,
+// and names the conversation; nil for a control that is this member's.
+func grainControl(msg any) (*grainOwner, string) {
+	switch m := msg.(type) {
+	case *messages.StartTask:
+		return &grainOwner{Start: m}, m.Conversation
+	case *messages.DecideTask:
+		return &grainOwner{Decide: m}, m.Conversation
+	case *messages.Release:
+		return &grainOwner{Release: m}, m.Conversation
+	case *messages.TakeOver:
+		return &grainOwner{TakeOver: m}, m.Conversation
+	case *messages.Resume:
+		return &grainOwner{Resume: m}, m.Conversation
+	case *messages.DecideSite:
+		return &grainOwner{Site: m}, m.Conversation
+	case *messages.Screenshots:
+		return &grainOwner{Screenshots: m}, m.Conversation
+	}
+	return nil, ""
 }
 
 // grainAnswer is what the conversation's member answered, as JSON, so it
@@ -295,19 +319,13 @@ func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*message
 	return &messages.ToolResult{Result: ans.forwarded(), Error: ans.Error}, nil
 }
 
-// Owner sends the controls of one conversation to its member.
+// Owner sends the controls of one conversation to its member: its task,
+// release, take-over and hand-back, site answers and screenshots. The
+// hand itself (its socket and frames) and the dashboard's snapshots stay
+// with the member the owner is signed in to.
 func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
-	g := &grainOwner{}
-	var conv string
-	switch m := msg.(type) {
-	case *messages.StartTask:
-		g.Start, conv = m, m.Conversation
-	case *messages.DecideTask:
-		g.Decide, conv = m, m.Conversation
-	case *messages.Release:
-		g.Release, conv = m, m.Conversation
-	}
-	if conv == "" || messages.CheckConversation(conv) != nil {
+	g, conv := grainControl(msg)
+	if g == nil || messages.CheckConversation(conv) != nil {
 		return a.Gateway.Owner(ctx, msg) // not a conversation's, or refused here
 	}
 	g.Deadline, _ = ctx.Deadline()

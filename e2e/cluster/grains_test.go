@@ -77,6 +77,28 @@ func TestAConversationStartedThroughOneMemberIsCalledThroughAnother(t *testing.T
 			t.Fatalf("%s lists c1: %v; only %s holds it", m.name, ok, home.name)
 		}
 	}
+
+	// The owner's controls of c1 reach it through members that do not
+	// hold it.
+	var others []*member
+	for _, m := range []*member{a, b, c} {
+		if m != home {
+			others = append(others, m)
+		}
+	}
+	others[0].Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
+	if r := home.Act(t, home.agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeTakenOver {
+		t.Fatalf("an act after a take-over through %s answered %q", others[0].name, r.Code())
+	}
+	others[1].Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
+	others[0].Observe(t, others[0].agent, "c1")
+	if shots := others[1].Must(t, "POST", "/api/browser/screenshots", messages.OwnerBody{Conversation: "c1"}); len(shots.Result) < 3 {
+		t.Fatalf("screenshots of c1 through %s answered %s", others[1].name, shots.Result)
+	}
+	others[1].Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
+	if r := others[0].Act(t, others[0].agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeNoTask {
+		t.Fatalf("an act after a release through %s answered %q", others[1].name, r.Code())
+	}
 }
 
 // Conversations spread over the members, and the owner's Stop through
