@@ -1,0 +1,167 @@
+package cluster_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/loadtest"
+)
+
+// The load harness drives the three members at once: the owner's controls
+// (agents, tasks, take-overs, the Stop) through a, each conversation's
+// agent calls through a, b or c in turn, so most calls are routed to the
+// member holding the conversation. Every invariant holds across the
+// members, the Stop is checked on each member's /healthz, and acts are
+// answered through every member.
+func TestLoadThroughEveryMemberKeepsItsInvariants(t *testing.T) {
+	_, a, b, c := three(t)
+	cfg := targetsOf(a, b, c)
+	cfg.Conversations, cfg.Duration, cfg.OwnerRate, cfg.Seed = 9, 4*time.Second, 3, 11
+	rep, err := loadtest.Run(context.Background(), cfg.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Verbose() || !rep.Passed() {
+		_ = rep.WriteTable(os.Stderr)
+	}
+	if !rep.Passed() {
+		t.Fatal("an invariant broke across the members")
+	}
+	if len(rep.Members) != 3 {
+		t.Fatalf("the report has %d members, want a, b and c", len(rep.Members))
+	}
+	for i, m := range rep.Members {
+		if m.Target != cfg.targets()[i] || m.ActsOK == 0 || m.Conversations != 3 {
+			t.Fatalf("member %d of the report is %+v; want %s with 3 conversations and acts answered", i, m, cfg.targets()[i])
+		}
+	}
+	if rep.Unexpected > 0 {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatalf("%d acts failed with codes the run did not provoke: %v", rep.Unexpected, rep.UnexpectedBy)
+	}
+	for _, inv := range rep.Invariants {
+		// The Stop (the third control, a second into the run) is checked
+		// on every member's /healthz at least.
+		if inv.Name == "stop_not_lost" && inv.Checked < 3 {
+			t.Fatalf("stop_not_lost was checked %d times; the Stop was not checked on every member", inv.Checked)
+		}
+	}
+	if rep.Owner["stop_everywhere"].Count == 0 {
+		t.Fatal("the run never waited for the Stop to reach every member")
+	}
+}
+
+// config is a load test of the given targets, the first taking the
+// owner's controls.
+type config struct{ loadtest.Config }
+
+func (c config) targets() []string { return append([]string{c.Target}, c.Members...) }
+
+func targetsOf(first *member, more ...*member) config {
+	c := config{loadtest.Config{Target: "http://" + first.addr, OwnerToken: first.Owner}}
+	for _, m := range more {
+		c.Members, c.MemberTokens = append(c.Members, "http://"+m.addr), append(c.MemberTokens, m.Owner)
+	}
+	return c
+}
+
+// BenchmarkLoadThroughMembers runs the same load (24 conversations, no
+// think time, no owner controls, for BUDDI_BENCH_SECONDS, default 20)
+// through one `buddi serve` without --cluster, and through clusters of 1,
+// 2 and 3 members with each conversation's calls spread over the members
+// (so a call reaches the member holding its conversation through another
+// one with probability (n-1)/n). Every process shares this machine's
+// cores, so acts/s is the cost of an act, routing included. Run it with
+//
+//	go test ./e2e/cluster -run '^$' -bench LoadThroughMembers -benchtime 1x
+func BenchmarkLoadThroughMembers(bm *testing.B) {
+	seconds := 20
+	if s, err := strconv.Atoi(os.Getenv("BUDDI_BENCH_SECONDS")); err == nil && s > 0 {
+		seconds = s
+	}
+	for _, n := range []int{0, 1, 2, 3} {
+		name := "single"
+		if n > 0 {
+			name = "members=" + strconv.Itoa(n)
+		}
+		bm.Run(name, func(bm *testing.B) {
+			cfg := benchTargets(bm, n)
+			cfg.Conversations, cfg.Duration, cfg.ThinkMax, cfg.OwnerRate, cfg.StaleRate = 24, time.Duration(seconds)*time.Second, time.Microsecond, 0, -1
+			for bm.Loop() {
+				rep, err := loadtest.Run(context.Background(), cfg.Config)
+				if err != nil {
+					bm.Fatal(err)
+				}
+				if !rep.Passed() {
+					_ = rep.WriteTable(os.Stderr)
+					bm.Fatal("an invariant broke")
+				}
+				bm.ReportMetric(rep.ActsPerSecond, "acts/s")
+				bm.ReportMetric(rep.SteadyActs.P50, "p50-ms")
+				bm.ReportMetric(rep.SteadyActs.P99, "p99-ms")
+				bm.ReportMetric(float64(rep.Unexpected), "unexpected")
+				if testing.Verbose() {
+					_ = rep.WriteTable(os.Stderr)
+				}
+			}
+		})
+	}
+}
+
+// benchTargets starts one buddi without --cluster (n = 0), or etcd and n
+// members, and returns them as the load's targets.
+func benchTargets(bm *testing.B, n int) config {
+	if n == 0 {
+		addr, token := startSingle(bm)
+		return config{loadtest.Config{Target: "http://" + addr, OwnerToken: token}}
+	}
+	etcd := etcdtest.Start(bm)
+	ms := make([]*member, n)
+	for i := range ms {
+		ms[i] = startMember(bm, etcd, string(rune('a'+i)), "")
+	}
+	return targetsOf(ms[0], ms[1:]...)
+}
+
+// startSingle runs `buddi serve` without --cluster on the sim driver and
+// returns its address and owner token.
+func startSingle(t testing.TB) (addr, token string) {
+	t.Helper()
+	dir, addr := filepath.Join(t.TempDir(), "single"), daemontest.FreeAddr(t)
+	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
+	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &daemontest.Buffer{}
+	cmd.Stderr = logs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); !strings.Contains(line, "serving at") {
+		t.Fatalf("buddi serve said %q; logs:\n%s", line, logs.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	if token, err = daemon.ReadOwnerToken(dir); err != nil {
+		t.Fatal(err)
+	}
+	return addr, token
+}
