@@ -83,7 +83,10 @@ func targetsOf(first *member, more ...*member) config {
 // 2 and 3 members with each conversation's calls spread over the members
 // (so a call reaches the member holding its conversation through another
 // one with probability (n-1)/n). Every process shares this machine's
-// cores, so acts/s is the cost of an act, routing included. Run it with
+// cores, so acts/s is the cost of an act, routing included; server-us/act
+// is the CPU time the buddi processes spent per act (from /proc, so other
+// work on the machine does not count), harness-us/act the load test's.
+// Run it with
 //
 //	go test ./e2e/cluster -run '^$' -bench LoadThroughMembers -benchtime 1x
 func BenchmarkLoadThroughMembers(bm *testing.B) {
@@ -97,10 +100,12 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 			name = "members=" + strconv.Itoa(n)
 		}
 		bm.Run(name, func(bm *testing.B) {
-			cfg := benchTargets(bm, n)
+			cfg, pids := benchTargets(bm, n)
 			cfg.Conversations, cfg.Duration, cfg.ThinkMax, cfg.OwnerRate, cfg.StaleRate = 24, time.Duration(seconds)*time.Second, time.Microsecond, 0, -1
 			for bm.Loop() {
+				server, harness := cpuOf(bm, pids), selfCPU()
 				rep, err := loadtest.Run(context.Background(), cfg.Config)
+				server, harness = cpuOf(bm, pids)-server, selfCPU()-harness
 				if err != nil {
 					bm.Fatal(err)
 				}
@@ -112,6 +117,12 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 				bm.ReportMetric(rep.SteadyActs.P50, "p50-ms")
 				bm.ReportMetric(rep.SteadyActs.P99, "p99-ms")
 				bm.ReportMetric(float64(rep.Unexpected), "unexpected")
+				acts := float64(max(rep.Acts, 1))
+				bm.ReportMetric(float64(server.Microseconds())/acts, "server-us/act")
+				bm.ReportMetric(float64(harness.Microseconds())/acts, "harness-us/act")
+				if rep.Unexpected > 0 {
+					bm.Logf("unexpected errors by code: %v; transport errors: %v", rep.UnexpectedBy, rep.TransportErrors)
+				}
 				if testing.Verbose() {
 					_ = rep.WriteTable(os.Stderr)
 				}
@@ -121,23 +132,55 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 }
 
 // benchTargets starts one buddi without --cluster (n = 0), or etcd and n
-// members, and returns them as the load's targets.
-func benchTargets(bm *testing.B, n int) config {
+// members, and returns them as the load's targets, and their processes.
+func benchTargets(bm *testing.B, n int) (config, []int) {
 	if n == 0 {
-		addr, token := startSingle(bm)
-		return config{loadtest.Config{Target: "http://" + addr, OwnerToken: token}}
+		addr, token, pid := startSingle(bm)
+		return config{loadtest.Config{Target: "http://" + addr, OwnerToken: token}}, []int{pid}
 	}
 	etcd := etcdtest.Start(bm)
 	ms := make([]*member, n)
+	pids := make([]int, n)
 	for i := range ms {
 		ms[i] = startMember(bm, etcd, string(rune('a'+i)), "")
+		pids[i] = ms[i].cmd.Process.Pid
 	}
-	return targetsOf(ms[0], ms[1:]...)
+	return targetsOf(ms[0], ms[1:]...), pids
+}
+
+// cpuOf is the CPU time (user and system) the processes have used, from
+// /proc/PID/stat in clock ticks of 10 ms.
+func cpuOf(t testing.TB, pids []int) time.Duration {
+	t.Helper()
+	var sum time.Duration
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // f[0] is field 3, the state
+		for _, i := range []int{11, 12} {                        // utime and stime, fields 14 and 15
+			ticks, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				t.Fatalf("/proc/%d/stat: %v", pid, err)
+			}
+			sum += time.Duration(ticks) * 10 * time.Millisecond
+		}
+	}
+	return sum
+}
+
+// selfCPU is the CPU time this process (the load harness) has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // startSingle runs `buddi serve` without --cluster on the sim driver and
-// returns its address and owner token.
-func startSingle(t testing.TB) (addr, token string) {
+// returns its address, owner token and process id.
+func startSingle(t testing.TB) (addr, token string, pid int) {
 	t.Helper()
 	dir, addr := filepath.Join(t.TempDir(), "single"), daemontest.FreeAddr(t)
 	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
@@ -163,5 +206,5 @@ func startSingle(t testing.TB) (addr, token string) {
 	if token, err = daemon.ReadOwnerToken(dir); err != nil {
 		t.Fatal(err)
 	}
-	return addr, token
+	return addr, token, cmd.Process.Pid
 }
