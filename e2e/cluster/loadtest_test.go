@@ -117,21 +117,28 @@ func targetsOf(first *member, more ...*member) config {
 }
 
 // BenchmarkLoadThroughMembers runs the same load (24 conversations, no
-// think time, no owner controls, for BUDDI_BENCH_SECONDS, default 20)
+// owner controls, for BUDDI_BENCH_SECONDS, default 20; no think time, or
+// think times drawn from 0 to BUDDI_BENCH_THINK_MS)
 // through one `buddi serve` without --cluster, and through clusters of 1,
 // 2 and 3 members with each conversation's calls spread over the members
 // (so a call reaches the member holding its conversation through another
 // one with probability (n-1)/n). Every process shares this machine's
 // cores, so acts/s is the cost of an act, routing included; server-us/act
 // is the CPU time the buddi processes spent per act (from /proc, so other
-// work on the machine does not count), harness-us/act the load test's.
+// work on the machine does not count), harness-us/act the load test's;
+// idle-cores is what the buddi processes use with no load (measured for
+// 3 s before it: leases, watches, the cluster's gossip), and
+// server-net-us/act the CPU time per act beyond that.
 // Run it with
 //
 //	go test ./e2e/cluster -run '^$' -bench LoadThroughMembers -benchtime 1x
 func BenchmarkLoadThroughMembers(bm *testing.B) {
-	seconds := 20
+	seconds, think := 20, time.Microsecond
 	if s, err := strconv.Atoi(os.Getenv("BUDDI_BENCH_SECONDS")); err == nil && s > 0 {
 		seconds = s
+	}
+	if ms, err := strconv.Atoi(os.Getenv("BUDDI_BENCH_THINK_MS")); err == nil && ms > 0 {
+		think = time.Duration(ms) * time.Millisecond
 	}
 	for _, n := range []int{0, 1, 2, 3} {
 		name := "single"
@@ -140,11 +147,15 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 		}
 		bm.Run(name, func(bm *testing.B) {
 			cfg, pids := benchTargets(bm, n)
-			cfg.Conversations, cfg.Duration, cfg.ThinkMax, cfg.OwnerRate, cfg.StaleRate = 24, time.Duration(seconds)*time.Second, time.Microsecond, 0, -1
+			idle := cpuOf(bm, pids)
+			time.Sleep(idleSpan)
+			idle = cpuOf(bm, pids) - idle
+			cfg.Conversations, cfg.Duration, cfg.ThinkMax, cfg.OwnerRate, cfg.StaleRate = 24, time.Duration(seconds)*time.Second, think, 0, -1
 			for bm.Loop() {
-				server, harness := cpuOf(bm, pids), selfCPU()
+				server, harness, start := cpuOf(bm, pids), selfCPU(), time.Now()
 				rep, err := loadtest.Run(context.Background(), cfg.Config)
 				server, harness = cpuOf(bm, pids)-server, selfCPU()-harness
+				idleCost := time.Duration(float64(idle) * float64(time.Since(start)) / float64(idleSpan))
 				if err != nil {
 					bm.Fatal(err)
 				}
@@ -159,6 +170,8 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 				acts := float64(max(rep.Acts, 1))
 				bm.ReportMetric(float64(server.Microseconds())/acts, "server-us/act")
 				bm.ReportMetric(float64(harness.Microseconds())/acts, "harness-us/act")
+				bm.ReportMetric(float64(idle)/float64(idleSpan), "idle-cores")
+				bm.ReportMetric(float64((server-idleCost).Microseconds())/acts, "server-net-us/act")
 				if rep.Unexpected > 0 {
 					bm.Logf("unexpected errors by code: %v; transport errors: %v", rep.UnexpectedBy, rep.TransportErrors)
 				}
@@ -169,6 +182,9 @@ func BenchmarkLoadThroughMembers(bm *testing.B) {
 		})
 	}
 }
+
+// idleSpan is how long the benchmark measures the servers at rest.
+const idleSpan = 3 * time.Second
 
 // benchTargets starts one buddi without --cluster (n = 0), or etcd and n
 // members, and returns them as the load's targets, and their processes.
