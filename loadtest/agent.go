@@ -23,6 +23,7 @@ type agent struct {
 	gen   int
 	name  string // the agent's name, for new tasks
 	token string
+	via   *member // the member its calls go through
 	rng   *rand.Rand
 	buf   []byte
 	pg    *page  // the latest observation while it still describes the page
@@ -138,7 +139,7 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 	ca := r.check.Sent(a.conv, in.action, probe)
 	start := time.Now()
 	var rep actReply
-	err := r.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
+	err := a.via.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
 	d := time.Since(start)
 	code := ""
 	switch {
@@ -157,6 +158,7 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 		code = codeNotOK
 	}
 	r.check.Done(ca, code)
+	a.via.record(d, code)
 	label := in.action
 	if probe {
 		label = "probe"
@@ -209,7 +211,7 @@ func (a *agent) resumePaused() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.r.check.Resuming(a.conv)
-	if code := a.r.ownerCall("resume", "POST", "/api/browser/resume", messages.OwnerBody{Conversation: a.conv}); code == codeTransport || code == string(messages.CodeTimeout) {
+	if code, _ := a.r.convControl(nil, "resume", "/api/browser/resume", a.conv); code == codeTransport || code == string(messages.CodeTimeout) {
 		a.r.note("the resume of %s after a pause got no answer (%s); the owner API lists it as %s", a.conv, code, a.r.sessionState(a.conv))
 	}
 }

@@ -35,6 +35,12 @@ type Config struct {
 	Idle          int           // when > 0, the idle test: start, observe and release this many sessions
 	Timeout       time.Duration // per request; default 30 s
 	Seed          uint64        // seeds the agents' choices; 0 picks one
+	// Members are the other members of Target's cluster, and MemberTokens
+	// their owner tokens in the same order. The owner's controls go
+	// through Target; each agent's calls go through Target and the
+	// Members round-robin by conversation (see members.go).
+	Members      []string
+	MemberTokens []string
 	// MemProfile, when set, is where heap profiles are written as each
 	// memory sample is taken: MemProfile+".quarter" and MemProfile+".end".
 	MemProfile string
@@ -134,13 +140,40 @@ func (c Config) checkTarget() error {
 		return refuse("--driver %q is not known; use sim or playwright", c.Driver)
 	}
 	if c.Target == "" {
+		if len(c.Members) > 0 {
+			return refuse("the members of a cluster need a first --target to take the owner's controls")
+		}
 		return nil
+	}
+	if err := c.checkMembers(); err != nil {
+		return err
 	}
 	switch {
 	case c.CrashRate > 0:
 		return refuse("--crash-rate needs the in-process daemon: a running buddi has no fault hook; drop --target or the crash rate")
 	case c.OwnerToken == "":
 		return refuse("--target needs the owner token: pass --owner-token, or --data with the target's data directory")
+	}
+	return nil
+}
+
+// checkMembers checks the members of a cluster beside the target.
+func (c Config) checkMembers() error {
+	if len(c.MemberTokens) != len(c.Members) {
+		return refuse("%d targets need %d owner tokens, one per target in the same order (each member has its own), not %d",
+			len(c.Members)+1, len(c.Members)+1, len(c.MemberTokens)+1)
+	}
+	seen := map[string]bool{c.Target: true}
+	for i, m := range c.Members {
+		switch {
+		case m == "":
+			return refuse("target %d of the cluster is empty", i+2)
+		case seen[m]:
+			return refuse("--target %s is named twice; name each member of the cluster once", m)
+		case c.MemberTokens[i] == "":
+			return refuse("the owner token of %s is empty", m)
+		}
+		seen[m] = true
 	}
 	return nil
 }

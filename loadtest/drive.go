@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -95,7 +94,21 @@ func (r *run) setup() error {
 
 // checkTargetDriver makes sure a running buddi serves the simulated site.
 func (r *run) checkTargetDriver() error {
-	a := r.agents[0]
+	if r.cluster() {
+		return r.checkMemberDrivers()
+	}
+	d, err := r.driverOf(r.agents[0])
+	if err != nil {
+		return err
+	}
+	if d != "sim" {
+		return refuse("the target runs the %q driver; the agents browse the simulated site, so start it with BUDDI_DRIVER=sim", d)
+	}
+	return nil
+}
+
+// driverOf is the driver of the browser serving a's conversation.
+func (r *run) driverOf(a *agent) (string, error) {
 	var rep struct {
 		Result struct {
 			Browser struct {
@@ -104,13 +117,10 @@ func (r *run) checkTargetDriver() error {
 		} `json:"result"`
 	}
 	body := []byte(`{"conversation":` + string(appendString(nil, a.conv)) + `,"input":{}}`)
-	if err := r.cl.do("POST", "/api/tools/browser.status", a.token, body, &rep); err != nil {
-		return err
+	if err := a.via.cl.do("POST", "/api/tools/browser.status", a.token, body, &rep); err != nil {
+		return "", err
 	}
-	if d := rep.Result.Browser.Driver; d != "sim" {
-		return refuse("the target runs the %q driver; the agents browse the simulated site, so start it with BUDDI_DRIVER=sim", d)
-	}
-	return nil
+	return rep.Result.Browser.Driver, nil
 }
 
 // drive runs the agents, the owner and the samplers for the duration.
@@ -202,38 +212,26 @@ func (r *run) takeOver(ctx context.Context, a *agent, hold time.Duration) {
 	defer r.stopMu.RUnlock()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if r.ownerCall("takeover", "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: a.conv}) != "" {
+	code, at := r.convControl(nil, "takeover", "/api/browser/takeover", a.conv)
+	if code != "" {
 		return // no session right now (between tasks): nothing taken
 	}
 	r.check.TookOver(a.conv)
 	a.held.Add(1)
 	sleep(ctx, hold)
 	r.check.Resuming(a.conv)
-	if code := r.ownerCall("resume", "POST", "/api/browser/resume", messages.OwnerBody{Conversation: a.conv}); code == codeTransport || code == string(messages.CodeTimeout) {
+	if code, _ := r.convControl(at, "resume", "/api/browser/resume", a.conv); code == codeTransport || code == string(messages.CodeTimeout) {
 		r.note("the resume of %s after a take-over got no answer (%s); the owner API lists it as %s", a.conv, code, r.sessionState(a.conv))
 	}
 }
 
-// sessionState is how the owner API lists conv's session now.
+// sessionState is how the owner API lists conv's session now: on every
+// member of a cluster.
 func (r *run) sessionState(conv string) string {
-	rep, err := r.cl.owner(r.owner, "GET", "/api/browser/sessions", nil)
-	if err != nil || rep.Error != nil {
-		return "unknown (the session list did not come)"
+	if r.cluster() {
+		return r.memberSessionState(conv)
 	}
-	var list []struct {
-		Conversation string `json:"conversation"`
-		State        string `json:"state"`
-		StepsUsed    int    `json:"stepsUsed"`
-	}
-	if json.Unmarshal(rep.Result, &list) != nil {
-		return "unknown"
-	}
-	for _, s := range list {
-		if s.Conversation == conv {
-			return fmt.Sprintf("%s after %d steps", s.State, s.StepsUsed)
-		}
-	}
-	return "not running"
+	return r.sessionStateAt(r.members[0], conv)
 }
 
 func (r *run) release(a *agent) {
@@ -252,10 +250,17 @@ func (r *run) stopAll(ctx context.Context, hold time.Duration) {
 	r.stopMu.Lock()
 	defer r.stopMu.Unlock()
 	if r.ownerCall("stop", "POST", "/api/browser/stop", nil) == "" {
+		if r.cluster() {
+			// The Stop holds on a member once its watch of etcd delivers
+			// it: the window opens when every member says so.
+			r.stopEverywhere(ctx)
+		}
 		r.check.Stopped()
 		r.stops.Add(1)
-		if h, err := r.health(); err == nil {
-			r.check.Health(h.Stopped)
+		for _, m := range r.members {
+			if h, err := r.healthOf(m); err == nil {
+				r.check.Health(h.Stopped)
+			}
 		}
 		sleep(ctx, hold)
 	}

@@ -86,14 +86,14 @@ func runIdle(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// waitSessions waits up to 30 s for the daemon to hold at most want
+// waitSessions waits up to 30 s for the daemon (every member) to hold at most want
 // sessions and returns how many it holds.
 func (r *run) waitSessions(ctx context.Context, want int) int {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		h, err := r.health()
-		if err == nil && (h.Sessions <= want || time.Now().After(deadline)) {
-			return h.Sessions
+		n, err := r.sessionCount()
+		if err == nil && (n <= want || time.Now().After(deadline)) {
+			return n
 		}
 		if !sleep(ctx, 50*time.Millisecond) || time.Now().After(deadline) {
 			return -1

@@ -43,8 +43,5 @@ func (r *run) restarts() int64 {
 	if r.local != nil {
 		return r.local.restarts()
 	}
-	if h, err := r.health(); err == nil {
-		return int64(h.Restarts)
-	}
-	return -1
+	return r.memberRestarts()
 }

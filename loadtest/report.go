@@ -4,12 +4,15 @@ import "time"
 
 // Report is what a run measured and whether its invariants held.
 type Report struct {
-	Driver        string  `json:"driver"`
-	Target        string  `json:"target"` // "in-process" or the URL
-	Conversations int     `json:"conversations"`
-	Profiles      int     `json:"profiles,omitempty"`
-	Duration      float64 `json:"durationSeconds"`
-	Active        float64 `json:"activeSeconds"` // the duration less the pauses for memory samples
+	Driver string `json:"driver"`
+	Target string `json:"target"` // "in-process" or the URL (of a cluster, the member taking the owner's controls)
+	// Members is the acts through each member of a cluster (several
+	// targets); absent for one target.
+	Members       []MemberReport `json:"members,omitempty"`
+	Conversations int            `json:"conversations"`
+	Profiles      int            `json:"profiles,omitempty"`
+	Duration      float64        `json:"durationSeconds"`
+	Active        float64        `json:"activeSeconds"` // the duration less the pauses for memory samples
 
 	Requests      int64              `json:"requests"`
 	Acts          int64              `json:"acts"`
@@ -76,6 +79,7 @@ func (r *run) report() *Report {
 	if r.cfg.Target != "" {
 		rep.Target = r.cfg.Target
 	}
+	rep.Members = r.memberReports(active, r.cfg.Conversations)
 	if r.local != nil && r.local.logs != nil {
 		for _, n := range r.local.logs.top(5) {
 			r.note("%s", n)

@@ -22,14 +22,17 @@ const grace = 500 * time.Millisecond
 // run is one load test in progress.
 type run struct {
 	cfg   Config
-	cl    *client
-	owner string // the owner token
-	site  site
-	local *local // nil when driving a running daemon
-	pages *pageServer
-	check *Checker
-	stats *stats
-	id    string // names this run's agents and conversations
+	cl    *client // the first member's, which takes the owner's controls
+	owner string  // the first member's owner token
+	// members are the buddis the run drives: the in-process one, the
+	// target, or the members of a cluster (see members.go).
+	members []*member
+	site    site
+	local   *local // nil when driving a running daemon
+	pages   *pageServer
+	check   *Checker
+	stats   *stats
+	id      string // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.
 	fullBudgets bool
@@ -74,7 +77,11 @@ func newRun(cfg Config, warm bool) (*run, error) {
 		r.close()
 		return nil, err
 	}
-	if r.cl, err = newClient(base, cfg.Conversations+64, cfg.Timeout); err != nil {
+	urls, tokens := []string{base}, []string{r.owner}
+	if cfg.Target != "" {
+		urls, tokens = append(urls, cfg.Members...), append(tokens, cfg.MemberTokens...)
+	}
+	if err := r.connectMembers(urls, tokens); err != nil {
 		r.close()
 		return nil, err
 	}
@@ -155,6 +162,9 @@ func (r *run) addAgents(n int) error {
 		}
 		r.names, r.tokens = append(r.names, name), append(r.tokens, out.Token)
 	}
+	if r.cluster() {
+		return r.waitAgents(context.Background())
+	}
 	return nil
 }
 
@@ -167,7 +177,7 @@ func (r *run) newAgents(n int) {
 	for i := range n {
 		conv := r.conversation(i)
 		r.agents = append(r.agents, &agent{r: r, conv: conv, base: conv, name: r.names[i/50],
-			token: r.tokens[i/50], rng: mrand.New(mrand.NewPCG(seed, uint64(i)))})
+			token: r.tokens[i/50], via: r.members[i%len(r.members)], rng: mrand.New(mrand.NewPCG(seed, uint64(i)))})
 	}
 }
 
@@ -223,17 +233,6 @@ func (r *run) transportErr(err error) {
 	}
 }
 
-func (r *run) health() (*messages.Health, error) {
-	start := time.Now()
-	h, err := r.cl.api.Owner(r.owner).Health(context.Background())
-	code := ""
-	if err != nil {
-		code = codeTransport
-	}
-	r.stats.recordOwner("healthz", time.Since(start), code)
-	return h, err
-}
-
 // close releases what the run holds: the in-process daemon, or this run's
 // sessions and agents on the target.
 func (r *run) close() error {
@@ -249,8 +248,8 @@ func (r *run) close() error {
 	if r.hands != nil {
 		r.hands.close()
 	}
-	if r.cl != nil {
-		r.cl.close()
+	for _, m := range r.members {
+		m.cl.close()
 	}
 	return err
 }

@@ -14,7 +14,7 @@ import (
 var (
 	actLabels = []string{"observe", "find", "navigate", "back", "click", "fill", "select", "hover",
 		"scroll", "press", "submit", "probe"}
-	ownerLabels = []string{"task_start", "task", "takeover", "resume", "release", "stop", "resume_all", "healthz", "hand_take_over"}
+	ownerLabels = []string{"task_start", "task", "takeover", "resume", "release", "stop", "resume_all", "healthz", "hand_take_over", "stop_everywhere"}
 )
 
 // Codes an agent expects in a healthy run: the daemon saying no for a

@@ -24,6 +24,7 @@ func (r *Report) WriteTable(out io.Writer) error {
 	for _, k := range sortedSummaries(r.Latency) {
 		row(w, k, r.Latency[k])
 	}
+	r.memberLines(w)
 	if len(r.Owner) > 0 {
 		fmt.Fprintln(w, "\nOWNER CONTROL\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms")
 		for _, k := range sortedSummaries(r.Owner) {
@@ -59,6 +60,12 @@ func (r *Report) WriteTable(out io.Writer) error {
 
 func (r *Report) headline(w io.Writer) {
 	where := r.Target
+	if len(r.Members) > 0 {
+		where = fmt.Sprintf("a cluster of %d members: %s taking the owner's controls", len(r.Members), r.Target)
+		for _, m := range r.Members[1:] {
+			where += ", " + m.Target
+		}
+	}
 	if r.Profiles > 0 {
 		where += fmt.Sprintf(", %d profiles", r.Profiles)
 	}
@@ -94,6 +101,18 @@ func (r *Report) headline(w io.Writer) {
 			fmt.Fprintf(w, "        of which the sim's page templates: %s per profile (%s per conversation)\n",
 				fmtBytes(float64(m.TemplatesPerProfle)), fmtBytes(float64(m.TemplatesPerProfle)*float64(r.Profiles)/float64(max(r.Conversations, 1))))
 		}
+	}
+}
+
+// memberLines is the acts through each member of a cluster.
+func (r *Report) memberLines(w io.Writer) {
+	if len(r.Members) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nACTS THROUGH\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms\tOK\tCONVERSATIONS")
+	for _, m := range r.Members {
+		fmt.Fprintf(w, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%d\n", m.Target, m.Acts, m.Latency.P50, m.Latency.P90,
+			m.Latency.P99, m.Latency.Max, m.ActsOK, m.Conversations)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -28,6 +29,20 @@ type loadTestFlags struct {
 	jsonOut    bool
 	cpuProfile string
 	daemonLog  string
+	targets    listFlag // --target, repeated or comma-separated: the members of one cluster
+	tokens     listFlag // --owner-token, one per target in the same order
+}
+
+// listFlag is a flag given several times, or once with commas.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		*l = append(*l, strings.TrimSpace(s))
+	}
+	return nil
 }
 
 func loadTest(e *env, args []string) int {
@@ -85,8 +100,8 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.Float64Var(&c.OwnerRate, "owner-rate", 1, "owner controls per second: take over and resume, release, stop all and resume all")
 	f.Float64Var(&c.CrashRate, "crash-rate", 0, "fraction of actions on which the session actor panics as the action completes (in-process only)")
 	f.StringVar(&c.Driver, "driver", "sim", "sim, or playwright for real Chromium (then at most 8 conversations)")
-	f.StringVar(&c.Target, "target", "", "URL of a running buddi (started with BUDDI_DRIVER=sim) instead of one in-process")
-	f.StringVar(&c.OwnerToken, "owner-token", "", "the target's owner token (default: the owner-token file in --data)")
+	f.Var(&lf.targets, "target", "URL of a running buddi (started with BUDDI_DRIVER=sim) instead of one in-process; give it several times (or comma-separated) for the members of one cluster: the owner's controls go through the first, each conversation's agent calls through one of them in turn")
+	f.Var(&lf.tokens, "owner-token", "the target's owner token (default: the owner-token file in --data); with several targets, each member's own, given in the same order as --target")
 	f.IntVar(&c.Hands, "hands", 0, "remote hands, each driving a taken-over page of its own from a simulated dashboard tab")
 	f.IntVar(&c.LinkKbps, "link-kbps", 0, "the simulated link of each remote hand, in kbit/s")
 	f.IntVar(&c.Idle, "idle", 0, "instead of the load: start this many sessions, observe each once, measure the heap per idle session, then release them all")
@@ -112,16 +127,44 @@ func (lf *loadTestFlags) config(f *flags) (loadtest.Config, error) {
 	if c.StaleRate == 0 {
 		c.StaleRate = -1 // the flag's 0 means none; the library's 0 means its default
 	}
-	if c.Target != "" && c.OwnerToken == "" {
-		token, err := daemon.ReadOwnerToken(f.cfg.DataDir)
-		if err != nil {
-			return c, fmt.Errorf("--target needs the owner token: pass --owner-token, or --data with the target's data directory (%s has none)", f.cfg.DataDir)
-		}
-		c.OwnerToken = token
+	if err := lf.members(&c, f.cfg.DataDir); err != nil {
+		return c, err
 	}
 	c.Progress = f.e.stderr
 	c.TTY = isTerminal(f.e.stderr)
 	return c, nil
+}
+
+// members fills the target, the other members of its cluster and their
+// owner tokens from --target and --owner-token.
+func (lf *loadTestFlags) members(c *loadtest.Config, dataDir string) error {
+	targets, tokens := lf.targets, lf.tokens
+	if slices.Contains(targets, "") {
+		return fmt.Errorf("--target %q names an empty target; give each member's URL, such as http://127.0.0.1:7777", targets.String())
+	}
+	if slices.Contains(tokens, "") {
+		return fmt.Errorf("--owner-token %q has an empty token; give each member's owner token", tokens.String())
+	}
+	switch {
+	case len(targets) == 0 && len(tokens) > 0:
+		return errors.New("--owner-token needs --target: the in-process buddi makes its own token")
+	case len(targets) == 0:
+		return nil
+	case len(tokens) > len(targets):
+		return fmt.Errorf("--owner-token gives %d tokens but --target names %d; give one owner token per target, in the same order", len(tokens), len(targets))
+	case len(targets) > 1 && len(tokens) < len(targets):
+		return fmt.Errorf("--target names %d members of a cluster but --owner-token gives %d tokens; each member has its own owner token (the owner-token file in its data directory): give one per target, in the same order", len(targets), len(tokens))
+	}
+	c.Target, c.Members = targets[0], targets[1:]
+	if len(tokens) == 0 {
+		token, err := daemon.ReadOwnerToken(dataDir)
+		if err != nil {
+			return fmt.Errorf("--target needs the owner token: pass --owner-token, or --data with the target's data directory (%s has none)", dataDir)
+		}
+		tokens = listFlag{token}
+	}
+	c.OwnerToken, c.MemberTokens = tokens[0], tokens[1:]
+	return nil
 }
 
 // thinkRange reads "50ms", "10ms-200ms" or "10-200ms".

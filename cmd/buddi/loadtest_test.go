@@ -17,6 +17,18 @@ func TestLoadTestRefusesWhatItCannotRun(t *testing.T) {
 		"think backwards":  {[]string{"--think", "50ms-10ms"}, "from a shorter to a longer"},
 		"crash remote":     {[]string{"--target", "http://127.0.0.1:9", "--owner-token", "bo_x", "--crash-rate", "0.1"}, "needs the in-process daemon"},
 		"target, no token": {[]string{"--target", "http://127.0.0.1:9", "--data", t.TempDir()}, "needs the owner token"},
+		"token, no target": {[]string{"--owner-token", "bo_x"}, "--owner-token needs --target"},
+		"more tokens":      {[]string{"--target", "http://127.0.0.1:9", "--owner-token", "bo_x,bo_y"}, "gives 2 tokens but --target names 1"},
+		// Repeated and comma-separated targets add up: three members, two tokens.
+		"members, fewer tokens": {[]string{"--target", "http://127.0.0.1:9", "--target", "http://127.0.0.1:10,http://127.0.0.1:11",
+			"--owner-token", "bo_x", "--owner-token", "bo_y"}, "names 3 members of a cluster but --owner-token gives 2 tokens"},
+		"members, token from --data": {[]string{"--target", "http://127.0.0.1:9,http://127.0.0.1:10", "--data", t.TempDir()}, "gives 0 tokens"},
+		"empty target":               {[]string{"--target", "http://127.0.0.1:9,", "--owner-token", "bo_x"}, "names an empty target"},
+		"empty token":                {[]string{"--target", "http://127.0.0.1:9,http://127.0.0.1:10", "--owner-token", "bo_x,"}, "has an empty token"},
+		"member twice": {[]string{"--target", "http://127.0.0.1:9", "--target", "http://127.0.0.1:9", "--owner-token", "bo_x,bo_y"},
+			"--target http://127.0.0.1:9 is named twice"},
+		"members with hands": {[]string{"--target", "http://127.0.0.1:9,http://127.0.0.1:10", "--owner-token", "bo_x,bo_y", "--hands", "1"},
+			"--hands needs the in-process buddi"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -30,6 +42,11 @@ func TestLoadTestRefusesWhatItCannotRun(t *testing.T) {
 
 func TestLoadTestHelpNamesItsFlags(t *testing.T) {
 	r := runCLI(t, nil, "loadtest", "--help")
+	for _, text := range []string{"members of one cluster", "in the same order as --target"} {
+		if !strings.Contains(r.stdout, text) {
+			t.Errorf("--help does not say %q of several targets", text)
+		}
+	}
 	for _, flag := range []string{"-conversations", "-duration", "-think", "-owner-rate", "-crash-rate", "-driver",
 		"-target", "-owner-token", "-hands", "-link-kbps", "-idle", "-json", "-cpuprofile"} {
 		if !strings.Contains(r.stdout, flag) {
