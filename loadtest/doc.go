@@ -18,9 +18,9 @@
 // It can also drive the members of one cluster (Config.Members, `--target`
 // given several times): the owner's controls through the first, each
 // conversation's agent calls through the members in turn, so most calls are
-// routed to the member holding the conversation. What is each member's own
-// (/healthz, sessions, take-over and resume) is asked of every member with
-// its own owner token; see members.go.
+// routed to the member holding the conversation (and so are take-over and
+// resume). What is each member's own (/healthz, its sessions) is asked of
+// every member with its own owner token; see members.go.
 //
 // Concurrency: each conversation has one agent goroutine, the only sender
 // of its acts, so at most one act per conversation is in flight. Owner

@@ -107,27 +107,14 @@ func (r *run) ownerCallAt(m *member, label, method, path string, body any) strin
 	return code
 }
 
-// convControl sends a control of one conversation that only the member
-// holding its session answers: to from first, then to each other member
-// while they answer no_session. It returns the answer and the member that
-// gave it.
+// convControl sends a control of one conversation (take over, resume)
+// through from, or the first member: a cluster routes it to the member
+// holding the session. It returns the answer and the member that gave it.
 func (r *run) convControl(from *member, label, path, conv string) (string, *member) {
 	if from == nil {
 		from = r.members[0]
 	}
-	code := r.ownerCallAt(from, label, "POST", path, messages.OwnerBody{Conversation: conv})
-	if code != string(messages.CodeNoSession) {
-		return code, from
-	}
-	for _, m := range r.members {
-		if m == from {
-			continue
-		}
-		if code = r.ownerCallAt(m, label, "POST", path, messages.OwnerBody{Conversation: conv}); code != string(messages.CodeNoSession) {
-			return code, m
-		}
-	}
-	return code, from
+	return r.ownerCallAt(from, label, "POST", path, messages.OwnerBody{Conversation: conv}), from
 }
 
 // healthOf is member m's /healthz as its owner sees it.
