@@ -75,6 +75,10 @@ type Config struct {
 	// at the advertised host; 0 for any free port, which the member
 	// registers in etcd.
 	ClusterPort int
+	// SimHosts is BUDDI_SIM_HOSTS: with the sim driver, more hosts the
+	// simulated site answers at, each a copy of it that is not a preview
+	// origin (so site approval and the URL rules apply to it).
+	SimHosts []string
 }
 
 // DefaultEtcd is the etcd a cluster member talks to when
@@ -156,6 +160,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
 	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
 		return c, err
+	}
+	for _, h := range strings.Split(getenv("BUDDI_SIM_HOSTS"), ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			c.SimHosts = append(c.SimHosts, h)
+		}
 	}
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {

@@ -53,6 +53,9 @@ func (d *Daemon) watchCluster() error {
 	if err := d.watchAgents(ctx); err != nil {
 		return err
 	}
+	if err := d.watchSites(ctx); err != nil {
+		return err
+	}
 	mirror := d.mirrorTasks(ctx)
 	d.unwatch = func() { cancel(); stop(); mirror() }
 	return d.startGrains()

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -10,6 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui"
@@ -148,4 +151,67 @@ func (d *Daemon) putTask(ctx context.Context, t ledger.Task) error {
 	defer cancel()
 	_, _, err = d.shared.Swap(c, shared.Tasks, t.Conversation, v)
 	return err
+}
+
+// sharedSites is the controller's view of the cluster's answers "always":
+// nil (an interface holding nothing) on one host.
+func (d *Daemon) sharedSites() controller.SharedSites {
+	if d.shared == nil {
+		return nil
+	}
+	return sitesInEtcd{d.shared}
+}
+
+// sitesInEtcd keeps the owner's answers "always" under
+// <prefix>/sites/<hash of the answer>.
+type sitesInEtcd struct{ s *shared.Store }
+
+func siteName(v []byte) string {
+	sum := sha256.Sum256(v)
+	return hex.EncodeToString(sum[:16])
+}
+
+func (s sitesInEtcd) PutSite(ctx context.Context, ap egress.Approval) *messages.Error {
+	v, err := json.Marshal(ap)
+	if err != nil {
+		return messages.Errorf(messages.CodeInternal, "The answer could not be encoded: %v", err)
+	}
+	if _, _, err := s.s.Swap(ctx, shared.Sites, siteName(v), v); err != nil {
+		return messages.CodeClusterDown.Err(err.Error())
+	}
+	return nil
+}
+
+func (s sitesInEtcd) DeleteSite(ctx context.Context, site string) *messages.Error {
+	rs, _, err := s.s.List(ctx, shared.Sites)
+	if err != nil {
+		return messages.CodeClusterDown.Err(err.Error())
+	}
+	for _, r := range rs {
+		var ap egress.Approval
+		if json.Unmarshal(r.Value, &ap) == nil && ap.Site.String() != site {
+			continue // another site's; an answer that does not decode goes too
+		}
+		if err := s.s.Delete(ctx, shared.Sites, r.Name); err != nil {
+			return messages.CodeClusterDown.Err(err.Error())
+		}
+	}
+	return nil
+}
+
+// watchSites feeds the controller the cluster's answers "always"; the
+// first list is delivered before it returns.
+func (d *Daemon) watchSites(ctx context.Context) error {
+	return d.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record) {
+		m := &controller.ClusterSites{Always: make([]egress.Approval, 0, len(rs))}
+		for _, r := range rs {
+			var ap egress.Approval
+			if err := json.Unmarshal(r.Value, &ap); err != nil || ap.Site.String() == "" {
+				d.opts.Log.Warn("the cluster's record of a site answer does not decode; it is not used here", "record", r.Name)
+				continue
+			}
+			m.Always = append(m.Always, ap)
+		}
+		d.sys.Root.Send(d.controller, m)
+	})
 }

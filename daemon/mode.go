@@ -39,7 +39,7 @@ func (d *Daemon) buildModes(c config.Config, fileMode string) (*modeRoot, error)
 	modes := map[string]drivers.Mode{pm.Name(): pm, yours.Name(): yours}
 	start := c.Driver
 	if c.Driver == "sim" {
-		modes["sim"] = sim.NewMode(sim.Config{}, 0)
+		modes["sim"] = sim.NewMode(sim.Config{Hosts: c.SimHosts}, 0)
 	}
 	if m := d.opts.Mode; m != nil {
 		modes[m.Name()] = m

@@ -70,6 +70,9 @@ type Config struct {
 	Shared SharedStop
 	// Agents is the cluster's list of agents in etcd; nil on a single host.
 	Agents SharedAgents
+	// Sites is the cluster's answers "always" to sites in etcd; nil on a
+	// single host.
+	Sites SharedSites
 }
 
 // Carry is the controller's state that must survive its restart: a Stop

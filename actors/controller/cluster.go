@@ -90,6 +90,8 @@ func (a *Actor) cluster(ctx actor.Context) bool {
 		a.cfg.Carry.setMembers(m)
 	case *ClusterAgents:
 		a.clusterAgents(ctx, m)
+	case *ClusterSites:
+		a.clusterSites(ctx, m)
 	case *Adopt:
 		a.adopt(ctx, m)
 	case *stopShared:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -148,4 +149,39 @@ func (a *Actor) adopt(ctx actor.Context, m *Adopt) {
 func (a *Actor) tasksOf(conv string) ledger.Task {
 	t, _ := a.tasks.Get(conv)
 	return t
+}
+
+// SharedSites is the cluster's answers "always" to sites, in etcd; nil on
+// a single host. Every member learns them by its watch (ClusterSites).
+type SharedSites interface {
+	// PutSite adds an answer "always"; returns once etcd has committed it.
+	PutSite(ctx context.Context, ap egress.Approval) *messages.Error
+	// DeleteSite removes every answer "always" about site.
+	DeleteSite(ctx context.Context, site string) *messages.Error
+}
+
+// ClusterSites is the cluster's whole list of answers "always", as this
+// member's watch of etcd read it; the controller makes its own the same.
+type ClusterSites struct{ Always []egress.Approval }
+
+// clusterSites makes this member's answers "always" the cluster's, in the
+// gate and in the ledger.
+func (a *Actor) clusterSites(ctx actor.Context, m *ClusterSites) {
+	had := a.sites.Always()
+	var ops []ledger.Op
+	for _, ap := range had {
+		if !slices.Contains(m.Always, ap) {
+			ops = append(ops, ledger.Delete(ledger.SiteKey(project, ap.Site.String())))
+		}
+	}
+	for _, ap := range m.Always {
+		if !slices.Contains(had, ap) {
+			ops = append(ops, ledger.Put(ledger.SiteKey(project, ap.Site.String()), ap))
+		}
+	}
+	a.sites.SetAlways(m.Always)
+	if len(ops) > 0 {
+		a.cfg.Log.Info("the owner's site answers changed on another member", "always", len(m.Always))
+		ctx.Send(a.cfg.Ledger, &ledger.Write{Owner: true, Ops: ops})
+	}
 }

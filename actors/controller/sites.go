@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -42,19 +43,49 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 		return
 	}
 	sender := ctx.Sender()
-	a.write(ctx, &ledger.Write{Owner: true, Ops: []ledger.Op{op}}, sender, func(err error) {
-		if err != nil {
-			reply(ctx, sender, storeFailed("The answer", err))
-			return
-		}
-		reply(ctx, sender, &messages.OwnerReply{Result: result})
-	})
+	save := func() {
+		a.write(ctx, &ledger.Write{Owner: true, Ops: []ledger.Op{op}}, sender, func(err error) {
+			if err != nil {
+				reply(ctx, sender, storeFailed("The answer", err))
+				return
+			}
+			reply(ctx, sender, &messages.OwnerReply{Result: result})
+		})
+	}
+	if shared := a.cfg.Sites; ans.Always && shared != nil {
+		ap := ans.Approval
+		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.PutSite(c, ap) }, func(e *messages.Error) {
+			if e != nil { // held here, and refused to the cluster: say so
+				reply(ctx, sender, fail(e))
+				return
+			}
+			save()
+		})
+		return
+	}
+	save()
 }
 
 // revokeSite forgets every answer about a site, durably: its approval for
 // the project, its once-approvals in conversations, and its rejection.
 // The owner is answered once the ledger has it.
 func (a *Actor) revokeSite(ctx actor.Context, m *messages.RevokeSite) {
+	if shared := a.cfg.Sites; shared != nil {
+		sender := ctx.Sender()
+		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.DeleteSite(c, m.Site) }, func(e *messages.Error) {
+			if e != nil {
+				reply(ctx, sender, fail(e))
+				return
+			}
+			a.revokeSiteHere(ctx, m, sender)
+		})
+		return
+	}
+	a.revokeSiteHere(ctx, m, ctx.Sender())
+}
+
+// revokeSiteHere is revokeSite on this member.
+func (a *Actor) revokeSiteHere(ctx actor.Context, m *messages.RevokeSite, sender *actor.PID) {
 	r := a.sites.Revoke(m.Site)
 	result := &messages.SiteRevoked{Site: m.Site, Removed: r.Removed}
 	var ops []ledger.Op
@@ -65,10 +96,9 @@ func (a *Actor) revokeSite(ctx actor.Context, m *messages.RevokeSite) {
 		ops = append(ops, ledger.Delete(ledger.ApprovalKey(conv, "site:"+m.Site)))
 	}
 	if len(ops) == 0 {
-		ctx.Respond(&messages.OwnerReply{Result: result})
+		reply(ctx, sender, &messages.OwnerReply{Result: result})
 		return
 	}
-	sender := ctx.Sender()
 	a.write(ctx, &ledger.Write{Owner: true, Ops: ops}, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The revocation", err))

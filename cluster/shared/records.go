@@ -23,6 +23,8 @@ const (
 	Tasks Kind = "tasks"
 	// Homes name the member holding each conversation's session.
 	Homes Kind = "homes"
+	// Sites are the owner's answers "always" to a site, for every agent.
+	Sites Kind = "sites"
 )
 
 // Record is one shared value: its name within its kind, its bytes (JSON
@@ -42,11 +44,11 @@ var ErrChanged = errors.New("shared: another member changed the record first")
 
 // recordName is what a record's name may be: what a conversation id or an
 // agent name may be, and never a path.
-var recordName = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,128}$`)
+var recordName = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,255}$`)
 
 func (s *Store) recordKey(k Kind, name string) (string, error) {
 	if !recordName.MatchString(name) {
-		return "", fmt.Errorf("shared: %q is not a record name (1 to 128 letters, digits and ._:@-)", name)
+		return "", fmt.Errorf("shared: %q is not a record name (1 to 255 letters, digits and ._:@-)", name)
 	}
 	return s.prefix + "/" + string(k) + "/" + name, nil
 }

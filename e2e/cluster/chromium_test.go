@@ -5,13 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
-	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -28,9 +26,9 @@ func TestTwoMembersWithChromiumHoldSessionsWithinTheirCapacity(t *testing.T) {
 	env := []string{"BUDDI_DRIVER=playwright", "BUDDI_PREVIEW_ORIGINS=" + page.URL,
 		"BUDDI_BROWSER_NO_SANDBOX=" + os.Getenv("BUDDI_BROWSER_NO_SANDBOX")}
 	etcd := etcdtest.Start(t)
-	a := chromiumMember(t, etcd, "a", "", env)
+	a := startMember(t, etcd, "a", "", env...)
 	a.agent = a.AddAgent(t, "ada", false)
-	b := chromiumMember(t, etcd, "b", a.agent, env)
+	b := startMember(t, etcd, "b", a.agent, env...)
 	b.eventually(t, messages.CodeNoTask)
 	members := []*member{a, b}
 	limit := 0
@@ -87,12 +85,4 @@ func TestTwoMembersWithChromiumHoldSessionsWithinTheirCapacity(t *testing.T) {
 		}
 	}
 	b.Observe(t, b.agent, "one-more")
-}
-
-// chromiumMember starts a member that runs its own Chromium.
-func chromiumMember(t testing.TB, etcd *etcdtest.Server, name, agent string, env []string) *member {
-	t.Helper()
-	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd, agent: agent, env: env}
-	m.start(t)
-	return m
 }

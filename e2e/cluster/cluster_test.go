@@ -8,15 +8,16 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// three starts etcd and members a, b and c on it, adds the agent ada
+// three starts etcd and members a, b and c on it (with env in serve's
+// environment), adds the agent ada
 // through a, and returns once each member knows ada, takes work and lists
 // all three.
-func three(t testing.TB) (etcd *etcdtest.Server, a, b, c *member) {
+func three(t testing.TB, env ...string) (etcd *etcdtest.Server, a, b, c *member) {
 	t.Helper()
 	etcd = etcdtest.Start(t)
-	a = startMember(t, etcd, "a", "")
+	a = startMember(t, etcd, "a", "", env...)
 	a.agent = a.AddAgent(t, "ada", false)
-	b, c = startMember(t, etcd, "b", a.agent), startMember(t, etcd, "c", a.agent)
+	b, c = startMember(t, etcd, "b", a.agent, env...), startMember(t, etcd, "c", a.agent, env...)
 	for _, m := range []*member{a, b, c} {
 		m.eventually(t, messages.CodeNoTask)
 		m.listsExactly(t, a, b, c)

@@ -275,3 +275,54 @@ func TestAnActInFlightOnAKilledMemberIsNotKnownToHaveFinished(t *testing.T) {
 		t.Fatalf("c4 moved with %+v (found %v); want 1 step used: the wait was not run again", s, ok)
 	}
 }
+
+// The owner's answer "always" to a site, given for a conversation on one
+// member, holds for conversations on every member; revoked through another
+// member, every member asks again.
+func TestASiteAnsweredAlwaysIsTheClusters(t *testing.T) {
+	const shop = "https://shop.example.com/p/1"
+	etcd, a, b, c := three(t, "BUDDI_SITE_APPROVAL=ask", "BUDDI_SIM_HOSTS=shop.example.com")
+	all := []*member{a, b, c}
+	convs := make([]string, 9)
+	for i := range convs {
+		convs[i] = fmt.Sprintf("site-%d", i)
+		a.Task(t, "ada", convs[i], 20)
+	}
+	homes := map[string]bool{}
+	for _, conv := range convs {
+		homes[homeOf(t, etcd, conv, all...).name] = true
+	}
+	if len(homes) < 2 {
+		t.Fatalf("9 conversations all live on %v", homes)
+	}
+	nav := map[string]any{"action": "navigate", "url": shop}
+	if r := b.Act(t, b.agent, convs[0], nav); r.Code() != messages.CodeApprovalRequired {
+		t.Fatalf("the first navigation to the shop answered %q", r.Code())
+	}
+	c.Must(t, "POST", "/api/approvals", map[string]any{"conversation": convs[0], "site": "example.com", "decision": "always"})
+	for i, conv := range convs {
+		via := all[i%3]
+		for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+			r := via.Act(t, via.agent, conv, nav)
+			if r.OK {
+				break
+			}
+			if r.Code() != messages.CodeApprovalRequired || time.Now().After(deadline) {
+				t.Fatalf("%s (on %s) navigating to an always-approved site answered %q", conv, homeOf(t, etcd, conv, all...).name, r.Code())
+			}
+		}
+	}
+	b.Must(t, "POST", "/api/browser/sites/revoke", map[string]any{"site": "example.com"})
+	for i, conv := range convs {
+		via := all[(i+1)%3]
+		for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+			r := via.Act(t, via.agent, conv, nav)
+			if r.Code() == messages.CodeApprovalRequired {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s after the revocation through b still answers %q", conv, r.Code())
+			}
+		}
+	}
+}

@@ -39,10 +39,10 @@ type member struct {
 }
 
 // startMember starts a member called name that calls as the agent whose
-// token is agent.
-func startMember(t testing.TB, etcd *etcdtest.Server, name, agent string) *member {
+// token is agent, with env in serve's environment.
+func startMember(t testing.TB, etcd *etcdtest.Server, name, agent string, env ...string) *member {
 	t.Helper()
-	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd, agent: agent}
+	m := &member{name: name, dir: filepath.Join(t.TempDir(), name), addr: daemontest.FreeAddr(t), etcd: etcd, agent: agent, env: env}
 	m.start(t)
 	return m
 }

@@ -77,3 +77,11 @@ func (g *Gate) Revoke(site string) Revoked {
 	slices.Sort(r.Conversations)
 	return r
 }
+
+// Always lists the answers "always", for every agent.
+func (g *Gate) Always() []egress.Approval { return slices.Clone(g.always) }
+
+// SetAlways makes list the answers "always": a cluster's, as etcd holds
+// them. Requests waiting for a site it covers stay until the agent's next
+// try, which passes.
+func (g *Gate) SetAlways(list []egress.Approval) { g.always = slices.Clone(list) }
