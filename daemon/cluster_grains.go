@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -84,6 +86,17 @@ type grainAnswer struct {
 	Error  *messages.Error `json:"error,omitempty"`
 }
 
+// memberLists asks every member for what it holds: its sessions, tasks
+// and site requests waiting for the owner.
+type memberLists struct{}
+
+// memberHolds is one member's answer to memberLists.
+type memberHolds struct {
+	Sessions  messages.SessionList  `json:"sessions"`
+	Tasks     messages.TaskList     `json:"tasks"`
+	Approvals messages.SiteRequests `json:"approvals"`
+}
+
 // grainTypes are the messages that cross members.
 func grainTypes() (*grains.Registry, error) {
 	r := grains.NewRegistry()
@@ -91,7 +104,23 @@ func grainTypes() (*grains.Registry, error) {
 		grains.Register[grainTool](r, "buddi.tool"),
 		grains.Register[grainOwner](r, "buddi.owner"),
 		grains.Register[grainAnswer](r, "buddi.answer"),
+		grains.Register[memberLists](r, "buddi.lists"),
+		grains.Register[memberHolds](r, "buddi.holds"),
 	)
+}
+
+// holds answers memberLists on this member.
+func (d *Daemon) holds(msg any) any {
+	if _, ok := msg.(*memberLists); !ok {
+		return nil
+	}
+	c, cancel := context.WithTimeout(context.Background(), healthWait)
+	defer cancel()
+	h := &memberHolds{}
+	h.Sessions, _ = d.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
+	h.Tasks, _ = d.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
+	h.Approvals, _ = d.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
+	return h
 }
 
 // grainMargin is kept of a caller's deadline for the answer's way back.
@@ -124,7 +153,7 @@ func (d *Daemon) startGrains() error {
 	slots := d.capacity(context.Background()).Sessions
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
-		Capacity: slots,
+		Capacity: slots, Local: d.holds,
 		Produce:  func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {
@@ -324,6 +353,10 @@ func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*message
 // hand itself (its socket and frames) and the dashboard's snapshots stay
 // with the member the owner is signed in to.
 func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
+	switch msg.(type) {
+	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
+		return a.everyMember(ctx, msg)
+	}
 	g, conv := grainControl(msg)
 	if g == nil || messages.CheckConversation(conv) != nil {
 		return a.Gateway.Owner(ctx, msg) // not a conversation's, or refused here
@@ -364,4 +397,40 @@ func fromGrain(res any, err error) (*grainAnswer, *messages.Error) {
 		return nil, messages.Errorf(messages.CodeInternal, "The conversation's member answered %T.", res)
 	}
 	return ans, nil
+}
+
+// everyMember lists the sessions, tasks or site requests of every member:
+// each conversation lives on one. A member that does not answer in time
+// is left out (the others' lists still come); when none answers, this
+// member's own list is given.
+func (a clusterActors) everyMember(ctx context.Context, msg any) *messages.OwnerReply {
+	answers, err := a.grains.Each(ctx, &memberLists{})
+	if err != nil && len(answers) == 0 {
+		return a.Gateway.Owner(ctx, msg)
+	}
+	var all memberHolds
+	for _, v := range answers {
+		if h, ok := v.(*memberHolds); ok {
+			all.Sessions = append(all.Sessions, h.Sessions...)
+			all.Tasks = append(all.Tasks, h.Tasks...)
+			all.Approvals = append(all.Approvals, h.Approvals...)
+		}
+	}
+	switch msg.(type) {
+	case *messages.ListSessions:
+		slices.SortFunc(all.Sessions, func(x, y messages.SessionInfo) int { return strings.Compare(x.Conversation, y.Conversation) })
+		return &messages.OwnerReply{Result: orEmpty(all.Sessions)}
+	case *messages.ListTasks:
+		slices.SortFunc(all.Tasks, func(x, y messages.TaskView) int { return strings.Compare(x.Conversation, y.Conversation) })
+		return &messages.OwnerReply{Result: orEmpty(all.Tasks)}
+	}
+	return &messages.OwnerReply{Result: orEmpty(all.Approvals)}
+}
+
+// orEmpty is list, or an empty (not nil) one: the API answers [] for none.
+func orEmpty[L ~[]E, E any](list L) L {
+	if list == nil {
+		return L{}
+	}
+	return list
 }

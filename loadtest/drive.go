@@ -225,12 +225,9 @@ func (r *run) takeOver(ctx context.Context, a *agent, hold time.Duration) {
 	}
 }
 
-// sessionState is how the owner API lists conv's session now: on every
-// member of a cluster.
+// sessionState is how the owner API lists conv's session now (in a
+// cluster, the first member lists every member's sessions).
 func (r *run) sessionState(conv string) string {
-	if r.cluster() {
-		return r.memberSessionState(conv)
-	}
 	return r.sessionStateAt(r.members[0], conv)
 }
 

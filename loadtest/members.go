@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -184,21 +183,6 @@ func (r *run) waitAgents(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// memberSessionState is how the members' owner APIs list conv's session.
-func (r *run) memberSessionState(conv string) string {
-	var out []string
-	for _, m := range r.members {
-		s := r.sessionStateAt(m, conv)
-		if s != "not running" {
-			out = append(out, s+" on "+m.url)
-		}
-	}
-	if len(out) == 0 {
-		return "not running on any member"
-	}
-	return strings.Join(out, "; ")
 }
 
 // sessionStateAt is how member m's owner API lists conv's session now.

@@ -50,6 +50,9 @@ type Config struct {
 	// browser profile; 0 is no limit. A member that holds Capacity refuses
 	// a new one, which the cluster then places on another member.
 	Capacity int
+	// Local answers what is asked of every member (Member.Each) on this
+	// one; nil answers nothing.
+	Local Local
 	// Logger receives protoactor's logs; nil discards all but errors.
 	Logger *slog.Logger
 }

@@ -71,6 +71,10 @@ func Start(cfg Config) (*Member, error) {
 	m := &Member{cfg: cfg, system: system, provider: provider, places: places, cancel: cancel}
 	m.cluster = cluster.New(system, ccfg)
 	m.topology = system.EventStream.Subscribe(m.follow)
+	if err := m.startLocal(); err != nil {
+		m.abort()
+		return nil, err
+	}
 	if err := m.start(); err != nil {
 		m.abort()
 		return nil, err

@@ -52,11 +52,14 @@ func TestTwoMembersWithChromiumHoldSessionsWithinTheirCapacity(t *testing.T) {
 	}
 	held := 0
 	for _, m := range members {
-		n := len(m.sessions(t))
-		if total := m.health(t).Capacity.Sessions.Total; n > total {
-			t.Fatalf("%s holds %d sessions, more than its %d", m.name, n, total)
+		sessions := m.health(t).Capacity.Sessions
+		if sessions.InUse > sessions.Total {
+			t.Fatalf("%s holds %d sessions, more than its %d", m.name, sessions.InUse, sessions.Total)
 		}
-		held += n
+		held += sessions.InUse
+		if listed := len(m.sessions(t)); listed != limit {
+			t.Fatalf("%s's owner API lists %d sessions; every member lists all %d", m.name, listed, limit)
+		}
 	}
 	if held != limit {
 		t.Fatalf("the members hold %d sessions in all, want %d", held, limit)

@@ -36,7 +36,8 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 	return nil
 }
 
-// sessions lists the sessions the member itself holds.
+// sessions lists the sessions the member's owner API lists: every
+// member's.
 func (m *member) sessions(t testing.TB) []messages.SessionInfo {
 	t.Helper()
 	var list []messages.SessionInfo
@@ -73,8 +74,11 @@ func TestAConversationStartedThroughOneMemberIsCalledThroughAnother(t *testing.T
 		t.Fatalf("%s, the member holding c1, lists %+v (found %v); want one session with 2 of 20 steps used", home.name, s, ok)
 	}
 	for _, m := range []*member{a, b, c} {
-		if _, ok := stepsOf(t, m, "c1"); ok != (m == home) {
-			t.Fatalf("%s lists c1: %v; only %s holds it", m.name, ok, home.name)
+		if held := m.health(t).Capacity.Sessions.InUse; held != map[bool]int{true: 1, false: 0}[m == home] {
+			t.Fatalf("%s holds %d sessions; only %s holds c1", m.name, held, home.name)
+		}
+		if got, ok := stepsOf(t, m, "c1"); !ok || got.StepsUsed != 2 {
+			t.Fatalf("%s's owner API lists c1 as %+v (found %v); every member lists every member's sessions", m.name, got, ok)
 		}
 	}
 

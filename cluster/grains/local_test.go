@@ -1,0 +1,67 @@
+package grains_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/grains"
+)
+
+// localMember joins a member whose Local answers Where with its address.
+func localMember(t testing.TB, srv *etcdtest.Server) *grains.Member {
+	t.Helper()
+	cfg := config(srv.Endpoint(), types(t, true))
+	var self string
+	cfg.Local = func(msg any) any {
+		if _, ok := msg.(*Where); ok {
+			return &Count{Addr: self}
+		}
+		return nil
+	}
+	m, err := grains.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self = m.Address()
+	t.Cleanup(func() { m.Shutdown(false) })
+	return m
+}
+
+// Each reaches every member, itself included, once; a member that left
+// is not asked, and one without a Local is reported, not waited for.
+func TestEachAsksEveryMemberOnce(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	a, b := localMember(t, srv), localMember(t, srv)
+	waitMembers(t, a, b)
+	addrs := func(answers []any) []string {
+		var out []string
+		for _, v := range answers {
+			out = append(out, v.(*Count).Addr)
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := []string{a.Address(), b.Address()}
+	slices.Sort(want)
+	got, err := b.Each(context.Background(), &Where{})
+	if err != nil || !slices.Equal(addrs(got), want) {
+		t.Fatalf("Each through b answered %v (%v), want %v", addrs(got), err, want)
+	}
+
+	plain := start(t, srv, types(t, true)) // no Local
+	waitMembers(t, a, b, plain)
+	got, err = a.Each(context.Background(), &Where{})
+	if err == nil || !slices.Equal(addrs(got), want) {
+		t.Fatalf("Each with a member without Local answered %v (%v); want %v and an error naming it", addrs(got), err, want)
+	}
+	plain.Shutdown(true)
+	waitMembers(t, a, b)
+	if got, err = a.Each(context.Background(), &Where{}); err != nil || len(got) != 2 {
+		t.Fatalf("Each after a member left answered %v (%v)", got, err)
+	}
+}
