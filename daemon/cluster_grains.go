@@ -154,7 +154,7 @@ func (d *Daemon) startGrains() error {
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
 		Capacity: slots, Local: d.holds,
-		Produce:  func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
+		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT and that etcd answers", err)
