@@ -2,6 +2,7 @@ package shared_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -118,15 +119,34 @@ func TestMemberRestartKeepsOneEntry(t *testing.T) {
 	w := watchMembers(t, s)
 	register(t, open(t, srv), "m1", "127.0.0.1:7001")
 	w.waitFor(t, "with m1", func(ms []shared.Member) bool { return ids(ms) == "m1" })
-	// The first run's registration is still alive when the second starts.
-	register(t, open(t, srv), "m1", "127.0.0.1:7101")
-	ms := w.waitFor(t, "with m1 at its new address", func(ms []shared.Member) bool {
-		m, ok := byID(ms, "m1")
-		return ok && m.Addr == "127.0.0.1:7101"
-	})
+	// The first run's registration is still alive when the second starts
+	// at the same address: it is taken over.
+	register(t, open(t, srv), "m1", "127.0.0.1:7001")
+	ms := w.waitFor(t, "m1 alone", func(ms []shared.Member) bool { return ids(ms) == "m1" })
 	if len(ms) != 1 {
 		t.Fatalf("after a restart the list is %+v", ms)
 	}
+}
+
+// A second live member under one id at another address (a data directory
+// copied between hosts) is refused, naming the address that holds it; a
+// member killed without leaving is not in the way of its id registered
+// again at another address once its lease runs out.
+func TestAMemberIDHeldAliveElsewhereIsRefused(t *testing.T) {
+	srv := etcdtest.Start(t)
+	register(t, open(t, srv), "m1", "127.0.0.1:7001")
+	_, err := open(t, srv).Register(ctxFor(t), shared.Member{ID: "m1", Addr: "127.0.0.1:7002"})
+	var taken *shared.IDTakenError
+	if !errors.As(err, &taken) || taken.Addr != "127.0.0.1:7001" || !strings.Contains(err.Error(), "member-id") {
+		t.Fatalf("a second live m1 registered with %v; want IDTakenError naming 127.0.0.1:7001 and the member-id file", err)
+	}
+
+	child := startMember(t, srv.Endpoint())
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Wait()
+	register(t, open(t, srv), "child", "127.0.0.1:7998") // waits out the dead child's lease
 }
 
 // A member killed with SIGKILL (no Leave, no revoke) disappears from the

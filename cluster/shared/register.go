@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -36,9 +37,13 @@ type Registration struct {
 // a goroutine of its own. It returns once the first write is committed,
 // or with an *UnreachableError when etcd does not take it. A key left by
 // an earlier run of the same member (a restart within the TTL) is taken
-// over, not duplicated.
+// over, not duplicated; a live key of the same id at another address is
+// another member (a copied data directory), refused with *IDTakenError.
 func (s *Store) Register(ctx context.Context, m Member) (*Registration, error) {
 	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	if err := s.idFree(ctx, m); err != nil {
 		return nil, err
 	}
 	if m.Since.IsZero() {
@@ -179,3 +184,45 @@ func (r *Registration) revokeIf(ctx context.Context, lease clientv3.LeaseID) {
 	defer cancel()
 	_, _ = r.s.cli.Revoke(c, lease)
 }
+
+// IDTakenError refuses a member whose id a live member at another address
+// holds: two hosts started from copies of one data directory.
+type IDTakenError struct{ ID, Addr string }
+
+func (e *IDTakenError) Error() string {
+	return fmt.Sprintf("the member id %s is held by the member at %s; was this data directory copied from it? Remove its member-id file, and this member makes an id of its own", e.ID, e.Addr)
+}
+
+// idFree refuses m when its id's key names another address and stays
+// alive past one lease: a member that died (restarting elsewhere, as a
+// rescheduled pod does) lets its lease run out; a copy keeps it alive.
+// The same address is this member's own earlier run, taken over at once.
+func (s *Store) idFree(ctx context.Context, m Member) error {
+	deadline := time.Now().Add(MemberTTL*time.Second + registerRetry)
+	for {
+		gctx, cancel := context.WithTimeout(ctx, registerTimeout)
+		got, err := s.cli.Get(gctx, s.memberKey(m.ID))
+		cancel()
+		if err != nil {
+			return s.unreachable(err)
+		}
+		if len(got.Kvs) == 0 {
+			return nil
+		}
+		held, ok := s.decodeMember(got.Kvs[0])
+		if !ok || held.Addr == m.Addr {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return &IDTakenError{ID: m.ID, Addr: held.Addr}
+		}
+		select {
+		case <-ctx.Done():
+			return s.unreachable(ctx.Err())
+		case <-time.After(idPoll):
+		}
+	}
+}
+
+// idPoll is the pause between two reads of a member key held elsewhere.
+const idPoll = 250 * time.Millisecond
