@@ -69,6 +69,7 @@ func Start(cfg Config) (*Member, error) {
 		cluster.WithKinds(cluster.NewKind(Kind, props(cfg.Produce, cfg.Types))),
 		cluster.WithRequestTimeout(cfg.RequestTimeout))
 	m := &Member{cfg: cfg, system: system, provider: provider, places: places, cancel: cancel}
+	places.losses = &m.losses
 	m.cluster = cluster.New(system, ccfg)
 	m.topology = system.EventStream.Subscribe(m.follow)
 	if err := m.startLocal(); err != nil {

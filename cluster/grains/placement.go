@@ -43,6 +43,7 @@ const settleWait = 5 * time.Second
 // refuses a new one when it holds Capacity.
 type placement struct {
 	capacity int
+	losses   *losses // the member's: tells a wait on an authority that died
 
 	mu      sync.RWMutex
 	members []string // addresses of the members hosting Kind
@@ -168,12 +169,20 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 		reply, err := future.Result()
 		done <- result{reply, err}
 	}()
+	var lost <-chan struct{} // nil: never
+	if p.losses != nil && authority != p.cluster.ActorSystem.Address() {
+		ch, unwatch := p.losses.watch(authority)
+		defer unwatch()
+		lost = ch
+	}
 	select {
 	case r := <-done:
 		if r.err != nil {
 			return nil, r.err
 		}
 		return placedOf(r.reply)
+	case <-lost: // the authority died: ask its successor once the topology says
+		return nil, errNotPlaced
 	case <-ctx.Done():
 		return nil, cause(ctx)
 	}

@@ -142,6 +142,7 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 	}
 	home := homeOf(t, etcd, "c2", a, b, c)
 	before, _ := stepsOf(t, home, "c2")
+	killed := time.Now()
 	home.kill9()
 	var via *member
 	for _, m := range []*member{a, b, c} {
@@ -150,6 +151,7 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 		}
 	}
 	untilMoved(t, via, "c2")
+	t.Logf("c2 answered again through %s %v after its member was killed", via.name, time.Since(killed))
 	now := homeOf(t, etcd, "c2", a, b, c)
 	s, ok := stepsOf(t, now, "c2")
 	switch {
