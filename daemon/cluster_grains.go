@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,6 +138,13 @@ func (d *Daemon) startGrains() error {
 	if err != nil {
 		return err
 	}
+	key, err := d.clusterKey()
+	if err != nil {
+		return err
+	}
+	if err := types.Seal(key); err != nil {
+		return err
+	}
 	adv := d.cfg.ClusterAdvertise
 	if adv == "" {
 		adv = d.addr
@@ -160,6 +169,32 @@ func (d *Daemon) startGrains() error {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT and that etcd answers", err)
 	}
 	return nil
+}
+
+// clusterKey is the key members sign what they send each other with: made
+// by the first member, kept in etcd (whoever reads etcd runs the cluster
+// anyway), read by the others.
+func (d *Daemon) clusterKey() ([]byte, error) {
+	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
+	defer cancel()
+	raw := make([]byte, 32)
+	_, _ = rand.Read(raw)
+	fresh := []byte(hex.EncodeToString(raw))
+	_, err := d.shared.Create(c, shared.Keys, "members", fresh)
+	if err == nil {
+		return fresh, nil
+	}
+	if !errors.Is(err, shared.ErrExists) {
+		return nil, fmt.Errorf("daemon: --cluster: make the cluster's key: %w", err)
+	}
+	rec, ok, err := d.shared.Get(c, shared.Keys, "members")
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("daemon: --cluster: read the cluster's key: %w", err)
+	case !ok:
+		return nil, errors.New("daemon: --cluster: the cluster's key was deleted from etcd while this member read it; start it again")
+	}
+	return rec.Value, nil
 }
 
 // stopGrains leaves the grains' cluster, handing this member's

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"time"
 
 	"google.golang.org/protobuf/types/known/wrapperspb"
 )
@@ -23,9 +24,12 @@ func (r *Registry) encode(msg any) (*wrapperspb.BytesValue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("grains: encoding %s: %w", name, err)
 	}
-	out := make([]byte, 0, len(name)+1+len(body))
-	out = append(append(append(out, name...), '\n'), body...)
-	return wrapperspb.Bytes(out), nil
+	out := make([]byte, 0, len(name)+1+len(body)+96)
+	out = append(append(out, name...), '\n')
+	if key := r.sealKey(); key != nil {
+		out = append(append(out, seal(key, []byte(name), body, time.Now())...), '\n')
+	}
+	return wrapperspb.Bytes(append(out, body...)), nil
 }
 
 // decode reads an envelope back into a new value of its registered type.
@@ -37,6 +41,12 @@ func (r *Registry) decode(env *wrapperspb.BytesValue) (any, error) {
 	msg, ok := r.fresh(string(name))
 	if !ok {
 		return nil, &UnknownTypeError{Type: string(name)}
+	}
+	if key := r.sealKey(); key != nil {
+		var err error
+		if body, err = unseal(key, name, body, time.Now()); err != nil {
+			return nil, err
+		}
 	}
 	if err := json.Unmarshal(body, msg); err != nil {
 		return nil, &MalformedError{Reason: fmt.Sprintf("its %s body does not decode: %v", name, err)}

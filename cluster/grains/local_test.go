@@ -65,3 +65,45 @@ func TestEachAsksEveryMemberOnce(t *testing.T) {
 		t.Fatalf("Each after a member left answered %v (%v)", got, err)
 	}
 }
+
+// A member whose registry is sealed with another key (not of this cluster)
+// reaches no grain: its messages are refused where they arrive.
+func TestAMemberWithoutTheClustersKeyReachesNoGrain(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	sealedMember := func(key string) *grains.Member {
+		r := types(t, true)
+		if err := r.Seal([]byte(key)); err != nil {
+			t.Fatal(err)
+		}
+		return start(t, srv, r)
+	}
+	a, b := sealedMember("the-cluster-key-0123456789"), sealedMember("the-cluster-key-0123456789")
+	waitMembers(t, a, b)
+	for i := range 6 { // some on each member
+		id := "k" + string(rune('0'+i))
+		if got := count(t, b, id, &Incr{}); got.N != 1 {
+			t.Fatalf("%s through a keyed member answered %+v", id, got)
+		}
+	}
+	outsider := sealedMember("not-the-cluster-key-987654")
+	waitMembers(t, a, b, outsider)
+	refused := 0
+	for i := range 6 {
+		id := "k" + string(rune('0'+i))
+		if _, err := outsider.Request(context.Background(), id, &Incr{}); err != nil {
+			refused++
+		}
+	}
+	if refused != 6 {
+		t.Fatalf("a member with another key reached %d of 6 grains", 6-refused)
+	}
+	for i := range 6 {
+		id := "k" + string(rune('0'+i))
+		if got := count(t, a, id, &Incr{}); got.N != 2 {
+			t.Fatalf("%s counted %d after the outsider's tries; they must not have arrived", id, got.N)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 // register every type before the first Request.
 type Registry struct {
 	mu     sync.RWMutex
+	key    []byte // the cluster's key once sealed (Seal); nil: not sealed
 	byName map[string]reflect.Type
 	byType map[reflect.Type]string
 }

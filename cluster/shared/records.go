@@ -25,6 +25,8 @@ const (
 	Homes Kind = "homes"
 	// Sites are the owner's answers "always" to a site, for every agent.
 	Sites Kind = "sites"
+	// Keys are the cluster's secrets, made once by the first member.
+	Keys Kind = "keys"
 )
 
 // Record is one shared value: its name within its kind, its bytes (JSON
