@@ -86,7 +86,29 @@ type Carry struct {
 	// writing gives the controller's writes to the cluster's etcd turns,
 	// across its restarts.
 	writing sync.Mutex
+	// gen numbers the Stop and resume decisions across restarts; due is
+	// the decision etcd has not taken yet (0: none), which a restarted
+	// controller writes again.
+	gen, due int
 }
+
+// nextGen numbers a new decision.
+func (c *Carry) nextGen() int { c.mu.Lock(); defer c.mu.Unlock(); c.gen++; return c.gen }
+
+func (c *Carry) lastGen() int { c.mu.Lock(); defer c.mu.Unlock(); return c.gen }
+
+func (c *Carry) setDue(gen int) { c.mu.Lock(); c.due = gen; c.mu.Unlock() }
+
+// landed clears due when decision gen was the one due.
+func (c *Carry) landed(gen int) {
+	c.mu.Lock()
+	if c.due == gen {
+		c.due = 0
+	}
+	c.mu.Unlock()
+}
+
+func (c *Carry) dueGen() int { c.mu.Lock(); defer c.mu.Unlock(); return c.due }
 
 func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
 

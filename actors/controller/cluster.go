@@ -135,6 +135,18 @@ func (a *Actor) clusterStop(ctx actor.Context, m *messages.ClusterStop) {
 	a.cfg.Routes.SetStopped(a.refusing())
 }
 
+// reshare writes again, after a restart, the decision the previous
+// instance had not got into etcd: until it lands the cluster's watch does
+// not overrule it, so a Stop is never lifted by the flag it was to replace.
+func (a *Actor) reshare(ctx actor.Context) {
+	a.stops.gen = a.cfg.Carry.lastGen()
+	if a.cfg.Shared == nil || a.cfg.Carry.dueGen() == 0 {
+		return
+	}
+	a.cfg.Log.Info("writing again to etcd the Stop or resume it had not taken before this restart", "stopped", a.stop.Stopped)
+	a.persistShared(ctx, a.cfg.Carry.nextGen(), a.stop)
+}
+
 // persistShared writes the Stop or resume to etcd, retried until it lands
 // or a later decision replaces it. The first try's outcome (or its running
 // past sharedWait) comes back to the mailbox as stopShared for the owner's
@@ -144,6 +156,7 @@ func (a *Actor) clusterStop(ctx actor.Context, m *messages.ClusterStop) {
 func (a *Actor) persistShared(ctx actor.Context, gen int, stop ledger.Stop) {
 	self, sys, shared, turn := ctx.Self(), ctx.ActorSystem(), a.cfg.Shared, &a.cfg.Carry.writing
 	a.stops.sharedPending = gen
+	a.cfg.Carry.setDue(gen)
 	wanted := func() bool {
 		r, _ := sys.Root.RequestFuture(self, &sharedStillWanted{gen: gen}, sharedWait).Result()
 		return r == true
@@ -192,6 +205,9 @@ type sharedStillWanted struct{ gen int }
 func (a *Actor) stopSharedAnswer(ctx actor.Context, m *stopShared) {
 	if m.landed && a.stops.sharedPending == m.gen {
 		a.stops.sharedPending = 0
+	}
+	if m.landed {
+		a.cfg.Carry.landed(m.gen)
 	}
 	w := a.stops.waiting[m.gen]
 	if w == nil || w.shared {

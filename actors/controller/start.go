@@ -52,6 +52,7 @@ func (a *Actor) start(ctx actor.Context) {
 	if s, ok := a.cfg.Carry.lastStop(); ok {
 		a.stop = s // decided before a restart, perhaps not stored yet
 	}
+	a.reshare(ctx)
 	a.chat = a.loadChat()
 	agents, err := st.Agents()
 	must(func() error { return err })

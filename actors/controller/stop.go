@@ -95,7 +95,7 @@ func (a *Actor) resumeAllAs(ctx actor.Context, fromCluster bool) {
 }
 
 func (a *Actor) begin(ctx actor.Context, resume bool, sessions int, fromCluster bool) *stopWait {
-	a.stops.gen++
+	a.stops.gen = a.cfg.Carry.nextGen()
 	w := &stopWait{owner: ctx.Sender(), resume: resume, sessions: sessions,
 		shared: fromCluster || a.cfg.Shared == nil}
 	a.stops.waiting[a.stops.gen] = w
