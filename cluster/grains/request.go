@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -48,6 +49,13 @@ func (m *Member) Request(ctx context.Context, identity string, msg any) (any, er
 		pid, err := m.lookup(ctx, identity, stale)
 		if err != nil {
 			return nil, err
+		}
+		if samePID(pid, stale) { // the same gone activation again: give the topology a moment
+			select {
+			case <-time.After(lookupPause):
+			case <-ctx.Done():
+				return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
+			}
 		}
 		reply, err := m.ask(ctx, pid, wire)
 		if errors.Is(err, errGone) {
@@ -98,6 +106,9 @@ func (m *Member) lookup(ctx context.Context, identity string, stale *actor.PID) 
 func (m *Member) ask(ctx context.Context, pid *actor.PID, wire *wrapperspb.BytesValue) (any, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
+	}
+	if m.departed(pid.Address) {
+		return nil, errGone // never sent: its member left the topology
 	}
 	d, _ := ctx.Deadline()
 	future := m.system.Root.RequestFuture(pid, wire, time.Until(d))
@@ -160,4 +171,14 @@ func (m *Member) answer(reply any) (any, error) {
 		return nil, f
 	}
 	return reply, nil
+}
+
+// departed reports whether the member at addr has left the topology this
+// member follows (never for itself, nor before a topology is known).
+func (m *Member) departed(addr string) bool {
+	if addr == m.system.Address() {
+		return false
+	}
+	ms := m.Members()
+	return len(ms) > 0 && !slices.Contains(ms, addr)
 }
