@@ -207,9 +207,11 @@ func (d *Daemon) stopGrains() {
 
 // conversationGrain is one conversation's grain on the member that holds
 // it. On its first message it claims the conversation for this member in
-// etcd; when another member held it before, the task moves here from etcd
-// and the agent's next act answers restarted: the page, the refs and the
-// step count start afresh, and nothing is replayed.
+// etcd; when the conversation was held before and its session does not run
+// here (its member was lost, or this member restarted: a member in a
+// cluster resumes no session when it starts), the task comes from etcd and
+// the agent's next act answers restarted: the page, the refs and the step
+// count start afresh, and nothing is replayed.
 type conversationGrain struct {
 	d       *Daemon
 	conv    string
@@ -316,7 +318,7 @@ func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
 
 // movedError is the first act's answer after a conversation moved.
 func movedError(conv string) *messages.Error {
-	return messages.Errorf(messages.CodeRestarted, "The member of the cluster that held conversation %s was lost, so its session started again on another member with the same task and budget; nothing was replayed and what you observed is gone: observe again.", conv)
+	return messages.Errorf(messages.CodeRestarted, "The member of the cluster that held conversation %s was lost or restarted, so its session started again on another member or afresh, with the same task and budget; nothing was replayed and what you observed is gone: observe again.", conv)
 }
 
 // arrive claims the conversation for this member on the grain's first
@@ -325,12 +327,15 @@ func (g *conversationGrain) arrive() *messages.Error {
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	if !g.claimed {
-		old, found, err := g.d.shared.Swap(c, shared.Homes, g.conv, []byte(g.d.memberID))
+		_, found, err := g.d.shared.Swap(c, shared.Homes, g.conv, []byte(g.d.memberID))
 		if err != nil {
 			return messages.CodeClusterDown.Err(err.Error())
 		}
 		g.claimed = true
-		if found && string(old.Value) != g.d.memberID {
+		// A conversation held before (by another member that was lost, or
+		// by this one before it restarted) whose session does not run here
+		// starts again from its task in etcd.
+		if found && !g.d.routes.Holds(g.conv) {
 			if g.moved, err = g.sharedTask(c); err != nil {
 				return messages.CodeClusterDown.Err(err.Error())
 			}

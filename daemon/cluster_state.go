@@ -95,8 +95,9 @@ const taskRetry = time.Second
 
 // mirrorTasks writes every task this member changes to etcd, under
 // <prefix>/tasks/<conversation>, so the member that takes a conversation
-// over after this one is lost knows its task and budget. A write etcd
-// does not take is tried again until a newer state replaces it.
+// over after this one is lost knows its task and budget. Only the member
+// etcd names as holding the conversation writes it (shared.PutAsHome). A
+// write etcd does not take is tried again until a newer state replaces it.
 func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
 	sub := d.gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
 	var wg sync.WaitGroup
@@ -149,7 +150,10 @@ func (d *Daemon) putTask(ctx context.Context, t ledger.Task) error {
 	}
 	c, cancel := context.WithTimeout(ctx, clusterOpenWait)
 	defer cancel()
-	_, _, err = d.shared.Swap(c, shared.Tasks, t.Conversation, v)
+	_, err = d.shared.PutAsHome(c, shared.Tasks, t.Conversation, d.memberID, v)
+	if errors.Is(err, shared.ErrNotHome) {
+		return nil // another member holds it now: its writes are the ones that count
+	}
 	return err
 }
 

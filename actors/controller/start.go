@@ -68,6 +68,9 @@ func (a *Actor) start(ctx actor.Context) {
 	a.sites = a.loadSites(ctx)
 	a.apps = a.loadApps(ctx)
 	a.pushRoutes()
+	if a.cfg.Shared != nil {
+		return // in a cluster a session starts again where its conversation is next called (Adopt)
+	}
 	for _, t := range a.tasks.All() {
 		if t.State == ledger.TaskActive && a.cfg.Now().Before(t.Expires) {
 			if e := a.spawn(ctx, t); e != nil {

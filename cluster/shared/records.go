@@ -88,6 +88,37 @@ func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev in
 	return resp.Header.Revision, nil
 }
 
+// ErrNotHome refuses a write of a conversation's record by a member that
+// no longer holds the conversation.
+var ErrNotHome = errors.New("shared: this member no longer holds the conversation")
+
+// PutAsHome writes a conversation's record of kind k only while the Homes
+// record names member as holding it: one transaction, so a member that has
+// lost the conversation to another cannot overwrite what the new holder
+// writes. It fails with ErrNotHome otherwise.
+func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []byte) (int64, error) {
+	if s.isClosed() {
+		return 0, ErrClosed
+	}
+	key, err := s.recordKey(k, conv)
+	if err != nil {
+		return 0, err
+	}
+	home, err := s.recordKey(Homes, conv)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(home), "=", member)).
+		Then(clientv3.OpPut(key, string(v))).Commit()
+	switch {
+	case err != nil:
+		return 0, s.unreachable(err)
+	case !resp.Succeeded:
+		return 0, ErrNotHome
+	}
+	return resp.Header.Revision, nil
+}
+
 // Get reads one record; false when there is none.
 func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, error) {
 	if s.isClosed() {

@@ -108,3 +108,25 @@ func TestWatchListDeliversTheWholeListOnEveryChange(t *testing.T) {
 		}
 	}
 }
+
+func TestOnlyTheMemberHoldingAConversationWritesItsTask(t *testing.T) {
+	s := open(t, etcdtest.Start(t))
+	if _, err := s.PutAsHome(ctxFor(t), shared.Tasks, "c1", "m1", []byte(`"m1's"`)); !errors.Is(err, shared.ErrNotHome) {
+		t.Fatalf("a write before any member holds c1: %v, want ErrNotHome", err)
+	}
+	if _, _, err := s.Swap(ctxFor(t), shared.Homes, "c1", []byte("m1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutAsHome(ctxFor(t), shared.Tasks, "c1", "m1", []byte(`"m1's"`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Swap(ctxFor(t), shared.Homes, "c1", []byte("m2")); err != nil { // c1 moved to m2
+		t.Fatal(err)
+	}
+	if _, err := s.PutAsHome(ctxFor(t), shared.Tasks, "c1", "m1", []byte(`"m1's late"`)); !errors.Is(err, shared.ErrNotHome) {
+		t.Fatalf("m1's write after c1 moved: %v, want ErrNotHome", err)
+	}
+	if r, _, _ := s.Get(ctxFor(t), shared.Tasks, "c1"); string(r.Value) != `"m1's"` {
+		t.Fatalf("c1's task is %s", r.Value)
+	}
+}

@@ -332,3 +332,31 @@ func TestASiteAnsweredAlwaysIsTheClusters(t *testing.T) {
 		}
 	}
 }
+
+// A member that restarts resumes none of its sessions by itself: the next
+// call for one of its conversations starts it again, where the cluster
+// places it, with its task, and says so once.
+func TestAConversationComesBackWhenItsMemberRestarts(t *testing.T) {
+	etcd, a, b, c := three(t)
+	a.Task(t, "ada", "c5", 30)
+	b.Observe(t, b.agent, "c5")
+	home := homeOf(t, etcd, "c5", a, b, c)
+	home.stop()
+	home.start(t)
+	via := a
+	if via == home {
+		via = c
+	}
+	untilMoved(t, via, "c5")
+	now := homeOf(t, etcd, "c5", a, b, c)
+	held := 0
+	for _, m := range []*member{a, b, c} {
+		held += m.health(t).Capacity.Sessions.InUse
+	}
+	if held != 1 {
+		t.Fatalf("after %s restarted the members hold %d sessions, want c5's one (on %s)", home.name, held, now.name)
+	}
+	if s, ok := stepsOf(t, now, "c5"); !ok || s.StepsUsed != 1 || s.StepsMax != 30 {
+		t.Fatalf("c5 came back as %+v (found %v); want its 30-step task with the one observe since", s, ok)
+	}
+}
