@@ -58,7 +58,13 @@ func (d *Daemon) watchCluster() error {
 	}
 	mirror := d.mirrorTasks(ctx)
 	d.unwatch = func() { cancel(); stop(); mirror() }
-	return d.startGrains()
+	d.relay = &relay{d: d, heard: map[messages.Event]bool{}}
+	if err := d.startGrains(); err != nil {
+		return err
+	}
+	told := d.relay.start(ctx)
+	d.unwatch = func() { cancel(); stop(); mirror(); told() }
+	return nil
 }
 
 func (d *Daemon) watchStop(ctx context.Context) error {

@@ -108,14 +108,23 @@ func grainTypes() (*grains.Registry, error) {
 		grains.Register[grainAnswer](r, "buddi.answer"),
 		grains.Register[memberLists](r, "buddi.lists"),
 		grains.Register[memberHolds](r, "buddi.holds"),
+		grains.Register[memberEvent](r, "buddi.event"),
 	)
 }
 
-// holds answers memberLists on this member.
-func (d *Daemon) holds(msg any) any {
-	if _, ok := msg.(*memberLists); !ok {
-		return nil
+// local answers what another member asks of every member, on this one.
+func (d *Daemon) local(msg any) any {
+	switch m := msg.(type) {
+	case *memberLists:
+		return d.holds()
+	case *memberEvent:
+		d.relay.hear(m)
 	}
+	return nil
+}
+
+// holds is what this member holds: its sessions, tasks and site requests.
+func (d *Daemon) holds() *memberHolds {
 	c, cancel := context.WithTimeout(context.Background(), healthWait)
 	defer cancel()
 	h := &memberHolds{}
@@ -162,7 +171,7 @@ func (d *Daemon) startGrains() error {
 	slots := d.capacity(context.Background()).Sessions
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
-		Capacity: slots, Local: d.holds,
+		Capacity: slots, Local: d.local,
 		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {

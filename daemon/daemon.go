@@ -100,6 +100,7 @@ type Daemon struct {
 	unwatch    context.CancelFunc // ends the watch of the cluster's Stop
 	memberID   string             // this member's id in the cluster
 	grains     *grains.Member     // the conversations' grains (--cluster)
+	relay      *relay             // tells the other members this one's events (--cluster)
 	notes      []string           // lines for the owner, said once serving is
 	Restarts   atomic.Int64
 }

@@ -25,7 +25,7 @@ func (l *localActor) Receive(ctx actor.Context) {
 	case actor.SystemMessage, actor.AutoReceiveMessage:
 		return
 	}
-	if r := l.answer(ctx.Message()); r != nil {
+	if r := l.answer(ctx.Message()); r != nil && ctx.Sender() != nil {
 		ctx.Respond(r)
 	}
 }
@@ -88,4 +88,24 @@ func (m *Member) Each(ctx context.Context, msg any) ([]any, error) {
 		out = append(out, r.v)
 	}
 	return out, errors.Join(errs...)
+}
+
+// Tell sends msg, a registered message, to every other member the cluster
+// lists, without waiting: their Local is called with it, and what it
+// answers goes nowhere. A member that is away does not get it.
+func (m *Member) Tell(msg any) error {
+	if m.isClosed() {
+		return ErrClosed
+	}
+	wire, err := m.cfg.Types.encode(msg)
+	if err != nil {
+		return err
+	}
+	self := m.system.Address()
+	for _, addr := range m.Members() {
+		if addr != self {
+			m.system.Root.Send(actor.NewPID(addr, localName), wire)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/cluster/grains"
@@ -105,5 +106,44 @@ func TestAMemberWithoutTheClustersKeyReachesNoGrain(t *testing.T) {
 		if got := count(t, a, id, &Incr{}); got.N != 2 {
 			t.Fatalf("%s counted %d after the outsider's tries; they must not have arrived", id, got.N)
 		}
+	}
+}
+
+// Tell reaches every other member's Local, and not the teller's own.
+func TestTellReachesEveryOtherMember(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	heard := make(chan string, 8)
+	member := func(name string) *grains.Member {
+		cfg := config(srv.Endpoint(), types(t, true))
+		cfg.Local = func(msg any) any {
+			if _, ok := msg.(*Where); ok {
+				heard <- name
+			}
+			return nil
+		}
+		m, err := grains.Start(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Shutdown(false) })
+		return m
+	}
+	a, b, c := member("a"), member("b"), member("c")
+	waitMembers(t, a, b, c)
+	if err := a.Tell(&Where{}); err != nil {
+		t.Fatal(err)
+	}
+	got := []string{<-heard, <-heard}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"b", "c"}) {
+		t.Fatalf("a's Tell was heard by %v, want b and c", got)
+	}
+	select {
+	case who := <-heard:
+		t.Fatalf("%s heard a's Tell twice, or a heard its own", who)
+	case <-time.After(500 * time.Millisecond):
 	}
 }

@@ -1,0 +1,108 @@
+package daemon
+
+import (
+	"context"
+	"sync"
+
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// In a cluster every member's dashboard and Telegram show every member's
+// sessions, tasks and site requests as they change: each member tells the
+// others what its own actors publish of these, and publishes what it is
+// told on its own bus. Steps and snapshots (the journal, thumbnails) stay
+// with the member that holds the session.
+
+// memberEvent is one event a member tells the others: one field is set.
+type memberEvent struct {
+	Session  *messages.SessionChanged    `json:"session,omitempty"`
+	Task     *messages.TaskChanged       `json:"task,omitempty"`
+	Approval *messages.ApprovalRequested `json:"approval,omitempty"`
+}
+
+func (e *memberEvent) event() messages.Event {
+	switch {
+	case e.Session != nil:
+		return e.Session
+	case e.Task != nil:
+		return e.Task
+	case e.Approval != nil:
+		return e.Approval
+	}
+	return nil
+}
+
+// maxHeard bounds the events heard from other members that the relay has
+// not seen yet.
+const maxHeard = 4096
+
+// relayKinds are the events members tell each other.
+const relayKinds = messages.KindSession | messages.KindTask | messages.KindApproval
+
+// relay tells the other members the events this member's actors publish;
+// heard publishes theirs here, and those are not told again.
+type relay struct {
+	d     *Daemon
+	mu    sync.Mutex
+	heard map[messages.Event]bool // published here from another member, not yet seen by the relay
+}
+
+// start follows the bus until ctx ends; stop waits for it.
+func (r *relay) start(ctx context.Context) (stop func()) {
+	sub := r.d.gateway.Subscribe(events.Filter{Kinds: relayKinds})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer sub.Close()
+		for {
+			ev, err := sub.Next(ctx)
+			if err != nil {
+				return
+			}
+			for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
+				r.tell(e)
+			}
+		}
+	})
+	return wg.Wait
+}
+
+// tell sends one event of this member's actors to the others.
+func (r *relay) tell(e messages.Event) {
+	r.mu.Lock()
+	if r.heard[e] {
+		delete(r.heard, e)
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	m := &memberEvent{}
+	switch ev := e.(type) {
+	case *messages.SessionChanged:
+		m.Session = ev
+	case *messages.TaskChanged:
+		m.Task = ev
+	case *messages.ApprovalRequested:
+		m.Approval = ev
+	default:
+		return
+	}
+	if err := r.d.grains.Tell(m); err != nil {
+		r.d.opts.Log.Debug("an event was not told to the other members", "err", err)
+	}
+}
+
+// hear publishes another member's event here.
+func (r *relay) hear(m *memberEvent) {
+	e := m.event()
+	if e == nil {
+		return
+	}
+	r.mu.Lock()
+	if len(r.heard) >= maxHeard { // events the relay never saw (coalesced away): forget them
+		clear(r.heard)
+	}
+	r.heard[e] = true
+	r.mu.Unlock()
+	r.d.bus.Publish(e)
+}
