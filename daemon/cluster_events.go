@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
@@ -37,6 +38,9 @@ func (e *memberEvent) event() messages.Event {
 // not seen yet.
 const maxHeard = 4096
 
+// relayPause is the least time between two batches of events told.
+const relayPause = 50 * time.Millisecond
+
 // relayKinds are the events members tell each other.
 const relayKinds = messages.KindSession | messages.KindTask | messages.KindApproval
 
@@ -61,6 +65,14 @@ func (r *relay) start(ctx context.Context) (stop func()) {
 			}
 			for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
 				r.tell(e)
+			}
+			// Events of one session, task or request that come faster
+			// than this coalesce in the subscription meanwhile: the others
+			// see its latest state, not every step.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(relayPause):
 			}
 		}
 	})
