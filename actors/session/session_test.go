@@ -333,3 +333,25 @@ func TestTheControllerHearsOfTheEndOnceTheTabsAreClosed(t *testing.T) {
 		}
 	}
 }
+
+// A session whose tabs were closed under it (the sim's whole mode closed,
+// or an ended session of the conversation closed them late) is told so in a
+// sentence that says what to do, and its next call opens new tabs: it does
+// not pause on every act until its budget is spent.
+func TestTabsClosedUnderTheSessionOpenAgain(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	if err := w.drv.Conversation("c1").Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := w.act(t, &messages.ActInput{Action: "observe"})
+	wantCode(t, r, messages.CodeNoBrowser)
+	if want := "This conversation's tabs were closed; observe again to open a new blank tab."; r.Error.Message != want {
+		t.Fatalf("the agent read %q, want %q", r.Error.Message, want)
+	}
+	r = w.act(t, &messages.ActInput{Action: "observe"})
+	wantCode(t, r, "")
+	if obs, ok := r.Result.(*messages.Observation); !ok || obs.URL != sim.BlankURL {
+		t.Fatalf("observe after the tabs closed answered %#v", r.Result)
+	}
+}
