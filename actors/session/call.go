@@ -20,8 +20,7 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 		ctx.Respond(messages.Fail(messages.CodeBadInput, "browser.act needs an input object such as {\"action\":\"observe\"}."))
 		return
 	}
-	if e := a.limits(ctx); e != nil {
-		ctx.Respond(e)
+	if a.limits(ctx) {
 		return
 	}
 	spec := messages.Spec(in.Action)
@@ -74,17 +73,23 @@ func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Err
 	ctx.Respond(messages.FailWith(e))
 }
 
-// limits ends the task when its time or budget is gone.
-func (a *Actor) limits(ctx actor.Context) *messages.ToolResult {
+// limits ends the task when its time or budget is gone, and reports
+// whether it did. The agent is answered only once the session's tabs are
+// closed: the driver hands the same tabs to every Open of a conversation, so
+// a new task the agent asks for on that answer would otherwise get the
+// tabs this ending is about to close.
+func (a *Actor) limits(ctx actor.Context) bool {
 	if !a.cfg.Now().Before(a.task.Expires) {
-		a.end(ctx, messages.CodeExpired, "its time ran out", nil, nil)
-		return messages.Fail(messages.CodeExpired, fmt.Sprintf("The task's time ran out after %d of %d steps; ask the owner for a new task.", a.rec.StepsUsed, a.task.MaxSteps))
+		a.end(ctx, messages.CodeExpired, "its time ran out", ctx.Sender(),
+			messages.Fail(messages.CodeExpired, fmt.Sprintf("The task's time ran out after %d of %d steps; ask the owner for a new task.", a.rec.StepsUsed, a.task.MaxSteps)))
+		return true
 	}
 	if a.rec.StepsUsed >= a.task.MaxSteps {
-		a.end(ctx, messages.CodeBudgetSpent, "its step budget was spent", nil, nil)
-		return messages.Fail(messages.CodeBudgetSpent, fmt.Sprintf("All %d steps of this task are spent; ask the owner for a new task.", a.task.MaxSteps))
+		a.end(ctx, messages.CodeBudgetSpent, "its step budget was spent", ctx.Sender(),
+			messages.Fail(messages.CodeBudgetSpent, fmt.Sprintf("All %d steps of this task are spent; ask the owner for a new task.", a.task.MaxSteps)))
+		return true
 	}
-	return nil
+	return false
 }
 
 // prepare checks evidence and policy and builds the driver action.

@@ -113,9 +113,14 @@ func (a *Actor) closeTabs(ctx actor.Context, hand *actor.Future, replyTo *actor.
 	}()
 }
 
-// end finishes the session: its tabs close off the mailbox, the controller
-// makes the task's end durable (and then stops this actor), and only then is
-// replyTo answered, so an acknowledged release survives a crash.
+// end finishes the session: its tabs close off the mailbox, then the
+// controller makes the task's end durable (and then stops this actor), and
+// only then is replyTo answered, so an acknowledged release survives a crash.
+// The controller hears of the end only once the tabs are closed: it frees the
+// conversation for a new task, and the driver would hand that task's session
+// these very tabs, which this ending then closed under it. It still hears
+// before anyone is answered, so an owner reacting to the agent's answer
+// never finds the task still open.
 func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *actor.PID, reply any) {
 	if _, done := a.st.(*closing); done {
 		if replyTo != nil {
@@ -128,14 +133,12 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
 	a.become(&closing{reason: msg.Reason})
 	a.show()
-	// The controller hears of the end now, before anyone is answered, so an
-	// owner reacting to the agent's answer never finds the task still open.
-	f := ctx.RequestFuture(a.cfg.Controller, msg, 15*time.Second)
-	tabs, sys, log := a.tabs, ctx.ActorSystem(), a.cfg.Log
+	tabs, sys, log, ctrl := a.tabs, ctx.ActorSystem(), a.cfg.Log, a.cfg.Controller
 	a.tabs = nil
 	go func() {
 		waitFor(hand)
 		closeTabs(tabs, log)
+		f := sys.Root.RequestFuture(ctrl, msg, 15*time.Second)
 		if _, err := f.Result(); err != nil {
 			log.Warn("the controller did not confirm the end of a task", "conversation", msg.Conversation, "err", err)
 		}

@@ -44,7 +44,14 @@ func startWith(t *testing.T, cfg sim.Config, pol session.URLPolicy) *world {
 
 func startOf(t *testing.T, cfg sim.Config, hand func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props, pol session.URLPolicy) *world {
 	t.Helper()
-	w := &world{sys: actortest.System(t), bus: events.New(), drv: sim.New(cfg),
+	drv := sim.New(cfg)
+	return startOn(t, drv, drv, hand, pol)
+}
+
+// startOn is startOf with the session driving drv, which wraps sd.
+func startOn(t *testing.T, sd *sim.Driver, drv drivers.Driver, hand func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props, pol session.URLPolicy) *world {
+	t.Helper()
+	w := &world{sys: actortest.System(t), bus: events.New(), drv: sd,
 		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
 	var led *actor.PID
 	w.store, led = actortest.Ledger(t, w.sys)
@@ -58,7 +65,7 @@ func startOf(t *testing.T, cfg sim.Config, hand func(string, func(context.Contex
 	})
 	w.pid = w.sys.Root.Spawn(actor.PropsFromProducer(session.New(session.Config{
 		Conversation: "c1", Agent: "ada", Store: w.store, Ledger: led, Controller: w.ctrl.PID,
-		Driver: w.drv, Policy: pol, Bus: w.bus, Hand: hand, Now: w.clock.Now,
+		Driver: drv, Policy: pol, Bus: w.bus, Hand: hand, Now: w.clock.Now,
 		Log: slog.New(slog.DiscardHandler),
 	})))
 	return w
@@ -201,5 +208,150 @@ func TestAMessageSentAsAValueIsCountedNotLost(t *testing.T) {
 	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "") // answered after it, in order
 	if actors.UnhandledCount() != before+1 {
 		t.Fatalf("unhandled count went from %d to %d, want one more", before, actors.UnhandledCount())
+	}
+}
+
+// gatedClose is a driver whose tabs, when closed, say so on closing and
+// finish closing only once the test closes letGo.
+type gatedClose struct {
+	*sim.Driver
+	closing chan struct{}
+	letGo   chan struct{}
+}
+
+type gatedTabs struct {
+	drivers.Tabs
+	g *gatedClose
+}
+
+func (g *gatedClose) Open(ctx context.Context, conversation string) (drivers.Tabs, error) {
+	tabs, err := g.Driver.Open(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	return gatedTabs{tabs, g}, nil
+}
+
+func (t gatedTabs) Close(ctx context.Context) error {
+	t.g.closing <- struct{}{}
+	<-t.g.letGo
+	return t.Tabs.Close(ctx)
+}
+
+// startGated starts a world whose tabs close only when the test lets them.
+func startGated(t *testing.T) (*world, *gatedClose) {
+	t.Helper()
+	sd := sim.New(sim.Config{})
+	g := &gatedClose{Driver: sd, closing: make(chan struct{}, 1), letGo: make(chan struct{})}
+	t.Cleanup(g.open)
+	return startOn(t, sd, g, nil, open{}), g
+}
+
+func (g *gatedClose) open() {
+	select {
+	case <-g.letGo:
+	default:
+		close(g.letGo)
+	}
+}
+
+// endingCall sends an observe that ends the task and checks that its answer
+// waits for the conversation's tabs to close; it returns that answer.
+func endingCall(t *testing.T, w *world, g *gatedClose) *messages.ToolResult {
+	t.Helper()
+	agent := actortest.NewProbe(t, w.sys, nil)
+	call := &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1", Act: &messages.ActInput{Action: "observe"}}
+	w.sys.Root.RequestWithCustomSender(w.pid, &messages.AgentCall{Call: call, Agent: "ada"}, agent.PID)
+	<-g.closing
+	// Once the session answered a later call, anything it sent the agent
+	// for the first is in the agent's mailbox ahead of the marker.
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), messages.CodeNoTask)
+	w.sys.Root.Send(agent.PID, "marker")
+	if got := <-agent.Got; got != "marker" {
+		t.Fatalf("the agent was answered %#v while the conversation's tabs were still closing", got)
+	}
+	g.open()
+	r, ok := (<-agent.Got).(*messages.ToolResult)
+	if !ok {
+		t.Fatal("the agent got no tool result")
+	}
+	if w.drv.Conversation("c1") != nil {
+		t.Fatal("the agent was answered before the conversation's tabs closed")
+	}
+	return r
+}
+
+// The agent asks for a new task as soon as it hears that its budget is
+// spent, and the driver hands a new session of the conversation the same
+// tabs while they are open: the answer must wait until they are closed, or
+// the ending session closes the new session's tabs under it (every act of
+// the new task then failed with tab_gone).
+func TestASpentBudgetIsAnsweredOnceTheTabsAreClosed(t *testing.T) {
+	w, g := startGated(t)
+	for range 80 {
+		wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+	}
+	wantCode(t, endingCall(t, w, g), messages.CodeBudgetSpent)
+}
+
+func TestAnExpiredTaskIsAnsweredOnceTheTabsAreClosed(t *testing.T) {
+	w, g := startGated(t)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+	w.clock.Advance(2 * time.Minute)
+	wantCode(t, endingCall(t, w, g), messages.CodeExpired)
+}
+
+// The controller frees the conversation for a new task when it hears of the
+// end, so it hears only once the tabs are closed: the owner released a
+// session, the agent heard no_task from the controller on its next call and
+// asked for a new task, whose session got the tabs still open and lost them.
+func TestTheControllerHearsOfTheEndOnceTheTabsAreClosed(t *testing.T) {
+	w, g := startGated(t)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), "")
+	released := w.sys.Root.RequestFuture(w.pid, &messages.Release{Conversation: "c1"}, actortest.Wait)
+	<-g.closing
+	// Once the session answered a later call, anything it sent the
+	// controller for the release is in its mailbox ahead of the marker.
+	wantCode(t, w.act(t, &messages.ActInput{Action: "observe"}), messages.CodeNoTask)
+	w.sys.Root.Send(w.ctrl.PID, "marker")
+	for msg := range w.ctrl.Got {
+		if msg == "marker" {
+			break
+		}
+		if _, ok := msg.(*messages.SessionEnded); ok {
+			t.Fatal("the controller heard of the end while the conversation's tabs were still closing")
+		}
+	}
+	g.open()
+	res, err := released.Result()
+	if r, ok := res.(*messages.OwnerReply); err != nil || !ok || r.Error != nil {
+		t.Fatalf("the release answered %#v %v", res, err)
+	}
+	for msg := range w.ctrl.Got {
+		if _, ok := msg.(*messages.SessionEnded); ok {
+			break
+		}
+	}
+}
+
+// A session whose tabs were closed under it (the sim's whole mode closed,
+// or an ended session of the conversation closed them late) is told so in a
+// sentence that says what to do, and its next call opens new tabs: it does
+// not pause on every act until its budget is spent.
+func TestTabsClosedUnderTheSessionOpenAgain(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	if err := w.drv.Conversation("c1").Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := w.act(t, &messages.ActInput{Action: "observe"})
+	wantCode(t, r, messages.CodeNoBrowser)
+	if want := "This conversation's tabs were closed; observe again to open a new blank tab."; r.Error.Message != want {
+		t.Fatalf("the agent read %q, want %q", r.Error.Message, want)
+	}
+	r = w.act(t, &messages.ActInput{Action: "observe"})
+	wantCode(t, r, "")
+	if obs, ok := r.Result.(*messages.Observation); !ok || obs.URL != sim.BlankURL {
+		t.Fatalf("observe after the tabs closed answered %#v", r.Result)
 	}
 }

@@ -132,5 +132,5 @@ func TestConversationsAreIsolated(t *testing.T) {
 		t.Fatalf("reopened a: %+v", obs)
 	}
 	_, err = a.Observe(context.Background(), drivers.ObserveOptions{})
-	wantCode(t, err, drivers.CodeTabGone)
+	wantCode(t, err, drivers.CodeNoBrowser)
 }

@@ -27,7 +27,7 @@ func TestStatusAndClose(t *testing.T) {
 	}
 	for _, tabs := range []drivers.Tabs{a, b} {
 		_, err := tabs.Observe(ctx, drivers.ObserveOptions{})
-		wantCode(t, err, drivers.CodeTabGone)
+		wantCode(t, err, drivers.CodeNoBrowser)
 	}
 	if d.Status(ctx).Running || d.Conversation("a") != nil {
 		t.Fatal("still running after Close")

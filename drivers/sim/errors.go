@@ -9,8 +9,12 @@ import (
 
 // The sentences agents read. Each says what to do next.
 
+// errClosed is a call on tabs closed under their session. Like the
+// playwright driver's closed tabs it is no_browser, which the session
+// answers by opening the conversation's tabs again on its next call; as
+// tab_gone it paused the session on every act, for good.
 func errClosed() error {
-	return drivers.Errorf(drivers.CodeTabGone, nil, "This conversation's tabs are closed; open them again before acting.")
+	return drivers.Errorf(drivers.CodeNoBrowser, nil, "This conversation's tabs were closed; observe again to open a new blank tab.")
 }
 
 func errTabGone() error {

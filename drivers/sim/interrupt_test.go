@@ -59,7 +59,7 @@ func TestCloseInterrupts(t *testing.T) {
 		tabs.Close(context.Background())
 		select {
 		case err := <-done:
-			if c := drivers.CodeOf(err); c != drivers.CodeInterrupted && c != drivers.CodeTabGone {
+			if c := drivers.CodeOf(err); c != drivers.CodeInterrupted && c != drivers.CodeNoBrowser {
 				t.Fatalf("code = %q (%v)", c, err)
 			}
 			return
