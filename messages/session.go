@@ -1,5 +1,7 @@
 package messages
 
+import "time"
+
 // SessionState is pushed by a session to its controller whenever its state
 // changes, so listing sessions never waits on them.
 type SessionState struct{ Info SessionInfo }
@@ -10,6 +12,10 @@ type SessionEnded struct {
 	Conversation string
 	Reason       string // one sentence that says what got done
 	Code         Code   // released, expired or budget_spent
+	// TaskCreated is when the ending session's task was made: an end that
+	// arrives after a newer task of the conversation started (its session
+	// was let go while its tabs closed) names another task, and ends none.
+	TaskCreated time.Time
 }
 
 // GiveBack asks a take-over's hand to let go: stop accepting input, finish

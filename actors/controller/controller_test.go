@@ -129,3 +129,19 @@ func TestReleaseEndsTheTaskAndTellsSubscribers(t *testing.T) {
 	}
 	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "again"})
 }
+
+// The end of an earlier task of a conversation, arriving late, ends none:
+// the task running now goes on.
+func TestALateEndOfAnEarlierTaskLeavesTheNewerOneRunning(t *testing.T) {
+	w := start(t)
+	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
+	started := w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"}).(*messages.TaskView)
+	actortest.Ask[*ledger.Written](t, w.sys, w.pid, &messages.SessionEnded{Conversation: "c1", Code: messages.CodeReleased,
+		Reason: "an earlier task's end", TaskCreated: started.Created.Add(-time.Hour)})
+	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error != nil {
+		t.Fatalf("after an earlier task's late end the running task answers %v", r.Error)
+	}
+	if task, _, _ := w.store.Task("c1"); task.State != messages.TaskActive {
+		t.Fatalf("the running task is %q in the ledger", task.State)
+	}
+}

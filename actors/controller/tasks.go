@@ -202,6 +202,11 @@ func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
 // released it only then); the write is retried until it lands. The session
 // is poisoned so what is already in its mailbox is answered, not dropped.
 func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
+	if t, ok := a.tasks.Get(m.Conversation); ok && !m.TaskCreated.IsZero() && !t.Created.Equal(m.TaskCreated) {
+		a.cfg.Log.Info("the end of an earlier task arrived after a newer one started; the newer one goes on", "conversation", m.Conversation)
+		ctx.Respond(&ledger.Written{})
+		return
+	}
 	ops := []ledger.Op{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
 	if t, ok := a.tasks.Get(m.Conversation); ok {
 		t = tasks.End(t, m.Reason)

@@ -129,7 +129,7 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 		return
 	}
 	hand := a.letGoOfHand(ctx)
-	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation,
+	msg := &messages.SessionEnded{Conversation: a.cfg.Conversation, TaskCreated: a.task.Created,
 		Code: code, Reason: summary(why, a.rec.StepsUsed, a.task.MaxSteps, a.url)}
 	a.become(&closing{reason: msg.Reason})
 	a.show()
