@@ -12,13 +12,20 @@ import (
 
 // BenchmarkStopToLastRefusal measures, over three member processes, the
 // time from the owner's Stop through b being acknowledged (its HTTP answer)
-// until the last of a, b and c refuses an agent's act, each member polled
-// by its own agent without pause. after-ack is negative when every member
-// refused before the owner had the answer; from-request counts from the
-// moment the Stop was sent.
+// until the last of a, b and c refuses an agent's act in a conversation it
+// holds itself, each polled through that member without pause. after-ack
+// is negative when every member refused before the owner had the answer;
+// from-request counts from the moment the Stop was sent.
 func BenchmarkStopToLastRefusal(bm *testing.B) {
-	_, a, b, c := three(bm)
+	etcd, a, b, c := three(bm)
 	members := []*member{a, b, c}
+	for i := 0; a.probeConv == "" || b.probeConv == "" || c.probeConv == ""; i++ {
+		conv := fmt.Sprintf("probe-%d", i)
+		a.Act(bm, a.agent, conv, map[string]any{"action": "observe"}) // no_task: its grain is placed
+		if h := homeOf(bm, etcd, conv, members...); h.probeConv == "" {
+			h.probeConv = conv
+		}
+	}
 	var afterAck, fromRequest []time.Duration
 	for bm.Loop() {
 		refused := make([]time.Time, len(members))
@@ -66,7 +73,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // stopped, and says when; it may run off the benchmark's goroutine.
 func (m *member) refusedAt() (time.Time, error) {
 	for deadline := time.Now().Add(patience); time.Now().Before(deadline); {
-		r, err := m.Do("POST", "/api/tools/browser.act", m.agent, map[string]any{"conversation": "probe", "input": map[string]any{"action": "observe"}})
+		r, err := m.Do("POST", "/api/tools/browser.act", m.agent, map[string]any{"conversation": m.probeConv, "input": map[string]any{"action": "observe"}})
 		if err != nil {
 			return time.Time{}, err
 		}

@@ -33,6 +33,8 @@ type member struct {
 	etcd  *etcdtest.Server
 	agent string   // the agent's token
 	env   []string // more of serve's environment
+	// probeConv is a conversation this member holds, for the Stop benchmark.
+	probeConv string
 
 	cmd  *exec.Cmd
 	logs *daemontest.Buffer
