@@ -92,18 +92,7 @@ func (r *run) memberReports(active time.Duration, convs int) []MemberReport {
 
 // ownerCallAt sends one owner request through member m; see ownerCall.
 func (r *run) ownerCallAt(m *member, label, method, path string, body any) string {
-	start := time.Now()
-	rep, err := m.cl.owner(m.owner, method, path, body)
-	code := ""
-	switch {
-	case err != nil:
-		code = codeTransport
-		r.transportErr(err)
-	default:
-		code = string(rep.Code())
-	}
-	r.stats.recordOwner(label, time.Since(start), code)
-	return code
+	return r.timedOwner(m.cl, m.owner, label, method, path, body)
 }
 
 // convControl sends a control of one conversation (take over, resume)

@@ -192,8 +192,13 @@ func (r *run) startTask(label, agentName, conv string, steps int) string {
 // ownerCall sends one owner request, timed under label; it returns the
 // error code, "transport" when no answer came, "" on success.
 func (r *run) ownerCall(label, method, path string, body any) string {
+	return r.timedOwner(r.cl, r.owner, label, method, path, body)
+}
+
+// timedOwner is ownerCall through cl with the owner token owner.
+func (r *run) timedOwner(cl *client, owner, label, method, path string, body any) string {
 	start := time.Now()
-	rep, err := r.cl.owner(r.owner, method, path, body)
+	rep, err := cl.owner(owner, method, path, body)
 	code := ""
 	switch {
 	case err != nil:

@@ -49,18 +49,11 @@ func (m *Member) startLocal() error {
 // that answered while ctx lasted. err joins why the others did not; the
 // answers that came are returned all the same.
 func (m *Member) Each(ctx context.Context, msg any) ([]any, error) {
-	if m.isClosed() {
-		return nil, ErrClosed
-	}
-	wire, err := m.cfg.Types.encode(msg)
+	wire, ctx, cancel, err := m.outgoing(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, m.cfg.RequestTimeout)
-		defer cancel()
-	}
+	defer cancel()
 	addrs := m.Members()
 	type reply struct {
 		addr string

@@ -29,21 +29,14 @@ const lookupPause = 50 * time.Millisecond
 // (ErrNoRoom) means the session had no activation and no member had room
 // for one: it was not sent.
 func (m *Member) Request(ctx context.Context, identity string, msg any) (any, error) {
-	if m.isClosed() {
-		return nil, ErrClosed
-	}
 	if identity == "" {
 		return nil, errors.New("grains: the session identity is empty; give the conversation id")
 	}
-	wire, err := m.cfg.Types.encode(msg)
+	wire, ctx, cancel, err := m.outgoing(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, m.cfg.RequestTimeout)
-		defer cancel()
-	}
+	defer cancel()
 	var stale *actor.PID
 	for {
 		pid, err := m.lookup(ctx, identity, stale)
@@ -181,4 +174,21 @@ func (m *Member) departed(addr string) bool {
 	}
 	ms := m.Members()
 	return len(ms) > 0 && !slices.Contains(ms, addr)
+}
+
+// outgoing checks this member is still in the cluster, encodes msg, and
+// bounds ctx by RequestTimeout when it has no deadline; cancel releases it.
+func (m *Member) outgoing(ctx context.Context, msg any) (*wrapperspb.BytesValue, context.Context, context.CancelFunc, error) {
+	if m.isClosed() {
+		return nil, ctx, func() {}, ErrClosed
+	}
+	wire, err := m.cfg.Types.encode(msg)
+	if err != nil {
+		return nil, ctx, func() {}, err
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return wire, ctx, func() {}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, m.cfg.RequestTimeout)
+	return wire, ctx, cancel, nil
 }

@@ -16,22 +16,38 @@ import (
 // fn runs on one goroutine at a time and must not block for long or call
 // Close.
 func (s *Store) WatchMembers(ctx context.Context, fn func([]Member)) error {
-	w := &memberWatcher{s: s, fn: fn}
-	var listed bool
-	return s.startWatch(ctx, func(ctx context.Context) { listed = w.list(ctx) },
-		func(ctx context.Context) { w.run(ctx, listed) })
+	return watchPrefix(ctx, &listWatcher[Member]{s: s, prefix: s.membersKey, read: s.members, same: sameMember, fn: fn})
 }
 
-// memberWatcher is one WatchMembers' state, owned by its goroutine.
-type memberWatcher struct {
-	s       *Store
-	fn      func([]Member)
+func sameMember(a, b Member) bool {
+	return a.ID == b.ID && a.Addr == b.Addr && a.Capacity == b.Capacity && a.Since.Equal(b.Since)
+}
+
+// listWatcher follows every key under prefix: after each change it reads
+// the whole list again and calls fn when it differs from the last one.
+// Its state is owned by its goroutine (and by the caller of watchPrefix
+// for the first read).
+type listWatcher[T any] struct {
+	s      *Store
+	prefix string
+	read   func(context.Context) ([]T, int64, error)
+	same   func(a, b T) bool
+	fn     func([]T)
+
 	started bool
-	last    []Member
+	last    []T
 	rev     int64
 }
 
-func (w *memberWatcher) run(ctx context.Context, listed bool) {
+// watchPrefix reads w's list once on the caller's goroutine, then follows
+// it from one of its own.
+func watchPrefix[T any](ctx context.Context, w *listWatcher[T]) error {
+	var listed bool
+	return w.s.startWatch(ctx, func(ctx context.Context) { listed = w.list(ctx) },
+		func(ctx context.Context) { w.run(ctx, listed) })
+}
+
+func (w *listWatcher[T]) run(ctx context.Context, listed bool) {
 	for ctx.Err() == nil {
 		if listed {
 			w.follow(ctx)
@@ -45,12 +61,12 @@ func (w *memberWatcher) run(ctx context.Context, listed bool) {
 	}
 }
 
-// follow watches the members' keys from after the last list and lists
-// again on every change, until the watch fails or ctx ends.
-func (w *memberWatcher) follow(ctx context.Context) {
+// follow watches the keys from after the last list and lists again on
+// every change, until the watch fails or ctx ends.
+func (w *listWatcher[T]) follow(ctx context.Context) {
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	wch := w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.s.membersKey, clientv3.WithPrefix(), clientv3.WithRev(w.rev+1))
+	wch := w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.prefix, clientv3.WithPrefix(), clientv3.WithRev(w.rev+1))
 	for resp := range wch {
 		if resp.Err() != nil || !w.list(ctx) {
 			return
@@ -58,24 +74,20 @@ func (w *memberWatcher) follow(ctx context.Context) {
 	}
 }
 
-// list reads the members and calls fn if they changed; it reports whether
-// etcd answered.
-func (w *memberWatcher) list(ctx context.Context) bool {
+// list reads the list and calls fn if it changed; it reports whether etcd
+// answered.
+func (w *listWatcher[T]) list(ctx context.Context) bool {
 	rctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	ms, rev, err := w.s.members(rctx)
+	items, rev, err := w.read(rctx)
 	cancel()
 	if err != nil || ctx.Err() != nil {
 		return false
 	}
 	w.rev = max(w.rev, rev)
-	if w.started && slices.EqualFunc(ms, w.last, sameMember) {
+	if w.started && slices.EqualFunc(items, w.last, w.same) {
 		return true
 	}
-	w.started, w.last = true, ms
-	w.fn(slices.Clone(ms))
+	w.started, w.last = true, items
+	w.fn(slices.Clone(items))
 	return true
-}
-
-func sameMember(a, b Member) bool {
-	return a.ID == b.ID && a.Addr == b.Addr && a.Capacity == b.Capacity && a.Since.Equal(b.Since)
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
-	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -197,59 +195,7 @@ func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 // cancelled or the Store is closed. fn runs on one goroutine at a time
 // and must not block for long or call Close.
 func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error {
-	w := &listWatcher{s: s, k: k, fn: fn}
-	var listed bool
-	return s.startWatch(ctx, func(ctx context.Context) { listed = w.list(ctx) },
-		func(ctx context.Context) { w.run(ctx, listed) })
-}
-
-// listWatcher is one WatchList's state, owned by its goroutine.
-type listWatcher struct {
-	s       *Store
-	k       Kind
-	fn      func([]Record)
-	started bool
-	last    []Record
-	rev     int64
-}
-
-func (w *listWatcher) run(ctx context.Context, listed bool) {
-	for ctx.Err() == nil {
-		if listed {
-			w.follow(ctx)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(probeEvery):
-		}
-		listed = w.list(ctx)
-	}
-}
-
-func (w *listWatcher) follow(ctx context.Context) {
-	fctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	wch := w.s.cli.Watch(clientv3.WithRequireLeader(fctx), w.s.kindKey(w.k), clientv3.WithPrefix(), clientv3.WithRev(w.rev+1))
-	for resp := range wch {
-		if resp.Err() != nil || !w.list(ctx) {
-			return
-		}
-	}
-}
-
-func (w *listWatcher) list(ctx context.Context) bool {
-	rctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	rs, rev, err := w.s.List(rctx, w.k)
-	cancel()
-	if err != nil || ctx.Err() != nil {
-		return false
-	}
-	w.rev = max(w.rev, rev)
-	if w.started && slices.EqualFunc(rs, w.last, func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }) {
-		return true
-	}
-	w.started, w.last = true, rs
-	w.fn(slices.Clone(rs))
-	return true
+	return watchPrefix(ctx, &listWatcher[Record]{s: s, prefix: s.kindKey(k), fn: fn,
+		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) },
+		same: func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }})
 }
