@@ -43,12 +43,13 @@ var ErrExists = errors.New("shared: the name is taken in the cluster")
 var ErrChanged = errors.New("shared: another member changed the record first")
 
 // recordName is what a record's name may be: what a conversation id or an
-// agent name may be, and never a path.
-var recordName = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,255}$`)
+// agent name may be (letters, digits, dots, dashes, underscores), and never
+// a path.
+var recordName = regexp.MustCompile(`^[A-Za-z0-9_.:@-]{1,255}$`)
 
 func (s *Store) recordKey(k Kind, name string) (string, error) {
 	if !recordName.MatchString(name) {
-		return "", fmt.Errorf("shared: %q is not a record name (1 to 255 letters, digits and ._:@-)", name)
+		return "", fmt.Errorf("shared: %q is not a record name (1 to 255 letters, digits and _.:@-)", name)
 	}
 	return s.prefix + "/" + string(k) + "/" + name, nil
 }

@@ -60,6 +60,11 @@ func TestAWriteFromAStaleReadIsRefused(t *testing.T) {
 
 func TestARecordNameThatIsAPathIsRefused(t *testing.T) {
 	s := open(t, etcdtest.Start(t))
+	for _, name := range []string{"my_agent", "conv_1.v2", "a-b:c@d"} { // what agent names and conversation ids may be
+		if _, err := s.Create(ctxFor(t), shared.Agents, name, []byte(`{}`)); err != nil {
+			t.Errorf("name %q: %v", name, err)
+		}
+	}
 	for _, name := range []string{"", "../stop", "a/b", strings.Repeat("x", 256)} {
 		if _, err := s.Create(ctxFor(t), shared.Agents, name, []byte(`{}`)); err == nil || errors.Is(err, shared.ErrExists) {
 			t.Errorf("name %q: %v, want a refusal", name, err)

@@ -177,17 +177,17 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 // two members adding one name at once give it to exactly one agent.
 func TestAgentsAreTheClustersAndARemovalHoldsEverywhere(t *testing.T) {
 	_, a, b, c := three(t)
-	bea := c.AddAgent(t, "bea", false)
-	a.Task(t, "bea", "c3", 10)
+	bea := c.AddAgent(t, "bea_b", false)
+	a.Task(t, "bea_b", "c_3", 10)
 	for _, m := range []*member{a, b, c} {
-		if r := m.Act(t, bea, "c3", map[string]any{"action": "observe"}); !r.OK {
+		if r := m.Act(t, bea, "c_3", map[string]any{"action": "observe"}); !r.OK {
 			t.Fatalf("bea, added through c, acts through %s: %s: %s", m.name, r.Code(), r.Error.Message)
 		}
 	}
-	b.Must(t, "DELETE", "/api/agents/bea", nil)
+	b.Must(t, "DELETE", "/api/agents/bea_b", nil)
 	for _, m := range []*member{a, b, c} {
 		for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
-			r := m.Act(t, bea, "c3", map[string]any{"action": "observe"})
+			r := m.Act(t, bea, "c_3", map[string]any{"action": "observe"})
 			if r.Code() == messages.CodeUnauthorized {
 				break
 			}
@@ -195,7 +195,7 @@ func TestAgentsAreTheClustersAndARemovalHoldsEverywhere(t *testing.T) {
 				t.Fatalf("bea's token, removed through b, still answers %q through %s", r.Code(), m.name)
 			}
 		}
-		if _, ok := stepsOf(t, m, "c3"); ok {
+		if _, ok := stepsOf(t, m, "c_3"); ok {
 			t.Fatalf("%s still holds bea's session after bea was removed", m.name)
 		}
 	}
