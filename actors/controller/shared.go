@@ -123,7 +123,7 @@ func (a *Actor) adopt(ctx actor.Context, m *Adopt) {
 		return
 	}
 	if _, ok := a.agents.Get(t.Agent); !ok {
-		ctx.Respond(fail(messages.Errorf(messages.CodeNoTask, "The agent of conversation %s is not known here yet; try again in a moment.", t.Conversation)))
+		ctx.Respond(fail(messages.Errorf(messages.CodeUnknownAgent, "The agent of conversation %s is not known on this member yet; try again in a moment.", t.Conversation)))
 		return
 	}
 	sender := ctx.Sender()
