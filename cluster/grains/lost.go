@@ -15,6 +15,28 @@ import (
 type losses struct {
 	mu      sync.Mutex
 	waiting map[string]map[chan struct{}]struct{} // by member address
+	down    map[string]bool                       // endpoints terminated and not connected since
+}
+
+// isDown reports whether the endpoint at addr terminated and has not
+// connected since: a message sent there now is not delivered.
+func (l *losses) isDown(addr string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.down[addr]
+}
+
+func (l *losses) setDown(addr string, down bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !down {
+		delete(l.down, addr)
+		return
+	}
+	if l.down == nil {
+		l.down = map[string]bool{}
+	}
+	l.down[addr] = true
 }
 
 // watch returns a channel closed when the member at addr is lost, and
@@ -56,10 +78,16 @@ func (l *losses) lost(addr string) {
 func (l *losses) follow(ev any) {
 	switch e := ev.(type) {
 	case *remote.EndpointTerminatedEvent:
+		l.setDown(e.Address, true)
 		l.lost(e.Address)
+	case *remote.EndpointConnectedEvent:
+		l.setDown(e.Address, false)
 	case *cluster.ClusterTopology:
 		for _, left := range e.Left {
 			l.lost(left.Address())
+		}
+		for _, joined := range e.Joined {
+			l.setDown(joined.Address(), false) // a member back at an address it had
 		}
 	}
 }

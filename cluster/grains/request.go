@@ -100,8 +100,8 @@ func (m *Member) ask(ctx context.Context, pid *actor.PID, wire *wrapperspb.Bytes
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
 	}
-	if m.departed(pid.Address) {
-		return nil, errGone // never sent: its member left the topology
+	if m.departed(pid.Address) || m.losses.isDown(pid.Address) {
+		return nil, errGone // never sent: its member left, or its endpoint is down
 	}
 	d, _ := ctx.Deadline()
 	future := m.system.Root.RequestFuture(pid, wire, time.Until(d))
