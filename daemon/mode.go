@@ -13,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers/native"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -130,10 +131,7 @@ func (m *playwrightMode) newDriver(profile string) (*playwright.Driver, error) {
 	pol := eg.policy
 	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
 	c.OnRefused = m.d.refusedByBrowser
-	c.CheckField = func(f playwright.Field, value string) error {
-		return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
-			Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
-	}
+	c.CheckField = checkTyping
 	if c.FieldRules, err = json.Marshal(egress.CredentialRules()); err != nil {
 		return nil, err
 	}
@@ -205,4 +203,11 @@ func closing(drv *playwright.Driver) chan struct{} {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = drv.Close() }()
 	return done
+}
+
+// checkTyping is the owner's typing rules, asked by both browser drivers
+// before text goes into a field.
+func checkTyping(f walker.Field, value string) error {
+	return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
+		Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
 }

@@ -52,11 +52,8 @@ func (d *Daemon) yourBrowserMode() (*extdriver.Mode, error) {
 		CheckURL: func(raw string) error {
 			return d.egress.policy.rules().CheckURL(raw, egress.SourceRedirect)
 		},
-		OnRefused: d.refusedByBrowser,
-		CheckField: func(f extdriver.Field, value string) error {
-			return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
-				Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
-		},
+		OnRefused:  d.refusedByBrowser,
+		CheckField: checkTyping,
 		FieldRules: rules,
 		Logger:     d.opts.Log,
 	}), nil

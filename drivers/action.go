@@ -102,3 +102,16 @@ const (
 
 // TabInfo names one of the conversation's tabs, as the contract does.
 type TabInfo = messages.Tab
+
+// TimeoutOr is the action's own bound, or def when it gives none, and no
+// more than ceiling when ceiling is positive.
+func (a *Action) TimeoutOr(def, ceiling time.Duration) time.Duration {
+	d := a.Timeout
+	if d <= 0 {
+		d = def
+	}
+	if ceiling > 0 && d > ceiling {
+		d = ceiling
+	}
+	return d
+}

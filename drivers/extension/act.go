@@ -117,7 +117,7 @@ func (ts *Tabs) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	if ans.ErrorText != "" {
 		return nil, fail(drivers.CodeNavFailed, nil, "The page did not load ("+ans.ErrorText+"); check the address, or try again later.")
 	}
-	return ts.loaded(ctx, tab, timeoutOf(a, navTimeout, navTimeout))
+	return ts.loaded(ctx, tab, a.TimeoutOr(navTimeout, navTimeout))
 }
 
 // loaded waits for tab's load within d and answers where it landed.
@@ -199,7 +199,7 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if err := sleep(ctx, navStart); err != nil {
 		return nil, err
 	}
-	return ts.loaded(ctx, tab, timeoutOf(a, navTimeout, navTimeout))
+	return ts.loaded(ctx, tab, a.TimeoutOr(navTimeout, navTimeout))
 }
 
 func (ts *Tabs) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
@@ -242,15 +242,6 @@ func (ts *Tabs) settled(ctx context.Context, tab int, before string) (*drivers.O
 		return out, nil
 	}
 	return &drivers.Outcome{Result: drivers.Done, URL: st.URL, Title: st.Title}, nil
-}
-
-// timeoutOf is the action's own bound, or def, at most ceiling.
-func timeoutOf(a *drivers.Action, def, ceiling time.Duration) time.Duration {
-	d := a.Timeout
-	if d <= 0 {
-		d = def
-	}
-	return min(d, ceiling)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -20,9 +21,7 @@ type Caller interface {
 }
 
 // Field is what CheckField sees of an input before text goes into it.
-type Field struct {
-	Tag, Type, Autocomplete, Name, ID, InputMode string
-}
+type Field = walker.Field
 
 // Config is what the driver needs; Caller is required.
 type Config struct {

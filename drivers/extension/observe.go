@@ -30,9 +30,7 @@ type (
 )
 
 // fieldOf is the element as CheckField sees it.
-func fieldOf(e *elemInfo) Field {
-	return Field{Tag: e.Tag, Type: e.Type, Autocomplete: e.Autocomplete, Name: e.NameAttr, ID: e.ID, InputMode: e.InputMode}
-}
+func fieldOf(e *elemInfo) Field { return walker.FieldOf(e) }
 
 // Observe reads the active tab: what is on screen and an outline of the
 // rest, a part of the page or of a region, or a find's matches.

@@ -16,7 +16,7 @@ func (ts *Tabs) waitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if w == nil {
 		return nil, badInput("wait_for needs one condition: selector, text, url, load or a target.")
 	}
-	d := timeoutOf(a, waitDefault, waitMax)
+	d := a.TimeoutOr(waitDefault, waitMax)
 	tab := ts.current()
 	check, err := ts.condition(tab, w)
 	if err != nil {

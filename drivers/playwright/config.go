@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // Environment variables read by ConfigFromEnv.
@@ -15,16 +17,8 @@ const (
 	EnvBrowserUser = "BUDDI_BROWSER_USER"
 )
 
-// Field is what CheckField sees of an input before text goes into it: the
-// element's own DOM attributes, read in the isolated world.
-type Field struct {
-	Tag          string // "input", "textarea", "select", or the element's tag
-	Type         string // the type property ("text", "password", "email"...)
-	Autocomplete string
-	Name         string
-	ID           string
-	InputMode    string
-}
+// Field is what CheckField sees of an input before text goes into it.
+type Field = walker.Field
 
 // Config is what a Driver needs. Only DataDir is required.
 type Config struct {

@@ -93,15 +93,3 @@ func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	}
 	return nil, badInput("Unknown action " + string(a.Kind) + ".")
 }
-
-// timeoutOf is the action's own bound, or def.
-func timeoutOf(a *drivers.Action, def, ceiling time.Duration) time.Duration {
-	d := a.Timeout
-	if d <= 0 {
-		d = def
-	}
-	if ceiling > 0 && d > ceiling {
-		d = ceiling
-	}
-	return d
-}

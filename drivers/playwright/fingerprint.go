@@ -6,7 +6,4 @@ import "github.com/buddi-dev/buddi/drivers/walker"
 type elemInfo = walker.Info
 
 // fieldOf is the element as CheckField sees it.
-func fieldOf(e *elemInfo) Field {
-	return Field{Tag: e.Tag, Type: e.Type, Autocomplete: e.Autocomplete,
-		Name: e.NameAttr, ID: e.ID, InputMode: e.InputMode}
-}
+func fieldOf(e *elemInfo) Field { return walker.FieldOf(e) }

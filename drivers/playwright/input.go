@@ -17,7 +17,7 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
-	return r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
+	return r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
 }
 
 // fill replaces the field's text. CheckField sees the field's own
@@ -95,7 +95,7 @@ func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outc
 	if ok != true {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.t.settle(ctx, before, timeoutOf(a, navTimeout, 0))
+	out, err := r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
 	if out != nil {
 		out.Changed = true
 	}

@@ -20,7 +20,7 @@ func (t *tab) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	if err := t.owner.checkURL(a.URL); err != nil {
 		return nil, err
 	}
-	limit := timeoutOf(a, navTimeout, 0)
+	limit := a.TimeoutOr(navTimeout, 0)
 	start := time.Now()
 	before, _ := t.nav.now()
 	_, done, err := callWatched(ctx, func() (pw.Response, error) {
@@ -72,7 +72,7 @@ func sameDocument(now, dest string) bool {
 
 // history goes back or forward one entry.
 func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	limit := timeoutOf(a, navTimeout, 0)
+	limit := a.TimeoutOr(navTimeout, 0)
 	start := time.Now()
 	before, _ := t.nav.now()
 	from := t.page.URL()

@@ -16,7 +16,7 @@ func (t *tab) waitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if w == nil || countSet(w) != 1 {
 		return nil, badInput("wait_for takes exactly one of selector, text, url, load or ref.")
 	}
-	limit := timeoutOf(a, waitDefault, waitMax)
+	limit := a.TimeoutOr(waitDefault, waitMax)
 	var err error
 	switch {
 	case w.Target != nil:

@@ -92,3 +92,19 @@ func (e *Info) Fingerprint(pageURL, frameURL string) string {
 	}
 	return "v1:" + hex.EncodeToString(h.Sum(nil)[:16])
 }
+
+// Field is what a driver's CheckField sees of an input before text goes
+// into it: the element's own DOM attributes, read in the isolated world.
+type Field struct {
+	Tag          string // "input", "textarea", "select", or the element's tag
+	Type         string // the type property ("text", "password", "email"...)
+	Autocomplete string
+	Name         string
+	ID           string
+	InputMode    string
+}
+
+// FieldOf is what CheckField sees of the element e describes.
+func FieldOf(e *Info) Field {
+	return Field{Tag: e.Tag, Type: e.Type, Autocomplete: e.Autocomplete, Name: e.NameAttr, ID: e.ID, InputMode: e.InputMode}
+}
