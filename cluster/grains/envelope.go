@@ -13,13 +13,10 @@ import (
 // encode wraps a registered message for the wire: its name, a newline,
 // its JSON.
 func (r *Registry) encode(msg any) (*wrapperspb.BytesValue, error) {
-	if msg == nil || reflect.ValueOf(msg).Kind() == reflect.Pointer && reflect.ValueOf(msg).IsNil() {
-		return nil, &UnknownTypeError{Type: "nil"}
+	if err := r.check(msg); err != nil {
+		return nil, err
 	}
-	name, ok := r.name(msg)
-	if !ok {
-		return nil, &UnknownTypeError{Type: reflect.TypeOf(msg).String()}
-	}
+	name, _ := r.name(msg)
 	body, err := json.Marshal(msg)
 	if err != nil {
 		return nil, fmt.Errorf("grains: encoding %s: %w", name, err)
@@ -52,4 +49,15 @@ func (r *Registry) decode(env *wrapperspb.BytesValue) (any, error) {
 		return nil, &MalformedError{Reason: fmt.Sprintf("its %s body does not decode: %v", name, err)}
 	}
 	return msg, nil
+}
+
+// check refuses a nil message or one of a type that is not registered.
+func (r *Registry) check(msg any) error {
+	if msg == nil || reflect.ValueOf(msg).Kind() == reflect.Pointer && reflect.ValueOf(msg).IsNil() {
+		return &UnknownTypeError{Type: "nil"}
+	}
+	if _, ok := r.name(msg); !ok {
+		return &UnknownTypeError{Type: reflect.TypeOf(msg).String()}
+	}
+	return nil
 }

@@ -49,7 +49,7 @@ func (m *Member) startLocal() error {
 // that answered while ctx lasted. err joins why the others did not; the
 // answers that came are returned all the same.
 func (m *Member) Each(ctx context.Context, msg any) ([]any, error) {
-	wire, ctx, cancel, err := m.outgoing(ctx, msg)
+	sent, ctx, cancel, err := m.outgoing(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (m *Member) Each(ctx context.Context, msg any) ([]any, error) {
 	replies := make(chan reply, len(addrs))
 	for _, addr := range addrs {
 		go func() {
-			v, err := m.ask(ctx, actor.NewPID(addr, localName), wire)
+			v, err := m.ask(ctx, actor.NewPID(addr, localName), sent)
 			if err == nil {
 				v, err = m.answer(v)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -32,7 +33,7 @@ func (m *Member) Request(ctx context.Context, identity string, msg any) (any, er
 	if identity == "" {
 		return nil, errors.New("grains: the session identity is empty; give the conversation id")
 	}
-	wire, ctx, cancel, err := m.outgoing(ctx, msg)
+	out, ctx, cancel, err := m.outgoing(ctx, msg)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +51,7 @@ func (m *Member) Request(ctx context.Context, identity string, msg any) (any, er
 				return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
 			}
 		}
-		reply, err := m.ask(ctx, pid, wire)
+		reply, err := m.ask(ctx, pid, out)
 		if errors.Is(err, errGone) {
 			m.cluster.PidCache.RemoveByValue(identity, Kind, pid)
 			stale = pid
@@ -95,16 +96,20 @@ func (m *Member) lookup(ctx context.Context, identity string, stale *actor.PID) 
 	}
 }
 
-// ask sends wire to pid once and waits for the answer while ctx lasts.
-func (m *Member) ask(ctx context.Context, pid *actor.PID, wire *wrapperspb.BytesValue) (any, error) {
+// ask sends out to pid once and waits for the answer while ctx lasts.
+func (m *Member) ask(ctx context.Context, pid *actor.PID, out *outbound) (any, error) {
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, cause(ctx))
 	}
 	if m.departed(pid.Address) || m.losses.isDown(pid.Address) {
 		return nil, errGone // never sent: its member left, or its endpoint is down
 	}
+	payload, err := out.to(pid, m.system.Address())
+	if err != nil {
+		return nil, err
+	}
 	d, _ := ctx.Deadline()
-	future := m.system.Root.RequestFuture(pid, wire, time.Until(d))
+	future := m.system.Root.RequestFuture(pid, payload, time.Until(d))
 	done := make(chan result, 1)
 	go func() {
 		reply, err := future.Result()
@@ -176,19 +181,41 @@ func (m *Member) departed(addr string) bool {
 	return len(ms) > 0 && !slices.Contains(ms, addr)
 }
 
-// outgoing checks this member is still in the cluster, encodes msg, and
-// bounds ctx by RequestTimeout when it has no deadline; cancel releases it.
-func (m *Member) outgoing(ctx context.Context, msg any) (*wrapperspb.BytesValue, context.Context, context.CancelFunc, error) {
+// outgoing checks this member is still in the cluster and msg is a
+// registered message, and bounds ctx by RequestTimeout when it has no
+// deadline; cancel releases it.
+func (m *Member) outgoing(ctx context.Context, msg any) (*outbound, context.Context, context.CancelFunc, error) {
 	if m.isClosed() {
 		return nil, ctx, func() {}, ErrClosed
 	}
-	wire, err := m.cfg.Types.encode(msg)
-	if err != nil {
+	if err := m.cfg.Types.check(msg); err != nil {
 		return nil, ctx, func() {}, err
 	}
+	out := &outbound{msg: msg, types: m.cfg.Types}
 	if _, ok := ctx.Deadline(); ok {
-		return wire, ctx, func() {}, nil
+		return out, ctx, func() {}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.RequestTimeout)
-	return wire, ctx, cancel, nil
+	return out, ctx, cancel, nil
+}
+
+// outbound is a message on its way: as it is to an actor on this member
+// (the receiver's middleware lets typed messages through, and its answer
+// comes back typed), and encoded, once, when another member's actor is
+// asked.
+type outbound struct {
+	msg   any
+	types *Registry
+	once  sync.Once
+	wire  *wrapperspb.BytesValue
+	err   error
+}
+
+// to is what is sent to pid, from the member at self.
+func (o *outbound) to(pid *actor.PID, self string) (any, error) {
+	if pid.Address == self {
+		return o.msg, nil
+	}
+	o.once.Do(func() { o.wire, o.err = o.types.encode(o.msg) })
+	return o.wire, o.err
 }
