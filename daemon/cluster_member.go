@@ -23,6 +23,10 @@ import (
 // registers the same id.
 const MemberIDFile = "member-id"
 
+// capacityPause is the least time between two reads of this member's
+// capacity for its registration.
+const capacityPause = 250 * time.Millisecond
+
 // healthWait bounds the read of this member's capacity.
 const healthWait = 5 * time.Second
 
@@ -85,6 +89,14 @@ func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
 			}
 			sub.Drain()
 			reg.Update(d.capacity(ctx))
+			// A session's steps come faster than its capacity changes: the
+			// events meanwhile coalesce, and the controller is asked again
+			// at most this often.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(capacityPause):
+			}
 		}
 	})
 	return wg.Wait, nil
