@@ -6,28 +6,37 @@ import (
 	"testing"
 )
 
-// TestBinaryAvoidsClusterDependencies fails if buddi starts depending on
-// protoactor's remote or cluster packages or their service backends, and
-// if any package of buddi's but the cluster's own (cluster/...) imports
-// etcd, gRPC or protoactor's remote and cluster: cluster mode is wired
-// through cluster/shared and cluster/grains only.
-func TestBinaryAvoidsClusterDependencies(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}",
+// TestClusterDependenciesStayUnderCluster fails if buddi starts depending
+// on a membership service it does not offer (zookeeper) or, unless built
+// with the k8s tag, on the Kubernetes client, and if any package of
+// buddi's but the cluster's own (cluster/...) imports etcd, gRPC, the
+// Kubernetes or consul clients or protoactor's remote and cluster: cluster
+// mode is wired through cluster/shared and cluster/grains only.
+func TestClusterDependenciesStayUnderCluster(t *testing.T) {
+	for _, tags := range []string{"", "k8s"} {
+		t.Run("tags="+tags, func(t *testing.T) { clusterDependencies(t, tags) })
+	}
+}
+
+func clusterDependencies(t *testing.T, tags string) {
+	out, err := exec.Command("go", "list", "-tags", tags, "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}",
 		"github.com/buddi-dev/buddi/cmd/buddi").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	banned := []string{
-		"github.com/hashicorp/consul", "k8s.io/",
+	banned := []string{"github.com/go-zookeeper/", "github.com/asynkron/protoactor-go/cluster/clusterproviders/zk"}
+	if tags != "k8s" {
+		banned = append(banned, "k8s.io/")
 	}
-	clusterOnly := []string{"go.etcd.io/etcd", "google.golang.org/grpc",
+	clusterOnly := []string{"go.etcd.io/etcd", "google.golang.org/grpc", "k8s.io/", "github.com/hashicorp/consul",
 		"github.com/asynkron/protoactor-go/remote", "github.com/asynkron/protoactor-go/cluster"}
-	var extconn, etcd, grains bool
+	var extconn, etcd, grains, kube bool
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, imports, _ := strings.Cut(line, " ")
 		extconn = extconn || pkg == "github.com/buddi-dev/buddi/actors/extconn"
 		etcd = etcd || strings.HasPrefix(pkg, "go.etcd.io/etcd/client/v3")
 		grains = grains || pkg == "github.com/asynkron/protoactor-go/cluster"
+		kube = kube || pkg == "k8s.io/client-go/kubernetes"
 		for _, b := range banned {
 			if strings.HasPrefix(pkg, b) {
 				t.Errorf("the binary depends on %s", pkg)
@@ -44,8 +53,8 @@ func TestBinaryAvoidsClusterDependencies(t *testing.T) {
 			}
 		}
 	}
-	if !extconn || !etcd || !grains {
-		t.Errorf("the binary does not link the extension connection (%v), the cluster's etcd client (%v) or protoactor's cluster (%v); the list checked the wrong thing", extconn, etcd, grains)
+	if !extconn || !etcd || !grains || kube != (tags == "k8s") {
+		t.Errorf("the binary does not link the extension connection (%v), the cluster's etcd client (%v) or protoactor's cluster (%v), or it links the Kubernetes client (%v) where the k8s tag is %q; the list checked the wrong thing", extconn, etcd, grains, kube, tags)
 	}
 }
 

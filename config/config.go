@@ -75,11 +75,25 @@ type Config struct {
 	// at the advertised host; 0 for any free port, which the member
 	// registers in etcd.
 	ClusterPort int
+	// ClusterMembership is BUDDI_CLUSTER_MEMBERSHIP: who keeps the
+	// member list the cluster routes conversations by, one of
+	// Memberships; etcd when unset. Stop, agents, tasks and site answers
+	// are in etcd whichever it is.
+	ClusterMembership string
+	// ClusterConsul is BUDDI_CLUSTER_CONSUL: the consul agent's HTTP
+	// address (host:port) with the consul membership; empty for consul's
+	// own default (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
+	ClusterConsul string
 	// SimHosts is BUDDI_SIM_HOSTS: with the sim driver, more hosts the
 	// simulated site answers at, each a copy of it that is not a preview
 	// origin (so site approval and the URL rules apply to it).
 	SimHosts []string
 }
+
+// Memberships are the values BUDDI_CLUSTER_MEMBERSHIP accepts:
+// protoactor's etcd provider, its Kubernetes provider (the pods' labels,
+// from inside a pod) and its consul provider.
+var Memberships = []string{"etcd", "k8s", "consul"}
 
 // DefaultEtcd is the etcd a cluster member talks to when
 // BUDDI_CLUSTER_ETCD is unset.
@@ -159,6 +173,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
 	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
+		return c, err
+	}
+	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
 		return c, err
 	}
 	for _, h := range strings.Split(getenv("BUDDI_SIM_HOSTS"), ",") {
@@ -340,6 +357,25 @@ func CheckAdvertise(addr string) error {
 		return Invalid("BUDDI_CLUSTER_ADVERTISE %q is not host:port; give the address other members reach this one at, such as 10.0.0.5:7777 or buddi-0.buddi:7777", addr)
 	}
 	return nil
+}
+
+// membership reads BUDDI_CLUSTER_MEMBERSHIP and BUDDI_CLUSTER_CONSUL.
+func membership(getenv func(string) string) (kind, consul string, err error) {
+	kind = strings.ToLower(strings.TrimSpace(or(getenv("BUDDI_CLUSTER_MEMBERSHIP"), Memberships[0])))
+	if !slices.Contains(Memberships, kind) {
+		return "", "", Invalid("BUDDI_CLUSTER_MEMBERSHIP %q is not known; use one of %s", kind, strings.Join(Memberships, ", "))
+	}
+	consul = strings.TrimSpace(getenv("BUDDI_CLUSTER_CONSUL"))
+	if consul == "" {
+		return kind, "", nil
+	}
+	if kind != "consul" {
+		return "", "", Invalid("BUDDI_CLUSTER_CONSUL is set but BUDDI_CLUSTER_MEMBERSHIP is %s; set BUDDI_CLUSTER_MEMBERSHIP=consul to keep the member list in consul, or unset BUDDI_CLUSTER_CONSUL", kind)
+	}
+	if _, port, err := net.SplitHostPort(consul); err != nil || port == "" {
+		return "", "", Invalid("BUDDI_CLUSTER_CONSUL %q is not host:port; give the consul agent's HTTP address, such as 127.0.0.1:8500", consul)
+	}
+	return kind, consul, nil
 }
 
 // clusterPort reads BUDDI_CLUSTER_PORT: empty for 0 (any free port).

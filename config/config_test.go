@@ -78,6 +78,30 @@ func TestClusterSettings(t *testing.T) {
 	}
 }
 
+func TestClusterMembership(t *testing.T) {
+	c, err := load(t, nil)
+	if err != nil || c.ClusterMembership != "etcd" || c.ClusterConsul != "" {
+		t.Fatalf("unset: %q %q %v; want the etcd membership", c.ClusterMembership, c.ClusterConsul, err)
+	}
+	c, err = load(t, map[string]string{"BUDDI_CLUSTER_MEMBERSHIP": " K8s "})
+	if err != nil || c.ClusterMembership != "k8s" {
+		t.Fatalf("k8s: %q %v", c.ClusterMembership, err)
+	}
+	c, err = load(t, map[string]string{"BUDDI_CLUSTER_MEMBERSHIP": "consul", "BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"})
+	if err != nil || c.ClusterMembership != "consul" || c.ClusterConsul != "10.0.0.7:8500" {
+		t.Fatalf("consul: %q %q %v", c.ClusterMembership, c.ClusterConsul, err)
+	}
+	for _, bad := range []map[string]string{
+		{"BUDDI_CLUSTER_MEMBERSHIP": "zookeeper"},
+		{"BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"},
+		{"BUDDI_CLUSTER_MEMBERSHIP": "consul", "BUDDI_CLUSTER_CONSUL": "10.0.0.7"},
+	} {
+		if _, err := load(t, bad); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_") {
+			t.Errorf("%v: %v; want an invalid setting named", bad, err)
+		}
+	}
+}
+
 func TestClusterAdvertise(t *testing.T) {
 	for _, good := range []string{"10.0.0.5:7777", "buddi-0.buddi.default.svc:7777", "[fd00::5]:7777"} {
 		c, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": " " + good + " "})

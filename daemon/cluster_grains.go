@@ -171,11 +171,12 @@ func (d *Daemon) startGrains() error {
 	slots := d.capacity(context.Background()).Sessions
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
+		Membership: d.cfg.ClusterMembership, Consul: d.cfg.ClusterConsul,
 		Capacity: slots, Local: d.local,
 		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {
-		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT and that etcd answers", err)
+		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT, and that what BUDDI_CLUSTER_MEMBERSHIP names answers", err)
 	}
 	return nil
 }

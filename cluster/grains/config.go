@@ -2,7 +2,9 @@ package grains
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +37,13 @@ type Config struct {
 	Host           string
 	Port           int
 	AdvertisedHost string
+	// Membership names who keeps the member list: MembershipEtcd (the
+	// default), MembershipK8s or MembershipConsul.
+	Membership string
+	// Consul is the consul agent's HTTP address with MembershipConsul,
+	// such as 127.0.0.1:8500; empty for consul's own default
+	// (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
+	Consul string
 	// Endpoints are etcd client URLs; Prefix is the key prefix the etcd
 	// provider keeps the member list under.
 	Endpoints   []string
@@ -58,8 +67,9 @@ type Config struct {
 }
 
 func (c Config) validate() (Config, error) {
-	if len(c.Endpoints) == 0 {
-		return c, errors.New("grains: no etcd endpoint is configured; give at least one client URL, such as http://127.0.0.1:2379")
+	c, err := c.validateMembership()
+	if err != nil {
+		return c, err
 	}
 	if c.Host == "" {
 		return c, errors.New("grains: no host to listen on is configured; give one, such as 127.0.0.1")
@@ -91,6 +101,19 @@ func (c Config) validate() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c, nil
+}
+
+func (c Config) validateMembership() (Config, error) {
+	if c.Membership == "" {
+		c.Membership = MembershipEtcd
+	}
+	if !slices.Contains(Memberships, c.Membership) {
+		return c, fmt.Errorf("grains: no membership is called %q; use one of %s", c.Membership, strings.Join(Memberships, ", "))
+	}
+	if c.Membership == MembershipEtcd && len(c.Endpoints) == 0 {
+		return c, errors.New("grains: no etcd endpoint is configured; give at least one client URL, such as http://127.0.0.1:2379")
 	}
 	return c, nil
 }

@@ -235,3 +235,27 @@ func TestStartFailsWithAnErrorAndLeavesTheClusterAsItWas(t *testing.T) {
 		t.Errorf("after two failed starts c1 counted %d on %s, not 1 on %s", c.N, c.Addr, ms[0].Address())
 	}
 }
+
+// A member whose membership service does not answer, or is not known,
+// does not start, and says which it is; outside a pod, the k8s
+// membership says it needs one.
+func TestAMembershipThatCannotBeReachedFailsTheStartWithASentence(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	t.Setenv("KUBERNETES_SERVICE_PORT", "")
+	for _, tc := range []struct{ membership, consul, want string }{
+		{grains.MembershipConsul, etcdtest.FreeAddr(t), "does not answer"},
+		{grains.MembershipK8s, "", map[bool]string{true: "runs only in a Kubernetes pod", false: "built without the k8s membership"}[grains.K8sLinked]},
+		{"zookeeper", "", "no membership is called"},
+	} {
+		cfg := config("http://"+etcdtest.FreeAddr(t), types(t, true))
+		cfg.Membership, cfg.Consul, cfg.DialTimeout = tc.membership, tc.consul, 500*time.Millisecond
+		m, err := grains.Start(cfg)
+		if err == nil {
+			m.Shutdown(false)
+			t.Fatalf("a member joined through the %s membership, which cannot be reached", tc.membership)
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("the %s membership failed the start with %q; want it to say %q", tc.membership, err, tc.want)
+		}
+	}
+}

@@ -9,12 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
-	"google.golang.org/grpc"
 )
 
 // Member is this process's place in the cluster: an actor system with a
@@ -23,7 +19,7 @@ type Member struct {
 	cfg      Config
 	system   *actor.ActorSystem
 	cluster  *cluster.Cluster
-	provider *etcd.Provider
+	provider cluster.ClusterProvider
 	places   *placement
 	cancel   context.CancelFunc // the provider's etcd client context
 
@@ -46,16 +42,10 @@ func Start(cfg Config) (*Member, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	// The provider's etcd calls take no deadline (fetchNodes would wait
-	// forever for an etcd that is away), so its client dials blocking:
-	// an etcd that does not answer within DialTimeout fails Start here.
-	provider, err := etcd.NewWithConfig(cfg.Prefix, clientv3.Config{
-		Endpoints: cfg.Endpoints, DialTimeout: cfg.DialTimeout, Context: ctx,
-		DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
-	})
+	provider, err := cfg.membership(ctx)
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("grains: etcd at %v does not answer: %w", cfg.Endpoints, err)
+		return nil, err
 	}
 	logger := cfg.Logger
 	system := actor.NewActorSystemWithConfig(actor.Configure(

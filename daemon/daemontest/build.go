@@ -12,14 +12,16 @@ import (
 // MainWithBinary builds the buddi binary from pkg (a path relative to the
 // test's package) into a temp dir, sets *bin to it, runs the tests and
 // removes it: the TestMain of every suite that runs buddi as a process.
-func MainWithBinary(m *testing.M, pkg string, bin *string) {
+// flags are more of go build's, such as -tags k8s.
+func MainWithBinary(m *testing.M, pkg string, bin *string, flags ...string) {
 	dir, err := os.MkdirTemp("", "buddi-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	*bin = filepath.Join(dir, "buddi")
-	if out, err := exec.Command("go", "build", "-o", *bin, pkg).CombinedOutput(); err != nil {
+	args := append(append([]string{"build"}, flags...), "-o", *bin, pkg)
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building buddi: %v\n%s", err, out)
 		os.Exit(1)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,6 +34,9 @@ type member struct {
 	etcd  *etcdtest.Server
 	agent string   // the agent's token
 	env   []string // more of serve's environment
+	// wrap is a prefix of serve's command line, such as one that runs it
+	// as a pod's container (k8stest.InPod).
+	wrap []string
 	// probeConv is a conversation this member holds, for the Stop benchmark.
 	probeConv string
 
@@ -54,7 +58,8 @@ func startMember(t testing.TB, etcd *etcdtest.Server, name, agent string, env ..
 func (m *member) start(t testing.TB) {
 	t.Helper()
 	m.logs = &daemontest.Buffer{}
-	m.cmd = exec.Command(bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
+	args := append(slices.Clone(m.wrap), bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
+	m.cmd = exec.Command(args[0], args[1:]...)
 	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
 		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(m.etcd.Endpoint(), "http://"))
 	m.cmd.Env = append(m.cmd.Env, m.env...)
