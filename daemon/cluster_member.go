@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -100,6 +101,17 @@ func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
 		}
 	})
 	return wg.Wait, nil
+}
+
+// membership names who keeps the member list, or "" on a single host.
+func (d *Daemon) membership() string {
+	if d.shared == nil {
+		return ""
+	}
+	if d.cfg.ClusterMembership == "" {
+		return config.Memberships[0]
+	}
+	return d.cfg.ClusterMembership
 }
 
 // capacity is this member's profiles and sessions as the controller counts

@@ -200,7 +200,7 @@ func (d *Daemon) startActors() error {
 		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
 		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
-		Shared: d.sharedStop(), Agents: d.sharedAgents(), Sites: d.sharedSites(),
+		Shared: d.sharedStop(), Agents: d.sharedAgents(), Sites: d.sharedSites(), Membership: d.membership(),
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)

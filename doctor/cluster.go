@@ -35,7 +35,7 @@ func clusterRow(c config.Config) messages.DoctorRow {
 	if err != nil && !errors.As(err, &malformed) {
 		return clusterDown(where, err)
 	}
-	text := fmt.Sprintf("etcd at %s answers; %s", where, memberList(members))
+	text := fmt.Sprintf("etcd at %s answers; %s%s", where, memberList(members), membershipSentence(c.ClusterMembership))
 	if stop.Stopped {
 		text += " The owner's Stop is in force on every member; `buddi resume --all` lifts it."
 	}
@@ -43,6 +43,17 @@ func clusterRow(c config.Config) messages.DoctorRow {
 		return row("cluster", Warning, text+" Start `buddi serve --cluster` on each host; a member registers when it starts.")
 	}
 	return row("cluster", OK, text)
+}
+
+// membershipSentence says who keeps the member list when etcd does not.
+func membershipSentence(kind string) string {
+	switch kind {
+	case "k8s":
+		return " Members route conversations by the Kubernetes pods' labels (BUDDI_CLUSTER_MEMBERSHIP=k8s)."
+	case "consul":
+		return " Members route conversations by consul's services (BUDDI_CLUSTER_MEMBERSHIP=consul)."
+	}
+	return ""
 }
 
 func clusterDown(where string, err error) messages.DoctorRow {

@@ -12,7 +12,8 @@ import (
 )
 
 // The cluster row says etcd answers and lists the members with their free
-// sessions, warns when none is registered, says a Stop is in force, and
+// sessions, warns when none is registered, says a Stop is in force and
+// who keeps the member list when etcd does not, and
 // is an error with what to do when etcd does not answer.
 func TestClusterRow(t *testing.T) {
 	etcd := etcdtest.Start(t)
@@ -44,8 +45,13 @@ func TestClusterRow(t *testing.T) {
 	if _, err := st.SetStop(ctx, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if r := clusterRow(c); r.Level != OK || !strings.Contains(r.Text, "Stop is in force") {
+	if r := clusterRow(c); r.Level != OK || !strings.Contains(r.Text, "Stop is in force") || strings.Contains(r.Text, "route conversations by") {
 		t.Fatalf("under a Stop: %+v", r)
+	}
+	k8s := c
+	k8s.ClusterMembership = "k8s"
+	if r := clusterRow(k8s); r.Level != OK || !strings.Contains(r.Text, "pods' labels") {
+		t.Fatalf("with the k8s membership: %+v", r)
 	}
 
 	etcd.Stop()

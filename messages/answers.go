@@ -255,9 +255,12 @@ type Health struct {
 // members as etcd last listed them (while etcd is unreachable, the last
 // list it gave).
 type ClusterHealth struct {
-	Etcd    string          `json:"etcd"`
-	Problem string          `json:"problem,omitempty"`
-	Members []ClusterMember `json:"members"`
+	// Membership is who keeps the member list conversations are routed
+	// by: etcd, k8s or consul.
+	Membership string          `json:"membership"`
+	Etcd       string          `json:"etcd"`
+	Problem    string          `json:"problem,omitempty"`
+	Members    []ClusterMember `json:"members"`
 }
 
 // Liveness is /healthz for anyone but the owner: buddi answers, and which

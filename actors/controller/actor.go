@@ -68,6 +68,9 @@ type Config struct {
 	// it, the controller refuses new work until a *messages.ClusterStop
 	// says etcd answers.
 	Shared SharedStop
+	// Membership names who keeps the cluster's member list (etcd, k8s or
+	// consul), for the health answer; "" on a single host.
+	Membership string
 	// Agents is the cluster's list of agents in etcd; nil on a single host.
 	Agents SharedAgents
 	// Sites is the cluster's answers "always" to sites in etcd; nil on a
@@ -309,7 +312,7 @@ func (a *Actor) health() *messages.Health {
 		h.Capacity = a.pool.Capacity()
 	}
 	if a.cfg.Shared != nil {
-		h.Cluster = &messages.ClusterHealth{Etcd: "reachable", Members: a.cfg.Carry.memberList()}
+		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList()}
 		if e := a.clusterDown(); e != nil {
 			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message
 		}

@@ -65,8 +65,12 @@ func TestMembersInPodsFindEachOtherThroughKubernetes(t *testing.T) {
 		t.Fatalf("%s, the member holding k1, lists %+v (found %v); want one session with 2 steps used", home.name, before, ok)
 	}
 	for _, m := range []*member{a, b, c} {
-		if held := m.health(t).Capacity.Sessions.InUse; held != map[bool]int{true: 1, false: 0}[m == home] {
+		h := m.health(t)
+		if held := h.Capacity.Sessions.InUse; held != map[bool]int{true: 1, false: 0}[m == home] {
 			t.Fatalf("%s holds %d sessions; only %s holds k1", m.name, held, home.name)
+		}
+		if h.Cluster == nil || h.Cluster.Membership != "k8s" {
+			t.Fatalf("%s's health says %+v; want the k8s membership", m.name, h.Cluster)
 		}
 	}
 

@@ -83,6 +83,8 @@ func TestAStopMadeWithoutEtcdLandsWhenEtcdReturns(t *testing.T) {
 	etcd.Restart()
 	for _, m := range []*member{a, b, c} {
 		m.eventually(t, messages.CodeStopped)
-		m.healthUntil(t, func(h messages.Health) bool { return h.Stopped && h.Cluster.Etcd == "reachable" })
+		m.healthUntil(t, func(h messages.Health) bool {
+			return h.Stopped && h.Cluster.Etcd == "reachable" && h.Cluster.Membership == "etcd"
+		})
 	}
 }
