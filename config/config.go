@@ -84,6 +84,13 @@ type Config struct {
 	// address (host:port) with the consul membership; empty for consul's
 	// own default (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
 	ClusterConsul string
+	// ClusterCA, ClusterCert and ClusterKey are BUDDI_CLUSTER_CA,
+	// BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY: PEM files of the cluster's
+	// CA and this member's certificate and key, all three or none. With
+	// them a member reaches etcd over TLS with its certificate, and the
+	// members' transport is TLS that admits only certificates the CA
+	// signed.
+	ClusterCA, ClusterCert, ClusterKey string
 	// SimHosts is BUDDI_SIM_HOSTS: with the sim driver, more hosts the
 	// simulated site answers at, each a copy of it that is not a preview
 	// origin (so site approval and the URL rules apply to it).
@@ -176,6 +183,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
+		return c, err
+	}
+	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
 		return c, err
 	}
 	for _, h := range strings.Split(getenv("BUDDI_SIM_HOSTS"), ",") {
@@ -376,6 +386,22 @@ func membership(getenv func(string) string) (kind, consul string, err error) {
 		return "", "", Invalid("BUDDI_CLUSTER_CONSUL %q is not host:port; give the consul agent's HTTP address, such as 127.0.0.1:8500", consul)
 	}
 	return kind, consul, nil
+}
+
+// clusterTLS reads BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and
+// BUDDI_CLUSTER_KEY: all three or none.
+func clusterTLS(getenv func(string) string) (ca, cert, key string, err error) {
+	ca, cert, key = strings.TrimSpace(getenv("BUDDI_CLUSTER_CA")), strings.TrimSpace(getenv("BUDDI_CLUSTER_CERT")), strings.TrimSpace(getenv("BUDDI_CLUSTER_KEY"))
+	set := 0
+	for _, v := range []string{ca, cert, key} {
+		if v != "" {
+			set++
+		}
+	}
+	if set != 0 && set != 3 {
+		return "", "", "", Invalid("BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY go together: set all three (the cluster's CA, this member's certificate and its key, PEM files) or none")
+	}
+	return ca, cert, key, nil
 }
 
 // clusterPort reads BUDDI_CLUSTER_PORT: empty for 0 (any free port).

@@ -102,6 +102,18 @@ func TestClusterMembership(t *testing.T) {
 	}
 }
 
+func TestClusterTLSFilesGoTogether(t *testing.T) {
+	c, err := load(t, map[string]string{"BUDDI_CLUSTER_CA": "/ca.pem", "BUDDI_CLUSTER_CERT": "/m.pem", "BUDDI_CLUSTER_KEY": " /m.key "})
+	if err != nil || c.ClusterCA != "/ca.pem" || c.ClusterCert != "/m.pem" || c.ClusterKey != "/m.key" {
+		t.Fatalf("all three: %q %q %q %v", c.ClusterCA, c.ClusterCert, c.ClusterKey, err)
+	}
+	for _, some := range []map[string]string{{"BUDDI_CLUSTER_CA": "/ca.pem"}, {"BUDDI_CLUSTER_CERT": "/m.pem", "BUDDI_CLUSTER_KEY": "/m.key"}} {
+		if _, err := load(t, some); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "all three") {
+			t.Errorf("%v: %v; want them refused as incomplete", some, err)
+		}
+	}
+}
+
 func TestClusterAdvertise(t *testing.T) {
 	for _, good := range []string{"10.0.0.5:7777", "buddi-0.buddi.default.svc:7777", "[fd00::5]:7777"} {
 		c, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": " " + good + " "})

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/cluster/shared"
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -22,14 +24,51 @@ func (d *Daemon) openCluster() error {
 	if !d.cfg.Cluster {
 		return nil
 	}
+	files := clusterTLSFiles(d.cfg)
+	if files.Set() {
+		t, err := files.Load()
+		if err != nil {
+			return fmt.Errorf("daemon: --cluster: %w", err)
+		}
+		d.clusterTLS = t
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: shared.DefaultPrefix})
-	if err != nil {
-		return fmt.Errorf("daemon: --cluster: %w; start etcd, or set BUDDI_CLUSTER_ETCD to its client endpoints", err)
+	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: d.etcdTLS()})
+	var down *shared.UnreachableError
+	switch {
+	case errors.As(err, &down):
+		how := "if it requires TLS, give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY"
+		if d.clusterTLS != nil {
+			how = "check that it trusts the CA in BUDDI_CLUSTER_CA and serves TLS"
+		}
+		return fmt.Errorf("daemon: --cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
+	case err != nil:
+		return fmt.Errorf("daemon: --cluster: %w", err)
 	}
 	d.shared = st
 	return nil
+}
+
+// clusterTLSFiles are the cluster's TLS files the configuration names.
+func clusterTLSFiles(c config.Config) shared.TLSFiles {
+	return shared.TLSFiles{CA: c.ClusterCA, Cert: c.ClusterCert, Key: c.ClusterKey}
+}
+
+// etcdTLS is how this member reaches etcd: nil in the clear.
+func (d *Daemon) etcdTLS() *tls.Config {
+	if d.clusterTLS == nil {
+		return nil
+	}
+	return d.clusterTLS.Client()
+}
+
+// memberTLS is the members' transport's TLS: nil in the clear.
+func (d *Daemon) memberTLS() *tls.Config {
+	if d.clusterTLS == nil {
+		return nil
+	}
+	return d.clusterTLS.Member()
 }
 
 // watchCluster feeds the controller what this member's watch learns of the

@@ -172,6 +172,7 @@ func (d *Daemon) startGrains() error {
 	d.grains, err = grains.Start(grains.Config{
 		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
 		Membership: d.cfg.ClusterMembership, Consul: d.cfg.ClusterConsul,
+		EtcdTLS: d.etcdTLS(), MemberTLS: d.memberTLS(),
 		Capacity: slots, Local: d.local,
 		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})

@@ -21,7 +21,15 @@ func clusterRow(c config.Config) messages.DoctorRow {
 	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
 	defer cancel()
 	where := strings.Join(c.ClusterEtcd, ", ")
-	st, err := shared.Open(ctx, shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait})
+	cfg := shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait}
+	if files := (shared.TLSFiles{CA: c.ClusterCA, Cert: c.ClusterCert, Key: c.ClusterKey}); files.Set() {
+		t, err := files.Load()
+		if err != nil {
+			return row("cluster", Error, fmt.Sprintf("The cluster's TLS files cannot be used: %v.", strings.TrimPrefix(err.Error(), "shared: ")))
+		}
+		cfg.TLS = t.Client()
+	}
+	st, err := shared.Open(ctx, cfg)
 	if err != nil {
 		return clusterDown(where, err)
 	}

@@ -8,6 +8,8 @@ package etcdtest
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net/http"
 	"os"
@@ -33,13 +35,22 @@ type Server struct {
 	client  string
 	peer    string
 	logPath string
+	// With TLS: etcd's flags for it, and the health check's client.
+	tlsArgs []string
+	health  *tls.Config
 
 	mu  sync.Mutex
 	cmd *exec.Cmd
 }
 
 // Start starts etcd and returns once it reports itself healthy.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *Server { return start(t, nil) }
+
+// StartTLS starts etcd serving its clients over TLS with a certificate
+// pki issued, and admitting only clients with a certificate pki issued.
+func StartTLS(t testing.TB, pki *PKI) *Server { return start(t, pki) }
+
+func start(t testing.TB, pki *PKI) *Server {
 	t.Helper()
 	bin := os.Getenv("BUDDI_ETCD")
 	if bin == "" {
@@ -53,9 +64,12 @@ func Start(t testing.TB) *Server {
 		t:       t,
 		bin:     bin,
 		dir:     filepath.Join(dir, "data"),
-		client:  "http://" + FreeAddr(t),
+		client:  map[bool]string{false: "http://", true: "https://"}[pki != nil] + FreeAddr(t),
 		peer:    "http://" + FreeAddr(t),
 		logPath: filepath.Join(dir, "etcd.log"),
+	}
+	if pki != nil {
+		s.tlsArgs = s.serveTLS(t, pki)
 	}
 	t.Cleanup(func() {
 		s.Stop()
@@ -86,26 +100,26 @@ func (s *Server) Restart() {
 		s.t.Fatal(err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(s.bin,
+	cmd := exec.Command(s.bin, append([]string{
 		"--name", "test",
 		"--data-dir", s.dir,
 		"--listen-client-urls", s.client,
 		"--advertise-client-urls", s.client,
 		"--listen-peer-urls", s.peer,
 		"--initial-advertise-peer-urls", s.peer,
-		"--initial-cluster", "test="+s.peer,
+		"--initial-cluster", "test=" + s.peer,
 		"--initial-cluster-state", "new",
 		"--initial-cluster-token", "buddi-test",
 		"--logger", "zap",
 		"--log-outputs", "stderr",
-	)
+	}, s.tlsArgs...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("etcd did not start: %v", err)
 	}
 	s.cmd = cmd
-	if err := waitHealthy(s.client, startDeadline); err != nil {
+	if err := waitHealthy(s.client, s.health, startDeadline); err != nil {
 		s.t.Fatalf("etcd at %s did not become healthy: %v", s.client, err)
 	}
 }
@@ -134,10 +148,26 @@ func (s *Server) Stop() {
 	}
 }
 
-func waitHealthy(url string, within time.Duration) error {
+// serveTLS issues etcd's certificate and one for its health check, and
+// returns etcd's flags for them.
+func (s *Server) serveTLS(t testing.TB, pki *PKI) []string {
+	t.Helper()
+	cert, key := pki.Issue(t, "etcd")
+	hcert, hkey := pki.Issue(t, "etcd-health")
+	pair, err := tls.LoadX509KeyPair(hcert, hkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(pki.CAPEM)
+	s.health = &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	return []string{"--cert-file", cert, "--key-file", key, "--trusted-ca-file", pki.CA, "--client-cert-auth"}
+}
+
+func waitHealthy(url string, tlsConf *tls.Config, within time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
-	client := &http.Client{Timeout: time.Second}
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{TLSClientConfig: tlsConf}}
 	var last error
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/health", nil)

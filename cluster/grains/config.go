@@ -1,6 +1,7 @@
 package grains
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,8 +46,10 @@ type Config struct {
 	// (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
 	Consul string
 	// Endpoints are etcd client URLs; Prefix is the key prefix the etcd
-	// provider keeps the member list under.
+	// provider keeps the member list under; EtcdTLS, when set, is how its
+	// client reaches etcd over TLS.
 	Endpoints   []string
+	EtcdTLS     *tls.Config
 	Prefix      string
 	DialTimeout time.Duration
 	// RequestTimeout bounds a Request whose context has no deadline.
@@ -55,6 +58,9 @@ type Config struct {
 	// may cross members.
 	Produce Producer
 	Types   *Registry
+	// MemberTLS, when set, is the TLS of the members' transport, server
+	// and dialling side alike (shared.TLS.Member); nil sends in the clear.
+	MemberTLS *tls.Config
 	// Capacity is the most sessions this member holds at once, one per
 	// browser profile; 0 is no limit. A member that holds Capacity refuses
 	// a new one, which the cluster then places on another member.

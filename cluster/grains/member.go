@@ -11,6 +11,8 @@ import (
 	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 )
 
 // Member is this process's place in the cluster: an actor system with a
@@ -53,6 +55,11 @@ func Start(cfg Config) (*Member, error) {
 	var ropts []remote.ConfigOption
 	if cfg.AdvertisedHost != "" {
 		ropts = append(ropts, remote.WithAdvertisedHost(cfg.AdvertisedHost))
+	}
+	if cfg.MemberTLS != nil {
+		creds := credentials.NewTLS(cfg.MemberTLS)
+		ropts = append(ropts, remote.WithServerOptions(grpc.Creds(creds)),
+			remote.WithDialOptions(grpc.WithTransportCredentials(creds)))
 	}
 	places := newPlacement(cfg.Capacity)
 	ccfg := cluster.Configure(cfg.Name, provider, places, remote.Configure(cfg.Host, cfg.Port, ropts...),

@@ -64,7 +64,7 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 		// blocking: an etcd that does not answer within DialTimeout fails
 		// here.
 		p, err := etcd.NewWithConfig(c.Prefix, clientv3.Config{
-			Endpoints: c.Endpoints, DialTimeout: c.DialTimeout, Context: ctx,
+			Endpoints: c.Endpoints, DialTimeout: c.DialTimeout, Context: ctx, TLS: c.EtcdTLS,
 			DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
 		})
 		if err != nil {

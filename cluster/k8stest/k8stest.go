@@ -9,16 +9,12 @@ package k8stest
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/pem"
 	"fmt"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -32,6 +28,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
 )
 
 // Namespace is where the pods and the service account live.
@@ -48,9 +46,10 @@ type Server struct {
 	// Admin is a client in group system:masters.
 	Admin *kubernetes.Clientset
 
-	dir      string
-	ca       []byte
-	accounts map[string]string // service account name to its token
+	dir       string
+	ca        []byte
+	cert, key string            // the server's certificate and key
+	accounts  map[string]string // service account name to its token
 }
 
 // Start runs kube-apiserver on etcd (a client URL) and returns once it is
@@ -79,7 +78,7 @@ func Start(t testing.TB, etcd string, accounts ...string) *Server {
 		"--etcd-servers="+etcd, "--etcd-prefix=/k8stest",
 		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port="+s.Port,
 		"--cert-dir="+filepath.Join(dir, "certs"),
-		"--tls-cert-file="+filepath.Join(dir, "tls.crt"), "--tls-private-key-file="+filepath.Join(dir, "tls.key"),
+		"--tls-cert-file="+s.cert, "--tls-private-key-file="+s.key,
 		"--token-auth-file="+filepath.Join(dir, "tokens.csv"),
 		"--authorization-mode=RBAC", "--anonymous-auth=false",
 		"--service-account-issuer=https://kubernetes.default.svc",
@@ -128,7 +127,7 @@ func (s *Server) writeTokens(t testing.TB, accounts []string) (admin string) {
 		tokens += fmt.Sprintf("%s,system:serviceaccount:%s:%s,%s,\"system:serviceaccounts,system:serviceaccounts:%s\"\n",
 			s.accounts[a], Namespace, a, a, Namespace)
 	}
-	write(t, filepath.Join(s.dir, "tokens.csv"), []byte(tokens))
+	etcdtest.WriteFile(t, filepath.Join(s.dir, "tokens.csv"), []byte(tokens))
 	return admin
 }
 
@@ -259,9 +258,9 @@ func (s *Server) InPod(t testing.TB, name, account string) (prefix, env []string
 	if err := os.MkdirAll(secrets, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(secrets, "token"), []byte(tok))
-	write(t, filepath.Join(secrets, "ca.crt"), s.ca)
-	write(t, filepath.Join(secrets, "namespace"), []byte(Namespace))
+	etcdtest.WriteFile(t, filepath.Join(secrets, "token"), []byte(tok))
+	etcdtest.WriteFile(t, filepath.Join(secrets, "ca.crt"), s.ca)
+	etcdtest.WriteFile(t, filepath.Join(secrets, "namespace"), []byte(Namespace))
 	// The mount point is made on the host; what is mounted there is seen
 	// only inside the command's mount namespace.
 	if err := os.MkdirAll(ServiceAccountDir, 0o755); err != nil {
@@ -280,60 +279,20 @@ const ServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount"
 // it, and the key service account tokens are signed with.
 func (s *Server) writeKeys(t testing.TB) {
 	t.Helper()
-	caKey := key(t)
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "k8stest-ca"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.ca = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
-	srvKey := key(t)
-	srvTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "kube-apiserver"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.ParseIP(s.Host)}, DNSNames: []string{"localhost", "kubernetes.default.svc"},
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	srvDER, err := x509.CreateCertificate(rand.Reader, srvTmpl, caTmpl, &srvKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(s.dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srvDER}))
-	write(t, filepath.Join(s.dir, "tls.key"), privatePEM(t, srvKey))
-	saKey := key(t)
+	pki := etcdtest.NewPKI(t)
+	s.ca = pki.CAPEM
+	s.cert, s.key = pki.Issue(t, "kube-apiserver")
+	saKey := etcdtest.Key(t)
 	pub, err := x509.MarshalPKIXPublicKey(&saKey.PublicKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(s.dir, "sa.key"), privatePEM(t, saKey))
-	write(t, filepath.Join(s.dir, "sa.pub"), pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}))
-}
-
-func key(t testing.TB) *ecdsa.PrivateKey {
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func privatePEM(t testing.TB, k *ecdsa.PrivateKey) []byte {
-	der, err := x509.MarshalECPrivateKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})
+	etcdtest.WriteFile(t, filepath.Join(s.dir, "sa.key"), etcdtest.KeyPEM(t, saKey))
+	etcdtest.WriteFile(t, filepath.Join(s.dir, "sa.pub"), pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}))
 }
 
 func token() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func write(t testing.TB, path string, b []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -1,6 +1,7 @@
 package shared
 
 import (
+	"crypto/tls"
 	"errors"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ type Config struct {
 	Prefix string
 	// DialTimeout bounds the first connection; zero means DefaultDialTimeout.
 	DialTimeout time.Duration
+	// TLS, when set, is how to reach etcd over TLS (TLS.Client), with
+	// https:// endpoints or host:port ones.
+	TLS *tls.Config
 }
 
 func (c Config) validate() (Config, error) {

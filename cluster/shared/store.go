@@ -42,6 +42,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	cli, err := clientv3.New(clientv3.Config{
 		Endpoints:            cfg.Endpoints,
 		DialTimeout:          cfg.DialTimeout,
+		TLS:                  cfg.TLS,
 		DialKeepAliveTime:    5 * time.Second,
 		DialKeepAliveTimeout: 2 * time.Second,
 		Logger:               zap.NewNop(),

@@ -61,7 +61,7 @@ func (m *member) start(t testing.TB) {
 	args := append(slices.Clone(m.wrap), bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
 	m.cmd = exec.Command(args[0], args[1:]...)
 	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
-		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(m.etcd.Endpoint(), "http://"))
+		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(strings.TrimPrefix(m.etcd.Endpoint(), "http://"), "https://"))
 	m.cmd.Env = append(m.cmd.Env, m.env...)
 	stdout, err := m.cmd.StdoutPipe()
 	if err != nil {
