@@ -81,11 +81,28 @@ func grainControl(msg any) (*grainOwner, string) {
 	return nil, ""
 }
 
-// grainAnswer is what the conversation's member answered, as JSON, so it
-// crosses members unchanged.
+// grainAnswer is what the conversation's member answered. On that member
+// it keeps the gateway's answer as it is (local); it is encoded as JSON
+// only to cross to another member, which forwards it as it came.
 type grainAnswer struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *messages.Error `json:"error,omitempty"`
+
+	local messages.Answer
+}
+
+// MarshalJSON encodes the answer to cross members.
+func (a *grainAnswer) MarshalJSON() ([]byte, error) {
+	type wire grainAnswer
+	w := wire(*a)
+	if len(w.Result) == 0 && a.local != nil {
+		raw, err := json.Marshal(a.local)
+		if err != nil {
+			return nil, fmt.Errorf("daemon: encode a conversation's answer: %w", err)
+		}
+		w.Result = raw
+	}
+	return json.Marshal(w)
 }
 
 // memberLists asks every member for what it holds: its sessions, tasks
@@ -320,11 +337,7 @@ func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
 	if tr.Error != nil || tr.Result == nil {
 		return &grainAnswer{Error: tr.Error}
 	}
-	raw, err := json.Marshal(tr.Result)
-	if err != nil {
-		return &grainAnswer{Error: messages.Errorf(messages.CodeInternal, "The answer could not be encoded: %v", err)}
-	}
-	return &grainAnswer{Result: raw}
+	return &grainAnswer{local: tr.Result}
 }
 
 // movedError is the first act's answer after a conversation moved.
@@ -335,6 +348,9 @@ func movedError(conv string) *messages.Error {
 // arrive claims the conversation for this member on the grain's first
 // call, and adopts its task when another member held it.
 func (g *conversationGrain) arrive() *messages.Error {
+	if g.claimed && g.moved == nil {
+		return nil // every call after the first
+	}
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	if !g.claimed {
@@ -422,7 +438,12 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 }
 
 func (a *grainAnswer) forwarded() messages.Answer {
-	if a.Error != nil || len(a.Result) == 0 {
+	switch {
+	case a.Error != nil:
+		return nil
+	case a.local != nil:
+		return a.local
+	case len(a.Result) == 0:
 		return nil
 	}
 	return messages.Forwarded(a.Result)

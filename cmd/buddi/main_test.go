@@ -124,8 +124,14 @@ type served struct {
 
 func serve(t *testing.T, dir string, env ...string) *served {
 	t.Helper()
+	return serveWith(t, dir, nil, env...)
+}
+
+// serveWith is serve with more of serve's flags.
+func serveWith(t *testing.T, dir string, flags []string, env ...string) *served {
+	t.Helper()
 	addr := daemontest.FreeAddr(t)
-	cmd := exec.Command(bin, "serve", "--data", dir, "--addr", addr)
+	cmd := exec.Command(bin, append([]string{"serve", "--data", dir, "--addr", addr}, flags...)...)
 	cmd.Env = append(append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=warn"), env...)
 	out := &bytes.Buffer{}
 	stdout, _ := cmd.StdoutPipe()
@@ -205,6 +211,24 @@ func TestServeLifecycle(t *testing.T) {
 		t.Fatalf("serve.json left behind after a clean shutdown: %v", err)
 	}
 	serve(t, dir) // the data dir is free again
+}
+
+// serve --cpuprofile writes a profile (gzipped protobuf) at shutdown.
+func TestServeWritesACPUProfileAtShutdown(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	s := serveWith(t, dir, []string{"--cpuprofile", path})
+	health(t, s)
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Fatalf("serve exited with %v after SIGTERM; stderr %s", err, s.out.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("the profile at %s: %d bytes, %v; want a gzipped profile", path, len(b), err)
+	}
 }
 
 func TestStopSurvivesKill9(t *testing.T) {
