@@ -402,6 +402,7 @@ func (g *conversationGrain) sharedTask(c context.Context) (*ledger.Task, error) 
 type clusterActors struct {
 	*gateway.Gateway
 	grains *grains.Member
+	d      *Daemon
 }
 
 // Tool runs an agent call on the member that holds its conversation.
@@ -420,9 +421,13 @@ func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*message
 // hand itself (its socket and frames) and the dashboard's snapshots stay
 // with the member the owner is signed in to.
 func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
-	switch msg.(type) {
+	switch m := msg.(type) {
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
 		return a.everyMember(ctx, msg)
+	case *messages.HandOpen:
+		if e := a.d.handElsewhere(ctx, m.Conversation); e != nil {
+			return messages.OwnerFail(e)
+		}
 	}
 	g, conv := grainControl(msg)
 	if g == nil || messages.CheckConversation(conv) != nil {
@@ -435,6 +440,30 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 		return messages.OwnerFail(e)
 	}
 	return &messages.OwnerReply{Result: ans.forwarded(), Error: ans.Error}
+}
+
+// handElsewhere says where a take-over's live view opens when the
+// conversation's session runs on another member: the hand's frames and
+// input do not cross members. Nil when it runs here, or when no other
+// member is known to hold it (this member's own answer then stands).
+func (d *Daemon) handElsewhere(ctx context.Context, conv string) *messages.Error {
+	if d.routes.Holds(conv) {
+		return nil
+	}
+	rec, ok, err := d.shared.Get(ctx, shared.Homes, conv)
+	if err != nil || !ok || string(rec.Value) == d.memberID {
+		return nil
+	}
+	members, err := d.shared.Members(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, m := range members {
+		if m.ID == string(rec.Value) {
+			return messages.Errorf(messages.CodeNoSession, "Conversation %s runs on the member at %s, not on this one: its live view opens on that member's dashboard (http://%s/; `buddi open` on that host signs you in). The take-over itself holds on every member.", conv, m.Addr, m.Addr)
+		}
+	}
+	return nil
 }
 
 func (a *grainAnswer) forwarded() messages.Answer {
