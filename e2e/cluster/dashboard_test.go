@@ -165,12 +165,7 @@ func TestATakeOversLiveViewSaysWhichMemberRunsIt(t *testing.T) {
 	a.Task(t, "ada", "h1", 10)
 	b.Observe(t, b.agent, "h1")
 	home := homeOf(t, etcd, "h1", a, b, c)
-	var other *member
-	for _, m := range []*member{a, b, c} {
-		if m != home {
-			other = m
-		}
-	}
+	other := others(home, a, b, c)[0]
 	other.Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "h1"})
 	note := other.hand(t, "h1")
 	if note.Type != messages.HandNoteEnd || note.Error == nil || !strings.Contains(note.Error.Message, home.addr) {

@@ -84,24 +84,19 @@ func TestAConversationStartedThroughOneMemberIsCalledThroughAnother(t *testing.T
 
 	// The owner's controls of c1 reach it through members that do not
 	// hold it.
-	var others []*member
-	for _, m := range []*member{a, b, c} {
-		if m != home {
-			others = append(others, m)
-		}
-	}
-	others[0].Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
+	away := others(home, a, b, c)
+	away[0].Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
 	if r := home.Act(t, home.agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeTakenOver {
-		t.Fatalf("an act after a take-over through %s answered %q", others[0].name, r.Code())
+		t.Fatalf("an act after a take-over through %s answered %q", away[0].name, r.Code())
 	}
-	others[1].Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
-	others[0].Observe(t, others[0].agent, "c1")
-	if shots := others[1].Must(t, "POST", "/api/browser/screenshots", messages.OwnerBody{Conversation: "c1"}); len(shots.Result) < 3 {
-		t.Fatalf("screenshots of c1 through %s answered %s", others[1].name, shots.Result)
+	away[1].Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
+	away[0].Observe(t, away[0].agent, "c1")
+	if shots := away[1].Must(t, "POST", "/api/browser/screenshots", messages.OwnerBody{Conversation: "c1"}); len(shots.Result) < 3 {
+		t.Fatalf("screenshots of c1 through %s answered %s", away[1].name, shots.Result)
 	}
-	others[1].Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
-	if r := others[0].Act(t, others[0].agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeNoTask {
-		t.Fatalf("an act after a release through %s answered %q", others[1].name, r.Code())
+	away[1].Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
+	if r := away[0].Act(t, away[0].agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeNoTask {
+		t.Fatalf("an act after a release through %s answered %q", away[1].name, r.Code())
 	}
 }
 
@@ -152,23 +147,37 @@ func TestAConversationWhoseMemberIsKilledMovesWithItsTask(t *testing.T) {
 	before, _ := stepsOf(t, home, "c2")
 	killed := time.Now()
 	home.kill9()
-	var via *member
-	for _, m := range []*member{a, b, c} {
-		if m != home {
-			via = m
-		}
-	}
+	via := others(home, a, b, c)[0]
 	untilMoved(t, via, "c2")
 	t.Logf("c2 answered again through %s %v after its member was killed", via.name, time.Since(killed))
-	now := homeOf(t, etcd, "c2", a, b, c)
-	s, ok := stepsOf(t, now, "c2")
+	movedWithTask(t, etcd, "c2", before, a, b, c)
+}
+
+// others are the members of ms but m.
+func others(m *member, ms ...*member) []*member {
+	var out []*member
+	for _, o := range ms {
+		if o != m {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// movedWithTask checks that conv, which moved after its member was lost,
+// runs on the member etcd names with the task it had (before) and one
+// step used: the observe after the move, nothing replayed.
+func movedWithTask(t testing.TB, etcd *etcdtest.Server, conv string, before messages.SessionInfo, ms ...*member) {
+	t.Helper()
+	now := homeOf(t, etcd, conv, ms...)
+	s, ok := stepsOf(t, now, conv)
 	switch {
 	case !ok:
-		t.Fatalf("%s holds c2 in etcd but lists no session for it", now.name)
+		t.Fatalf("%s holds %s in etcd but lists no session for it", now.name, conv)
 	case s.StepsMax != before.StepsMax || s.Task != before.Task || !s.Expires.Equal(before.Expires):
-		t.Fatalf("c2's task moved as %+v; it was %+v", s, before)
+		t.Fatalf("%s's task moved as %+v; it was %+v", conv, s, before)
 	case s.StepsUsed != 1:
-		t.Fatalf("c2 moved with %d steps used, want 1 (the observe after the move; nothing replayed)", s.StepsUsed)
+		t.Fatalf("%s moved with %d steps used, want 1 (the observe after the move; nothing replayed)", conv, s.StepsUsed)
 	}
 }
 

@@ -77,23 +77,8 @@ func TestMembersInPodsFindEachOtherThroughKubernetes(t *testing.T) {
 	home.kill9()
 	// The kubelet's probe fails: the pod is running and not ready.
 	kube.SetReady(t, "buddi-"+home.name, false)
-	var via *member
-	for _, m := range []*member{a, b, c} {
-		if m != home {
-			via = m
-		}
-	}
-	untilMoved(t, via, "k1")
-	now := homeOf(t, etcd, "k1", a, b, c)
-	s, ok := stepsOf(t, now, "k1")
-	switch {
-	case !ok:
-		t.Fatalf("%s holds k1 in etcd but lists no session for it", now.name)
-	case s.StepsMax != before.StepsMax || s.Task != before.Task || !s.Expires.Equal(before.Expires):
-		t.Fatalf("k1's task moved as %+v; it was %+v", s, before)
-	case s.StepsUsed != 1:
-		t.Fatalf("k1 moved with %d steps used, want 1 (the observe after the move)", s.StepsUsed)
-	}
+	untilMoved(t, others(home, a, b, c)[0], "k1")
+	movedWithTask(t, etcd, "k1", before, a, b, c)
 }
 
 // waitFor polls ok until it holds, failing the test after patience.
