@@ -194,7 +194,7 @@ func (d *Daemon) startGrains() error {
 		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
 	})
 	if err != nil {
-		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w; check BUDDI_CLUSTER_PORT, and that what BUDDI_CLUSTER_MEMBERSHIP names answers", err)
+		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
 	}
 	return nil
 }

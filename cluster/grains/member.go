@@ -102,7 +102,7 @@ func try(f func()) {
 func (m *Member) start() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("grains: this member could not join the cluster: %v", r)
+			err = fmt.Errorf("grains: this member could not join the cluster (%v); check that its cluster port is free and its host is one of this machine's addresses", r)
 		}
 	}()
 	m.cluster.StartMember()

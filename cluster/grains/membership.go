@@ -68,7 +68,7 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 			DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
 		})
 		if err != nil {
-			return nil, fmt.Errorf("grains: etcd at %v does not answer: %w", c.Endpoints, err)
+			return nil, fmt.Errorf("grains: etcd at %v does not answer (%w); start it, or check the etcd endpoints", c.Endpoints, err)
 		}
 		return p, nil
 	}
@@ -89,7 +89,7 @@ func consulAnswers(ctx context.Context, conf *api.Config, wait time.Duration) er
 	leader, err := client.Status().LeaderWithQueryOptions((&api.QueryOptions{}).WithContext(ctx))
 	switch {
 	case err != nil:
-		return fmt.Errorf("grains: consul at %s does not answer: %w; start its agent or set BUDDI_CLUSTER_CONSUL to its address", conf.Address, err)
+		return fmt.Errorf("grains: consul at %s does not answer (%w); start its agent, or set BUDDI_CLUSTER_CONSUL to its address", conf.Address, err)
 	case leader == "":
 		return fmt.Errorf("grains: consul at %s has no leader; wait for its servers to elect one", conf.Address)
 	}

@@ -33,7 +33,7 @@ func (f TLSFiles) Load() (*TLS, error) {
 	}
 	pem, err := os.ReadFile(f.CA)
 	if err != nil {
-		return nil, fmt.Errorf("shared: read the cluster's CA: %w", err)
+		return nil, fmt.Errorf("shared: read the cluster's CA (BUDDI_CLUSTER_CA): %w", err)
 	}
 	roots := x509.NewCertPool()
 	if !roots.AppendCertsFromPEM(pem) {
@@ -41,7 +41,7 @@ func (f TLSFiles) Load() (*TLS, error) {
 	}
 	cert, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 	if err != nil {
-		return nil, fmt.Errorf("shared: load this member's certificate %s and key %s: %w", f.Cert, f.Key, err)
+		return nil, fmt.Errorf("shared: load this member's certificate %s and key %s (BUDDI_CLUSTER_CERT, BUDDI_CLUSTER_KEY): %w", f.Cert, f.Key, err)
 	}
 	return &TLS{roots: roots, cert: cert}, nil
 }
