@@ -47,11 +47,12 @@ type grainOwner struct {
 	Resume      *messages.Resume      `json:"resume,omitempty"`
 	Site        *messages.DecideSite  `json:"site,omitempty"`
 	Screenshots *messages.Screenshots `json:"screenshots,omitempty"`
+	Hand        *handOpen             `json:"hand,omitempty"`
 	Deadline    time.Time             `json:"deadline"`
 }
 
 func (g *grainOwner) msg() any {
-	for _, m := range []any{g.Start, g.Decide, g.Release, g.TakeOver, g.Resume, g.Site, g.Screenshots} {
+	for _, m := range []any{g.Start, g.Decide, g.Release, g.TakeOver, g.Resume, g.Site, g.Screenshots, g.Hand} {
 		if !reflect.ValueOf(m).IsNil() {
 			return m
 		}
@@ -88,7 +89,7 @@ type grainAnswer struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *messages.Error `json:"error,omitempty"`
 
-	local messages.Answer
+	local any // a messages.Answer, or an answer of the cluster's own (handOpened)
 }
 
 // MarshalJSON encodes the answer to cross members.
@@ -126,6 +127,11 @@ func grainTypes() (*grains.Registry, error) {
 		grains.Register[memberLists](r, "buddi.lists"),
 		grains.Register[memberHolds](r, "buddi.holds"),
 		grains.Register[memberEvent](r, "buddi.event"),
+		grains.Register[handOpened](r, "buddi.hand.opened"),
+		grains.Register[handToScreen](r, "buddi.hand.screen"),
+		grains.Register[handCheck](r, "buddi.hand.check"),
+		grains.Register[handChecked](r, "buddi.hand.checked"),
+		grains.Register[handToLink](r, "buddi.hand.link"),
 	)
 }
 
@@ -136,6 +142,8 @@ func (d *Daemon) local(msg any) any {
 		return d.holds()
 	case *memberEvent:
 		d.relay.hear(m)
+	default:
+		return d.handHeard(msg)
 	}
 	return nil
 }
@@ -289,6 +297,9 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 			return
 		}
 		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
+			if m.Hand != nil {
+				return g.d.openHandHere(c, m.Hand)
+			}
 			r := g.d.gateway.Owner(c, msg)
 			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
 		})
@@ -425,9 +436,10 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
 		return a.everyMember(ctx, msg)
 	case *messages.HandOpen:
-		if e := a.d.handElsewhere(ctx, m.Conversation); e != nil {
-			return messages.OwnerFail(e)
+		if !a.d.routes.Holds(m.Conversation) {
+			return a.openHandThere(ctx, m)
 		}
+		return a.Gateway.Owner(ctx, msg)
 	}
 	g, conv := grainControl(msg)
 	if g == nil || messages.CheckConversation(conv) != nil {
@@ -442,36 +454,13 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 	return &messages.OwnerReply{Result: ans.forwarded(), Error: ans.Error}
 }
 
-// handElsewhere says where a take-over's live view opens when the
-// conversation's session runs on another member: the hand's frames and
-// input do not cross members. Nil when it runs here, or when no other
-// member is known to hold it (this member's own answer then stands).
-func (d *Daemon) handElsewhere(ctx context.Context, conv string) *messages.Error {
-	if d.routes.Holds(conv) {
-		return nil
-	}
-	rec, ok, err := d.shared.Get(ctx, shared.Homes, conv)
-	if err != nil || !ok || string(rec.Value) == d.memberID {
-		return nil
-	}
-	members, err := d.shared.Members(ctx)
-	if err != nil {
-		return nil
-	}
-	for _, m := range members {
-		if m.ID == string(rec.Value) {
-			return messages.Errorf(messages.CodeNoSession, "Conversation %s runs on the member at %s, not on this one: its live view opens on that member's dashboard (http://%s/; `buddi open` on that host signs you in). The take-over itself holds on every member.", conv, m.Addr, m.Addr)
-		}
-	}
-	return nil
-}
-
 func (a *grainAnswer) forwarded() messages.Answer {
 	switch {
 	case a.Error != nil:
 		return nil
 	case a.local != nil:
-		return a.local
+		v, _ := a.local.(messages.Answer)
+		return v
 	case len(a.Result) == 0:
 		return nil
 	}

@@ -97,6 +97,7 @@ type Daemon struct {
 	ln         net.Listener
 	addr       string
 	shared     *shared.Store      // the cluster's etcd (--cluster); nil on one host
+	hands      remoteHands        // halves of hands across members (cluster)
 	clusterTLS *shared.TLS        // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
 	unwatch    context.CancelFunc // ends the watch of the cluster's Stop
 	memberID   string             // this member's id in the cluster

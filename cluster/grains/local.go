@@ -83,6 +83,36 @@ func (m *Member) Each(ctx context.Context, msg any) ([]any, error) {
 	return out, errors.Join(errs...)
 }
 
+// Ask sends msg, a registered message, to the member at addr and returns
+// the decoded answer of its Local, or why none came while ctx lasted.
+func (m *Member) Ask(ctx context.Context, addr string, msg any) (any, error) {
+	sent, ctx, cancel, err := m.outgoing(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	v, err := m.ask(ctx, actor.NewPID(addr, localName), sent)
+	if err != nil {
+		return nil, err
+	}
+	return m.answer(v)
+}
+
+// TellTo sends msg, a registered message, to the member at addr without
+// waiting: its Local is called with it. What one member tells another
+// arrives in the order it was told; a member that is away does not get it.
+func (m *Member) TellTo(addr string, msg any) error {
+	if m.isClosed() {
+		return ErrClosed
+	}
+	wire, err := m.cfg.Types.encode(msg)
+	if err != nil {
+		return err
+	}
+	m.system.Root.Send(actor.NewPID(addr, localName), wire)
+	return nil
+}
+
 // Tell sends msg, a registered message, to every other member the cluster
 // lists, without waiting: their Local is called with it, and what it
 // answers goes nowhere. A member that is away does not get it.

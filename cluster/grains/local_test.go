@@ -147,3 +147,47 @@ func TestTellReachesEveryOtherMember(t *testing.T) {
 	case <-time.After(500 * time.Millisecond):
 	}
 }
+
+// What one member tells another with TellTo arrives in order, and an Ask
+// after it answers once the told messages are in.
+func TestTellToArrivesInOrderAndAskAnswers(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	cfg := config(srv.Endpoint(), types(t, true))
+	var got []int // only the local actor touches it, one message at a time
+	cfg.Local = func(msg any) any {
+		switch m := msg.(type) {
+		case *Count:
+			got = append(got, m.N)
+		case *Where:
+			return &Count{N: len(got)}
+		}
+		return nil
+	}
+	a, err := grains.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(false) })
+	b := start(t, srv, types(t, true))
+	waitMembers(t, a, b)
+	for i := range 200 {
+		if err := b.TellTo(a.Address(), &Count{N: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	v, err := b.Ask(ctx, a.Address(), &Where{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := v.(*Count).N; n != 200 {
+		t.Fatalf("a had %d of the 200 told messages when b's Ask arrived", n)
+	}
+	if !slices.IsSorted(got) || len(got) != 200 || got[0] != 0 {
+		t.Fatalf("a heard %v; want 0 to 199 in order", got)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -80,38 +79,60 @@ func (m *member) socket(t *testing.T, path, cookie string, h gws.Event) *gws.Con
 	return conn
 }
 
-// notes is a hand socket's text messages, as a program.
-type notes struct {
+// handTab is a dashboard tab's hand socket, as a program: its notes and
+// frames.
+type handTab struct {
 	gws.BuiltinEventHandler
-	ch chan messages.HandNote
+	conn   *gws.Conn
+	notes  chan messages.HandNote
+	frames chan []byte
 }
 
-func (n *notes) OnMessage(_ *gws.Conn, m *gws.Message) {
-	var note messages.HandNote
-	if m.Opcode == gws.OpcodeText && json.Unmarshal(m.Bytes(), &note) == nil {
-		n.ch <- note
+func (h *handTab) OnMessage(_ *gws.Conn, m *gws.Message) {
+	defer m.Close()
+	if m.Opcode == gws.OpcodeBinary {
+		select {
+		case h.frames <- append([]byte(nil), m.Bytes()...):
+		default: // the test reads only the first few
+		}
+		return
 	}
-	_ = m.Close()
+	var note messages.HandNote
+	if json.Unmarshal(m.Bytes(), &note) == nil {
+		h.notes <- note
+	}
 }
 
-// hand opens m's hand socket for conv as a signed-in dashboard and returns
-// the first note it sends: attached, or its end.
-func (m *member) hand(t *testing.T, conv string) messages.HandNote {
+// send writes one input, as the dashboard's JSON.
+func (h *handTab) send(t *testing.T, in map[string]any) {
 	t.Helper()
-	cookie := m.signIn(t)
-	n := &notes{ch: make(chan messages.HandNote, 16)}
-	conn := m.socket(t, "/api/browser/hand?conversation="+conv, cookie, n)
-	first, _ := json.Marshal(map[string]string{"t": string(messages.HandCSRF), "token": secret.Hash("csrf:" + cookie)[:32]})
-	if err := conn.WriteMessage(gws.OpcodeText, first); err != nil {
+	b, _ := json.Marshal(in)
+	if err := h.conn.WriteMessage(gws.OpcodeText, b); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// note is the tab's next note.
+func (h *handTab) note(t *testing.T) messages.HandNote {
+	t.Helper()
 	select {
-	case note := <-n.ch:
-		return note
+	case n := <-h.notes:
+		return n
 	case <-time.After(patience):
-		t.Fatalf("%s's hand socket for %s said nothing", m.name, conv)
+		t.Fatal("the hand socket said nothing")
 	}
 	return messages.HandNote{}
+}
+
+// hand opens m's hand socket for conv as a signed-in dashboard tab and
+// sends its first message, the CSRF token.
+func (m *member) hand(t *testing.T, conv string) *handTab {
+	t.Helper()
+	cookie := m.signIn(t)
+	h := &handTab{notes: make(chan messages.HandNote, 16), frames: make(chan []byte, 16)}
+	h.conn = m.socket(t, "/api/browser/hand?conversation="+conv, cookie, h)
+	h.send(t, map[string]any{"t": string(messages.HandCSRF), "token": secret.Hash("csrf:" + cookie)[:32]})
+	return h
 }
 
 // until returns the first frame that satisfies ok.
@@ -157,21 +178,47 @@ func TestADashboardShowsTheSessionsOfEveryMember(t *testing.T) {
 	})
 }
 
-// A take-over through any member holds; its live view opens on the
-// member that runs the session, and another member's dashboard says
-// where that is instead of saying there is no session.
-func TestATakeOversLiveViewSaysWhichMemberRunsIt(t *testing.T) {
+// The owner takes over a session on one member through another member's
+// dashboard and drives it there: the tab attaches, the session's frames
+// reach it, its acks and its "give back" reach the session.
+func TestATakeOverIsDrivenThroughAMemberThatDoesNotRunIt(t *testing.T) {
 	etcd, a, b, c := three(t)
 	a.Task(t, "ada", "h1", 10)
 	b.Observe(t, b.agent, "h1")
 	home := homeOf(t, etcd, "h1", a, b, c)
 	other := others(home, a, b, c)[0]
 	other.Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "h1"})
-	note := other.hand(t, "h1")
-	if note.Type != messages.HandNoteEnd || note.Error == nil || !strings.Contains(note.Error.Message, home.addr) {
-		t.Fatalf("%s's hand socket for h1, which runs on %s, said %+v; want its end naming %s", other.name, home.name, note, home.addr)
+	tab := other.hand(t, "h1")
+	if n := tab.note(t); n.Type != messages.HandNoteAttached || n.ID == "" {
+		t.Fatalf("%s's hand socket for h1, which runs on %s, said %+v; want it attached", other.name, home.name, n)
 	}
-	if note := home.hand(t, "h1"); note.Type != messages.HandNoteAttached {
-		t.Fatalf("%s's own hand socket for h1 said %+v; want it attached", home.name, note)
+	var seqs []uint32
+	for len(seqs) < 3 {
+		select {
+		case f := <-tab.frames:
+			fr, _, err := messages.DecodeHandFrame(f)
+			if err != nil {
+				t.Fatalf("a frame from %s through %s does not decode: %v", home.name, other.name, err)
+			}
+			seqs = append(seqs, fr.Seq)
+			tab.send(t, map[string]any{"t": string(messages.HandAck), "seq": fr.Seq})
+		case n := <-tab.notes:
+			t.Fatalf("the hand ended before three frames came: %+v", n)
+		case <-time.After(patience):
+			t.Fatalf("%d frames of h1 reached %s's tab; the acks let three through", len(seqs), other.name)
+		}
+	}
+	if r := home.Act(t, home.agent, "h1", map[string]any{"action": "observe"}); r.Code() != messages.CodeTakenOver {
+		t.Fatalf("while the owner drives h1 the agent's act answered %q", r.Code())
+	}
+	tab.send(t, map[string]any{"t": string(messages.HandGive)})
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
+		r := home.Act(t, home.agent, "h1", map[string]any{"action": "observe"})
+		if r.OK {
+			break
+		}
+		if r.Code() != messages.CodeTakenOver || time.Now().After(deadline) {
+			t.Fatalf("after the tab on %s gave h1 back, the agent's act answered %q", other.name, r.Code())
+		}
 	}
 }

@@ -1,0 +1,221 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// The hand across members. A take-over's live view is drawn by the session
+// on the member that runs it (A), for a tab signed in to whichever member
+// the owner uses (B). B keeps the tab's screen under an id and asks the
+// conversation's grain to open the hand on A with a screen that tells B
+// each frame, ping and end (remoteScreen); A keeps the hand's link under
+// the attachment's id, and B's link tells A the tab's input, pongs and
+// leaving (remoteLink). What one member tells another arrives in order,
+// so frames and acks keep their order; the hand's own pings end it when
+// either side is lost.
+
+// handOpen asks the conversation's member to open its hand for a tab on
+// the member at From, whose screen it knows as Screen.
+type handOpen struct {
+	Conversation string `json:"conversation"`
+	Resume       string `json:"resume,omitempty"`
+	Screen       string `json:"screen"`
+	From         string `json:"from"`
+}
+
+// handOpened answers handOpen: the attachment's id, and the member that
+// runs the hand.
+type handOpened struct {
+	ID     string `json:"id"`
+	Member string `json:"member"`
+}
+
+// handToScreen is, for a tab's screen on another member, one frame, a
+// ping, or the hand's end.
+type handToScreen struct {
+	Screen string          `json:"screen"`
+	Frame  []byte          `json:"frame,omitempty"`
+	Ping   bool            `json:"ping,omitempty"`
+	End    *messages.Error `json:"end,omitempty"`
+}
+
+// handCheck asks whether the tab's sign-in still holds; handChecked says.
+type (
+	handCheck struct {
+		Screen string `json:"screen"`
+	}
+	handChecked struct {
+		Error *messages.Error `json:"error,omitempty"`
+	}
+)
+
+// handToLink is, for a hand on another member, the tab's input, a pong,
+// or its leaving (Gone, with why).
+type handToLink struct {
+	ID    string              `json:"id"`
+	Input *messages.HandInput `json:"input,omitempty"`
+	Pong  bool                `json:"pong,omitempty"`
+	Gone  bool                `json:"gone,omitempty"`
+	Why   *messages.Error     `json:"why,omitempty"`
+}
+
+// remoteHands are this member's halves of hands across members: the
+// screens of its tabs drawn from elsewhere, and the links of its hands
+// drawn for tabs elsewhere.
+type remoteHands struct {
+	screens sync.Map // id -> messages.HandScreen
+	links   sync.Map // attachment id -> messages.HandLink
+}
+
+// handCheckWait bounds asking a tab's member whether its sign-in holds.
+const handCheckWait = 5 * time.Second
+
+// openHandThere opens, for a tab on this member, the hand of a
+// conversation whose session runs on another member.
+func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) *messages.OwnerReply {
+	raw := make([]byte, 12)
+	_, _ = rand.Read(raw)
+	id := hex.EncodeToString(raw)
+	a.d.hands.screens.Store(id, m.Screen)
+	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.grains.Address()}}
+	g.Deadline, _ = ctx.Deadline()
+	res, err := a.grains.Request(ctx, m.Conversation, g)
+	ans, e := fromGrain(res, err)
+	if e == nil && ans.Error != nil {
+		e = ans.Error
+	}
+	var op handOpened
+	if e == nil {
+		e = decodeOpened(ans, &op)
+	}
+	if e != nil {
+		a.d.hands.screens.Delete(id)
+		return messages.OwnerFail(e)
+	}
+	link := &remoteLink{d: a.d, member: op.Member, id: op.ID, screen: id}
+	return &messages.OwnerReply{Result: &messages.HandOpened{Link: link, ID: op.ID}}
+}
+
+func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
+	if v, ok := ans.local.(*handOpened); ok {
+		*op = *v
+		return nil
+	}
+	if err := json.Unmarshal(ans.Result, op); err == nil && op.ID != "" && op.Member != "" {
+		return nil
+	}
+	return &messages.Error{Code: messages.CodeInternal, Message: "The member running the session answered the take-over's live view with something unexpected."}
+}
+
+// openHandHere opens this member's hand for a tab on another member.
+func (d *Daemon) openHandHere(c context.Context, h *handOpen) *grainAnswer {
+	screen := &remoteScreen{d: d, member: h.From, id: h.Screen}
+	r := d.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume})
+	if r.Error != nil {
+		return &grainAnswer{Error: r.Error}
+	}
+	op, ok := r.Result.(*messages.HandOpened)
+	if !ok {
+		return &grainAnswer{Error: &messages.Error{Code: messages.CodeInternal, Message: "The hand opened without a way in."}}
+	}
+	d.hands.links.Store(op.ID, op.Link)
+	return &grainAnswer{local: &handOpened{ID: op.ID, Member: d.grains.Address()}}
+}
+
+// handHeard passes what another member said of a hand to its half here.
+func (d *Daemon) handHeard(msg any) any {
+	switch m := msg.(type) {
+	case *handToScreen:
+		v, ok := d.hands.screens.Load(m.Screen)
+		if !ok {
+			return nil
+		}
+		s := v.(messages.HandScreen)
+		switch {
+		case m.End != nil:
+			d.hands.screens.Delete(m.Screen)
+			s.End(m.End)
+		case m.Ping:
+			s.Ping()
+		default:
+			s.Frame(m.Frame)
+		}
+	case *handCheck:
+		v, ok := d.hands.screens.Load(m.Screen)
+		if !ok {
+			return &handChecked{Error: &messages.Error{Code: messages.CodeHandEnded, Message: "The tab left."}}
+		}
+		return &handChecked{Error: v.(messages.HandScreen).Check()}
+	case *handToLink:
+		v, ok := d.hands.links.Load(m.ID)
+		if !ok {
+			return nil
+		}
+		l := v.(messages.HandLink)
+		switch {
+		case m.Gone:
+			d.hands.links.Delete(m.ID)
+			l.Gone(m.Why)
+		case m.Pong:
+			l.Pong()
+		case m.Input != nil:
+			l.Input(m.Input)
+		}
+	}
+	return nil
+}
+
+// remoteScreen is, on the member running the hand, the tab on another
+// member.
+type remoteScreen struct {
+	d      *Daemon
+	member string
+	id     string
+}
+
+func (s *remoteScreen) tell(m *handToScreen) {
+	m.Screen = s.id
+	_ = s.d.grains.TellTo(s.member, m) // a member away is noticed by the hand's pings
+}
+
+func (s *remoteScreen) Frame(b []byte)        { s.tell(&handToScreen{Frame: b}) }
+func (s *remoteScreen) Ping()                 { s.tell(&handToScreen{Ping: true}) }
+func (s *remoteScreen) End(e *messages.Error) { s.tell(&handToScreen{End: e}) }
+
+func (s *remoteScreen) Check() *messages.Error {
+	ctx, cancel := context.WithTimeout(context.Background(), handCheckWait)
+	defer cancel()
+	v, err := s.d.grains.Ask(ctx, s.member, &handCheck{Screen: s.id})
+	if c, ok := v.(*handChecked); ok && err == nil {
+		return c.Error
+	}
+	return &messages.Error{Code: messages.CodeHandEnded, Message: "The member your dashboard tab is signed in to did not answer; take over again."}
+}
+
+// remoteLink is, on the tab's member, the hand on another member.
+type remoteLink struct {
+	d      *Daemon
+	member string
+	id     string
+	screen string
+}
+
+func (l *remoteLink) tell(m *handToLink) {
+	m.ID = l.id
+	_ = l.d.grains.TellTo(l.member, m)
+}
+
+func (l *remoteLink) Input(in *messages.HandInput) { l.tell(&handToLink{Input: in}) }
+func (l *remoteLink) Pong()                        { l.tell(&handToLink{Pong: true}) }
+
+func (l *remoteLink) Gone(why *messages.Error) {
+	l.d.hands.screens.Delete(l.screen)
+	l.tell(&handToLink{Gone: true, Why: why})
+}
