@@ -83,3 +83,46 @@ func (m *member) refusedAt() (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%s did not refuse within %v", m.name, patience)
 }
+
+// BenchmarkHandFrames drives a take-over's live view, acking each frame
+// as it comes, from the dashboard of the member running the session
+// (here) and of another member (there): frames/s and the ms from a frame
+// to the next, which include the ack's way back.
+func BenchmarkHandFrames(bm *testing.B) {
+	etcd, a, b, c := three(bm)
+	a.Task(bm, "ada", "hb", 80)
+	b.Observe(bm, b.agent, "hb")
+	home := homeOf(bm, etcd, "hb", a, b, c)
+	for _, where := range []struct {
+		name string
+		m    *member
+	}{{"here", home}, {"there", others(home, a, b, c)[0]}} {
+		bm.Run(where.name, func(bm *testing.B) {
+			where.m.Must(bm, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "hb"})
+			tab := where.m.hand(bm, "hb")
+			if n := tab.note(bm); n.Type != messages.HandNoteAttached {
+				bm.Fatalf("the hand said %+v", n)
+			}
+			frames, start := 0, time.Now()
+			for bm.Loop() {
+				select {
+				case f := <-tab.frames:
+					fr, _, err := messages.DecodeHandFrame(f)
+					if err != nil {
+						bm.Fatal(err)
+					}
+					frames++
+					tab.send(bm, map[string]any{"t": string(messages.HandAck), "seq": fr.Seq})
+				case n := <-tab.notes:
+					bm.Fatalf("the hand ended: %+v", n)
+				case <-time.After(patience):
+					bm.Fatal("no frame came")
+				}
+			}
+			took := time.Since(start)
+			bm.ReportMetric(float64(frames)/took.Seconds(), "frames/s")
+			bm.ReportMetric(ms(took)/float64(max(frames, 1)), "ms/frame")
+			tab.send(bm, map[string]any{"t": string(messages.HandGive)})
+		})
+	}
+}

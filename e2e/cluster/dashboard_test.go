@@ -33,7 +33,7 @@ var signInToken = regexp.MustCompile(`#/signin/([A-Za-z0-9_-]+)`)
 
 // signIn signs in to m's dashboard with a link from `buddi open` and
 // returns the session cookie.
-func (m *member) signIn(t *testing.T) string {
+func (m *member) signIn(t testing.TB) string {
 	t.Helper()
 	token := signInToken.FindStringSubmatch(m.cli(t, "open"))
 	if token == nil {
@@ -66,7 +66,7 @@ func (m *member) dashboard(t *testing.T) *frames {
 
 // socket opens m's WebSocket at path as the dashboard signed in with
 // cookie would, its messages going to h.
-func (m *member) socket(t *testing.T, path, cookie string, h gws.Event) *gws.Conn {
+func (m *member) socket(t testing.TB, path, cookie string, h gws.Event) *gws.Conn {
 	t.Helper()
 	base := "http://" + m.addr
 	conn, _, err := gws.NewClient(h, &gws.ClientOption{Addr: "ws://" + m.addr + path,
@@ -104,7 +104,7 @@ func (h *handTab) OnMessage(_ *gws.Conn, m *gws.Message) {
 }
 
 // send writes one input, as the dashboard's JSON.
-func (h *handTab) send(t *testing.T, in map[string]any) {
+func (h *handTab) send(t testing.TB, in map[string]any) {
 	t.Helper()
 	b, _ := json.Marshal(in)
 	if err := h.conn.WriteMessage(gws.OpcodeText, b); err != nil {
@@ -113,7 +113,7 @@ func (h *handTab) send(t *testing.T, in map[string]any) {
 }
 
 // note is the tab's next note.
-func (h *handTab) note(t *testing.T) messages.HandNote {
+func (h *handTab) note(t testing.TB) messages.HandNote {
 	t.Helper()
 	select {
 	case n := <-h.notes:
@@ -126,7 +126,7 @@ func (h *handTab) note(t *testing.T) messages.HandNote {
 
 // hand opens m's hand socket for conv as a signed-in dashboard tab and
 // sends its first message, the CSRF token.
-func (m *member) hand(t *testing.T, conv string) *handTab {
+func (m *member) hand(t testing.TB, conv string) *handTab {
 	t.Helper()
 	cookie := m.signIn(t)
 	h := &handTab{notes: make(chan messages.HandNote, 16), frames: make(chan []byte, 16)}
