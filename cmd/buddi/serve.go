@@ -41,13 +41,16 @@ func serve(e *env, args []string) int {
 		return usageFail(e, "serve", strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": "))
 	}
 	log := newLogger(e, f.cfg.LogLevel)
+	// Caught from before the start: a signal just after "serving at" (which
+	// the start prints) shuts down cleanly too.
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	d, err := daemon.Start(daemon.Options{Config: f.cfg, Log: log, Version: version,
 		Out: e.stdout, AccessLog: *accessLog})
 	if err != nil {
 		return fail(e, "serve", "%s", startProblem(err, f.cfg.DataDir))
 	}
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	s := <-sig
 	log.Info("shutting down", "signal", s.String())
 	go func() {
