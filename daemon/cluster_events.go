@@ -12,15 +12,35 @@ import (
 // In a cluster every member's dashboard and Telegram show every member's
 // sessions, tasks and site requests as they change: each member tells the
 // others what its own actors publish of these, and publishes what it is
-// told on its own bus. Steps and snapshots (the journal, thumbnails) stay
-// with the member that holds the session.
+// told on its own bus. Steps and snapshots (the journal, thumbnails) cost
+// more, a message per act: a member tells them only while another member
+// says someone watches there (memberWatching), and its sessions take
+// snapshots for that watcher as for one of its own.
 
 // memberEvent is one event a member tells the others: one field is set.
 type memberEvent struct {
 	Session  *messages.SessionChanged    `json:"session,omitempty"`
 	Task     *messages.TaskChanged       `json:"task,omitempty"`
 	Approval *messages.ApprovalRequested `json:"approval,omitempty"`
+	Step     *messages.StepTaken         `json:"step,omitempty"`
+	Snapshot *messages.SnapshotTaken     `json:"snapshot,omitempty"`
 }
+
+// memberWatching says someone on the telling member watches steps and
+// snapshots, for the next For.
+type memberWatching struct {
+	For time.Duration `json:"for"`
+}
+
+// watchedKinds are the events told only while another member watches.
+const watchedKinds = messages.KindStep | messages.KindSnapshot
+
+// watchEvery is how often a member with a watcher says so; a watch it
+// said holds for watchFor, so it lapses soon after the watcher leaves.
+const (
+	watchEvery = 3 * time.Second
+	watchFor   = 10 * time.Second
+)
 
 func (e *memberEvent) event() messages.Event {
 	switch {
@@ -30,6 +50,10 @@ func (e *memberEvent) event() messages.Event {
 		return e.Task
 	case e.Approval != nil:
 		return e.Approval
+	case e.Step != nil:
+		return e.Step
+	case e.Snapshot != nil:
+		return e.Snapshot
 	}
 	return nil
 }
@@ -54,8 +78,10 @@ type relay struct {
 
 // start follows the bus until ctx ends; stop waits for it.
 func (r *relay) start(ctx context.Context) (stop func()) {
-	sub := r.d.gateway.Subscribe(events.Filter{Kinds: relayKinds})
+	// Passive: the relay itself must not make sessions take snapshots.
+	sub := r.d.gateway.Subscribe(events.Filter{Kinds: relayKinds | watchedKinds, Passive: true})
 	var wg sync.WaitGroup
+	wg.Go(func() { r.announce(ctx) })
 	wg.Go(func() {
 		defer sub.Close()
 		for {
@@ -96,11 +122,42 @@ func (r *relay) tell(e messages.Event) {
 		m.Task = ev
 	case *messages.ApprovalRequested:
 		m.Approval = ev
+	case *messages.StepTaken:
+		if !r.d.bus.WatchedElsewhere(messages.KindStep) {
+			return
+		}
+		cp := *ev
+		cp.Picture = nil // Telegram's, on this member
+		m.Step = &cp
+	case *messages.SnapshotTaken:
+		if !r.d.bus.WatchedElsewhere(messages.KindSnapshot) {
+			return
+		}
+		m.Snapshot = ev
 	default:
 		return
 	}
 	if err := r.d.grains.Tell(m); err != nil {
 		r.d.opts.Log.Debug("an event was not told to the other members", "err", err)
+	}
+}
+
+// announce tells the other members, while someone watches steps and
+// snapshots here (a dashboard), that they should tell theirs.
+func (r *relay) announce(ctx context.Context) {
+	t := time.NewTicker(watchEvery)
+	defer t.Stop()
+	for {
+		if r.d.bus.WatchedHere(messages.KindSnapshot) {
+			if err := r.d.grains.Tell(&memberWatching{For: watchFor}); err != nil {
+				r.d.opts.Log.Debug("a watch was not told to the other members", "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
 }
 

@@ -127,6 +127,7 @@ func grainTypes() (*grains.Registry, error) {
 		grains.Register[memberLists](r, "buddi.lists"),
 		grains.Register[memberHolds](r, "buddi.holds"),
 		grains.Register[memberEvent](r, "buddi.event"),
+		grains.Register[memberWatching](r, "buddi.watching"),
 		grains.Register[handOpened](r, "buddi.hand.opened"),
 		grains.Register[handToScreen](r, "buddi.hand.screen"),
 		grains.Register[handCheck](r, "buddi.hand.check"),
@@ -142,6 +143,8 @@ func (d *Daemon) local(msg any) any {
 		return d.holds()
 	case *memberEvent:
 		d.relay.hear(m)
+	case *memberWatching:
+		d.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
 	default:
 		return d.handHeard(msg)
 	}

@@ -3,6 +3,7 @@ package events
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -14,6 +15,14 @@ const DefaultSize = 1024
 type Bus struct {
 	mu   sync.Mutex // serialises changes of subs
 	subs atomic.Pointer[[]*Subscription]
+	// elsewhere is what is watched on other members of a cluster, and
+	// until when (WatchElsewhere).
+	elsewhere atomic.Pointer[watch]
+}
+
+type watch struct {
+	kinds messages.EventKind
+	until time.Time
 }
 
 // New returns a Bus with no subscribers.
@@ -92,6 +101,11 @@ func (b *Bus) Active() bool { return b != nil && len(*b.subs.Load()) > 0 }
 // of kind: publishers skip making costly events (a snapshot of the page)
 // nobody watches.
 func (b *Bus) Watched(kind messages.EventKind) bool {
+	return b.WatchedElsewhere(kind) || b.WatchedHere(kind)
+}
+
+// WatchedHere is Watched without what other members watch.
+func (b *Bus) WatchedHere(kind messages.EventKind) bool {
 	if b == nil {
 		return false
 	}
@@ -101,6 +115,35 @@ func (b *Bus) Watched(kind messages.EventKind) bool {
 		}
 	}
 	return false
+}
+
+// WatchElsewhere says a watcher on another member of a cluster wants
+// events of kinds until until, which the member relays to it: Watched
+// counts it meanwhile. A later call extends what an earlier one said.
+func (b *Bus) WatchElsewhere(kinds messages.EventKind, until time.Time) {
+	for {
+		old := b.elsewhere.Load()
+		next := &watch{kinds: kinds, until: until}
+		if old != nil && time.Now().Before(old.until) {
+			next.kinds |= old.kinds
+			if old.until.After(until) {
+				next.until = old.until
+			}
+		}
+		if b.elsewhere.CompareAndSwap(old, next) {
+			return
+		}
+	}
+}
+
+// WatchedElsewhere reports whether a watcher on another member wants
+// events of kind now.
+func (b *Bus) WatchedElsewhere(kind messages.EventKind) bool {
+	if b == nil {
+		return false
+	}
+	w := b.elsewhere.Load()
+	return w != nil && w.kinds&kind != 0 && time.Now().Before(w.until)
 }
 
 // Subscribers is how many subscriptions are open.

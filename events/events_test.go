@@ -164,3 +164,26 @@ func TestOnlyAnActiveSubscriptionWatches(t *testing.T) {
 		t.Fatalf("the passive subscription got %d snapshots, want the one published", len(got))
 	}
 }
+
+// What another member watches counts as watched until its time runs out,
+// joined with what was said before it, but not as watched here.
+func TestWatchingElsewhereCountsUntilItsTime(t *testing.T) {
+	b := events.New()
+	b.WatchElsewhere(messages.KindSnapshot, time.Now().Add(time.Hour))
+	if !b.Watched(messages.KindSnapshot) || !b.WatchedElsewhere(messages.KindSnapshot) || b.WatchedHere(messages.KindSnapshot) {
+		t.Fatal("a snapshot watched elsewhere is not counted as watched, or counted as watched here")
+	}
+	b.WatchElsewhere(messages.KindStep, time.Now().Add(-time.Second))
+	if !b.Watched(messages.KindSnapshot) || b.Watched(messages.KindStop) {
+		t.Fatal("a watch already over replaced a running one, or another kind counts")
+	}
+	b.WatchElsewhere(messages.KindStep, time.Now().Add(time.Hour))
+	if !b.Watched(messages.KindStep) || !b.Watched(messages.KindSnapshot) {
+		t.Fatal("a second member's watch did not join the first's")
+	}
+	over := events.New()
+	over.WatchElsewhere(messages.KindSnapshot, time.Now().Add(-time.Millisecond))
+	if over.Watched(messages.KindSnapshot) {
+		t.Fatal("a watch whose time ran out still counts")
+	}
+}

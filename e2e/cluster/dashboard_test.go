@@ -135,6 +135,22 @@ func (m *member) hand(t testing.TB, conv string) *handTab {
 	return h
 }
 
+// within reads frames for at most d, until one satisfies ok, and says
+// whether one did.
+func (f *frames) within(d time.Duration, ok func(messages.Frame) bool) bool {
+	deadline := time.After(d)
+	for {
+		select {
+		case fr := <-f.ch:
+			if ok(fr) {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
 // until returns the first frame that satisfies ok.
 func (f *frames) until(t *testing.T, what string, ok func(messages.Frame) bool) messages.Frame {
 	t.Helper()
@@ -152,7 +168,7 @@ func (f *frames) until(t *testing.T, what string, ok func(messages.Frame) bool) 
 }
 
 // A dashboard signed in to one member shows, as they change, the sessions
-// and tasks that live on the others.
+// and tasks that live on the others, and their snapshots.
 func TestADashboardShowsTheSessionsOfEveryMember(t *testing.T) {
 	etcd, a, b, c := three(t)
 	board := c.dashboard(t)
@@ -160,7 +176,7 @@ func TestADashboardShowsTheSessionsOfEveryMember(t *testing.T) {
 	var conv string
 	for i := 0; conv == ""; i++ {
 		name := fmt.Sprintf("far-%d", i)
-		a.Task(t, "ada", name, 10)
+		a.Task(t, "ada", name, 80)
 		if homeOf(t, etcd, name, a, b, c) != c {
 			conv = name
 		}
@@ -172,6 +188,21 @@ func TestADashboardShowsTheSessionsOfEveryMember(t *testing.T) {
 	board.until(t, "the far session's first step", func(f messages.Frame) bool {
 		return f.Type == messages.FrameSession && f.Session != nil && f.Session.Conversation == conv && f.Session.StepsUsed == 1
 	})
+	// Its steps and thumbnails come too, once c has said it watches (at
+	// most a few seconds after the dashboard opened); until then they are
+	// not told.
+	var step, snap bool
+	for deadline := time.Now().Add(patience); !step || !snap; {
+		if time.Now().After(deadline) {
+			t.Fatalf("c's dashboard showed the far session's step %v and snapshot %v", step, snap)
+		}
+		b.Observe(t, b.agent, conv)
+		board.within(time.Second, func(f messages.Frame) bool {
+			step = step || f.Type == messages.FrameStep && f.Step != nil && f.Step.Conversation == conv
+			snap = snap || f.Type == messages.FrameSnapshot && f.Snapshot != nil && f.Snapshot.Conversation == conv && len(f.Snapshot.JPEG) > 0
+			return step && snap
+		})
+	}
 	a.Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: conv})
 	board.until(t, "the far session's end", func(f messages.Frame) bool {
 		return f.Type == messages.FrameSession && f.Session != nil && f.Session.Conversation == conv && f.Ended
