@@ -431,9 +431,9 @@ func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*message
 }
 
 // Owner sends the controls of one conversation to its member: its task,
-// release, take-over and hand-back, site answers and screenshots. The
-// hand itself (its socket and frames) and the dashboard's snapshots stay
-// with the member the owner is signed in to.
+// release, take-over and hand-back, site answers and screenshots, and the
+// opening of its hand for a tab here (cluster_hand.go). The lists are
+// every member's.
 func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
 	switch m := msg.(type) {
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -126,6 +127,7 @@ func (d *Daemon) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 		return &grainAnswer{Error: &messages.Error{Code: messages.CodeInternal, Message: "The hand opened without a way in."}}
 	}
 	d.hands.links.Store(op.ID, op.Link)
+	screen.link.Store(&op.ID)
 	return &grainAnswer{local: &handOpened{ID: op.ID, Member: d.grains.Address()}}
 }
 
@@ -178,6 +180,7 @@ type remoteScreen struct {
 	d      *Daemon
 	member string
 	id     string
+	link   atomic.Pointer[string] // the attachment's id, once opened
 }
 
 func (s *remoteScreen) tell(m *handToScreen) {
@@ -185,9 +188,17 @@ func (s *remoteScreen) tell(m *handToScreen) {
 	_ = s.d.grains.TellTo(s.member, m) // a member away is noticed by the hand's pings
 }
 
-func (s *remoteScreen) Frame(b []byte)        { s.tell(&handToScreen{Frame: b}) }
-func (s *remoteScreen) Ping()                 { s.tell(&handToScreen{Ping: true}) }
-func (s *remoteScreen) End(e *messages.Error) { s.tell(&handToScreen{End: e}) }
+func (s *remoteScreen) Frame(b []byte) { s.tell(&handToScreen{Frame: b}) }
+func (s *remoteScreen) Ping()          { s.tell(&handToScreen{Ping: true}) }
+
+// End tells the tab the hand ended, and forgets the hand's link here: the
+// tab's member may be gone and never say it left.
+func (s *remoteScreen) End(e *messages.Error) {
+	if id := s.link.Load(); id != nil {
+		s.d.hands.links.Delete(*id)
+	}
+	s.tell(&handToScreen{End: e})
+}
 
 func (s *remoteScreen) Check() *messages.Error {
 	ctx, cancel := context.WithTimeout(context.Background(), handCheckWait)
