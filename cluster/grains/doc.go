@@ -1,9 +1,14 @@
 // Package grains makes a conversation's session a virtual actor (a grain)
 // on protoactor-go's own cluster: one kind, "session", identified by the
 // conversation id, activated on one member and reached from any member.
-// Membership is protoactor's: its etcd provider keeps the member list
-// (under <prefix>/protoactor/<cluster name>/ in etcd, apart from
-// cluster/shared's keys). Placement is buddi's own identity lookup, which
+// Membership is protoactor's (Config.Membership, membership.go): its etcd
+// provider keeps the member list by default (under
+// <prefix>/protoactor/<cluster name>/ in etcd, apart from cluster/shared's
+// keys); its Kubernetes provider (pods' labels; linked with the k8s build
+// tag) or its consul provider (services with a TTL check) may keep it
+// instead. Config.MemberTLS makes the members' transport mutual TLS.
+// Ask and TellTo reach one member's Local; Each and Tell every member's.
+// Placement is buddi's own identity lookup, which
 // respects each member's Config.Capacity (its browser profiles):
 //
 //   - An identity's members in rendezvous order are the members hosting
@@ -51,8 +56,8 @@
 //
 // # Concurrency
 //
-// A [Member] owns one actor system, its remote server, the cluster and the
-// etcd provider's client. Request may be called from many goroutines; it
+// A [Member] owns one actor system, its remote server, the cluster and its
+// membership provider's client. Request may be called from many goroutines; it
 // blocks until the answer or the deadline. Each activation is an actor:
 // the caller's actor receives decoded messages in its own Receive, one at
 // a time. Shutdown stops, in order: the provider's etcd registration and
