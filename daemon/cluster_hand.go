@@ -19,8 +19,9 @@ import (
 // each frame, ping and end (remoteScreen); A keeps the hand's link under
 // the attachment's id, and B's link tells A the tab's input, pongs and
 // leaving (remoteLink). What one member tells another arrives in order,
-// so frames and acks keep their order; the hand's own pings end it when
-// either side is lost.
+// so frames and acks keep their order. When the tab's member is lost, the
+// hand's own pings end it on A; when A is lost, the tab keeps its last
+// frame until the owner closes it or takes over again.
 
 // handOpen asks the conversation's member to open its hand for a tab on
 // the member at From, whose screen it knows as Screen.
