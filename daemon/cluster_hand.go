@@ -86,9 +86,9 @@ func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) 
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
 	a.d.hands.screens.Store(id, m.Screen)
-	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.grains.Address()}}
+	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.d.grains.Address()}}
 	g.Deadline, _ = ctx.Deadline()
-	res, err := a.grains.Request(ctx, m.Conversation, g)
+	res, err := a.d.grains.Request(ctx, m.Conversation, g)
 	ans, e := fromGrain(res, err)
 	if e == nil && ans.Error != nil {
 		e = ans.Error

@@ -23,7 +23,7 @@ func (d *Daemon) actors() ui.Actors {
 	if d.grains == nil {
 		return d.gateway
 	}
-	return clusterActors{Gateway: d.gateway, grains: d.grains, d: d}
+	return clusterActors{Gateway: d.gateway, d: d}
 }
 
 // sharedAgents is the controller's view of the cluster's agents: nil (an
