@@ -4,8 +4,9 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := bin/buddi
 # The real Kubernetes API server the cluster's Kubernetes test runs
-# (cluster/k8stest), built from the Kubernetes source tools/kube pins:
-# about six minutes on a cold cache, then kept in bin/ until the pin moves.
+# (cluster/k8stest, `make test-k8s`), built from the Kubernetes source
+# tools/kube pins: about six minutes on a cold cache, then kept in bin/ until
+# the pin moves. `make test` does not build it.
 KUBE_APISERVER := bin/kube-apiserver
 
 export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
@@ -13,7 +14,7 @@ export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
 # the unprivileged user `buddi` (created on first use) with the sandbox on:
 # `make run` and `make test` alike. Nothing here sets BUDDI_BROWSER_NO_SANDBOX.
 
-.PHONY: build deps run test e2e bench lint clean extension-zip
+.PHONY: build deps testdeps run test test-k8s e2e bench lint clean extension-zip
 
 # TAGS=k8s links the Kubernetes membership (BUDDI_CLUSTER_MEMBERSHIP=k8s),
 # for an image run on Kubernetes; it adds 26 MB to the binary.
@@ -22,21 +23,32 @@ TAGS  ?=
 build:
 	$(GO) build -tags "$(TAGS)" -ldflags "-X main.version=$$(cat VERSION 2>/dev/null || echo 0.1.0-dev)" -o $(BIN) ./cmd/buddi
 
+# What running buddi needs: Go modules, a Chromium, Playwright's driver.
 deps: build
 	$(GO) mod download
 	scripts/setup.sh $(BIN)
 
+# What only the tests need besides: the desktop, etcd, the MCP test client,
+# the documentation pages.
+testdeps: deps
+	scripts/testdeps.sh
+
 run: deps
 	$(BIN) serve
 
-test: deps lint $(KUBE_APISERVER)
+test: testdeps lint
 	$(GO) test -race -count=1 -timeout 60m ./...
+
+# The cluster's members as pods of a real kube-apiserver (built once from
+# tools/kube), with the Kubernetes membership linked in (-tags k8s).
+test-k8s: testdeps $(KUBE_APISERVER)
+	$(GO) test -race -count=1 -timeout 20m -tags k8s -run 'Kubernetes' ./e2e/cluster/
 
 $(KUBE_APISERVER): tools/kube/go.mod tools/kube/go.sum
 	@echo "make: building kube-apiserver for the cluster's Kubernetes test (minutes on a cold cache)…"
 	cd tools/kube && $(GO) build -trimpath -ldflags '-s -w' -o ../../$(KUBE_APISERVER) k8s.io/kubernetes/cmd/kube-apiserver
 
-e2e: deps
+e2e: testdeps
 	$(GO) test -race -count=1 -timeout 30m -run 'E2E' ./e2e/...
 
 # The Chrome Web Store upload of the Your browser extension (no key):
@@ -48,7 +60,7 @@ extension-zip:
 # with Playwright MCP and Chrome DevTools MCP, pinned in e2e/testdata/peers,
 # on real documentation), then a short load test, into bench.txt (benchstat
 # reads the benchmark lines; the task benchmark and the load test add tables).
-bench: deps
+bench: testdeps
 	scripts/pages.sh --bench
 	cd e2e/testdata/peers && npm ci --no-audit --no-fund --ignore-scripts
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt

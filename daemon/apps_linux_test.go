@@ -33,11 +33,11 @@ func linuxDesktopOf(t *testing.T) (string, *linuxtest.Desktop) {
 	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
+			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/testdeps.sh", p)
 		}
 	}
 	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
-		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/setup.sh")
+		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/testdeps.sh")
 	}
 	helper := filepath.Join(t.TempDir(), "buddi-computer-linux")
 	if out, err := exec.Command("go", "build", "-o", helper, "../native/linux/cmd/buddi-computer-linux").CombinedOutput(); err != nil {

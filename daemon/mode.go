@@ -131,7 +131,7 @@ func (m *playwrightMode) newDriver(profile string) (*playwright.Driver, error) {
 	pol := eg.policy
 	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
 	c.OnRefused = m.d.refusedByBrowser
-	c.CheckField = checkTyping
+	c.CheckField = walker.CheckTyping
 	if c.FieldRules, err = json.Marshal(egress.CredentialRules()); err != nil {
 		return nil, err
 	}
@@ -203,11 +203,4 @@ func closing(drv *playwright.Driver) chan struct{} {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = drv.Close() }()
 	return done
-}
-
-// checkTyping is the owner's typing rules, asked by both browser drivers
-// before text goes into a field.
-func checkTyping(f walker.Field, value string) error {
-	return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
-		Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/extconn"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
@@ -53,7 +54,7 @@ func (d *Daemon) yourBrowserMode() (*extdriver.Mode, error) {
 			return d.egress.policy.rules().CheckURL(raw, egress.SourceRedirect)
 		},
 		OnRefused:  d.refusedByBrowser,
-		CheckField: checkTyping,
+		CheckField: walker.CheckTyping,
 		FieldRules: rules,
 		Logger:     d.opts.Log,
 	}), nil

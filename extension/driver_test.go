@@ -23,6 +23,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/extension"
@@ -107,6 +108,8 @@ func serve(t testing.TB) *site {
 		<button onclick="const o = document.querySelector('output'); o.textContent = +o.textContent + 1">Add one</button>`))
 	mux.Handle("/jump", http.RedirectHandler("/blocked", http.StatusFound))
 	mux.Handle("/blocked", page("Blocked", `<h1>Not for agents</h1>`))
+	mux.Handle("/inputs", drivertest.InputPages())
+	mux.Handle("/inputs-frame", drivertest.InputPages())
 	mux.HandleFunc("/flip", func(w http.ResponseWriter, _ *http.Request) {
 		if s.flip.Load() {
 			_, _ = io.WriteString(w, "go")
@@ -122,10 +125,11 @@ func serve(t testing.TB) *site {
 func TestDriverContractInYourBrowser(t *testing.T) {
 	_, d, _ := pairedChrome(t)
 	s := serve(t)
-	drv := extdriver.New(extdriver.Config{Caller: caller{d}})
+	drv := extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: walker.CheckTyping})
 	drivertest.Run(t, drv, drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
+		Inputs: s.URL + "/inputs",
 	})
 }
 

@@ -1,5 +1,5 @@
 // Package k8stest runs a real Kubernetes API server for tests: the
-// kube-apiserver of Kubernetes' own source (scripts/setup.sh builds it
+// kube-apiserver of Kubernetes' own source (`make test-k8s` builds it
 // into bin/ from the version tools/kube pins), on 127.0.0.1 with a free
 // port, keeping its objects in a test's etcd under a prefix of its own,
 // with RBAC deciding every request. No kubelet runs: the test plays it,
@@ -154,7 +154,7 @@ func binary(t testing.TB) string {
 	}
 	bin := filepath.Join(dir, "bin", "kube-apiserver")
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("No kube-apiserver at %s: make deps builds it (scripts/setup.sh), or set BUDDI_KUBE_APISERVER. %v", bin, err)
+		t.Fatalf("No kube-apiserver at %s: `make test-k8s` builds it, or set BUDDI_KUBE_APISERVER. %v", bin, err)
 	}
 	return bin
 }

@@ -27,6 +27,9 @@ type Site struct {
 	// Form is a page with a text box named Field, a list box named Choice
 	// with an option Option, and a button named Button that submits the form.
 	Form, Field, Choice, Option, Button string
+	// Inputs is InputPages' /inputs on the site's server, for the table of
+	// every kind of field; "" for a driver of no web pages (sim, native).
+	Inputs string
 }
 
 // Run checks the driver contract against d, with pages of site.
@@ -38,6 +41,9 @@ func Run(t *testing.T, d drivers.Driver, site Site) {
 	t.Run("StaleTargetIsRefused", func(t *testing.T) { staleTarget(t, d, site) })
 	t.Run("CloseKeepsOtherConversations", func(t *testing.T) { closeOne(t, d, site) })
 	t.Run("Capabilities", func(t *testing.T) { capabilities(t, d, site) })
+	if site.Inputs != "" {
+		t.Run("EveryInputKind", func(t *testing.T) { everyInput(t, d, site) })
+	}
 }
 
 func status(t *testing.T, d drivers.Driver) {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // resolved is a target checked against the live page, ready for input.
@@ -192,10 +193,7 @@ func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	var ans struct {
-		Error string    `json:"error"`
-		Info  *elemInfo `json:"info"`
-	}
+	var ans walker.FillAnswer
 	if err := r.ts.probe(ctx, r.tab, "fill "+url.PathEscape(string(raw)), true, &ans); err != nil {
 		if drivers.CodeOf(err) != "" {
 			return nil, err
@@ -215,7 +213,10 @@ func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, er
 		}
 		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
 	}
-	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" does not take text: it is disabled, read-only or not a text field.")
+	if err := ans.Refused(r.ref); err != nil {
+		return nil, err
+	}
+	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" did not take the text; observe again.")
 }
 
 // selectBody picks the options whose value or label is asked (one, unless

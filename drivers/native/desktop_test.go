@@ -30,11 +30,11 @@ func newDesktop(t testing.TB, apps native.Apps) *desktop {
 	t.Helper()
 	for _, p := range []string{"Xvfb", "dbus-daemon", "gnome-calculator"} {
 		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/setup.sh", p)
+			t.Skipf("%s is not installed, so the desktop test cannot run; run scripts/testdeps.sh", p)
 		}
 	}
 	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
-		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/setup.sh")
+		t.Skip("the accessibility bus (at-spi2-core) is not installed, so the desktop test cannot run; run scripts/testdeps.sh")
 	}
 	d := linuxtest.Start(t)
 	drv := native.New(native.Config{Helper: linuxHelper, Env: d.Env, Apps: func() native.Apps { return apps }})

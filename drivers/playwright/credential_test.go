@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // typedReporter is a page script that reports to the server every time
@@ -34,7 +35,7 @@ func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
 		}
 		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: &fields[i]})
 		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
-		wantCode(t, err, drivers.CodeNotAllowed)
+		wantCode(t, err, messages.CodeCredential)
 		mustDo(t, tabs, &drivers.Action{Kind: drivers.Press, Value: "Tab"}) // keys that type nothing still go
 	}
 	if n := s.hit("GET /typed") + s.hit("GET /typed-cross"); n != 0 {
@@ -60,10 +61,10 @@ pw.focus();
 	navigate(t, tabs, s.URL+"/shadow")
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
-	wantCode(t, err, drivers.CodeNotAllowed)
+	wantCode(t, err, messages.CodeCredential)
 	host := target(t, obs, "textbox", "Login box")
 	_, err = tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Target: host, Value: "y"})
-	wantCode(t, err, drivers.CodeNotAllowed)
+	wantCode(t, err, messages.CodeCredential)
 	if s.hit("GET /typed") != 0 {
 		t.Fatalf("a key reached the password field in the closed shadow root: %s", s.allHits())
 	}
@@ -82,7 +83,7 @@ func TestFillIntoFieldThatBecomesPasswordOnFocusIsRefused(t *testing.T) {
 	navigate(t, tabs, s.URL+"/swap")
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "Login code"), Value: "hunter2"})
-	wantCode(t, err, drivers.CodeNotAllowed)
+	wantCode(t, err, messages.CodeCredential)
 	if s.hit("GET /typed") != 0 {
 		t.Fatalf("text reached the field that became a password field: %s", s.allHits())
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 func TestCredentialFieldRefused(t *testing.T) {
@@ -28,10 +29,10 @@ func TestCredentialFieldRefused(t *testing.T) {
 	}
 	for _, name := range []string{"Password", "Card"} {
 		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", name), Value: "1234"})
-		wantCode(t, err, drivers.CodeNotAllowed)
+		wantCode(t, err, messages.CodeCredential)
 	}
 	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Target: target(t, obs, "textbox", "Password"), Value: "x"})
-	wantCode(t, err, drivers.CodeNotAllowed)
+	wantCode(t, err, messages.CodeCredential)
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "User"), Value: "grace"})
 	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM})
 	if strings.Contains(out.Text, "hunter2") || strings.Contains(out.Text, "1234") {

@@ -8,6 +8,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // focusState is what the engine says of one frame's focus (drivers/walker/js/input.js).
@@ -81,21 +82,14 @@ func focusRef(ctx context.Context, f pw.Frame, ref string) (*focusState, error) 
 	return &st, nil
 }
 
-// fillAnswer is the engine's answer to a fill.
-type fillAnswer struct {
-	OK    bool      `json:"ok"`
-	Error string    `json:"error"` // stale, kind, disabled, focus, changed
-	Info  *elemInfo `json:"info"`  // what has focus, or what the field became
-}
-
 // fillRef replaces the text of the resolved field in one engine call that
 // first checks the field is still the one CheckField passed.
-func (r *resolved) fillRef(ctx context.Context, value string) (*fillAnswer, error) {
+func (r *resolved) fillRef(ctx context.Context, value string) (*walker.FillAnswer, error) {
 	args, err := json.Marshal(map[string]any{"ref": r.ref, "value": value, "want": r.info})
 	if err != nil {
 		return nil, err
 	}
-	var ans fillAnswer
+	var ans walker.FillAnswer
 	if err := probe(ctx, r.f, "fill "+url.PathEscape(string(args)), &ans); err != nil {
 		return nil, err
 	}

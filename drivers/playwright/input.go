@@ -47,7 +47,10 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		}
 		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
 	}
-	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" does not take text: it is disabled, read-only or not a text field.")
+	if err := ans.Refused(r.ref); err != nil {
+		return nil, err
+	}
+	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" did not take the text; observe again.")
 }
 
 // selectOptions picks options by label or value.

@@ -13,9 +13,9 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -85,10 +85,5 @@ func policy(c *playwright.Config) {
 		panic(err)
 	}
 	c.FieldRules = rules
-	c.CheckField = func(f playwright.Field, value string) error {
-		if f.Type == "password" || strings.Contains(f.Autocomplete, "password") || strings.Contains(f.Autocomplete, "cc-") {
-			return &drivers.Error{Code: drivers.CodeNotAllowed, Message: "Agents may not type into credential fields."}
-		}
-		return nil
-	}
+	c.CheckField = walker.CheckTyping
 }

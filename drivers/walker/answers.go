@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
 )
 
 // ReadArgs are the engine's observe arguments (ops.js observe).
@@ -107,4 +108,12 @@ type Field struct {
 // FieldOf is what CheckField sees of the element e describes.
 func FieldOf(e *Info) Field {
 	return Field{Tag: e.Tag, Type: e.Type, Autocomplete: e.Autocomplete, Name: e.NameAttr, ID: e.ID, InputMode: e.InputMode}
+}
+
+// CheckTyping is buddi's rule for typing value into f, egress.CheckTyping
+// on the field's attributes: what both browser drivers are given as their
+// CheckField.
+func CheckTyping(f Field, value string) error {
+	return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
+		Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
 }

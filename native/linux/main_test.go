@@ -75,7 +75,7 @@ const calculator = "org.gnome.Calculator"
 func (s *session) openCalculator() *protocol.Opened {
 	s.t.Helper()
 	if _, err := exec.LookPath("gnome-calculator"); err != nil {
-		s.t.Fatalf("gnome-calculator is not installed; run scripts/setup.sh or `apt-get install gnome-calculator`")
+		s.t.Fatalf("gnome-calculator is not installed; run scripts/testdeps.sh or `apt-get install gnome-calculator`")
 	}
 	opened, err := s.c.Open(ctx(s.t), protocol.OpenArgs{ID: calculator})
 	if err != nil {

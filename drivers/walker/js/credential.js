@@ -114,14 +114,12 @@ const shownValue = (el, v) => (v && (credentialField(el) || secretLike(v)) ? MAS
 // whose values reads mask, for screenshots to cover.
 const maskedIn = (root) => {
   const out = [];
-  const visit = (r) => {
+  for (const r of rootsOf(root)) {
     for (const el of r.querySelectorAll('input, textarea, select, [contenteditable]')) {
       const v = el.isContentEditable ? el.textContent : el.localName === 'select'
         ? Array.from(el.selectedOptions || []).map((o) => o.label).join(' ') : el.value;
       if (shownValue(el, v || '') === MASK || (el.localName === 'input' && el.type === 'password')) out.push(el);
     }
-    for (const el of r.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
-  };
-  visit(root);
+  }
   return out;
 };

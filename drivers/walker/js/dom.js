@@ -28,4 +28,33 @@ const contains = (outer, inner) => {
   return false;
 };
 
-const before = (a, b) => !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+// hostsOf is n followed by the shadow hosts that hold it, innermost first.
+const hostsOf = (n) => {
+  const out = [n];
+  for (let r = n.getRootNode(); r && r.host; r = r.host.getRootNode()) out.push(r.host);
+  return out;
+};
+
+// before says whether a comes before b as a person reads the page: in
+// document order, with a shadow root's content at its host.
+const before = (a, b) => {
+  const p = a.compareDocumentPosition(b);
+  if (!(p & Node.DOCUMENT_POSITION_DISCONNECTED)) return !!(p & Node.DOCUMENT_POSITION_FOLLOWING);
+  const ha = hostsOf(a), hb = hostsOf(b);
+  for (let i = 0; i < ha.length; i++) {
+    for (let j = 0; j < hb.length; j++) {
+      if (ha[i].getRootNode() !== hb[j].getRootNode()) continue;
+      if (ha[i] === hb[j]) return i > 0 ? false : j > 0; // a host comes before what it holds
+      return !!(ha[i].compareDocumentPosition(hb[j]) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }
+  }
+  return false;
+};
+
+// rootsOf is root and every open shadow root within it, outermost first:
+// everywhere a search by selector must look.
+const rootsOf = (root) => {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const el of out[i].querySelectorAll('*')) if (el.shadowRoot) out.push(el.shadowRoot);
+  return out;
+};

@@ -57,30 +57,34 @@ const pathOf = (el, heads) => {
 const candidates = (doc, q, nameOk, textOk) => {
   const found = new Set();
   const add = (el) => { if (el) found.add(el); };
+  const roots = rootsOf(doc);
+  const each = (sel, fn) => { for (const r of roots) for (const el of r.querySelectorAll(sel)) fn(el); };
   if (q.role) {
-    for (const el of doc.querySelectorAll(ROLE_SELECTORS[q.role] || '[role=' + CSS.escape(q.role) + ']')) {
-      if (roleOf(el) !== q.role || !nameOk(nameOf(el, q.role))) continue;
-      if (q.text && !textOk(contentText(el))) continue;
+    each(selectorFor(q.role), (el) => {
+      if (roleOf(el) !== q.role || !nameOk(nameOf(el, q.role))) return;
+      if (q.text && !textOk(contentText(el))) return;
       add(el);
-    }
+    });
     return found;
   }
   if (q.name) {
     const all = LINK_SELECTOR + ',' + BUTTON_SELECTOR + ',' + FIELD_SELECTOR + ',' + HEADING_SELECTOR + ',img[alt],[role=img],[role=tab],[role=menuitem]';
-    for (const el of doc.querySelectorAll(all)) if (nameOk(nameOf(el, roleOf(el)))) add(el);
+    each(all, (el) => { if (nameOk(nameOf(el, roleOf(el)))) add(el); });
   }
   if (q.text) {
-    const root = doc.body || doc.documentElement;
-    const tw = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
-      if (textOk(norm(n.data)) || (!q.exact && n.data.toLowerCase().includes(q.text.toLowerCase()))) {
-        const h = holderOf(n);
-        if (h && !SKIP.has(h.localName)) add(h);
+    for (const r of roots) {
+      const top = r === doc ? doc.body || doc.documentElement : r;
+      const tw = doc.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+      for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+        if (textOk(norm(n.data)) || (!q.exact && n.data.toLowerCase().includes(q.text.toLowerCase()))) {
+          const h = holderOf(n);
+          if (h && !SKIP.has(h.localName)) add(h);
+        }
       }
     }
-    for (const el of doc.querySelectorAll('[aria-label],[title],img[alt],input[type=submit],input[type=button]')) {
+    each('[aria-label],[title],img[alt],input[type=submit],input[type=button]', (el) => {
       if (isItem(roleOf(el)) && textOk(nameOf(el, roleOf(el)))) add(el);
-    }
+    });
   }
   return found;
 };

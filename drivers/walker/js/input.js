@@ -6,13 +6,38 @@
 const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4',
   'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 const FRAME_OWNERS = new Set(['iframe', 'frame', 'object', 'embed', 'portal', 'fencedframe']);
+// Input types whose text is typed at a caret, and types whose value is
+// picked whole (a date, a colour, a slider's number): fill sets those in one
+// piece, after the browser's own parsing of that type has accepted it.
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+const PICKED_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+// Input types that take no text at all: a click, a file chooser, or nothing.
+const NO_TEXT = new Set(['button', 'submit', 'reset', 'image', 'file', 'checkbox', 'radio', 'hidden']);
 
+const inputType = (el) => String(el.type || 'text').toLowerCase();
+
+// editable says whether text can go into el: a text area, an input of a
+// type that takes text or a picked value (an unknown type is a text box, as
+// in the browser), or editable content.
 const editable = (el) => {
   if (!el) return false;
   if (el.localName === 'textarea') return true;
-  if (el.localName === 'input') return !INPUT_ROLES[String(el.type || 'text').toLowerCase()] && el.type !== 'hidden';
+  if (el.localName === 'input') return !NO_TEXT.has(inputType(el));
   return !!el.isContentEditable;
+};
+
+// fits says whether the field would keep v as it is: the browser's own
+// parsing of the field's type (with its min, max and step) is tried on a
+// detached copy, so a value the field would drop or change is refused
+// before anything on the page is touched.
+const fits = (doc, el, v) => {
+  const t = inputType(el);
+  if (el.localName !== 'input' || (!PICKED_INPUTS.has(t) && t !== 'number') || v === '') return true;
+  const probe = doc.createElement('input');
+  probe.type = t;
+  for (const a of ['min', 'max', 'step']) if (el.hasAttribute(a)) probe.setAttribute(a, el.getAttribute(a));
+  probe.value = v;
+  return probe.value === v;
 };
 
 // deepActive is the focused element as far as open shadow roots let us see.
@@ -64,8 +89,11 @@ const nativeValue = (el, v) => {
 const fillRef = (doc, a) => {
   const el = elementOf(a.ref);
   if (!el) return { error: 'stale' };
-  if (!editable(el)) return { error: 'kind' };
+  if (!editable(el)) return { error: 'kind', type: el.localName === 'input' ? inputType(el) : el.localName };
   if (el.disabled || el.readOnly) return { error: 'disabled' };
+  if (!fits(doc, el, a.value)) {
+    return { error: 'value', type: inputType(el), min: attr(el, 'min'), max: attr(el, 'max'), step: attr(el, 'step') };
+  }
   el.focus();
   const now = deepActive(doc);
   if (now !== el) return { error: 'focus', info: now && now !== doc.body ? info(now) : null };
@@ -76,7 +104,11 @@ const fillRef = (doc, a) => {
     const sel = doc.getSelection();
     sel.removeAllRanges();
     sel.addRange(r);
-  } else if (TEXT_INPUTS.has(String(el.type || '').toLowerCase()) || el.localName === 'textarea') {
+  } else if (el.localName === 'input' && PICKED_INPUTS.has(inputType(el))) {
+    nativeValue(el, a.value);
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { ok: true };
+  } else if (TEXT_INPUTS.has(inputType(el)) || el.localName === 'textarea') {
     el.select();
   }
   const done = a.value === '' ? doc.execCommand('delete') : doc.execCommand('insertText', false, a.value);

@@ -64,11 +64,21 @@ const FIELD_SELECTOR = 'input:not([type=hidden]):not([type=button]):not([type=su
   'select,textarea,[contenteditable=""],[contenteditable=true],[role=textbox],[role=searchbox],[role=combobox],' +
   '[role=checkbox],[role=radio],[role=switch],[role=slider],[role=spinbutton],[role=listbox]';
 const ROLE_SELECTORS = {
-  link: LINK_SELECTOR, button: BUTTON_SELECTOR, heading: HEADING_SELECTOR,
+  link: LINK_SELECTOR, button: BUTTON_SELECTOR + ',input[type=file]', heading: HEADING_SELECTOR,
   textbox: 'input,textarea,[contenteditable],[role=textbox]', searchbox: 'input[type=search],[role=searchbox]',
   combobox: 'select,input[list],[role=combobox]', listbox: 'select,[role=listbox]', checkbox: 'input[type=checkbox],[role=checkbox]',
   radio: 'input[type=radio],[role=radio]', img: 'img,[role=img]', navigation: 'nav,[role=navigation]',
   main: 'main,[role=main]', option: 'option,[role=option]', tab: '[role=tab]', menuitem: '[role=menuitem]',
+};
+
+// selectorFor finds every element that may have role: its explicit form and
+// the tags and input types that have it implicitly (roleOf decides).
+const selectorFor = (role) => {
+  if (ROLE_SELECTORS[role]) return ROLE_SELECTORS[role];
+  const esc = CSS.escape(role);
+  const tags = Object.keys(TAG_ROLES).filter((t) => TAG_ROLES[t] === role);
+  const types = Object.keys(INPUT_ROLES).filter((t) => INPUT_ROLES[t] === role).map((t) => 'input[type=' + t + ']');
+  return ['[role=' + esc + ']', ...tags, ...types].join(',');
 };
 
 const kindOfCounted = (el) => {

@@ -213,7 +213,8 @@ const itemState = (el, role, e) => {
   }
   if (el.disabled || attr(el, 'aria-disabled') === 'true') e.disabled = true;
   if (attr(el, 'aria-expanded')) e.expanded = attr(el, 'aria-expanded') === 'true';
-  if (tag === 'input' || tag === 'textarea') e.value = el.value || '';
+  if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) e.value = ''; // its value is never shown: [checked] is
+  else if (tag === 'input' || tag === 'textarea') e.value = el.value || '';
   else if (tag === 'select') e.value = Array.from(el.selectedOptions || []).map((o) => o.label).join(', ');
   else if (el.isContentEditable) e.value = norm(el.textContent || '');
   e.value = shownValue(el, e.value || '');

@@ -5,7 +5,7 @@
 //
 // A missing part (Xvfb, dbus-daemon, at-spi2-core, an app) fails the test
 // with a sentence that says what to install; it never skips silently.
-// scripts/setup.sh installs them on Debian.
+// scripts/testdeps.sh installs them on Debian.
 //
 // Concurrency: a Desktop is set up and torn down on the test's goroutine;
 // its processes run on their own and are all killed at cleanup, found by a
@@ -46,7 +46,7 @@ func Start(t testing.TB) *Desktop {
 	need(t, "Xvfb", "xvfb")
 	need(t, "dbus-daemon", "dbus")
 	if _, err := os.Stat("/usr/share/dbus-1/services/org.a11y.Bus.service"); err != nil {
-		t.Fatalf("the accessibility bus (at-spi2-core) is not installed; run scripts/setup.sh or `apt-get install at-spi2-core`")
+		t.Fatalf("the accessibility bus (at-spi2-core) is not installed; run scripts/testdeps.sh or `apt-get install at-spi2-core`")
 	}
 	d := &Desktop{Dir: t.TempDir(), token: randomToken(t)}
 	t.Cleanup(d.stop)
@@ -60,7 +60,7 @@ func Start(t testing.TB) *Desktop {
 func need(t testing.TB, prog, pkg string) {
 	t.Helper()
 	if _, err := exec.LookPath(prog); err != nil {
-		t.Fatalf("%s is not installed; run scripts/setup.sh or `apt-get install %s`", prog, pkg)
+		t.Fatalf("%s is not installed; run scripts/testdeps.sh or `apt-get install %s`", prog, pkg)
 	}
 }
 

@@ -1,0 +1,130 @@
+package drivertest
+
+import (
+	"embed"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+//go:embed testdata/inputs.html testdata/inputs-frame.html
+var inputPages embed.FS
+
+// InputPages serves the input table's pages, /inputs and the frame it holds
+// (/inputs-frame), for a driver's test to mount on the server its Site is
+// on; Site.Inputs is then that server's /inputs.
+func InputPages() http.Handler {
+	mux := http.NewServeMux()
+	for path, file := range map[string]string{"/inputs": "testdata/inputs.html", "/inputs-frame": "testdata/inputs-frame.html"} {
+		body, err := inputPages.ReadFile(file)
+		if err != nil {
+			panic("drivertest: " + err.Error())
+		}
+		mux.HandleFunc(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(body)
+		})
+	}
+	return mux
+}
+
+// inputCase is one kind of field: the action on it, and either the value
+// the page's own input event must see or the refusal it must get (with
+// nothing reaching the page).
+type inputCase struct {
+	role, name string
+	kind       drivers.Kind
+	value      string
+	values     []string
+	echo       string // "field=value" as the page saw it
+	code       drivers.Code
+}
+
+// inputCases are the kinds of field the web is made of. The driver under
+// test must check typing with buddi's credential rules (egress.CheckTyping).
+var inputCases = map[string]inputCase{
+	"text":                {role: "textbox", name: "Text", kind: drivers.Fill, value: "two words", echo: "text=two words"},
+	"search":              {role: "searchbox", name: "Search", kind: drivers.Fill, value: "opening hours", echo: "search=opening hours"},
+	"number":              {role: "spinbutton", name: "Number", kind: drivers.Fill, value: "42", echo: "number=42"},
+	"number not a number": {role: "spinbutton", name: "Number", kind: drivers.Fill, value: "forty", code: drivers.CodeBadInput},
+	"email":               {role: "textbox", name: "Email", kind: drivers.Fill, value: "ada@example.com", echo: "email=ada@example.com"},
+	"tel":                 {role: "textbox", name: "Phone", kind: drivers.Fill, value: "+44 20 7946 0000", echo: "tel=+44 20 7946 0000"},
+	"url":                 {role: "textbox", name: "Website", kind: drivers.Fill, value: "https://example.com/a", echo: "url=https://example.com/a"},
+	"textarea":            {role: "textbox", name: "Notes", kind: drivers.Fill, value: "a longer note", echo: "notes=a longer note"},
+	"contenteditable":     {role: "textbox", name: "Editor", kind: drivers.Fill, value: "rich text", echo: "editor=rich text"},
+	"date":                {role: "textbox", name: "Date", kind: drivers.Fill, value: "2026-12-01", echo: "date=2026-12-01"},
+	"date as written":     {role: "textbox", name: "Date", kind: drivers.Fill, value: "1 December 2026", code: drivers.CodeBadInput},
+	"time":                {role: "textbox", name: "Time", kind: drivers.Fill, value: "14:30", echo: "time=14:30"},
+	"datetime-local":      {role: "textbox", name: "Meeting", kind: drivers.Fill, value: "2026-12-01T14:30", echo: "meeting=2026-12-01T14:30"},
+	"month":               {role: "textbox", name: "Month", kind: drivers.Fill, value: "2026-12", echo: "month=2026-12"},
+	"week":                {role: "textbox", name: "Week", kind: drivers.Fill, value: "2026-W49", echo: "week=2026-W49"},
+	"color":               {role: "textbox", name: "Shade", kind: drivers.Fill, value: "#336699", echo: "shade=#336699"},
+	"range":               {role: "slider", name: "Volume", kind: drivers.Fill, value: "7", echo: "volume=7"},
+	"range past max":      {role: "slider", name: "Volume", kind: drivers.Fill, value: "70", code: drivers.CodeBadInput},
+	"select":              {role: "combobox", name: "Size", kind: drivers.Select, values: []string{"Large"}, echo: "size=l"},
+	"select multiple":     {role: "listbox", name: "Toppings", kind: drivers.Select, values: []string{"Ham", "basil"}, echo: "toppings=ham,basil"},
+	"checkbox":            {role: "checkbox", name: "Subscribe", kind: drivers.Click, echo: "subscribe=true"},
+	"checkbox filled":     {role: "checkbox", name: "Subscribe", kind: drivers.Fill, value: "yes", code: drivers.CodeTargetMiss},
+	"radio":               {role: "radio", name: "Deep", kind: drivers.Click, echo: "crust=deep"},
+	"aria combobox":       {role: "combobox", name: "City", kind: drivers.Fill, value: "Lon", echo: "city=Lon"},
+	"in an iframe":        {role: "textbox", name: "Framed", kind: drivers.Fill, value: "framed text", echo: "framed=framed text"},
+	"in a shadow root":    {role: "textbox", name: "Shadowed", kind: drivers.Fill, value: "shadowed text", echo: "shadowed=shadowed text"},
+	"password":            {role: "textbox", name: "Password", kind: drivers.Fill, value: "hunter2", code: messages.CodeCredential},
+	"card number":         {role: "textbox", name: "Card number", kind: drivers.Fill, value: "4111111111111111", code: messages.CodeCredential},
+	"file":                {role: "button", name: "Receipt", kind: drivers.Fill, value: "/etc/passwd", code: drivers.CodeTargetMiss},
+}
+
+// everyInput runs every input case on a fresh load of the inputs page.
+func everyInput(t *testing.T, d drivers.Driver, site Site) {
+	tabs := Open(t, d, "dt-inputs")
+	for name, c := range inputCases {
+		t.Run(name, func(t *testing.T) {
+			Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: site.Inputs})
+			obs, err := tabs.Observe(ctx(t), drivers.ObserveOptions{Find: &drivers.Query{Role: c.role, Name: c.name, Exact: true}})
+			if err != nil {
+				t.Fatalf("find %s %q: %v", c.role, c.name, err)
+			}
+			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values}
+			_, err = tabs.Do(ctx(t), a)
+			echo := echoed(t, tabs)
+			field, _, _ := strings.Cut(c.echo, "=")
+			switch {
+			case c.code == "" && err != nil:
+				t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
+			case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
+				t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
+			case c.code != "" && drivers.CodeOf(err) != c.code:
+				t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
+			case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
+				t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
+			case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
+				t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
+			}
+		})
+	}
+}
+
+// sentence is what an agent reads of err.
+func sentence(err error) string {
+	var c messages.Coded
+	if !errors.As(err, &c) {
+		return err.Error()
+	}
+	return c.Coded().Message
+}
+
+// echoed is what the inputs page says its fields' input events saw.
+func echoed(t *testing.T, tabs drivers.Tabs) string {
+	out := Do(t, tabs, &drivers.Action{Kind: drivers.DOM})
+	var lines []string
+	for _, l := range strings.Split(out.Text, "\n") {
+		if i := strings.Index(l, "echo "); i >= 0 {
+			lines = append(lines, strings.TrimSpace(l[i:]))
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,75 @@
+package walker
+
+import "github.com/buddi-dev/buddi/drivers"
+
+// FillAnswer is the engine's answer to a fill (input.js fillRef).
+type FillAnswer struct {
+	OK bool `json:"ok"`
+	// Error is why nothing was typed: stale, kind, disabled, value, focus
+	// or changed.
+	Error string `json:"error"`
+	// Type is the field's input type (or its tag when it is no input), for
+	// kind and value.
+	Type string `json:"type"`
+	// Min, Max and Step are the field's own bounds, for value.
+	Min  string `json:"min"`
+	Max  string `json:"max"`
+	Step string `json:"step"`
+	// Info is what has focus instead, or what the field became (focus,
+	// changed).
+	Info *Info `json:"info"`
+}
+
+// formats is how a picked value is written, per input type.
+var formats = map[string]string{
+	"date": "YYYY-MM-DD, such as 2026-12-01", "time": "HH:MM or HH:MM:SS, such as 14:30",
+	"datetime-local": "YYYY-MM-DDTHH:MM, such as 2026-12-01T14:30", "month": "YYYY-MM, such as 2026-12",
+	"week": "YYYY-Www, such as 2026-W49", "color": "#rrggbb in lower case, such as #336699",
+	"number": "a number", "range": "a number",
+}
+
+// Refused is the error for a fill the engine refused before any input
+// (kind, disabled, value), or nil for any other answer. The sentence says
+// what the element takes instead; it never quotes the value, which may be
+// private.
+func (a *FillAnswer) Refused(ref string) *drivers.Error {
+	switch a.Error {
+	case "kind":
+		return refuse(drivers.CodeTargetMiss, notText(ref, a.Type))
+	case "disabled":
+		return refuse(drivers.CodeTargetMiss, "The field "+ref+" is disabled or read-only, so it takes no text now; observe again once the page enables it.")
+	case "value":
+		msg := "The " + a.Type + " field " + ref + " would not keep that value; give it as " + formats[a.Type]
+		if a.Min != "" || a.Max != "" || a.Step != "" {
+			msg += " within its bounds (min " + or(a.Min, "none") + ", max " + or(a.Max, "none") + ", step " + or(a.Step, "1") + ")"
+		}
+		return refuse(drivers.CodeBadInput, msg+".")
+	}
+	return nil
+}
+
+// notText says what to do with an element that takes no text.
+func notText(ref, typ string) string {
+	switch typ {
+	case "checkbox", "radio":
+		return "The element " + ref + " is a " + typ + ", which takes no text: click it to change it."
+	case "file":
+		return "The element " + ref + " chooses a file, and agents cannot upload files: ask the owner to take over and choose it."
+	case "button", "submit", "reset", "image":
+		return "The element " + ref + " is a button, which takes no text: click it instead."
+	case "select":
+		return "The element " + ref + " is a list of options: use select with the option's label instead of fill."
+	}
+	return "The element " + ref + " takes no text: fill a text box, a text area or editable content."
+}
+
+func refuse(code drivers.Code, msg string) *drivers.Error {
+	return &drivers.Error{Code: code, Message: msg}
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
