@@ -3,6 +3,7 @@ package drivertest
 import (
 	"embed"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,22 +91,34 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 			}
 			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values}
 			_, err = tabs.Do(ctx(t), a)
-			echo := echoed(t, tabs)
-			field, _, _ := strings.Cut(c.echo, "=")
-			switch {
-			case c.code == "" && err != nil:
-				t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
-			case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
-				t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
-			case c.code != "" && drivers.CodeOf(err) != c.code:
-				t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
-			case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
-				t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
-			case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
-				t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
+			if msg := c.judge(err, echoed(t, tabs)); msg != "" {
+				t.Fatalf("%s on %s %q: %s", c.kind, c.role, c.name, msg)
 			}
 		})
 	}
+}
+
+// judge says what is wrong with the answer err and the page's echo for c,
+// or "" when the driver did what the case wants.
+func (c inputCase) judge(err error, echo string) string {
+	field, _, _ := strings.Cut(c.echo, "=")
+	said := ""
+	if err != nil {
+		said = sentence(err)
+	}
+	switch {
+	case c.code == "" && err != nil:
+		return err.Error()
+	case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
+		return fmt.Sprintf("the page's input event saw\n%s\nwant echo %s", echo, c.echo)
+	case c.code != "" && drivers.CodeOf(err) != c.code:
+		return fmt.Sprintf("gave %v; want %s", err, c.code)
+	case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
+		return "the refused input reached the page:\n" + echo
+	case c.code != "" && (strings.Contains(said, c.value) || strings.Count(said, ". ") > 0 || !strings.HasSuffix(said, ".")):
+		return fmt.Sprintf("the refusal %q quotes the value or is not one sentence", said)
+	}
+	return ""
 }
 
 // sentence is what an agent reads of err.
