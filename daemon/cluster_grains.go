@@ -134,28 +134,28 @@ func grainTypes() (*grains.Registry, error) {
 }
 
 // local answers what another member asks of every member, on this one.
-func (d *Daemon) local(msg any) any {
+func (mem *member) local(msg any) any {
 	switch m := msg.(type) {
 	case *memberLists:
-		return d.holds()
+		return mem.holds()
 	case *memberEvent:
-		d.relay.hear(m)
+		mem.relay.hear(m)
 	case *memberWatching:
-		d.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
+		mem.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
 	default:
-		return d.handHeard(msg)
+		return mem.handHeard(msg)
 	}
 	return nil
 }
 
 // holds is what this member holds: its sessions, tasks and site requests.
-func (d *Daemon) holds() *memberHolds {
+func (mem *member) holds() *memberHolds {
 	c, cancel := context.WithTimeout(context.Background(), healthWait)
 	defer cancel()
 	h := &memberHolds{}
-	h.Sessions, _ = d.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
-	h.Tasks, _ = d.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
-	h.Approvals, _ = d.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
+	h.Sessions, _ = mem.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
+	h.Tasks, _ = mem.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
+	h.Approvals, _ = mem.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
 	return h
 }
 
@@ -164,42 +164,39 @@ const grainMargin = time.Second
 
 // startGrains joins this member to the cluster's grains; every agent call
 // and conversation control then goes through them (clusterActors).
-func (d *Daemon) startGrains() error {
-	if d.shared == nil {
-		return nil
-	}
+func (mem *member) startGrains() error {
 	types, err := grainTypes()
 	if err != nil {
 		return err
 	}
-	key, err := d.clusterKey()
+	key, err := mem.clusterKey()
 	if err != nil {
 		return err
 	}
 	if err := types.Seal(key); err != nil {
 		return err
 	}
-	adv := d.cfg.ClusterAdvertise
+	adv := mem.cfg.ClusterAdvertise
 	if adv == "" {
-		adv = d.addr
+		adv = mem.addr
 	}
 	host, _, err := net.SplitHostPort(adv)
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: the advertised address %s has no host: %w", adv, err)
 	}
-	log := d.opts.Log
+	log := mem.log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	// A member holds at most as many conversations as its browser profiles
 	// hold sessions; a full member passes new ones to a member with room.
-	slots := d.capacity(context.Background()).Sessions
-	d.grains, err = grains.Start(grains.Config{
-		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
-		Membership: d.cfg.ClusterMembership, Consul: d.cfg.ClusterConsul,
-		EtcdTLS: d.etcdTLS(), MemberTLS: d.memberTLS(),
-		Capacity: slots, Local: d.local,
-		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
+	slots := mem.capacity(context.Background()).Sessions
+	mem.grains, err = grains.Start(grains.Config{
+		Host: host, Port: mem.cfg.ClusterPort, Endpoints: mem.cfg.ClusterEtcd, Types: types, Logger: log,
+		Membership: mem.cfg.ClusterMembership, Consul: mem.cfg.ClusterConsul,
+		EtcdTLS: mem.etcdTLS(), MemberTLS: mem.memberTLS(),
+		Capacity: slots, Local: mem.local,
+		Produce: func(conv string) actor.Actor { return &conversationGrain{mem: mem, conv: conv} },
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
@@ -210,20 +207,20 @@ func (d *Daemon) startGrains() error {
 // clusterKey is the key members sign what they send each other with: made
 // by the first member, kept in etcd (whoever reads etcd runs the cluster
 // anyway), read by the others.
-func (d *Daemon) clusterKey() ([]byte, error) {
+func (mem *member) clusterKey() ([]byte, error) {
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	raw := make([]byte, 32)
 	_, _ = rand.Read(raw)
 	fresh := []byte(hex.EncodeToString(raw))
-	_, err := d.shared.Create(c, shared.Keys, "members", fresh)
+	_, err := mem.shared.Create(c, shared.Keys, "members", fresh)
 	if err == nil {
 		return fresh, nil
 	}
 	if !errors.Is(err, shared.ErrExists) {
 		return nil, fmt.Errorf("daemon: --cluster: make the cluster's key: %w", err)
 	}
-	rec, ok, err := d.shared.Get(c, shared.Keys, "members")
+	rec, ok, err := mem.shared.Get(c, shared.Keys, "members")
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("daemon: --cluster: read the cluster's key: %w", err)
@@ -231,14 +228,6 @@ func (d *Daemon) clusterKey() ([]byte, error) {
 		return nil, errors.New("daemon: --cluster: the cluster's key was deleted from etcd while this member read it; start it again")
 	}
 	return rec.Value, nil
-}
-
-// stopGrains leaves the grains' cluster, handing this member's
-// conversations to the others.
-func (d *Daemon) stopGrains() {
-	if d.grains != nil {
-		d.grains.Shutdown(true)
-	}
 }
 
 // conversationGrain is one conversation's grain on the member that holds
@@ -249,7 +238,7 @@ func (d *Daemon) stopGrains() {
 // the agent's next act answers restarted: the page, the refs and the step
 // count start afresh, and nothing is replayed.
 type conversationGrain struct {
-	d       *Daemon
+	mem     *member
 	conv    string
 	claimed bool
 	moved   *ledger.Task // a task to adopt from a lost member, until it is
@@ -268,7 +257,7 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 		ctx.SetReceiveTimeout(grainIdle)
 	case *actor.ReceiveTimeout:
 		if !g.keeps() {
-			g.d.opts.Log.Debug("a conversation's grain stops: this member holds nothing of it", "conversation", g.conv)
+			g.mem.log.Debug("a conversation's grain stops: this member holds nothing of it", "conversation", g.conv)
 			ctx.Stop(ctx.Self()) // its member's slot is free again
 			return
 		}
@@ -284,7 +273,7 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 			return
 		}
 		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
-			return answerOf(g.d.gateway.Tool(c, m.Call))
+			return answerOf(g.mem.gateway.Tool(c, m.Call))
 		})
 	case *grainOwner:
 		if e := g.arrive(); e != nil {
@@ -298,9 +287,9 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 		}
 		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
 			if m.Hand != nil {
-				return g.d.openHandHere(c, m.Hand)
+				return g.mem.openHandHere(c, m.Hand)
 			}
-			r := g.d.gateway.Owner(c, msg)
+			r := g.mem.gateway.Owner(c, msg)
 			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
 		})
 	}
@@ -310,10 +299,10 @@ func (g *conversationGrain) Receive(ctx actor.Context) {
 // session, or a task pending or running (a pending task's answer must
 // find it here).
 func (g *conversationGrain) keeps() bool {
-	if g.moved != nil || g.d.routes.Holds(g.conv) {
+	if g.moved != nil || g.mem.routes.Holds(g.conv) {
 		return true
 	}
-	t, ok, err := g.d.store.Task(g.conv)
+	t, ok, err := g.mem.store.Task(g.conv)
 	return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
 }
 
@@ -365,7 +354,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	if !g.claimed {
-		_, found, err := g.d.shared.Swap(c, shared.Homes, g.conv, []byte(g.d.memberID))
+		_, found, err := g.mem.shared.Swap(c, shared.Homes, g.conv, []byte(g.mem.memberID))
 		if err != nil {
 			return messages.CodeClusterDown.Err(err.Error())
 		}
@@ -373,7 +362,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 		// A conversation held before (by another member that was lost, or
 		// by this one before it restarted) whose session does not run here
 		// starts again from its task in etcd.
-		if found && !g.d.routes.Holds(g.conv) {
+		if found && !g.mem.routes.Holds(g.conv) {
 			if g.moved, err = g.sharedTask(c); err != nil {
 				return messages.CodeClusterDown.Err(err.Error())
 			}
@@ -382,7 +371,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 	if g.moved == nil {
 		return nil
 	}
-	r := g.d.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
+	r := g.mem.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
 	if r.Error != nil && r.Error.Code != messages.CodeNoTask {
 		return r.Error // tried again on the next call
 	}
@@ -392,13 +381,13 @@ func (g *conversationGrain) arrive() *messages.Error {
 
 // sharedTask is the conversation's task in etcd when it still runs.
 func (g *conversationGrain) sharedTask(c context.Context) (*ledger.Task, error) {
-	rec, ok, err := g.d.shared.Get(c, shared.Tasks, g.conv)
+	rec, ok, err := g.mem.shared.Get(c, shared.Tasks, g.conv)
 	if err != nil || !ok {
 		return nil, err
 	}
 	var t ledger.Task
 	if err := json.Unmarshal(rec.Value, &t); err != nil {
-		g.d.opts.Log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
+		g.mem.log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
 		return nil, nil
 	}
 	if t.State != ledger.TaskActive || !time.Now().Before(t.Expires) {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // refusalSeq tells apart refusals recorded in the same instant.
@@ -49,4 +51,20 @@ func RecordRefusal(ctx actor.SenderContext, ledger *actor.PID, r Refusal) {
 	r.At = r.At.UTC()
 	id := fmt.Sprintf("%s/%08d/%s", r.At.Format("20060102T150405.000000000"), refusalSeq.Add(1)%1e8, r.Conversation)
 	ctx.Send(ledger, &Write{Ops: []Op{Put(RefusalKey(id), r)}})
+}
+
+// BrowserRefusals is the hook a browser driver tells the refusals it made
+// itself (a redirect hop, a link a click followed, a history step, a
+// popup, a frame; Config.OnRefused): the air-gap ones go to the record at
+// pid, with the conversation's agent as agentOf names it. The session
+// records the refusals it decides before dispatch; between the two, every
+// air-gap refusal is in the record.
+func BrowserRefusals(ctx actor.SenderContext, pid *actor.PID, agentOf func(conv string) string) func(conv, url string, err error) {
+	return func(conv, url string, err error) {
+		if messages.CodeOf(err) != messages.CodeAirGap {
+			return
+		}
+		RecordRefusal(ctx, pid, Refusal{Conversation: conv, Agent: agentOf(conv),
+			Action: "browser", URL: url, Code: string(messages.CodeAirGap)})
+	}
 }

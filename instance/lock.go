@@ -1,4 +1,4 @@
-package daemon
+package instance
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 )
 
 // ErrRunning means another buddi serve holds the data directory.
-var ErrRunning = errors.New("daemon: another buddi serve uses this data directory")
+var ErrRunning = errors.New("instance: another buddi serve uses this data directory")
 
 // Instance is what serve.json records for CLI commands and a second serve.
 type Instance struct {
@@ -21,16 +21,18 @@ type Instance struct {
 	Started time.Time `json:"started"`
 }
 
-type lock struct {
+// Lock is the exclusive lock on a data directory, held while buddi serves
+// from it.
+type Lock struct {
 	f    *os.File
 	info string // path of serve.json
 }
 
-// acquire takes the exclusive lock on dir, or says who holds it.
-func acquire(dir string) (*lock, error) {
+// Acquire takes the exclusive lock on dir, or says who holds it.
+func Acquire(dir string) (*Lock, error) {
 	f, err := os.OpenFile(filepath.Join(dir, "buddi.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("daemon: open the lock in %s: %w", dir, err)
+		return nil, fmt.Errorf("instance: open the lock in %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		_ = f.Close()
@@ -40,10 +42,11 @@ func acquire(dir string) (*lock, error) {
 		}
 		return nil, fmt.Errorf("%w: it runs at http://%s (pid %d); stop it first or use another --data", ErrRunning, inst.Addr, inst.PID)
 	}
-	return &lock{f: f, info: filepath.Join(dir, "serve.json")}, nil
+	return &Lock{f: f, info: filepath.Join(dir, "serve.json")}, nil
 }
 
-func (l *lock) record(inst Instance) error {
+// Record writes serve.json, owner-only, for CLI commands and a second serve.
+func (l *Lock) Record(inst Instance) error {
 	b, _ := json.Marshal(inst)
 	tmp := l.info + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
@@ -52,7 +55,8 @@ func (l *lock) record(inst Instance) error {
 	return os.Rename(tmp, l.info)
 }
 
-func (l *lock) release() {
+// Release removes serve.json and lets the directory go.
+func (l *Lock) Release() {
 	_ = os.Remove(l.info)
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	_ = l.f.Close()
@@ -61,7 +65,7 @@ func (l *lock) release() {
 // ErrUntrustedInstance means serve.json is not the owner's own: another
 // user owns it, or its mode is not owner-only. Its address is not used, since the
 // CLI would send a token there.
-var ErrUntrustedInstance = errors.New("daemon: serve.json is not yours alone")
+var ErrUntrustedInstance = errors.New("instance: serve.json is not yours alone")
 
 // ReadInstance reads serve.json of a running daemon. The file must belong
 // to the user reading it and be owner-only (0600); otherwise the
@@ -86,7 +90,7 @@ func ReadInstance(dir string) (Instance, error) {
 		return inst, fmt.Errorf("%w: %s is open to others (mode %v), not owner-only; remove it and start buddi serve again", ErrUntrustedInstance, path, fi.Mode().Perm())
 	}
 	if err := json.NewDecoder(io.LimitReader(f, 4096)).Decode(&inst); err != nil {
-		return inst, fmt.Errorf("daemon: %s cannot be read: %w", path, err)
+		return inst, fmt.Errorf("instance: %s cannot be read: %w", path, err)
 	}
 	return inst, nil
 }

@@ -1,4 +1,4 @@
-package daemon
+package settings
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// modeRoot is the install's mode as the controller sees it: one of the
-// modes this install offers, switched only with no session open (the
-// controller closes every browser before it asks for a switch). The modes
-// the specification names that this build does not have yet are listed as
-// not available, never faked.
-type modeRoot struct {
+// Modes is the install's mode as the controller sees it: one of the modes
+// this install offers, switched only with no session open (the controller
+// closes every browser before it asks for a switch). The modes the
+// specification names that this build does not have are listed as not
+// available, never faked.
+type Modes struct {
 	mu    sync.Mutex
 	cur   drivers.Mode
 	modes map[string]drivers.Mode // the modes this install offers, by name
@@ -22,24 +22,27 @@ type modeRoot struct {
 }
 
 var (
-	_ drivers.Rooted = (*modeRoot)(nil)
-	_ drivers.Served = (*modeRoot)(nil)
+	_ drivers.Rooted = (*Modes)(nil)
+	_ drivers.Served = (*Modes)(nil)
 )
 
-// Current is the mode in use.
-func (r *modeRoot) Current() drivers.Mode { return r.current() }
+// NewModes offers modes, in start; why says why a known mode that is not
+// offered is not (found when buddi started), by name.
+func NewModes(modes map[string]drivers.Mode, start string, why map[string]string) *Modes {
+	return &Modes{cur: modes[start], modes: modes, why: why}
+}
 
-// modeInfo is what the settings page says of a mode.
-type modeInfo struct{ name, label, missing string }
+// known is what the settings page says of a mode.
+type known struct{ name, label, missing string }
 
 // knownModes lists every mode in the order the settings page shows them;
 // missing says why a mode this build lacks is not available.
-func knownModes() []modeInfo {
+func knownModes() []known {
 	computer := "no computer-control helper was found next to buddi."
 	if runtime.GOOS != "darwin" && runtime.GOOS != "linux" {
 		computer = "it works only on macOS and on Linux desktops."
 	}
-	return []modeInfo{
+	return []known{
 		{"playwright", "Give agents their own browser (Playwright)", ""},
 		{"extension", "Your browser (the Chrome extension)", ""},
 		{"computer", "Use my apps (computer control)", computer},
@@ -47,43 +50,40 @@ func knownModes() []modeInfo {
 	}
 }
 
-func newModeRoot(modes map[string]drivers.Mode, start string) *modeRoot {
-	return &modeRoot{cur: modes[start], modes: modes, why: map[string]string{}}
-}
-
 // missing says why the known mode k is not offered.
-func (r *modeRoot) missing(k modeInfo) string {
+func (r *Modes) missing(k known) string {
 	if w := r.why[k.name]; w != "" {
 		return w
 	}
 	return k.missing
 }
 
-func (r *modeRoot) current() drivers.Mode {
+// Current is the mode in use.
+func (r *Modes) Current() drivers.Mode {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cur
 }
 
 // Name is the current mode's.
-func (r *modeRoot) Name() string { return r.current().Name() }
+func (r *Modes) Name() string { return r.Current().Name() }
 
 // Capacity is the current mode's.
-func (r *modeRoot) Capacity() int { return r.current().Capacity() }
+func (r *Modes) Capacity() int { return r.Current().Capacity() }
 
 // Open opens a profile of the current mode.
-func (r *modeRoot) Open(ctx context.Context, i int) (drivers.Driver, error) {
-	return r.current().Open(ctx, i)
+func (r *Modes) Open(ctx context.Context, i int) (drivers.Driver, error) {
+	return r.Current().Open(ctx, i)
 }
 
 // Status is the current mode's.
-func (r *modeRoot) Status(ctx context.Context) drivers.Status { return r.current().Status(ctx) }
+func (r *Modes) Status(ctx context.Context) drivers.Status { return r.Current().Status(ctx) }
 
 // Close closes the current mode's browsers.
-func (r *modeRoot) Close(ctx context.Context) error { return r.current().Close(ctx) }
+func (r *Modes) Close(ctx context.Context) error { return r.Current().Close(ctx) }
 
 // ServedOrigins are the origins every offered mode serves itself.
-func (r *modeRoot) ServedOrigins() []string {
+func (r *Modes) ServedOrigins() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []string
@@ -95,8 +95,8 @@ func (r *modeRoot) ServedOrigins() []string {
 	return out
 }
 
-// offers reports whether the install offers the mode.
-func (r *modeRoot) offers(name string) bool {
+// Offers reports whether the install offers the mode.
+func (r *Modes) Offers(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.modes[name] != nil
@@ -104,7 +104,7 @@ func (r *modeRoot) offers(name string) bool {
 
 // use makes the offered mode name current; the caller has closed the
 // browsers of the one before.
-func (r *modeRoot) use(name string) {
+func (r *Modes) use(name string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if m := r.modes[name]; m != nil {
@@ -112,22 +112,11 @@ func (r *modeRoot) use(name string) {
 	}
 }
 
-// replace puts m in the place of the mode of its name (the Playwright mode
-// after its browser settings changed), current if that one was.
-func (r *modeRoot) replace(m drivers.Mode) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.cur == r.modes[m.Name()] {
-		r.cur = m
-	}
-	r.modes[m.Name()] = m
-}
-
 // choices is every mode as the settings page lists it.
-func (r *modeRoot) choices() []messages.ModeChoice {
+func (r *Modes) choices() []messages.ModeChoice {
 	var out []messages.ModeChoice
 	for _, k := range knownModes() {
-		ok := r.offers(k.name)
+		ok := r.Offers(k.name)
 		if k.name == "sim" && !ok {
 			continue // a test mode is not worth a line on a real install
 		}
@@ -141,8 +130,8 @@ func (r *modeRoot) choices() []messages.ModeChoice {
 }
 
 // refusal says why the install cannot switch to name, or nil.
-func (r *modeRoot) refusal(name string) *messages.Error {
-	if r.offers(name) {
+func (r *Modes) refusal(name string) *messages.Error {
+	if r.Offers(name) {
 		return nil
 	}
 	for _, k := range knownModes() {

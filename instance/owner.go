@@ -1,4 +1,4 @@
-package daemon
+package instance
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ import (
 // OwnerTokenFile is where the plain owner token is written, once, 0600.
 const OwnerTokenFile = "owner-token"
 
-// ensureOwner returns the owner token hash, creating the token on first
+// EnsureOwner returns the owner token hash, creating the token on first
 // start. created is true when a new token was written.
-func ensureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir string) (hash string, created bool, err error) {
+func EnsureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir string) (hash string, created bool, err error) {
 	o, found, err := st.Owner()
 	if err != nil {
 		return "", false, err
@@ -29,13 +29,13 @@ func ensureOwner(sys *actor.ActorSystem, led *actor.PID, st *ledger.Store, dir s
 	token := secret.New("bo_")
 	path := filepath.Join(dir, OwnerTokenFile)
 	if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
-		return "", false, fmt.Errorf("daemon: write %s: %w", path, err)
+		return "", false, fmt.Errorf("instance: write %s: %w", path, err)
 	}
 	rec := ledger.Owner{TokenHash: secret.Hash(token), Created: time.Now()}
 	err = ledger.Check(ledger.Request(sys.Root, led, &ledger.Write{Owner: true, Ops: []ledger.Op{
 		ledger.Put(ledger.OwnerKey(), rec)}}, 10*time.Second).Result())
 	if err != nil {
-		return "", false, fmt.Errorf("daemon: save the owner: %w", err)
+		return "", false, fmt.Errorf("instance: save the owner: %w", err)
 	}
 	return rec.TokenHash, true, nil
 }

@@ -1,4 +1,4 @@
-package daemon
+package playwright
 
 import (
 	"context"
@@ -8,21 +8,18 @@ import (
 	"regexp"
 
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/drivers/playwright"
 )
 
-// agentCapacity is how many agents' browsers may run at once when each
+// AgentCapacity is how many agents' browsers may run at once when each
 // agent has a profile of its own: each is a Chromium of its own.
-const agentCapacity = 8
+const AgentCapacity = 8
 
 // agentProfile is one agent's own browser profile: its driver, and while
 // it closes, the channel that closes when it is done.
 type agentProfile struct {
-	drv     *playwright.Driver
+	drv     *Driver
 	closing chan struct{}
 }
-
-var _ drivers.AgentProfiles = (*playwrightMode)(nil)
 
 // AgentProfileDir is where an agent's own browser profile lives.
 func AgentProfileDir(dataDir, agentID string) string {
@@ -35,7 +32,7 @@ var agentIDPattern = regexp.MustCompile(`^ag_[0-9a-f]{32}$`)
 
 func checkAgentID(id string) error {
 	if !agentIDPattern.MatchString(id) {
-		return fmt.Errorf("daemon: %q is not an agent ID", id)
+		return fmt.Errorf("playwright: %q is not an agent ID", id)
 	}
 	return nil
 }
@@ -43,7 +40,7 @@ func checkAgentID(id string) error {
 // OpenAgent returns the agent's own profile's driver; the browser launches
 // on its first call. A close of the same profile still running is waited
 // for: two browsers never share a profile directory.
-func (m *playwrightMode) OpenAgent(ctx context.Context, agent string) (drivers.Driver, error) {
+func (m *Mode) OpenAgent(ctx context.Context, agent string) (drivers.Driver, error) {
 	if err := checkAgentID(agent); err != nil {
 		return nil, err
 	}
@@ -59,16 +56,16 @@ func (m *playwrightMode) OpenAgent(ctx context.Context, agent string) (drivers.D
 			return nil, fmt.Errorf("the agent's browser is still closing: %w", ctx.Err())
 		}
 	}
-	drv, err := m.newDriver(AgentProfileDir(m.cfg.DataDir, agent))
+	d, err := m.driverFor(AgentProfileDir(m.cfg.Browser().DataDir, agent))
 	if err != nil {
 		return nil, err
 	}
-	m.agents[agent] = &agentProfile{drv: drv}
-	return drv, nil
+	m.agents[agent] = &agentProfile{drv: d}
+	return d, nil
 }
 
 // CloseAgent starts closing the agent's browser and returns.
-func (m *playwrightMode) CloseAgent(_ context.Context, agent string) error {
+func (m *Mode) CloseAgent(_ context.Context, agent string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if p := m.agents[agent]; p != nil && p.closing == nil {
@@ -79,10 +76,11 @@ func (m *playwrightMode) CloseAgent(_ context.Context, agent string) error {
 
 // DropAgent closes the agent's browser, then deletes its profile, in the
 // background; an OpenAgent meanwhile waits for both.
-func (m *playwrightMode) DropAgent(_ context.Context, agent string) error {
+func (m *Mode) DropAgent(_ context.Context, agent string) error {
 	if err := checkAgentID(agent); err != nil {
 		return err
 	}
+	c := m.cfg.Browser()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := m.agents[agent]
@@ -90,7 +88,7 @@ func (m *playwrightMode) DropAgent(_ context.Context, agent string) error {
 		p = &agentProfile{}
 		m.agents[agent] = p
 	}
-	before, dir := p.closing, filepath.Dir(AgentProfileDir(m.cfg.DataDir, agent))
+	before, dir := p.closing, filepath.Dir(AgentProfileDir(c.DataDir, agent))
 	if before == nil && p.drv != nil {
 		before = closing(p.drv)
 	}
@@ -100,8 +98,8 @@ func (m *playwrightMode) DropAgent(_ context.Context, agent string) error {
 		if before != nil {
 			<-before
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			m.cfg.Logger.Warn("the removed agent's browser profile could not be deleted", "dir", dir, "err", err)
+		if err := os.RemoveAll(dir); err != nil && c.Logger != nil {
+			c.Logger.Warn("the removed agent's browser profile could not be deleted", "dir", dir, "err", err)
 		}
 	}()
 	p.closing = done
@@ -109,18 +107,61 @@ func (m *playwrightMode) DropAgent(_ context.Context, agent string) error {
 }
 
 // AgentCapacity is how many agents' browsers may run at once.
-func (m *playwrightMode) AgentCapacity() int { return agentCapacity }
+func (m *Mode) AgentCapacity() int { return AgentCapacity }
 
 // closeAgents starts closing every agent's browser and forgets them; the
 // caller holds m.mu.
-func (m *playwrightMode) closeAgents() []chan struct{} {
+func (m *Mode) closeAgents() []chan struct{} {
 	var out []chan struct{}
 	for _, p := range m.agents {
-		if p.closing == nil {
+		if p.closing == nil && p.drv != nil {
 			p.closing = closing(p.drv)
 		}
-		out = append(out, p.closing)
+		if p.closing != nil {
+			out = append(out, p.closing)
+		}
 	}
 	m.agents = map[string]*agentProfile{}
 	return out
+}
+
+// Wiped is what WipeProfiles removed: every agent's own profile (Agents),
+// the shared profile (Profile), and the sites that held a login in it
+// (Sites, when Known).
+type Wiped struct {
+	Agents, Profile bool
+	Sites           []string
+	Known           bool
+}
+
+// WipeProfiles removes every browser profile under dataDir with its saved
+// logins (air-gap turned on). Before the shared profile goes, sites, when
+// set, names the sites that held a login in it: it may start the browser
+// and must close it again; known false when it cannot tell.
+func WipeProfiles(dataDir string, sites func() (list []string, known bool)) (Wiped, error) {
+	var w Wiped
+	browser := filepath.Join(dataDir, "browser")
+	if agents := filepath.Join(browser, "agents"); exists(agents) {
+		if err := os.RemoveAll(agents); err != nil {
+			return w, fmt.Errorf("the saved logins in %s could not be removed: %w", agents, err)
+		}
+		w.Agents = true
+	}
+	profile := filepath.Join(browser, "profile")
+	if !exists(profile) {
+		return w, nil
+	}
+	if sites != nil {
+		w.Sites, w.Known = sites()
+	}
+	if err := os.RemoveAll(profile); err != nil {
+		return w, fmt.Errorf("the saved logins in %s could not be removed: %w", profile, err)
+	}
+	w.Profile = true
+	return w, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
