@@ -11,10 +11,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/config"
@@ -52,6 +52,7 @@ type parts struct {
 	gateway    *gateway.Gateway
 	root       *actor.RootContext
 	controller *actor.PID
+	stop       *actor.PID // the owner's Stop, which the watch of etcd's flag feeds
 }
 
 // openMember connects a member (--cluster) to the cluster's etcd; nil
@@ -144,7 +145,7 @@ func (mem *member) join(p parts) error {
 
 func (mem *member) watchStop(ctx context.Context) error {
 	err := mem.shared.Watch(ctx, func(ev shared.Event) {
-		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At}
+		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At, Rev: ev.State.Rev}
 		var down *shared.UnreachableError
 		switch {
 		case errors.As(ev.Err, &down):
@@ -152,7 +153,7 @@ func (mem *member) watchStop(ctx context.Context) error {
 		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
-		mem.root.Send(mem.controller, m)
+		mem.root.Send(mem.stop, m)
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: watch the cluster's Stop: %w", err)
@@ -175,9 +176,9 @@ func (mem *member) close() error {
 	return mem.shared.Close()
 }
 
-// sharedStop is the controller's view of the store: nil (an interface
+// sharedStop is the stop actor's view of the store: nil (an interface
 // holding no store) on one host.
-func (mem *member) sharedStop() controller.SharedStop {
+func (mem *member) sharedStop() stop.Shared {
 	if mem == nil {
 		return nil
 	}

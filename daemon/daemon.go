@@ -64,6 +64,7 @@ type Daemon struct {
 	store     *ledger.Store
 	sys       *actor.ActorSystem
 	ledger    *actor.PID
+	stop      *actor.PID // the owner's Stop, beside the ledger
 	desk      *actor.PID // the desktop lock of Use my apps
 	ext       *actor.PID // the extension connection of Your browser
 	extension extconn.Client
@@ -95,7 +96,7 @@ func Start(o Options) (_ *Daemon, err error) {
 	}
 	w := &wiring{d: d, o: o}
 	for _, step := range []func() error{w.owner, w.listen, w.desktop, w.extension, w.buildModes, w.egress,
-		w.buildSettings, w.cluster, w.controller, w.follow, w.serve} {
+		w.buildSettings, w.cluster, w.stop, w.controller, w.follow, w.serve} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -138,8 +139,8 @@ func (d *Daemon) spawn(pid **actor.PID, props *actor.Props, name string) error {
 
 // Shutdown stops everything in reverse dependency order: the surfaces
 // (Telegram, then HTTP), the cluster, the extension connection, the
-// controller (its sessions, then the browsers), egress, the desktop lock,
-// the ledger, the store. It returns when done or when ctx ends, whichever
+// controller (its sessions, then the browsers), the Stop's actor, egress,
+// the desktop lock, the ledger, the store. It returns when done or when ctx ends, whichever
 // is first; what is left then goes on stopping in the background, and the
 // store stays open under a ledger that has not stopped.
 func (d *Daemon) Shutdown(ctx context.Context) error {
@@ -156,17 +157,17 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		cancel()
 	}
 	errs = append(errs, d.member.close())
-	errs = append(errs, d.stop(ctx, d.ext), d.stop(ctx, d.ctl))
+	errs = append(errs, d.halt(ctx, d.ext), d.halt(ctx, d.ctl), d.halt(ctx, d.stop))
 	if d.egress != nil {
 		errs = append(errs, d.egress.Close())
 	}
 	if d.unfollow != nil {
 		d.unfollow()
 	}
-	errs = append(errs, d.stop(ctx, d.desk))
+	errs = append(errs, d.halt(ctx, d.desk))
 	ledgerDown := true
 	if d.ledger != nil {
-		err := d.stop(ctx, d.ledger)
+		err := d.halt(ctx, d.ledger)
 		ledgerDown = err == nil
 		errs = append(errs, err)
 	}
@@ -182,9 +183,9 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// stop drains pid's mailbox and stops it, waiting until ctx ends; nothing
+// halt drains pid's mailbox and stops it, waiting until ctx ends; nothing
 // for an actor never started.
-func (d *Daemon) stop(ctx context.Context, pid *actor.PID) error {
+func (d *Daemon) halt(ctx context.Context, pid *actor.PID) error {
 	if pid == nil {
 		return nil
 	}

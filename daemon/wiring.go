@@ -14,6 +14,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers"
@@ -44,6 +45,7 @@ type wiring struct {
 	routes   *routes.Table
 	bus      *events.Bus
 	registry *metrics.Registry
+	stops    *stop.Board
 	notes    []string // lines for the owner, said once serving is
 }
 
@@ -128,6 +130,18 @@ func (w *wiring) cluster() (err error) {
 	return err
 }
 
+// stop starts the one owner of the Stop at the root, beside the ledger, so
+// that it outlives the controller's restarts; it persists through the
+// ledger and, in a cluster, etcd.
+func (w *wiring) stop() (err error) {
+	d := w.d
+	if w.stops, err = stop.Open(d.store, d.member != nil); err != nil {
+		return err
+	}
+	return d.spawn(&d.stop, stop.Props(stop.Config{Board: w.stops, Ledger: d.ledger, Shared: d.member.sharedStop(),
+		Bus: w.bus, Log: w.o.Log}), "stop")
+}
+
 // controller starts the controller and the actors' client over it.
 func (w *wiring) controller() error {
 	d, o := w.d, w.o
@@ -139,13 +153,13 @@ func (w *wiring) controller() error {
 		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: d.egress.Reach,
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
-		Shared: d.member.sharedStop(), Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
+		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
 		Membership: d.member.membership(),
 	}), "controller")
 	if err != nil {
 		return err
 	}
-	d.gateway = gateway.New(d.sys, d.ctl, w.routes, w.bus).WithExtension(d.ext)
+	d.gateway = gateway.New(d.sys, d.ctl, d.stop, w.routes, w.bus).WithExtension(d.ext)
 	return nil
 }
 
@@ -153,18 +167,14 @@ func (w *wiring) controller() error {
 // Use my apps is offered, with take-overs), and joins the cluster.
 func (w *wiring) follow() error {
 	d := w.d
-	stop, err := d.store.Stop()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	wait := desktop.Follow(ctx, w.bus, d.sys.Root, d.desk, stop.Stopped, w.modes.Offers(native.Name))
+	wait := desktop.Follow(ctx, w.bus, d.sys.Root, d.desk, w.stops.Load().Stop.Stopped, w.modes.Offers(native.Name))
 	d.unfollow = func() { cancel(); wait() }
 	if d.member == nil {
 		return nil
 	}
 	return d.member.join(parts{store: d.store, routes: w.routes, bus: w.bus, gateway: d.gateway,
-		root: d.sys.Root, controller: d.ctl})
+		root: d.sys.Root, controller: d.ctl, stop: d.stop})
 }
 
 // serve starts the HTTP surface and, with a token, the Telegram bot, and

@@ -78,32 +78,6 @@ func TestAnAgentWithATaskIsRoutedToItsSession(t *testing.T) {
 	}
 }
 
-func TestStopActsAtOnceAndIsSaved(t *testing.T) {
-	w := start(t)
-	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
-	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"})
-	stops := w.bus.Subscribe(events.Filter{Kinds: messages.KindStop})
-	defer stops.Close()
-	res := w.owner(t, &messages.StopAll{}).(*messages.StopResult)
-	if !res.Stopped || res.Sessions != 1 {
-		t.Fatalf("stop = %+v", res)
-	}
-	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error == nil || r.Error.Code != messages.CodeStopped {
-		t.Fatalf("an act during the Stop: %+v", r.Error)
-	}
-	if stop, err := w.store.Stop(); err != nil || !stop.Stopped {
-		t.Fatalf("the answered Stop is not in the ledger: %+v %v", stop, err)
-	}
-	eventstest.Await(t, stops, "for the Stop to be settled and saved", func(ev messages.Event) bool {
-		s := ev.(*messages.StopChanged)
-		return s.Stopped && s.Saved && s.Settled
-	})
-	w.owner(t, &messages.ResumeAll{})
-	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error != nil {
-		t.Fatalf("after resuming: %v", r.Error)
-	}
-}
-
 func TestAMessageTheControllerDoesNotKnowIsCounted(t *testing.T) {
 	w := start(t)
 	before := actors.UnhandledCount()
