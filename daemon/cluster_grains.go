@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/grain"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
@@ -159,9 +160,6 @@ func (mem *member) holds() *memberHolds {
 	return h
 }
 
-// grainMargin is kept of a caller's deadline for the answer's way back.
-const grainMargin = time.Second
-
 // startGrains joins this member to the cluster's grains; every agent call
 // and conversation control then goes through them (clusterActors).
 func (mem *member) startGrains() error {
@@ -196,7 +194,9 @@ func (mem *member) startGrains() error {
 		Membership: mem.cfg.ClusterMembership, Consul: mem.cfg.ClusterConsul,
 		EtcdTLS: mem.etcdTLS(), MemberTLS: mem.memberTLS(),
 		Capacity: slots, Local: mem.local,
-		Produce: func(conv string) actor.Actor { return &conversationGrain{mem: mem, conv: conv} },
+		Produce: func(conv string) actor.Actor {
+			return grain.New(&conversation{mem: mem, conv: conv}, mem.log.With("conversation", conv))
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
@@ -230,14 +230,14 @@ func (mem *member) clusterKey() ([]byte, error) {
 	return rec.Value, nil
 }
 
-// conversationGrain is one conversation's grain on the member that holds
-// it. On its first message it claims the conversation for this member in
-// etcd; when the conversation was held before and its session does not run
-// here (its member was lost, or this member restarted: a member in a
-// cluster resumes no session when it starts), the task comes from etcd and
-// the agent's next act answers restarted: the page, the refs and the step
-// count start afresh, and nothing is replayed.
-type conversationGrain struct {
+// conversation is one conversation's grain on the member that holds it
+// (actors/grain runs it). On its first call it claims the conversation
+// for this member in etcd; when the conversation was held before and its
+// session does not run here (its member was lost, or this member
+// restarted: a member in a cluster resumes no session when it starts), the
+// task comes from etcd and the agent's next act answers restarted: the
+// page, the refs and the step count start afresh, and nothing is replayed.
+type conversation struct {
 	mem     *member
 	conv    string
 	claimed bool
@@ -245,88 +245,70 @@ type conversationGrain struct {
 	restart bool         // the next act answers restarted
 }
 
-// grainIdle is how long a grain without calls waits before it checks
-// whether its member still holds anything of the conversation; one that
-// holds nothing stops, so its place on the member is free for another
-// conversation (a released session's place frees within it).
-const grainIdle = 5 * time.Second
+var _ grain.Conversation = (*conversation)(nil)
 
-func (g *conversationGrain) Receive(ctx actor.Context) {
-	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		ctx.SetReceiveTimeout(grainIdle)
-	case *actor.ReceiveTimeout:
-		if !g.keeps() {
-			g.mem.log.Debug("a conversation's grain stops: this member holds nothing of it", "conversation", g.conv)
-			ctx.Stop(ctx.Self()) // its member's slot is free again
-			return
-		}
-		ctx.SetReceiveTimeout(grainIdle) // protoactor cancels it once it fired
+// Arrive claims the conversation on its first call, turns away a control
+// that names nothing, and answers an agent's first act after a move.
+func (g *conversation) Arrive(msg any) any {
+	if e := g.arrive(); e != nil {
+		return &grainAnswer{Error: e}
+	}
+	switch m := msg.(type) {
 	case *grainTool:
-		if e := g.arrive(); e != nil {
-			ctx.Respond(&grainAnswer{Error: e})
-			return
-		}
 		if g.restart && m.Call.Tool == messages.ToolAct {
 			g.restart = false
-			ctx.Respond(&grainAnswer{Error: movedError(g.conv)})
-			return
+			return &grainAnswer{Error: movedError(g.conv)}
 		}
-		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
-			return answerOf(g.mem.gateway.Tool(c, m.Call))
-		})
 	case *grainOwner:
-		if e := g.arrive(); e != nil {
-			ctx.Respond(&grainAnswer{Error: e})
-			return
+		if m.msg() == nil {
+			return &grainAnswer{Error: &messages.Error{Code: messages.CodeBadInput, Message: "The control names nothing to do."}}
 		}
-		msg := m.msg()
-		if msg == nil {
-			ctx.Respond(&grainAnswer{Error: &messages.Error{Code: messages.CodeBadInput, Message: "The control names nothing to do."}})
-			return
-		}
-		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
-			if m.Hand != nil {
-				return g.mem.openHandHere(c, m.Hand)
-			}
-			r := g.mem.gateway.Owner(c, msg)
-			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
-		})
+	default:
+		return &grainAnswer{Error: messages.Errorf(messages.CodeInternal, "A conversation's grain was sent %T.", msg)}
 	}
+	return nil
 }
 
-// keeps reports whether the conversation has anything on this member: a
+// Deadline is the caller's, as the call carries it.
+func (g *conversation) Deadline(msg any) time.Time {
+	switch m := msg.(type) {
+	case *grainTool:
+		return m.Deadline
+	case *grainOwner:
+		return m.Deadline
+	}
+	return time.Time{}
+}
+
+// Run runs the call through this member's own actors.
+func (g *conversation) Run(c context.Context, msg any) any {
+	switch m := msg.(type) {
+	case *grainTool:
+		return answerOf(g.mem.gateway.Tool(c, m.Call))
+	case *grainOwner:
+		if m.Hand != nil {
+			return g.mem.openHandHere(c, m.Hand)
+		}
+		r := g.mem.gateway.Owner(c, m.msg())
+		return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
+	}
+	return nil
+}
+
+// Late is the answer to a call that did not finish before its deadline.
+func (g *conversation) Late() any {
+	return &grainAnswer{Error: messages.Errorf(messages.CodeTimeout, "Conversation %s did not answer before the call's deadline.", g.conv)}
+}
+
+// Keeps reports whether the conversation has anything on this member: a
 // session, or a task pending or running (a pending task's answer must
 // find it here).
-func (g *conversationGrain) keeps() bool {
+func (g *conversation) Keeps() bool {
 	if g.moved != nil || g.mem.routes.Holds(g.conv) {
 		return true
 	}
 	t, ok, err := g.mem.store.Task(g.conv)
 	return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
-}
-
-// run answers with f's answer from a goroutine of its own, so the grain
-// goes on taking calls (a second act answers busy, as on one host).
-func (g *conversationGrain) run(ctx actor.Context, deadline time.Time, f func(context.Context) *grainAnswer) {
-	if deadline.IsZero() {
-		deadline = time.Now().Add(2 * time.Minute)
-	}
-	wait := time.Until(deadline)
-	fut := actor.NewFuture(ctx.ActorSystem(), max(wait, time.Millisecond))
-	to, sys := fut.PID(), ctx.ActorSystem()
-	go func() {
-		c, cancel := context.WithDeadline(context.Background(), deadline.Add(-grainMargin))
-		defer cancel()
-		sys.Root.Send(to, f(c))
-	}()
-	ctx.ReenterAfter(fut, func(res any, err error) {
-		if a, ok := res.(*grainAnswer); ok && err == nil {
-			ctx.Respond(a)
-			return
-		}
-		ctx.Respond(&grainAnswer{Error: messages.Errorf(messages.CodeTimeout, "Conversation %s did not answer before the call's deadline.", g.conv)})
-	})
 }
 
 // answerOf is a local answer as it crosses members.
@@ -347,7 +329,7 @@ func movedError(conv string) *messages.Error {
 
 // arrive claims the conversation for this member on the grain's first
 // call, and adopts its task when another member held it.
-func (g *conversationGrain) arrive() *messages.Error {
+func (g *conversation) arrive() *messages.Error {
 	if g.claimed && g.moved == nil {
 		return nil // every call after the first
 	}
@@ -380,7 +362,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 }
 
 // sharedTask is the conversation's task in etcd when it still runs.
-func (g *conversationGrain) sharedTask(c context.Context) (*ledger.Task, error) {
+func (g *conversation) sharedTask(c context.Context) (*ledger.Task, error) {
 	rec, ok, err := g.mem.shared.Get(c, shared.Tasks, g.conv)
 	if err != nil || !ok {
 		return nil, err

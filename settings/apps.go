@@ -58,7 +58,7 @@ func (s *Settings) AllowApp(id string) (bool, error) {
 // is not a list of at most messages.MaxAllowedApps app ids.
 func checkApps(m *messages.ChangeSettings) *messages.Error {
 	if m.BrowserApp != nil && !protocol.ValidAppID(*m.BrowserApp) {
-		return messages.Errorf(messages.CodeBadInput, "%q is not an app id; give the browser app's id, such as com.google.Chrome.", clip(*m.BrowserApp))
+		return messages.Errorf(messages.CodeBadInput, "%q is not an app id; give the browser app's id, such as com.google.Chrome.", messages.Clip(*m.BrowserApp, 60))
 	}
 	if m.AllowedApps == nil {
 		return nil
@@ -68,7 +68,7 @@ func checkApps(m *messages.ChangeSettings) *messages.Error {
 	}
 	for _, id := range *m.AllowedApps {
 		if !protocol.ValidAppID(id) {
-			return messages.Errorf(messages.CodeBadInput, "%q is not an app id; list apps by id, such as com.apple.calculator.", clip(id))
+			return messages.Errorf(messages.CodeBadInput, "%q is not an app id; list apps by id, such as com.apple.calculator.", messages.Clip(id, 60))
 		}
 	}
 	return nil

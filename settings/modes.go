@@ -139,12 +139,5 @@ func (r *Modes) refusal(name string) *messages.Error {
 			return messages.NotAvailable(k.label, r.missing(k))
 		}
 	}
-	return messages.Errorf(messages.CodeBadInput, "%q is not a mode; use playwright, extension or computer.", clip(name))
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
+	return messages.Errorf(messages.CodeBadInput, "%q is not a mode; use playwright, extension or computer.", messages.Clip(name, 60))
 }

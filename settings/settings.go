@@ -76,20 +76,15 @@ func (s *Settings) Current() messages.BrowserSettings {
 
 // Check refuses a change that cannot be made, before anything happens.
 func (s *Settings) Check(m *messages.ChangeSettings) *messages.Error {
-	c := s.Config()
-	if m.Mode != nil {
-		if e := s.modes.refusal(*m.Mode); e != nil {
-			return e
-		}
-	}
-	if e := checkApps(m); e != nil {
+	if e := s.checkModeAndApps(m); e != nil {
 		return e
 	}
+	c := s.Config()
 	switch {
 	case m.Channel != nil && c.Given[varChannel]:
 		return messages.Locked("The browser", varChannel)
 	case m.Channel != nil && *m.Channel != "" && !slices.Contains(config.Channels, *m.Channel):
-		return messages.Errorf(messages.CodeBadInput, "%q is not a browser channel; use one of %v, or none for the browser buddi finds.", clip(*m.Channel), config.Channels)
+		return messages.Errorf(messages.CodeBadInput, "%q is not a browser channel; use one of %v, or none for the browser buddi finds.", messages.Clip(*m.Channel, 60), config.Channels)
 	case m.Headless != nil && !*m.Headless && !c.Display:
 		return &messages.Error{Code: messages.CodeLocked, Message: "This computer has no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the browser can only run headless."}
 	case m.SiteApproval != nil && c.Given[varSiteApproval]:
@@ -98,6 +93,17 @@ func (s *Settings) Check(m *messages.ChangeSettings) *messages.Error {
 		return messages.Locked("Air-gap", varAirGap)
 	}
 	return nil
+}
+
+// checkModeAndApps refuses a mode the install does not offer, and apps
+// that are not a list of at most messages.MaxAllowedApps ids.
+func (s *Settings) checkModeAndApps(m *messages.ChangeSettings) *messages.Error {
+	if m.Mode != nil {
+		if e := s.modes.refusal(*m.Mode); e != nil {
+			return e
+		}
+	}
+	return checkApps(m)
 }
 
 // Apply makes the change, saves it, and returns the settings in force.

@@ -12,6 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
@@ -26,6 +27,7 @@ type world struct {
 	bus    *events.Bus
 	mode   *sim.Mode
 	pid    *actor.PID
+	stop   *actor.PID // the owner's Stop, beside the controller
 }
 
 func start(t *testing.T) *world {
@@ -33,16 +35,29 @@ func start(t *testing.T) *world {
 	w := &world{sys: actortest.System(t), routes: routes.New(), bus: events.New(), mode: sim.NewMode(sim.Config{}, 1)}
 	var led *actor.PID
 	w.store, led = actortest.Ledger(t, w.sys)
+	board, err := stop.Open(w.store, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.stop = w.sys.Root.Spawn(stop.Props(stop.Config{Board: board, Ledger: led, Bus: w.bus}))
+	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.stop).Wait() })
 	clock := actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	w.pid = w.sys.Root.Spawn(controller.Props(controller.Config{Store: w.store, Ledger: led, Mode: w.mode,
-		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}))
+		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler), Stops: board, Stop: w.stop}))
 	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.pid).Wait() })
 	return w
 }
 
+// owner answers an owner control as the gateway sends it: the Stop and
+// resume of all access to the stop actor, the rest to the controller.
 func (w *world) owner(t *testing.T, msg any) messages.Answer {
 	t.Helper()
-	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, msg)
+	to := w.pid
+	switch msg.(type) {
+	case *messages.StopAll, *messages.ResumeAll:
+		to = w.stop
+	}
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, to, msg)
 	if r.Error != nil {
 		t.Fatalf("%T: %v", msg, r.Error)
 	}

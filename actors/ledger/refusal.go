@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -23,20 +22,10 @@ const MaxRefusalText = 1024
 // stores r.Bounded(): the session's refusals, and through RecordRefusal the
 // controller's and the browser's own.
 func (r Refusal) Bounded() Refusal {
-	r.Conversation, r.Agent = clipText(r.Conversation), clipText(r.Agent)
-	r.Action, r.URL, r.Code = clipText(r.Action), clipText(r.URL), clipText(r.Code)
+	for _, s := range []*string{&r.Conversation, &r.Agent, &r.Action, &r.URL, &r.Code} {
+		*s = messages.Clip(*s, MaxRefusalText)
+	}
 	return r
-}
-
-func clipText(s string) string {
-	if len(s) <= MaxRefusalText {
-		return s
-	}
-	i := MaxRefusalText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 // RecordRefusal adds r, bounded, to the air-gap refusal record without

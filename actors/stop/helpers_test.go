@@ -89,28 +89,6 @@ func (m *member) act(t *testing.T, tokenHash string) *messages.ToolResult {
 		Tool: messages.ToolAct, Conversation: "c1", Act: &messages.ActInput{Action: "observe"}})
 }
 
-// stall holds every commit of the member's ledger until the returned
-// release; stalled receives once a commit waits.
-func (m *member) stall(t *testing.T) (stalled <-chan struct{}, release func()) {
-	hold, waiting := make(chan struct{}), make(chan struct{}, 1)
-	m.store.BeforeCommit(func() {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-		<-hold
-	})
-	var once sync.Once
-	release = func() {
-		once.Do(func() {
-			m.store.BeforeCommit(nil)
-			close(hold)
-		})
-	}
-	t.Cleanup(release)
-	return waiting, release
-}
-
 // until waits for ok, failing the test after a while.
 func until(t *testing.T, what string, ok func() bool) {
 	t.Helper()

@@ -2,10 +2,10 @@ package stop_test
 
 import (
 	"fmt"
-
-	"github.com/asynkron/protoactor-go/actor"
 	"sync"
 	"testing"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/events"
@@ -55,7 +55,7 @@ func TestAControllerRestartBetweenAStopAndItsPersistenceLosesNothing(t *testing.
 	until(t, "the member to hear from etcd", func() bool { return m.board.Load().Heard })
 
 	e.setAway(true)
-	stalled, release := m.stall(t)
+	stalled, release := actortest.Stall(t, m.store)
 	answer := m.sys.Root.RequestFuture(m.stop, &messages.StopAll{}, actortest.Wait*3)
 	<-stalled
 	until(t, "the routing table to refuse", func() bool { return m.act(t, secret.Hash(added.Token)).Error != nil })

@@ -90,21 +90,27 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 			}
 			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values}
 			_, err = tabs.Do(ctx(t), a)
-			echo := echoed(t, tabs)
-			field, _, _ := strings.Cut(c.echo, "=")
-			switch {
-			case c.code == "" && err != nil:
-				t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
-			case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
-				t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
-			case c.code != "" && drivers.CodeOf(err) != c.code:
-				t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
-			case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
-				t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
-			case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
-				t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
-			}
+			c.check(t, err, echoed(t, tabs))
 		})
+	}
+}
+
+// check fails t unless the input went as the case says: it reached the
+// page's input event, or it was refused with the case's code in one
+// sentence that does not quote the value, and nothing reached the page.
+func (c inputCase) check(t *testing.T, err error, echo string) {
+	field, _, _ := strings.Cut(c.echo, "=")
+	switch {
+	case c.code == "" && err != nil:
+		t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
+	case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
+		t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
+	case c.code != "" && drivers.CodeOf(err) != c.code:
+		t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
+	case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
+		t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
+	case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
+		t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
 	}
 }
 
