@@ -1,6 +1,8 @@
 package actors_test
 
 import (
+	"github.com/buddi-dev/buddi/internal/deptest"
+
 	"os/exec"
 	"strings"
 	"testing"
@@ -88,4 +90,9 @@ func TestOnlyClusterPackagesImportProtoactorCluster(t *testing.T) {
 	if !grains {
 		t.Error("cluster/grains does not import protoactor's cluster; the list checked the wrong thing")
 	}
+}
+
+// The actor runtime (logger, supervision, Unhandled) is below every actor.
+func TestActorsImportNothingOfBuddis(t *testing.T) {
+	deptest.Only(t, "actors", map[string]string{})
 }

@@ -14,3 +14,10 @@ func TestTheClientSpeaksOnlyTheContract(t *testing.T) {
 		deptest.Module + "/ui":      "the API client reaches buddi over HTTP only",
 	})
 }
+
+// The one client of the API speaks the contract over HTTP.
+func TestTheClientImportsOnlyTheContract(t *testing.T) {
+	deptest.Only(t, "apiclient", map[string]string{
+		"messages": "requests and answers are the contract's",
+	})
+}

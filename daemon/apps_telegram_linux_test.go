@@ -3,7 +3,6 @@
 package daemon_test
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -86,24 +85,6 @@ func pressSeven(t *testing.T, d *daemontest.Daemon, token, conv string) {
 	if r := d.Act(t, token, conv, map[string]any{"action": "click", "observation": obs["observation"], "target": map[string]any{"ref": m[1]}}); !r.OK {
 		t.Fatalf("click 7 in %s: %s: %s", conv, r.Code(), r.Error.Message)
 	}
-}
-
-// pairTelegram pairs the owner's chat with the bot through the link the
-// owner API gives.
-func pairTelegram(t *testing.T, d *daemontest.Daemon, fake *telegramtest.Server) {
-	t.Helper()
-	fake.AwaitCount(t, "getUpdates", 1)
-	var link messages.TelegramLink
-	d.Must(t, "POST", "/api/telegram/pair", nil).Decode(&link)
-	u, err := url.Parse(link.Link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub := d.Events(t, events.Filter{Kinds: messages.KindTelegram})
-	fake.Push(telegramtest.Text(telegramtest.User{ID: 4242, Name: "Ada"}, "/start "+u.Query().Get("start")))
-	daemontest.Await(t, sub, "the pairing", func(ev messages.Event) bool {
-		return ev.(*messages.TelegramChanged).View.Paired
-	})
 }
 
 // calculatorShows waits, through the helper, until the calculator shows

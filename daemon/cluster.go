@@ -5,110 +5,147 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors/gateway"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
+	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
 // clusterOpenWait bounds reaching etcd when a member starts.
 const clusterOpenWait = 10 * time.Second
 
-// openCluster connects a member (--cluster) to the cluster's etcd; nil
+// member is this buddi as a member of a cluster (--cluster): what the
+// cluster_*.go files use of the rest, handed over once (parts), and what
+// they start and close themselves.
+type member struct {
+	cfg  config.Config
+	addr string
+	log  *slog.Logger
+	parts
+
+	shared   *shared.Store
+	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
+	memberID string
+	grains   *grains.Member
+	relay    *relay
+	hands    remoteHands
+	unwatch  context.CancelFunc // ends the watches and what they started
+}
+
+// parts are this member's own parts the cluster calls: its store (read
+// only), routing table, bus and actors.
+type parts struct {
+	store      *ledger.Store
+	routes     *routes.Table
+	bus        *events.Bus
+	gateway    *gateway.Gateway
+	root       *actor.RootContext
+	controller *actor.PID
+	stop       *actor.PID // the owner's Stop, which the watch of etcd's flag feeds
+}
+
+// openMember connects a member (--cluster) to the cluster's etcd; nil
 // without --cluster. A member that cannot reach etcd does not start: it
 // could not know whether the owner stopped browser access.
-func (d *Daemon) openCluster() error {
-	if !d.cfg.Cluster {
-		return nil
+func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, error) {
+	if !cfg.Cluster {
+		return nil, nil
 	}
-	files := clusterTLSFiles(d.cfg)
+	mem := &member{cfg: cfg, addr: addr, log: log}
+	files := shared.TLSFiles{CA: cfg.ClusterCA, Cert: cfg.ClusterCert, Key: cfg.ClusterKey}
 	if files.Set() {
 		t, err := files.Load()
 		if err != nil {
-			return fmt.Errorf("daemon: --cluster: %w", err)
+			return nil, fmt.Errorf("daemon: --cluster: %w", err)
 		}
-		d.clusterTLS = t
+		mem.tls = t
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: d.cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: d.etcdTLS()})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS()})
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):
 		how := "if it requires TLS, give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY"
-		if d.clusterTLS != nil {
+		if mem.tls != nil {
 			how = "check that it trusts the CA in BUDDI_CLUSTER_CA and serves TLS"
 		}
-		return fmt.Errorf("daemon: --cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
+		return nil, fmt.Errorf("daemon: --cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
 	case err != nil:
-		return fmt.Errorf("daemon: --cluster: %w", err)
+		return nil, fmt.Errorf("daemon: --cluster: %w", err)
 	}
-	d.shared = st
-	return nil
-}
-
-// clusterTLSFiles are the cluster's TLS files the configuration names.
-func clusterTLSFiles(c config.Config) shared.TLSFiles {
-	return shared.TLSFiles{CA: c.ClusterCA, Cert: c.ClusterCert, Key: c.ClusterKey}
+	mem.shared = st
+	return mem, nil
 }
 
 // etcdTLS is how this member reaches etcd: nil in the clear.
-func (d *Daemon) etcdTLS() *tls.Config {
-	if d.clusterTLS == nil {
+func (mem *member) etcdTLS() *tls.Config {
+	if mem.tls == nil {
 		return nil
 	}
-	return d.clusterTLS.Client()
+	return mem.tls.Client()
 }
 
 // memberTLS is the members' transport's TLS: nil in the clear.
-func (d *Daemon) memberTLS() *tls.Config {
-	if d.clusterTLS == nil {
+func (mem *member) memberTLS() *tls.Config {
+	if mem.tls == nil {
 		return nil
 	}
-	return d.clusterTLS.Member()
+	return mem.tls.Member()
 }
 
-// watchCluster feeds the controller what this member's watch learns of the
-// shared Stop, and registers the member (joinCluster). The first event is
-// delivered before it returns, so the member knows of a Stop before it
-// serves anyone.
-func (d *Daemon) watchCluster() error {
-	if d.shared == nil {
-		return nil
-	}
+// join feeds the controller what this member's watches learn of the shared
+// Stop, agents and site answers, registers the member (joinCluster), mirrors
+// its tasks, joins the grains and relays its events. The first event of
+// each watch is delivered before it returns, so the member knows of a Stop
+// and of every agent before it serves anyone.
+func (mem *member) join(p parts) error {
+	mem.parts = p
 	ctx, cancel := context.WithCancel(context.Background())
-	d.unwatch = cancel
-	if err := d.watchStop(ctx); err != nil {
+	var waits []func()
+	mem.unwatch = func() {
+		cancel()
+		for _, w := range waits {
+			w()
+		}
+	}
+	if err := mem.watchStop(ctx); err != nil {
 		return err
 	}
-	stop, err := d.joinCluster(ctx)
+	stop, err := mem.joinCluster(ctx)
 	if err != nil {
 		return err
 	}
-	d.unwatch = func() { cancel(); stop() }
-	if err := d.watchAgents(ctx); err != nil {
+	waits = append(waits, stop)
+	if err := mem.watchAgents(ctx); err != nil {
 		return err
 	}
-	if err := d.watchSites(ctx); err != nil {
+	if err := mem.watchSites(ctx); err != nil {
 		return err
 	}
-	mirror := d.mirrorTasks(ctx)
-	d.unwatch = func() { cancel(); stop(); mirror() }
-	d.relay = &relay{d: d, heard: map[messages.Event]bool{}}
-	if err := d.startGrains(); err != nil {
+	waits = append(waits, mem.mirrorTasks(ctx))
+	mem.relay = &relay{mem: mem, heard: map[messages.Event]bool{}}
+	if err := mem.startGrains(); err != nil {
 		return err
 	}
-	told := d.relay.start(ctx)
-	d.unwatch = func() { cancel(); stop(); mirror(); told() }
+	waits = append(waits, mem.relay.start(ctx))
 	return nil
 }
 
-func (d *Daemon) watchStop(ctx context.Context) error {
-	err := d.shared.Watch(ctx, func(ev shared.Event) {
-		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At}
+func (mem *member) watchStop(ctx context.Context) error {
+	err := mem.shared.Watch(ctx, func(ev shared.Event) {
+		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At, Rev: ev.State.Rev}
 		var down *shared.UnreachableError
 		switch {
 		case errors.As(ev.Err, &down):
@@ -116,7 +153,7 @@ func (d *Daemon) watchStop(ctx context.Context) error {
 		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
-		d.sys.Root.Send(d.controller, m)
+		mem.root.Send(mem.stop, m)
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: watch the cluster's Stop: %w", err)
@@ -124,22 +161,26 @@ func (d *Daemon) watchStop(ctx context.Context) error {
 	return nil
 }
 
-// closeCluster ends the watch and the client.
-func (d *Daemon) closeCluster() error {
-	if d.unwatch != nil {
-		d.unwatch()
-	}
-	if d.shared == nil {
+// close leaves the grains' cluster (handing this member's conversations to
+// the others), ends the watches and closes the client; nil-safe.
+func (mem *member) close() error {
+	if mem == nil {
 		return nil
 	}
-	return d.shared.Close()
+	if mem.grains != nil {
+		mem.grains.Shutdown(true)
+	}
+	if mem.unwatch != nil {
+		mem.unwatch()
+	}
+	return mem.shared.Close()
 }
 
-// sharedStop is the controller's view of the store: nil (an interface
+// sharedStop is the stop actor's view of the store: nil (an interface
 // holding no store) on one host.
-func (d *Daemon) sharedStop() controller.SharedStop {
-	if d.shared == nil {
+func (mem *member) sharedStop() stop.Shared {
+	if mem == nil {
 		return nil
 	}
-	return d.shared
+	return mem.shared
 }

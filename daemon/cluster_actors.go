@@ -16,13 +16,13 @@ import (
 // is this member's.
 type clusterActors struct {
 	*gateway.Gateway
-	d *Daemon
+	mem *member
 }
 
 // Tool runs an agent call on the member that holds its conversation.
 func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.ToolResult, *messages.Error) {
 	dl, _ := ctx.Deadline()
-	res, err := a.d.grains.Request(ctx, c.Conversation, &grainTool{Call: c, Deadline: dl})
+	res, err := a.mem.grains.Request(ctx, c.Conversation, &grainTool{Call: c, Deadline: dl})
 	ans, e := fromGrain(res, err)
 	if e != nil {
 		return messages.FailWith(e), nil
@@ -39,7 +39,7 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
 		return a.everyMember(ctx, msg)
 	case *messages.HandOpen:
-		if !a.d.routes.Holds(m.Conversation) {
+		if !a.mem.routes.Holds(m.Conversation) {
 			return a.openHandThere(ctx, m)
 		}
 		return a.Gateway.Owner(ctx, msg)
@@ -49,7 +49,7 @@ func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply 
 		return a.Gateway.Owner(ctx, msg) // not a conversation's, or refused here
 	}
 	g.Deadline, _ = ctx.Deadline()
-	res, err := a.d.grains.Request(ctx, conv, g)
+	res, err := a.mem.grains.Request(ctx, conv, g)
 	ans, e := fromGrain(res, err)
 	if e != nil {
 		return messages.OwnerFail(e)
@@ -97,7 +97,7 @@ func fromGrain(res any, err error) (*grainAnswer, *messages.Error) {
 // is left out (the others' lists still come); when none answers, this
 // member's own list is given.
 func (a clusterActors) everyMember(ctx context.Context, msg any) *messages.OwnerReply {
-	answers, err := a.d.grains.Each(ctx, &memberLists{})
+	answers, err := a.mem.grains.Each(ctx, &memberLists{})
 	if err != nil && len(answers) == 0 {
 		return a.Gateway.Owner(ctx, msg)
 	}

@@ -71,7 +71,7 @@ const relayKinds = messages.KindSession | messages.KindTask | messages.KindAppro
 // relay tells the other members the events this member's actors publish;
 // heard publishes theirs here, and those are not told again.
 type relay struct {
-	d     *Daemon
+	mem   *member
 	mu    sync.Mutex
 	heard map[messages.Event]bool // published here from another member, not yet seen by the relay
 }
@@ -79,7 +79,7 @@ type relay struct {
 // start follows the bus until ctx ends; stop waits for it.
 func (r *relay) start(ctx context.Context) (stop func()) {
 	// Passive: the relay itself must not make sessions take snapshots.
-	sub := r.d.gateway.Subscribe(events.Filter{Kinds: relayKinds | watchedKinds, Passive: true})
+	sub := r.mem.gateway.Subscribe(events.Filter{Kinds: relayKinds | watchedKinds, Passive: true})
 	var wg sync.WaitGroup
 	wg.Go(func() { r.announce(ctx) })
 	wg.Go(func() {
@@ -123,22 +123,22 @@ func (r *relay) tell(e messages.Event) {
 	case *messages.ApprovalRequested:
 		m.Approval = ev
 	case *messages.StepTaken:
-		if !r.d.bus.WatchedElsewhere(messages.KindStep) {
+		if !r.mem.bus.WatchedElsewhere(messages.KindStep) {
 			return
 		}
 		cp := *ev
 		cp.Picture = nil // Telegram's, on this member
 		m.Step = &cp
 	case *messages.SnapshotTaken:
-		if !r.d.bus.WatchedElsewhere(messages.KindSnapshot) {
+		if !r.mem.bus.WatchedElsewhere(messages.KindSnapshot) {
 			return
 		}
 		m.Snapshot = ev
 	default:
 		return
 	}
-	if err := r.d.grains.Tell(m); err != nil {
-		r.d.opts.Log.Debug("an event was not told to the other members", "err", err)
+	if err := r.mem.grains.Tell(m); err != nil {
+		r.mem.log.Debug("an event was not told to the other members", "err", err)
 	}
 }
 
@@ -148,9 +148,9 @@ func (r *relay) announce(ctx context.Context) {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	for {
-		if r.d.bus.WatchedHere(messages.KindSnapshot) {
-			if err := r.d.grains.Tell(&memberWatching{For: watchFor}); err != nil {
-				r.d.opts.Log.Debug("a watch was not told to the other members", "err", err)
+		if r.mem.bus.WatchedHere(messages.KindSnapshot) {
+			if err := r.mem.grains.Tell(&memberWatching{For: watchFor}); err != nil {
+				r.mem.log.Debug("a watch was not told to the other members", "err", err)
 			}
 		}
 		select {
@@ -173,5 +173,5 @@ func (r *relay) hear(m *memberEvent) {
 	}
 	r.heard[e] = true
 	r.mu.Unlock()
-	r.d.bus.Publish(e)
+	r.mem.bus.Publish(e)
 }

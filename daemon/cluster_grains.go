@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/grain"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
@@ -134,72 +135,68 @@ func grainTypes() (*grains.Registry, error) {
 }
 
 // local answers what another member asks of every member, on this one.
-func (d *Daemon) local(msg any) any {
+func (mem *member) local(msg any) any {
 	switch m := msg.(type) {
 	case *memberLists:
-		return d.holds()
+		return mem.holds()
 	case *memberEvent:
-		d.relay.hear(m)
+		mem.relay.hear(m)
 	case *memberWatching:
-		d.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
+		mem.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
 	default:
-		return d.handHeard(msg)
+		return mem.handHeard(msg)
 	}
 	return nil
 }
 
 // holds is what this member holds: its sessions, tasks and site requests.
-func (d *Daemon) holds() *memberHolds {
+func (mem *member) holds() *memberHolds {
 	c, cancel := context.WithTimeout(context.Background(), healthWait)
 	defer cancel()
 	h := &memberHolds{}
-	h.Sessions, _ = d.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
-	h.Tasks, _ = d.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
-	h.Approvals, _ = d.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
+	h.Sessions, _ = mem.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
+	h.Tasks, _ = mem.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
+	h.Approvals, _ = mem.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
 	return h
 }
 
-// grainMargin is kept of a caller's deadline for the answer's way back.
-const grainMargin = time.Second
-
 // startGrains joins this member to the cluster's grains; every agent call
 // and conversation control then goes through them (clusterActors).
-func (d *Daemon) startGrains() error {
-	if d.shared == nil {
-		return nil
-	}
+func (mem *member) startGrains() error {
 	types, err := grainTypes()
 	if err != nil {
 		return err
 	}
-	key, err := d.clusterKey()
+	key, err := mem.clusterKey()
 	if err != nil {
 		return err
 	}
 	if err := types.Seal(key); err != nil {
 		return err
 	}
-	adv := d.cfg.ClusterAdvertise
+	adv := mem.cfg.ClusterAdvertise
 	if adv == "" {
-		adv = d.addr
+		adv = mem.addr
 	}
 	host, _, err := net.SplitHostPort(adv)
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: the advertised address %s has no host: %w", adv, err)
 	}
-	log := d.opts.Log
+	log := mem.log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	// A member holds at most as many conversations as its browser profiles
 	// hold sessions; a full member passes new ones to a member with room.
-	slots := d.capacity(context.Background()).Sessions
-	d.grains, err = grains.Start(grains.Config{
-		Host: host, Port: d.cfg.ClusterPort, Endpoints: d.cfg.ClusterEtcd, Types: types, Logger: log,
-		Membership: d.cfg.ClusterMembership, Consul: d.cfg.ClusterConsul,
-		EtcdTLS: d.etcdTLS(), MemberTLS: d.memberTLS(),
-		Capacity: slots, Local: d.local,
-		Produce: func(conv string) actor.Actor { return &conversationGrain{d: d, conv: conv} },
+	slots := mem.capacity(context.Background()).Sessions
+	mem.grains, err = grains.Start(grains.Config{
+		Host: host, Port: mem.cfg.ClusterPort, Endpoints: mem.cfg.ClusterEtcd, Types: types, Logger: log,
+		Membership: mem.cfg.ClusterMembership, Consul: mem.cfg.ClusterConsul,
+		EtcdTLS: mem.etcdTLS(), MemberTLS: mem.memberTLS(),
+		Capacity: slots, Local: mem.local,
+		Produce: func(conv string) actor.Actor {
+			return grain.New(&conversation{mem: mem, conv: conv}, mem.log.With("conversation", conv))
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
@@ -210,20 +207,20 @@ func (d *Daemon) startGrains() error {
 // clusterKey is the key members sign what they send each other with: made
 // by the first member, kept in etcd (whoever reads etcd runs the cluster
 // anyway), read by the others.
-func (d *Daemon) clusterKey() ([]byte, error) {
+func (mem *member) clusterKey() ([]byte, error) {
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	raw := make([]byte, 32)
 	_, _ = rand.Read(raw)
 	fresh := []byte(hex.EncodeToString(raw))
-	_, err := d.shared.Create(c, shared.Keys, "members", fresh)
+	_, err := mem.shared.Create(c, shared.Keys, "members", fresh)
 	if err == nil {
 		return fresh, nil
 	}
 	if !errors.Is(err, shared.ErrExists) {
 		return nil, fmt.Errorf("daemon: --cluster: make the cluster's key: %w", err)
 	}
-	rec, ok, err := d.shared.Get(c, shared.Keys, "members")
+	rec, ok, err := mem.shared.Get(c, shared.Keys, "members")
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("daemon: --cluster: read the cluster's key: %w", err)
@@ -233,111 +230,85 @@ func (d *Daemon) clusterKey() ([]byte, error) {
 	return rec.Value, nil
 }
 
-// stopGrains leaves the grains' cluster, handing this member's
-// conversations to the others.
-func (d *Daemon) stopGrains() {
-	if d.grains != nil {
-		d.grains.Shutdown(true)
-	}
-}
-
-// conversationGrain is one conversation's grain on the member that holds
-// it. On its first message it claims the conversation for this member in
-// etcd; when the conversation was held before and its session does not run
-// here (its member was lost, or this member restarted: a member in a
-// cluster resumes no session when it starts), the task comes from etcd and
-// the agent's next act answers restarted: the page, the refs and the step
-// count start afresh, and nothing is replayed.
-type conversationGrain struct {
-	d       *Daemon
+// conversation is one conversation's grain on the member that holds it
+// (actors/grain runs it). On its first call it claims the conversation
+// for this member in etcd; when the conversation was held before and its
+// session does not run here (its member was lost, or this member
+// restarted: a member in a cluster resumes no session when it starts), the
+// task comes from etcd and the agent's next act answers restarted: the
+// page, the refs and the step count start afresh, and nothing is replayed.
+type conversation struct {
+	mem     *member
 	conv    string
 	claimed bool
 	moved   *ledger.Task // a task to adopt from a lost member, until it is
 	restart bool         // the next act answers restarted
 }
 
-// grainIdle is how long a grain without calls waits before it checks
-// whether its member still holds anything of the conversation; one that
-// holds nothing stops, so its place on the member is free for another
-// conversation (a released session's place frees within it).
-const grainIdle = 5 * time.Second
+var _ grain.Conversation = (*conversation)(nil)
 
-func (g *conversationGrain) Receive(ctx actor.Context) {
-	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		ctx.SetReceiveTimeout(grainIdle)
-	case *actor.ReceiveTimeout:
-		if !g.keeps() {
-			g.d.opts.Log.Debug("a conversation's grain stops: this member holds nothing of it", "conversation", g.conv)
-			ctx.Stop(ctx.Self()) // its member's slot is free again
-			return
-		}
-		ctx.SetReceiveTimeout(grainIdle) // protoactor cancels it once it fired
+// Arrive claims the conversation on its first call, turns away a control
+// that names nothing, and answers an agent's first act after a move.
+func (g *conversation) Arrive(msg any) any {
+	if e := g.arrive(); e != nil {
+		return &grainAnswer{Error: e}
+	}
+	switch m := msg.(type) {
 	case *grainTool:
-		if e := g.arrive(); e != nil {
-			ctx.Respond(&grainAnswer{Error: e})
-			return
-		}
 		if g.restart && m.Call.Tool == messages.ToolAct {
 			g.restart = false
-			ctx.Respond(&grainAnswer{Error: movedError(g.conv)})
-			return
+			return &grainAnswer{Error: movedError(g.conv)}
 		}
-		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
-			return answerOf(g.d.gateway.Tool(c, m.Call))
-		})
 	case *grainOwner:
-		if e := g.arrive(); e != nil {
-			ctx.Respond(&grainAnswer{Error: e})
-			return
+		if m.msg() == nil {
+			return &grainAnswer{Error: &messages.Error{Code: messages.CodeBadInput, Message: "The control names nothing to do."}}
 		}
-		msg := m.msg()
-		if msg == nil {
-			ctx.Respond(&grainAnswer{Error: &messages.Error{Code: messages.CodeBadInput, Message: "The control names nothing to do."}})
-			return
-		}
-		g.run(ctx, m.Deadline, func(c context.Context) *grainAnswer {
-			if m.Hand != nil {
-				return g.d.openHandHere(c, m.Hand)
-			}
-			r := g.d.gateway.Owner(c, msg)
-			return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
-		})
+	default:
+		return &grainAnswer{Error: messages.Errorf(messages.CodeInternal, "A conversation's grain was sent %T.", msg)}
 	}
+	return nil
 }
 
-// keeps reports whether the conversation has anything on this member: a
+// Deadline is the caller's, as the call carries it.
+func (g *conversation) Deadline(msg any) time.Time {
+	switch m := msg.(type) {
+	case *grainTool:
+		return m.Deadline
+	case *grainOwner:
+		return m.Deadline
+	}
+	return time.Time{}
+}
+
+// Run runs the call through this member's own actors.
+func (g *conversation) Run(c context.Context, msg any) any {
+	switch m := msg.(type) {
+	case *grainTool:
+		return answerOf(g.mem.gateway.Tool(c, m.Call))
+	case *grainOwner:
+		if m.Hand != nil {
+			return g.mem.openHandHere(c, m.Hand)
+		}
+		r := g.mem.gateway.Owner(c, m.msg())
+		return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
+	}
+	return nil
+}
+
+// Late is the answer to a call that did not finish before its deadline.
+func (g *conversation) Late() any {
+	return &grainAnswer{Error: messages.Errorf(messages.CodeTimeout, "Conversation %s did not answer before the call's deadline.", g.conv)}
+}
+
+// Keeps reports whether the conversation has anything on this member: a
 // session, or a task pending or running (a pending task's answer must
 // find it here).
-func (g *conversationGrain) keeps() bool {
-	if g.moved != nil || g.d.routes.Holds(g.conv) {
+func (g *conversation) Keeps() bool {
+	if g.moved != nil || g.mem.routes.Holds(g.conv) {
 		return true
 	}
-	t, ok, err := g.d.store.Task(g.conv)
+	t, ok, err := g.mem.store.Task(g.conv)
 	return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
-}
-
-// run answers with f's answer from a goroutine of its own, so the grain
-// goes on taking calls (a second act answers busy, as on one host).
-func (g *conversationGrain) run(ctx actor.Context, deadline time.Time, f func(context.Context) *grainAnswer) {
-	if deadline.IsZero() {
-		deadline = time.Now().Add(2 * time.Minute)
-	}
-	wait := time.Until(deadline)
-	fut := actor.NewFuture(ctx.ActorSystem(), max(wait, time.Millisecond))
-	to, sys := fut.PID(), ctx.ActorSystem()
-	go func() {
-		c, cancel := context.WithDeadline(context.Background(), deadline.Add(-grainMargin))
-		defer cancel()
-		sys.Root.Send(to, f(c))
-	}()
-	ctx.ReenterAfter(fut, func(res any, err error) {
-		if a, ok := res.(*grainAnswer); ok && err == nil {
-			ctx.Respond(a)
-			return
-		}
-		ctx.Respond(&grainAnswer{Error: messages.Errorf(messages.CodeTimeout, "Conversation %s did not answer before the call's deadline.", g.conv)})
-	})
 }
 
 // answerOf is a local answer as it crosses members.
@@ -358,14 +329,14 @@ func movedError(conv string) *messages.Error {
 
 // arrive claims the conversation for this member on the grain's first
 // call, and adopts its task when another member held it.
-func (g *conversationGrain) arrive() *messages.Error {
+func (g *conversation) arrive() *messages.Error {
 	if g.claimed && g.moved == nil {
 		return nil // every call after the first
 	}
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	if !g.claimed {
-		_, found, err := g.d.shared.Swap(c, shared.Homes, g.conv, []byte(g.d.memberID))
+		_, found, err := g.mem.shared.Swap(c, shared.Homes, g.conv, []byte(g.mem.memberID))
 		if err != nil {
 			return messages.CodeClusterDown.Err(err.Error())
 		}
@@ -373,7 +344,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 		// A conversation held before (by another member that was lost, or
 		// by this one before it restarted) whose session does not run here
 		// starts again from its task in etcd.
-		if found && !g.d.routes.Holds(g.conv) {
+		if found && !g.mem.routes.Holds(g.conv) {
 			if g.moved, err = g.sharedTask(c); err != nil {
 				return messages.CodeClusterDown.Err(err.Error())
 			}
@@ -382,7 +353,7 @@ func (g *conversationGrain) arrive() *messages.Error {
 	if g.moved == nil {
 		return nil
 	}
-	r := g.d.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
+	r := g.mem.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
 	if r.Error != nil && r.Error.Code != messages.CodeNoTask {
 		return r.Error // tried again on the next call
 	}
@@ -391,14 +362,14 @@ func (g *conversationGrain) arrive() *messages.Error {
 }
 
 // sharedTask is the conversation's task in etcd when it still runs.
-func (g *conversationGrain) sharedTask(c context.Context) (*ledger.Task, error) {
-	rec, ok, err := g.d.shared.Get(c, shared.Tasks, g.conv)
+func (g *conversation) sharedTask(c context.Context) (*ledger.Task, error) {
+	rec, ok, err := g.mem.shared.Get(c, shared.Tasks, g.conv)
 	if err != nil || !ok {
 		return nil, err
 	}
 	var t ledger.Task
 	if err := json.Unmarshal(rec.Value, &t); err != nil {
-		g.d.opts.Log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
+		g.mem.log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
 		return nil, nil
 	}
 	if t.State != ledger.TaskActive || !time.Now().Before(t.Expires) {

@@ -85,10 +85,10 @@ func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) 
 	raw := make([]byte, 12)
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
-	a.d.hands.screens.Store(id, m.Screen)
-	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.d.grains.Address()}}
+	a.mem.hands.screens.Store(id, m.Screen)
+	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.mem.grains.Address()}}
 	g.Deadline, _ = ctx.Deadline()
-	res, err := a.d.grains.Request(ctx, m.Conversation, g)
+	res, err := a.mem.grains.Request(ctx, m.Conversation, g)
 	ans, e := fromGrain(res, err)
 	if e == nil && ans.Error != nil {
 		e = ans.Error
@@ -98,10 +98,10 @@ func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) 
 		e = decodeOpened(ans, &op)
 	}
 	if e != nil {
-		a.d.hands.screens.Delete(id)
+		a.mem.hands.screens.Delete(id)
 		return messages.OwnerFail(e)
 	}
-	link := &remoteLink{d: a.d, member: op.Member, id: op.ID, screen: id}
+	link := &remoteLink{mem: a.mem, member: op.Member, id: op.ID, screen: id}
 	return &messages.OwnerReply{Result: &messages.HandOpened{Link: link, ID: op.ID}}
 }
 
@@ -117,9 +117,9 @@ func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
 }
 
 // openHandHere opens this member's hand for a tab on another member.
-func (d *Daemon) openHandHere(c context.Context, h *handOpen) *grainAnswer {
-	screen := &remoteScreen{d: d, member: h.From, id: h.Screen}
-	r := d.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume})
+func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
+	screen := &remoteScreen{mem: mem, member: h.From, id: h.Screen}
+	r := mem.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume})
 	if r.Error != nil {
 		return &grainAnswer{Error: r.Error}
 	}
@@ -127,23 +127,23 @@ func (d *Daemon) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 	if !ok {
 		return &grainAnswer{Error: &messages.Error{Code: messages.CodeInternal, Message: "The hand opened without a way in."}}
 	}
-	d.hands.links.Store(op.ID, op.Link)
+	mem.hands.links.Store(op.ID, op.Link)
 	screen.link.Store(&op.ID)
-	return &grainAnswer{local: &handOpened{ID: op.ID, Member: d.grains.Address()}}
+	return &grainAnswer{local: &handOpened{ID: op.ID, Member: mem.grains.Address()}}
 }
 
 // handHeard passes what another member said of a hand to its half here.
-func (d *Daemon) handHeard(msg any) any {
+func (mem *member) handHeard(msg any) any {
 	switch m := msg.(type) {
 	case *handToScreen:
-		v, ok := d.hands.screens.Load(m.Screen)
+		v, ok := mem.hands.screens.Load(m.Screen)
 		if !ok {
 			return nil
 		}
 		s := v.(messages.HandScreen)
 		switch {
 		case m.End != nil:
-			d.hands.screens.Delete(m.Screen)
+			mem.hands.screens.Delete(m.Screen)
 			s.End(m.End)
 		case m.Ping:
 			s.Ping()
@@ -151,20 +151,20 @@ func (d *Daemon) handHeard(msg any) any {
 			s.Frame(m.Frame)
 		}
 	case *handCheck:
-		v, ok := d.hands.screens.Load(m.Screen)
+		v, ok := mem.hands.screens.Load(m.Screen)
 		if !ok {
 			return &handChecked{Error: &messages.Error{Code: messages.CodeHandEnded, Message: "The tab left."}}
 		}
 		return &handChecked{Error: v.(messages.HandScreen).Check()}
 	case *handToLink:
-		v, ok := d.hands.links.Load(m.ID)
+		v, ok := mem.hands.links.Load(m.ID)
 		if !ok {
 			return nil
 		}
 		l := v.(messages.HandLink)
 		switch {
 		case m.Gone:
-			d.hands.links.Delete(m.ID)
+			mem.hands.links.Delete(m.ID)
 			l.Gone(m.Why)
 		case m.Pong:
 			l.Pong()
@@ -178,7 +178,7 @@ func (d *Daemon) handHeard(msg any) any {
 // remoteScreen is, on the member running the hand, the tab on another
 // member.
 type remoteScreen struct {
-	d      *Daemon
+	mem    *member
 	member string
 	id     string
 	link   atomic.Pointer[string] // the attachment's id, once opened
@@ -186,7 +186,7 @@ type remoteScreen struct {
 
 func (s *remoteScreen) tell(m *handToScreen) {
 	m.Screen = s.id
-	_ = s.d.grains.TellTo(s.member, m) // a member away is noticed by the hand's pings
+	_ = s.mem.grains.TellTo(s.member, m) // a member away is noticed by the hand's pings
 }
 
 func (s *remoteScreen) Frame(b []byte) { s.tell(&handToScreen{Frame: b}) }
@@ -196,7 +196,7 @@ func (s *remoteScreen) Ping()          { s.tell(&handToScreen{Ping: true}) }
 // tab's member may be gone and never say it left.
 func (s *remoteScreen) End(e *messages.Error) {
 	if id := s.link.Load(); id != nil {
-		s.d.hands.links.Delete(*id)
+		s.mem.hands.links.Delete(*id)
 	}
 	s.tell(&handToScreen{End: e})
 }
@@ -204,7 +204,7 @@ func (s *remoteScreen) End(e *messages.Error) {
 func (s *remoteScreen) Check() *messages.Error {
 	ctx, cancel := context.WithTimeout(context.Background(), handCheckWait)
 	defer cancel()
-	v, err := s.d.grains.Ask(ctx, s.member, &handCheck{Screen: s.id})
+	v, err := s.mem.grains.Ask(ctx, s.member, &handCheck{Screen: s.id})
 	if c, ok := v.(*handChecked); ok && err == nil {
 		return c.Error
 	}
@@ -213,7 +213,7 @@ func (s *remoteScreen) Check() *messages.Error {
 
 // remoteLink is, on the tab's member, the hand on another member.
 type remoteLink struct {
-	d      *Daemon
+	mem    *member
 	member string
 	id     string
 	screen string
@@ -221,13 +221,13 @@ type remoteLink struct {
 
 func (l *remoteLink) tell(m *handToLink) {
 	m.ID = l.id
-	_ = l.d.grains.TellTo(l.member, m)
+	_ = l.mem.grains.TellTo(l.member, m)
 }
 
 func (l *remoteLink) Input(in *messages.HandInput) { l.tell(&handToLink{Input: in}) }
 func (l *remoteLink) Pong()                        { l.tell(&handToLink{Pong: true}) }
 
 func (l *remoteLink) Gone(why *messages.Error) {
-	l.d.hands.screens.Delete(l.screen)
+	l.mem.hands.screens.Delete(l.screen)
 	l.tell(&handToLink{Gone: true, Why: why})
 }

@@ -58,30 +58,30 @@ func memberID(dir string) (string, error) {
 // current and feeds the controller the member list. What it starts ends
 // with stop, which waits for it; the registration itself ends with the
 // store's Close, which deletes the member's key.
-func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
-	id, err := memberID(d.cfg.DataDir)
+func (mem *member) joinCluster(ctx context.Context) (stop func(), err error) {
+	id, err := memberID(mem.cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	d.memberID = id
-	addr := d.cfg.ClusterAdvertise
+	mem.memberID = id
+	addr := mem.cfg.ClusterAdvertise
 	if addr == "" {
-		addr = d.addr
+		addr = mem.addr
 	}
 	rctx, cancel := context.WithTimeout(ctx, clusterOpenWait)
 	defer cancel()
-	reg, err := d.shared.Register(rctx, shared.Member{ID: id, Addr: addr, Capacity: d.capacity(ctx)})
+	reg, err := mem.shared.Register(rctx, shared.Member{ID: id, Addr: addr, Capacity: mem.capacity(ctx)})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: --cluster: register this member as %s: %w", id, err)
 	}
-	err = d.shared.WatchMembers(ctx, func(ms []shared.Member) {
-		d.sys.Root.Send(d.controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
+	err = mem.shared.WatchMembers(ctx, func(ms []shared.Member) {
+		mem.root.Send(mem.controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("daemon: watch the cluster's members: %w", err)
 	}
 	var wg sync.WaitGroup
-	sub := d.gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
+	sub := mem.gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
 	wg.Go(func() {
 		defer sub.Close()
 		for {
@@ -89,7 +89,7 @@ func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
 				return
 			}
 			sub.Drain()
-			reg.Update(d.capacity(ctx))
+			reg.Update(mem.capacity(ctx))
 			// A session's steps come faster than its capacity changes: the
 			// events meanwhile coalesce, and the controller is asked again
 			// at most this often.
@@ -104,22 +104,22 @@ func (d *Daemon) joinCluster(ctx context.Context) (stop func(), err error) {
 }
 
 // membership names who keeps the member list, or "" on a single host.
-func (d *Daemon) membership() string {
-	if d.shared == nil {
+func (mem *member) membership() string {
+	if mem == nil {
 		return ""
 	}
-	if d.cfg.ClusterMembership == "" {
+	if mem.cfg.ClusterMembership == "" {
 		return config.Memberships[0]
 	}
-	return d.cfg.ClusterMembership
+	return mem.cfg.ClusterMembership
 }
 
 // capacity is this member's profiles and sessions as the controller counts
 // them; zero when it does not answer in time.
-func (d *Daemon) capacity(ctx context.Context) shared.Capacity {
+func (mem *member) capacity(ctx context.Context) shared.Capacity {
 	c, cancel := context.WithTimeout(ctx, healthWait)
 	defer cancel()
-	h, e := d.gateway.Health(c)
+	h, e := mem.gateway.Health(c)
 	if e != nil {
 		return shared.Capacity{}
 	}

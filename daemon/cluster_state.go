@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/egress"
@@ -19,20 +20,20 @@ import (
 )
 
 // actors is what the surfaces call: in a cluster, through the grains.
-func (d *Daemon) actors() ui.Actors {
-	if d.grains == nil {
-		return d.gateway
+func (mem *member) actors(g *gateway.Gateway) ui.Actors {
+	if mem == nil {
+		return g
 	}
-	return clusterActors{Gateway: d.gateway, d: d}
+	return clusterActors{Gateway: g, mem: mem}
 }
 
 // sharedAgents is the controller's view of the cluster's agents: nil (an
 // interface holding nothing) on one host.
-func (d *Daemon) sharedAgents() controller.SharedAgents {
-	if d.shared == nil {
+func (mem *member) sharedAgents() controller.SharedAgents {
+	if mem == nil {
 		return nil
 	}
-	return agentsInEtcd{d.shared}
+	return agentsInEtcd{mem.shared}
 }
 
 // agentsInEtcd keeps the owner's agents under <prefix>/agents/<name>: the
@@ -75,18 +76,18 @@ func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) *message
 // watchAgents feeds the controller the cluster's agents; the first list is
 // delivered before it returns, so the member knows every agent before it
 // serves anyone.
-func (d *Daemon) watchAgents(ctx context.Context) error {
-	return d.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record) {
+func (mem *member) watchAgents(ctx context.Context) error {
+	return mem.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record) {
 		m := &controller.ClusterAgents{Agents: make([]ledger.Agent, 0, len(rs))}
 		for _, r := range rs {
 			var ag ledger.Agent
 			if err := json.Unmarshal(r.Value, &ag); err != nil || ag.Name != r.Name || ag.ID == "" || ag.TokenHash == "" {
-				d.opts.Log.Warn("the cluster's record of an agent does not decode; it is not accepted here", "agent", r.Name)
+				mem.log.Warn("the cluster's record of an agent does not decode; it is not accepted here", "agent", r.Name)
 				continue
 			}
 			m.Agents = append(m.Agents, ag)
 		}
-		d.sys.Root.Send(d.controller, m)
+		mem.root.Send(mem.controller, m)
 	})
 }
 
@@ -98,16 +99,16 @@ const taskRetry = time.Second
 // over after this one is lost knows its task and budget. Only the member
 // etcd names as holding the conversation writes it (shared.PutAsHome). A
 // write etcd does not take is tried again until a newer state replaces it.
-func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
-	sub := d.gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
+func (mem *member) mirrorTasks(ctx context.Context) (stop func()) {
+	sub := mem.gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer sub.Close()
 		pending := map[string]ledger.Task{}
 		for ctx.Err() == nil {
-			d.nextTasks(ctx, sub, pending)
+			mem.nextTasks(ctx, sub, pending)
 			for conv, t := range pending {
-				if d.putTask(ctx, t) == nil {
+				if mem.putTask(ctx, t) == nil {
 					delete(pending, conv)
 				}
 			}
@@ -118,7 +119,7 @@ func (d *Daemon) mirrorTasks(ctx context.Context) (stop func()) {
 
 // nextTasks waits up to taskRetry for task events and adds the tasks they
 // show to pending, the newest per conversation.
-func (d *Daemon) nextTasks(ctx context.Context, sub *events.Subscription, pending map[string]ledger.Task) {
+func (mem *member) nextTasks(ctx context.Context, sub *events.Subscription, pending map[string]ledger.Task) {
 	c, cancel := context.WithTimeout(ctx, taskRetry)
 	ev, err := sub.Next(c)
 	cancel()
@@ -127,30 +128,30 @@ func (d *Daemon) nextTasks(ctx context.Context, sub *events.Subscription, pendin
 	}
 	for _, e := range append([]messages.Event{ev}, sub.Drain()...) {
 		if tc, ok := e.(*messages.TaskChanged); ok {
-			pending[tc.Task.Conversation] = d.taskOf(tc.Task)
+			pending[tc.Task.Conversation] = mem.taskOf(tc.Task)
 		}
 	}
 }
 
 // taskOf is the task an event shows, with the agent's id from the ledger.
-func (d *Daemon) taskOf(v messages.TaskView) ledger.Task {
+func (mem *member) taskOf(v messages.TaskView) ledger.Task {
 	t := ledger.Task{Conversation: v.Conversation, Agent: v.Agent, Description: v.Description, State: v.State,
 		MaxSteps: v.MaxSteps, Lifetime: v.Lifetime, Created: v.Created, Started: v.Started, Expires: v.Expires,
 		EndReason: v.EndReason}
-	if stored, ok, err := d.store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
+	if stored, ok, err := mem.store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
 		t.AgentID = stored.AgentID
 	}
 	return t
 }
 
-func (d *Daemon) putTask(ctx context.Context, t ledger.Task) error {
+func (mem *member) putTask(ctx context.Context, t ledger.Task) error {
 	v, err := json.Marshal(t)
 	if err != nil {
 		return nil // cannot happen for this struct; nothing to retry
 	}
 	c, cancel := context.WithTimeout(ctx, clusterOpenWait)
 	defer cancel()
-	_, err = d.shared.PutAsHome(c, shared.Tasks, t.Conversation, d.memberID, v)
+	_, err = mem.shared.PutAsHome(c, shared.Tasks, t.Conversation, mem.memberID, v)
 	if errors.Is(err, shared.ErrNotHome) {
 		return nil // another member holds it now: its writes are the ones that count
 	}
@@ -159,11 +160,11 @@ func (d *Daemon) putTask(ctx context.Context, t ledger.Task) error {
 
 // sharedSites is the controller's view of the cluster's answers "always":
 // nil (an interface holding nothing) on one host.
-func (d *Daemon) sharedSites() controller.SharedSites {
-	if d.shared == nil {
+func (mem *member) sharedSites() controller.SharedSites {
+	if mem == nil {
 		return nil
 	}
-	return sitesInEtcd{d.shared}
+	return sitesInEtcd{mem.shared}
 }
 
 // sitesInEtcd keeps the owner's answers "always" under
@@ -205,17 +206,17 @@ func (s sitesInEtcd) DeleteSite(ctx context.Context, site string) *messages.Erro
 
 // watchSites feeds the controller the cluster's answers "always"; the
 // first list is delivered before it returns.
-func (d *Daemon) watchSites(ctx context.Context) error {
-	return d.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record) {
+func (mem *member) watchSites(ctx context.Context) error {
+	return mem.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record) {
 		m := &controller.ClusterSites{Always: make([]egress.Approval, 0, len(rs))}
 		for _, r := range rs {
 			var ap egress.Approval
 			if err := json.Unmarshal(r.Value, &ap); err != nil || ap.Site.String() == "" {
-				d.opts.Log.Warn("the cluster's record of a site answer does not decode; it is not used here", "record", r.Name)
+				mem.log.Warn("the cluster's record of a site answer does not decode; it is not used here", "record", r.Name)
 				continue
 			}
 			m.Always = append(m.Always, ap)
 		}
-		d.sys.Root.Send(d.controller, m)
+		mem.root.Send(mem.controller, m)
 	})
 }

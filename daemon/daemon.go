@@ -14,20 +14,15 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors"
-	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
-	"github.com/buddi-dev/buddi/actors/routes"
-	"github.com/buddi-dev/buddi/cluster/grains"
-	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/events"
-	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
-	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/ui"
 	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/telegram"
@@ -61,50 +56,29 @@ type Options struct {
 	ExtensionDir string
 }
 
-// hand makes the hand of one take-over.
-func (o Options) hand(conversation string, open func(context.Context) (drivers.Tabs, error)) *actor.Props {
-	cfg := o.Hand
-	cfg.Conversation, cfg.Open = conversation, open
-	if cfg.Log == nil {
-		cfg.Log = o.Log
-	}
-	return hand.Props(cfg)
-}
-
-// Daemon is one running buddi.
+// Daemon is one running buddi: the handles Shutdown closes, in reverse of
+// the order Start made them, and what tests and the load test reach.
 type Daemon struct {
-	opts       Options
-	cfg        config.Config // the configuration with settings.json's settings
-	lock       *lock
-	store      *ledger.Store
-	sys        *actor.ActorSystem
-	ledger     *actor.PID
-	desk       *actor.PID         // the desktop lock of Use my apps
-	ext        *actor.PID         // the extension connection of Your browser
-	extOnline  atomic.Bool        // an extension is connected and proven now
-	unfollow   context.CancelFunc // ends forwarding the Stop to the desktop lock
-	controller *actor.PID
-	mode       *modeRoot
-	settings   *settings
-	egress     *egressParts
-	routes     *routes.Table
-	bus        *events.Bus
-	gateway    *gateway.Gateway
-	metrics    *metrics.Registry
-	limiter    *limit.Limiter
-	telegram   *telegram.Bot
-	http       *ui.Server
-	ln         net.Listener
-	addr       string
-	shared     *shared.Store      // the cluster's etcd (--cluster); nil on one host
-	hands      remoteHands        // halves of hands across members (cluster)
-	clusterTLS *shared.TLS        // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
-	unwatch    context.CancelFunc // ends the watch of the cluster's Stop
-	memberID   string             // this member's id in the cluster
-	grains     *grains.Member     // the conversations' grains (--cluster)
-	relay      *relay             // tells the other members this one's events (--cluster)
-	notes      []string           // lines for the owner, said once serving is
-	Restarts   atomic.Int64
+	opts      Options
+	lock      *instance.Lock
+	store     *ledger.Store
+	sys       *actor.ActorSystem
+	ledger    *actor.PID
+	stop      *actor.PID // the owner's Stop, beside the ledger
+	desk      *actor.PID // the desktop lock of Use my apps
+	ext       *actor.PID // the extension connection of Your browser
+	extension extconn.Client
+	ctl       *actor.PID // the controller
+	egress    *egress.Live
+	unfollow  func() // ends the desktop lock's following of the Stop
+	member    *member
+	gateway   *gateway.Gateway
+	limiter   *limit.Limiter
+	telegram  *telegram.Bot
+	http      *ui.Server
+	ln        net.Listener // listening, not serving yet
+	addr      string
+	Restarts  atomic.Int64
 }
 
 // Start brings a daemon up, or undoes what it did and says why.
@@ -117,189 +91,64 @@ func Start(o Options) (_ *Daemon, err error) {
 			_ = d.Shutdown(ctx)
 		}
 	}()
-	dir := o.Config.DataDir
+	if err := d.open(); err != nil {
+		return nil, err
+	}
+	w := &wiring{d: d, o: o}
+	for _, step := range []func() error{w.owner, w.listen, w.desktop, w.extension, w.buildModes, w.egress,
+		w.buildSettings, w.cluster, w.stop, w.controller, w.follow, w.serve} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	w.sayNotes()
+	w.firstRun()
+	return d, nil
+}
+
+// open makes the data directory owner-only, takes its lock, opens the store
+// and starts the actor system with the ledger.
+func (d *Daemon) open() error {
+	dir := d.opts.Config.DataDir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("daemon: create the data directory %s: %w", dir, err)
+		return fmt.Errorf("daemon: create the data directory %s: %w", dir, err)
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("daemon: restrict the data directory %s: %w", dir, err)
+		return fmt.Errorf("daemon: restrict the data directory %s: %w", dir, err)
 	}
-	if d.lock, err = acquire(dir); err != nil {
-		return nil, err
+	var err error
+	if d.lock, err = instance.Acquire(dir); err != nil {
+		return err
 	}
 	if d.store, err = ledger.Open(ledger.Path(dir)); err != nil {
-		return nil, err
+		return err
 	}
-	d.sys = actors.NewSystem(o.Log)
-	d.ledger, err = d.sys.Root.SpawnNamed(ledger.Props(d.store, o.Log), "ledger")
-	if err != nil {
-		return nil, fmt.Errorf("daemon: start the ledger: %w", err)
-	}
-	return d, d.startRest()
+	d.sys = actors.NewSystem(d.opts.Log)
+	return d.spawn(&d.ledger, ledger.Props(d.store, d.opts.Log), "ledger")
 }
 
-func (d *Daemon) startRest() error {
-	o := d.opts
-	hash, created, err := ensureOwner(d.sys, d.ledger, d.store, o.Config.DataDir)
+// spawn starts an actor at the root under name, into pid.
+func (d *Daemon) spawn(pid **actor.PID, props *actor.Props, name string) error {
+	p, err := d.sys.Root.SpawnNamed(props, name)
 	if err != nil {
-		return err
+		return fmt.Errorf("daemon: start the %s: %w", name, err)
 	}
-	file, err := readSettings(o.Config.DataDir)
-	if err != nil {
-		return err
-	}
-	d.cfg = withFile(o.Config, file)
-	if err := d.startDesktop(); err != nil {
-		return err
-	}
-	if d.mode, err = d.buildModes(d.cfg, file.Mode); err != nil {
-		return err
-	}
-	d.settings = &settings{d: d, cfg: d.cfg, file: file}
-	if err := o.Config.CheckServeAddr(); err != nil {
-		return err
-	}
-	// buddi listens before the URL rules are built: its own address is
-	// never a page the browser may open.
-	if d.ln, err = net.Listen("tcp", o.Config.Addr); err != nil {
-		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", o.Config.Addr, err)
-	}
-	d.addr = d.ln.Addr().String()
-	if d.egress, err = startEgress(d.cfg.Egress, d.mode, o, d.addr); err != nil {
-		return err
-	}
-	if err := d.applyAirGap(d.egress.cfg.AirGap); err != nil {
-		return err
-	}
-	if err := d.openCluster(); err != nil {
-		return err
-	}
-	if err := d.startActors(); err != nil {
-		return err
-	}
-	if err := d.watchCluster(); err != nil {
-		return err
-	}
-	if err := d.serve(hash, created); err != nil {
-		return err
-	}
-	d.sayNotes()
-	d.firstRun()
+	*pid = p
 	return nil
 }
 
-func (d *Daemon) startActors() error {
-	o := d.opts
-	agentProfiles := d.cfg.Profiles == config.ProfilesAgent
-	if _, ok := drivers.AgentProfilesOf(d.mode); agentProfiles && !ok {
-		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", d.mode.Name())
-	}
-	d.routes = routes.New()
-	d.bus = events.New()
-	acts := d.startMetrics()
-	var err error
-	d.controller, err = d.sys.Root.SpawnNamed(controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: d.mode, Policy: d.egress.policy, Reach: d.egress.reach,
-		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
-		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
-		Shared: d.sharedStop(), Agents: d.sharedAgents(), Sites: d.sharedSites(), Membership: d.membership(),
-	}), "controller")
-	if err != nil {
-		return fmt.Errorf("daemon: start the controller: %w", err)
-	}
-	d.ext, err = d.sys.Root.SpawnNamed(extconn.Props(extconn.Config{Dir: o.Config.DataDir,
-		Name: "buddi " + o.Version + " at " + d.addr, Folder: o.extensionFolder(), Log: o.Log,
-		Limits: o.Extension, Online: &d.extOnline}), "extension")
-	if err != nil {
-		return fmt.Errorf("daemon: start the extension connection: %w", err)
-	}
-	d.gateway = gateway.New(d.sys, d.controller, d.routes, d.bus).WithExtension(d.ext)
-	var follow context.Context
-	follow, d.unfollow = context.WithCancel(context.Background())
-	d.followStop(follow)
-	return nil
-}
-
-func (d *Daemon) serve(hash string, created bool) error {
-	o := d.opts
-	ln := d.ln
-	d.ln = nil // the server owns it now
-	var err error
-	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix}})
-	if d.telegram, err = d.newTelegram(); err != nil {
-		_ = ln.Close()
-		return err
-	}
-	uc := ui.Config{Actors: d.actors(), OwnerHash: hash,
-		Version: o.Version, Started: time.Now(), Log: o.Log, AccessLog: o.AccessLog,
-		Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.reach,
-		Metrics: d.metrics, Limiter: d.limiter, Doctor: d.doctor, ExtensionIDs: extension.Accepted()}
-	if d.telegram != nil {
-		uc.Telegram = d.telegram
-	}
-	d.http, err = ui.New(uc)
-	if err != nil {
-		_ = ln.Close()
-		return fmt.Errorf("daemon: %w", err)
-	}
-	d.http.Serve(ln)
-	if d.telegram != nil {
-		d.telegram.Start()
-	}
-	if err := d.lock.record(Instance{PID: os.Getpid(), Addr: d.addr, Started: time.Now()}); err != nil {
-		return fmt.Errorf("daemon: record the instance: %w", err)
-	}
-	d.announce(created)
-	return nil
-}
-
-func (d *Daemon) announce(created bool) {
-	if d.opts.Out == nil {
-		return
-	}
-	path := d.opts.Config.DataDir + "/" + OwnerTokenFile
-	if created {
-		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s. A new owner token was written to %s (owner-only); the CLI reads it from there.\n", d.addr, path)
-	} else {
-		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
-	}
-	link := d.http.SignInLink()
-	fmt.Fprintf(d.opts.Out, "Sign in to the dashboard: %s\n(the link works once, for %d minutes; `buddi open` prints a new one)\n",
-		link.URL, int(time.Until(link.Expires).Round(time.Minute).Minutes()))
-}
-
-// SignInLink makes a one-time link that signs a browser in to the dashboard.
-func (d *Daemon) SignInLink() messages.SignInLink { return d.http.SignInLink() }
-
-// Limiter is the limiter of failed sign-ins that pairing shares.
-func (d *Daemon) Limiter() *limit.Limiter { return d.limiter }
-
-// sayNotes says the lines gathered while starting.
-func (d *Daemon) sayNotes() {
-	for _, n := range d.notes {
-		d.say(n)
-	}
-}
-
-// Addr is the address the HTTP surface listens on.
-func (d *Daemon) Addr() string { return d.addr }
-
-// Actors is the actors' client: what in-process tests and surfaces call
-// and subscribe through.
-func (d *Daemon) Actors() *gateway.Gateway { return d.gateway }
-
-// Store is the ledger's store, for tests that stall it (BeforeCommit).
-func (d *Daemon) Store() *ledger.Store { return d.store }
-
-// Shutdown stops everything in reverse dependency order: the HTTP surface,
-// the controller (its sessions, then the browsers), egress, the ledger, the
-// store. It returns when done or when ctx ends, whichever is first; what is
-// left then goes on stopping in the background, and the store stays open
-// under a ledger that has not stopped.
+// Shutdown stops everything in reverse dependency order: the surfaces
+// (Telegram, then HTTP), the cluster, the extension connection, the
+// controller (its sessions, then the browsers), the Stop's actor, egress,
+// the desktop lock, the ledger, the store. It returns when done or when ctx ends, whichever
+// is first; what is left then goes on stopping in the background, and the
+// store stays open under a ledger that has not stopped.
 func (d *Daemon) Shutdown(ctx context.Context) error {
 	var errs []error
-	errs = append(errs, d.closeTelegram(ctx))
-	if d.ln != nil { // listening, not serving yet
+	if d.telegram != nil {
+		errs = append(errs, d.telegram.Close(ctx))
+	}
+	if d.ln != nil {
 		errs = append(errs, d.ln.Close())
 	}
 	if d.http != nil {
@@ -307,26 +156,18 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
 	}
-	d.stopGrains()
-	errs = append(errs, d.closeCluster())
-	if d.ext != nil {
-		errs = append(errs, stopActor(ctx, d.sys, d.ext))
-	}
-	if d.controller != nil {
-		errs = append(errs, stopActor(ctx, d.sys, d.controller))
-	}
+	errs = append(errs, d.member.close())
+	errs = append(errs, d.halt(ctx, d.ext), d.halt(ctx, d.ctl), d.halt(ctx, d.stop))
 	if d.egress != nil {
-		errs = append(errs, d.egress.close())
+		errs = append(errs, d.egress.Close())
 	}
 	if d.unfollow != nil {
 		d.unfollow()
 	}
-	if d.desk != nil {
-		errs = append(errs, stopActor(ctx, d.sys, d.desk))
-	}
+	errs = append(errs, d.halt(ctx, d.desk))
 	ledgerDown := true
 	if d.ledger != nil {
-		err := stopActor(ctx, d.sys, d.ledger)
+		err := d.halt(ctx, d.ledger)
 		ledgerDown = err == nil
 		errs = append(errs, err)
 	}
@@ -337,14 +178,18 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.store.Close())
 	}
 	if d.lock != nil {
-		d.lock.release()
+		d.lock.Release()
 	}
 	return errors.Join(errs...)
 }
 
-// stopActor drains pid's mailbox and stops it, waiting until ctx ends.
-func stopActor(ctx context.Context, sys *actor.ActorSystem, pid *actor.PID) error {
-	f := sys.Root.PoisonFuture(pid)
+// halt drains pid's mailbox and stops it, waiting until ctx ends; nothing
+// for an actor never started.
+func (d *Daemon) halt(ctx context.Context, pid *actor.PID) error {
+	if pid == nil {
+		return nil
+	}
+	f := d.sys.Root.PoisonFuture(pid)
 	done := make(chan error, 1)
 	go func() { done <- f.Wait() }()
 	select {
@@ -358,9 +203,28 @@ func stopActor(ctx context.Context, sys *actor.ActorSystem, pid *actor.PID) erro
 	}
 }
 
-// Extension is the extension connection, for the browser driver of Your
-// browser (extconn.Call) and tests.
-func (d *Daemon) Extension() *actor.PID { return d.ext }
+// Addr is the address the HTTP surface listens on.
+func (d *Daemon) Addr() string { return d.addr }
+
+// SignInLink makes a one-time link that signs a browser in to the dashboard.
+func (d *Daemon) SignInLink() messages.SignInLink { return d.http.SignInLink() }
+
+// Limiter is the limiter of failed sign-ins that pairing shares.
+func (d *Daemon) Limiter() *limit.Limiter { return d.limiter }
+
+// Actors is the actors' client: what in-process tests and surfaces call
+// and subscribe through.
+func (d *Daemon) Actors() *gateway.Gateway { return d.gateway }
+
+// Store is the ledger's store, for tests that stall it (BeforeCommit).
+func (d *Daemon) Store() *ledger.Store { return d.store }
+
+// Telegram is the Telegram bot, nil when none is configured.
+func (d *Daemon) Telegram() *telegram.Bot { return d.telegram }
+
+// Extension is the extension connection as Your browser's driver calls
+// it, for tests that drive the driver through it.
+func (d *Daemon) Extension() extconn.Client { return d.extension }
 
 // System is the actor system, for the load harness's warm-up of its registry.
 func (d *Daemon) System() *actor.ActorSystem { return d.sys }

@@ -14,12 +14,12 @@ var sessionStates = []string{messages.StateReady, messages.StateWorking, message
 // startMetrics registers what the daemon's parts count and returns the
 // hook sessions call for every act. The surfaces add their own (hand and
 // dashboard connections).
-func (d *Daemon) startMetrics() func(string, messages.Code, time.Duration) {
-	r := metrics.New()
-	d.metrics = r
+func (w *wiring) metrics() func(string, messages.Code, time.Duration) {
+	r, d := metrics.New(), w.d
+	w.registry = r
 	r.GaugeFunc("buddi_sessions", "Browser sessions by state.", []string{"state"}, func(emit metrics.Emit) {
 		n := map[string]int{}
-		for _, s := range d.routes.Sessions() {
+		for _, s := range w.routes.Sessions() {
 			n[s.State]++
 		}
 		for _, st := range sessionStates {
@@ -35,7 +35,7 @@ func (d *Daemon) startMetrics() func(string, messages.Code, time.Duration) {
 	d.store.OnCommit(commits.ObserveDuration)
 	r.CounterFunc("buddi_egress_refusals_total", "Connections the egress guard refused, by reason (the count starts again when air-gap is turned on or off).",
 		[]string{"reason"}, func(emit metrics.Emit) {
-			for reason, n := range d.egress.refusals() {
+			for reason, n := range d.egress.Refusals() {
 				emit(float64(n), reason)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
@@ -15,25 +16,7 @@ import (
 // stallLedger holds every commit of d's ledger until the returned release
 // is called; stalled receives once a commit waits.
 func stallLedger(t *testing.T, d *daemontest.Daemon) (stalled <-chan struct{}, release func()) {
-	t.Helper()
-	hold, waiting := make(chan struct{}), make(chan struct{}, 1)
-	d.Store().BeforeCommit(func() {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-		<-hold
-	})
-	done := false
-	release = func() {
-		if !done {
-			done = true
-			d.Store().BeforeCommit(nil)
-			close(hold)
-		}
-	}
-	t.Cleanup(release)
-	return waiting, release
+	return actortest.Stall(t, d.Store())
 }
 
 // flooders adds agents enough to file n task requests: an agent may have

@@ -186,3 +186,17 @@ func browserNetwork() string {
 	_ = ns.Close()
 	return "the browser gets a network of its own whose only route is the guard (no UDP, no host addresses)"
 }
+
+// Within is Rows as a running buddi sees itself (the dashboard's
+// settings), given until ctx ends: past it, one row says the checks did
+// not finish, and they go on in the background.
+func Within(ctx context.Context, c config.Config, o Options) messages.DoctorRows {
+	done := make(chan messages.DoctorRows, 1)
+	go func() { done <- Rows(c, o) }()
+	select {
+	case rows := <-done:
+		return rows
+	case <-ctx.Done():
+		return messages.DoctorRows{{Name: "doctor", Level: Warning, Text: "The checks did not finish in time; run `buddi doctor` on the computer buddi runs on."}}
+	}
+}

@@ -1,6 +1,6 @@
 package drivers
 
-import "unicode/utf8"
+import "github.com/buddi-dev/buddi/messages"
 
 // Bounds on what a driver reports of a page: a page chooses its title and
 // URL (pushState makes URLs of any length), so neither may grow an answer
@@ -10,33 +10,20 @@ const (
 	MaxURL   = 4096 // bytes of a page URL
 )
 
-// Clip cuts s to at most n bytes on a rune boundary, marking the cut with
-// an ellipsis.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
-
 // Bound caps the outcome's page URL and titles, its tabs' included.
 func (o *Outcome) Bound() {
-	o.URL, o.Title = Clip(o.URL, MaxURL), Clip(o.Title, MaxTitle)
+	o.URL, o.Title = messages.Clip(o.URL, MaxURL), messages.Clip(o.Title, MaxTitle)
 	boundTabs(o.Tabs)
 }
 
 // Bound caps the observation's page URL and titles, its tabs' included.
 func (o *Observation) Bound() {
-	o.URL, o.Title = Clip(o.URL, MaxURL), Clip(o.Title, MaxTitle)
+	o.URL, o.Title = messages.Clip(o.URL, MaxURL), messages.Clip(o.Title, MaxTitle)
 	boundTabs(o.Tabs)
 }
 
 func boundTabs(tabs []TabInfo) {
 	for i := range tabs {
-		tabs[i].URL, tabs[i].Title = Clip(tabs[i].URL, MaxURL), Clip(tabs[i].Title, MaxTitle)
+		tabs[i].URL, tabs[i].Title = messages.Clip(tabs[i].URL, MaxURL), messages.Clip(tabs[i].Title, MaxTitle)
 	}
 }

@@ -28,3 +28,10 @@ func TestOnlyTheModeChoiceImportsTheSim(t *testing.T) {
 		}
 	}
 }
+
+// The driver interfaces are what sessions drive and modes open.
+func TestDriversImportOnlyTheContract(t *testing.T) {
+	deptest.Only(t, "drivers", map[string]string{
+		"messages": "observations, codes and the action table are the contract's",
+	})
+}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/instance"
 )
 
 var bin string
@@ -57,7 +57,7 @@ func serve(t testing.TB, dir string, env ...string) *buddi {
 		t.Fatalf("serve said %q; logs:\n%s", line, b.logs.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	token, err := daemon.ReadOwnerToken(dir)
+	token, err := instance.ReadOwnerToken(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,3 +13,10 @@ func TestEventsNeedOnlyTheContract(t *testing.T) {
 		"github.com/asynkron":       "events are read by surfaces, which import no actor runtime",
 	})
 }
+
+// The bus carries the contract's events to surfaces and actors alike.
+func TestEventsImportOnlyTheContract(t *testing.T) {
+	deptest.Only(t, "events", map[string]string{
+		"messages": "events are the contract's types",
+	})
+}

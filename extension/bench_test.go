@@ -19,7 +19,7 @@ func BenchmarkObserveAndClick(b *testing.B) {
 	s := serve(b)
 	b.Run("extension", func(b *testing.B) {
 		_, d, _ := pairedChrome(b)
-		observeAndClick(b, extdriver.New(extdriver.Config{Caller: caller{d}}), s.URL+"/count")
+		observeAndClick(b, extdriver.New(extdriver.Config{Caller: callerOf(d)}), s.URL+"/count")
 	})
 	b.Run("playwright", func(b *testing.B) {
 		drv, err := playwright.New(playwright.Config{DataDir: b.TempDir(), NoSandbox: os.Geteuid() == 0})

@@ -17,7 +17,6 @@ import (
 
 	pw "github.com/mxschmitt/playwright-go"
 
-	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
@@ -324,7 +323,7 @@ func status(t testing.TB, d *daemontest.Daemon) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, e := extconn.Call(ctx, d.System().Root, d.Extension(), "status", nil)
+	res, e := d.Extension().Call(ctx, "status", nil)
 	if e != nil {
 		t.Fatalf("the status command: %+v", e)
 	}

@@ -32,24 +32,22 @@ import (
 )
 
 // caller sends the driver's commands through the daemon's extension
-// connection, as the daemon's mode does. With BUDDI_TRACE_EXTENSION set it
-// prints each command and how long it took.
-type caller struct{ d *daemontest.Daemon }
+// connection, as the daemon's mode does (extconn.Client). With
+// BUDDI_TRACE_EXTENSION set it prints each command and how long it took.
+type caller struct{ extconn.Client }
+
+func callerOf(d *daemontest.Daemon) caller {
+	return caller{d.Extension()}
+}
 
 func (c caller) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
 	t0 := time.Now()
-	r, e := extconn.Call(ctx, c.d.System().Root, c.d.Extension(), method, params)
+	r, e := c.Client.Call(ctx, method, params)
 	if os.Getenv("BUDDI_TRACE_EXTENSION") != "" {
 		b, _ := json.Marshal(params)
 		fmt.Printf("CALL %v %s %.150s\n", time.Since(t0), method, b)
 	}
 	return r, e
-}
-
-func (c caller) Listen(fn func(extdriver.Event)) (func(), error) {
-	return extconn.Subscribe(c.d.System().Root, c.d.Extension(), func(ev *messages.ExtEvent) {
-		fn(extdriver.Event{Name: ev.Name, Tab: int(ev.Tab), Data: ev.Data})
-	})
 }
 
 // pairedChrome is real headless Chromium with the extension loaded and
@@ -125,12 +123,19 @@ func serve(t testing.TB) *site {
 func TestDriverContractInYourBrowser(t *testing.T) {
 	_, d, _ := pairedChrome(t)
 	s := serve(t)
-	drv := extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: walker.CheckTyping})
+	drv := extdriver.New(extdriver.Config{Caller: callerOf(d), CheckField: walker.CheckTyping})
 	drivertest.Run(t, drv, drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
 		Inputs: s.URL + "/inputs",
 	})
+}
+
+// TestModeContractInYourBrowser runs the mode contract on Your browser,
+// in real Chromium through the real extension, as the daemon builds it.
+func TestModeContractInYourBrowser(t *testing.T) {
+	_, d, _ := pairedChrome(t)
+	drivertest.RunMode(t, extdriver.NewMode(extdriver.Config{Caller: d.Extension(), CheckField: walker.CheckTyping}))
 }
 
 // TestAgentTabsFollowTheOwnersRules: the conversation's tabs are a buddi
@@ -142,7 +147,7 @@ func TestAgentTabsFollowTheOwnersRules(t *testing.T) {
 	_, d, popup := pairedChrome(t)
 	s := serve(t)
 	var refusedURL atomic.Value
-	drv := extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: func(f extdriver.Field, _ string) error {
+	drv := extdriver.New(extdriver.Config{Caller: callerOf(d), CheckField: func(f extdriver.Field, _ string) error {
 		if f.Type == "password" {
 			return &drivers.Error{Code: messages.CodeCredential, Message: "buddi does not type into password fields."}
 		}
@@ -293,7 +298,7 @@ func TestAnAgentWorksInYourBrowser(t *testing.T) {
 func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 	c, d, popup := pairedChrome(t)
 	s := serve(t)
-	drv := extdriver.New(extdriver.Config{Caller: caller{d}})
+	drv := extdriver.New(extdriver.Config{Caller: callerOf(d)})
 	tabs := drivertest.Open(t, drv, "hand")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/hop"})
 	obs := drivertest.Observe(t, tabs)
@@ -405,11 +410,11 @@ func TestACommandTheBrowserNeverAnswersIsAbandoned(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, e := extconn.Call(ctx, d.System().Root, d.Extension(), "status", nil)
+	_, e := d.Extension().Call(ctx, "status", nil)
 	if e == nil || e.Code != messages.CodeTimeout || !strings.Contains(e.Message, "abandon") {
 		t.Fatalf("a command the browser never answers gave %+v; want a timeout saying it was abandoned", e)
 	}
-	res, e := extconn.Call(ctx, d.System().Root, d.Extension(), "tabs", map[string]string{"conv": "none"})
+	res, e := d.Extension().Call(ctx, "tabs", map[string]string{"conv": "none"})
 	if e != nil || !strings.Contains(string(res), `"tabs"`) {
 		t.Fatalf("the command after the abandon: %s %+v", res, e)
 	}
@@ -455,7 +460,7 @@ func TestATakeOverWithYourBrowserOfflineSaysSo(t *testing.T) {
 func TestADroppedConnectionLeavesTheTabsToTheOwner(t *testing.T) {
 	c, d, popup := pairedChrome(t)
 	s := serve(t)
-	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: caller{d}}), "drop")
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: callerOf(d)}), "drop")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/form"})
 	old := drivertest.Observe(t, tabs)
 
@@ -492,7 +497,7 @@ func TestYourBrowserReadsRealDocumentation(t *testing.T) {
 	_, d, _ := pairedChrome(t)
 	docs := httptest.NewServer(browsertest.NewDocs(t).Mux)
 	t.Cleanup(docs.Close)
-	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: caller{d}}), "docs")
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: callerOf(d)}), "docs")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: docs.URL + "/book/ch04-01-what-is-ownership.html"})
 	obs := drivertest.Observe(t, tabs)
 	for _, want := range []string{`heading "What Is Ownership?"`, "Ownership is a set of rules"} {

@@ -28,3 +28,17 @@ func Unpacked(dir string) string {
 	}
 	return abs
 }
+
+// Find is the unpacked extension a developer install loads: dir when given
+// and it holds one, else the one shipped next to buddi's own program; ""
+// when none is found.
+func Find(dir string) string {
+	if dir != "" {
+		return Unpacked(dir)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return Folder(exe)
+}

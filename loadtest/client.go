@@ -49,14 +49,6 @@ type actResult struct {
 	Outcome     string `json:"outcome"`
 }
 
-// code is an answer's error code as the harness counts it, "" on success.
-func code(e *messages.Error) string {
-	if e == nil {
-		return ""
-	}
-	return string(e.Code)
-}
-
 // owner sends one owner request.
 func (c *client) owner(token, method, path string, body any) (*apiclient.Response, error) {
 	r, err := c.api.Do(context.Background(), method, path, token, body)

@@ -14,6 +14,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/instance"
 )
 
 // local is an in-process daemon on a temporary data directory, with one
@@ -122,7 +123,7 @@ func templateBytes(pages int) uint64 {
 
 func (l *local) base() string { return "http://" + l.d.Addr() }
 
-func (l *local) ownerToken() (string, error) { return daemon.ReadOwnerToken(l.dir) }
+func (l *local) ownerToken() (string, error) { return instance.ReadOwnerToken(l.dir) }
 
 func (l *local) restarts() int64 { return l.d.Restarts.Load() }
 

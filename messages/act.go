@@ -99,7 +99,7 @@ func (t *TargetRef) Describe() string {
 	return t.By + " " + quoted(t.Name)
 }
 
-func quoted(s string) string { return "\"" + clip(s) + "\"" }
+func quoted(s string) string { return "\"" + Clip(s, 60) + "\"" }
 
 // WaitInput is a wait_for condition.
 type WaitInput struct {

@@ -48,7 +48,7 @@ func checkTarget(t *TargetRef) *Error {
 	}
 	if t.Ref != "" {
 		if !validRef(t.Ref) || t.By != "" || t.Role != "" || t.Name != "" {
-			return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation, alone", clip(t.Ref))
+			return badInput("the target ref %q is not a ref like e12; use a ref from your latest observation, alone", Clip(t.Ref, 60))
 		}
 		return nil
 	}
@@ -108,7 +108,7 @@ func checkSelect(in *ActInput) error {
 
 func checkPress(in *ActInput) error {
 	if !validKey(in.Key) {
-		return badInput("the key %q is not allowed; use Enter, Tab, Escape, Backspace, Delete, Space, an arrow, Home, End, PageUp, PageDown or one character", clip(in.Key))
+		return badInput("the key %q is not allowed; use Enter, Tab, Escape, Backspace, Delete, Space, an arrow, Home, End, PageUp, PageDown or one character", Clip(in.Key, 60))
 	}
 	return checkChars(in)
 }
@@ -125,11 +125,11 @@ func checkNavigate(in *ActInput) error {
 		return badInput("navigate needs \"url\": an absolute http or https address")
 	}
 	if s := in.URLSource; s != "" && s != URLFromAgent && s != URLFromPage {
-		return badInput("urlSource %q is not known; use agent or page_link", clip(s))
+		return badInput("urlSource %q is not known; use agent or page_link", Clip(s, 60))
 	}
 	u, err := url.Parse(in.URL)
 	if err != nil || u.Scheme == "" {
-		return badInput("%q is not an absolute URL; use for example https://example.com/", clip(in.URL))
+		return badInput("%q is not an absolute URL; use for example https://example.com/", Clip(in.URL, 60))
 	}
 	return nil
 }
@@ -137,7 +137,7 @@ func checkNavigate(in *ActInput) error {
 func checkRead(in *ActInput) error {
 	for _, ref := range []string{in.Within, in.After} {
 		if ref != "" && !validRef(ref) {
-			return badInput("%q is not a ref like e12; use a ref from your latest observation", clip(ref))
+			return badInput("%q is not a ref like e12; use a ref from your latest observation", Clip(ref, 60))
 		}
 	}
 	if in.After != "" && !in.FullPage && in.Within == "" {
@@ -171,7 +171,7 @@ func checkTab(in *ActInput) error {
 		}
 		return nil
 	}
-	return badInput("tab %q is not an operation; use list, new, switch or close", clip(in.Tab))
+	return badInput("tab %q is not an operation; use list, new, switch or close", Clip(in.Tab, 60))
 }
 
 func checkWait(in *ActInput) error {
@@ -180,7 +180,7 @@ func checkWait(in *ActInput) error {
 		return badInput("wait_for needs \"wait\" with one of selector, text, url, load or ref")
 	}
 	if w.Ref != "" && !validRef(w.Ref) {
-		return badInput("wait_for's ref %q is not a ref like e12; use a ref from your latest observation", clip(w.Ref))
+		return badInput("wait_for's ref %q is not a ref like e12; use a ref from your latest observation", Clip(w.Ref, 60))
 	}
 	n := 0
 	for _, set := range []bool{w.Selector != "", w.Text != "", w.URL != "", w.Load, w.Ref != ""} {

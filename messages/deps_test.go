@@ -11,3 +11,8 @@ func TestMessagesImportsNothingOfOurs(t *testing.T) {
 		deptest.Module + "/": "the contract imports nothing of ours",
 	})
 }
+
+// The contract is the floor everything stands on.
+func TestMessagesImportsNoPackageOfBuddis(t *testing.T) {
+	deptest.Only(t, "messages", map[string]string{})
+}

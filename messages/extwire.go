@@ -166,10 +166,10 @@ func DecodeExt(b []byte) (ExtIn, *Error) {
 	case ExtEventType:
 		in = &ExtEvent{}
 	default:
-		return nil, badExt("The extension sent a message of unknown type %q.", clip(head.Type))
+		return nil, badExt("The extension sent a message of unknown type %q.", Clip(head.Type, 60))
 	}
 	if err := decodeStrict(b, in); err != nil {
-		return nil, badExt("A %s message of the extension is malformed: %s", head.Type, clip(firstLine(err.Error())))
+		return nil, badExt("A %s message of the extension is malformed: %s", head.Type, Clip(firstLine(err.Error()), 60))
 	}
 	if e := checkExt(in); e != nil {
 		return nil, e

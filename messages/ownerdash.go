@@ -20,7 +20,7 @@ func (b *OwnerBody) ChangeSettings() (any, *Error) {
 		return nil, &Error{Code: CodeBadInput, Message: "Name a setting to change: mode, channel, headless, siteApproval, airGap, browserApp or allowedApps."}
 	}
 	if s := m.SiteApproval; s != nil && *s != "off" && *s != "ask" {
-		return nil, Errorf(CodeBadInput, "siteApproval %q is not a setting; use ask or off.", clip(*s))
+		return nil, Errorf(CodeBadInput, "siteApproval %q is not a setting; use ask or off.", Clip(*s, 60))
 	}
 	return m, nil
 }

@@ -3,6 +3,7 @@ package messages
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Agent text is refused when it holds a character that can rewrite what
@@ -80,4 +81,20 @@ func checkActText(in *ActInput) *Error {
 		}
 	}
 	return nil
+}
+
+// Clip cuts s to at most n bytes on a rune boundary, marking a cut with an
+// ellipsis: the one way untrusted or unbounded text (a page's title or URL,
+// what an agent or a page wrote) is shortened before it is quoted back or
+// kept. (Telegram's own limits count UTF-16 units: ui/telegram cuts by
+// those.)
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }

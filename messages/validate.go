@@ -62,7 +62,7 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 	}
 	spec, ok := ActionOf(in.Action)
 	if !ok {
-		return badInput("%q is not an action; use one of %s", clip(in.Action), actionList)
+		return badInput("%q is not an action; use one of %s", Clip(in.Action, 60), actionList)
 	}
 	if inScript && !spec.Scriptable {
 		return badInput("a script may hold only %s, not %s", scriptList, in.Action)
@@ -105,12 +105,4 @@ func jsonProblem(err error) string {
 		return strings.TrimPrefix(err.Error(), "json: ")
 	}
 	return "it could not be read"
-}
-
-// clip shortens untrusted text quoted back in a sentence.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }

@@ -11,3 +11,8 @@ func TestMetricsImportNothingOfBuddis(t *testing.T) {
 		deptest.Module + "/": "every part feeds metrics, so it depends on none of them",
 	})
 }
+
+// Every part feeds metrics.
+func TestMetricsImportNoPackageOfBuddis(t *testing.T) {
+	deptest.Only(t, "metrics", map[string]string{})
+}

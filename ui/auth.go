@@ -84,7 +84,7 @@ func (s *Server) checkHost(ctx *fasthttp.RequestCtx) *messages.Error {
 	if s.origins.Host(string(ctx.Host())) {
 		return nil
 	}
-	return &messages.Error{Code: messages.CodeHostRefused, Message: "buddi's dashboard does not answer under the host " + clip(string(ctx.Host())) +
+	return &messages.Error{Code: messages.CodeHostRefused, Message: "buddi's dashboard does not answer under the host " + messages.Clip(string(ctx.Host()), 80) +
 		"; open it at its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use."}
 }
 
@@ -103,7 +103,7 @@ func (s *Server) checkOrigin(ctx *fasthttp.RequestCtx) *messages.Error {
 	if o != "" && s.origins.Origin(o) {
 		return nil
 	}
-	return &messages.Error{Code: messages.CodeOriginRefused, Message: "buddi refuses this request from the page at " + clip(orNone(o)) +
+	return &messages.Error{Code: messages.CodeOriginRefused, Message: "buddi refuses this request from the page at " + messages.Clip(orNone(o), 80) +
 		"; only the dashboard itself (or BUDDI_WEB_PUBLIC_ORIGIN) may make it."}
 }
 

@@ -28,3 +28,19 @@ func TestTheBinaryDoesNotLinkTheBundler(t *testing.T) {
 		deptest.Module + "/ui/web/bundle": "the front end is bundled by go generate, not at run time",
 	})
 }
+
+// The HTTP surface sees the contract, the bus and its own parts; the actors only through ui.Actors.
+func TestTheHTTPSurfaceImportsOnlyTheContractAndItsParts(t *testing.T) {
+	deptest.Only(t, "ui", map[string]string{
+		"config":     "serve's address rules are the configuration's",
+		"events":     "the dashboard socket follows the bus",
+		"messages":   "the contract",
+		"metrics":    "/metrics",
+		"secret":     "sign-in tokens are hashed there",
+		"ui/journal": "the dashboard's journal",
+		"ui/limit":   "the sign-in limiter",
+		"ui/mcp":     "MCP over HTTP",
+		"ui/origin":  "Host and Origin checks",
+		"ui/web":     "the embedded dashboard",
+	})
+}

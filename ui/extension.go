@@ -81,12 +81,12 @@ func (s *Server) checkExtension(ctx *fasthttp.RequestCtx) (string, *messages.Err
 	}
 	host := string(ctx.Host())
 	if !s.origins.Host(host) || !config.Loopback(host) {
-		return refuse("The extension must reach buddi at its loopback address, not %s.", clip(host))
+		return refuse("The extension must reach buddi at its loopback address, not %s.", messages.Clip(host, 80))
 	}
 	origin := string(ctx.Request.Header.Peek("Origin"))
 	id, ok := strings.CutPrefix(origin, "chrome-extension://")
 	if !ok || !slices.Contains(s.cfg.ExtensionIDs, id) {
-		return refuse("Only the buddi extension may open this socket, not %s.", clip(orNone(origin)))
+		return refuse("Only the buddi extension may open this socket, not %s.", messages.Clip(orNone(origin), 80))
 	}
 	return id, nil
 }

@@ -106,7 +106,7 @@ func ownerMessage(method, path string, b *messages.OwnerBody) (any, *messages.Er
 	if route, ok := ownerRoutes[key]; ok {
 		return route(b)
 	}
-	return nil, &messages.Error{Code: messages.CodeNotFound, Message: "There is no owner route " + clip(key) + "."}
+	return nil, &messages.Error{Code: messages.CodeNotFound, Message: "There is no owner route " + messages.Clip(key, 80) + "."}
 }
 
 // tell sends one owner message to the actors and waits for the answer.

@@ -226,13 +226,6 @@ func firstLine(s string) string {
 	return s
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
-
 // deadline bounds one request's wait on the actors.
 func deadline(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)

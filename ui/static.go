@@ -21,7 +21,7 @@ func (s *Server) static(ctx *fasthttp.RequestCtx, path string) {
 		a = s.assets["/"]
 	}
 	if a == nil {
-		writeError(ctx, &messages.Error{Code: messages.CodeNotFound, Message: "There is nothing at " + clip(path) +
+		writeError(ctx, &messages.Error{Code: messages.CodeNotFound, Message: "There is nothing at " + messages.Clip(path, 80) +
 			"; the dashboard is at /, the API under /api/ and MCP at /mcp."})
 		return
 	}

@@ -24,7 +24,7 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		return
 	}
 	if !slices.Contains(messages.Tools, name) {
-		writeError(ctx, &messages.Error{Code: messages.CodeUnknownTool, Message: "There is no tool " + clip(name) + "; use browser.status, browser.act or browser.task."})
+		writeError(ctx, &messages.Error{Code: messages.CodeUnknownTool, Message: "There is no tool " + messages.Clip(name, 80) + "; use browser.status, browser.act or browser.task."})
 		return
 	}
 	token, ok := bearer(ctx)

@@ -52,6 +52,29 @@ func Write(t testing.TB, sys *actor.ActorSystem, pid *actor.PID, ops ...ledger.O
 	}
 }
 
+// Stall holds every commit of store until the returned release (called at
+// the latest when the test ends); stalled receives once a commit waits.
+func Stall(t testing.TB, store *ledger.Store) (stalled <-chan struct{}, release func()) {
+	t.Helper()
+	hold, waiting := make(chan struct{}), make(chan struct{}, 1)
+	store.BeforeCommit(func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+		<-hold
+	})
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			store.BeforeCommit(nil)
+			close(hold)
+		})
+	}
+	t.Cleanup(release)
+	return waiting, release
+}
+
 // Ask sends msg to pid and returns the answer as a T, failing the test when
 // none comes or it is not a T.
 func Ask[T any](t testing.TB, sys *actor.ActorSystem, pid *actor.PID, msg any) T {

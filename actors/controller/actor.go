@@ -21,6 +21,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
@@ -54,8 +55,13 @@ type Config struct {
 	Now   func() time.Time
 	// Restarts counts session restarts (read by health and the load test).
 	Restarts *atomic.Int64
-	// Carry keeps what the controller decided across its own restarts.
+	// Carry keeps what the controller must know across its own restarts.
 	Carry *Carry
+	// Stops shows the owner's Stop as the stop actor (Stop) decided it;
+	// the controller follows Stop's decisions and fans them out. Nil
+	// Stops: never stopped.
+	Stops *stop.Board
+	Stop  *actor.PID
 	// Settings is the install's browser settings (nil: fixed at start, and
 	// the settings routes say so).
 	Settings Settings
@@ -64,12 +70,10 @@ type Config struct {
 	// Limits are the agents' rate limits, shared with the sessions; they
 	// outlive the controller's restarts.
 	Limits *limits.Agents
-	// Shared is the cluster's Stop flag in etcd; nil on a single host. With
-	// it, the controller refuses new work until a *messages.ClusterStop
-	// says etcd answers.
-	Shared SharedStop
 	// Membership names who keeps the cluster's member list (etcd, k8s or
-	// consul), for the health answer; "" on a single host.
+	// consul), for the health answer; "" on a single host. In a cluster
+	// the controller refuses new work until the stop actor says etcd
+	// answers, and resumes no session when it starts.
 	Membership string
 	// Agents is the cluster's list of agents in etcd; nil on a single host.
 	Agents SharedAgents
@@ -78,58 +82,19 @@ type Config struct {
 	Sites SharedSites
 }
 
-// Carry is the controller's state that must survive its restart: a Stop
-// or a resume decided but perhaps not yet in the ledger.
+// Carry is the controller's state that must survive its restart: the
+// browser install under way and the cluster's member list.
 type Carry struct {
 	mu      sync.Mutex
-	stop    *ledger.Stop
 	install install
-	cluster clusterView
 	members *messages.ClusterMembers
-	// writing gives the controller's writes to the cluster's etcd turns,
-	// across its restarts.
-	writing sync.Mutex
-	// gen numbers the Stop and resume decisions across restarts; due is
-	// the decision etcd has not taken yet (0: none), which a restarted
-	// controller writes again.
-	gen, due int
-}
-
-// nextGen numbers a new decision.
-func (c *Carry) nextGen() int { c.mu.Lock(); defer c.mu.Unlock(); c.gen++; return c.gen }
-
-func (c *Carry) lastGen() int { c.mu.Lock(); defer c.mu.Unlock(); return c.gen }
-
-func (c *Carry) setDue(gen int) { c.mu.Lock(); c.due = gen; c.mu.Unlock() }
-
-// landed clears due when decision gen was the one due.
-func (c *Carry) landed(gen int) {
-	c.mu.Lock()
-	if c.due == gen {
-		c.due = 0
-	}
-	c.mu.Unlock()
-}
-
-func (c *Carry) dueGen() int { c.mu.Lock(); defer c.mu.Unlock(); return c.due }
-
-func (c *Carry) setStop(s ledger.Stop) { c.mu.Lock(); c.stop = &s; c.mu.Unlock() }
-
-func (c *Carry) lastStop() (ledger.Stop, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.stop == nil {
-		return ledger.Stop{}, false
-	}
-	return *c.stop, true
 }
 
 // Actor is the controller: a thin router over its parts (agents, tasks,
 // sites, the profile pool) and the sessions it supervises.
 type Actor struct {
 	cfg      Config
-	stop     ledger.Stop
-	stops    *stopping
+	fanned   uint64 // one more than the newest Stop decision told to the sessions
 	agents   *registry.Registry
 	tasks    *tasks.Book
 	sites    *sitegate.Gate
@@ -169,6 +134,9 @@ func Props(cfg Config) *actor.Props {
 	if cfg.Carry == nil {
 		cfg.Carry = &Carry{}
 	}
+	if cfg.Stops == nil {
+		cfg.Stops = stop.NewBoard(stop.View{})
+	}
 	if cfg.Limits == nil {
 		cfg.Limits = limits.New(cfg.Now)
 	}
@@ -203,8 +171,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.ended(ctx, m)
 	case *actor.Terminated:
 		a.terminated(ctx, m.Who)
-	case *stopSaved:
-		a.stopSaved(ctx, m)
+	case *stop.Changed:
+		a.stopChanged(ctx, m)
 	case *settingsApplied:
 		a.settingsApplied(ctx, m)
 	default:
@@ -232,10 +200,6 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		ctx.Respond(&messages.OwnerReply{Result: a.tasks.List()})
 	case messages.Conversational:
 		a.forwardControl(ctx, m.Target())
-	case *messages.StopAll:
-		a.stopAll(ctx)
-	case *messages.ResumeAll:
-		a.resumeAll(ctx)
 	case *messages.ListSessions:
 		ctx.Respond(&messages.OwnerReply{Result: a.cfg.Routes.Sessions()})
 	case *messages.AddAgent:
@@ -305,13 +269,13 @@ func (a *Actor) dashboard(ctx actor.Context) bool {
 }
 
 func (a *Actor) health() *messages.Health {
-	h := &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
+	h := &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stopped(),
 		Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load()),
 		Unhandled: int(actors.UnhandledCount())}
 	if a.pool != nil {
 		h.Capacity = a.pool.Capacity()
 	}
-	if a.cfg.Shared != nil {
+	if a.clustered() {
 		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList()}
 		if e := a.clusterDown(); e != nil {
 			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message

@@ -12,6 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
@@ -26,6 +27,7 @@ type world struct {
 	bus    *events.Bus
 	mode   *sim.Mode
 	pid    *actor.PID
+	stop   *actor.PID // the owner's Stop, beside the controller
 }
 
 func start(t *testing.T) *world {
@@ -33,16 +35,29 @@ func start(t *testing.T) *world {
 	w := &world{sys: actortest.System(t), routes: routes.New(), bus: events.New(), mode: sim.NewMode(sim.Config{}, 1)}
 	var led *actor.PID
 	w.store, led = actortest.Ledger(t, w.sys)
+	board, err := stop.Open(w.store, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.stop = w.sys.Root.Spawn(stop.Props(stop.Config{Board: board, Ledger: led, Bus: w.bus}))
+	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.stop).Wait() })
 	clock := actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	w.pid = w.sys.Root.Spawn(controller.Props(controller.Config{Store: w.store, Ledger: led, Mode: w.mode,
-		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}))
+		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler), Stops: board, Stop: w.stop}))
 	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.pid).Wait() })
 	return w
 }
 
+// owner answers an owner control as the gateway sends it: the Stop and
+// resume of all access to the stop actor, the rest to the controller.
 func (w *world) owner(t *testing.T, msg any) messages.Answer {
 	t.Helper()
-	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, msg)
+	to := w.pid
+	switch msg.(type) {
+	case *messages.StopAll, *messages.ResumeAll:
+		to = w.stop
+	}
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, to, msg)
 	if r.Error != nil {
 		t.Fatalf("%T: %v", msg, r.Error)
 	}
@@ -75,32 +90,6 @@ func TestAnAgentWithATaskIsRoutedToItsSession(t *testing.T) {
 	}
 	if list := w.owner(t, &messages.ListSessions{}).(messages.SessionList); len(list) != 1 || list[0].StepsUsed != 1 {
 		t.Fatalf("sessions = %+v", list)
-	}
-}
-
-func TestStopActsAtOnceAndIsSaved(t *testing.T) {
-	w := start(t)
-	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
-	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"})
-	stops := w.bus.Subscribe(events.Filter{Kinds: messages.KindStop})
-	defer stops.Close()
-	res := w.owner(t, &messages.StopAll{}).(*messages.StopResult)
-	if !res.Stopped || res.Sessions != 1 {
-		t.Fatalf("stop = %+v", res)
-	}
-	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error == nil || r.Error.Code != messages.CodeStopped {
-		t.Fatalf("an act during the Stop: %+v", r.Error)
-	}
-	if stop, err := w.store.Stop(); err != nil || !stop.Stopped {
-		t.Fatalf("the answered Stop is not in the ledger: %+v %v", stop, err)
-	}
-	eventstest.Await(t, stops, "for the Stop to be settled and saved", func(ev messages.Event) bool {
-		s := ev.(*messages.StopChanged)
-		return s.Stopped && s.Saved && s.Settled
-	})
-	w.owner(t, &messages.ResumeAll{})
-	if r := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); r.Error != nil {
-		t.Fatalf("after resuming: %v", r.Error)
 	}
 }
 

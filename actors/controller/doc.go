@@ -9,9 +9,12 @@
 // browser first, and it opens the owner's own browser sessions ("Open a
 // browser"): conversations of the built-in agent "owner", which has no
 // token, each with a task the owner gave.
-// It owns the global Stop and spawns every session as its child. The ledger
-// is its sibling under the root, so that the controller's own restart never
-// restarts the only writer of the store.
+// It spawns every session as its child. The ledger and the owner's Stop
+// (actors/stop) are its siblings under the root, so that the controller's
+// own restart never restarts the only writer of the store nor loses a
+// Stop: the controller follows the stop actor's decisions, refuses agents
+// while one holds, fans a Stop out to the sessions and says when they
+// dropped their work (stop.Settled).
 //
 // Agents are known by an ID given once and never reused: tasks, sessions
 // and routes belong to the ID, so an agent removed and added again under
@@ -30,9 +33,9 @@
 // Concurrency: all state is touched only in Receive; the routing table is
 // written only from here. Messages are never changed after they are
 // received: a call let through becomes a new AgentCall for the session,
-// which answers the caller directly. Owner writes (tasks, agents, sites,
-// Stop) go to the ledger's owner lane; a Stop and a resume act at once and
-// are retried until durable, and answered when both are done. A message the
+// which answers the caller directly. Owner writes (tasks, agents, sites)
+// go to the ledger's owner lane. The Stop is read from the stop actor's
+// Board, never kept here. A message the
 // controller does not know is logged and counted. Stopping the controller
 // stops its sessions, then closes the browsers through the mode, bounded
 // by a deadline.

@@ -28,7 +28,7 @@ func (a *Actor) openBrowser(ctx actor.Context, m *messages.OpenBrowser) {
 		conv = messages.OwnerAgent + "-" + shortID()
 	}
 	switch {
-	case a.stop.Stopped:
+	case a.stopped():
 		ctx.Respond(fail(&messages.Error{Code: messages.CodeStopped,
 			Message: "All browser access is stopped; resume access first, then open a browser."}))
 		return

@@ -37,6 +37,9 @@ type ClusterAgents struct{ Agents []ledger.Agent }
 // answer is a *messages.OwnerReply.
 type Adopt struct{ Task ledger.Task }
 
+// sharedWait bounds the owner's wait for etcd to commit a change.
+const sharedWait = 10 * time.Second
+
 // sharedCall runs f off the mailbox, bounded by sharedWait, and then cont
 // with its answer in the mailbox.
 func (a *Actor) sharedCall(ctx actor.Context, f func(context.Context) *messages.Error, cont func(*messages.Error)) {

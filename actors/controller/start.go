@@ -47,12 +47,6 @@ func (a *Actor) start(ctx actor.Context) {
 		own, _ = drivers.AgentProfilesOf(a.cfg.Mode)
 	}
 	a.pool = pool.New(a.cfg.Mode, drivers.PerProfile, own)
-	a.stops = newStopping()
-	must(func() (err error) { a.stop, err = st.Stop(); return })
-	if s, ok := a.cfg.Carry.lastStop(); ok {
-		a.stop = s // decided before a restart, perhaps not stored yet
-	}
-	a.reshare(ctx)
 	a.chat = a.loadChat()
 	agents, err := st.Agents()
 	must(func() error { return err })
@@ -68,7 +62,8 @@ func (a *Actor) start(ctx actor.Context) {
 	a.sites = a.loadSites(ctx)
 	a.apps = a.loadApps(ctx)
 	a.pushRoutes()
-	if a.cfg.Shared != nil {
+	a.follow(ctx)
+	if a.clustered() {
 		return // in a cluster a session starts again where its conversation is next called (Adopt)
 	}
 	for _, t := range a.tasks.All() {

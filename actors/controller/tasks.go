@@ -144,7 +144,7 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	waiting = waiting && t.State == ledger.TaskPending
 	down := a.clusterDown()
 	switch {
-	case a.stop.Stopped:
+	case a.stopped():
 		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
 	case down != nil:
 		return down

@@ -40,7 +40,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		return
 	}
 	e2 := a.sessions[m.Conversation]
-	if m.Tool == messages.ToolStatus && (a.stop.Stopped || e2 == nil) {
+	if m.Tool == messages.ToolStatus && (a.stopped() || e2 == nil) {
 		a.status(ctx, m.Conversation)
 		return
 	}
@@ -83,7 +83,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 // status answers browser.status without a session, off the mailbox: the
 // mode's report may read the disk.
 func (a *Actor) status(ctx actor.Context, conv string) {
-	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stop.Stopped,
+	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stopped(),
 		Conversation: conv, State: messages.StateNoSession, Reach: reachNow(a.cfg.Reach)}
 	if t, ok := a.tasks.Get(conv); ok {
 		v := tasks.View(t)
@@ -110,7 +110,7 @@ func reachNow(reach func() *messages.Reach) *messages.Reach {
 // refusal is why no new work runs now (the owner's Stop, or a cluster
 // member that cannot reach etcd), or nil.
 func (a *Actor) refusal(m *messages.ToolCall) *messages.Error {
-	if a.stop.Stopped {
+	if a.stopped() {
 		return a.surfaceOf(m.Conversation).Over(m.Surface).Stopped()
 	}
 	return a.clusterDown()

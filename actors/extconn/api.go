@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -84,4 +85,27 @@ func Call(ctx context.Context, root *actor.RootContext, pid *actor.PID, method s
 
 func offline() *messages.Error {
 	return messages.Errorf(messages.CodeBrowserOffline, "Your browser is not connected to buddi; open Chrome with the buddi extension, or pair it in Settings.")
+}
+
+// Client is the connection as the extension driver calls it
+// (drivers/extension's Caller, Connection and Listener): commands and
+// listeners go to the actor at PID, and Online reads the flag the actor
+// keeps (Config.Online) without asking it.
+type Client struct {
+	Root *actor.RootContext
+	PID  *actor.PID
+	Flag *atomic.Bool
+}
+
+// Call sends one command and waits for its reply within ctx.
+func (c Client) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
+	return Call(ctx, c.Root, c.PID, method, params)
+}
+
+// Online reports whether an extension is connected and proven now.
+func (c Client) Online() bool { return c.Flag != nil && c.Flag.Load() }
+
+// Listen hears the live extension's events until the returned stop.
+func (c Client) Listen(fn func(*messages.ExtEvent)) (func(), error) {
+	return Subscribe(c.Root, c.PID, fn)
 }

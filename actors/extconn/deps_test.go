@@ -17,13 +17,12 @@ func TestExtconnKnowsNoDriverOrSurface(t *testing.T) {
 	})
 }
 
-// The extension package is a leaf: the doctor, the daemon and the actor
-// read its ids and record.
-func TestExtensionPackageIsALeaf(t *testing.T) {
-	deptest.Check(t, deptest.Module+"/extension", map[string]string{
-		deptest.Module + "/actors":   "the extension package holds files and ids, no actor",
-		deptest.Module + "/ui":       "the extension package knows no surface",
-		deptest.Module + "/messages": "the extension package needs not even the contract",
-		deptest.Module + "/daemon":   "the daemon imports the extension package, not the other way",
+// The connection of Your browser's extension carries commands; the driver decides them.
+func TestExtconnImportsOnlyTheRuntimeTheExtensionAndTheContract(t *testing.T) {
+	deptest.Only(t, "actors/extconn", map[string]string{
+		"actors":    "the actor runtime",
+		"extension": "the extension's ids and record",
+		"messages":  "the extension's wire",
+		"secret":    "pairing codes and keys",
 	})
 }

@@ -35,12 +35,14 @@ type Gateway struct {
 	routes     *routes.Table
 	bus        *events.Bus
 	extension  *actor.PID // the extension connection; nil: none runs
+	stop       *actor.PID // the owner's Stop and its one owner
 }
 
 // New returns the client of the actors: calls go to controller or, routed
-// by table, to sessions; subscriptions go to bus.
-func New(sys *actor.ActorSystem, controller *actor.PID, table *routes.Table, bus *events.Bus) *Gateway {
-	return &Gateway{sys: sys, controller: controller, routes: table, bus: bus}
+// by table, to sessions; the owner's Stop and resume of all access go to
+// stop, their one owner; subscriptions go to bus.
+func New(sys *actor.ActorSystem, controller, stop *actor.PID, table *routes.Table, bus *events.Bus) *Gateway {
+	return &Gateway{sys: sys, controller: controller, stop: stop, routes: table, bus: bus}
 }
 
 // WithExtension sends the extension's owner messages (messages.ForExtension)
@@ -67,11 +69,14 @@ func (g *Gateway) Tool(ctx context.Context, c *messages.ToolCall) (*messages.Too
 // Owner answers one owner control (a message of messages/owner.go).
 func (g *Gateway) Owner(ctx context.Context, msg any) *messages.OwnerReply {
 	to := g.controller
-	if _, ok := msg.(messages.ForExtension); ok {
+	switch msg.(type) {
+	case messages.ForExtension:
 		if g.extension == nil {
 			return messages.OwnerFail(messages.Errorf(messages.CodeNotAvailable, "This buddi runs without the browser extension's connection."))
 		}
 		to = g.extension
+	case *messages.StopAll, *messages.ResumeAll:
+		to = g.stop
 	}
 	res, err := g.ask(ctx, to, msg)
 	if err != nil {

@@ -13,3 +13,11 @@ func TestLedgerStoresRecordsNotPolicies(t *testing.T) {
 		deptest.Module + "/ui":      "the ledger knows no surface",
 	})
 }
+
+// The only writer of the store.
+func TestLedgerImportsOnlyTheRuntimeAndTheContract(t *testing.T) {
+	deptest.Only(t, "actors/ledger", map[string]string{
+		"actors":   "the actor runtime",
+		"messages": "records and refusals carry the contract's codes",
+	})
+}

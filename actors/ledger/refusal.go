@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // refusalSeq tells apart refusals recorded in the same instant.
@@ -21,20 +22,10 @@ const MaxRefusalText = 1024
 // stores r.Bounded(): the session's refusals, and through RecordRefusal the
 // controller's and the browser's own.
 func (r Refusal) Bounded() Refusal {
-	r.Conversation, r.Agent = clipText(r.Conversation), clipText(r.Agent)
-	r.Action, r.URL, r.Code = clipText(r.Action), clipText(r.URL), clipText(r.Code)
+	for _, s := range []*string{&r.Conversation, &r.Agent, &r.Action, &r.URL, &r.Code} {
+		*s = messages.Clip(*s, MaxRefusalText)
+	}
 	return r
-}
-
-func clipText(s string) string {
-	if len(s) <= MaxRefusalText {
-		return s
-	}
-	i := MaxRefusalText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 // RecordRefusal adds r, bounded, to the air-gap refusal record without
@@ -49,4 +40,20 @@ func RecordRefusal(ctx actor.SenderContext, ledger *actor.PID, r Refusal) {
 	r.At = r.At.UTC()
 	id := fmt.Sprintf("%s/%08d/%s", r.At.Format("20060102T150405.000000000"), refusalSeq.Add(1)%1e8, r.Conversation)
 	ctx.Send(ledger, &Write{Ops: []Op{Put(RefusalKey(id), r)}})
+}
+
+// BrowserRefusals is the hook a browser driver tells the refusals it made
+// itself (a redirect hop, a link a click followed, a history step, a
+// popup, a frame; Config.OnRefused): the air-gap ones go to the record at
+// pid, with the conversation's agent as agentOf names it. The session
+// records the refusals it decides before dispatch; between the two, every
+// air-gap refusal is in the record.
+func BrowserRefusals(ctx actor.SenderContext, pid *actor.PID, agentOf func(conv string) string) func(conv, url string, err error) {
+	return func(conv, url string, err error) {
+		if messages.CodeOf(err) != messages.CodeAirGap {
+			return
+		}
+		RecordRefusal(ctx, pid, Refusal{Conversation: conv, Agent: agentOf(conv),
+			Action: "browser", URL: url, Code: string(messages.CodeAirGap)})
+	}
 }

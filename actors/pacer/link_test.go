@@ -68,7 +68,6 @@ type serverSide struct {
 }
 
 type wire struct {
-	mu     sync.Mutex
 	conn   *gws.Conn
 	frames chan []byte
 	done   chan struct{}

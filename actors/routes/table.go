@@ -158,6 +158,16 @@ func (t *Table) Holds(conv string) bool {
 	return t.sessions[conv] != nil
 }
 
+// AgentOf names the agent of conv's session, or "" when none runs here.
+func (t *Table) AgentOf(conv string) string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if s := t.sessions[conv]; s != nil {
+		return s.Shown().Agent
+	}
+	return ""
+}
+
 // Reset forgets every agent and session: a restarted controller pushes its
 // own view again.
 func (t *Table) Reset() {

@@ -154,7 +154,7 @@ func (a *Actor) prepareSteps(in *messages.ActInput, approved bool) *messages.Err
 		if messages.Spec(s.Action).Mutating {
 			if s.Observation != a.ev.id {
 				return &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
-					"Script step %d names observation %q, not the latest one; observe again.", i+1, clip(s.Observation))}
+					"Script step %d names observation %q, not the latest one; observe again.", i+1, messages.Clip(s.Observation, 60))}
 			}
 			if e := a.checkInput(); e != nil {
 				return e
@@ -205,13 +205,6 @@ func restartedResult() *messages.ToolResult {
 func source(s string, approved bool) string {
 	if s == "" || s == messages.URLFromPage && approved {
 		return messages.URLFromAgent // the default: the agent chose the URL itself
-	}
-	return s
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
 	}
 	return s
 }

@@ -179,11 +179,3 @@ func (a *Actor) pause(ctx actor.Context, reason string) {
 	a.persist(ctx)
 	a.cfg.Log.Info("session paused", "conversation", a.cfg.Conversation, "reason", reason)
 }
-
-// upperFirst starts a hint with a capital, to open a sentence.
-func upperFirst(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}

@@ -47,7 +47,7 @@ func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Error) {
 	if in.Observation != e.id || e.id == "" {
 		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(
-			"Observation %q is not the latest one; act on the newest observation id.", clip(in.Observation))}
+			"Observation %q is not the latest one; act on the newest observation id.", messages.Clip(in.Observation, 60))}
 	}
 	if !e.fresh {
 		return nil, &messages.Error{Code: messages.CodeStaleObservation, Message: fmt.Sprintf(

@@ -12,3 +12,8 @@ func TestGrainsImportNothingOfBuddis(t *testing.T) {
 		"github.com/cockroachdb": "grains hold no per-host data; that stays with the ledger",
 	})
 }
+
+// The grain runtime is protoactor plumbing under the member wiring.
+func TestGrainsImportNoPackageOfBuddis(t *testing.T) {
+	deptest.Only(t, "cluster/grains", map[string]string{})
+}

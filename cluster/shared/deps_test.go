@@ -13,3 +13,8 @@ func TestSharedStateImportsNothingOfBuddis(t *testing.T) {
 		"github.com/cockroachdb": "shared state lives in etcd; per-host data stays with the ledger",
 	})
 }
+
+// Shared state is etcd plumbing under the member wiring.
+func TestSharedStateImportsNoPackageOfBuddis(t *testing.T) {
+	deptest.Only(t, "cluster/shared", map[string]string{})
+}

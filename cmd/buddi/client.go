@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/apiclient"
-	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/instance"
 )
 
 // ownerTimeout bounds one owner command's request.
@@ -17,7 +17,7 @@ const ownerTimeout = 60 * time.Second
 // ownerClient reads the owner token and finds the daemon's address: --addr
 // when given, else the running daemon's serve.json, else the default.
 func ownerClient(f *flags) (*apiclient.Owner, error) {
-	token, err := daemon.ReadOwnerToken(f.cfg.DataDir)
+	token, err := instance.ReadOwnerToken(f.cfg.DataDir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("there is no owner token in %s; start buddi there once with `buddi serve --data %s`", f.cfg.DataDir, f.cfg.DataDir)
 	}
@@ -42,11 +42,11 @@ func daemonAddr(f *flags) (string, error) {
 	if f.addrSet {
 		return f.cfg.Addr, nil
 	}
-	inst, err := daemon.ReadInstance(f.cfg.DataDir)
+	inst, err := instance.ReadInstance(f.cfg.DataDir)
 	switch {
 	case err == nil:
 		return inst.Addr, nil
-	case errors.Is(err, daemon.ErrUntrustedInstance):
+	case errors.Is(err, instance.ErrUntrustedInstance):
 		return "", err
 	}
 	return f.cfg.Addr, nil

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/doctor"
+	"github.com/buddi-dev/buddi/drivers/native"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -20,15 +21,15 @@ func doctorCmd(e *env, args []string) int {
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
-	rows := doctor.Rows(f.cfg, doctor.Options{TokenFile: daemon.OwnerTokenFile, Launch: true,
+	rows := doctor.Rows(f.cfg, doctor.Options{TokenFile: instance.OwnerTokenFile, Launch: true,
 		InUse: func() (string, int, bool) {
-			inst, err := daemon.ReadInstance(f.cfg.DataDir)
+			inst, err := instance.ReadInstance(f.cfg.DataDir)
 			return inst.Addr, inst.PID, err == nil && running(inst.Addr)
 		},
 		Serving: func() (string, string) {
-			inst, err := daemon.ReadInstance(f.cfg.DataDir)
+			inst, err := instance.ReadInstance(f.cfg.DataDir)
 			switch {
-			case errors.Is(err, daemon.ErrUntrustedInstance):
+			case errors.Is(err, instance.ErrUntrustedInstance):
 				return "", strings.TrimPrefix(err.Error(), "daemon: ") + "."
 			case err != nil:
 				return "", ""
@@ -36,7 +37,9 @@ func doctorCmd(e *env, args []string) int {
 			return inst.Addr, ""
 		},
 		Telegram: func() (messages.TelegramView, bool, error) { return telegramView(f.cfg) },
-		Computer: func(ctx context.Context) messages.Permissions { return daemon.ComputerPermissions(ctx, f.cfg, false) },
+		Computer: func(ctx context.Context) messages.Permissions {
+			return native.PermissionsOf(ctx, f.cfg.ComputerHelper, false)
+		},
 	})
 	tb := newTable(e.stdout)
 	for _, r := range rows {

@@ -9,15 +9,15 @@ import (
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/config"
-	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 )
 
 // telegramView reads the pairing from the running buddi serve (live), else
 // from the store.
 func telegramView(c config.Config) (v messages.TelegramView, live bool, err error) {
-	if inst, err := daemon.ReadInstance(c.DataDir); err == nil && running(inst.Addr) {
-		token, err := daemon.ReadOwnerToken(c.DataDir)
+	if inst, err := instance.ReadInstance(c.DataDir); err == nil && running(inst.Addr) {
+		token, err := instance.ReadOwnerToken(c.DataDir)
 		if err != nil {
 			return v, true, err
 		}

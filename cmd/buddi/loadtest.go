@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/loadtest"
 )
 
@@ -157,7 +157,7 @@ func (lf *loadTestFlags) members(c *loadtest.Config, dataDir string) error {
 	}
 	c.Target, c.Members = targets[0], targets[1:]
 	if len(tokens) == 0 {
-		token, err := daemon.ReadOwnerToken(dataDir)
+		token, err := instance.ReadOwnerToken(dataDir)
 		if err != nil {
 			return fmt.Errorf("--target needs the owner token: pass --owner-token, or --data with the target's data directory (%s has none)", dataDir)
 		}

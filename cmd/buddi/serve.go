@@ -14,6 +14,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/instance"
 )
 
 func init() {
@@ -70,7 +71,7 @@ func serve(e *env, args []string) int {
 // startProblem turns a start failure into one sentence.
 func startProblem(err error, dir string) string {
 	switch {
-	case errors.Is(err, daemon.ErrRunning):
+	case errors.Is(err, instance.ErrRunning):
 		return "another buddi serve already uses " + dir + afterColon(err.Error()) + "."
 	case errors.Is(err, ledger.ErrLocked):
 		return "the store in " + dir + " is locked by another process; stop it or use another --data."

@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/instance"
 )
 
 // Daemon is an in-process daemon with a client.
@@ -45,7 +46,7 @@ func Start(t testing.TB, dir string, o daemon.Options) *Daemon {
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	token, err := daemon.ReadOwnerToken(dir)
+	token, err := instance.ReadOwnerToken(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

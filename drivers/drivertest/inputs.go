@@ -3,7 +3,6 @@ package drivertest
 import (
 	"embed"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -91,34 +90,28 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 			}
 			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values}
 			_, err = tabs.Do(ctx(t), a)
-			if msg := c.judge(err, echoed(t, tabs)); msg != "" {
-				t.Fatalf("%s on %s %q: %s", c.kind, c.role, c.name, msg)
-			}
+			c.check(t, err, echoed(t, tabs))
 		})
 	}
 }
 
-// judge says what is wrong with the answer err and the page's echo for c,
-// or "" when the driver did what the case wants.
-func (c inputCase) judge(err error, echo string) string {
+// check fails t unless the input went as the case says: it reached the
+// page's input event, or it was refused with the case's code in one
+// sentence that does not quote the value, and nothing reached the page.
+func (c inputCase) check(t *testing.T, err error, echo string) {
 	field, _, _ := strings.Cut(c.echo, "=")
-	said := ""
-	if err != nil {
-		said = sentence(err)
-	}
 	switch {
 	case c.code == "" && err != nil:
-		return err.Error()
+		t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
 	case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
-		return fmt.Sprintf("the page's input event saw\n%s\nwant echo %s", echo, c.echo)
+		t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
 	case c.code != "" && drivers.CodeOf(err) != c.code:
-		return fmt.Sprintf("gave %v; want %s", err, c.code)
+		t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
 	case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
-		return "the refused input reached the page:\n" + echo
-	case c.code != "" && (strings.Contains(said, c.value) || strings.Count(said, ". ") > 0 || !strings.HasSuffix(said, ".")):
-		return fmt.Sprintf("the refusal %q quotes the value or is not one sentence", said)
+		t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
+	case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
+		t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
 	}
-	return ""
 }
 
 // sentence is what an agent reads of err.

@@ -53,12 +53,5 @@ type Connection interface {
 // navigations, a tab gone), and "dropped" when the connection goes. fn
 // must not block.
 type Listener interface {
-	Listen(fn func(Event)) (stop func(), err error)
-}
-
-// Event is one of the extension's events.
-type Event struct {
-	Name string // "frame", "navigated", "gone", or "dropped"
-	Tab  int
-	Data json.RawMessage
+	Listen(fn func(*messages.ExtEvent)) (stop func(), err error)
 }

@@ -69,11 +69,11 @@ type frameData struct {
 
 // event is the listener: it runs on the connection actor and only decodes
 // and hands on.
-func (p *pinned) event(ev Event) {
+func (p *pinned) event(ev *messages.ExtEvent) {
 	switch {
 	case ev.Name == "dropped":
 		p.end(messages.CodeBrowserOffline, "Your browser's connection to buddi dropped; take over again when it is back.")
-	case ev.Tab != p.tab:
+	case ev.Tab != int64(p.tab):
 	case ev.Name == "gone":
 		p.end(messages.CodeTabGone, "The page you were driving closed or lost its debugger; take over again.")
 	case ev.Name == "navigated":

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // A tab keeps at most consoleCap console errors, each cut to consoleLine
@@ -23,7 +23,7 @@ type consoleRing struct {
 }
 
 func (r *consoleRing) add(kind, text string) {
-	line := time.Now().UTC().Format("15:04:05") + " " + kind + ": " + drivers.Clip(strings.TrimSpace(text), consoleLine)
+	line := time.Now().UTC().Format("15:04:05") + " " + kind + ": " + messages.Clip(strings.TrimSpace(text), consoleLine)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.lines) == consoleCap {

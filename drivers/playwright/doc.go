@@ -71,6 +71,13 @@
 // Starting node takes envMu, process-wide, for the moment
 // PLAYWRIGHT_NODEJS_PATH (and the stand-in's plan) are set in the
 // environment; launches of different Drivers take turns there.
+// The Playwright mode (mode.go, profiles.go) holds the drivers: one for the
+// shared profile and one per agent when agents are kept apart, each made
+// in Mode.driverFor from the daemon's narrow functions (ModeConfig: the
+// browser's configuration as the settings make it now, and the egress
+// guard it runs behind). A driver's browser starts in one place,
+// Driver.ensure (launch, browser.go), on the first Open of a conversation.
+//
 // Stopping: Driver.Close marks the driver closed, closes the browser context,
 // stops the Playwright driver process and kills whatever is left of the
 // browser's process group.

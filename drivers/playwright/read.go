@@ -21,10 +21,8 @@ const (
 
 // The engine's read arguments and answers (drivers/walker).
 type (
-	readArgs     = walker.ReadArgs
-	readAnswer   = walker.Answer
-	continuation = walker.Continuation
-	frameSlot    = walker.FrameSlot
+	readArgs   = walker.ReadArgs
+	readAnswer = walker.Answer
 )
 
 // read runs one read in frame f: the engine walks the document in one

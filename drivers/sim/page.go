@@ -51,18 +51,6 @@ func (p *page) option(combo int32, v string) (int32, bool) {
 	return 0, false
 }
 
-// render is the tree with the conversation's state applied.
-func (p *page) render(st state) string {
-	if len(st) == 0 {
-		return p.tree
-	}
-	b := make([]byte, 0, len(p.tree)+64)
-	for i := range p.nodes {
-		b = appendLine(b, p, int32(i), st)
-	}
-	return string(b)
-}
-
 // matches reports whether a wait_for selector finds an element on p. The
 // simulation understands roles ("button"), a few tag names ("a", "input",
 // "h1") and "text=<substring>".

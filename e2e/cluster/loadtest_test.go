@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/loadtest"
 )
 
@@ -255,7 +255,7 @@ func startSingle(t testing.TB) (addr, token string, pid int) {
 		t.Fatalf("buddi serve said %q; logs:\n%s", line, logs.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	if token, err = daemon.ReadOwnerToken(dir); err != nil {
+	if token, err = instance.ReadOwnerToken(dir); err != nil {
 		t.Fatal(err)
 	}
 	return addr, token, cmd.Process.Pid

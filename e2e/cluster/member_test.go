@@ -17,6 +17,7 @@ import (
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -84,7 +85,7 @@ func (m *member) start(t testing.TB) {
 		t.Fatalf("%s said %q; logs:\n%s", m.name, line, m.logs.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	token, err := daemon.ReadOwnerToken(m.dir)
+	token, err := instance.ReadOwnerToken(m.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 // Package deptest checks what a package depends on, in the way of
-// tailscale's tstest/deptest: each package's test states which imports it
-// must never have, directly or through others, and go list says whether it
-// has them. Test files are not counted: they may import what they like.
+// tailscale's tstest/deptest: every production package's deps_test.go
+// states which of buddi's packages it may import, each with the reason
+// (Only), and some also which imports it must never have, directly or
+// through others (Check); go list says what it has. Test files are not
+// counted: they may import what they like.
 package deptest
 
 import (
@@ -31,6 +33,23 @@ func Check(t *testing.T, pkg string, banned map[string]string) {
 			if dep == prefix || strings.HasPrefix(dep, prefix+"/") || strings.HasSuffix(prefix, "/") && strings.HasPrefix(dep, prefix) {
 				t.Errorf("%s depends on %s: %s", pkg, dep, rule)
 			}
+		}
+	}
+}
+
+// Only fails t for every package of buddi's that pkg imports directly
+// (tests not counted) and allowed does not name: allowed maps each package
+// pkg may import, as a path inside the module ("actors/ledger"), to why it
+// may.
+func Only(t *testing.T, pkg string, allowed map[string]string) {
+	t.Helper()
+	for _, imp := range list(t, "-f", `{{join .Imports "\n"}}`, Module+"/"+pkg) {
+		rel, ours := strings.CutPrefix(imp, Module+"/")
+		if !ours {
+			continue
+		}
+		if _, ok := allowed[rel]; !ok {
+			t.Errorf("%s imports %s, which its dependency test does not allow; if it must, say why there", pkg, rel)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package protocol_test
 
 import (
+	"github.com/buddi-dev/buddi/internal/deptest"
+
 	"os/exec"
 	"strings"
 	"testing"
@@ -31,4 +33,9 @@ func TestImportsNothingElseOfBuddi(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The helper protocol is shared by the driver and the helpers.
+func TestProtocolImportsNoPackageOfBuddis(t *testing.T) {
+	deptest.Only(t, "native/protocol", map[string]string{})
 }

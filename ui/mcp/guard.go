@@ -27,12 +27,12 @@ func newGuard(addr, publicOrigin string) (guard, error) {
 func (g guard) check(r *http.Request) *messages.Error {
 	if !g.list.Host(r.Host) {
 		return &messages.Error{Code: CodeHostRefused, Message: fmt.Sprintf(
-			"buddi does not answer MCP for the host %q; connect to its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use.", clip(r.Host))}
+			"buddi does not answer MCP for the host %q; connect to its own address, or set BUDDI_WEB_PUBLIC_ORIGIN to the address you use.", messages.Clip(r.Host, 80))}
 	}
 	if origins := r.Header.Values("Origin"); len(origins) > 0 {
 		if len(origins) > 1 || !g.list.Origin(origins[0]) {
 			return &messages.Error{Code: CodeOriginRefused, Message: fmt.Sprintf(
-				"buddi refuses MCP requests from web pages at %q; MCP clients send no Origin, and BUDDI_WEB_PUBLIC_ORIGIN adds one that is allowed.", clip(origins[0]))}
+				"buddi refuses MCP requests from web pages at %q; MCP clients send no Origin, and BUDDI_WEB_PUBLIC_ORIGIN adds one that is allowed.", messages.Clip(origins[0], 80))}
 		}
 	}
 	return nil
@@ -42,10 +42,3 @@ func (g guard) check(r *http.Request) *messages.Error {
 // own address, localhost on its port, or the public origin's host. The
 // HTTP surface's other unauthenticated routes check it too.
 func (h *Handler) HostOK(host string) bool { return h.guard.list.Host(host) }
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}

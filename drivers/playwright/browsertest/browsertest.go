@@ -39,6 +39,30 @@ func New(t testing.TB, opts ...func(*playwright.Config)) *playwright.Driver {
 	return d
 }
 
+// Config installs the Playwright driver if needed and returns the
+// configuration New would launch with, on a fresh data dir, for a test of
+// the Playwright mode (which makes its own drivers).
+func Config(t testing.TB, opts ...func(*playwright.Config)) playwright.Config {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	install.once.Do(func() { install.err = playwright.InstallDriver(ctx, io.Discard) })
+	if install.err != nil {
+		t.Fatalf("the Playwright driver did not install: %s", sentence(install.err))
+	}
+	return headless(TempDir(t), opts)
+}
+
+func headless(dataDir string, opts []func(*playwright.Config)) playwright.Config {
+	cfg := playwright.ConfigFromEnv(dataDir)
+	on := true
+	cfg.Headless = &on
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
 // Start is New for callers without a testing.TB (a TestMain sharing one
 // driver): it installs the Playwright driver if needed, launches a headless
 // browser on dataDir, and returns the driver, which the caller closes (also
@@ -50,13 +74,7 @@ func Start(ctx context.Context, dataDir string, opts ...func(*playwright.Config)
 	if install.err != nil {
 		return nil, install.err
 	}
-	cfg := playwright.ConfigFromEnv(dataDir)
-	headless := true
-	cfg.Headless = &headless
-	for _, o := range opts {
-		o(&cfg)
-	}
-	d, err := playwright.New(cfg)
+	d, err := playwright.New(headless(dataDir, opts))
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // the allowed apps and saves a new list, one id a line, without repeats; a
 // list that is not app ids is refused on the page.
 func TestTheOwnerListsTheAppsOfUseMyApps(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/browser")
@@ -46,7 +46,7 @@ func TestTheOwnerListsTheAppsOfUseMyApps(t *testing.T) {
 // permissions and requests them, and shows the helper's sentence (here,
 // that there is no helper next to buddi).
 func TestTheOwnerChecksUseMyAppsPermissions(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/browser")

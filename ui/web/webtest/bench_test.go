@@ -38,7 +38,7 @@ const watch = `() => {
 // and what is measured is buddi's path to the page: the session's event,
 // the events socket, the page's update.
 func BenchmarkActToDashboard(b *testing.B) {
-	o := webtest.Start(b, daemon.Options{})
+	o := start(b, daemon.Options{})
 	p := o.Page(b, 1280, 900)
 	o.SignIn(b, p)
 	tok := o.AddAgent(b, "ada", false)
@@ -90,7 +90,7 @@ func BenchmarkActToDashboard(b *testing.B) {
 // (then Resume access) to the card saying what happened; the owner API's
 // own answer to the same controls is BenchmarkControlAPI.
 func BenchmarkControlAnswer(b *testing.B) {
-	o := webtest.Start(b, daemon.Options{})
+	o := start(b, daemon.Options{})
 	p := o.Page(b, 1280, 900)
 	o.SignIn(b, p)
 	o.AddAgent(b, "ada", false)
@@ -132,7 +132,7 @@ func number(v any) float64 {
 // BenchmarkControlAPI is the owner API's answer to Take over and Resume
 // access (durable in the ledger before it is answered).
 func BenchmarkControlAPI(b *testing.B) {
-	o := webtest.Start(b, daemon.Options{})
+	o := start(b, daemon.Options{})
 	o.AddAgent(b, "ada", false)
 	o.Task(b, "ada", "c1", 80)
 	lat := make([]time.Duration, 0, 2*b.N)

@@ -13,7 +13,7 @@ import (
 )
 
 func TestTheHostBrowserPageFollowsAnAgentLive(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
@@ -38,7 +38,7 @@ func TestTheHostBrowserPageFollowsAnAgentLive(t *testing.T) {
 }
 
 func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
@@ -77,7 +77,7 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 }
 
 func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
-	o := webtest.Start(t, askOpts())
+	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := o.AddAgent(t, "ada", false)

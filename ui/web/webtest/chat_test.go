@@ -11,7 +11,7 @@ import (
 )
 
 func TestTheBrowserTabIsPinnedWhileTheSessionLivesThenBecomesHistory(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
@@ -63,7 +63,7 @@ func TestTheBrowserTabIsPinnedWhileTheSessionLivesThenBecomesHistory(t *testing.
 }
 
 func TestThePanelOpensItselfWhenTheAgentNavigates(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 375, 812)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
@@ -79,7 +79,7 @@ func TestThePanelOpensItselfWhenTheAgentNavigates(t *testing.T) {
 }
 
 func TestAnEmptyBrowserTabOpensABrowserOfTheOwnersOwn(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	o.AddAgent(t, "ada", false)

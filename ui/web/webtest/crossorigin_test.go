@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/daemon"
-	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
 
 // attack is a page on another origin that tries, in the owner's signed-in
@@ -34,7 +33,7 @@ window.result = (async () => {
 </script>`
 
 func TestAPageOnAnotherOriginCannotControlBuddi(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 800)
 	o.SignIn(t, p)
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -59,14 +59,14 @@ func canvasPoint(t *testing.T, cv pw.Locator, x, y float64) (float64, float64) {
 
 // startForm starts buddi with the agents' real Chromium on the form page,
 // signs a dashboard of the given size in and opens c1's Browser tab.
-func startForm(t *testing.T, width, height int) (*webtest.Owner, pw.Page, string) {
+func startForm(t *testing.T, width, height int) (*owner, pw.Page, string) {
 	t.Helper()
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write([]byte(handForm))
 	}))
 	t.Cleanup(site.Close)
-	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright",
+	o := start(t, daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	p := o.Page(t, width, height)
 	o.SignIn(t, p)

@@ -8,14 +8,29 @@ import (
 
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
 
 type in = map[string]any
 
+// owner is a buddi started in process for the test (the simulated agents'
+// browser unless the options say otherwise) and the owner's browser on it.
+type owner struct {
+	*daemontest.Daemon
+	*webtest.Dashboard
+}
+
+// start starts buddi with o and points the owner's browser at it.
+func start(t testing.TB, o daemon.Options) *owner {
+	t.Helper()
+	d := daemontest.Start(t, "", o)
+	return &owner{Daemon: d, Dashboard: webtest.Open(t, d)}
+}
+
 // agent adds agent with a task in conv and returns its token.
-func agent(t *testing.T, o *webtest.Owner, name, conv string) string {
+func agent(t *testing.T, o *owner, name, conv string) string {
 	t.Helper()
 	tok := o.AddAgent(t, name, false)
 	o.Task(t, name, conv, 80)
@@ -23,7 +38,7 @@ func agent(t *testing.T, o *webtest.Owner, name, conv string) string {
 }
 
 // navigate has the agent open a page of the simulated site.
-func navigate(t *testing.T, o *webtest.Owner, tok, conv string, page int) {
+func navigate(t *testing.T, o *owner, tok, conv string, page int) {
 	t.Helper()
 	r := o.Act(t, tok, conv, in{"action": "navigate", "url": sim.Origin + "/p/" + strconv.Itoa(page)})
 	if !r.OK {
@@ -32,7 +47,7 @@ func navigate(t *testing.T, o *webtest.Owner, tok, conv string, page int) {
 }
 
 // goTo opens a route of the dashboard.
-func goTo(t *testing.T, o *webtest.Owner, p pw.Page, route string) {
+func goTo(t *testing.T, o *owner, p pw.Page, route string) {
 	t.Helper()
 	if _, err := p.Goto(o.Base + "/" + route); err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func (m installing) Install(ctx context.Context, w io.Writer) error { return m.i
 // progress can be seen while it runs.
 func TestInstallChromiumShowsItsProgressAndItsEnd(t *testing.T) {
 	proceed := make(chan error)
-	o := webtest.Start(t, daemon.Options{Mode: installing{Mode: sim.NewMode(sim.Config{}, 1), install: func(ctx context.Context, w io.Writer) error {
+	o := start(t, daemon.Options{Mode: installing{Mode: sim.NewMode(sim.Config{}, 1), install: func(ctx context.Context, w io.Writer) error {
 		fmt.Fprintln(w, "Downloading Chromium 42% of 150 MB")
 		select {
 		case err := <-proceed:

@@ -53,11 +53,11 @@ var _ drivers.Offline = offlineDriver{}
 // startOffline starts buddi in the offline mode with ada's session in each
 // of convs, signs a dashboard of the given size in, opens the first
 // conversation's Browser tab and takes over there.
-func startOffline(t *testing.T, width, height int, convs ...string) (*webtest.Owner, pw.Page, pw.Locator, *atomic.Bool) {
+func startOffline(t *testing.T, width, height int, convs ...string) (*owner, pw.Page, pw.Locator, *atomic.Bool) {
 	t.Helper()
 	off := &atomic.Bool{}
 	off.Store(true)
-	o := webtest.Start(t, daemon.Options{Mode: offlineMode{sim.NewMode(sim.Config{}, 1), off}})
+	o := start(t, daemon.Options{Mode: offlineMode{sim.NewMode(sim.Config{}, 1), off}})
 	p := o.Page(t, width, height)
 	o.SignIn(t, p)
 	tok := o.AddAgent(t, "ada", false)
@@ -73,7 +73,7 @@ func startOffline(t *testing.T, width, height int, convs ...string) (*webtest.Ow
 }
 
 // sessionsOpen lists the conversations with a session open.
-func sessionsOpen(t *testing.T, o *webtest.Owner) []string {
+func sessionsOpen(t *testing.T, o *owner) []string {
 	t.Helper()
 	var list messages.SessionList
 	if err := o.Must(t, "GET", "/api/browser/sessions", nil).Decode(&list); err != nil {
@@ -87,7 +87,7 @@ func sessionsOpen(t *testing.T, o *webtest.Owner) []string {
 }
 
 // modeNow is the install's browser mode as the settings report it.
-func modeNow(t *testing.T, o *webtest.Owner) string {
+func modeNow(t *testing.T, o *owner) string {
 	t.Helper()
 	var s messages.BrowserSettings
 	if err := o.Must(t, "GET", "/api/settings/browser", nil).Decode(&s); err != nil {

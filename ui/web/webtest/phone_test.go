@@ -22,7 +22,7 @@ const fit = `() => {
 }`
 
 func TestEveryPageFitsAPhoneWithTouchSizedControls(t *testing.T) {
-	o := webtest.Start(t, askOpts())
+	o := start(t, askOpts())
 	p := o.Page(t, 375, 812)
 	o.SignIn(t, p)
 	const long = "a-conversation-with-a-rather-long-name-to-wrap"

@@ -24,7 +24,7 @@ func TestWithTheAgentsRealBrowserTheDashboardShowsThePageAndItsLogin(t *testing.
 <form><label>Password <input type="password" value="hunter2-not-shown"></label></form>`))
 	}))
 	defer site.Close()
-	o := webtest.Start(t, daemon.Options{Config: config.Config{Driver: "playwright",
+	o := start(t, daemon.Options{Config: config.Config{Driver: "playwright",
 		Egress: egress.Config{PreviewOrigins: []string{site.URL}}}})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)

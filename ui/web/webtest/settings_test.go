@@ -15,7 +15,7 @@ import (
 )
 
 func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	agent(t, o, "ada", "c1")
@@ -65,7 +65,7 @@ func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
 }
 
 func TestPrivacyListsRevokeAndAskAgain(t *testing.T) {
-	o := webtest.Start(t, askOpts())
+	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
@@ -93,7 +93,7 @@ func TestPrivacyListsRevokeAndAskAgain(t *testing.T) {
 }
 
 func TestAirGapAsksFirstAndDisablesTheBrowsingToggle(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/privacy")
@@ -116,7 +116,7 @@ func TestAirGapAsksFirstAndDisablesTheBrowsingToggle(t *testing.T) {
 	webtest.Screenshot(t, p, "desktop-settings-privacy-airgap")
 }
 
-func health(t *testing.T, o *webtest.Owner) *messages.Health {
+func health(t *testing.T, o *owner) *messages.Health {
 	t.Helper()
 	h, err := o.API.Owner(o.Owner).Health(context.Background())
 	if err != nil {
@@ -126,7 +126,7 @@ func health(t *testing.T, o *webtest.Owner) *messages.Health {
 }
 
 func TestAgentsAreAddedWithTheirTokenShownOnceAndRemoved(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{})
+	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/agents")

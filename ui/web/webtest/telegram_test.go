@@ -20,7 +20,7 @@ import (
 // 127.0.0.1.
 func TestTelegramIsPairedFollowedAndUnpairedFromTheDashboard(t *testing.T) {
 	fake := telegramtest.Start(t, 2*time.Second)
-	o := webtest.Start(t, daemon.Options{Config: config.Config{TelegramToken: telegramtest.Token, TelegramAPI: fake.URL}})
+	o := start(t, daemon.Options{Config: config.Config{TelegramToken: telegramtest.Token, TelegramAPI: fake.URL}})
 	fake.AwaitCount(t, "getUpdates", 1) // the bot knows its name: a link can be made
 	p := o.Page(t, 375, 812)
 	o.SignIn(t, p)

@@ -1,8 +1,9 @@
 // Package webtest drives the real dashboard in a real Chromium for tests
-// and benchmarks: an in-process buddi (the simulated agents' browser unless
-// the test asks for another mode) and the owner's own headless Chromium,
+// and benchmarks: the owner's own headless Chromium pointed at a running
+// buddi (the tests start one in process, through daemon/daemontest),
 // signed in with the one-time link buddi prints. Everything it starts is
-// stopped by t.Cleanup.
+// stopped by t.Cleanup. It knows buddi only as an address and a sign-in
+// link (Buddi), so the surfaces' tree depends on nothing above it.
 package webtest
 
 import (
@@ -18,17 +19,22 @@ import (
 
 	pw "github.com/mxschmitt/playwright-go"
 
-	"github.com/buddi-dev/buddi/daemon"
-	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/playwright"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // Wait bounds how long a test waits for the page to show something.
 const Wait = 20 * time.Second
 
-// Owner is a running buddi and the owner's browser pointed at it.
-type Owner struct {
-	*daemontest.Daemon
+// Buddi is a running buddi as the owner's browser reaches it.
+type Buddi interface {
+	Addr() string
+	SignInLink() messages.SignInLink
+}
+
+// Dashboard is the owner's browser pointed at a running buddi's dashboard.
+type Dashboard struct {
+	Buddi   Buddi
 	Browser pw.Browser
 	Base    string // http://127.0.0.1:<port>
 }
@@ -82,18 +88,15 @@ func Stop() {
 	}
 }
 
-// Start starts buddi with o (the simulated browser unless o says otherwise)
-// and the owner's browser.
-func Start(t testing.TB, o daemon.Options) *Owner {
+// Open points the owner's browser at b.
+func Open(t testing.TB, b Buddi) *Dashboard {
 	t.Helper()
-	br := browser(t)
-	d := daemontest.Start(t, "", o)
-	return &Owner{Daemon: d, Browser: br, Base: "http://" + d.Addr()}
+	return &Dashboard{Buddi: b, Browser: browser(t), Base: "http://" + b.Addr()}
 }
 
 // Page opens a page of a fresh browser context (no cookies) of the given
 // size, closed when the test ends.
-func (o *Owner) Page(t testing.TB, width, height int) pw.Page {
+func (o *Dashboard) Page(t testing.TB, width, height int) pw.Page {
 	t.Helper()
 	bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{
 		Viewport: &pw.Size{Width: width, Height: height}, IsMobile: pw.Bool(width < 600), HasTouch: pw.Bool(width < 600)})
@@ -110,9 +113,9 @@ func (o *Owner) Page(t testing.TB, width, height int) pw.Page {
 }
 
 // SignIn opens a fresh one-time link in p and waits for the Host browser page.
-func (o *Owner) SignIn(t testing.TB, p pw.Page) {
+func (o *Dashboard) SignIn(t testing.TB, p pw.Page) {
 	t.Helper()
-	link := o.SignInLink()
+	link := o.Buddi.SignInLink()
 	if _, err := p.Goto(link.URL); err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +146,9 @@ func Click(t testing.TB, l pw.Locator) {
 	}
 }
 
-// Shots is where the tests save their screenshots: a gitignored directory
-// of the web package, kept after the run as the artifacts.
+// Shots is where the tests save their screenshots: a directory of the web
+// package that git ignores (no test writes into a tracked file, so the
+// tree stays clean after a run), kept after the run as its artifacts.
 func Shots() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")

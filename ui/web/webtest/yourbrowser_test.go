@@ -28,7 +28,7 @@ func unpacked(t *testing.T) string {
 
 // chooseYourBrowser switches the mode in Computer & browser, then opens
 // the Your browser section.
-func chooseYourBrowser(t *testing.T, o *webtest.Owner, p pw.Page) {
+func chooseYourBrowser(t *testing.T, o *owner, p pw.Page) {
 	t.Helper()
 	goTo(t, o, p, "#/settings/browser")
 	webtest.Click(t, p.Locator(`input[name=mode][value=extension]`))
@@ -38,7 +38,7 @@ func chooseYourBrowser(t *testing.T, o *webtest.Owner, p pw.Page) {
 
 func TestYourBrowserWithoutTheExtensionOffersItAndRefusesABadCode(t *testing.T) {
 	folder := unpacked(t)
-	o := webtest.Start(t, daemon.Options{ExtensionDir: folder})
+	o := start(t, daemon.Options{ExtensionDir: folder})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/yourbrowser")
@@ -127,7 +127,7 @@ func TestYourBrowserFindsTheExtensionInTheSameChromeAndFillsItsCode(t *testing.T
 		t.Fatal(err)
 	}
 	// This buddi's version differs from the extension's, so the page says so.
-	o := webtest.Start(t, daemon.Options{ExtensionDir: dir, Version: "9.8.7"})
+	o := start(t, daemon.Options{ExtensionDir: dir, Version: "9.8.7"})
 	bc := ownersChrome(t, dir)
 	p, err := bc.NewPage()
 	if err != nil {
@@ -199,7 +199,7 @@ func TestYourBrowserFindsTheExtensionInTheSameChromeAndFillsItsCode(t *testing.T
 }
 
 func TestYourBrowserNeedsAChromiumBrowserAndLeavesTheInstallOutOnAPhone(t *testing.T) {
-	o := webtest.Start(t, daemon.Options{}) // no unpacked extension next to the test's buddi
+	o := start(t, daemon.Options{}) // no unpacked extension next to the test's buddi
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	chooseYourBrowser(t, o, p)

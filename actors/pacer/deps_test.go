@@ -1,0 +1,16 @@
+package pacer_test
+
+import (
+	"testing"
+
+	"github.com/buddi-dev/buddi/internal/deptest"
+)
+
+// The screencast pacer.
+func TestPacerImportsOnlyTheRuntimeDriversAndTheContract(t *testing.T) {
+	deptest.Only(t, "actors/pacer", map[string]string{
+		"actors":   "the actor runtime",
+		"drivers":  "frames come from the driver's screencast",
+		"messages": "frames are the contract's",
+	})
+}

@@ -1,0 +1,230 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/desktop"
+	"github.com/buddi-dev/buddi/actors/extconn"
+	"github.com/buddi-dev/buddi/actors/gateway"
+	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
+	"github.com/buddi-dev/buddi/actors/stop"
+	"github.com/buddi-dev/buddi/config"
+	"github.com/buddi-dev/buddi/doctor"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/native"
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/events"
+	"github.com/buddi-dev/buddi/extension"
+	"github.com/buddi-dev/buddi/instance"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/metrics"
+	"github.com/buddi-dev/buddi/settings"
+	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/limit"
+	"github.com/buddi-dev/buddi/ui/telegram"
+)
+
+// wiring is what Start builds on its way: the daemon keeps the handles it
+// closes, the steps share the rest.
+type wiring struct {
+	d        *Daemon
+	o        Options
+	hash     string // the owner token's
+	created  bool   // the owner token was made by this start
+	cfg      config.Config
+	file     settings.File
+	modes    *settings.Modes
+	settings *settings.Settings
+	routes   *routes.Table
+	bus      *events.Bus
+	registry *metrics.Registry
+	stops    *stop.Board
+	notes    []string // lines for the owner, said once serving is
+}
+
+// owner reads the owner token's hash, making the token on the first start,
+// and the owner's settings.json.
+func (w *wiring) owner() (err error) {
+	d := w.d
+	if w.hash, w.created, err = instance.EnsureOwner(d.sys, d.ledger, d.store, w.o.Config.DataDir); err != nil {
+		return err
+	}
+	if w.file, err = settings.Read(w.o.Config.DataDir); err != nil {
+		return err
+	}
+	w.cfg = w.file.Over(w.o.Config)
+	w.routes, w.bus = routes.New(), events.New()
+	return nil
+}
+
+// listen binds buddi's address before the URL rules are built: its own
+// address is never a page the browser may open.
+func (w *wiring) listen() (err error) {
+	if err := w.o.Config.CheckServeAddr(); err != nil {
+		return err
+	}
+	if w.d.ln, err = net.Listen("tcp", w.o.Config.Addr); err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", w.o.Config.Addr, err)
+	}
+	w.d.addr = w.d.ln.Addr().String()
+	return nil
+}
+
+// desktop starts the desktop lock of Use my apps.
+func (w *wiring) desktop() error {
+	return w.d.spawn(&w.d.desk, desktop.Props(desktop.Config{Store: w.d.store, Ledger: w.d.ledger,
+		Log: w.o.Log, Lease: w.o.DesktopLease}), "desktop")
+}
+
+// extension starts the connection of Your browser's extension.
+func (w *wiring) extension() error {
+	d, online := w.d, &atomic.Bool{}
+	err := d.spawn(&d.ext, extconn.Props(extconn.Config{Dir: w.o.Config.DataDir,
+		Name: "buddi " + w.o.Version + " at " + d.addr, Folder: extension.Find(w.o.ExtensionDir), Log: w.o.Log,
+		Limits: w.o.Extension, Online: online}), "extension")
+	d.extension = extconn.Client{Root: d.sys.Root, PID: d.ext, Flag: online}
+	return err
+}
+
+// egress builds the URL rules and the guard. A mode that serves its own
+// origins (the simulated site) has them added to the owner's preview
+// origins: the rules themselves are the production ones.
+func (w *wiring) egress() (err error) {
+	c := w.cfg.Egress
+	c.PreviewOrigins = append(append([]string(nil), c.PreviewOrigins...), w.modes.ServedOrigins()...)
+	c.Self = append(append([]string(nil), c.Self...), w.d.addr)
+	c.Logger = w.o.Log
+	w.d.egress, err = egress.NewLive(c)
+	return err
+}
+
+// buildSettings holds the owner's settings over the modes, and turns air-gap on
+// or off as they say (wiping the saved logins when it was turned on).
+func (w *wiring) buildSettings() error {
+	d := w.d
+	air := settings.AirGap{
+		Recorded: func() (bool, error) { r, err := d.store.AirGap(); return r.On, err },
+		Record: func(on bool, sites []string) error {
+			return ledger.Check(ledger.Request(d.sys.Root, d.ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{
+				ledger.Put(ledger.AirGapKey(), ledger.AirGap{On: on, At: time.Now(), Sites: sites})}}, 10*time.Second).Result())
+		},
+		Wipe:  w.wipe,
+		Rules: d.egress.SetAirGap,
+		Say:   func(line string) { w.notes = append(w.notes, line) },
+		Log:   w.o.Log,
+	}
+	w.settings = settings.New(settings.Config{Config: w.o.Config, File: w.file, Modes: w.modes, AirGap: air.Set})
+	return air.Set(w.cfg.Egress.AirGap)
+}
+
+// cluster joins etcd with --cluster (nothing on one host).
+func (w *wiring) cluster() (err error) {
+	w.d.member, err = openMember(w.cfg, w.d.addr, w.o.Log)
+	return err
+}
+
+// stop starts the one owner of the Stop at the root, beside the ledger, so
+// that it outlives the controller's restarts; it persists through the
+// ledger and, in a cluster, etcd.
+func (w *wiring) stop() (err error) {
+	d := w.d
+	if w.stops, err = stop.Open(d.store, d.member != nil); err != nil {
+		return err
+	}
+	return d.spawn(&d.stop, stop.Props(stop.Config{Board: w.stops, Ledger: d.ledger, Shared: d.member.sharedStop(),
+		Bus: w.bus, Log: w.o.Log}), "stop")
+}
+
+// controller starts the controller and the actors' client over it.
+func (w *wiring) controller() error {
+	d, o := w.d, w.o
+	agentProfiles := w.cfg.Profiles == config.ProfilesAgent
+	if _, ok := drivers.AgentProfilesOf(w.modes); agentProfiles && !ok {
+		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", w.modes.Name())
+	}
+	err := d.spawn(&d.ctl, controller.Props(controller.Config{
+		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: d.egress.Reach,
+		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus,
+		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
+		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
+		Membership: d.member.membership(),
+	}), "controller")
+	if err != nil {
+		return err
+	}
+	d.gateway = gateway.New(d.sys, d.ctl, d.stop, w.routes, w.bus).WithExtension(d.ext)
+	return nil
+}
+
+// follow keeps the desktop lock in step with the owner's Stop (and, where
+// Use my apps is offered, with take-overs), and joins the cluster.
+func (w *wiring) follow() error {
+	d := w.d
+	ctx, cancel := context.WithCancel(context.Background())
+	wait := desktop.Follow(ctx, w.bus, d.sys.Root, d.desk, w.stops.Load().Stop.Stopped, w.modes.Offers(native.Name))
+	d.unfollow = func() { cancel(); wait() }
+	if d.member == nil {
+		return nil
+	}
+	return d.member.join(parts{store: d.store, routes: w.routes, bus: w.bus, gateway: d.gateway,
+		root: d.sys.Root, controller: d.ctl, stop: d.stop})
+}
+
+// serve starts the HTTP surface and, with a token, the Telegram bot, and
+// records the instance for the CLI.
+func (w *wiring) serve() (err error) {
+	d, o := w.d, w.o
+	ln := d.ln
+	d.ln = nil // the server owns it from here, or it is closed
+	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix}})
+	actors := d.member.actors(d.gateway)
+	if c := o.Config; c.TelegramToken != "" {
+		d.telegram, err = telegram.New(telegram.Config{
+			Token: c.TelegramToken, API: c.TelegramAPI, Actors: d.gateway, Pages: d.egress,
+			Mode: w.modes.Name, AppListed: func(id string) bool { return w.settings.Apps().Allows(id) },
+			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
+			Log: o.Log, Clock: o.TelegramClock, Tuning: o.Telegram,
+		})
+		if err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("daemon: %w", err)
+		}
+	}
+	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
+		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.Reach,
+		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted()}
+	if d.telegram != nil {
+		uc.Telegram = d.telegram
+	}
+	if d.http, err = ui.New(uc); err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
+	d.http.Serve(ln)
+	if d.telegram != nil {
+		d.telegram.Start()
+	}
+	if err := d.lock.Record(instance.Instance{PID: os.Getpid(), Addr: d.addr, Started: time.Now()}); err != nil {
+		return fmt.Errorf("daemon: record the instance: %w", err)
+	}
+	w.announce()
+	return nil
+}
+
+// doctor is `buddi doctor` as this running buddi sees itself, for the
+// dashboard's settings: the store is the one it holds.
+func (w *wiring) doctor(ctx context.Context) messages.DoctorRows {
+	c := w.settings.Config()
+	return doctor.Within(ctx, c, doctor.Options{TokenFile: instance.OwnerTokenFile,
+		InUse: func() (string, int, bool) { return w.d.addr, os.Getpid(), true },
+		Computer: func(ctx context.Context) messages.Permissions {
+			return native.PermissionsOf(ctx, c.ComputerHelper, false)
+		}})
+}
