@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os/exec"
@@ -16,8 +17,14 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// baseArgs keep a browser with no network of its own quiet.
-var baseArgs = []string{"--disable-background-networking", "--disable-component-update", "--no-first-run"}
+// baseArgs keep a browser with no network of its own quiet, and bound
+// the JavaScript heap of each page's renderer (heapMB): a page that grows
+// its memory without end dies at that size, not when the machine runs out.
+var baseArgs = []string{"--disable-background-networking", "--disable-component-update", "--no-first-run",
+	fmt.Sprintf("--js-flags=--max-old-space-size=%d", heapMB)}
+
+// heapMB is the JavaScript heap, in MB, a page's renderer may grow to.
+const heapMB = 1024
 
 // browser is one launched Playwright driver and the persistent context on
 // the profile. It dies as a whole: a new launch makes a new browser.
@@ -31,6 +38,16 @@ type browser struct {
 	log     *slog.Logger
 	dead    atomic.Bool
 	visited origins // every origin a document was at, for logins
+
+	// gone closes when the browser's context closed (it died, or was
+	// closed); stop closes when close begins, ending the watchdog.
+	gone, stop chan struct{}
+	goneOnce   sync.Once
+	closeOnce  sync.Once
+	// mourned is set, under Driver.mu, once the driver has heard of its
+	// death and started the next browser.
+	mourned bool
+	ping    pinger // the watchdog's question to the browser itself
 }
 
 // launch starts the driver and the browser, as the account browserAccount
@@ -72,7 +89,8 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 	if err != nil {
 		return nil, stderr.launchError(err)
 	}
-	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a}
+	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a,
+		gone: make(chan struct{}), stop: make(chan struct{})}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
 		return nil, stderr.launchError(err)
@@ -100,7 +118,10 @@ func (b *browser) start(ctx context.Context, path string) error {
 		return err
 	}
 	b.bctx = bctx
-	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
+	bctx.OnClose(func(pw.BrowserContext) { b.lost() })
+	if err := do(ctx, func() error { return bctx.AddInitScript(pw.Script{Content: pw.String(pageGuard)}) }); err != nil {
+		return err
+	}
 	if b.gate, err = openGate(ctx, b); err != nil {
 		return err
 	}
@@ -113,16 +134,25 @@ func (b *browser) start(ctx context.Context, path string) error {
 	return nil
 }
 
-// close closes the context, stops the driver and kills what is left.
-func (b *browser) close() {
+// lost marks the browser dead: its context closed.
+func (b *browser) lost() {
 	b.dead.Store(true)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if b.bctx != nil {
-		_ = do(ctx, func() error { return b.bctx.Close() })
-	}
-	_ = do(ctx, b.pw.Stop)
-	killProfile(b.profile)
+	b.goneOnce.Do(func() { close(b.gone) })
+}
+
+// close closes the context, stops the driver and kills what is left, once.
+func (b *browser) close() {
+	b.closeOnce.Do(func() {
+		b.dead.Store(true)
+		close(b.stop)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if b.bctx != nil {
+			_ = do(ctx, func() error { return b.bctx.Close() })
+		}
+		_ = do(ctx, b.pw.Stop)
+		killProfile(b.profile)
+	})
 }
 
 // newPage opens a blank page in the shared context.

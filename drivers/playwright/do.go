@@ -31,7 +31,7 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	defer end()
 	out, err := ts.do(ctx, a)
 	if err != nil {
-		return nil, ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
+		return nil, ts.explain(ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is."))
 	}
 	if out != nil {
 		out.Bound()

@@ -169,7 +169,7 @@ func (g *gate) release(id string) {
 // main frame with the gate.
 func (t *tab) guard(ctx context.Context) error {
 	defer t.readyOnce.Do(func() { close(t.ready) })
-	s, err := call(ctx, func() (pw.CDPSession, error) { return t.owner.b.bctx.NewCDPSession(t.page) })
+	s, err := call(ctx, func() (pw.CDPSession, error) { return t.b.bctx.NewCDPSession(t.page) })
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (t *tab) guard(ctx context.Context) error {
 	t.mu.Lock()
 	t.cdp, t.mainFrame = s, frameTreeID(tree)
 	t.mu.Unlock()
-	g := t.owner.b.gate
+	g := t.b.gate
 	if g == nil {
 		return nil
 	}
@@ -207,7 +207,7 @@ func (t *tab) openedWindow(ev map[string]any) {
 	}
 	if err := t.owner.checkURL(url); err != nil {
 		t.nav.block(err)
-		if g := t.owner.b.gate; g != nil {
+		if g := t.b.gate; g != nil {
 			g.openRefused(url)
 		}
 		return

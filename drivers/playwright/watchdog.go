@@ -1,0 +1,285 @@
+package playwright
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// The watchdog is one goroutine per browser. Every watchEvery it asks the
+// browser itself (over a browser-level DevTools session) and every page of
+// every conversation (over the page's own session) a question that costs
+// nothing to answer, keeping one in flight each. A page that has left its
+// question unanswered for silentAfter (its renderer spins, loops on
+// dialogs, or is lost in its own DOM), that crashed (it ran out of memory),
+// that logs past what its page guard lets through, or that navigates
+// itself without end, is cut off: buddi closes it, its conversation keeps
+// a blank tab, and the conversation's next call (or the call waiting on
+// that page) is told so with code page_unresponsive. A browser that leaves
+// its question unanswered for wedgedAfter is killed and started again
+// (start.go), and so is one whose connection broke.
+
+// Bounds of the watchdog, on an idle machine; a loaded one stretches the
+// two waits (load.go), by at most silentStretch and wedgedStretch.
+const (
+	watchEvery    = time.Second
+	silentAfter   = 8 * time.Second
+	silentStretch = 1.5
+	wedgedAfter   = 20 * time.Second
+	wedgedStretch = 2
+	// floodLines console lines and uncaught errors within floodWindow are
+	// more than the page guard lets a page log: the page got around it.
+	floodLines  = 1000
+	floodWindow = 2 * time.Second
+	// navBurst documents asked for by a tab's main frame within navWindow
+	// are a page navigating itself (a redirect chain has at most 20).
+	navBurst  = 30
+	navWindow = 3 * time.Second
+)
+
+// watch is the watchdog's view of one tab.
+type watch struct {
+	ping   pinger
+	cut    atomic.Bool // buddi cut the page off
+	events window      // console lines and uncaught errors
+	navs   window      // documents the main frame asked for
+}
+
+// pinger keeps one question in flight to something that should answer at
+// once, and says how long it has gone unanswered.
+type pinger struct {
+	mu   sync.Mutex
+	sent time.Time // when the question in flight was sent; zero when none is
+	err  error     // how the last question failed, when it failed
+}
+
+// silent sends a question when none is in flight (ask runs on a goroutine
+// of its own) and says how long the one in flight has waited, and how the
+// last one failed, if it did.
+func (p *pinger) silent(now time.Time, ask func() error) (time.Duration, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.sent.IsZero() {
+		return now.Sub(p.sent), p.err
+	}
+	p.sent = now
+	go func() {
+		err := ask()
+		p.mu.Lock()
+		p.sent, p.err = time.Time{}, err
+		p.mu.Unlock()
+	}()
+	return 0, p.err
+}
+
+// window counts events in fixed windows.
+type window struct {
+	mu    sync.Mutex
+	start time.Time
+	n     int
+}
+
+// hit counts one event and returns how many the current window of length
+// w holds.
+func (c *window) hit(w time.Duration) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now := time.Now(); now.Sub(c.start) > w {
+		c.start, c.n = now, 0
+	}
+	c.n++
+	return c.n
+}
+
+// watch starts the browser's watchdog; it ends when the browser closes or
+// dies (and then tells d).
+func (b *browser) watch(d *Driver) {
+	go func() {
+		s := b.pingSession()
+		tick := time.NewTicker(watchEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-b.stop:
+				return
+			case <-b.gone:
+				d.died(b, "its browser closed")
+				return
+			case <-tick.C:
+			}
+			load := machineLoad()
+			if why := b.checkSelf(s, load); why != "" {
+				killProfile(b.profile)
+				d.died(b, why)
+				return
+			}
+			for _, t := range d.tabsIn(b) {
+				t.check(load)
+			}
+		}
+	}()
+}
+
+// pingSession is the browser-level session the watchdog asks the browser
+// over: the gate's, or one of its own; nil when none opens.
+func (b *browser) pingSession() pw.CDPSession {
+	if b.gate != nil {
+		return b.gate.s
+	}
+	br := b.bctx.Browser()
+	if br == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wedgedAfter)
+	defer cancel()
+	s, err := call(ctx, br.NewBrowserCDPSession)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// checkSelf asks the browser a question and says why it is to be killed
+// and started again, if it is: its connection broke, or it has not
+// answered for wedgedAfter.
+func (b *browser) checkSelf(s pw.CDPSession, load float64) string {
+	if s == nil {
+		return ""
+	}
+	limit := scaled(wedgedAfter, load, wedgedStretch)
+	quiet, err := b.ping.silent(time.Now(), func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
+		defer cancel()
+		_, err := call(ctx, func() (any, error) { return s.Send("Browser.getVersion", nil) })
+		return err
+	})
+	switch {
+	case err != nil && isClosed(err):
+		return "its connection to buddi broke"
+	case quiet > limit:
+		return fmt.Sprintf("it did not answer for %d s", int(quiet.Seconds()))
+	}
+	return ""
+}
+
+// tabsIn lists the tabs every conversation has in b.
+func (d *Driver) tabsIn(b *browser) []*tab {
+	d.mu.Lock()
+	convs := make([]*Tabs, 0, len(d.convs))
+	for _, ts := range d.convs {
+		convs = append(convs, ts)
+	}
+	d.mu.Unlock()
+	var out []*tab
+	for _, ts := range convs {
+		ts.mu.Lock()
+		for _, t := range ts.tabs {
+			if t.b == b {
+				out = append(out, t)
+			}
+		}
+		ts.mu.Unlock()
+	}
+	return out
+}
+
+// check asks the page its question, and cuts it off when it has left the
+// one in flight unanswered too long.
+func (t *tab) check(load float64) {
+	if t.closed.Load() || t.closing.Load() {
+		return
+	}
+	s := t.session()
+	if s == nil {
+		return
+	}
+	limit := scaled(silentAfter, load, silentStretch)
+	quiet, _ := t.watch.ping.silent(time.Now(), func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
+		defer cancel()
+		_, err := call(ctx, func() (any, error) {
+			return s.Send("Runtime.evaluate", map[string]any{"expression": "0", "returnByValue": true})
+		})
+		return err
+	})
+	if quiet > limit {
+		t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
+	}
+}
+
+// session is the tab's own DevTools session, nil before it is set up.
+func (t *tab) session() pw.CDPSession {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cdp
+}
+
+// flooding counts a console line or uncaught error and reports whether
+// the page is past floodLines in floodWindow; the first one past it cuts
+// the page off. It runs on Playwright's dispatch goroutine.
+func (t *tab) flooding() bool {
+	n := t.watch.events.hit(floodWindow)
+	if n == floodLines+1 {
+		t.cut(fmt.Sprintf("logged more than %d console lines in %d s", floodLines, int(floodWindow.Seconds())))
+	}
+	return n > floodLines
+}
+
+// navigating counts a document the main frame asked for; the first past
+// navBurst in navWindow cuts the page off.
+func (t *tab) navigating() {
+	if t.watch.navs.hit(navWindow) == navBurst+1 {
+		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
+	}
+}
+
+// cut cuts the page off: its conversation is told why on its next call,
+// and the page is closed on a goroutine of its own (a blank tab replaces
+// it when it was the conversation's last). It never blocks, so the
+// dispatch goroutine may call it.
+func (t *tab) cut(why string) {
+	if t.closing.Load() || !t.watch.cut.CompareAndSwap(false, true) {
+		return
+	}
+	url := drivers.Clip(t.page.URL(), 200)
+	t.b.log.Warn("closed a page that stopped answering", "conversation", t.owner.conv, "tab", t.id, "url", url, "why", why)
+	t.owner.setNote(fail(drivers.CodeUnresponsive, nil, fmt.Sprintf(
+		"The page in tab %s (%s) %s, so buddi closed it to keep the browser answering; observe again to see this conversation's tabs, and do not open that page again.",
+		t.id, url, why)))
+	t.closing.Store(true)
+	go t.cutOff()
+}
+
+// cutOff closes a page that was cut off. A renderer busy in the page's own
+// script takes Page.crash between two of its steps, and a crashed page
+// closes at once.
+func (t *tab) cutOff() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if s := t.session(); s != nil && !t.crashed.Load() {
+		c, stop := context.WithTimeout(ctx, 2*time.Second)
+		_, _ = call(c, func() (any, error) { return s.Send("Page.crash", nil) })
+		stop()
+	}
+	if err := t.close(ctx); err != nil {
+		t.b.log.Warn("a page cut off did not close", "tab", t.id, "err", err)
+	}
+	t.owner.forget(t)
+	t.owner.keepATab(ctx)
+}
+
+// keepATab opens a blank tab when the conversation has none left.
+func (ts *Tabs) keepATab(ctx context.Context) {
+	ts.mu.Lock()
+	none := !ts.closed && len(ts.tabs) == 0
+	ts.mu.Unlock()
+	if none {
+		_, _ = ts.openTab(ctx)
+	}
+}
