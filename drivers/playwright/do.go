@@ -31,7 +31,11 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	defer end()
 	out, err := ts.do(ctx, a)
 	if err != nil {
-		return nil, ts.explain(ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is."))
+		err = ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
+		if t, _ := ts.current(); t != nil {
+			t.witness(err)
+		}
+		return nil, ts.explain(err)
 	}
 	if out != nil {
 		out.Bound()

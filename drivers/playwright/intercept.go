@@ -84,11 +84,15 @@ func (g *gate) paused(ev map[string]any) {
 
 // check runs CheckURL on url. A refusal for the main frame of a tab we
 // know is reported to that tab's conversation (once per URL, see
-// Tabs.checkURL); one for a frame no tab claims yet is only returned.
+// Tabs.checkURL); one for a frame no tab claims yet is only returned. A
+// tab buddi cut off or is closing loads nothing more.
 func (g *gate) check(frameID, url string) error {
 	g.mu.Lock()
 	t := g.frames[frameID]
 	g.mu.Unlock()
+	if t != nil && t.closing.Load() {
+		return errClosing
+	}
 	if t != nil {
 		return t.owner.checkURL(url)
 	}

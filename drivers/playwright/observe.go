@@ -25,7 +25,9 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	}
 	obs, err := t.observe(ctx, opts)
 	if err != nil {
-		return nil, ts.explain(ended(err, drivers.CodeNotAnswering, msgNotAnswering))
+		err = ended(err, drivers.CodeNotAnswering, msgNotAnswering)
+		t.witness(err)
+		return nil, ts.explain(err)
 	}
 	obs.Tabs = ts.list(ctx, t, obs.Title)
 	obs.Bound()

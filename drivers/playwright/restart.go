@@ -63,6 +63,7 @@ func (ts *Tabs) browserLost() {
 	ts.note = fail(drivers.CodeRestarted, nil, msgRestarted)
 	if ts.rebound == nil {
 		ts.rebound = make(chan struct{})
+		ts.saved = ts.layout()
 	}
 }
 
@@ -83,11 +84,12 @@ func (ts *Tabs) takeNote() *drivers.Error {
 	return n
 }
 
-// await answers a pending note at once, without waiting for the tabs to
-// be reopened; otherwise it waits, within ctx, until they are.
+// await answers a pending restart at once, without waiting for the tabs
+// to be reopened; otherwise it waits, within ctx, until they are, and
+// until a blank tab replaced one cut off.
 func (ts *Tabs) await(ctx context.Context) error {
 	ts.mu.Lock()
-	rebound := ts.rebound
+	rebound, replacing := ts.rebound, ts.replacing
 	var note *drivers.Error
 	if ts.note != nil && ts.note.Code == drivers.CodeRestarted {
 		note = ts.takeNote()
@@ -95,6 +97,9 @@ func (ts *Tabs) await(ctx context.Context) error {
 	ts.mu.Unlock()
 	if note != nil {
 		return note
+	}
+	if rebound == nil {
+		rebound = replacing
 	}
 	if rebound == nil {
 		return nil
@@ -175,8 +180,8 @@ func (ts *Tabs) reopen(b *browser) {
 		ts.mu.Unlock()
 		return
 	}
-	saved := ts.layout()
-	ts.tabs, ts.active, ts.lost, ts.b = nil, nil, nil, b
+	saved := ts.saved
+	ts.tabs, ts.active, ts.lost, ts.saved, ts.b = nil, nil, nil, nil, b
 	ts.mu.Unlock()
 	var active *tab
 	for _, s := range saved {

@@ -78,7 +78,9 @@ func (t *tab) listen() {
 	p.OnRequest(func(r pw.Request) {
 		if t.mainNav(r) {
 			t.nav.bump(func(m *navMark) { m.started++ })
-			t.navigating()
+			if r.RedirectedFrom() == nil {
+				t.navigating()
+			}
 		}
 	})
 	p.OnRequestFailed(func(r pw.Request) {

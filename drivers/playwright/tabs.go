@@ -37,12 +37,15 @@ type Tabs struct {
 	// note is what the conversation's next call is told instead of
 	// running: the browser restarted, or buddi closed a page of its own.
 	note *drivers.Error
-	// rebound is open while the tabs wait to be reopened in a new browser.
-	rebound chan struct{}
+	// rebound is open while the tabs wait to be reopened in a new browser,
+	// replacing while a blank tab replaces the last one, cut off.
+	rebound, replacing chan struct{}
 	// lost are tabs that closed without buddi closing them, lately: a
 	// dying browser closes every page before its context, and those are
 	// the tabs the next browser reopens.
 	lost []savedTab
+	// saved are the tabs to reopen, as they were when the browser died.
+	saved []savedTab
 }
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -312,6 +315,10 @@ func (ts *Tabs) shut() []*tab {
 	if ts.rebound != nil {
 		close(ts.rebound)
 		ts.rebound = nil
+	}
+	if ts.replacing != nil {
+		close(ts.replacing)
+		ts.replacing = nil
 	}
 	for _, t := range ts.tabs {
 		t.closing.Store(true)

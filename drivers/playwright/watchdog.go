@@ -37,15 +37,23 @@ const (
 	// more than the page guard lets a page log: the page got around it.
 	floodLines  = 1000
 	floodWindow = 2 * time.Second
-	// navBurst documents asked for by a tab's main frame within navWindow
-	// are a page navigating itself (a redirect chain has at most 20).
-	navBurst  = 30
-	navWindow = 3 * time.Second
+	// navBurst navigations of a tab's main frame within navWindow (each a
+	// new one, not a redirect's next hop) are a page navigating itself.
+	navBurst  = 10
+	navWindow = 5 * time.Second
+	// maxElements bounds a page's document: one that grows past it (a
+	// runaway DOM) is cut off before it takes the machine's memory.
+	maxElements = 1_000_000
+	// silentEvidence: a call that gave up on a page whose question has
+	// waited this long is the second witness; the page is cut off then,
+	// without waiting for silentAfter.
+	silentEvidence = 4 * time.Second
 )
 
 // watch is the watchdog's view of one tab.
 type watch struct {
 	ping   pinger
+	size   atomic.Int64 // the elements of its document, as the last answer said
 	cut    atomic.Bool // buddi cut the page off
 	events window      // console lines and uncaught errors
 	navs   window      // documents the main frame asked for
@@ -54,9 +62,21 @@ type watch struct {
 // pinger keeps one question in flight to something that should answer at
 // once, and says how long it has gone unanswered.
 type pinger struct {
-	mu   sync.Mutex
-	sent time.Time // when the question in flight was sent; zero when none is
-	err  error     // how the last question failed, when it failed
+	mu       sync.Mutex
+	sent     time.Time // when the question in flight was sent; zero when none is
+	answered time.Time // when the last question was answered (or failed)
+	err      error     // how the last question failed, when it failed
+}
+
+// quiet says how long the question in flight has waited (0: none is),
+// and when the last one was answered.
+func (p *pinger) quiet(now time.Time) (time.Duration, time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent.IsZero() {
+		return 0, p.answered
+	}
+	return now.Sub(p.sent), p.answered
 }
 
 // silent sends a question when none is in flight (ask runs on a goroutine
@@ -72,7 +92,7 @@ func (p *pinger) silent(now time.Time, ask func() error) (time.Duration, error) 
 	go func() {
 		err := ask()
 		p.mu.Lock()
-		p.sent, p.err = time.Time{}, err
+		p.sent, p.answered, p.err = time.Time{}, time.Now(), err
 		p.mu.Unlock()
 	}()
 	return 0, p.err
@@ -203,13 +223,59 @@ func (t *tab) check(load float64) {
 	quiet, _ := t.watch.ping.silent(time.Now(), func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
 		defer cancel()
-		_, err := call(ctx, func() (any, error) {
-			return s.Send("Runtime.evaluate", map[string]any{"expression": "0", "returnByValue": true})
+		v, err := call(ctx, func() (any, error) {
+			return s.Send("Runtime.evaluate", map[string]any{"expression": sizeExpr, "returnByValue": true})
 		})
+		t.watch.size.Store(int64(resultNumber(v)))
 		return err
 	})
-	if quiet > limit {
+	switch size := t.watch.size.Load(); {
+	case quiet > limit:
 		t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
+	case size > maxElements:
+		t.cut(fmt.Sprintf("grew its page to %d elements", size))
+	}
+}
+
+// sizeExpr is the watchdog's question to a page: how many elements its
+// document has (cheap: the browser keeps the count of a live list until
+// the document changes).
+const sizeExpr = "document.getElementsByTagName('*').length"
+
+// resultNumber reads result.value of a Runtime.evaluate answer as a
+// number, 0 when it is none.
+func resultNumber(v any) float64 {
+	m, _ := v.(map[string]any)
+	r, _ := m["result"].(map[string]any)
+	n, _ := r["value"].(float64)
+	return n
+}
+
+// witness is told that a call on the page gave up waiting for it (err).
+// It waits for the watchdog's next answer from the page (for at most
+// silentEvidence of silence): a page that does not give it is cut off now,
+// without waiting for silentAfter, and so is one whose answer says its
+// document grew past maxElements.
+func (t *tab) witness(err error) {
+	switch drivers.CodeOf(err) {
+	case drivers.CodeNotAnswering, drivers.CodeTimeout:
+	default:
+		return
+	}
+	failed := time.Now()
+	for end := failed.Add(silentEvidence + 2*watchEvery); time.Now().Before(end) && !t.closing.Load(); {
+		quiet, answered := t.watch.ping.quiet(time.Now())
+		switch {
+		case quiet >= silentEvidence:
+			t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
+			return
+		case answered.After(failed):
+			if size := t.watch.size.Load(); size > maxElements {
+				t.cut(fmt.Sprintf("grew its page to %d elements", size))
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -239,28 +305,59 @@ func (t *tab) navigating() {
 	}
 }
 
-// cut cuts the page off: its conversation is told why on its next call,
-// and the page is closed on a goroutine of its own (a blank tab replaces
-// it when it was the conversation's last). It never blocks, so the
+// cut cuts the page off: it leaves its conversation's tabs at once, its
+// conversation is told why on its next call, and the page is closed on a
+// goroutine of its own, where a blank tab replaces it when it was the
+// conversation's last (calls wait for that tab). It never blocks, so the
 // dispatch goroutine may call it.
 func (t *tab) cut(why string) {
 	if t.closing.Load() || !t.watch.cut.CompareAndSwap(false, true) {
 		return
 	}
+	ts := t.owner
 	url := drivers.Clip(t.page.URL(), 200)
-	t.b.log.Warn("closed a page that stopped answering", "conversation", t.owner.conv, "tab", t.id, "url", url, "why", why)
-	t.owner.setNote(fail(drivers.CodeUnresponsive, nil, fmt.Sprintf(
+	t.b.log.Warn("closed a page that stopped answering", "conversation", ts.conv, "tab", t.id, "url", url, "why", why)
+	ts.setNote(fail(drivers.CodeUnresponsive, nil, fmt.Sprintf(
 		"The page in tab %s (%s) %s, so buddi closed it to keep the browser answering; observe again to see this conversation's tabs, and do not open that page again.",
 		t.id, url, why)))
 	t.closing.Store(true)
-	go t.cutOff()
+	ts.forget(t)
+	replacing := ts.replaceIfLast()
+	go t.cutOff(replacing)
 }
 
-// cutOff closes a page that was cut off. A renderer busy in the page's own
-// script takes Page.crash between two of its steps, and a crashed page
-// closes at once.
-func (t *tab) cutOff() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+// replaceIfLast marks the conversation as waiting for a blank tab when it
+// has none left; nil when it has tabs (or is closed).
+func (ts *Tabs) replaceIfLast() chan struct{} {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closed || len(ts.tabs) > 0 || ts.replacing != nil {
+		return nil
+	}
+	ts.replacing = make(chan struct{})
+	return ts.replacing
+}
+
+// cutOff opens the blank tab that replaces a page cut off (when
+// replacing is set), then closes the page. A renderer busy in the page's
+// own script takes Page.crash between two of its steps, and a crashed
+// page closes at once.
+func (t *tab) cutOff(replacing chan struct{}) {
+	if replacing != nil {
+		ts := t.owner
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		if _, err := ts.openTab(ctx); err != nil {
+			t.b.log.Warn("no blank tab replaced a page cut off", "conversation", ts.conv, "err", err)
+		}
+		cancel()
+		ts.mu.Lock()
+		if ts.replacing == replacing {
+			ts.replacing = nil
+		}
+		ts.mu.Unlock()
+		close(replacing)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if s := t.session(); s != nil && !t.crashed.Load() {
 		c, stop := context.WithTimeout(ctx, 2*time.Second)
@@ -269,17 +366,5 @@ func (t *tab) cutOff() {
 	}
 	if err := t.close(ctx); err != nil {
 		t.b.log.Warn("a page cut off did not close", "tab", t.id, "err", err)
-	}
-	t.owner.forget(t)
-	t.owner.keepATab(ctx)
-}
-
-// keepATab opens a blank tab when the conversation has none left.
-func (ts *Tabs) keepATab(ctx context.Context) {
-	ts.mu.Lock()
-	none := !ts.closed && len(ts.tabs) == 0
-	ts.mu.Unlock()
-	if none {
-		_, _ = ts.openTab(ctx)
 	}
 }
