@@ -54,9 +54,9 @@ const (
 type watch struct {
 	ping   pinger
 	size   atomic.Int64 // the elements of its document, as the last answer said
-	cut    atomic.Bool // buddi cut the page off
-	events window      // console lines and uncaught errors
-	navs   window      // documents the main frame asked for
+	cut    atomic.Bool  // buddi cut the page off
+	events window       // console lines and uncaught errors
+	navs   window       // documents the main frame asked for
 }
 
 // pinger keeps one question in flight to something that should answer at
