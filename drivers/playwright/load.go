@@ -47,3 +47,9 @@ func loadOf(raw []byte, cpus int) float64 {
 func scaled(d time.Duration, load, ceiling float64) time.Duration {
 	return time.Duration(float64(d) * min(load, ceiling))
 }
+
+// underLoad is d stretched by the machine's load now, up to maxLoad: how
+// long to wait for a page that is only slow because the machine is busy.
+func underLoad(d time.Duration) time.Duration {
+	return scaled(d, machineLoad(), maxLoad)
+}

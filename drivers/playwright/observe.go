@@ -26,7 +26,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	obs, err := t.observe(ctx, opts)
 	if err != nil {
 		err = ended(err, drivers.CodeNotAnswering, msgNotAnswering)
-		t.witness(err)
+		t.witness(ctx, err)
 		return nil, ts.explain(err)
 	}
 	obs.Tabs = ts.list(ctx, t, obs.Title)

@@ -59,8 +59,11 @@ func (t *tab) listen() {
 		if t.flooding() {
 			return
 		}
-		if m.Type() == "error" {
+		switch m.Type() {
+		case "error":
 			t.console.add("console.error", m.Text())
+		case "warning":
+			t.guardDropped(m.Text())
 		}
 	})
 	p.OnPageError(func(err error) {
@@ -69,6 +72,7 @@ func (t *tab) listen() {
 		}
 	})
 	p.OnPopup(func(popup pw.Page) { t.owner.adoptPopup(popup, t) })
+	p.OnLoad(func(pw.Page) { t.watch.loading.Store(false) })
 	p.OnFrameNavigated(func(f pw.Frame) {
 		t.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {

@@ -3,6 +3,8 @@ package playwright
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,17 +28,24 @@ import (
 // (start.go), and so is one whose connection broke.
 
 // Bounds of the watchdog, on an idle machine; a loaded one stretches the
-// two waits (load.go), by at most silentStretch and wedgedStretch.
+// waits (load.go), by at most silentStretch, evidenceStretch and
+// wedgedStretch: on a 2-core machine busy with ten times its work, a
+// legitimate page that builds 200,000 elements keeps its renderer busy
+// for over 10 s.
 const (
 	watchEvery    = time.Second
 	silentAfter   = 8 * time.Second
-	silentStretch = 1.5
+	silentStretch = maxLoad
 	wedgedAfter   = 20 * time.Second
 	wedgedStretch = 2
 	// floodLines console lines and uncaught errors within floodWindow are
 	// more than the page guard lets a page log: the page got around it.
 	floodLines  = 1000
 	floodWindow = 2 * time.Second
+	// droppedBurst console lines the page guard dropped within
+	// droppedWindow are a page that floods its console without end.
+	droppedBurst  = 5000
+	droppedWindow = 5 * time.Second
 	// navBurst navigations of a tab's main frame within navWindow (each a
 	// new one, not a redirect's next hop) are a page navigating itself.
 	navBurst  = 10
@@ -47,16 +56,19 @@ const (
 	// silentEvidence: a call that gave up on a page whose question has
 	// waited this long is the second witness; the page is cut off then,
 	// without waiting for silentAfter.
-	silentEvidence = 4 * time.Second
+	silentEvidence  = 4 * time.Second
+	evidenceStretch = 2
 )
 
 // watch is the watchdog's view of one tab.
 type watch struct {
-	ping   pinger
-	size   atomic.Int64 // the elements of its document, as the last answer said
-	cut    atomic.Bool  // buddi cut the page off
-	events window       // console lines and uncaught errors
-	navs   window       // documents the main frame asked for
+	ping    pinger
+	loading atomic.Bool  // its document has not fired its load event yet
+	size    atomic.Int64 // the elements of its document, as the last answer said
+	cut     atomic.Bool  // buddi cut the page off
+	events  window       // console lines and uncaught errors
+	dropped window       // console lines the page guard dropped
+	navs    window       // documents the main frame asked for
 }
 
 // pinger keeps one question in flight to something that should answer at
@@ -107,13 +119,16 @@ type window struct {
 
 // hit counts one event and returns how many the current window of length
 // w holds.
-func (c *window) hit(w time.Duration) int {
+func (c *window) hit(w time.Duration) int { return c.add(1, w) }
+
+// add counts n events and returns how many the current window holds.
+func (c *window) add(n int, w time.Duration) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if now := time.Now(); now.Sub(c.start) > w {
 		c.start, c.n = now, 0
 	}
-	c.n++
+	c.n += n
 	return c.n
 }
 
@@ -255,18 +270,28 @@ func resultNumber(v any) float64 {
 // It waits for the watchdog's next answer from the page (for at most
 // silentEvidence of silence): a page that does not give it is cut off now,
 // without waiting for silentAfter, and so is one whose answer says its
-// document grew past maxElements.
-func (t *tab) witness(err error) {
+// document grew past maxElements. A page still loading is left to
+// silentAfter: building a large document is no misbehaviour. It waits no
+// longer than ctx, the call's.
+func (t *tab) witness(ctx context.Context, err error) {
 	switch drivers.CodeOf(err) {
 	case drivers.CodeNotAnswering, drivers.CodeTimeout:
 	default:
 		return
 	}
+	if t.watch.loading.Load() {
+		return
+	}
+	evidence := scaled(silentEvidence, machineLoad(), evidenceStretch)
 	failed := time.Now()
-	for end := failed.Add(silentEvidence + 2*watchEvery); time.Now().Before(end) && !t.closing.Load(); {
+	end := failed.Add(evidence + 2*watchEvery)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(end) {
+		end = dl
+	}
+	for first := true; first || time.Now().Before(end) && !t.closing.Load(); first = false {
 		quiet, answered := t.watch.ping.quiet(time.Now())
 		switch {
-		case quiet >= silentEvidence:
+		case quiet >= evidence:
 			t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
 			return
 		case answered.After(failed):
@@ -297,9 +322,28 @@ func (t *tab) flooding() bool {
 	return n > floodLines
 }
 
+// guardDropped reads the page guard's notice of the console lines it
+// dropped (pageguard.js); a page past droppedBurst in droppedWindow is cut
+// off. A page that writes the notice itself only cuts itself off.
+func (t *tab) guardDropped(text string) {
+	rest, ok := strings.CutPrefix(text, droppedNotice)
+	if !ok {
+		return
+	}
+	n, _ := strconv.Atoi(strings.SplitN(rest, " ", 2)[0])
+	if before := t.watch.dropped.add(0, droppedWindow); before <= droppedBurst && before+n > droppedBurst {
+		t.cut(fmt.Sprintf("logged more than %d console lines in %d s", droppedBurst, int(droppedWindow.Seconds())))
+	}
+	t.watch.dropped.add(n, droppedWindow)
+}
+
+// droppedNotice starts the page guard's notice of dropped console lines.
+const droppedNotice = "buddi dropped "
+
 // navigating counts a document the main frame asked for; the first past
 // navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
+	t.watch.loading.Store(true)
 	if t.watch.navs.hit(navWindow) == navBurst+1 {
 		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
 	}
@@ -351,11 +395,11 @@ func (t *tab) cutOff(replacing chan struct{}) {
 		}
 		cancel()
 		ts.mu.Lock()
-		if ts.replacing == replacing {
+		if ts.replacing == replacing { // else shut closed it
 			ts.replacing = nil
+			close(replacing)
 		}
 		ts.mu.Unlock()
-		close(replacing)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
