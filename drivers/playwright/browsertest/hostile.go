@@ -18,10 +18,10 @@ type Hostile struct {
 // Hostiles are the hostile pages, by name. Each starts misbehaving a
 // moment after it loaded, so its navigation itself may answer ok.
 var Hostiles = map[string]Hostile{
-	"spin":   {`<script>setTimeout(() => { for (;;) {} }, 300)</script>`, true},
-	"alerts": {`<script>setTimeout(() => { for (;;) alert('again') }, 300)</script>`, true},
-	"memory": {`<script>setTimeout(() => { const a = []; for (;;) a.push(new Array(1 << 20).fill(1.5)) }, 300)</script>`, true},
-	"dom": {`<script>setTimeout(() => setInterval(() => document.body.insertAdjacentHTML('beforeend', '<i>x</i>'.repeat(50000)), 5), 300)</script>`, true},
+	"spin":     {`<script>setTimeout(() => { for (;;) {} }, 300)</script>`, true},
+	"alerts":   {`<script>setTimeout(() => { for (;;) alert('again') }, 300)</script>`, true},
+	"memory":   {`<script>setTimeout(() => { const a = []; for (;;) a.push(new Array(1 << 20).fill(1.5)) }, 300)</script>`, true},
+	"dom":      {`<script>setTimeout(() => setInterval(() => document.body.insertAdjacentHTML('beforeend', '<i>x</i>'.repeat(50000)), 5), 300)</script>`, true},
 	"console":  {`<script>setInterval(() => { for (let i = 0; i < 2000; i++) console.error('flood ' + i + ' ' + 'x'.repeat(10000)) }, 10)</script>`, true},
 	"navigate": {`<script>setTimeout(() => { location.href = location.pathname + '?' + Math.random() }, 5)</script>`, true},
 	"title":    {`<script>document.title = 'T'.repeat(6 << 20)</script><p>A title of 6 MB.</p>`, false},
