@@ -7,27 +7,41 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// Starter is an optional capability of a Driver whose browser starts in
-// the background: before the first session needs it, and again after it
-// died. An act waits for it with Ready before its own deadline begins, so
-// the launch never eats the act's time.
+// Readier is an optional capability of a Driver whose browser starts in
+// the background (before the first session needs it, and again after it
+// died), and of the Tabs it opens. An act waits with Ready before its own
+// deadline begins, so the launch never eats the act's time.
+type Readier interface {
+	// Ready waits until the browser is ready, at most until ctx ends, and
+	// says how long it waited. Past ctx it fails with CodeBrowserStarting
+	// and a sentence that says when to try again; a launch that failed
+	// answers its own sentence (no_browser). A driver starts the browser
+	// when nothing is; a conversation's tabs also wait to be reopened
+	// after a restart, and wait for nothing when the conversation has
+	// news its next call is told at once.
+	Ready(ctx context.Context) (time.Duration, error)
+}
+
+// Starter is the background start of a Driver that has one.
 type Starter interface {
+	Readier
 	// Start begins starting the browser in the background when it is
 	// neither running nor starting, and returns at once.
 	Start()
-	// Ready waits until the browser is ready (starting it when nothing
-	// is), at most until ctx ends, and says how long it waited. Past ctx it
-	// fails with CodeBrowserStarting and a sentence that says when to try
-	// again; a launch that failed answers its own sentence (no_browser).
-	Ready(ctx context.Context) (time.Duration, error)
 	// Launch says where the browser is in its start, without waiting.
 	Launch() messages.BrowserLaunch
 }
 
-// StarterOf returns d's background start, if it has one.
-func StarterOf(d Driver) (Starter, bool) {
-	s, ok := d.(Starter)
-	return s, ok
+// ReadierOf is what an act of a conversation waits on before its deadline
+// begins: its tabs when it holds them, else the driver; false when neither
+// starts anything in the background.
+func ReadierOf(d Driver, tabs Tabs) (Readier, bool) {
+	if tabs != nil {
+		r, ok := tabs.(Readier)
+		return r, ok
+	}
+	r, ok := d.(Readier)
+	return r, ok
 }
 
 // Warmer is an optional capability of a Mode: starting, in the background,

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"syscall"
 	"testing"
 	"time"
@@ -32,12 +33,10 @@ func TestE2EKilledBrowserComesBackWithTheSessionsPages(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil { // the browser this test's buddi started
 		t.Fatal(err)
 	}
+	targets := map[string][2]string{"c1": {"link", "Next page"}, "c2": {"textbox", "Name"}}
 	for conv := range pages {
+		ref := daemontest.Ref(t, obs[conv], targets[conv][0], targets[conv][1])
 		start := time.Now()
-		ref := daemontest.Ref(t, obs[conv], "link", "")
-		if conv == "c2" {
-			ref = daemontest.Ref(t, obs[conv], "button", "Send")
-		}
 		r := b.Act(t, tok, conv, in{"action": "hover", "observation": daemontest.ID(obs[conv]), "target": target1(ref)})
 		took := time.Since(start)
 		code(t, r, string(messages.CodeBrowserRestarted))
@@ -51,14 +50,14 @@ func TestE2EKilledBrowserComesBackWithTheSessionsPages(t *testing.T) {
 		if o["url"] != url || o["tab"] != "t1" {
 			t.Fatalf("%s after one observe: tab %v at %v, want t1 at %s", conv, o["tab"], o["url"], url)
 		}
-		role, name := "link", "Next page"
-		if conv == "c2" {
-			role, name = "textbox", "Name"
-		}
-		ok(t, b.Act(t, tok, conv, in{"action": "hover", "observation": daemontest.ID(o), "target": target1(daemontest.Ref(t, o, role, name))}))
+		ref := daemontest.Ref(t, o, targets[conv][0], targets[conv][1])
+		ok(t, b.Act(t, tok, conv, in{"action": "hover", "observation": daemontest.ID(o), "target": target1(ref)}))
 	}
-	h := b.Must(t, "GET", "/healthz", nil).Map()
-	if br, _ := h["browser"].(map[string]any); br["state"] != messages.LaunchReady || br["restarts"] != 1.0 {
-		t.Fatalf("healthz after the restart: %v", h["browser"])
+	h, err := b.API.Owner(b.Owner).Health(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Browser == nil || h.Browser.State != messages.LaunchReady || h.Browser.Restarts != 1 {
+		t.Fatalf("healthz after the restart: %+v", h.Browser)
 	}
 }

@@ -26,7 +26,7 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 	drv, conv, spec := a.cfg.Driver, a.cfg.Conversation, messages.Spec(in.Action)
 	go func() {
 		defer cancel()
-		if d.waited, d.err = startWait(base, drv, spec.StartWait()); d.err == nil {
+		if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {
 			c, stop := context.WithTimeout(base, spec.Deadline)
 			d.run(c, drv, conv, in, act)
 			stop()
@@ -35,10 +35,11 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 	}()
 }
 
-// startWait waits, at most wait, for a driver whose browser starts in the
-// background to be ready, and says how long it waited.
-func startWait(ctx context.Context, drv drivers.Driver, wait time.Duration) (time.Duration, error) {
-	s, ok := drivers.StarterOf(drv)
+// startWait waits, at most wait, for a browser that starts in the
+// background to be ready (the conversation's tabs, when it holds them,
+// else the driver), and says how long it waited.
+func startWait(ctx context.Context, drv drivers.Driver, tabs drivers.Tabs, wait time.Duration) (time.Duration, error) {
+	s, ok := drivers.ReadierOf(drv, tabs)
 	if !ok {
 		return 0, nil
 	}

@@ -42,7 +42,7 @@ const (
 
 // msgRestarted is what a conversation's next call is told after the
 // browser restarted under it.
-const msgRestarted = "The browser stopped (it crashed or stopped answering) and buddi started it again, with this conversation's tabs reopened at their addresses; anything typed and not sent is gone. Observe again before acting."
+const msgRestarted = "The browser stopped (it crashed or stopped answering); buddi is starting it again with this conversation's tabs reopened at their addresses, and anything typed and not sent is gone. Observe again before acting (the observation waits for the browser)."
 
 // remember keeps t, which closed without buddi closing it, for lostKept.
 // The caller holds ts.mu.
@@ -113,6 +113,21 @@ func (ts *Tabs) await(ctx context.Context) error {
 		}
 		return ts.d.stillStarting()
 	}
+}
+
+// Ready waits, within ctx, until the conversation's tabs are usable:
+// reopened in a new browser after a restart, or with a blank tab in place
+// of the last one cut off. It waits for nothing while the conversation has
+// news for its next call, which is told at once.
+func (ts *Tabs) Ready(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	ts.mu.Lock()
+	news := ts.note != nil
+	ts.mu.Unlock()
+	if news {
+		return 0, nil
+	}
+	return time.Since(start), ts.await(ctx)
 }
 
 // explain turns the failure of a call into what happened to the page or

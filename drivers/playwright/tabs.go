@@ -48,7 +48,10 @@ type Tabs struct {
 	saved []savedTab
 }
 
-var _ drivers.Tabs = (*Tabs)(nil)
+var (
+	_ drivers.Tabs    = (*Tabs)(nil)
+	_ drivers.Readier = (*Tabs)(nil)
+)
 
 func newTabs(d *Driver, b *browser, conv string) *Tabs {
 	return &Tabs{d: d, b: b, conv: conv, turn: make(chan struct{}, 1), first: make(chan struct{})}
