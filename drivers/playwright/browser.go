@@ -48,12 +48,14 @@ type browser struct {
 	// death and started the next browser.
 	mourned bool
 	ping    pinger // the watchdog's question to the browser itself
+	steps   []any  // how long each step of the launch took, for its log line
 }
 
 // launch starts the driver and the browser, as the account browserAccount
 // chooses and in the namespaces the plan gives. On failure everything it
 // started is stopped again.
 func launch(ctx context.Context, cfg *Config) (*browser, error) {
+	begun := time.Now()
 	a, err := browserAccount(cfg)
 	if err != nil {
 		return nil, err
@@ -90,7 +92,7 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 		return nil, stderr.launchError(err)
 	}
 	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a,
-		gone: make(chan struct{}), stop: make(chan struct{})}
+		gone: make(chan struct{}), stop: make(chan struct{}), steps: []any{"driver", time.Since(begun).Round(time.Millisecond)}}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
 		return nil, stderr.launchError(err)
@@ -103,6 +105,7 @@ func (b *browser) start(ctx context.Context, path string) error {
 		return err
 	}
 	args := append(append([]string{}, baseArgs...), b.cfg.ExtraArgs...)
+	begun := time.Now()
 	bctx, err := call(ctx, func() (pw.BrowserContext, error) {
 		return b.pw.Chromium.LaunchPersistentContext(b.profile, pw.BrowserTypeLaunchPersistentContextOptions{
 			ExecutablePath:  pw.String(path),
@@ -111,12 +114,14 @@ func (b *browser) start(ctx context.Context, path string) error {
 			Args:            args,
 			ServiceWorkers:  pw.ServiceWorkerPolicyBlock,
 			AcceptDownloads: pw.Bool(false),
-			Timeout:         ms(ctx, 60*time.Second),
+			Timeout:         ms(ctx, maxLoad*launchTimeout), // the launch's own bound, scaled
 		})
 	})
 	if err != nil {
 		return err
 	}
+	b.steps = append(b.steps, "chromium", time.Since(begun).Round(time.Millisecond))
+	begun = time.Now()
 	b.bctx = bctx
 	bctx.OnClose(func(pw.BrowserContext) { b.lost() })
 	if err := do(ctx, func() error { return bctx.AddInitScript(pw.Script{Content: pw.String(pageGuard)}) }); err != nil {
@@ -129,8 +134,9 @@ func (b *browser) start(ctx context.Context, path string) error {
 	if b.account != nil {
 		user = b.account.name
 	}
-	b.log.Info("browser started", "path", path, "headless", b.cfg.headless(), "profile", b.profile,
-		"user", user, "sandbox", !b.cfg.NoSandbox, "netns", b.cfg.NetNS != "")
+	b.steps = append(b.steps, "gate", time.Since(begun).Round(time.Millisecond))
+	b.log.Info("browser started", append([]any{"path", path, "headless", b.cfg.headless(), "profile", b.profile,
+		"user", user, "sandbox", !b.cfg.NoSandbox, "netns", b.cfg.NetNS != ""}, b.steps...)...)
 	return nil
 }
 
