@@ -17,8 +17,12 @@ import (
 )
 
 // neighbourActs is how many acts each well-behaved conversation makes at
-// least; they go on until the hostile conversation is done.
-const neighbourActs = 30
+// least; they go on, more slowly, until the hostile conversation is done,
+// within their task's 80 steps.
+const (
+	neighbourActs = 30
+	stepsMax      = 80
+)
 
 // answered is one answer of the hostile conversation.
 type answered struct {
@@ -82,7 +86,7 @@ func runCrowd(t testing.TB, hostile bool) *crowd {
 	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+bad.URL+","+good.URL)
 	tok := b.AddAgent(t, "ada", false)
 	for _, conv := range []string{"hostile", "n1", "n2"} {
-		b.Task(t, "ada", conv, 1000)
+		b.Task(t, "ada", conv, stepsMax)
 		if r := b.Act(t, tok, conv, in{"action": "navigate", "url": good.URL + "/"}); !r.OK {
 			t.Fatalf("%s: the first navigate: %s: %s", conv, r.Code(), r.Error.Message)
 		}
@@ -105,12 +109,12 @@ func runCrowd(t testing.TB, hostile bool) *crowd {
 // neighbour navigates, observes and clicks in turn until done is closed
 // and it made neighbourActs acts.
 func neighbour(t testing.TB, b *buddi, tok, conv, page string, done <-chan struct{}, c *crowd) {
-	for n := 0; ; n++ {
+	for n := 0; n < stepsMax-4; n++ {
 		if n >= neighbourActs {
 			select {
 			case <-done:
 				return
-			default:
+			case <-time.After(2 * time.Second):
 			}
 		}
 		start := time.Now()
