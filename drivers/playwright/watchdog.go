@@ -235,6 +235,9 @@ func (t *tab) check(load float64) {
 		return
 	}
 	limit := scaled(silentAfter, load, silentStretch)
+	if t.watch.loading.Load() {
+		limit *= 2 // a document still being built gets longer
+	}
 	quiet, _ := t.watch.ping.silent(time.Now(), func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
 		defer cancel()
