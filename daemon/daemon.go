@@ -103,6 +103,7 @@ func Start(o Options) (_ *Daemon, err error) {
 	}
 	w.sayNotes()
 	w.firstRun()
+	w.warm()
 	return d, nil
 }
 

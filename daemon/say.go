@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
@@ -64,5 +65,15 @@ func (w *wiring) say(line string) {
 	w.o.Log.Info(line)
 	if w.o.Out != nil {
 		fmt.Fprintln(w.o.Out, line)
+	}
+}
+
+// warm starts the agents' browser in the background as buddi starts
+// (account, network namespace, Playwright's driver, Chromium), so that the
+// first act finds it ready; /healthz and doctor say how far it got. With
+// a profile per agent, each agent's browser starts on its first act.
+func (w *wiring) warm() {
+	if w.cfg.Profiles != config.ProfilesAgent {
+		drivers.Warm(w.modes)
 	}
 }

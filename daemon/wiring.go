@@ -226,5 +226,6 @@ func (w *wiring) doctor(ctx context.Context) messages.DoctorRows {
 		InUse: func() (string, int, bool) { return w.d.addr, os.Getpid(), true },
 		Computer: func(ctx context.Context) messages.Permissions {
 			return native.PermissionsOf(ctx, c.ComputerHelper, false)
-		}})
+		},
+		Running: func() (*messages.BrowserLaunch, bool) { return drivers.LaunchOf(w.modes), true }})
 }

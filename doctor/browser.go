@@ -61,6 +61,30 @@ func launchRow(c config.Config) messages.DoctorRow {
 	return row("launch", OK, "the browser starts and opens a tab.")
 }
 
+// runningRow says where the running buddi's browser is in its start:
+// starting (for how long), ready (since when, how long the start took,
+// how often it came back), or failed (why), or not started yet.
+func runningRow(l messages.BrowserLaunch) messages.DoctorRow {
+	elapsed := time.Since(l.Since).Round(time.Second)
+	busy := ""
+	if l.Load >= 1.5 {
+		busy = fmt.Sprintf(" on a machine busy with %.1f× its cores' work", l.Load)
+	}
+	switch l.State {
+	case messages.LaunchStarting:
+		return row("browser now", OK, fmt.Sprintf("starting, for %v so far%s; acts wait for it.", elapsed, busy))
+	case messages.LaunchFailed:
+		return row("browser now", Error, "the last start failed: "+l.Problem)
+	case messages.LaunchReady:
+		text := fmt.Sprintf("ready since %s (it took %.1f s to start%s)", l.Since.Local().Format("15:04:05"), float64(l.TookMs)/1000, busy)
+		if l.Restarts > 0 {
+			text += fmt.Sprintf("; started again %d time(s) after it died or stopped answering", l.Restarts)
+		}
+		return row("browser now", OK, text+".")
+	}
+	return row("browser now", OK, "not started yet: it starts on the first act.")
+}
+
 // userRow says whom the browser side (Playwright's driver and Chromium)
 // runs as.
 func userRow(c config.Config, r playwright.Runner) messages.DoctorRow {

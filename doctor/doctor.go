@@ -44,12 +44,21 @@ type Options struct {
 	// Computer is Use my apps' helper's probe, which never prompts; nil
 	// leaves the row out.
 	Computer func(ctx context.Context) messages.Permissions
+	// Running is where the running buddi serve's browser is in its start
+	// (nil when it starts none in the background); nil Running, or ok
+	// false (no buddi serve answered), leaves the row out.
+	Running func() (l *messages.BrowserLaunch, ok bool)
 }
 
 // Rows checks the install c describes.
 func Rows(c config.Config, o Options) messages.DoctorRows {
 	rows := messages.DoctorRows{dataRow(c), storeRow(c, o), tokenRow(c, o), addrRow(c, o)}
 	rows = append(rows, browserRows(c, o.Launch)...)
+	if o.Running != nil {
+		if l, ok := o.Running(); ok && l != nil {
+			rows = append(rows, runningRow(*l))
+		}
+	}
 	rows = append(rows, egressRow(c), extensionRow(c))
 	if c.Cluster {
 		rows = append(rows, clusterRow(c))

@@ -24,6 +24,15 @@ const (
 	CodeNotAllowed   = messages.CodeNotAllowed // blocked by policy (egress, credentials)
 	CodeBadInput     = messages.CodeBadInput
 	CodeInterrupted  = messages.CodeInterrupted // Interrupt was called
+	// CodeStarting: the browser is still starting; the sentence says when
+	// to try again.
+	CodeStarting = messages.CodeBrowserStarting
+	// CodeRestarted: the browser died or stopped answering and was started
+	// again, with the conversation's tabs reopened at their URLs.
+	CodeRestarted = messages.CodeBrowserRestarted
+	// CodeUnresponsive: a page stopped answering (or cost the browser too
+	// much) and the driver closed it.
+	CodeUnresponsive = messages.CodePageUnresponsive
 )
 
 // Error is a driver failure with a code and one sentence for a person.

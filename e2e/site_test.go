@@ -19,7 +19,7 @@ type site struct {
 	hits        map[string]int
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	s := &site{slowStarted: make(chan struct{}, 8), slowDone: make(chan struct{}, 8), hits: map[string]int{}}
 	mux := http.NewServeMux()
 	page := func(path, body string) {

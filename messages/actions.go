@@ -52,6 +52,20 @@ const (
 	scriptDeadline = 90 * time.Second
 )
 
+// ToolDeadline bounds one tool call at the edge (the HTTP API and MCP):
+// every wait inside a call fits in it.
+const ToolDeadline = 100 * time.Second
+
+// maxStartWait bounds how long an act waits for its browser to start.
+const maxStartWait = 45 * time.Second
+
+// StartWait is how long the action may wait for its browser to start
+// before its own Deadline begins: 45 s, less where the two together would
+// not fit in the tool's deadline (a script's 90 s leaves 5 s).
+func (s *ActionSpec) StartWait() time.Duration {
+	return max(0, min(maxStartWait, ToolDeadline-5*time.Second-s.Deadline))
+}
+
 // actions is the table, in the order agents read it.
 var actions = []*ActionSpec{
 	{Name: "navigate", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,

@@ -39,6 +39,23 @@ type Observation struct {
 	Continues  *Continuation `json:"continues,omitempty"`
 	Left       *int          `json:"left,omitempty"`
 	Screenshot []byte        `json:"screenshot,omitempty"` // JPEG, base64 in JSON
+	Timing     *Timing       `json:"timing,omitempty"`
+}
+
+// Timing says what an answer waited for besides its own act: set only
+// when it waited for the browser to start (the act's own deadline began
+// once the browser was ready).
+type Timing struct {
+	BrowserWaitMs int64 `json:"browserWaitMs"`
+}
+
+// WaitedFor is the timing of an act that waited d for the browser, or nil
+// when it did not wait.
+func WaitedFor(d time.Duration) *Timing {
+	if d < time.Millisecond {
+		return nil
+	}
+	return &Timing{BrowserWaitMs: d.Milliseconds()}
 }
 
 // Continuation says how to read the next part of a read that did not fit:
@@ -62,21 +79,23 @@ type Outcome struct {
 	// tabs, and dom or console text.
 	Text string `json:"text,omitempty"`
 	// AuthenticatedUser is always "unknown" on a dom read.
-	AuthenticatedUser string `json:"authenticatedUser,omitempty"`
-	Screenshot        []byte `json:"screenshot,omitempty"`
-	Width             int    `json:"width,omitempty"`
-	Height            int    `json:"height,omitempty"`
-	Next              string `json:"next,omitempty"` // after an action that may have changed the page
+	AuthenticatedUser string  `json:"authenticatedUser,omitempty"`
+	Screenshot        []byte  `json:"screenshot,omitempty"`
+	Width             int     `json:"width,omitempty"`
+	Height            int     `json:"height,omitempty"`
+	Next              string  `json:"next,omitempty"` // after an action that may have changed the page
+	Timing            *Timing `json:"timing,omitempty"`
 }
 
 // ScriptResult answers a script, and tells what ran of one that failed.
 type ScriptResult struct {
 	Steps []ScriptStep `json:"steps"`
 	// Text is the fenced block of what the steps read, step by step.
-	Text              string `json:"text,omitempty"`
-	AuthenticatedUser string `json:"authenticatedUser,omitempty"`
-	StepsLeft         int    `json:"stepsLeft"`
-	Next              string `json:"next,omitempty"`
+	Text              string  `json:"text,omitempty"`
+	AuthenticatedUser string  `json:"authenticatedUser,omitempty"`
+	StepsLeft         int     `json:"stepsLeft"`
+	Next              string  `json:"next,omitempty"`
+	Timing            *Timing `json:"timing,omitempty"`
 }
 
 // ScriptStep is one step of a script: what it did, or how it failed.
@@ -248,6 +267,9 @@ type Health struct {
 	Capacity Capacity `json:"capacity"`
 	// Cluster is this member's view of the cluster; absent on one host.
 	Cluster *ClusterHealth `json:"cluster,omitempty"`
+	// Browser is where the agents' browser is in its start, in a mode that
+	// starts one in the background.
+	Browser *BrowserLaunch `json:"browser,omitempty"`
 }
 
 // ClusterHealth is a cluster member's view of etcd: "reachable" or

@@ -65,29 +65,32 @@ const (
 	CodeClusterDown       Code = "cluster_unreachable" // a cluster member cannot reach etcd, so it refuses new work
 
 	// Drivers' codes.
-	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed
-	CodeNotAnswering  Code = "not_answering"     // observation or capture failed: page busy
-	CodeTargetMiss    Code = "target_not_found"  // nothing answered at the element
-	CodeTabGone       Code = "tab_gone"          // the tab the agent was reading closed
-	CodePartial       Code = "input_uncertain"   // input may have half happened
-	CodeNavFailed     Code = "navigation_failed" // the page did not load
-	CodeInterrupted   Code = "interrupted"       // the call was interrupted
-	CodeBadURL        Code = "bad_url"           // not a URL a browser would read the same way
-	CodeScheme        Code = "scheme_not_allowed"
-	CodeHostNotListed Code = "host_not_allowed" // outside BUDDI_BROWSER_HOSTS
-	CodeNeverAutomate Code = "never_automate"   // on the never-automate list
-	CodePrivate       Code = "private_address"  // loopback, private, link-local and the like
-	CodePort          Code = "port_not_allowed" // not 80 or 443
-	CodeAirGap        Code = "air_gap"          // air-gap is on
-	CodeUnapproved    Code = "unapproved_site"  // a page link to a site not approved
-	CodeCredential    Code = "credential_field" // typing into a password or card field
-	CodeSecretValue   Code = "secret_value"     // typing something like a key or token
-	CodeBuddiAddress  Code = "buddi_address"    // a URL that is buddi's own address
-	CodeAmbiguous     Code = "ambiguous_target" // a semantic target matches more than one element
-	CodeNoApps        Code = "no_apps"          // open in a mode without apps
-	CodeAppNotFound   Code = "app_not_found"    // no installed app has that id or name
-	CodeAppAmbiguous  Code = "app_ambiguous"    // several installed apps have that name
-	CodeUnsupported   Code = "not_supported"    // the install's mode cannot do this
+	CodeNoBrowser        Code = "no_browser"        // nothing to launch, or the launch failed
+	CodeNotAnswering     Code = "not_answering"     // observation or capture failed: page busy
+	CodeTargetMiss       Code = "target_not_found"  // nothing answered at the element
+	CodeTabGone          Code = "tab_gone"          // the tab the agent was reading closed
+	CodePartial          Code = "input_uncertain"   // input may have half happened
+	CodeNavFailed        Code = "navigation_failed" // the page did not load
+	CodeInterrupted      Code = "interrupted"       // the call was interrupted
+	CodeBadURL           Code = "bad_url"           // not a URL a browser would read the same way
+	CodeScheme           Code = "scheme_not_allowed"
+	CodeHostNotListed    Code = "host_not_allowed"  // outside BUDDI_BROWSER_HOSTS
+	CodeNeverAutomate    Code = "never_automate"    // on the never-automate list
+	CodePrivate          Code = "private_address"   // loopback, private, link-local and the like
+	CodePort             Code = "port_not_allowed"  // not 80 or 443
+	CodeAirGap           Code = "air_gap"           // air-gap is on
+	CodeUnapproved       Code = "unapproved_site"   // a page link to a site not approved
+	CodeCredential       Code = "credential_field"  // typing into a password or card field
+	CodeSecretValue      Code = "secret_value"      // typing something like a key or token
+	CodeBuddiAddress     Code = "buddi_address"     // a URL that is buddi's own address
+	CodeAmbiguous        Code = "ambiguous_target"  // a semantic target matches more than one element
+	CodeNoApps           Code = "no_apps"           // open in a mode without apps
+	CodeAppNotFound      Code = "app_not_found"     // no installed app has that id or name
+	CodeAppAmbiguous     Code = "app_ambiguous"     // several installed apps have that name
+	CodeUnsupported      Code = "not_supported"     // the install's mode cannot do this
+	CodeBrowserStarting  Code = "browser_starting"  // the browser is still starting: try again when the sentence says
+	CodeBrowserRestarted Code = "browser_restarted" // the browser died and was started again: observe again
+	CodePageUnresponsive Code = "page_unresponsive" // buddi closed a page that stopped answering: observe again
 
 	// Codes the API client finds itself.
 	CodeUnreachable Code = "daemon_unreachable" // no buddi answered

@@ -102,4 +102,32 @@ type BrowserStatus struct {
 	Headless bool   `json:"headless"`          // no display to show it on
 	Running  bool   `json:"running"`           // the browser is launched now
 	Problem  string `json:"problem,omitempty"` // one sentence when not usable
+	// Launch is where the browser is in its start, for a driver that
+	// starts one in the background (the agents' own browser).
+	Launch *BrowserLaunch `json:"launch,omitempty"`
+}
+
+// Where a browser started in the background is: BrowserLaunch.State.
+const (
+	LaunchIdle     = "idle"     // nothing started yet (the next act starts it)
+	LaunchStarting = "starting" // a launch is under way
+	LaunchReady    = "ready"    // the browser answers
+	LaunchFailed   = "failed"   // the last launch failed: Problem says why
+)
+
+// BrowserLaunch is where the agents' browser is in its start: what
+// /healthz, doctor and the dashboard show.
+type BrowserLaunch struct {
+	State string    `json:"state"` // idle, starting, ready or failed
+	Since time.Time `json:"since"` // when it entered the state
+	// Problem is the one sentence of a failed launch.
+	Problem string `json:"problem,omitempty"`
+	// TookMs is how long the latest launch that finished took.
+	TookMs int64 `json:"tookMs,omitempty"`
+	// Restarts counts the browsers started again after one died or stopped
+	// answering.
+	Restarts int `json:"restarts,omitempty"`
+	// Load is the machine's load per core the launch's bounds were scaled
+	// by (1 on an idle machine).
+	Load float64 `json:"load,omitempty"`
 }

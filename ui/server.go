@@ -26,7 +26,7 @@ import (
 // Limits of the HTTP surface.
 const (
 	MaxBodyBytes  = 1 << 20
-	toolDeadline  = 100 * time.Second
+	toolDeadline  = messages.ToolDeadline
 	ownerDeadline = 30 * time.Second
 )
 

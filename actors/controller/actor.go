@@ -275,6 +275,7 @@ func (a *Actor) health() *messages.Health {
 	if a.pool != nil {
 		h.Capacity = a.pool.Capacity()
 	}
+	h.Browser = drivers.LaunchOf(a.cfg.Mode)
 	if a.clustered() {
 		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList()}
 		if e := a.clusterDown(); e != nil {

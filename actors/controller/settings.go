@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -100,6 +101,9 @@ func (a *Actor) settingsApplied(ctx actor.Context, m *settingsApplied) {
 		a.cfg.Log.Error("the browser settings could not be applied", "err", m.err)
 		reply(ctx, m.owner, storeFailed("The browser settings", m.err))
 		return
+	}
+	if !a.cfg.AgentProfiles {
+		drivers.Warm(a.cfg.Mode) // the browser closed for the change: the next one starts now
 	}
 	ask := m.view.SiteApproval == "ask"
 	a.sites.SetAsk(ask)

@@ -33,7 +33,9 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.url, a.title = d.obs.URL, d.obs.Title
 		id := a.ev.set(a.rec.Epoch, d.obs)
 		a.keepShot(d.thumb)
-		return &messages.ToolResult{Result: a.observation(id, d.obs, in.Screenshot)}
+		r := a.observation(id, d.obs, in.Screenshot)
+		r.Timing = messages.WaitedFor(d.waited)
+		return &messages.ToolResult{Result: r}
 	}
 	if spec.Mutating {
 		a.fails.target = 0
@@ -52,7 +54,9 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.ev.stale("the page changed after " + in.Action)
 	}
 	a.keepShot(d.thumb)
-	return &messages.ToolResult{Result: a.outcome(in, out)}
+	r := a.outcome(in, out)
+	r.Timing = messages.WaitedFor(d.waited)
+	return &messages.ToolResult{Result: r}
 }
 
 // failed maps a driver failure onto the pause rules.
@@ -79,6 +83,11 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		// The browser is gone: let the next call open it again.
 		a.tabs = nil
 		a.ev.void("the browser had to be started again")
+	case drivers.CodeRestarted:
+		// The same tabs, reopened in a new browser: new documents.
+		a.ev.void("the browser was started again")
+	case drivers.CodeUnresponsive:
+		a.ev.void("buddi closed a page that stopped answering")
 	default:
 		pageMayHaveChanged := spec.Mutating || spec.ChangesPage || spec.Run == messages.RunScript
 		if pageMayHaveChanged && !e.Code.BeforeInput() {
@@ -102,7 +111,9 @@ func (a *Actor) scriptDone(ctx actor.Context, in *messages.ActInput, d *done) *m
 		}
 	}
 	if d.err == nil {
-		return &messages.ToolResult{Result: a.scriptResult(d.script)}
+		r := a.scriptResult(d.script)
+		r.Timing = messages.WaitedFor(d.waited)
+		return &messages.ToolResult{Result: r}
 	}
 	step := len(d.script) + 1
 	res := a.failed(ctx, in.Steps[step-1], d.err)

@@ -12,21 +12,40 @@ import (
 
 // dispatch runs the action off the mailbox; its result comes back as *done
 // and is answered to replyTo. recovering, when set, is a refusal the action
-// (an observation) fetches fresh evidence for.
+// (an observation) fetches fresh evidence for. A browser still starting is
+// waited for first (at most the action's StartWait); the action's own
+// deadline begins once it is ready.
 func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action, replyTo *actor.PID, recovering *messages.Error) {
 	a.seq++
-	c, cancel := context.WithTimeout(context.Background(), messages.Spec(in.Action).Deadline)
+	base, cancel := context.WithCancel(context.Background())
 	a.become(&working{seq: a.seq, in: in, replyTo: replyTo, cancel: cancel, words: inWords(in, act), recovering: recovering})
 	a.cfg.Carry.set(replyTo)
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
 	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched(), started: a.cfg.Now()}
-	drv, conv := a.cfg.Driver, a.cfg.Conversation
+	drv, conv, spec := a.cfg.Driver, a.cfg.Conversation, messages.Spec(in.Action)
 	go func() {
 		defer cancel()
-		d.run(c, drv, conv, in, act)
+		if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {
+			c, stop := context.WithTimeout(base, spec.Deadline)
+			d.run(c, drv, conv, in, act)
+			stop()
+		}
 		sys.Root.Send(self, d)
 	}()
+}
+
+// startWait waits, at most wait, for a browser that starts in the
+// background to be ready (the conversation's tabs, when it holds them,
+// else the driver), and says how long it waited.
+func startWait(ctx context.Context, drv drivers.Driver, tabs drivers.Tabs, wait time.Duration) (time.Duration, error) {
+	s, ok := drivers.ReadierOf(drv, tabs)
+	if !ok {
+		return 0, nil
+	}
+	c, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	return s.Ready(c)
 }
 
 // done carries a finished driver call back into the mailbox.
@@ -46,6 +65,7 @@ type done struct {
 	picture    []byte // the page after the step, for that surface
 	pictureApp string // in Use my apps, the app whose window picture shows
 	started    time.Time
+	waited     time.Duration // how long the act waited for the browser to start
 }
 
 func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
+	"github.com/buddi-dev/buddi/apiclient"
+	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers/native"
 	"github.com/buddi-dev/buddi/instance"
@@ -40,6 +43,7 @@ func doctorCmd(e *env, args []string) int {
 		Computer: func(ctx context.Context) messages.Permissions {
 			return native.PermissionsOf(ctx, f.cfg.ComputerHelper, false)
 		},
+		Running: func() (*messages.BrowserLaunch, bool) { return runningBrowser(f.cfg) },
 	})
 	tb := newTable(e.stdout)
 	for _, r := range rows {
@@ -50,4 +54,28 @@ func doctorCmd(e *env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// runningBrowser asks the running buddi serve, if one answers, where its
+// browser is in its start.
+func runningBrowser(c config.Config) (*messages.BrowserLaunch, bool) {
+	inst, err := instance.ReadInstance(c.DataDir)
+	if err != nil || !running(inst.Addr) {
+		return nil, false
+	}
+	token, err := instance.ReadOwnerToken(c.DataDir)
+	if err != nil {
+		return nil, false
+	}
+	cl, err := apiclient.New("http://" + inst.Addr)
+	if err != nil {
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h, err := cl.Owner(token).Health(ctx)
+	if err != nil {
+		return nil, false
+	}
+	return h.Browser, true
 }

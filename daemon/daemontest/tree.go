@@ -12,14 +12,24 @@ var lineRef = regexp.MustCompile(`- (\w+)(?: "([^"]*)")?[^\n]*\[ref=((?:f\d+)?e\
 // (any name when name is "") in an observation's text.
 func Ref(t testing.TB, obs map[string]any, role, name string) string {
 	t.Helper()
+	ref, ok := FindRef(obs, role, name)
+	if !ok {
+		text, _ := obs["text"].(string)
+		t.Fatalf("no %s %q in the observation:\n%s", role, name, text)
+	}
+	return ref
+}
+
+// FindRef is Ref for callers off the test's goroutine: false when no such
+// element is in the observation.
+func FindRef(obs map[string]any, role, name string) (string, bool) {
 	text, _ := obs["text"].(string)
 	for _, m := range lineRef.FindAllStringSubmatch(text, -1) {
 		if m[1] == role && (name == "" || regexp.MustCompile(regexp.QuoteMeta(name)).MatchString(m[2])) {
-			return m[3]
+			return m[3], true
 		}
 	}
-	t.Fatalf("no %s %q in the observation:\n%s", role, name, text)
-	return ""
+	return "", false
 }
 
 // ID is the observation id of an observe result.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os/exec"
@@ -16,8 +17,14 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// baseArgs keep a browser with no network of its own quiet.
-var baseArgs = []string{"--disable-background-networking", "--disable-component-update", "--no-first-run"}
+// baseArgs keep a browser with no network of its own quiet, and bound
+// the JavaScript heap of each page's renderer (heapMB): a page that grows
+// its memory without end dies at that size, not when the machine runs out.
+var baseArgs = []string{"--disable-background-networking", "--disable-component-update", "--no-first-run",
+	fmt.Sprintf("--js-flags=--max-old-space-size=%d", heapMB)}
+
+// heapMB is the JavaScript heap, in MB, a page's renderer may grow to.
+const heapMB = 1024
 
 // browser is one launched Playwright driver and the persistent context on
 // the profile. It dies as a whole: a new launch makes a new browser.
@@ -31,12 +38,24 @@ type browser struct {
 	log     *slog.Logger
 	dead    atomic.Bool
 	visited origins // every origin a document was at, for logins
+
+	// gone closes when the browser's context closed (it died, or was
+	// closed); stop closes when close begins, ending the watchdog.
+	gone, stop chan struct{}
+	goneOnce   sync.Once
+	closeOnce  sync.Once
+	// mourned is set, under Driver.mu, once the driver has heard of its
+	// death and started the next browser.
+	mourned bool
+	ping    pinger // the watchdog's question to the browser itself
+	steps   []any  // how long each step of the launch took, for its log line
 }
 
 // launch starts the driver and the browser, as the account browserAccount
 // chooses and in the namespaces the plan gives. On failure everything it
 // started is stopped again.
 func launch(ctx context.Context, cfg *Config) (*browser, error) {
+	begun := time.Now()
 	a, err := browserAccount(cfg)
 	if err != nil {
 		return nil, err
@@ -72,7 +91,8 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 	if err != nil {
 		return nil, stderr.launchError(err)
 	}
-	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a}
+	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a,
+		gone: make(chan struct{}), stop: make(chan struct{}), steps: []any{"driver", time.Since(begun).Round(time.Millisecond)}}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
 		return nil, stderr.launchError(err)
@@ -85,6 +105,7 @@ func (b *browser) start(ctx context.Context, path string) error {
 		return err
 	}
 	args := append(append([]string{}, baseArgs...), b.cfg.ExtraArgs...)
+	begun := time.Now()
 	bctx, err := call(ctx, func() (pw.BrowserContext, error) {
 		return b.pw.Chromium.LaunchPersistentContext(b.profile, pw.BrowserTypeLaunchPersistentContextOptions{
 			ExecutablePath:  pw.String(path),
@@ -93,14 +114,19 @@ func (b *browser) start(ctx context.Context, path string) error {
 			Args:            args,
 			ServiceWorkers:  pw.ServiceWorkerPolicyBlock,
 			AcceptDownloads: pw.Bool(false),
-			Timeout:         ms(ctx, 60*time.Second),
+			Timeout:         ms(ctx, maxLoad*launchTimeout), // the launch's own bound, scaled
 		})
 	})
 	if err != nil {
 		return err
 	}
+	b.steps = append(b.steps, "chromium", time.Since(begun).Round(time.Millisecond))
+	begun = time.Now()
 	b.bctx = bctx
-	bctx.OnClose(func(pw.BrowserContext) { b.dead.Store(true) })
+	bctx.OnClose(func(pw.BrowserContext) { b.lost() })
+	if err := do(ctx, func() error { return bctx.AddInitScript(pw.Script{Content: pw.String(pageGuard)}) }); err != nil {
+		return err
+	}
 	if b.gate, err = openGate(ctx, b); err != nil {
 		return err
 	}
@@ -108,21 +134,31 @@ func (b *browser) start(ctx context.Context, path string) error {
 	if b.account != nil {
 		user = b.account.name
 	}
-	b.log.Info("browser started", "path", path, "headless", b.cfg.headless(), "profile", b.profile,
-		"user", user, "sandbox", !b.cfg.NoSandbox, "netns", b.cfg.NetNS != "")
+	b.steps = append(b.steps, "gate", time.Since(begun).Round(time.Millisecond))
+	b.log.Info("browser started", append([]any{"path", path, "headless", b.cfg.headless(), "profile", b.profile,
+		"user", user, "sandbox", !b.cfg.NoSandbox, "netns", b.cfg.NetNS != ""}, b.steps...)...)
 	return nil
 }
 
-// close closes the context, stops the driver and kills what is left.
-func (b *browser) close() {
+// lost marks the browser dead: its context closed.
+func (b *browser) lost() {
 	b.dead.Store(true)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if b.bctx != nil {
-		_ = do(ctx, func() error { return b.bctx.Close() })
-	}
-	_ = do(ctx, b.pw.Stop)
-	killProfile(b.profile)
+	b.goneOnce.Do(func() { close(b.gone) })
+}
+
+// close closes the context, stops the driver and kills what is left, once.
+func (b *browser) close() {
+	b.closeOnce.Do(func() {
+		b.dead.Store(true)
+		close(b.stop)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if b.bctx != nil {
+			_ = do(ctx, func() error { return b.bctx.Close() })
+		}
+		_ = do(ctx, b.pw.Stop)
+		killProfile(b.profile)
+	})
 }
 
 // newPage opens a blank page in the shared context.

@@ -10,7 +10,7 @@ import (
 // Default bounds of actions.
 const (
 	navTimeout     = 15 * time.Second // navigate, and loads an action started
-	inputTimeout   = 5 * time.Second  // waiting for an element to take input
+	inputTimeout   = 5 * time.Second  // waiting for an element to take input, on an idle machine (underLoad)
 	waitDefault    = 5 * time.Second  // wait_for
 	waitMax        = 15 * time.Second
 	domChars       = 8000
@@ -31,7 +31,11 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	defer end()
 	out, err := ts.do(ctx, a)
 	if err != nil {
-		return nil, ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
+		err = ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
+		if t, _ := ts.current(); t != nil {
+			t.witness(ctx, err)
+		}
+		return nil, ts.explain(err)
 	}
 	if out != nil {
 		out.Bound()

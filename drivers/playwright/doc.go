@@ -2,8 +2,31 @@
 // persistent browser profile shared by every conversation, each conversation
 // owning its own tabs.
 //
-// A Driver launches the browser lazily on the first Open, from
-// <DataDir>/browser/profile, and relaunches it on the next Open if it died.
+// A Driver starts its browser, from <DataDir>/browser/profile, in the
+// background (start.go): when told to (Start: buddi serve does as it
+// starts), or when an act needs it and none runs. An act waits for it with
+// Ready before its own deadline begins, and one that may wait no longer
+// is told when to try again (browser_starting). A launch's bounds scale
+// with the machine's load (load.go). A browser that dies, or stops
+// answering, is started again by itself, and every conversation keeps its
+// Tabs: their tabs are reopened in the new browser at the addresses they
+// had, with their ids, and each conversation's next call is told, once,
+// that the browser restarted (restart.go).
+//
+// One page cannot take the shared browser from the others. Every frame
+// runs the page guard (pageguard.js) before its own scripts: it caps, in
+// the page, the console calls and dialogs that would otherwise cross the
+// one DevTools connection and the one Playwright driver every
+// conversation shares. A watchdog per browser (watchdog.go) asks every
+// page a question each second and cuts off a page that leaves it
+// unanswered (a spinning renderer, a dialog loop, a document lost in its
+// own growth), that crashed (its JavaScript heap is bounded by heapMB),
+// whose document passes a million elements, that floods its console past
+// the guard, or that navigates itself without end: the page is closed,
+// its conversation keeps a blank tab, and is told on its next call
+// (page_unresponsive). Titles are cut in the page; screenshots are of the
+// viewport.
+//
 // Every document request (navigations, each redirect hop, frames, and a
 // popup's first request) passes Config.CheckURL before it is sent, through
 // one browser-level DevTools session that pauses them all; a refused popup
@@ -58,16 +81,25 @@
 // account's. Before every launch the profile's preferences are written:
 // they, not the command-line switches, keep WebRTC off UDP.
 //
-// Concurrency: a Driver and its Tabs are safe for concurrent use. The Driver's
-// mutex owns the launch state and the conversation registry; each Tabs owns
-// its tab list under its own mutex and runs one Observe or Do at a time.
+// Concurrency: a Driver and its Tabs are safe for concurrent use. The
+// Driver's mutex owns the launch state (the browser, the launch under way,
+// where it is) and the conversation registry; no launch holds it: a launch
+// runs on a goroutine of its own and takes it only to publish its browser.
+// Each Tabs owns, under its own mutex, its tab list, the browser they are
+// in, the note its next call is told and what its calls wait for, and
+// runs one Observe or Do (or the reopening of its tabs after a restart) at
+// a time. The watchdog is a goroutine per browser; it asks its questions
+// on goroutines of their own, and cuts a page off without blocking (the
+// page is closed on a goroutine of its own), so Playwright's dispatch
+// goroutine may cut one off too.
 // Interrupt takes no such turn: it cancels the running call (which returns
 // code interrupted at once, while the abandoned Playwright call finishes in
 // the background against its own timeout) and stops pending loads through
 // the DevTools protocol. Playwright delivers events on its dispatch goroutine;
 // the handlers here only record state and never call back into Playwright
 // there (closing a blocked popup happens on a goroutine of its own).
-// Lock order: Driver.mu, then Tabs.mu, then a tab's mutex or navState's.
+// Lock order: Driver.mu, then Tabs.mu, then a tab's mutex or navState's;
+// the watchdog's counters and pingers take no other lock.
 // Starting node takes envMu, process-wide, for the moment
 // PLAYWRIGHT_NODEJS_PATH (and the stand-in's plan) are set in the
 // environment; launches of different Drivers take turns there.
@@ -76,9 +108,14 @@
 // in Mode.driverFor from the daemon's narrow functions (ModeConfig: the
 // browser's configuration as the settings make it now, and the egress
 // guard it runs behind). A driver's browser starts in one place,
-// Driver.ensure (launch, browser.go), on the first Open of a conversation.
+// Driver.launch (start.go, then launch in browser.go), on a goroutine of
+// its own: Mode.Warm starts the shared profile's as buddi starts.
 //
-// Stopping: Driver.Close marks the driver closed, closes the browser context,
-// stops the Playwright driver process and kills whatever is left of the
-// browser's process group.
+// Stopping: Driver.Close marks the driver closed, abandons a launch under
+// way (waiting for it at most closeWait; a launch that finds the driver
+// closed closes what it started), closes the browser context, stops the
+// Playwright driver process and kills whatever is left of the browser's
+// process group; the browser's watchdog ends as its close begins. A
+// browser that died is closed the same way by the launch that replaces
+// it, before that launch starts anything (the two share the profile).
 package playwright

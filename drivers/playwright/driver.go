@@ -3,54 +3,59 @@ package playwright
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
-// Driver is the playwright-mode driver: one browser profile, launched on
-// first use, shared by every conversation.
+// Driver is the playwright-mode driver: one browser profile, started in
+// the background (start.go), shared by every conversation.
 type Driver struct {
 	cfg Config
-	// lastLaunch is the sentence of the latest launch that failed, until
-	// one succeeds: browser.status reports it.
-	lastLaunch atomic.Pointer[string]
 
 	mu     sync.Mutex
-	b      *browser
+	b      *browser // the browser now: running, or dead until the next is up
 	convs  map[string]*Tabs
 	closed bool
+	run    *run                   // the launch under way, nil when none
+	state  messages.BrowserLaunch // where the browser is in its start
+	failed error                  // the latest launch's failure, while state says failed
 }
 
-var _ drivers.Driver = (*Driver)(nil)
+var (
+	_ drivers.Driver  = (*Driver)(nil)
+	_ drivers.Starter = (*Driver)(nil)
+)
 
-// New validates cfg and returns a Driver. Nothing is launched until Open.
+// New validates cfg and returns a Driver. Nothing is launched until Start,
+// Ready or Open.
 func New(cfg Config) (*Driver, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Driver{cfg: cfg, convs: map[string]*Tabs{}}, nil
+	d := &Driver{cfg: cfg, convs: map[string]*Tabs{}}
+	d.state = messages.BrowserLaunch{State: messages.LaunchIdle, Since: time.Now()}
+	return d, nil
 }
 
-// Status reports what a launch would use, without launching anything.
+// Status reports what a launch would use and where the browser is in its
+// start, without launching anything.
 func (d *Driver) Status(_ context.Context) drivers.Status {
 	st := drivers.Status{Driver: "playwright", Headless: d.cfg.headless()}
-	// Open holds the lock through a launch (up to a minute); Status is read
-	// from actors' mailboxes and must not wait for it: a launch under way
-	// reads as not running yet.
-	if d.mu.TryLock() {
-		st.Running = d.b != nil && !d.b.dead.Load()
-		d.mu.Unlock()
-	}
+	d.mu.Lock()
+	st.Running = d.b != nil && !d.b.dead.Load()
+	launch := d.state
+	d.mu.Unlock()
+	st.Launch = &launch
 	path, err := Find(d.cfg)
 	st.Browser, st.Found = path, err == nil
 	runner := RunsAs(d.cfg)
 	switch {
 	case err != nil:
 		st.Problem = message(err)
-	case d.lastLaunch.Load() != nil && !st.Running:
-		st.Problem = *d.lastLaunch.Load()
+	case launch.State == messages.LaunchFailed && !st.Running:
+		st.Problem = launch.Problem
 	case runner.Problem != "":
 		st.Problem = runner.Problem
 	case !driverInstalled():
@@ -62,61 +67,43 @@ func (d *Driver) Status(_ context.Context) drivers.Status {
 	return st
 }
 
-// Open returns the conversation's tabs, launching (or relaunching) the
-// browser first if needed. A new conversation starts with one blank tab.
+// Open returns the conversation's tabs, waiting (within ctx) for the
+// browser to be ready first. A new conversation starts with one blank tab;
+// a conversation whose browser died keeps its tabs, which the next browser
+// reopens.
 func (d *Driver) Open(ctx context.Context, conv string) (drivers.Tabs, error) {
 	if conv == "" {
 		return nil, badInput("A conversation is required to open tabs.")
 	}
 	ctx, cancel := withDefault(ctx, 60*time.Second)
 	defer cancel()
+	if _, err := d.Ready(ctx); err != nil {
+		return nil, err
+	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.ready(ctx); err != nil {
-		return nil, err
-	}
-	if ts := d.convs[conv]; ts != nil && ts.b == d.b {
-		return ts, nil
-	}
-	ts := newTabs(d, d.b, conv)
-	if _, err := ts.openTab(ctx); err != nil {
-		return nil, err
-	}
-	d.convs[conv] = ts
-	return ts, nil
-}
-
-// ready refuses a closed driver and launches the browser when needed; the
-// caller holds d.mu.
-func (d *Driver) ready(ctx context.Context) error {
 	if d.closed {
-		return fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
+		d.mu.Unlock()
+		return nil, errShutDown()
 	}
-	return d.ensure(ctx)
-}
-
-// ensure launches the browser when there is none or the last one died.
-func (d *Driver) ensure(ctx context.Context) error {
-	if d.b != nil && !d.b.dead.Load() {
-		return nil
+	if ts := d.convs[conv]; ts != nil {
+		d.mu.Unlock()
+		return ts, ts.waitOpened(ctx)
 	}
-	if d.b != nil {
-		d.cfg.Logger.Warn("browser died; relaunching")
-		d.b.close()
-		d.b = nil
-		d.convs = map[string]*Tabs{}
+	b := d.b
+	if b == nil || b.dead.Load() {
+		d.mu.Unlock()
+		return nil, fail(drivers.CodeStarting, nil, "The browser stopped as the conversation opened; try again in a few seconds.")
 	}
-	b, err := launch(ctx, &d.cfg)
+	ts := newTabs(d, b, conv)
+	d.convs[conv] = ts
+	d.mu.Unlock()
+	_, err := ts.openTab(ctx)
+	ts.opened(err)
 	if err != nil {
-		if ctx.Err() == nil {
-			msg := message(err)
-			d.lastLaunch.Store(&msg)
-		}
-		return err
+		d.drop(ts)
+		return nil, err
 	}
-	d.lastLaunch.Store(nil)
-	d.b = b
-	return nil
+	return ts, nil
 }
 
 // drop forgets a closed conversation.
@@ -128,24 +115,38 @@ func (d *Driver) drop(ts *Tabs) {
 	}
 }
 
-// Close ends every conversation and releases the browser: the context is
-// closed, the Playwright driver stopped, and the browser's process group
-// killed. It is safe to call more than once.
+// Close ends every conversation and releases the browser: a launch under
+// way is abandoned, the context is closed, the Playwright driver stopped,
+// and the browser's process group killed. It is safe to call more than
+// once.
 func (d *Driver) Close() error {
 	d.mu.Lock()
-	b := d.b
+	b, r := d.b, d.run
 	d.closed, d.b = true, nil
-	for _, ts := range d.convs {
-		ts.mu.Lock()
-		ts.closed = true
-		ts.mu.Unlock()
-	}
+	convs := d.convs
 	d.convs = map[string]*Tabs{}
 	d.mu.Unlock()
+	for _, ts := range convs {
+		ts.shut()
+	}
+	if r != nil {
+		r.cancel()
+		select { // the launch closes what it started once it sees d.closed
+		case <-r.done:
+		case <-time.After(closeWait):
+		}
+	}
 	if b != nil {
 		b.close()
 	}
 	return nil
+}
+
+// closeWait bounds how long Close waits for a launch it abandoned.
+const closeWait = 15 * time.Second
+
+func errShutDown() error {
+	return fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
 }
 
 // withDefault gives ctx a deadline when it has none.

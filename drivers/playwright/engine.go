@@ -49,11 +49,15 @@ func registerEngine(p *pw.Playwright, rules json.RawMessage) error {
 // not depend on which snapshot the frame took last.
 func refSelector(ref string) string { return engineName + "=ref " + ref }
 
+// readWait bounds one engine call on an idle machine; a busy one
+// stretches it (underLoad).
+const readWait = 5 * time.Second
+
 // probe runs one carrier query in frame and decodes its JSON into v.
 func probe(ctx context.Context, f pw.Frame, body string, v any) error {
 	loc := f.Locator(engineName + "=" + body)
 	txt, err := call(ctx, func() (string, error) {
-		return loc.TextContent(pw.LocatorTextContentOptions{Timeout: ms(ctx, 5*time.Second)})
+		return loc.TextContent(pw.LocatorTextContentOptions{Timeout: ms(ctx, underLoad(readWait))})
 	})
 	if err != nil {
 		return err

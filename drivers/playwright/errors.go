@@ -19,6 +19,9 @@ var (
 	errReported     = errors.New("playwright: the window.open was refused already")
 )
 
+// errClosing refuses a document to a tab buddi is closing.
+var errClosing = errors.New("playwright: the tab is closing")
+
 // errNoBrowserSession: the context has no browser to open a browser-level
 // DevTools session on, so document requests could not be checked.
 var errNoBrowserSession = errors.New("playwright: the browser context has no browser-level DevTools session")

@@ -27,7 +27,7 @@ import (
 // OnRefused of a refusal: every URL the browser is kept from goes through
 // here. Blank pages pass.
 func (ts *Tabs) checkURL(raw string) error {
-	cfg := ts.b.cfg
+	cfg := &ts.d.cfg
 	if cfg.CheckURL == nil || raw == "" || strings.HasPrefix(raw, "about:") {
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 // click clicks the element and reports what the click did to the tab.
 func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
-	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, inputTimeout)}) })
+	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
@@ -60,7 +60,7 @@ func (r *resolved) selectOptions(ctx context.Context, a *drivers.Action) (*drive
 	}
 	vals := append([]string(nil), a.Values...)
 	_, err := call(ctx, func() ([]string, error) {
-		return r.loc.SelectOption(pw.SelectOptionValues{ValuesOrLabels: &vals}, pw.LocatorSelectOptionOptions{Timeout: ms(ctx, inputTimeout)})
+		return r.loc.SelectOption(pw.SelectOptionValues{ValuesOrLabels: &vals}, pw.LocatorSelectOptionOptions{Timeout: ms(ctx, underLoad(inputTimeout))})
 	})
 	if err != nil {
 		return nil, r.inputFailed(err, "select", isClosed(err))
@@ -69,7 +69,7 @@ func (r *resolved) selectOptions(ctx context.Context, a *drivers.Action) (*drive
 }
 
 func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
-	err := do(ctx, func() error { return r.loc.Hover(pw.LocatorHoverOptions{Timeout: ms(ctx, inputTimeout)}) })
+	err := do(ctx, func() error { return r.loc.Hover(pw.LocatorHoverOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
 	if err != nil {
 		return nil, r.inputFailed(err, "hover", strings.Contains(err.Error(), "performing "))
 	}
@@ -90,7 +90,7 @@ const submitJS = `(el) => {
 func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
 	ok, err := call(ctx, func() (any, error) {
-		return r.loc.Evaluate(submitJS, nil, pw.LocatorEvaluateOptions{Timeout: ms(ctx, inputTimeout)})
+		return r.loc.Evaluate(submitJS, nil, pw.LocatorEvaluateOptions{Timeout: ms(ctx, underLoad(inputTimeout))})
 	})
 	if err != nil {
 		return nil, r.inputFailed(err, "submit", !isTimeout(err))

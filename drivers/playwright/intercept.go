@@ -84,11 +84,15 @@ func (g *gate) paused(ev map[string]any) {
 
 // check runs CheckURL on url. A refusal for the main frame of a tab we
 // know is reported to that tab's conversation (once per URL, see
-// Tabs.checkURL); one for a frame no tab claims yet is only returned.
+// Tabs.checkURL); one for a frame no tab claims yet is only returned. A
+// tab buddi cut off or is closing loads nothing more.
 func (g *gate) check(frameID, url string) error {
 	g.mu.Lock()
 	t := g.frames[frameID]
 	g.mu.Unlock()
+	if t != nil && t.closing.Load() {
+		return errClosing
+	}
 	if t != nil {
 		return t.owner.checkURL(url)
 	}
@@ -169,7 +173,7 @@ func (g *gate) release(id string) {
 // main frame with the gate.
 func (t *tab) guard(ctx context.Context) error {
 	defer t.readyOnce.Do(func() { close(t.ready) })
-	s, err := call(ctx, func() (pw.CDPSession, error) { return t.owner.b.bctx.NewCDPSession(t.page) })
+	s, err := call(ctx, func() (pw.CDPSession, error) { return t.b.bctx.NewCDPSession(t.page) })
 	if err != nil {
 		return err
 	}
@@ -180,7 +184,7 @@ func (t *tab) guard(ctx context.Context) error {
 	t.mu.Lock()
 	t.cdp, t.mainFrame = s, frameTreeID(tree)
 	t.mu.Unlock()
-	g := t.owner.b.gate
+	g := t.b.gate
 	if g == nil {
 		return nil
 	}
@@ -207,7 +211,7 @@ func (t *tab) openedWindow(ev map[string]any) {
 	}
 	if err := t.owner.checkURL(url); err != nil {
 		t.nav.block(err)
-		if g := t.owner.b.gate; g != nil {
+		if g := t.b.gate; g != nil {
 			g.openRefused(url)
 		}
 		return

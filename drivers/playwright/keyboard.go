@@ -83,7 +83,7 @@ func (ts *Tabs) scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 			return nil, err
 		}
 		err = do(ctx, func() error {
-			return r.loc.ScrollIntoViewIfNeeded(pw.LocatorScrollIntoViewIfNeededOptions{Timeout: ms(ctx, inputTimeout)})
+			return r.loc.ScrollIntoViewIfNeeded(pw.LocatorScrollIntoViewIfNeededOptions{Timeout: ms(ctx, underLoad(inputTimeout))})
 		})
 		if err != nil {
 			return nil, r.inputFailed(err, "scroll", false)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -11,18 +12,32 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/messages"
 )
 
-func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
+// A browser killed under two conversations comes back by itself: each
+// conversation's next call is told so (browser_restarted), and the one
+// after finds its tab, by id, at the page it had. Close then kills the
+// browser, and nothing opens after it.
+func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 	dir := browsertest.TempDir(t)
 	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir })
-	if st := d.Status(testCtx(t)); !st.Running || !st.Found || !st.Headless || st.Problem != "" || st.Driver != "playwright" {
+	if st := d.Status(testCtx(t)); !st.Running || !st.Found || !st.Headless || st.Problem != "" || st.Driver != "playwright" ||
+		st.Launch == nil || st.Launch.State != messages.LaunchReady {
 		t.Fatalf("status: %+v", st)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "browser", "profile")); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("profile dir: %v %v", fi.Mode(), err)
 	}
-	tabs := openConv(t, d, "c1")
+	s := newSite(t)
+	s.page("/one", "One", `<button>one</button>`)
+	s.page("/two", "Two", `<button>two</button>`)
+	pages := map[string]string{"c1": s.URL + "/one", "c2": s.URL + "/two"}
+	convs := map[string]drivers.Tabs{}
+	for conv, url := range pages {
+		convs[conv] = openConv(t, d, conv)
+		navigate(t, convs[conv], url)
+	}
 	pids := browsertest.PIDs(dir)
 	if len(pids) == 0 {
 		t.Fatal("no browser process found for the profile")
@@ -30,19 +45,16 @@ func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL) // the browser this test started
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for d.Status(testCtx(t)).Running && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	for conv, tabs := range convs {
+		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Scroll, DeltaY: 100})
+		wantCode(t, err, drivers.CodeRestarted)
+		obs := observe(t, tabs, drivers.ObserveOptions{})
+		if obs.URL != pages[conv] || obs.Tab != "t1" || len(obs.Tabs) != 1 {
+			t.Fatalf("%s after the restart: tab %s at %s of %d tabs, want t1 at %s", conv, obs.Tab, obs.URL, len(obs.Tabs), pages[conv])
+		}
 	}
-	if _, err := tabs.Observe(testCtx(t), drivers.ObserveOptions{}); err == nil {
-		t.Fatal("the dead browser's tabs still observe")
-	}
-	again := openConv(t, d, "c1")
-	if again == tabs {
-		t.Fatal("Open returned the dead browser's tabs")
-	}
-	if obs := observe(t, again, drivers.ObserveOptions{}); obs.URL != "about:blank" || obs.Tab != "t1" {
-		t.Fatalf("after relaunch: %+v", obs)
+	if st := d.Status(testCtx(t)); !st.Running || st.Launch.Restarts != 1 {
+		t.Fatalf("status after the restart: %+v %+v", st, st.Launch)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
@@ -50,8 +62,40 @@ func TestRelaunchAfterDeathAndCloseKillsTheBrowser(t *testing.T) {
 	if left := browsertest.PIDs(dir); len(left) != 0 {
 		t.Fatalf("browser processes left after Close: %v", left)
 	}
-	_, err := d.Open(context.Background(), "c2")
+	_, err := d.Open(context.Background(), "c3")
 	wantCode(t, err, drivers.CodeNoBrowser)
+}
+
+// Start returns at once and the browser starts in the background; an act
+// that may wait less than the launch takes is told to try again (a
+// sentence with when), and one that waits finds it ready.
+func TestTheBrowserStartsInTheBackground(t *testing.T) {
+	cfg := browsertest.Config(t)
+	d, err := playwright.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	if st := d.Launch(); st.State != messages.LaunchIdle {
+		t.Fatalf("before Start: %+v", st)
+	}
+	d.Start()
+	if st := d.Launch(); st.State != messages.LaunchStarting {
+		t.Fatalf("after Start: %+v", st)
+	}
+	short, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	_, err = d.Ready(short)
+	wantCode(t, err, drivers.CodeStarting)
+	if !strings.Contains(err.Error(), "try again in about") {
+		t.Fatalf("the refusal does not say when to try again: %v", err)
+	}
+	if _, err := d.Ready(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.Launch(); st.State != messages.LaunchReady || st.TookMs <= 0 {
+		t.Fatalf("once ready: %+v", st)
+	}
 }
 
 func TestNewValidates(t *testing.T) {

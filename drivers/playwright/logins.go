@@ -71,6 +71,7 @@ func siteOfHost(h string) string {
 
 // store is what the profile holds: cookies by site and origins with data.
 type store struct {
+	b       *browser // the browser it was read from
 	cookies map[string][]pw.Cookie
 	data    map[string][]string // site → origins holding data
 	origins []string            // every origin worth clearing
@@ -85,7 +86,7 @@ func (d *Driver) read(ctx context.Context, b *browser, s pw.CDPSession) (*store,
 	if err != nil {
 		return nil, fail(drivers.CodeNotAnswering, err, "The browser did not list its cookies in time; try again.")
 	}
-	st := &store{cookies: map[string][]pw.Cookie{}, data: map[string][]string{}}
+	st := &store{b: b, cookies: map[string][]pw.Cookie{}, data: map[string][]string{}}
 	cand := map[string]bool{}
 	for _, c := range cs {
 		site := siteOfHost(c.Domain)
@@ -178,7 +179,7 @@ func (d *Driver) SignOut(ctx context.Context, site string) ([]string, error) {
 		if err := clearOrigins(ctx, s, st, site); err != nil {
 			return err
 		}
-		if err := d.clearCookies(ctx, st, site); err != nil {
+		if err := st.b.clearCookies(ctx, st, site); err != nil {
 			return err
 		}
 		cleared = st.held(site)
@@ -223,14 +224,14 @@ func clearOrigins(ctx context.Context, s pw.CDPSession, st *store, site string) 
 }
 
 // clearCookies removes the cookies of site ("" for all) one by one.
-func (d *Driver) clearCookies(ctx context.Context, st *store, site string) error {
+func (b *browser) clearCookies(ctx context.Context, st *store, site string) error {
 	for k, cs := range st.cookies {
 		if site != "" && k != site {
 			continue
 		}
 		for _, c := range cs {
 			if err := do(ctx, func() error {
-				return d.b.bctx.ClearCookies(pw.BrowserContextClearCookiesOptions{Name: c.Name, Domain: c.Domain, Path: c.Path})
+				return b.bctx.ClearCookies(pw.BrowserContextClearCookiesOptions{Name: c.Name, Domain: c.Domain, Path: c.Path})
 			}); err != nil {
 				return fail(drivers.CodeNotAnswering, err, "The browser did not clear the cookies of "+k+" in time; try again.")
 			}
@@ -245,15 +246,15 @@ func (d *Driver) clearCookies(ctx context.Context, st *store, site string) error
 func (d *Driver) withStore(ctx context.Context, f func(pw.CDPSession, *store) error) error {
 	ctx, cancel := withDefault(ctx, 90*time.Second)
 	defer cancel()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return fail(drivers.CodeNoBrowser, nil, "The browser driver is shut down.")
-	}
-	if err := d.ensure(ctx); err != nil {
+	if _, err := d.Ready(ctx); err != nil {
 		return err
 	}
+	d.mu.Lock()
 	b := d.b
+	d.mu.Unlock()
+	if b == nil || b.dead.Load() {
+		return fail(drivers.CodeStarting, nil, "The browser stopped as its logins were read; try again in a few seconds.")
+	}
 	c, cancelCall := context.WithTimeout(ctx, loginsTimeout)
 	defer cancelCall()
 	p, err := b.newPage(c)

@@ -40,9 +40,10 @@ type Confinement struct {
 // a persistent profile of each agent's own (profiles.go).
 //
 // Where the browser starts: driverFor (below) is the one place the mode
-// makes a profile's Driver; the Driver launches its Chromium in
-// Driver.ensure (launch, browser.go) on the first Open of a conversation,
-// and relaunches it there when it died.
+// makes a profile's Driver; the Driver launches its Chromium in the
+// background (start.go): the shared profile's when the daemon warms the
+// mode as it starts (Warm), any profile's on the first act that needs it,
+// and again whenever it died.
 //
 // Concurrency: m.mu guards the shared profile's driver and the agents'
 // profiles; a driver is made under it (no browser starts then) and closed
@@ -57,6 +58,7 @@ type Mode struct {
 
 var (
 	_ drivers.Mode          = (*Mode)(nil)
+	_ drivers.Warmer        = (*Mode)(nil)
 	_ drivers.Logins        = (*Mode)(nil)
 	_ drivers.Installer     = (*Mode)(nil)
 	_ drivers.AgentProfiles = (*Mode)(nil)
@@ -133,6 +135,26 @@ func (m *Mode) SignOut(ctx context.Context, site string) ([]string, error) {
 		return nil, err
 	}
 	return d.SignOut(ctx, site)
+}
+
+// Warm starts the shared profile's browser in the background, so that the
+// first session finds it ready.
+func (m *Mode) Warm() {
+	if d, err := m.shared(); err == nil {
+		d.Start()
+	}
+}
+
+// Launch is where the shared profile's browser is in its start; false
+// before the mode made its driver.
+func (m *Mode) Launch() (messages.BrowserLaunch, bool) {
+	m.mu.Lock()
+	d := m.drv
+	m.mu.Unlock()
+	if d == nil {
+		return messages.BrowserLaunch{}, false
+	}
+	return d.Launch(), true
 }
 
 // Install installs Playwright's driver and its Chromium.

@@ -21,11 +21,13 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	defer end()
 	t, err := ts.current()
 	if err != nil {
-		return nil, err
+		return nil, ts.explain(err)
 	}
 	obs, err := t.observe(ctx, opts)
 	if err != nil {
-		return nil, ended(err, drivers.CodeNotAnswering, msgNotAnswering)
+		err = ended(err, drivers.CodeNotAnswering, msgNotAnswering)
+		t.witness(ctx, err)
+		return nil, ts.explain(err)
 	}
 	obs.Tabs = ts.list(ctx, t, obs.Title)
 	obs.Bound()

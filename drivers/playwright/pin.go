@@ -28,7 +28,7 @@ func (ts *Tabs) Pin(ctx context.Context) (drivers.Pinned, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := call(ctx, func() (pw.CDPSession, error) { return ts.b.bctx.NewCDPSession(t.page) })
+	s, err := call(ctx, func() (pw.CDPSession, error) { return t.b.bctx.NewCDPSession(t.page) })
 	if err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
@@ -78,7 +78,7 @@ func (p *pinned) end(code messages.Code, msg string) {
 }
 
 func (p *pinned) navigated(url string) {
-	check := p.t.owner.b.cfg.CheckURL
+	check := p.t.b.cfg.CheckURL
 	if p.done.Load() || check == nil || blank(url) {
 		return
 	}

@@ -16,7 +16,7 @@ func launchPlan(cfg *Config, a *account, nodeJS, browserPath string) (*plan, err
 	if a == nil && cfg.NetNS == "" {
 		return nil, nil
 	}
-	p := &plan{Parent: os.Getpid(), CLI: cliPath(), Node: nodeJS, NetNS: cfg.NetNS}
+	p := &plan{Parent: os.Getpid(), CLI: cliPath(), Node: nodeJS, NetNS: cfg.NetNS, Version: driverVersion()}
 	if a == nil {
 		return p, nil
 	}

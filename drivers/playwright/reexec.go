@@ -36,6 +36,12 @@ type plan struct {
 	Profile string       `json:"profile,omitempty"` // the account's HOME; its preferences are written as it
 	NetNS   string       `json:"netns,omitempty"`   // a network namespace to join
 	Views   []view       `json:"views,omitempty"`   // directories the account sees through
+	// Version is the driver's version, which the stand-in answers the
+	// version check playwright-go runs before each start with (the driver
+	// directory is named by it and was checked when installed): that
+	// check would otherwise start Node.js once more on every launch, 4–6 s
+	// on a busy 2-core machine.
+	Version string `json:"version,omitempty"`
 }
 
 // planAccount is the account the stand-in becomes.
@@ -73,6 +79,10 @@ func init() {
 	var p plan
 	if json.Unmarshal([]byte(raw), &p) != nil || p.Parent != os.Getppid() || len(os.Args) < 2 || os.Args[1] != p.CLI {
 		return // a buddi started by one that was launching: not the stand-in
+	}
+	if len(os.Args) == 3 && os.Args[2] == "--version" && p.Version != "" {
+		fmt.Println("Version " + p.Version)
+		os.Exit(0)
 	}
 	err := p.run() // it returns only when it could not execute node
 	fmt.Fprintf(os.Stderr, "%s %s\n", shimMark, sentence(err.Error()))

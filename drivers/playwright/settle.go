@@ -84,8 +84,7 @@ func (t *tab) loaded(ctx context.Context, limit time.Duration, ok string) (*driv
 
 // outcome describes the tab as it is now.
 func (t *tab) outcome(ctx context.Context, result string, changed bool) *drivers.Outcome {
-	title, _ := call(ctx, func() (string, error) { return t.page.Title() })
-	return &drivers.Outcome{Result: result, URL: t.page.URL(), Title: title, Changed: changed}
+	return &drivers.Outcome{Result: result, URL: t.page.URL(), Title: t.title(ctx), Changed: changed}
 }
 
 // popupOutcome reports an input that opened a popup, the active tab now:

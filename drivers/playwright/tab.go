@@ -12,9 +12,10 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// tab is one page owned by one conversation.
+// tab is one page owned by one conversation, in one browser.
 type tab struct {
 	id      string
+	b       *browser
 	page    pw.Page
 	owner   *Tabs
 	popup   bool
@@ -22,6 +23,11 @@ type tab struct {
 	console consoleRing
 	closed  atomic.Bool
 	crashed atomic.Bool
+	// closing is set when buddi closes the page itself (the agent, a
+	// release, a refused popup, the watchdog), before it does: a page
+	// closed any other way may be its browser dying.
+	closing atomic.Bool
+	watch   watch // the watchdog's view of the page (watchdog.go)
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}
@@ -37,8 +43,8 @@ type tab struct {
 	frameNos  map[pw.Frame]int       // the frames the latest view numbered
 }
 
-func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
-	t := &tab{id: id, page: p, owner: owner, popup: popup, nav: newNavState(), ready: make(chan struct{})}
+func newTab(id string, b *browser, p pw.Page, owner *Tabs, popup bool) *tab {
+	t := &tab{id: id, b: b, page: p, owner: owner, popup: popup, nav: newNavState(), ready: make(chan struct{})}
 	t.listen()
 	return t
 }
@@ -48,16 +54,27 @@ func newTab(id string, p pw.Page, owner *Tabs, popup bool) *tab {
 func (t *tab) listen() {
 	p := t.page
 	p.OnClose(func(pw.Page) { t.closed.Store(true); t.owner.forget(t); t.unclaim() })
-	p.OnCrash(func(pw.Page) { t.crashed.Store(true) })
+	p.OnCrash(func(pw.Page) { t.crashed.Store(true); t.cut("crashed (it may have run out of memory)") })
 	p.OnConsole(func(m pw.ConsoleMessage) {
-		if m.Type() == "error" {
+		if t.flooding() {
+			return
+		}
+		switch m.Type() {
+		case "error":
 			t.console.add("console.error", m.Text())
+		case "warning":
+			t.guardDropped(m.Text())
 		}
 	})
-	p.OnPageError(func(err error) { t.console.add("uncaught", err.Error()) })
+	p.OnPageError(func(err error) {
+		if !t.flooding() {
+			t.console.add("uncaught", err.Error())
+		}
+	})
 	p.OnPopup(func(popup pw.Page) { t.owner.adoptPopup(popup, t) })
+	p.OnLoad(func(pw.Page) { t.watch.loading.Store(false) })
 	p.OnFrameNavigated(func(f pw.Frame) {
-		t.owner.b.visited.add(f.URL())
+		t.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {
 			t.nav.bump(func(m *navMark) { m.committed++ })
 		}
@@ -65,6 +82,9 @@ func (t *tab) listen() {
 	p.OnRequest(func(r pw.Request) {
 		if t.mainNav(r) {
 			t.nav.bump(func(m *navMark) { m.started++ })
+			if r.RedirectedFrom() == nil {
+				t.navigating()
+			}
 		}
 	})
 	p.OnRequestFailed(func(r pw.Request) {
@@ -122,7 +142,7 @@ func (t *tab) unclaim() {
 	t.mu.Lock()
 	id := t.mainFrame
 	t.mu.Unlock()
-	if g := t.owner.b.gate; g != nil && id != "" {
+	if g := t.b.gate; g != nil && id != "" {
 		g.release(id)
 	}
 }
@@ -130,8 +150,19 @@ func (t *tab) unclaim() {
 // discard drops the tab from its conversation at once (its opener becomes
 // active again) and closes its page.
 func (t *tab) discard() {
+	t.closing.Store(true)
 	t.owner.forget(t)
 	closeSoon(t.page)
+}
+
+// close closes the page, as buddi's own doing; a page closed already is
+// no failure.
+func (t *tab) close(ctx context.Context) error {
+	t.closing.Store(true)
+	if err := do(ctx, func() error { return t.page.Close() }); err != nil && !isClosed(err) {
+		return err
+	}
+	return nil
 }
 
 // alive fails with tab_gone or not_answering when the page cannot be used.
@@ -162,8 +193,7 @@ func (t *tab) failed(err error, def func(error) error) error {
 }
 
 func (t *tab) info(ctx context.Context) drivers.TabInfo {
-	title, _ := call(ctx, func() (string, error) { return t.page.Title() })
-	return drivers.TabInfo{ID: t.id, URL: t.page.URL(), Title: title}
+	return drivers.TabInfo{ID: t.id, URL: t.page.URL(), Title: t.title(ctx)}
 }
 
 func (t *tab) setRefs(url string, refs map[string]pw.Frame) {

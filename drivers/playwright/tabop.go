@@ -3,8 +3,6 @@ package playwright
 import (
 	"context"
 
-	pw "github.com/mxschmitt/playwright-go"
-
 	"github.com/buddi-dev/buddi/drivers"
 )
 
@@ -27,7 +25,7 @@ func (ts *Tabs) tabOp(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		if err != nil {
 			return nil, err
 		}
-		if err := do(ctx, func() error { return t.page.Close(pw.PageCloseOptions{}) }); err != nil && !isClosed(err) {
+		if err := t.close(ctx); err != nil {
 			return nil, t.failed(err, notAnswering)
 		}
 		ts.forget(t)

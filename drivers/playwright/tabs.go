@@ -14,14 +14,16 @@ import (
 )
 
 // Tabs is one conversation's share of the browser: the pages it opened and
-// the popups they opened.
+// the popups they opened. It outlives a browser that dies: the next one
+// reopens its tabs (restart.go).
 type Tabs struct {
-	d    *Driver
-	b    *browser
-	conv string
-	turn chan struct{} // one Observe or Do at a time
+	d     *Driver
+	conv  string
+	turn  chan struct{} // one Observe or Do (or a reopening) at a time
+	first chan struct{} // closed once the first tab opened (or failed to)
 
 	mu       sync.Mutex
+	b        *browser // the browser its tabs are in
 	tabs     []*tab
 	active   *tab
 	seq      int
@@ -31,16 +33,46 @@ type Tabs struct {
 
 	lastRefused   string // the URL last refused, and when: one refusal is told once
 	lastRefusedAt time.Time
+
+	// note is what the conversation's next call is told instead of
+	// running: the browser restarted, or buddi closed a page of its own.
+	note *drivers.Error
+	// rebound is open while the tabs wait to be reopened in a new browser,
+	// replacing while a blank tab replaces the last one, cut off.
+	rebound, replacing chan struct{}
+	// lost are tabs that closed without buddi closing them, lately: a
+	// dying browser closes every page before its context, and those are
+	// the tabs the next browser reopens.
+	lost []savedTab
+	// saved are the tabs to reopen, as they were when the browser died.
+	saved []savedTab
 }
 
-var _ drivers.Tabs = (*Tabs)(nil)
+var (
+	_ drivers.Tabs    = (*Tabs)(nil)
+	_ drivers.Readier = (*Tabs)(nil)
+)
 
 func newTabs(d *Driver, b *browser, conv string) *Tabs {
-	return &Tabs{d: d, b: b, conv: conv, turn: make(chan struct{}, 1)}
+	return &Tabs{d: d, b: b, conv: conv, turn: make(chan struct{}, 1), first: make(chan struct{})}
+}
+
+// browser is the browser the conversation's tabs are in.
+func (ts *Tabs) browser() *browser {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.b
 }
 
 // begin takes the conversation's turn and makes the call interruptible.
+// What happened to the conversation's pages since its last call (the
+// browser restarted, buddi closed a page) is told first, instead of
+// running the call; a conversation whose tabs wait for a new browser waits
+// for them.
 func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
+	if err := ts.await(ctx); err != nil {
+		return nil, nil, err
+	}
 	select {
 	case ts.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -49,7 +81,7 @@ func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	ts.mu.Lock()
 	ts.cancelOp = cancel
-	dead := ts.closed || ts.b.dead.Load()
+	closed, note, dead := ts.closed, ts.takeNote(), ts.b.dead.Load()
 	ts.mu.Unlock()
 	end := func() {
 		ts.mu.Lock()
@@ -58,9 +90,16 @@ func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
 		cancel(nil)
 		<-ts.turn
 	}
-	if dead {
+	switch {
+	case closed:
 		end()
-		return nil, nil, fail(drivers.CodeNoBrowser, nil, "The browser for this conversation stopped: open the session again to restart it.")
+		return nil, nil, fail(drivers.CodeNoBrowser, nil, "This conversation's tabs were closed; open the session again.")
+	case note != nil:
+		end()
+		return nil, nil, note
+	case dead:
+		end()
+		return nil, nil, fail(drivers.CodeStarting, nil, "The browser stopped a moment ago and is starting again; try again in a few seconds.")
 	}
 	ts.popupsReady(ctx)
 	return ctx, end, nil
@@ -112,34 +151,44 @@ func (ts *Tabs) Interrupt() {
 
 // openTab opens a blank page for the conversation and makes it active.
 func (ts *Tabs) openTab(ctx context.Context) (*tab, error) {
-	p, err := ts.b.newPage(ctx)
+	return ts.openTabAs(ctx, "")
+}
+
+// openTabAs is openTab for a tab called id ("" for the next id).
+func (ts *Tabs) openTabAs(ctx context.Context, id string) (*tab, error) {
+	b := ts.browser()
+	p, err := b.newPage(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, abandoned(ctx)
 		}
-		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not open a tab: it may have stopped; open the session again.")
+		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not open a tab: it may have stopped; try again in a few seconds.")
 	}
-	t := ts.adopt(p, false)
+	t := ts.adopt(b, p, false, id)
 	if t == nil {
 		closeSoon(p)
 		return nil, fail(drivers.CodeTabGone, nil, "The conversation's tabs were closed meanwhile.")
 	}
 	if err := t.guard(ctx); err != nil {
-		closeSoon(p)
-		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not set up the new tab; open the session again.")
+		t.discard()
+		return nil, fail(drivers.CodeNoBrowser, err, "The browser did not set up the new tab; try again in a few seconds.")
 	}
 	return t, nil
 }
 
-// adopt makes p one of the conversation's tabs, and the active one.
-func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
+// adopt makes p, a page of b, one of the conversation's tabs, and the
+// active one, called id ("" for the next id).
+func (ts *Tabs) adopt(b *browser, p pw.Page, popup bool, id string) *tab {
 	ts.mu.Lock()
-	if ts.closed {
+	if ts.closed || ts.b != b {
 		ts.mu.Unlock()
 		return nil
 	}
-	ts.seq++
-	t := newTab("t"+strconv.Itoa(ts.seq), p, ts, popup)
+	if id == "" {
+		ts.seq++
+		id = "t" + strconv.Itoa(ts.seq)
+	}
+	t := newTab(id, b, p, ts, popup)
 	ts.tabs = append(ts.tabs, t)
 	ts.active = t
 	ts.mu.Unlock()
@@ -151,7 +200,7 @@ func (ts *Tabs) adopt(p pw.Page, popup bool) *tab {
 // is set up: as its popup when allowed, as a refusal when its document was
 // refused.
 func (ts *Tabs) adoptPopup(p pw.Page, opener *tab) {
-	t := ts.adopt(p, true)
+	t := ts.adopt(opener.b, p, true, "")
 	if t == nil {
 		closeSoon(p)
 		return
@@ -180,13 +229,18 @@ func (ts *Tabs) adoptPopup(p pw.Page, opener *tab) {
 	}()
 }
 
-// forget drops a closed tab; the newest remaining tab becomes active.
+// forget drops a closed tab; the newest remaining tab becomes active. A
+// tab buddi did not close itself is remembered a moment (lost): if its
+// browser is dying, the next one reopens it.
 func (ts *Tabs) forget(t *tab) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for i, x := range ts.tabs {
 		if x == t {
 			ts.tabs = append(ts.tabs[:i], ts.tabs[i+1:]...)
+			if !t.closing.Load() {
+				ts.remember(t)
+			}
 			break
 		}
 	}
@@ -246,17 +300,33 @@ func (ts *Tabs) list(ctx context.Context, known *tab, title string) []drivers.Ta
 
 // Close closes the conversation's tabs; the others keep theirs.
 func (ts *Tabs) Close(ctx context.Context) error {
-	ts.mu.Lock()
-	ts.closed = true
-	tabs := append([]*tab(nil), ts.tabs...)
-	ts.mu.Unlock()
+	tabs := ts.shut()
 	ts.d.drop(ts)
 	for _, t := range tabs {
-		if err := do(ctx, func() error { return t.page.Close() }); err != nil && !isClosed(err) {
+		if err := t.close(ctx); err != nil {
 			return fail(drivers.CodeNotAnswering, err, "A tab did not close in time; the browser may be busy.")
 		}
 	}
 	return nil
+}
+
+// shut marks the conversation closed and returns its tabs.
+func (ts *Tabs) shut() []*tab {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.closed = true
+	if ts.rebound != nil {
+		close(ts.rebound)
+		ts.rebound = nil
+	}
+	if ts.replacing != nil {
+		close(ts.replacing)
+		ts.replacing = nil
+	}
+	for _, t := range ts.tabs {
+		t.closing.Store(true)
+	}
+	return append([]*tab(nil), ts.tabs...)
 }
 
 // refBase is the first ref number a read may give out.

@@ -120,6 +120,18 @@ func PIDs(dataDir string) []int {
 	return pids
 }
 
+// BrowserPID is the browser process running on dataDir's profile (the one
+// of PIDs that is no helper), or 0 when none runs.
+func BrowserPID(dataDir string) int {
+	for _, pid := range PIDs(dataDir) {
+		cmd, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if err == nil && !bytes.Contains(cmd, []byte("--type=")) {
+			return pid
+		}
+	}
+	return 0
+}
+
 func sentence(err error) string {
 	var de *drivers.Error
 	if errors.As(err, &de) {

@@ -143,7 +143,7 @@ const observe = (doc, a) => {
   const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
   if (out.error) return out;
   return { tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
-    frames: out.frames, title: clip(doc.title, 300), url: doc.URL, ms: out.ms };
+    frames: out.frames, title: clip(doc.title, 300), url: clip(doc.URL, 4096), ms: out.ms };
 };
 
 const textOf = (doc, max) => {

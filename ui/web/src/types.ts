@@ -51,7 +51,9 @@ export interface Me { device: DeviceView; csrf: string }
 
 export interface ModeChoice { name: string; label: string; available: boolean; why?: string }
 
-export interface BrowserStatus { driver: string; browser?: string; found: boolean; headless: boolean; running: boolean; problem?: string }
+export interface BrowserLaunch { state: "idle" | "starting" | "ready" | "failed"; since: string; problem?: string; tookMs?: number; restarts?: number; load?: number }
+
+export interface BrowserStatus { driver: string; browser?: string; found: boolean; headless: boolean; running: boolean; problem?: string; launch?: BrowserLaunch }
 
 export interface BrowserSettings {
   mode: string; modes: ModeChoice[]; channel: string; channels: string[]; headless: boolean; hasDisplay: boolean;

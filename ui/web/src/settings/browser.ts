@@ -5,7 +5,7 @@ import { get, post } from "../api";
 import { clock, fill, h } from "../dom";
 import { act } from "../notice";
 import { state, subscribe } from "../store";
-import type { BrowserSettings, Permissions } from "../types";
+import type { BrowserLaunch, BrowserSettings, Permissions } from "../types";
 import { registerSection } from "./registry";
 
 registerSection({ id: "browser", title: "Computer & browser", rank: 10, render });
@@ -62,6 +62,7 @@ function render(root: HTMLElement): () => void {
     fill(body, modes, apps,
       h("fieldset", {}, h("legend", {}, "Which browser the agents use"),
         h("p", { class: st.found ? "ok" : "bad" }, st.found ? `${st.browser}${st.running ? " (running)" : ""}` : "No browser installed for the agents yet."),
+        st.launch && launchLine(st.launch),
         st.problem && h("p", { class: "said bad" }, st.problem),
         h("label", {}, "Browser", channel), s.locked.channel && h("p", { class: "note" }, `Set by ${s.locked.channel}.`),
         h("label", { class: "choice" }, headless, h("span", {}, "Headless (no window on this computer)")),
@@ -71,6 +72,19 @@ function render(root: HTMLElement): () => void {
         h("p", {}, s.hosts.length ? `Only these hosts (BUDDI_BROWSER_HOSTS): ${s.hosts.join(", ")}` : "Any public site on ports 80 and 443 (BUDDI_BROWSER_HOSTS is not set)."),
         h("p", {}, s.previewOrigins.length ? `Preview origins, always reachable (BUDDI_PREVIEW_ORIGINS): ${s.previewOrigins.join(", ")}` : "No preview origins (BUDDI_PREVIEW_ORIGINS is not set)."),
         h("p", { class: "note" }, "Site approval and air-gap are under Privacy & Safety.")));
+  };
+
+  // Where the agents' browser is in its start, as buddi serve started it
+  // in the background.
+  const launchLine = (l: BrowserLaunch) => {
+    const since = `since ${clock(l.since)}`;
+    switch (l.state) {
+      case "starting": return h("p", { class: "meta", "aria-live": "polite" }, `Starting (${since}); agents' acts wait for it.`);
+      case "ready": return h("p", { class: "ok" }, `Ready ${since}, started in ${((l.tookMs ?? 0) / 1000).toFixed(1)} s` +
+        (l.restarts ? `; started again ${l.restarts} time${l.restarts === 1 ? "" : "s"} after it stopped.` : "."));
+      case "failed": return h("p", { class: "bad" }, `The last start failed (${since}); the next act tries again.`);
+    }
+    return h("p", { class: "meta" }, "Not started yet: it starts on the first act.");
   };
 
   const installButton = () => {

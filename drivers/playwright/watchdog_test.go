@@ -1,0 +1,58 @@
+package playwright_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+)
+
+// Each hostile page buddi cuts off is closed: a call waiting on it, or the
+// next, is told page_unresponsive with a sentence naming the tab (those
+// before it, at most not_answering), and the conversation keeps a blank
+// tab that works. The others are read like any page, their cost bounded
+// (a 6 MB title reads as 300 bytes).
+func TestHostilePagesAreClosedOrBounded(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	browsertest.ServeHostiles(s.mux)
+	for name, h := range browsertest.Hostiles {
+		t.Run(name, func(t *testing.T) {
+			tabs := openConv(t, d, t.Name())
+			start := time.Now()
+			_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/" + name})
+			var obs *drivers.Observation
+			for i := 0; i < 5 && (err == nil || drivers.CodeOf(err) == drivers.CodeNotAnswering); i++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				obs, err = tabs.Observe(ctx, drivers.ObserveOptions{})
+				cancel()
+				if !h.Cut && err == nil {
+					break
+				}
+			}
+			if !h.Cut {
+				if err != nil {
+					t.Fatalf("%s: %v after %v", name, err, time.Since(start).Round(time.Millisecond))
+				}
+				if len(obs.Title) > drivers.MaxTitle+len("…") {
+					t.Fatalf("%s: a title of %d bytes", name, len(obs.Title))
+				}
+				return
+			}
+			wantCode(t, err, drivers.CodeUnresponsive)
+			var de *drivers.Error
+			if !errors.As(err, &de) || !strings.Contains(de.Message, "tab t1") {
+				t.Fatalf("the sentence does not name the tab: %v", err)
+			}
+			t.Logf("%s: %s after %v", name, de.Message, time.Since(start).Round(time.Millisecond))
+			obs = observe(t, tabs, drivers.ObserveOptions{})
+			if obs.URL != "about:blank" || len(obs.Tabs) != 1 {
+				t.Fatalf("after the cut: %s, %d tabs", obs.URL, len(obs.Tabs))
+			}
+		})
+	}
+}

@@ -1,0 +1,246 @@
+package e2e_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// neighbourActs is how many acts each well-behaved conversation makes at
+// least; they go on, more slowly, until the hostile conversation is done,
+// within their task's 80 steps.
+const (
+	neighbourActs = 30
+	stepsMax      = 80
+)
+
+// answered is one answer of the hostile conversation.
+type answered struct {
+	page, action string
+	code         messages.Code // "" when ok
+	message      string
+	took         time.Duration
+}
+
+// crowd is one run of three conversations in one browser: what the two
+// neighbours' acts took and which failed, and the hostile conversation's
+// answers.
+type crowd struct {
+	mu       sync.Mutex
+	took     []time.Duration
+	failures []string
+	hostile  []answered
+}
+
+func (c *crowd) act(conv, action string, r *daemontest.Reply, took time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.took = append(c.took, took)
+	if !r.OK {
+		c.failures = append(c.failures, fmt.Sprintf("%s %s: %s: %s", conv, action, r.Code(), r.Error.Message))
+	}
+}
+
+// p99 is the 99th percentile of the neighbours' acts.
+func (c *crowd) p99() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := slices.Clone(c.took)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(len(s)-1, len(s)*99/100)]
+}
+
+// neighbourPage is an ordinary page with a button that counts its clicks.
+const neighbourPage = `<!doctype html><title>Neighbour</title><h1>Neighbour</h1>
+<button onclick="this.textContent = 'Clicked ' + (++this.dataset.n)" data-n="0">Click me</button>`
+
+// runCrowd serves buddi with the hostile pages and a neighbour page, starts
+// three conversations, and has two of them navigate, observe and click in
+// turn (neighbourActs acts each at least) while the third, when hostile is
+// set, opens each hostile page in turn and observes it until it answers
+// ok or buddi closed it.
+func runCrowd(t testing.TB, hostile bool) *crowd {
+	t.Helper()
+	mux := http.NewServeMux()
+	browsertest.ServeHostiles(mux)
+	bad := httptest.NewServer(mux)
+	t.Cleanup(bad.Close)
+	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, neighbourPage)
+	}))
+	t.Cleanup(good.Close)
+	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+bad.URL+","+good.URL)
+	tok := b.AddAgent(t, "ada", false)
+	for _, conv := range []string{"hostile", "n1", "n2"} {
+		b.Task(t, "ada", conv, stepsMax)
+		if r := b.Act(t, tok, conv, in{"action": "navigate", "url": good.URL + "/"}); !r.OK {
+			t.Fatalf("%s: the first navigate: %s: %s", conv, r.Code(), r.Error.Message)
+		}
+	}
+	c := &crowd{}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, conv := range []string{"n1", "n2"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); neighbour(t, b, tok, conv, good.URL, done, c) }()
+	}
+	if hostile {
+		openHostiles(t, b, tok, bad.URL, c)
+	}
+	close(done)
+	wg.Wait()
+	return c
+}
+
+// neighbour navigates, observes and clicks in turn until done is closed
+// and it made neighbourActs acts.
+func neighbour(t testing.TB, b *buddi, tok, conv, page string, done <-chan struct{}, c *crowd) {
+	for n := 0; n < stepsMax-4; n++ {
+		if n >= neighbourActs {
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Second):
+			}
+		}
+		start := time.Now()
+		r := b.Act(t, tok, conv, in{"action": "navigate", "url": fmt.Sprintf("%s/?n=%d", page, n)})
+		c.act(conv, "navigate", r, time.Since(start))
+		start = time.Now()
+		obs := b.Act(t, tok, conv, in{"action": "observe"})
+		c.act(conv, "observe", obs, time.Since(start))
+		n++
+		ref, found := daemontest.FindRef(obs.Map(), "button", "Click me")
+		if !obs.OK {
+			continue
+		}
+		if !found {
+			c.mu.Lock()
+			c.failures = append(c.failures, conv+" observe: the page's button is not in the observation")
+			c.mu.Unlock()
+			continue
+		}
+		start = time.Now()
+		r = b.Act(t, tok, conv, in{"action": "click", "observation": daemontest.ID(obs.Map()), "target": target1(ref)})
+		c.act(conv, "click", r, time.Since(start))
+		n++
+	}
+}
+
+// openHostiles opens each hostile page in the hostile conversation: a
+// navigate, then observes (at most four) until buddi closed it
+// (page_unresponsive) or, for a page it keeps bounded, one is read ok.
+func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
+	names := make([]string, 0, len(browsertest.Hostiles))
+	for name := range browsertest.Hostiles {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		h := browsertest.Hostiles[name]
+		last := hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
+		for i := 0; i < 4 && !settled(h, last); i++ {
+			last = hostileAct(t, b, tok, name, in{"action": "observe"}, c)
+		}
+	}
+}
+
+// settled reports whether a is the answer a hostile page comes to.
+func settled(h browsertest.Hostile, a answered) bool {
+	if h.Cut {
+		return a.code == messages.CodePageUnresponsive
+	}
+	return a.code == "" && a.action == "observe"
+}
+
+func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) answered {
+	start := time.Now()
+	r := b.Act(t, tok, "hostile", input)
+	a := answered{page: page, action: input["action"].(string), took: time.Since(start)}
+	if !r.OK {
+		a.code, a.message = r.Code(), r.Error.Message
+	}
+	c.mu.Lock()
+	c.hostile = append(c.hostile, a)
+	c.mu.Unlock()
+	return a
+}
+
+// Three conversations share one browser; one opens, in turn, pages that
+// spin, loop on alert, grow their memory or their document without end,
+// flood the console, carry a 6 MB title, navigate themselves, and hold
+// 200,000 elements. The other two make their acts meanwhile without one
+// failing; each hostile page buddi closes is answered page_unresponsive
+// with a sentence (at most not_answering before it), each answer within
+// its act's deadline, and the pages it keeps are read ok.
+func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
+	c := runCrowd(t, true)
+	for _, f := range c.failures {
+		t.Errorf("a neighbour's act failed: %s", f)
+	}
+	t.Logf("the neighbours' %d acts: p99 %v", len(c.took), c.p99().Round(time.Millisecond))
+	last := map[string]answered{}
+	for _, a := range c.hostile {
+		t.Logf("%-8s %-8s %-18s %6v %s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message)
+		if deadline := messages.Spec(a.action).Deadline; a.took > deadline+5*time.Second {
+			t.Errorf("%s: %s answered after %v, past its deadline of %v", a.page, a.action, a.took, deadline)
+		}
+		switch a.code {
+		case "", messages.CodeNotAnswering, messages.CodePageUnresponsive:
+		default:
+			t.Errorf("%s: %s answered %s: %s", a.page, a.action, a.code, a.message)
+		}
+		if a.code != "" && !strings.HasSuffix(a.message, ".") {
+			t.Errorf("%s: the answer is no sentence: %q", a.page, a.message)
+		}
+		last[a.page] = a
+	}
+	for name, h := range browsertest.Hostiles {
+		switch a := last[name]; {
+		case h.Cut && a.code != messages.CodePageUnresponsive:
+			t.Errorf("%s: buddi did not close it; the last answer: %s %s", name, orOK(a.code), a.message)
+		case !h.Cut && a.code != "":
+			t.Errorf("%s: the page was not read: %s %s", name, a.code, a.message)
+		}
+	}
+}
+
+func orOK(c messages.Code) string {
+	if c == "" {
+		return "ok"
+	}
+	return string(c)
+}
+
+// BenchmarkNoisyNeighbours reports the p99 of two conversations' acts
+// while a third opens the hostile pages, and without it.
+func BenchmarkNoisyNeighbours(b *testing.B) {
+	for _, hostile := range []bool{false, true} {
+		b.Run(fmt.Sprintf("hostile=%v", hostile), func(b *testing.B) {
+			var p99 time.Duration
+			acts, failed := 0, 0
+			for i := 0; i < b.N; i++ {
+				c := runCrowd(b, hostile)
+				p99 = max(p99, c.p99())
+				acts, failed = acts+len(c.took), failed+len(c.failures)
+			}
+			b.ReportMetric(float64(p99.Milliseconds()), "p99-ms")
+			b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
+			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+		})
+	}
+}
