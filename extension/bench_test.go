@@ -2,13 +2,18 @@ package extension_test
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
 	"github.com/buddi-dev/buddi/drivers/playwright"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // BenchmarkObserveAndClick times the same observe and click on the same
@@ -45,4 +50,76 @@ func observeAndClick(b *testing.B, d drivers.Driver, url string) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkFrames times reads and fills on a page with two iframes in
+// view, one of the page's origin and one from the other loopback name (a
+// cross-origin frame, in a process of its own): a viewport observe, a
+// full-page observe, and a fill in the page, in the same-origin frame and
+// in the cross-origin frame, through the extension and, for comparison,
+// the Playwright driver.
+func BenchmarkFrames(b *testing.B) {
+	mux := http.NewServeMux()
+	mux.Handle("/inputs/", drivertest.InputPages())
+	mux.HandleFunc("/frames", func(w http.ResponseWriter, r *http.Request) {
+		far := "http://" + strings.Replace(r.Host, "127.0.0.1", "localhost", 1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Frames</title><h1>Two frames</h1><p>A page that holds two forms in frames.</p>
+<label>Here <input name="here"></label>
+<iframe src="/inputs/frame" title="Near form" width="400" height="80"></iframe>
+<iframe src="%s/inputs/far" title="Far form" width="400" height="80"></iframe>`, far)
+	})
+	s := httptest.NewServer(mux)
+	b.Cleanup(s.Close)
+	b.Run("extension", func(b *testing.B) {
+		_, d, _ := pairedChrome(b)
+		framedReads(b, extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: walker.CheckTyping}), s.URL+"/frames")
+	})
+	b.Run("playwright", func(b *testing.B) {
+		drv, err := playwright.New(playwright.Config{DataDir: b.TempDir(), NoSandbox: os.Geteuid() == 0})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = drv.Close() })
+		framedReads(b, drv, s.URL+"/frames")
+	})
+}
+
+func framedReads(b *testing.B, d drivers.Driver, url string) {
+	tabs := drivertest.Open(b, d, "bench-frames")
+	drivertest.Do(b, tabs, &drivers.Action{Kind: drivers.Navigate, URL: url})
+	ctx := context.Background()
+	for name, opts := range map[string]drivers.ObserveOptions{"observe": {}, "observe-full": {FullPage: true}} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := tabs.Observe(ctx, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	obs := drivertest.Observe(b, tabs)
+	for _, field := range []string{"Here", "Framed", "Far away"} {
+		b.Run("fill-"+strings.ToLower(strings.Fields(field)[0]), func(b *testing.B) {
+			tg, ok := obs.Refs[refNamed(obs, "textbox", field)]
+			if !ok {
+				b.Skipf("no textbox %q in the observation:\n%s", field, obs.Tree)
+			}
+			for b.Loop() {
+				if _, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Fill, Target: &tg, Value: "some text"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// refNamed is the ref of the observation's element with role and name, or "".
+func refNamed(obs *drivers.Observation, role, name string) string {
+	for ref, tg := range obs.Refs {
+		if tg.Role == role && tg.Name == name {
+			return ref
+		}
+	}
+	return ""
 }
