@@ -43,6 +43,7 @@ func Run(t *testing.T, d drivers.Driver, site Site) {
 	t.Run("Capabilities", func(t *testing.T) { capabilities(t, d, site) })
 	if site.Inputs != "" {
 		t.Run("EveryInputKind", func(t *testing.T) { everyInput(t, d, site) })
+		t.Run("FramedTargets", func(t *testing.T) { framedTargets(t, d, site) })
 	}
 }
 

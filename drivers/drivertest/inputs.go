@@ -11,16 +11,17 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-//go:embed testdata/inputs.html testdata/inputs-frame.html
+//go:embed testdata/inputs.html testdata/inputs-frame.html testdata/frames.html testdata/frame-act.html
 var inputPages embed.FS
 
 // InputPages serves the input table's pages under /inputs/: the page
 // itself, /inputs/frame (a field in a frame of the same origin) and
 // /inputs/far, the same frame page loaded from the other loopback name
 // (localhost for 127.0.0.1 and back), so that Chrome runs it as a
-// cross-origin frame in a process of its own. A driver's test mounts it
-// at /inputs/ on the server its Site is on; Site.Inputs is then that
-// server's /inputs/.
+// cross-origin frame in a process of its own; and the frames test's
+// /inputs/frames, a page holding /inputs/act twice, from each name. A
+// driver's test mounts it at /inputs/ on the server its Site is on;
+// Site.Inputs is then that server's /inputs/.
 func InputPages() http.Handler {
 	read := func(file string) string {
 		body, err := inputPages.ReadFile(file)
@@ -30,6 +31,7 @@ func InputPages() http.Handler {
 		return string(body)
 	}
 	page, frame := read("testdata/inputs.html"), read("testdata/inputs-frame.html")
+	frames, act := read("testdata/frames.html"), read("testdata/frame-act.html")
 	serve := func(w http.ResponseWriter, body string, pairs ...string) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = strings.NewReplacer(pairs...).WriteString(w, body)
@@ -43,6 +45,17 @@ func InputPages() http.Handler {
 	})
 	mux.HandleFunc("/inputs/far", func(w http.ResponseWriter, _ *http.Request) {
 		serve(w, frame, "{{label}}", "Far away", "{{name}}", "faraway")
+	})
+	mux.HandleFunc("/inputs/frames", func(w http.ResponseWriter, r *http.Request) {
+		serve(w, frames, "{{far}}", "http://"+otherHost(r.Host))
+	})
+	mux.HandleFunc("/inputs/act", func(w http.ResponseWriter, r *http.Request) {
+		side := r.URL.Query().Get("side")
+		if side != "near" && side != "far" {
+			http.NotFound(w, r)
+			return
+		}
+		serve(w, act, "{{side}}", side)
 	})
 	return mux
 }

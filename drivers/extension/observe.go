@@ -33,7 +33,8 @@ type (
 func fieldOf(e *elemInfo) Field { return walker.FieldOf(e) }
 
 // Observe reads the active tab: what is on screen and an outline of the
-// rest, a part of the page or of a region, or a find's matches.
+// rest, with the frames it shows; a part of the page or of a region; or a
+// find's matches, in the page and every frame.
 func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
 	ctx, end, err := ts.begin(ctx)
 	if err != nil {
@@ -41,30 +42,42 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	}
 	defer end()
 	tab := ts.current()
-	args, err := ts.readArgs(tab, opts)
+	args, in, err := ts.readArgs(tab, opts)
 	if err != nil {
 		return nil, err
 	}
-	ans, err := ts.readAgain(ctx, tab, args)
+	fr := newFraming(nil)
+	if in.frame != "" { // a region of a frame keeps the frames' numbers
+		fr = newFraming(ts.seenOf(tab).frames.nos)
+	}
+	r, err := ts.readWithFrames(ctx, in, args, fr)
 	if err != nil {
 		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
-	obs := &drivers.Observation{URL: ans.URL, Title: ans.Title, Tab: tabID(tab), Tree: ans.Tree,
-		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
-	shown := drivers.RefsIn(ans.Tree)
-	if c := ans.Continues; c != nil {
+	obs := &drivers.Observation{URL: r.page, Title: r.Title, Tab: tabID(tab), Tree: r.Tree,
+		Refs: make(map[string]drivers.Target, len(r.Infos)), TakenAt: time.Now().UTC()}
+	if in.frame != "" {
+		obs.Title = ""
+	}
+	shown := drivers.RefsIn(r.Tree)
+	if c := r.Continues; c != nil {
 		obs.Continues, obs.Truncated = c.Driver(), true
 		shown = append(shown, c.After)
 	}
 	for _, ref := range shown {
-		if info, ok := ans.Infos[ref]; ok {
+		if info, ok := r.Infos[ref]; ok {
+			f := fr.refs[ref]
 			obs.Refs[ref] = drivers.Target{Ref: ref, Tab: obs.Tab, Role: info.Role, Name: info.Name,
-				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Fingerprint: info.Fingerprint(ans.URL, "")}
+				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: fr.nos[f],
+				Fingerprint: info.Fingerprint(r.page, fr.urls[f])}
 		}
 	}
-	ts.setObserved(tab, ans.URL, args)
+	ts.setObserved(in, r.page, args, fr)
 	if obs.Tabs, err = ts.list(ctx); err != nil {
 		return nil, interrupted(ctx, err)
+	}
+	if obs.Title == "" {
+		obs.Title = activeTitle(obs.Tabs)
 	}
 	if opts.Screenshot {
 		shot, err := ts.shoot(ctx, tab, false)
@@ -77,14 +90,32 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	return obs, nil
 }
 
-// readAgain reads the page, and when it does not answer reads it up to
-// three more times, after 0.5, 1 and 2 seconds, with the engine put in
-// again, before saying it has not answered.
-func (ts *Tabs) readAgain(ctx context.Context, tab int, args readArgs) (*readAnswer, error) {
+// activeTitle is the active tab's title in tabs.
+func activeTitle(tabs []drivers.TabInfo) string {
+	for _, t := range tabs {
+		if t.Active {
+			return t.Title
+		}
+	}
+	return ""
+}
+
+// reading is one read of one document: the engine's answer, the address
+// of the tab's page, and how many frames the document holds.
+type reading struct {
+	*readAnswer
+	page   string
+	frames int
+}
+
+// readAgain reads a document, and when the page does not answer reads it
+// up to three more times, after 0.5, 1 and 2 seconds, with the engine put
+// in again, before saying it has not answered.
+func (ts *Tabs) readAgain(ctx context.Context, in at, args readArgs) (*reading, error) {
 	for i := 0; ; i++ {
-		ans, err := ts.read(ctx, tab, args)
+		r, err := ts.read(ctx, in, args)
 		if err == nil || drivers.CodeOf(err) != drivers.CodeNotAnswering || i == len(readRetries) {
-			return ans, err
+			return r, err
 		}
 		select {
 		case <-ctx.Done():
@@ -94,7 +125,9 @@ func (ts *Tabs) readAgain(ctx context.Context, tab int, args readArgs) (*readAns
 	}
 }
 
-func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, error) {
+// read reads the document in, numbering new refs from the conversation's
+// counter.
+func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error) {
 	ts.mu.Lock()
 	args.Base = ts.nextRef
 	ts.mu.Unlock()
@@ -102,12 +135,22 @@ func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, 
 	if err != nil {
 		return nil, err
 	}
-	var ans readAnswer
-	if err := ts.probe(ctx, tab, "observe "+url.PathEscape(string(raw)), false, &ans); err != nil {
+	q, _ := json.Marshal("observe " + url.PathEscape(string(raw)))
+	var out struct {
+		Text   string `json:"t"`
+		Frames int    `json:"n"`
+	}
+	expr := "({t: __buddi.queryAll(document, " + string(q) + ")[0].textContent, n: window.length})"
+	pageURL, err := ts.evalIn(ctx, in, expr, false, &out)
+	if err != nil {
 		if drivers.CodeOf(err) == "" {
 			return nil, notAnswering(err)
 		}
 		return nil, err
+	}
+	var ans readAnswer
+	if err := json.Unmarshal([]byte(out.Text), &ans); err != nil {
+		return nil, notAnswering(err)
 	}
 	if ans.Error != "" {
 		return nil, staleRef(ans.Ref, "is no longer on the page")
@@ -115,21 +158,33 @@ func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, 
 	ts.mu.Lock()
 	ts.nextRef = max(ts.nextRef, ans.Next)
 	ts.mu.Unlock()
-	return &ans, nil
+	r := &reading{readAnswer: &ans, page: ans.URL, frames: out.Frames}
+	if in.frame != "" {
+		r.page = pageURL
+	}
+	return r, nil
 }
 
-// readArgs turns observe options into the engine's arguments. A region or
-// continuation must name an element of the page the tab is still on.
-func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, error) {
+// readArgs turns observe options into the engine's arguments and picks
+// the document to read: a region or continuation is read where its
+// element was read.
+func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, at, error) {
+	in := at{tab: tab}
 	if opts.Find != nil {
 		if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
-			return readArgs{}, badInput("find needs text, role or name.")
+			return readArgs{}, in, badInput("find needs text, role or name.")
 		}
-		return readArgs{Mode: "full", Max: orDefault(opts.MaxChars, defaultFindChars), Find: opts.Find}, nil
+		return readArgs{Mode: "full", Max: orDefault(opts.MaxChars, defaultFindChars), Find: opts.Find}, in, nil
 	}
 	for _, tg := range []*drivers.Target{opts.Within, opts.After} {
-		if tg != nil && tg.Tab != "" && tg.Tab != tabID(tab) {
-			return readArgs{}, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+		if tg == nil {
+			continue
+		}
+		if tg.Tab != "" && tg.Tab != tabID(tab) {
+			return readArgs{}, in, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+		}
+		if f := ts.frameOfRef(tab, tg.Ref); f != "" {
+			in.frame = f
 		}
 	}
 	if opts.FullPage || opts.Within != nil {
@@ -140,12 +195,12 @@ func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, error)
 		if opts.After != nil {
 			a.After = opts.After.Ref
 		}
-		return a, nil
+		return a, in, nil
 	}
 	if opts.After != nil {
-		return readArgs{}, badInput("after continues a fullPage or within read; send it with fullPage: true or within.")
+		return readArgs{}, in, badInput("after continues a fullPage or within read; send it with fullPage: true or within.")
 	}
-	return readArgs{Mode: "view", Max: orDefault(opts.MaxChars, defaultTreeChars), Outline: true}, nil
+	return readArgs{Mode: "view", Max: orDefault(opts.MaxChars, defaultTreeChars), Outline: true}, in, nil
 }
 
 func orDefault(n, def int) int {
