@@ -160,12 +160,14 @@ async function send(tabId, method, params, session) {
   }
 }
 
-// forgetFrames drops what is known of the tab's documents and frames.
-function forgetFrames(tabId) {
+// forgetFrames drops what is known of the tab's documents and frames;
+// the child sessions too, unless only the page's document changed (they
+// come and go with their frames then).
+function forgetFrames(tabId, sessionsToo = true) {
   const mine = (k) => k.startsWith(`${tabId} `);
   for (const k of worlds.keys()) if (mine(k)) worlds.delete(k);
   for (const k of homes.keys()) if (mine(k)) homes.delete(k);
-  kids.delete(tabId);
+  if (sessionsToo) kids.delete(tabId);
 }
 
 // sessionOf is the session a frame of the tab is reached through:
@@ -186,6 +188,8 @@ async function world(tabId, frame, fresh) {
   if (!engine) throw refuse('engine_missing', 'The extension lost the page engine; buddi sends it again.');
   const at = place(tabId, frame);
   if (!fresh && worlds.has(at)) return worlds.get(at);
+  // A new document in the page: the old one's frames went with it.
+  if (!frame && worlds.has(at)) forgetFrames(tabId, false);
   let session = sessionOf(tabId, frame);
   const frameId = frame || (await send(tabId, 'Page.getFrameTree')).frameTree.frame.id;
   let made;
@@ -217,13 +221,14 @@ async function moved(tabId, frame, was) {
 }
 
 // evaluate runs expression in the engine's world of a frame's document
-// and returns its value (or, with byValue false, the remote object).
-async function evaluate(tabId, frame, expression, byValue = true) {
+// and returns its value (or, with byValue false, the remote object, in
+// objectGroup) and the world.
+async function evaluate(tabId, frame, expression, byValue = true, objectGroup = undefined) {
   for (let attempt = 0; ; attempt++) {
     const w = await world(tabId, frame, attempt > 0);
     let r;
     try {
-      r = await send(tabId, 'Runtime.evaluate', { expression, contextId: w.id, returnByValue: byValue, awaitPromise: true }, w.session);
+      r = await send(tabId, 'Runtime.evaluate', { expression, contextId: w.id, returnByValue: byValue, awaitPromise: true, objectGroup }, w.session);
     } catch (e) {
       // the document changed, or the frame moved to another process
       if (attempt === 0 && (frame || String(e.message || e).includes('context'))) continue;
@@ -239,19 +244,26 @@ async function evaluate(tabId, frame, expression, byValue = true) {
   }
 }
 
-// holds says which frame the element expr names (in the engine's world of
-// frame) holds: its frame id, or '' for an element that holds none. The
-// frame can be read from then on.
-async function holds(tabId, frame, expr) {
-  const { value: obj, w } = await evaluate(tabId, frame, expr, false);
-  if (!obj || obj.subtype !== 'node' || !obj.objectId) return '';
+// held says which frame each element of the array expr names (in the
+// engine's world of frame) holds: its frame id, or '' for an element that
+// holds none. Each frame can be read from then on.
+async function held(tabId, frame, expr) {
+  const group = 'buddi-held';
+  const { value: arr, w } = await evaluate(tabId, frame, expr, false, group);
+  const on = (method, params) => send(tabId, method, params, w.session);
   try {
-    const d = await send(tabId, 'DOM.describeNode', { objectId: obj.objectId }, w.session);
-    const child = (d.node && d.node.frameId) || '';
-    if (child) homes.set(place(tabId, child), { session: w.session, parent: frame });
-    return child;
+    if (!arr || arr.subtype !== 'array' || !arr.objectId) return [];
+    const { result } = await on('Runtime.getProperties', { objectId: arr.objectId, ownProperties: true });
+    const items = result.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name);
+    return await Promise.all(items.map(async (p) => {
+      if (!p.value || p.value.subtype !== 'node' || !p.value.objectId) return '';
+      const d = await on('DOM.describeNode', { objectId: p.value.objectId });
+      const child = (d.node && d.node.frameId) || '';
+      if (child) homes.set(place(tabId, child), { session: w.session, parent: frame });
+      return child;
+    }));
   } finally {
-    send(tabId, 'Runtime.releaseObject', { objectId: obj.objectId }, w.session).catch(() => {});
+    on('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
   }
 }
 
@@ -385,26 +397,28 @@ export const DRIVER = {
 
   // eval runs an expression in the engine's isolated world of the
   // document of the tab's page, or of one of its frames (never the page's
-  // own world), and returns its value and the page's address. What an
-  // expression does cannot be seen from here: it counts as input, for the
-  // looking-at rule, when buddi marks it so (fill, select, submit, focus).
+  // own world), and returns its value and the page's address; with held,
+  // an expression naming an array of elements, run after it in the same
+  // world, it also says which frame each of those holds (as frames does).
+  // What an expression does cannot be seen from here: it counts as input,
+  // for the looking-at rule, when buddi marks it so (fill, select, submit,
+  // focus).
   async eval(p) {
     const tab = await live(p.conv, p.tab);
     if (p.input && (await watched(tab))) throw watching();
     const { value } = await evaluate(tab.id, frameOf(p), String(p.expr));
-    return { value, url: tab.url || '' };
+    if (!p.held) return { value, url: tab.url || '' };
+    return { value, url: tab.url || '', held: await held(tab.id, frameOf(p), String(p.held)) };
   },
 
-  // frames says, for each expression (run like eval's, in the page or in
-  // a frame), which frame the element it names holds: a frame id to read
-  // with eval, or '' for none. With no expressions it lists every frame
+  // frames says which frame each element of the array held names (run
+  // like eval's expressions, in the page or in a frame) holds: a frame id
+  // to read with eval, or '' for none. Without held it lists every frame
   // of the tab, nested ones too: [{id, parent, url}].
   async frames(p) {
     const tab = await live(p.conv, p.tab);
-    if (!Array.isArray(p.exprs)) return { frames: await frameTree(tab.id) };
-    const ids = [];
-    for (const expr of p.exprs) ids.push(await holds(tab.id, frameOf(p), String(expr)));
-    return { ids };
+    if (!p.held) return { frames: await frameTree(tab.id) };
+    return { ids: await held(tab.id, frameOf(p), String(p.held)) };
   },
 
   // owner calls fn (a function's source) on the element that holds the

@@ -138,21 +138,27 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 				// checked below, whatever this wait gave.
 				_, _ = tabs.Do(ctx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: "echo " + c.echo + ";"}})
 			}
-			echo := echoed(t, tabs)
-			field, _, _ := strings.Cut(c.echo, "=")
-			switch {
-			case c.code == "" && err != nil:
-				t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
-			case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
-				t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
-			case c.code != "" && drivers.CodeOf(err) != c.code:
-				t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
-			case c.code != "" && (strings.Contains(echo, "echo ") || field != ""):
-				t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
-			case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
-				t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
-			}
+			checkInput(t, c, err, echoed(t, tabs))
 		})
+	}
+}
+
+// checkInput fails unless the action on c's field did what c says: the
+// page heard the value, or the action was refused with c's code in one
+// sentence that does not quote the value, and nothing reached the page.
+func checkInput(t *testing.T, c inputCase, err error, echo string) {
+	t.Helper()
+	switch {
+	case c.code == "" && err != nil:
+		t.Fatalf("%s on %s %q: %v", c.kind, c.role, c.name, err)
+	case c.code == "" && !strings.Contains(echo, "echo "+c.echo+";"):
+		t.Fatalf("%s on %s %q: the page's input event saw\n%s\nwant echo %s", c.kind, c.role, c.name, echo, c.echo)
+	case c.code != "" && drivers.CodeOf(err) != c.code:
+		t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
+	case c.code != "" && strings.Contains(echo, "echo "):
+		t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
+	case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
+		t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
 	}
 }
 

@@ -44,36 +44,11 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 		tab = n
 	}
 	in := at{tab: tab, frame: ts.frameOfRef(tab, tg.Ref)}
-	q, _ := json.Marshal("fp " + tg.Ref)
-	var now struct {
-		Infos string `json:"infos"`
-		URL   string `json:"url"`
-	}
-	pageURL, err := ts.evalIn(ctx, in, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now)
+	info, page, err := ts.fingerprinted(ctx, in, tg)
 	if err != nil {
-		if in.frame != "" && drivers.CodeOf(err) == drivers.CodeTargetGone {
-			return nil, staleRef(tg.Ref, "was in a frame that is gone (it closed or went elsewhere)")
-		}
 		return nil, err
 	}
-	page, frameURL := now.URL, ""
-	if in.frame != "" {
-		page, frameURL = pageURL, now.URL
-	}
-	if then := ts.seenOf(tab).observed; then != "" && page != then {
-		return nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+page+")")
-	}
-	var infos map[string]elemInfo
-	if err := json.Unmarshal([]byte(now.Infos), &infos); err != nil {
-		return nil, notAnswering(err)
-	}
-	info, ok := infos[tg.Ref]
-	switch {
-	case !ok:
-		return nil, staleRef(tg.Ref, "is no longer on the page")
-	case info.Fingerprint(page, frameURL) != tg.Fingerprint:
-		return nil, staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
-	case !info.Visible:
+	if !info.Visible {
 		return nil, staleRef(tg.Ref, "is hidden now")
 	}
 	if tg.Tree != "" {
@@ -82,6 +57,43 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 		}
 	}
 	return &resolved{ts: ts, at: in, ref: tg.Ref, info: info, url: page}, nil
+}
+
+// fingerprinted reads the target's element in the document in and checks
+// it is the one the observation fingerprinted, on the page the tab was
+// on then. It returns the element and the page's address.
+func (ts *Tabs) fingerprinted(ctx context.Context, in at, tg *drivers.Target) (elemInfo, string, error) {
+	q, _ := json.Marshal("fp " + tg.Ref)
+	var now struct {
+		Infos string `json:"infos"`
+		URL   string `json:"url"`
+	}
+	pageURL, err := ts.evalIn(ctx, in, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now)
+	switch {
+	case err != nil && in.frame != "" && drivers.CodeOf(err) == drivers.CodeTargetGone:
+		return elemInfo{}, "", staleRef(tg.Ref, "was in a frame that is gone (it closed or went elsewhere)")
+	case err != nil:
+		return elemInfo{}, "", err
+	}
+	page, frameURL := now.URL, ""
+	if in.frame != "" {
+		page, frameURL = pageURL, now.URL
+	}
+	if then := ts.seenOf(in.tab).observed; then != "" && page != then {
+		return elemInfo{}, "", staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+page+")")
+	}
+	var infos map[string]elemInfo
+	if err := json.Unmarshal([]byte(now.Infos), &infos); err != nil {
+		return elemInfo{}, "", notAnswering(err)
+	}
+	info, ok := infos[tg.Ref]
+	switch {
+	case !ok:
+		return info, "", staleRef(tg.Ref, "is no longer on the page")
+	case info.Fingerprint(page, frameURL) != tg.Fingerprint:
+		return info, "", staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
+	}
+	return info, page, nil
 }
 
 // sameTree reads the page again as it was last read, frames and all, and

@@ -99,7 +99,7 @@ func (ts *Tabs) readWithFrames(ctx context.Context, in at, args readArgs, fr fra
 			ts.findInFrames(ctx, in.tab, r.readAnswer, args, fr)
 		}
 	default:
-		ts.withFrames(ctx, in.tab, r.readAnswer, args.Max, fr)
+		ts.withFrames(ctx, in.tab, r, args.Max, fr)
 	}
 	return r, nil
 }
@@ -107,21 +107,16 @@ func (ts *Tabs) readWithFrames(ctx context.Context, in at, args readArgs, fr fra
 // withFrames reads each frame the page's read showed, in its own
 // document, and puts its lines under its iframe's line. A frame that does
 // not answer is left out, as the Playwright driver leaves it.
-func (ts *Tabs) withFrames(ctx context.Context, tab int, ans *readAnswer, limit int, fr framing) {
-	if len(ans.Frames) == 0 {
-		return
-	}
-	exprs := make([]string, len(ans.Frames))
-	for i, slot := range ans.Frames {
-		exprs[i] = refExpr(slot.Ref)
-	}
-	ids, err := ts.framesHeld(ctx, at{tab: tab}, exprs)
-	if err != nil {
-		ts.debug("frames not read", "err", err)
+func (ts *Tabs) withFrames(ctx context.Context, tab int, r *reading, limit int, fr framing) {
+	ans := r.readAnswer
+	if len(ans.Frames) != len(r.held) {
+		if len(ans.Frames) > 0 {
+			ts.debug("frames not read", "slots", len(ans.Frames), "held", len(r.held))
+		}
 		return
 	}
 	for i, slot := range ans.Frames {
-		id := ids[i]
+		id := r.held[i]
 		if id == "" || fr.nos[id] != 0 {
 			continue
 		}
@@ -170,27 +165,21 @@ func (ts *Tabs) frameList(ctx context.Context, tab int) ([]frameInfo, error) {
 	return ans.Frames, err
 }
 
-// framesHeld says which frame each element that exprs name in the
-// document in holds: a frame id, or "" for an element that holds none.
-func (ts *Tabs) framesHeld(ctx context.Context, in at, exprs []string) ([]string, error) {
+// frameHeld says which frame the element expr names in the document in
+// holds: a frame id, or "" when it holds none.
+func (ts *Tabs) frameHeld(ctx context.Context, in at, expr string) (string, error) {
 	p := in.params(ts.conv)
-	p["exprs"] = exprs
+	p["held"] = "[" + expr + "]"
 	var ans struct {
 		IDs []string `json:"ids"`
 	}
 	if err := ts.d.call(ctx, "frames", p, &ans); err != nil {
-		return nil, frameLost(err)
+		return "", frameLost(err)
 	}
-	if len(ans.IDs) != len(exprs) {
-		return nil, notAnswering(nil)
+	if len(ans.IDs) != 1 {
+		return "", notAnswering(nil)
 	}
-	return ans.IDs, nil
-}
-
-// refExpr is an expression naming ref's element in the engine's world.
-func refExpr(ref string) string {
-	q, _ := json.Marshal("ref " + ref)
-	return "__buddi.queryAll(document, " + string(q) + ")[0]"
+	return ans.IDs[0], nil
 }
 
 // owned is what onOwner learns of a frame besides fn's value.
@@ -273,11 +262,11 @@ const deepActive = `(() => { let el = document.activeElement;
 func (ts *Tabs) followFocus(ctx context.Context, tab int, st focusAnswer) (at, focusAnswer, error) {
 	in := at{tab: tab}
 	for depth := 0; st.Owner && depth < maxFrameDepth; depth++ {
-		ids, err := ts.framesHeld(ctx, in, []string{deepActive})
-		if err != nil || ids[0] == "" {
+		id, err := ts.frameHeld(ctx, in, deepActive)
+		if err != nil || id == "" {
 			return in, st, err
 		}
-		in.frame, st = ids[0], focusAnswer{}
+		in.frame, st = id, focusAnswer{}
 		if _, err := ts.probeIn(ctx, in, "focus", false, &st); err != nil {
 			return in, st, err
 		}

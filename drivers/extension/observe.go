@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -101,11 +102,13 @@ func activeTitle(tabs []drivers.TabInfo) string {
 }
 
 // reading is one read of one document: the engine's answer, the address
-// of the tab's page, and how many frames the document holds.
+// of the tab's page, how many frames the document holds, and the frames
+// the iframes the read showed hold (Frames' slots, in order), when asked.
 type reading struct {
 	*readAnswer
 	page   string
 	frames int
+	held   []string
 }
 
 // readAgain reads a document, and when the page does not answer reads it
@@ -125,8 +128,20 @@ func (ts *Tabs) readAgain(ctx context.Context, in at, args readArgs) (*reading, 
 	}
 }
 
+// readExpr reads a document with the engine op q and answers its JSON
+// and how many frames the document holds; it leaves the elements of the
+// iframes the read showed for heldSlots.
+const readExpr = `(() => { const t = __buddi.queryAll(document, %s)[0].textContent;
+  const a = JSON.parse(t);
+  globalThis.__buddiSlots = (a.frames || []).map((s) => __buddi.queryAll(document, 'ref ' + s.ref)[0]);
+  return {t, n: window.length}; })()`
+
+// heldSlots names the iframes the latest read in this world showed.
+const heldSlots = "globalThis.__buddiSlots || []"
+
 // read reads the document in, numbering new refs from the conversation's
-// counter.
+// counter. A view or full read of the page also learns, in the same call,
+// which frames its iframes hold.
 func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error) {
 	ts.mu.Lock()
 	args.Base = ts.nextRef
@@ -140,8 +155,11 @@ func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error
 		Text   string `json:"t"`
 		Frames int    `json:"n"`
 	}
-	expr := "({t: __buddi.queryAll(document, " + string(q) + ")[0].textContent, n: window.length})"
-	pageURL, err := ts.evalIn(ctx, in, expr, false, &out)
+	held := ""
+	if in.frame == "" && args.Find == nil {
+		held = heldSlots
+	}
+	ev, err := ts.evalHeld(ctx, in, fmt.Sprintf(readExpr, q), held, false, &out)
 	if err != nil {
 		if drivers.CodeOf(err) == "" {
 			return nil, notAnswering(err)
@@ -158,9 +176,9 @@ func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error
 	ts.mu.Lock()
 	ts.nextRef = max(ts.nextRef, ans.Next)
 	ts.mu.Unlock()
-	r := &reading{readAnswer: &ans, page: ans.URL, frames: out.Frames}
+	r := &reading{readAnswer: &ans, page: ans.URL, frames: out.Frames, held: ev.Held}
 	if in.frame != "" {
-		r.page = pageURL
+		r.page = ev.URL
 	}
 	return r, nil
 }

@@ -169,19 +169,37 @@ func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out 
 // decodes its value into out. It returns the address of the tab's page as
 // Chrome has it.
 func (ts *Tabs) evalIn(ctx context.Context, in at, expr string, input bool, out any) (string, error) {
+	ans, err := ts.evalHeld(ctx, in, expr, "", input, out)
+	return ans.URL, err
+}
+
+// evaluated is what an eval says besides the expression's value: the
+// address of the tab's page, and the frames the held elements hold.
+type evaluated struct {
+	URL  string   `json:"url"`
+	Held []string `json:"held"`
+}
+
+// evalHeld is evalIn, and when held (an expression naming an array of
+// elements, run after expr) is set, it also learns which frame each of
+// those elements holds ("" for none), in the same call.
+func (ts *Tabs) evalHeld(ctx context.Context, in at, expr, held string, input bool, out any) (evaluated, error) {
 	var ans struct {
+		evaluated
 		Value json.RawMessage `json:"value"`
-		URL   string          `json:"url"`
 	}
 	p := in.params(ts.conv)
 	p["expr"], p["input"] = expr, input
+	if held != "" {
+		p["held"] = held
+	}
 	if err := ts.d.call(ctx, "eval", p, &ans); err != nil {
-		return "", frameLost(err)
+		return ans.evaluated, frameLost(err)
 	}
 	if out == nil || len(ans.Value) == 0 {
-		return ans.URL, nil
+		return ans.evaluated, nil
 	}
-	return ans.URL, json.Unmarshal(ans.Value, out)
+	return ans.evaluated, json.Unmarshal(ans.Value, out)
 }
 
 // probe runs one engine op (drivers/walker's ops.js) in tab's page; see
