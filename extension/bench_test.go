@@ -22,9 +22,16 @@ import (
 // browser), one of each per iteration, both in headless Chromium here.
 func BenchmarkObserveAndClick(b *testing.B) {
 	s := serve(b)
+	inBoth(b, extdriver.Config{}, func(b *testing.B, d drivers.Driver) { observeAndClick(b, d, s.URL+"/count") })
+}
+
+// inBoth runs bench on the extension driver (with cfg, its Caller set)
+// and on the Playwright driver, each in a headless Chromium of its own.
+func inBoth(b *testing.B, cfg extdriver.Config, bench func(*testing.B, drivers.Driver)) {
 	b.Run("extension", func(b *testing.B) {
 		_, d, _ := pairedChrome(b)
-		observeAndClick(b, extdriver.New(extdriver.Config{Caller: caller{d}}), s.URL+"/count")
+		cfg.Caller = caller{d}
+		bench(b, extdriver.New(cfg))
 	})
 	b.Run("playwright", func(b *testing.B) {
 		drv, err := playwright.New(playwright.Config{DataDir: b.TempDir(), NoSandbox: os.Geteuid() == 0})
@@ -32,7 +39,7 @@ func BenchmarkObserveAndClick(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { _ = drv.Close() })
-		observeAndClick(b, drv, s.URL+"/count")
+		bench(b, drv)
 	})
 }
 
@@ -71,18 +78,7 @@ func BenchmarkFrames(b *testing.B) {
 	})
 	s := httptest.NewServer(mux)
 	b.Cleanup(s.Close)
-	b.Run("extension", func(b *testing.B) {
-		_, d, _ := pairedChrome(b)
-		framedReads(b, extdriver.New(extdriver.Config{Caller: caller{d}, CheckField: walker.CheckTyping}), s.URL+"/frames")
-	})
-	b.Run("playwright", func(b *testing.B) {
-		drv, err := playwright.New(playwright.Config{DataDir: b.TempDir(), NoSandbox: os.Geteuid() == 0})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { _ = drv.Close() })
-		framedReads(b, drv, s.URL+"/frames")
-	})
+	inBoth(b, extdriver.Config{CheckField: walker.CheckTyping}, func(b *testing.B, d drivers.Driver) { framedReads(b, d, s.URL+"/frames") })
 }
 
 func framedReads(b *testing.B, d drivers.Driver, url string) {
