@@ -8,11 +8,11 @@ import (
 )
 
 // framedTargets acts on elements in a frame of the page's origin and in a
-// cross-origin frame: the observation reads both with refs unique across
-// them and numbers their frames, and every action on a target (fill,
-// select, click, hover, press, wait_for, submit) reaches the frame's
-// document, as does a find; a ref whose frame went elsewhere, or whose
-// frame was removed, is refused as stale.
+// cross-origin frame: a viewport and a full-page observation read both
+// with refs unique across them and number their frames, and every action
+// on a target (fill, select, click, hover, press, wait_for, submit)
+// reaches the frame's document, as does a find; a ref whose frame went
+// elsewhere, or whose frame was removed, is refused as stale.
 func framedTargets(t *testing.T, d drivers.Driver, site Site) {
 	tabs := Open(t, d, "dt-frames")
 	page := site.Inputs + "frames"
@@ -25,7 +25,12 @@ func framedTargets(t *testing.T, d drivers.Driver, site Site) {
 			if word.Frame == 0 {
 				t.Fatalf("the textbox in the %s frame is numbered as on the page: %+v", side, word)
 			}
-			Do(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: word, Value: "hello"})
+			full, err := tabs.Observe(ctx(t), drivers.ObserveOptions{FullPage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			uniqueRefs(t, full)
+			Do(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: Target(t, full, "textbox", "Word "+side), Value: "hello"})
 			heard(t, tabs, side+"-word=hello")
 			Do(t, tabs, &drivers.Action{Kind: drivers.Select, Target: Target(t, obs, "combobox", "Pick "+side), Values: []string{"Two"}})
 			heard(t, tabs, side+"-pick=Two")
