@@ -130,14 +130,15 @@ func (ts *Tabs) readAgain(ctx context.Context, in at, args readArgs) (*reading, 
 
 // readExpr reads a document with the engine op q and answers its JSON
 // and how many frames the document holds; it leaves the elements of the
-// iframes the read showed for heldSlots.
+// iframes the read showed for heldSlots (null for none, which the
+// extension answers without looking further).
 const readExpr = `(() => { const t = __buddi.queryAll(document, %s)[0].textContent;
-  const a = JSON.parse(t);
-  globalThis.__buddiSlots = (a.frames || []).map((s) => __buddi.queryAll(document, 'ref ' + s.ref)[0]);
+  const slots = window.length ? JSON.parse(t).frames || [] : [];
+  globalThis.__buddiSlots = slots.length ? slots.map((s) => __buddi.queryAll(document, 'ref ' + s.ref)[0]) : null;
   return {t, n: window.length}; })()`
 
 // heldSlots names the iframes the latest read in this world showed.
-const heldSlots = "globalThis.__buddiSlots || []"
+const heldSlots = "globalThis.__buddiSlots"
 
 // read reads the document in, numbering new refs from the conversation's
 // counter. A view or full read of the page also learns, in the same call,
