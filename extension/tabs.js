@@ -222,13 +222,17 @@ async function moved(tabId, frame, was) {
 
 // evaluate runs expression in the engine's world of a frame's document
 // and returns its value (or, with byValue false, the remote object, in
-// objectGroup) and the world.
-async function evaluate(tabId, frame, expression, byValue = true, objectGroup = undefined) {
+// objectGroup) and the world. An expression that is a function's source,
+// with args, is called with them instead.
+async function evaluate(tabId, frame, expression, byValue = true, objectGroup = undefined, args = undefined) {
   for (let attempt = 0; ; attempt++) {
     const w = await world(tabId, frame, attempt > 0);
     let r;
     try {
-      r = await send(tabId, 'Runtime.evaluate', { expression, contextId: w.id, returnByValue: byValue, awaitPromise: true, objectGroup }, w.session);
+      r = args
+        ? await send(tabId, 'Runtime.callFunctionOn', { functionDeclaration: expression, executionContextId: w.id,
+          arguments: args.map((value) => ({ value })), returnByValue: byValue, awaitPromise: true, objectGroup }, w.session)
+        : await send(tabId, 'Runtime.evaluate', { expression, contextId: w.id, returnByValue: byValue, awaitPromise: true, objectGroup }, w.session);
     } catch (e) {
       // the document changed, or the frame moved to another process
       if (attempt === 0 && (frame || String(e.message || e).includes('context'))) continue;
@@ -265,6 +269,28 @@ async function held(tabId, frame, expr) {
   } finally {
     on('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
   }
+}
+
+// each calls fn (a function's source) in the engine's world of each frame
+// of ids in turn, passing it what the call before gave (the first, value),
+// and returns what each gave, or why it failed (the next call then gets
+// what the last good one gave). An id '' is passed over.
+async function each(tabId, ids, fn, value) {
+  const out = [];
+  let prev = value;
+  for (const id of ids) {
+    if (!id) {
+      out.push(null);
+      continue;
+    }
+    try {
+      prev = (await evaluate(tabId, id, fn, true, undefined, [prev])).value;
+      out.push({ value: prev });
+    } catch (e) {
+      out.push({ error: String(e.message || e).slice(0, 300) });
+    }
+  }
+  return out;
 }
 
 // frameTree lists the tab's frames below its page, nested ones too: the
@@ -397,18 +423,23 @@ export const DRIVER = {
 
   // eval runs an expression in the engine's isolated world of the
   // document of the tab's page, or of one of its frames (never the page's
-  // own world), and returns its value and the page's address; with held,
+  // own world), and returns its value and the page's address. With held,
   // an expression naming an array of elements, run after it in the same
-  // world, it also says which frame each of those holds (as frames does).
-  // What an expression does cannot be seen from here: it counts as input,
-  // for the looking-at rule, when buddi marks it so (fill, select, submit,
-  // focus).
+  // world, it also says which frame each of those holds (as frames does);
+  // with each, a function's source, it then calls that in each of those
+  // frames in turn, the first given the expression's value and every
+  // later one what the one before gave (each). What an expression does
+  // cannot be seen from here: it counts as input, for the looking-at rule,
+  // when buddi marks it so (fill, select, submit, focus).
   async eval(p) {
     const tab = await live(p.conv, p.tab);
     if (p.input && (await watched(tab))) throw watching();
     const { value } = await evaluate(tab.id, frameOf(p), String(p.expr));
-    if (!p.held) return { value, url: tab.url || '' };
-    return { value, url: tab.url || '', held: await held(tab.id, frameOf(p), String(p.held)) };
+    const out = { value, url: tab.url || '' };
+    if (!p.held) return out;
+    out.held = await held(tab.id, frameOf(p), String(p.held));
+    if (p.each) out.each = await each(tab.id, out.held, String(p.each), value);
+    return out;
   },
 
   // frames says which frame each element of the array held names (run

@@ -99,34 +99,43 @@ func (ts *Tabs) readWithFrames(ctx context.Context, in at, args readArgs, fr fra
 			ts.findInFrames(ctx, in.tab, r.readAnswer, args, fr)
 		}
 	default:
-		ts.withFrames(ctx, in.tab, r, args.Max, fr)
+		ts.withFrames(r, fr)
 	}
 	return r, nil
 }
 
-// withFrames reads each frame the page's read showed, in its own
-// document, and puts its lines under its iframe's line. A frame that does
-// not answer is left out, as the Playwright driver leaves it.
-func (ts *Tabs) withFrames(ctx context.Context, tab int, r *reading, limit int, fr framing) {
+// withFrames puts the read of each frame the page's read showed (read in
+// the same call, in its own document) under its iframe's line. A frame
+// that did not answer is left out, as the Playwright driver leaves it.
+func (ts *Tabs) withFrames(r *reading, fr framing) {
 	ans := r.readAnswer
-	if len(ans.Frames) != len(r.held) {
+	if len(ans.Frames) != len(r.held) || len(r.held) != len(r.each) {
 		if len(ans.Frames) > 0 {
-			ts.debug("frames not read", "slots", len(ans.Frames), "held", len(r.held))
+			ts.debug("frames not read", "slots", len(ans.Frames), "held", len(r.held), "read", len(r.each))
 		}
 		return
 	}
 	for i, slot := range ans.Frames {
-		id := r.held[i]
+		id, e := r.held[i], r.each[i]
 		if id == "" || fr.nos[id] != 0 {
 			continue
 		}
 		fr.nos[id] = len(fr.nos) + 1
-		sub, err := ts.read(ctx, at{tab, id}, readArgs{Mode: "view", Max: limit / 2})
+		if e == nil || e.Error != "" {
+			continue
+		}
+		var v struct {
+			Text string `json:"t"`
+		}
+		if json.Unmarshal(e.Value, &v) != nil {
+			continue
+		}
+		sub, err := ts.answer(v.Text)
 		if err != nil || sub.Tree == "" {
 			continue
 		}
-		ans.Nest(slot.Ref, sub.readAnswer)
-		fr.add(id, sub.readAnswer)
+		ans.Nest(slot.Ref, sub)
+		fr.add(id, sub)
 	}
 }
 

@@ -102,13 +102,15 @@ func activeTitle(tabs []drivers.TabInfo) string {
 }
 
 // reading is one read of one document: the engine's answer, the address
-// of the tab's page, how many frames the document holds, and the frames
-// the iframes the read showed hold (Frames' slots, in order), when asked.
+// of the tab's page, how many frames the document holds, and, for a view
+// or full read of the page, the frames its iframes hold (Frames' slots,
+// in order) and those frames' own reads.
 type reading struct {
 	*readAnswer
 	page   string
 	frames int
 	held   []string
+	each   []*eachResult
 }
 
 // readAgain reads a document, and when the page does not answer reads it
@@ -128,21 +130,29 @@ func (ts *Tabs) readAgain(ctx context.Context, in at, args readArgs) (*reading, 
 	}
 }
 
-// readExpr reads a document with the engine op q and answers its JSON
-// and how many frames the document holds; it leaves the elements of the
-// iframes the read showed for heldSlots (null for none, which the
-// extension answers without looking further).
+// readExpr reads a document with the engine op q and answers its JSON,
+// how many frames the document holds and the next ref number; it leaves
+// the elements of the iframes the read showed for heldSlots (null for
+// none, which the extension answers without looking further).
 const readExpr = `(() => { const t = __buddi.queryAll(document, %s)[0].textContent;
-  const slots = window.length ? JSON.parse(t).frames || [] : [];
+  const a = window.length ? JSON.parse(t) : null;
+  const slots = (a && a.frames) || [];
   globalThis.__buddiSlots = slots.length ? slots.map((s) => __buddi.queryAll(document, 'ref ' + s.ref)[0]) : null;
-  return {t, n: window.length}; })()`
+  return {t, n: window.length, next: a ? a.next : 0}; })()`
 
 // heldSlots names the iframes the latest read in this world showed.
 const heldSlots = "globalThis.__buddiSlots"
 
+// frameReadFn reads a frame's document with the engine's arguments %s,
+// numbering refs on from where the read before it stopped.
+const frameReadFn = `function (prev) { const a = %s; a.base = Math.max(a.base, (prev && prev.next) || 0);
+  const t = __buddi.queryAll(document, 'observe ' + encodeURIComponent(JSON.stringify(a)))[0].textContent;
+  return {t, next: JSON.parse(t).next}; }`
+
 // read reads the document in, numbering new refs from the conversation's
-// counter. A view or full read of the page also learns, in the same call,
-// which frames its iframes hold.
+// counter. A view or full read of the page also reads, in the same call,
+// the frames its iframes hold, as the Playwright driver reads them (a
+// view of half the budget each), each numbering on from the one before.
 func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error) {
 	ts.mu.Lock()
 	args.Base = ts.nextRef
@@ -156,19 +166,37 @@ func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error
 		Text   string `json:"t"`
 		Frames int    `json:"n"`
 	}
-	held := ""
+	held, each := "", ""
 	if in.frame == "" && args.Find == nil {
-		held = heldSlots
+		sub, err := json.Marshal(readArgs{Base: args.Base, Mode: "view", Max: args.Max / 2})
+		if err != nil {
+			return nil, err
+		}
+		held, each = heldSlots, fmt.Sprintf(frameReadFn, sub)
 	}
-	ev, err := ts.evalHeld(ctx, in, fmt.Sprintf(readExpr, q), held, false, &out)
+	ev, err := ts.evalHeld(ctx, in, fmt.Sprintf(readExpr, q), held, each, false, &out)
 	if err != nil {
 		if drivers.CodeOf(err) == "" {
 			return nil, notAnswering(err)
 		}
 		return nil, err
 	}
+	ans, err := ts.answer(out.Text)
+	if err != nil {
+		return nil, err
+	}
+	r := &reading{readAnswer: ans, page: ans.URL, frames: out.Frames, held: ev.Held, each: ev.Each}
+	if in.frame != "" {
+		r.page = ev.URL
+	}
+	return r, nil
+}
+
+// answer decodes the engine's answer to a read and moves the
+// conversation's ref counter past the refs it gave.
+func (ts *Tabs) answer(text string) (*readAnswer, error) {
 	var ans readAnswer
-	if err := json.Unmarshal([]byte(out.Text), &ans); err != nil {
+	if err := json.Unmarshal([]byte(text), &ans); err != nil {
 		return nil, notAnswering(err)
 	}
 	if ans.Error != "" {
@@ -177,11 +205,7 @@ func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error
 	ts.mu.Lock()
 	ts.nextRef = max(ts.nextRef, ans.Next)
 	ts.mu.Unlock()
-	r := &reading{readAnswer: &ans, page: ans.URL, frames: out.Frames, held: ev.Held}
-	if in.frame != "" {
-		r.page = ev.URL
-	}
-	return r, nil
+	return &ans, nil
 }
 
 // readArgs turns observe options into the engine's arguments and picks

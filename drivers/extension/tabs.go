@@ -169,21 +169,32 @@ func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out 
 // decodes its value into out. It returns the address of the tab's page as
 // Chrome has it.
 func (ts *Tabs) evalIn(ctx context.Context, in at, expr string, input bool, out any) (string, error) {
-	ans, err := ts.evalHeld(ctx, in, expr, "", input, out)
+	ans, err := ts.evalHeld(ctx, in, expr, "", "", input, out)
 	return ans.URL, err
 }
 
 // evaluated is what an eval says besides the expression's value: the
-// address of the tab's page, and the frames the held elements hold.
+// address of the tab's page, the frames the held elements hold, and what
+// the call in each of those frames gave.
 type evaluated struct {
-	URL  string   `json:"url"`
-	Held []string `json:"held"`
+	URL  string        `json:"url"`
+	Held []string      `json:"held"`
+	Each []*eachResult `json:"each"`
+}
+
+// eachResult is what a call in one frame gave (nil: no frame there).
+type eachResult struct {
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
 }
 
 // evalHeld is evalIn, and when held (an expression naming an array of
 // elements, run after expr) is set, it also learns which frame each of
-// those elements holds ("" for none), in the same call.
-func (ts *Tabs) evalHeld(ctx context.Context, in at, expr, held string, input bool, out any) (evaluated, error) {
+// those elements holds ("" for none), and with each (a function's
+// source) calls that in each of those frames in turn, the first given
+// expr's value and every later one what the one before gave: all in the
+// same call.
+func (ts *Tabs) evalHeld(ctx context.Context, in at, expr, held, each string, input bool, out any) (evaluated, error) {
 	var ans struct {
 		evaluated
 		Value json.RawMessage `json:"value"`
@@ -192,6 +203,9 @@ func (ts *Tabs) evalHeld(ctx context.Context, in at, expr, held string, input bo
 	p["expr"], p["input"] = expr, input
 	if held != "" {
 		p["held"] = held
+	}
+	if each != "" {
+		p["each"] = each
 	}
 	if err := ts.d.call(ctx, "eval", p, &ans); err != nil {
 		return ans.evaluated, frameLost(err)
