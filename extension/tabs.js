@@ -250,8 +250,25 @@ async function evaluate(tabId, frame, expression, byValue = true, objectGroup = 
 
 // held says which frame each element of the array expr names (in the
 // engine's world of frame) holds: its frame id, or '' for an element that
-// holds none. Each frame can be read from then on.
+// holds none. Each frame can be read from then on. What Chrome said of an
+// element is kept in the world (KNOWN), for as long as the element holds
+// the same frame, so a page read again costs one call here.
 async function held(tabId, frame, expr) {
+  const known = await evaluate(tabId, frame, `(() => { const a = ${expr}; const m = globalThis.${KNOWN};
+    return a && a.map((el) => { const k = m && el && m.get(el); return k && k.win === el.contentWindow ? k.id : null; }); })()`);
+  const ids = known.value;
+  if (!Array.isArray(ids)) return [];
+  if (ids.every((id) => id !== null)) return ids;
+  return describeHeld(tabId, frame, expr);
+}
+
+// KNOWN names the map, in the engine's world, from an element to the
+// frame it holds (and that frame's window, to tell when it holds another).
+const KNOWN = '__buddiFrames';
+
+// describeHeld asks Chrome which frame each element of the array expr names
+// holds, and keeps the answers in the world for held.
+async function describeHeld(tabId, frame, expr) {
   const group = 'buddi-held';
   const { value: arr, w } = await evaluate(tabId, frame, expr, false, group);
   const on = (method, params) => send(tabId, method, params, w.session);
@@ -259,13 +276,17 @@ async function held(tabId, frame, expr) {
     if (!arr || arr.subtype !== 'array' || !arr.objectId) return [];
     const { result } = await on('Runtime.getProperties', { objectId: arr.objectId, ownProperties: true });
     const items = result.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name);
-    return await Promise.all(items.map(async (p) => {
+    const ids = await Promise.all(items.map(async (p) => {
       if (!p.value || p.value.subtype !== 'node' || !p.value.objectId) return '';
       const d = await on('DOM.describeNode', { objectId: p.value.objectId });
       const child = (d.node && d.node.frameId) || '';
       if (child) homes.set(place(tabId, child), { session: w.session, parent: frame });
       return child;
     }));
+    await on('Runtime.callFunctionOn', { objectId: arr.objectId, arguments: [{ value: ids }], functionDeclaration:
+      `function (ids) { const m = globalThis.${KNOWN} = globalThis.${KNOWN} || new WeakMap();
+        this.forEach((el, i) => { if (el && ids[i]) m.set(el, { id: ids[i], win: el.contentWindow }); }); }` });
+    return ids;
   } finally {
     on('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
   }
