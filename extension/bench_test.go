@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
@@ -87,11 +89,10 @@ func framedReads(b *testing.B, d drivers.Driver, url string) {
 	ctx := context.Background()
 	for name, opts := range map[string]drivers.ObserveOptions{"observe": {}, "observe-full": {FullPage: true}} {
 		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := tabs.Observe(ctx, opts); err != nil {
-					b.Fatal(err)
-				}
-			}
+			medianLoop(b, func() error {
+				_, err := tabs.Observe(ctx, opts)
+				return err
+			})
 		})
 	}
 	obs := drivertest.Observe(b, tabs)
@@ -101,11 +102,10 @@ func framedReads(b *testing.B, d drivers.Driver, url string) {
 			if !ok {
 				b.Skipf("no textbox %q in the observation:\n%s", field, obs.Tree)
 			}
-			for b.Loop() {
-				if _, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Fill, Target: &tg, Value: "some text"}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			medianLoop(b, func() error {
+				_, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Fill, Target: &tg, Value: "some text"})
+				return err
+			})
 		})
 	}
 }
@@ -118,4 +118,22 @@ func refNamed(obs *drivers.Observation, role, name string) string {
 		}
 	}
 	return ""
+}
+
+// medianLoop runs op b.N times and reports, besides the mean, the median
+// time of one op (ms-median/op), which a machine busy with other work
+// disturbs less.
+func medianLoop(b *testing.B, op func() error) {
+	var took []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(t0))
+	}
+	if len(took) > 0 {
+		slices.Sort(took)
+		b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "ms-median/op")
+	}
 }
