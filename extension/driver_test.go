@@ -106,8 +106,7 @@ func serve(t testing.TB) *site {
 		<button onclick="const o = document.querySelector('output'); o.textContent = +o.textContent + 1">Add one</button>`))
 	mux.Handle("/jump", http.RedirectHandler("/blocked", http.StatusFound))
 	mux.Handle("/blocked", page("Blocked", `<h1>Not for agents</h1>`))
-	mux.Handle("/inputs", drivertest.InputPages())
-	mux.Handle("/inputs-frame", drivertest.InputPages())
+	mux.Handle("/inputs/", drivertest.InputPages())
 	mux.HandleFunc("/flip", func(w http.ResponseWriter, _ *http.Request) {
 		if s.flip.Load() {
 			_, _ = io.WriteString(w, "go")
@@ -127,7 +126,7 @@ func TestDriverContractInYourBrowser(t *testing.T) {
 	drivertest.Run(t, drv, drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
-		Inputs: s.URL + "/inputs",
+		Inputs: s.URL + "/inputs/",
 	})
 }
 

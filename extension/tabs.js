@@ -9,11 +9,20 @@
 //     using, is refused;
 //   - when the socket drops, every group is forgotten and the debugger let
 //     go: the tabs are the owner's from then on.
+//
+// A tab's frames are reached through the tab's own debugger: a frame in
+// the page's process by its frame id, and a frame Chrome runs in a process
+// of its own (a cross-site iframe) through the child session Chrome gives
+// for it (Target.setAutoAttach, flat sessions). Every frame gets its own
+// isolated world for the engine; nothing reaches a tab that is not the
+// conversation's.
 
 const WORLD = 'buddi';
 let engine = '';              // the page engine's source, sent by buddi (setup)
 let groups = new Map();       // conversation → tab group id
-const worlds = new Map();     // tab id → execution context id of the engine's world
+const worlds = new Map();     // place (tab and frame) → {id, session}: the engine's world in its document
+const kids = new Map();       // tab id → Map(frame id → session id) of the tab's out-of-process frames
+const homes = new Map();      // place → {session, parent}: where a frame found in its parent lives
 const attached = new Set();   // tab ids the debugger is attached to
 const casts = new Map();      // tab id → the time its last frame was sent (the owner's hand)
 let emit = () => {};          // sends an event to buddi (worker.js sets it)
@@ -28,6 +37,15 @@ export function setEmitter(fn) {
 const refuse = (code, message) => Object.assign(new Error(message), { code });
 
 const gone = () => refuse('tab_gone', 'The tab is gone: it was closed. Observe to see the tabs left.');
+
+// frameGone is the answer for a frame that closed, or whose document
+// buddi no longer knows: what was read in it is stale.
+const frameGone = () => refuse('frame_gone', 'The frame is gone: it closed or its page went elsewhere. Observe again.');
+
+// place names a frame of a tab ('' for the tab's page) in the maps above.
+const place = (tabId, frame) => `${tabId} ${frame || ''}`;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // forgotten is the answer for a conversation whose group this worker does
 // not hold: the connection dropped (or the worker restarted) since, and
@@ -108,45 +126,117 @@ async function attach(tabId) {
     }
   }
   attached.add(tabId);
+  await follow(tabId);
 }
 
-async function send(tabId, method, params) {
+// follow asks Chrome for a child session of every frame it runs out of
+// process below the page (or below the frame of session), now and later;
+// Target.attachedToTarget brings each (adopt). The first ones arrive
+// before the answer.
+async function follow(tabId, session) {
+  try {
+    await chrome.debugger.sendCommand(debuggee(tabId, session), 'Target.setAutoAttach',
+      { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'iframe' }] });
+  } catch {
+    // the tab or frame went away; its frames with it
+  }
+}
+
+const debuggee = (tabId, session) => (session ? { tabId, sessionId: session } : { tabId });
+
+// send sends one command to the tab's page, or to the child session of
+// one of its out-of-process frames.
+async function send(tabId, method, params, session) {
   await attach(tabId);
   try {
-    return await chrome.debugger.sendCommand({ tabId }, method, params || {});
+    return await chrome.debugger.sendCommand(debuggee(tabId, session), method, params || {});
   } catch (e) {
     const msg = String(e.message || e);
     if (msg.includes('No tab with given id') || msg.includes('not attached') || msg.includes('Detached')) {
       attached.delete(tabId);
-      worlds.delete(tabId);
+      forgetFrames(tabId);
     }
     throw e;
   }
 }
 
-// world returns the context of the engine's isolated world in the tab's
-// current document, making it (and loading the engine there) when the
-// document is new.
-async function world(tabId, fresh) {
-  if (!engine) throw refuse('engine_missing', 'The extension lost the page engine; buddi sends it again.');
-  if (!fresh && worlds.has(tabId)) return worlds.get(tabId);
-  const tree = await send(tabId, 'Page.getFrameTree');
-  const made = await send(tabId, 'Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: WORLD });
-  const id = made.executionContextId;
-  const r = await send(tabId, 'Runtime.evaluate', { expression: `globalThis.__buddi = ${engine}; true`, contextId: id, returnByValue: true });
-  if (r.exceptionDetails) throw refuse('not_answering', 'The page engine did not load in the tab.');
-  worlds.set(tabId, id);
-  return id;
+// forgetFrames drops what is known of the tab's documents and frames;
+// the child sessions too, unless only the page's document changed (they
+// come and go with their frames then).
+function forgetFrames(tabId, sessionsToo = true) {
+  const mine = (k) => k.startsWith(`${tabId} `);
+  for (const k of worlds.keys()) if (mine(k)) worlds.delete(k);
+  for (const k of homes.keys()) if (mine(k)) homes.delete(k);
+  if (sessionsToo) kids.delete(tabId);
 }
 
-async function evaluate(tabId, expression) {
+// sessionOf is the session a frame of the tab is reached through:
+// undefined for the page and the frames in its process.
+function sessionOf(tabId, frame) {
+  if (!frame) return undefined;
+  const s = kids.get(tabId) && kids.get(tabId).get(frame);
+  if (s) return s;
+  const h = homes.get(place(tabId, frame));
+  if (!h) throw frameGone();
+  return h.session;
+}
+
+// world returns the engine's isolated world in the current document of
+// the tab's frame ('' for the page), making it (and loading the engine
+// there) when the document is new.
+async function world(tabId, frame, fresh) {
+  if (!engine) throw refuse('engine_missing', 'The extension lost the page engine; buddi sends it again.');
+  const at = place(tabId, frame);
+  if (!fresh && worlds.has(at)) return worlds.get(at);
+  // A new document in the page: the old one's frames went with it.
+  if (!frame && worlds.has(at)) forgetFrames(tabId, false);
+  let session = sessionOf(tabId, frame);
+  const frameId = frame || (await send(tabId, 'Page.getFrameTree')).frameTree.frame.id;
+  let made;
+  try {
+    made = await send(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD }, session);
+  } catch (e) {
+    if (!frame) throw e;
+    session = await moved(tabId, frame, session);
+    made = await send(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD }, session).catch(() => {
+      throw frameGone();
+    });
+  }
+  const w = { id: made.executionContextId, session };
+  const r = await send(tabId, 'Runtime.evaluate', { expression: `globalThis.__buddi = ${engine}; true`, contextId: w.id, returnByValue: true }, session);
+  if (r.exceptionDetails) throw refuse('not_answering', 'The page engine did not load in the frame.');
+  worlds.set(at, w);
+  return w;
+}
+
+// moved waits a moment for a frame that just went to another process:
+// Chrome announces its new session shortly after the navigation.
+async function moved(tabId, frame, was) {
+  for (let i = 0; i < 10; i++) {
+    const s = kids.get(tabId) && kids.get(tabId).get(frame);
+    if (s && s !== was) return s;
+    await sleep(50);
+  }
+  throw frameGone();
+}
+
+// evaluate runs expression in the engine's world of a frame's document
+// and returns its value (or, with byValue false, the remote object, in
+// objectGroup) and the world. An expression that is a function's source,
+// with args, is called with them instead.
+async function evaluate(tabId, frame, expression, byValue = true, objectGroup = undefined, args = undefined) {
   for (let attempt = 0; ; attempt++) {
-    const contextId = await world(tabId, attempt > 0);
+    const w = await world(tabId, frame, attempt > 0);
     let r;
     try {
-      r = await send(tabId, 'Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: true });
+      r = args
+        ? await send(tabId, 'Runtime.callFunctionOn', { functionDeclaration: expression, executionContextId: w.id,
+          arguments: args.map((value) => ({ value })), returnByValue: byValue, awaitPromise: true, objectGroup }, w.session)
+        : await send(tabId, 'Runtime.evaluate', { expression, contextId: w.id, returnByValue: byValue, awaitPromise: true, objectGroup }, w.session);
     } catch (e) {
-      if (attempt === 0 && String(e.message || e).includes('context')) continue; // the document changed
+      // the document changed, or the frame moved to another process
+      if (attempt === 0 && (frame || String(e.message || e).includes('context'))) continue;
+      if (frame) throw frameGone();
       throw e;
     }
     if (r.exceptionDetails && attempt === 0 && /__buddi is not defined/.test(JSON.stringify(r.exceptionDetails))) continue;
@@ -154,8 +244,122 @@ async function evaluate(tabId, expression) {
       const d = r.exceptionDetails;
       throw refuse('not_answering', `The page script failed: ${(d.exception && d.exception.description) || d.text}`.slice(0, 300));
     }
-    return r.result.value;
+    return { value: byValue ? r.result.value : r.result, w };
   }
+}
+
+// held says which frame each element of the array expr names (in the
+// engine's world of frame) holds: its frame id, or '' for an element that
+// holds none. Each frame can be read from then on. What Chrome said of an
+// element is kept in the world (KNOWN), for as long as the element holds
+// the same frame, so a page read again costs one call here.
+async function held(tabId, frame, expr) {
+  const known = await evaluate(tabId, frame, `(() => { const a = ${expr}; const m = globalThis.${KNOWN};
+    return a && a.map((el) => { const k = m && el && m.get(el); return k && k.win === el.contentWindow ? k.id : null; }); })()`);
+  const ids = known.value;
+  if (!Array.isArray(ids)) return [];
+  if (ids.every((id) => id !== null)) return ids;
+  return describeHeld(tabId, frame, expr);
+}
+
+// KNOWN names the map, in the engine's world, from an element to the
+// frame it holds (and that frame's window, to tell when it holds another).
+const KNOWN = '__buddiFrames';
+
+// describeHeld asks Chrome which frame each element of the array expr names
+// holds, and keeps the answers in the world for held.
+async function describeHeld(tabId, frame, expr) {
+  const group = 'buddi-held';
+  const { value: arr, w } = await evaluate(tabId, frame, expr, false, group);
+  const on = (method, params) => send(tabId, method, params, w.session);
+  try {
+    if (!arr || arr.subtype !== 'array' || !arr.objectId) return [];
+    const { result } = await on('Runtime.getProperties', { objectId: arr.objectId, ownProperties: true });
+    const items = result.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name);
+    const ids = await Promise.all(items.map(async (p) => {
+      if (!p.value || p.value.subtype !== 'node' || !p.value.objectId) return '';
+      const d = await on('DOM.describeNode', { objectId: p.value.objectId });
+      const child = (d.node && d.node.frameId) || '';
+      if (child) homes.set(place(tabId, child), { session: w.session, parent: frame });
+      return child;
+    }));
+    await on('Runtime.callFunctionOn', { objectId: arr.objectId, arguments: [{ value: ids }], functionDeclaration:
+      `function (ids) { const m = globalThis.${KNOWN} = globalThis.${KNOWN} || new WeakMap();
+        this.forEach((el, i) => { if (el && ids[i]) m.set(el, { id: ids[i], win: el.contentWindow }); }); }` });
+    return ids;
+  } finally {
+    on('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+  }
+}
+
+// each calls fn (a function's source) in the engine's world of each frame
+// of ids in turn, passing it what the call before gave (the first, value),
+// and returns what each gave, or why it failed (the next call then gets
+// what the last good one gave). An id '' is passed over.
+async function each(tabId, ids, fn, value) {
+  const out = [];
+  let prev = value;
+  for (const id of ids) {
+    if (!id) {
+      out.push(null);
+      continue;
+    }
+    try {
+      prev = (await evaluate(tabId, id, fn, true, undefined, [prev])).value;
+      out.push({ value: prev });
+    } catch (e) {
+      out.push({ error: String(e.message || e).slice(0, 300) });
+    }
+  }
+  return out;
+}
+
+// frameTree lists the tab's frames below its page, nested ones too: the
+// page's process's own tree, with each out-of-process frame's tree (from
+// its session) under its parent, in the order Chrome gives them. A
+// frame's parent is '' for the page.
+async function frameTree(tabId) {
+  await attach(tabId);
+  const root = (await send(tabId, 'Page.getFrameTree')).frameTree;
+  const top = root.frame.id;
+  const nodes = new Map([['', { children: [] }]]); // frame id ('' for the page) → its children
+  // add records t, found in the process reached through inner, under
+  // parent; home is the session t itself is reached through when it is
+  // not out of process.
+  const add = (t, parent, home, inner) => {
+    const n = { id: t.frame.id, parent, url: t.frame.url + (t.frame.urlFragment || ''), children: [] };
+    homes.set(place(tabId, n.id), { session: home, parent });
+    nodes.set(n.id, n);
+    if (nodes.has(parent)) nodes.get(parent).children.push(n);
+    for (const c of t.childFrames || []) add(c, n.id, inner, inner);
+  };
+  for (const c of root.childFrames || []) add(c, '', undefined, undefined);
+  for (const session of (kids.get(tabId) || new Map()).values()) {
+    let t;
+    try {
+      t = (await send(tabId, 'Page.getFrameTree', {}, session)).frameTree;
+    } catch {
+      continue; // gone meanwhile
+    }
+    const parent = !t.frame.parentId || t.frame.parentId === top ? '' : t.frame.parentId;
+    if (nodes.has(t.frame.id)) continue;
+    let home;
+    try {
+      home = sessionOf(tabId, parent);
+    } catch {
+      continue; // its parent is not known: gone meanwhile
+    }
+    add(t, parent, home, session);
+  }
+  const out = [];
+  const walk = (n) => {
+    for (const c of n.children) {
+      out.push({ id: c.id, parent: c.parent, url: c.url });
+      walk(c);
+    }
+  };
+  walk(nodes.get(''));
+  return out;
 }
 
 // CDP_METHODS are the debugger commands the driver may send to a tab.
@@ -167,7 +371,7 @@ export const DRIVER = {
   // setup hands over the page engine (once per worker life).
   async setup(p) {
     engine = String(p.engine || '');
-    worlds.clear();
+    worlds.clear(); // documents keep the old engine; frames stay known
     return { ok: true };
   },
 
@@ -220,24 +424,74 @@ export const DRIVER = {
   },
 
   // cdp sends one debugger command, of those the driver uses, to one of
-  // the conversation's tabs. Input (every Input. command, and whatever
-  // buddi marks as input) is refused while the owner looks at the tab.
+  // the conversation's tabs; input may go to one of its out-of-process
+  // frames instead, in that frame's own coordinates, so that Chrome need
+  // not find the frame under the point. Input (every Input. command, and
+  // whatever buddi marks as input) is refused while the owner looks at
+  // the tab.
   async cdp(p) {
     const method = String(p.method);
     if (!CDP_METHODS.has(method)) throw refuse('bad_input', `The extension does not send ${method.slice(0, 60)} to a tab.`);
     const tab = await live(p.conv, p.tab);
     if ((p.input || method.startsWith('Input.')) && (await watched(tab))) throw watching();
-    return send(tab.id, method, p.params);
+    const frame = frameOf(p);
+    if (!frame) return send(tab.id, method, p.params);
+    if (!method.startsWith('Input.')) throw refuse('bad_input', 'Only input goes to a frame of its own.');
+    const session = kids.get(tab.id) && kids.get(tab.id).get(frame);
+    if (!session) throw frameGone();
+    return send(tab.id, method, p.params, session);
   },
 
-  // eval runs an expression in the engine's isolated world of the tab's
-  // document (never the page's own world) and returns its value. What an
-  // expression does cannot be seen from here: it counts as input, for the
-  // looking-at rule, when buddi marks it so (fill, select, submit, focus).
+  // eval runs an expression in the engine's isolated world of the
+  // document of the tab's page, or of one of its frames (never the page's
+  // own world), and returns its value and the page's address. With held,
+  // an expression naming an array of elements, run after it in the same
+  // world, it also says which frame each of those holds (as frames does);
+  // with each, a function's source, it then calls that in each of those
+  // frames in turn, the first given the expression's value and every
+  // later one what the one before gave (each). What an expression does
+  // cannot be seen from here: it counts as input, for the looking-at rule,
+  // when buddi marks it so (fill, select, submit, focus).
   async eval(p) {
     const tab = await live(p.conv, p.tab);
     if (p.input && (await watched(tab))) throw watching();
-    return { value: await evaluate(tab.id, String(p.expr)) };
+    const { value } = await evaluate(tab.id, frameOf(p), String(p.expr));
+    const out = { value, url: tab.url || '' };
+    if (!p.held) return out;
+    out.held = await held(tab.id, frameOf(p), String(p.held));
+    if (p.each) out.each = await each(tab.id, out.held, String(p.each), value);
+    return out;
+  },
+
+  // frames says which frame each element of the array held names (run
+  // like eval's expressions, in the page or in a frame) holds: a frame id
+  // to read with eval, or '' for none. Without held it lists every frame
+  // of the tab, nested ones too: [{id, parent, url}].
+  async frames(p) {
+    const tab = await live(p.conv, p.tab);
+    if (!p.held) return { frames: await frameTree(tab.id) };
+    return { ids: await held(tab.id, frameOf(p), String(p.held)) };
+  },
+
+  // owner calls fn (a function's source) on the element that holds the
+  // frame, in the engine's world of its parent's document, with args, and
+  // returns its value, the parent frame ('' for the page), and whether
+  // the frame is out of process (cdp then takes input for it): where a
+  // frame sits in the page. Like eval, it counts as input when marked so.
+  async owner(p) {
+    const tab = await live(p.conv, p.tab);
+    if (p.input && (await watched(tab))) throw watching();
+    const frame = frameOf(p);
+    const h = homes.get(place(tab.id, frame));
+    if (!frame || !h) throw frameGone();
+    let value;
+    try {
+      value = await onOwner(tab.id, frame, h.parent, String(p.fn), Array.isArray(p.args) ? p.args : []);
+    } catch (e) {
+      if (e.code) throw e;
+      throw frameGone();
+    }
+    return { value, parent: h.parent, own: !!(kids.get(tab.id) && kids.get(tab.id).has(frame)) };
   },
 
   // cast starts Chrome's screencast of the tab for the owner's hand.
@@ -289,10 +543,27 @@ export const DRIVER = {
   },
 };
 
+const frameOf = (p) => String(p.frame || '');
+
+// onOwner runs fn on the element holding frame, in parent's world.
+async function onOwner(tabId, frame, parent, fn, args) {
+  const w = (await evaluate(tabId, parent, 'true')).w;
+  const { backendNodeId } = await send(tabId, 'DOM.getFrameOwner', { frameId: frame }, w.session);
+  const { object } = await send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.id }, w.session);
+  try {
+    const r = await send(tabId, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn,
+      arguments: args.map((value) => ({ value })), returnByValue: true }, w.session);
+    if (r.exceptionDetails) throw refuse('not_answering', 'The page script failed on the frame\'s element.');
+    return r.result.value;
+  } finally {
+    send(tabId, 'Runtime.releaseObject', { objectId: object.objectId }, w.session).catch(() => {});
+  }
+}
+
 const watching = () => refuse('not_allowed', 'The owner is looking at this tab in the window they are using, so buddi does not type or click under their hands; try again when they have moved on.');
 
 async function forgetTab(tabId) {
-  worlds.delete(tabId);
+  forgetFrames(tabId);
   if (attached.delete(tabId)) {
     try {
       await chrome.debugger.detach({ tabId });
@@ -311,6 +582,8 @@ async function remember() {
 export function letGo() {
   groups = new Map();
   worlds.clear();
+  kids.clear();
+  homes.clear();
   casts.clear();
   for (const tabId of attached) chrome.debugger.detach({ tabId }).catch(() => {});
   attached.clear();
@@ -324,12 +597,34 @@ export async function agentTabs() {
   return n;
 }
 
-// The debugger's events: a frame of a cast tab is acknowledged at once
-// (Chrome paints nothing more until it is) and then passed on at most ten
-// a second; a cast tab's navigations are passed on for buddi to check.
+// adopt keeps the child session Chrome gave for one of a tab's
+// out-of-process frames, and follows the frames below it.
+function adopt(tabId, params) {
+  const t = params.targetInfo;
+  if (!t || t.type !== 'iframe' || !attached.has(tabId)) return;
+  if (!kids.has(tabId)) kids.set(tabId, new Map());
+  kids.get(tabId).set(t.targetId, params.sessionId);
+  worlds.delete(place(tabId, t.targetId));
+  follow(tabId, params.sessionId);
+}
+
+// disown forgets a child session that ended, and the worlds reached
+// through it.
+function disown(tabId, session) {
+  const m = kids.get(tabId);
+  if (m) for (const [frame, s] of m) if (s === session) m.delete(frame);
+  for (const [k, w] of worlds) if (w.session === session && k.startsWith(`${tabId} `)) worlds.delete(k);
+}
+
+// The debugger's events: child sessions of out-of-process frames come and
+// go; a frame of a cast tab is acknowledged at once (Chrome paints nothing
+// more until it is) and then passed on at most ten a second; a cast tab's
+// navigations are passed on for buddi to check.
 chrome.debugger.onEvent.addListener((src, method, params) => {
   const id = src.tabId;
-  if (!casts.has(id)) return;
+  if (method === 'Target.attachedToTarget') return adopt(id, params);
+  if (method === 'Target.detachedFromTarget') return disown(id, params.sessionId);
+  if (!casts.has(id) || src.sessionId) return;
   if (method === 'Page.screencastFrame') {
     chrome.debugger.sendCommand({ tabId: id }, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => {});
     const now = Date.now();
@@ -342,12 +637,12 @@ chrome.debugger.onEvent.addListener((src, method, params) => {
 });
 chrome.debugger.onDetach.addListener((src) => {
   attached.delete(src.tabId);
-  worlds.delete(src.tabId);
+  forgetFrames(src.tabId);
   if (casts.delete(src.tabId)) emit('gone', src.tabId);
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   attached.delete(tabId);
-  worlds.delete(tabId);
+  forgetFrames(tabId);
   if (casts.delete(tabId)) emit('gone', tabId);
 });
 

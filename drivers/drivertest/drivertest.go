@@ -27,7 +27,7 @@ type Site struct {
 	// Form is a page with a text box named Field, a list box named Choice
 	// with an option Option, and a button named Button that submits the form.
 	Form, Field, Choice, Option, Button string
-	// Inputs is InputPages' /inputs on the site's server, for the table of
+	// Inputs is InputPages' /inputs/ on the site's server, for the table of
 	// every kind of field; "" for a driver of no web pages (sim, native).
 	Inputs string
 }
@@ -43,6 +43,7 @@ func Run(t *testing.T, d drivers.Driver, site Site) {
 	t.Run("Capabilities", func(t *testing.T) { capabilities(t, d, site) })
 	if site.Inputs != "" {
 		t.Run("EveryInputKind", func(t *testing.T) { everyInput(t, d, site) })
+		t.Run("FramedTargets", func(t *testing.T) { framedTargets(t, d, site) })
 	}
 }
 

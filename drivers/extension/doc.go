@@ -11,6 +11,14 @@
 // fingerprints read the same. Input is the debugger's: mouse and key events
 // at the element's checked position, and the engine's one-call fill.
 //
+// Frames are read and acted in as the Playwright driver does (frames.go):
+// each frame in its own isolated world, the frames a read shows put under
+// their iframes' lines, a find run in every frame, refs unique across
+// frames and remembering the frame they were read in. The extension
+// reaches a cross-site frame, which Chrome runs in a process of its own,
+// through the child session Chrome gives for it, and pointer input for an
+// element in such a frame goes to that frame in its own coordinates.
+//
 // The extension keeps the owner's rules whatever buddi sends: a tab dragged
 // out of its group is the owner's (refused), and input into a tab the owner
 // is looking at is refused. This driver adds the contract's: a ref belongs

@@ -63,6 +63,9 @@ func pageAnswer(method string, p map[string]any) (any, *messages.Error) {
 		}
 		read, _ := json.Marshal(map[string]any{"tree": `- link "Next" [ref=e1]`, "next": 2, "title": "Example", "url": "https://example.org/",
 			"infos": map[string]any{"e1": map[string]any{"tag": "a", "role": "link", "name": "Next", "vis": true}}})
+		if strings.Contains(p["expr"].(string), "__buddiSlots") {
+			return map[string]any{"value": map[string]any{"t": string(read)}}, nil
+		}
 		return map[string]any{"value": string(read)}, nil
 	}
 	return map[string]any{}, nil

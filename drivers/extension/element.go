@@ -12,10 +12,10 @@ import (
 // resolved is a target checked against the live page, ready for input.
 type resolved struct {
 	ts   *Tabs
-	tab  int
+	at   at // the tab, and the frame the element was read in
 	ref  string
 	info elemInfo
-	url  string // the document's URL when it was checked
+	url  string // the page's URL when it was checked
 }
 
 // onRef is an expression running body with el bound to ref's element; it
@@ -25,10 +25,12 @@ func onRef(ref, body string) string {
 	return "(() => { const el = __buddi.queryAll(document, " + string(q) + ")[0]; if (!el) return {gone: true}; " + body + " })()"
 }
 
-// resolve finds the target's element on its tab and checks, before any
-// input, that it is the element the observation fingerprinted, on the very
-// page it was read from (a redirect in between makes it stale), still
-// rendered. A target named by what it is needs the tree unchanged too.
+// resolve finds the target's element on its tab, in the frame it was read
+// in, and checks, before any input, that it is the element the
+// observation fingerprinted, on the very page (and in the very frame
+// document) it was read from: a redirect in between, or a frame that
+// closed or went elsewhere, makes it stale. It must still be rendered. A
+// target named by what it is needs the tree unchanged too.
 func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, error) {
 	if tg == nil || tg.Ref == "" {
 		return nil, badInput("This action needs a target: a ref from the latest observation.")
@@ -41,28 +43,12 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 		}
 		tab = n
 	}
-	q, _ := json.Marshal("fp " + tg.Ref)
-	var now struct {
-		Infos string `json:"infos"`
-		URL   string `json:"url"`
-	}
-	if err := ts.eval(ctx, tab, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now); err != nil {
+	in := at{tab: tab, frame: ts.frameOfRef(tab, tg.Ref)}
+	info, page, err := ts.fingerprinted(ctx, in, tg)
+	if err != nil {
 		return nil, err
 	}
-	if then := ts.seenOf(tab).observed; then != "" && now.URL != then {
-		return nil, staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+now.URL+")")
-	}
-	var infos map[string]elemInfo
-	if err := json.Unmarshal([]byte(now.Infos), &infos); err != nil {
-		return nil, notAnswering(err)
-	}
-	info, ok := infos[tg.Ref]
-	switch {
-	case !ok:
-		return nil, staleRef(tg.Ref, "is no longer on the page")
-	case info.Fingerprint(now.URL, "") != tg.Fingerprint:
-		return nil, staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
-	case !info.Visible:
+	if !info.Visible {
 		return nil, staleRef(tg.Ref, "is hidden now")
 	}
 	if tg.Tree != "" {
@@ -70,18 +56,55 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 			return nil, err
 		}
 	}
-	return &resolved{ts: ts, tab: tab, ref: tg.Ref, info: info, url: now.URL}, nil
+	return &resolved{ts: ts, at: in, ref: tg.Ref, info: info, url: page}, nil
 }
 
-// sameTree reads the page again as it was last read and refuses when the
-// tree differs.
+// fingerprinted reads the target's element in the document in and checks
+// it is the one the observation fingerprinted, on the page the tab was
+// on then. It returns the element and the page's address.
+func (ts *Tabs) fingerprinted(ctx context.Context, in at, tg *drivers.Target) (elemInfo, string, error) {
+	q, _ := json.Marshal("fp " + tg.Ref)
+	var now struct {
+		Infos string `json:"infos"`
+		URL   string `json:"url"`
+	}
+	pageURL, err := ts.evalIn(ctx, in, "({infos: __buddi.queryAll(document, "+string(q)+")[0].textContent, url: document.URL})", false, &now)
+	switch {
+	case err != nil && in.frame != "" && drivers.CodeOf(err) == drivers.CodeTargetGone:
+		return elemInfo{}, "", staleRef(tg.Ref, "was in a frame that is gone (it closed or went elsewhere)")
+	case err != nil:
+		return elemInfo{}, "", err
+	}
+	page, frameURL := now.URL, ""
+	if in.frame != "" {
+		page, frameURL = pageURL, now.URL
+	}
+	if then := ts.seenOf(in.tab).observed; then != "" && page != then {
+		return elemInfo{}, "", staleRef(tg.Ref, "belongs to a page the tab has left (it is now at "+page+")")
+	}
+	var infos map[string]elemInfo
+	if err := json.Unmarshal([]byte(now.Infos), &infos); err != nil {
+		return elemInfo{}, "", notAnswering(err)
+	}
+	info, ok := infos[tg.Ref]
+	switch {
+	case !ok:
+		return info, "", staleRef(tg.Ref, "is no longer on the page")
+	case info.Fingerprint(page, frameURL) != tg.Fingerprint:
+		return info, "", staleRef(tg.Ref, "changed since the observation (what it is, its name, or where it points)")
+	}
+	return info, page, nil
+}
+
+// sameTree reads the page again as it was last read, frames and all, and
+// refuses when the tree differs.
 func (ts *Tabs) sameTree(ctx context.Context, tab int, ref, tree string) error {
-	args := ts.seenOf(tab).seen
-	ans, err := ts.read(ctx, tab, args)
+	p := ts.seenOf(tab)
+	r, err := ts.readWithFrames(ctx, at{tab, p.seenIn}, p.seen, newFraming(p.frames.nos))
 	if err != nil {
 		return err
 	}
-	if ans.Tree != tree {
+	if r.Tree != tree {
 		return staleRef(ref, "was named by what it is, and the page's tree changed since the observation (a target by role, label, placeholder or text needs it unchanged); use a ref from a new observation")
 	}
 	return nil
@@ -125,15 +148,25 @@ type point struct {
 	X    float64 `json:"x"`
 	Y    float64 `json:"y"`
 	On   bool    `json:"on"`
+	via  at      // where a pointer event at the point goes (inPage)
 }
 
+// point finds where to put the pointer on the element: in the page's
+// viewport, through the frames it is in.
 func (r *resolved) point(ctx context.Context) (*point, error) {
 	var p point
-	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, pointBody), false, &p); err != nil {
+	if _, err := r.ts.evalIn(ctx, r.at, onRef(r.ref, pointBody), false, &p); err != nil {
 		return nil, err
 	}
 	if p.Gone {
 		return nil, staleRef(r.ref, "is no longer on the page")
+	}
+	if p.On {
+		via, err := r.ts.inPage(ctx, r.at, &p)
+		if err != nil {
+			return nil, err
+		}
+		p.via = via
 	}
 	if !p.On {
 		return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" is covered by another element where it is shown, so nothing was clicked; observe to see what covers it.")
@@ -148,7 +181,7 @@ func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) error {
 		if k != "mouseMoved" {
 			ev["button"], ev["clickCount"] = "left", 1
 		}
-		if err := r.ts.cdp(ctx, r.tab, "Input.dispatchMouseEvent", ev, true, nil); err != nil {
+		if err := r.ts.input(ctx, p.via, "Input.dispatchMouseEvent", ev); err != nil {
 			if i > 0 && kinds[i-1] == "mousePressed" {
 				return fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
 			}
@@ -169,7 +202,7 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 	if err := r.mouse(ctx, p, "mousePressed", "mouseReleased"); err != nil {
 		return nil, err
 	}
-	return r.ts.settled(ctx, r.tab, r.url)
+	return r.ts.settled(ctx, r.at.tab, r.url)
 }
 
 func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
@@ -194,7 +227,7 @@ func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, er
 		return nil, err
 	}
 	var ans walker.FillAnswer
-	if err := r.ts.probe(ctx, r.tab, "fill "+url.PathEscape(string(raw)), true, &ans); err != nil {
+	if _, err := r.ts.probeIn(ctx, r.at, "fill "+url.PathEscape(string(raw)), true, &ans); err != nil {
 		if drivers.CodeOf(err) != "" {
 			return nil, err
 		}
@@ -245,7 +278,7 @@ func (r *resolved) selectOptions(ctx context.Context, values []string) (*drivers
 		N          int
 	}
 	body := "const WANT = " + string(want) + "; " + selectBody
-	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, body), true, &ans); err != nil {
+	if _, err := r.ts.evalIn(ctx, r.at, onRef(r.ref, body), true, &ans); err != nil {
 		return nil, err
 	}
 	switch {
@@ -266,7 +299,7 @@ const submitBody = `const form = el instanceof HTMLFormElement ? el : el.form ||
 
 func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
 	var ans struct{ Gone, None bool }
-	if err := r.ts.eval(ctx, r.tab, onRef(r.ref, submitBody), true, &ans); err != nil {
+	if _, err := r.ts.evalIn(ctx, r.at, onRef(r.ref, submitBody), true, &ans); err != nil {
 		return nil, err
 	}
 	if ans.Gone {
@@ -275,7 +308,7 @@ func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
 	if ans.None {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.ts.settled(ctx, r.tab, r.url)
+	out, err := r.ts.settled(ctx, r.at.tab, r.url)
 	if out != nil {
 		out.Changed = true
 	}

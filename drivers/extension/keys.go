@@ -40,33 +40,40 @@ type focusAnswer struct {
 	Info   *elemInfo `json:"info"`
 }
 
-// press sends one allowed key, to the target when given (focused first),
-// else to what has focus. A key that types text goes only into a field
-// buddi can see and CheckField lets through.
+// press sends one allowed key, to the target when given (focused first,
+// in its frame), else to what has focus, followed into frames. A key that
+// types text goes only into a field buddi can see and CheckField lets
+// through; a key for a target in a frame goes only when the page's focus
+// reached that frame.
 func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	named, isNamed := namedKeys[a.Value]
 	if !isNamed && !oneChar(a.Value) {
 		return nil, badInput("Press takes one key: Enter, Tab, Escape, Backspace, Delete, the arrows, Home, End, PageUp, PageDown, Space, or a single character.")
 	}
-	tab, before := ts.current(), ""
+	in, before := at{tab: ts.current()}, ""
 	body := "focus"
 	if a.Target != nil {
 		r, err := ts.resolve(ctx, a.Target)
 		if err != nil {
 			return nil, err
 		}
-		tab, before, body = r.tab, r.url, "focusref "+r.ref
+		in, before, body = r.at, r.url, "focusref "+r.ref
 	}
 	var st focusAnswer
-	if err := ts.probe(ctx, tab, body, a.Target != nil, &st); err != nil {
+	if _, err := ts.probeIn(ctx, in, body, a.Target != nil, &st); err != nil {
 		return nil, err
 	}
 	if st.Error != "" && a.Target != nil {
 		return nil, staleRef(a.Target.Ref, "is no longer on the page")
 	}
+	st, err := ts.keyLands(ctx, in, st, a.Target)
+	if err != nil {
+		return nil, err
+	}
 	if err := ts.checkKey(st, a.Value, named.text, isNamed); err != nil {
 		return nil, err
 	}
+	tab := in.tab
 	if before == "" { // where the tab is before the key, to tell whether it went anywhere
 		st, err := ts.info(ctx, tab)
 		if err != nil {
@@ -78,6 +85,32 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		return nil, err
 	}
 	return ts.settled(ctx, tab, before)
+}
+
+// keyLands says where a key pressed now would land, from st, the focus
+// of the document in: with no target, the page's focus followed into
+// frames; with a target in a frame, that frame's focus, once the page's
+// focus is seen to reach it.
+func (ts *Tabs) keyLands(ctx context.Context, in at, st focusAnswer, tg *drivers.Target) (focusAnswer, error) {
+	if tg == nil {
+		_, st, err := ts.followFocus(ctx, in.tab, st)
+		return st, err
+	}
+	if in.frame == "" {
+		return st, nil
+	}
+	var top focusAnswer
+	if err := ts.probe(ctx, in.tab, "focus", false, &top); err != nil {
+		return st, err
+	}
+	lands, _, err := ts.followFocus(ctx, in.tab, top)
+	if err != nil {
+		return st, err
+	}
+	if lands != in {
+		return st, fail(drivers.CodeNotAllowed, nil, "The focus did not go into the frame of "+tg.Ref+", so the key was not pressed; click the element first.")
+	}
+	return st, nil
 }
 
 // checkKey refuses a key that types text where checkText would not let it.
@@ -138,7 +171,10 @@ func (ts *Tabs) scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 			return nil, err
 		}
 		var p point
-		if err := ts.eval(ctx, r.tab, onRef(r.ref, pointBody), false, &p); err != nil {
+		if _, err := ts.evalIn(ctx, r.at, onRef(r.ref, pointBody), false, &p); err != nil {
+			return nil, err
+		}
+		if _, err := ts.inPage(ctx, r.at, &p); err != nil {
 			return nil, err
 		}
 		return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil

@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -33,7 +34,8 @@ type (
 func fieldOf(e *elemInfo) Field { return walker.FieldOf(e) }
 
 // Observe reads the active tab: what is on screen and an outline of the
-// rest, a part of the page or of a region, or a find's matches.
+// rest, with the frames it shows; a part of the page or of a region; or a
+// find's matches, in the page and every frame.
 func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
 	ctx, end, err := ts.begin(ctx)
 	if err != nil {
@@ -41,30 +43,42 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	}
 	defer end()
 	tab := ts.current()
-	args, err := ts.readArgs(tab, opts)
+	args, in, err := ts.readArgs(tab, opts)
 	if err != nil {
 		return nil, err
 	}
-	ans, err := ts.readAgain(ctx, tab, args)
+	fr := newFraming(nil)
+	if in.frame != "" { // a region of a frame keeps the frames' numbers
+		fr = newFraming(ts.seenOf(tab).frames.nos)
+	}
+	r, err := ts.readWithFrames(ctx, in, args, fr)
 	if err != nil {
 		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
-	obs := &drivers.Observation{URL: ans.URL, Title: ans.Title, Tab: tabID(tab), Tree: ans.Tree,
-		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
-	shown := drivers.RefsIn(ans.Tree)
-	if c := ans.Continues; c != nil {
+	obs := &drivers.Observation{URL: r.page, Title: r.Title, Tab: tabID(tab), Tree: r.Tree,
+		Refs: make(map[string]drivers.Target, len(r.Infos)), TakenAt: time.Now().UTC()}
+	if in.frame != "" {
+		obs.Title = ""
+	}
+	shown := drivers.RefsIn(r.Tree)
+	if c := r.Continues; c != nil {
 		obs.Continues, obs.Truncated = c.Driver(), true
 		shown = append(shown, c.After)
 	}
 	for _, ref := range shown {
-		if info, ok := ans.Infos[ref]; ok {
+		if info, ok := r.Infos[ref]; ok {
+			f := fr.refs[ref]
 			obs.Refs[ref] = drivers.Target{Ref: ref, Tab: obs.Tab, Role: info.Role, Name: info.Name,
-				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Fingerprint: info.Fingerprint(ans.URL, "")}
+				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: fr.nos[f],
+				Fingerprint: info.Fingerprint(r.page, fr.urls[f])}
 		}
 	}
-	ts.setObserved(tab, ans.URL, args)
+	ts.setObserved(in, r.page, args, fr)
 	if obs.Tabs, err = ts.list(ctx); err != nil {
 		return nil, interrupted(ctx, err)
+	}
+	if obs.Title == "" {
+		obs.Title = activeTitle(obs.Tabs)
 	}
 	if opts.Screenshot {
 		shot, err := ts.shoot(ctx, tab, false)
@@ -77,14 +91,36 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 	return obs, nil
 }
 
-// readAgain reads the page, and when it does not answer reads it up to
-// three more times, after 0.5, 1 and 2 seconds, with the engine put in
-// again, before saying it has not answered.
-func (ts *Tabs) readAgain(ctx context.Context, tab int, args readArgs) (*readAnswer, error) {
+// activeTitle is the active tab's title in tabs.
+func activeTitle(tabs []drivers.TabInfo) string {
+	for _, t := range tabs {
+		if t.Active {
+			return t.Title
+		}
+	}
+	return ""
+}
+
+// reading is one read of one document: the engine's answer, the address
+// of the tab's page, how many frames the document holds, and, for a view
+// or full read of the page, the frames its iframes hold (Frames' slots,
+// in order) and those frames' own reads.
+type reading struct {
+	*readAnswer
+	page   string
+	frames int
+	held   []string
+	each   []*eachResult
+}
+
+// readAgain reads a document, and when the page does not answer reads it
+// up to three more times, after 0.5, 1 and 2 seconds, with the engine put
+// in again, before saying it has not answered.
+func (ts *Tabs) readAgain(ctx context.Context, in at, args readArgs) (*reading, error) {
 	for i := 0; ; i++ {
-		ans, err := ts.read(ctx, tab, args)
+		r, err := ts.read(ctx, in, args)
 		if err == nil || drivers.CodeOf(err) != drivers.CodeNotAnswering || i == len(readRetries) {
-			return ans, err
+			return r, err
 		}
 		select {
 		case <-ctx.Done():
@@ -94,7 +130,30 @@ func (ts *Tabs) readAgain(ctx context.Context, tab int, args readArgs) (*readAns
 	}
 }
 
-func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, error) {
+// readExpr reads a document with the engine op q and answers its JSON,
+// how many frames the document holds and the next ref number; it leaves
+// the elements of the iframes the read showed for heldSlots (null for
+// none, which the extension answers without looking further).
+const readExpr = `(() => { const t = __buddi.queryAll(document, %s)[0].textContent;
+  const a = window.length ? JSON.parse(t) : null;
+  const slots = (a && a.frames) || [];
+  globalThis.__buddiSlots = slots.length ? slots.map((s) => __buddi.queryAll(document, 'ref ' + s.ref)[0]) : null;
+  return {t, n: window.length, next: a ? a.next : 0}; })()`
+
+// heldSlots names the iframes the latest read in this world showed.
+const heldSlots = "globalThis.__buddiSlots"
+
+// frameReadFn reads a frame's document with the engine's arguments %s,
+// numbering refs on from where the read before it stopped.
+const frameReadFn = `function (prev) { const a = %s; a.base = Math.max(a.base, (prev && prev.next) || 0);
+  const t = __buddi.queryAll(document, 'observe ' + encodeURIComponent(JSON.stringify(a)))[0].textContent;
+  return {t, next: JSON.parse(t).next}; }`
+
+// read reads the document in, numbering new refs from the conversation's
+// counter. A view or full read of the page also reads, in the same call,
+// the frames its iframes hold, as the Playwright driver reads them (a
+// view of half the budget each), each numbering on from the one before.
+func (ts *Tabs) read(ctx context.Context, in at, args readArgs) (*reading, error) {
 	ts.mu.Lock()
 	args.Base = ts.nextRef
 	ts.mu.Unlock()
@@ -102,12 +161,43 @@ func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, 
 	if err != nil {
 		return nil, err
 	}
-	var ans readAnswer
-	if err := ts.probe(ctx, tab, "observe "+url.PathEscape(string(raw)), false, &ans); err != nil {
+	q, _ := json.Marshal("observe " + url.PathEscape(string(raw)))
+	var out struct {
+		Text   string `json:"t"`
+		Frames int    `json:"n"`
+	}
+	held, each := "", ""
+	if in.frame == "" && args.Find == nil {
+		sub, err := json.Marshal(readArgs{Base: args.Base, Mode: "view", Max: args.Max / 2})
+		if err != nil {
+			return nil, err
+		}
+		held, each = heldSlots, fmt.Sprintf(frameReadFn, sub)
+	}
+	ev, err := ts.evalHeld(ctx, in, fmt.Sprintf(readExpr, q), held, each, false, &out)
+	if err != nil {
 		if drivers.CodeOf(err) == "" {
 			return nil, notAnswering(err)
 		}
 		return nil, err
+	}
+	ans, err := ts.answer(out.Text)
+	if err != nil {
+		return nil, err
+	}
+	r := &reading{readAnswer: ans, page: ans.URL, frames: out.Frames, held: ev.Held, each: ev.Each}
+	if in.frame != "" {
+		r.page = ev.URL
+	}
+	return r, nil
+}
+
+// answer decodes the engine's answer to a read and moves the
+// conversation's ref counter past the refs it gave.
+func (ts *Tabs) answer(text string) (*readAnswer, error) {
+	var ans readAnswer
+	if err := json.Unmarshal([]byte(text), &ans); err != nil {
+		return nil, notAnswering(err)
 	}
 	if ans.Error != "" {
 		return nil, staleRef(ans.Ref, "is no longer on the page")
@@ -118,18 +208,26 @@ func (ts *Tabs) read(ctx context.Context, tab int, args readArgs) (*readAnswer, 
 	return &ans, nil
 }
 
-// readArgs turns observe options into the engine's arguments. A region or
-// continuation must name an element of the page the tab is still on.
-func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, error) {
+// readArgs turns observe options into the engine's arguments and picks
+// the document to read: a region or continuation is read where its
+// element was read.
+func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, at, error) {
+	in := at{tab: tab}
 	if opts.Find != nil {
 		if opts.Find.Text == "" && opts.Find.Role == "" && opts.Find.Name == "" {
-			return readArgs{}, badInput("find needs text, role or name.")
+			return readArgs{}, in, badInput("find needs text, role or name.")
 		}
-		return readArgs{Mode: "full", Max: orDefault(opts.MaxChars, defaultFindChars), Find: opts.Find}, nil
+		return readArgs{Mode: "full", Max: orDefault(opts.MaxChars, defaultFindChars), Find: opts.Find}, in, nil
 	}
 	for _, tg := range []*drivers.Target{opts.Within, opts.After} {
-		if tg != nil && tg.Tab != "" && tg.Tab != tabID(tab) {
-			return readArgs{}, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+		if tg == nil {
+			continue
+		}
+		if tg.Tab != "" && tg.Tab != tabID(tab) {
+			return readArgs{}, in, staleRef(tg.Ref, "is in another tab; switch to it and observe there")
+		}
+		if f := ts.frameOfRef(tab, tg.Ref); f != "" {
+			in.frame = f
 		}
 	}
 	if opts.FullPage || opts.Within != nil {
@@ -140,12 +238,12 @@ func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, error)
 		if opts.After != nil {
 			a.After = opts.After.Ref
 		}
-		return a, nil
+		return a, in, nil
 	}
 	if opts.After != nil {
-		return readArgs{}, badInput("after continues a fullPage or within read; send it with fullPage: true or within.")
+		return readArgs{}, in, badInput("after continues a fullPage or within read; send it with fullPage: true or within.")
 	}
-	return readArgs{Mode: "view", Max: orDefault(opts.MaxChars, defaultTreeChars), Outline: true}, nil
+	return readArgs{Mode: "view", Max: orDefault(opts.MaxChars, defaultTreeChars), Outline: true}, in, nil
 }
 
 func orDefault(n, def int) int {

@@ -24,10 +24,14 @@ type Tabs struct {
 }
 
 // page is what buddi keeps of one tab: the URL its refs were read from,
-// and how it was last read (a semantic target's tree is read so again).
+// how it was last read (a semantic target's tree is read so again), and
+// the frames of the latest observation: which frame each of its framed
+// refs was read in, and the frames' numbers.
 type page struct {
 	observed string
 	seen     readArgs
+	seenIn   string // the frame the latest observation read first ("" for the page)
+	frames   framing
 }
 
 // seenOf is what buddi keeps of tab (nothing yet, for a tab never read).
@@ -132,11 +136,12 @@ func (ts *Tabs) current() int {
 	return ts.active
 }
 
-// setObserved records that tab was read, at url, with args.
-func (ts *Tabs) setObserved(tab int, url string, args readArgs) {
+// setObserved records that the tab was read, at url, with args, starting
+// in the document in, and what the read learned of its frames.
+func (ts *Tabs) setObserved(in at, url string, args readArgs, fr framing) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.pages[tab] = page{observed: url, seen: args}
+	ts.pages[in.tab] = page{observed: url, seen: args, seenIn: in.frame, frames: fr}
 }
 
 // cdp sends one debugger command to tab; input marks a command the
@@ -145,30 +150,90 @@ func (ts *Tabs) cdp(ctx context.Context, tab int, method string, params any, inp
 	return ts.d.call(ctx, "cdp", map[string]any{"conv": ts.conv, "tab": tab, "method": method, "params": params, "input": input}, out)
 }
 
-// eval runs expr in the engine's isolated world of tab's document and
-// decodes its value into out.
-func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out any) error {
-	var ans struct {
-		Value json.RawMessage `json:"value"`
-	}
-	if err := ts.d.call(ctx, "eval", map[string]any{"conv": ts.conv, "tab": tab, "expr": expr, "input": input}, &ans); err != nil {
-		return err
-	}
-	if out == nil || len(ans.Value) == 0 {
-		return nil
-	}
-	return json.Unmarshal(ans.Value, out)
+// input sends one input command to the document in: the tab's page, or
+// a frame that runs in a process of its own, in its coordinates.
+func (ts *Tabs) input(ctx context.Context, in at, method string, params any) error {
+	p := in.params(ts.conv)
+	p["method"], p["params"], p["input"] = method, params, true
+	return frameLost(ts.d.call(ctx, "cdp", p, nil))
 }
 
-// probe runs one engine op (drivers/walker's ops.js) that answers with a
-// carrier and decodes the carrier's JSON into out.
+// eval runs expr in the engine's isolated world of tab's page and
+// decodes its value into out.
+func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out any) error {
+	_, err := ts.evalIn(ctx, at{tab: tab}, expr, input, out)
+	return err
+}
+
+// evalIn runs expr in the engine's isolated world of the document in and
+// decodes its value into out. It returns the address of the tab's page as
+// Chrome has it.
+func (ts *Tabs) evalIn(ctx context.Context, in at, expr string, input bool, out any) (string, error) {
+	ans, err := ts.evalHeld(ctx, in, expr, "", "", input, out)
+	return ans.URL, err
+}
+
+// evaluated is what an eval says besides the expression's value: the
+// address of the tab's page, the frames the held elements hold, and what
+// the call in each of those frames gave.
+type evaluated struct {
+	URL  string        `json:"url"`
+	Held []string      `json:"held"`
+	Each []*eachResult `json:"each"`
+}
+
+// eachResult is what a call in one frame gave (nil: no frame there).
+type eachResult struct {
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
+}
+
+// evalHeld is evalIn, and when held (an expression naming an array of
+// elements, run after expr) is set, it also learns which frame each of
+// those elements holds ("" for none), and with each (a function's
+// source) calls that in each of those frames in turn, the first given
+// expr's value and every later one what the one before gave: all in the
+// same call.
+func (ts *Tabs) evalHeld(ctx context.Context, in at, expr, held, each string, input bool, out any) (evaluated, error) {
+	var ans struct {
+		evaluated
+		Value json.RawMessage `json:"value"`
+	}
+	p := in.params(ts.conv)
+	p["expr"], p["input"] = expr, input
+	if held != "" {
+		p["held"] = held
+	}
+	if each != "" {
+		p["each"] = each
+	}
+	if err := ts.d.call(ctx, "eval", p, &ans); err != nil {
+		return ans.evaluated, frameLost(err)
+	}
+	if out == nil || len(ans.Value) == 0 {
+		return ans.evaluated, nil
+	}
+	return ans.evaluated, json.Unmarshal(ans.Value, out)
+}
+
+// probe runs one engine op (drivers/walker's ops.js) in tab's page; see
+// probeIn.
 func (ts *Tabs) probe(ctx context.Context, tab int, body string, input bool, out any) error {
+	_, err := ts.probeIn(ctx, at{tab: tab}, body, input, out)
+	return err
+}
+
+// probeIn runs one engine op that answers with a carrier, in the document
+// in, and decodes the carrier's JSON into out. It returns the address of
+// the tab's page.
+func (ts *Tabs) probeIn(ctx context.Context, in at, body string, input bool, out any) (string, error) {
 	q, _ := json.Marshal(body)
 	var text string
-	if err := ts.eval(ctx, tab, "__buddi.queryAll(document, "+string(q)+")[0].textContent", input, &text); err != nil {
-		return err
+	pageURL, err := ts.evalIn(ctx, in, "__buddi.queryAll(document, "+string(q)+")[0].textContent", input, &text)
+	if err != nil {
+		return "", err
 	}
-	return json.Unmarshal([]byte(text), out)
+	return pageURL, json.Unmarshal([]byte(text), out)
 }
 
 // tabState is where a tab is, as Chrome knows it.

@@ -15,11 +15,10 @@ func TestDriverContract(t *testing.T) {
 		<label>Colour <select name="colour"><option>Red</option><option>Green</option></select></label>
 		<button type="submit">Send</button></form>`)
 	s.page("/done", "Done", `<h1>Thanks</h1>`)
-	s.mux.Handle("/inputs", drivertest.InputPages())
-	s.mux.Handle("/inputs-frame", drivertest.InputPages())
+	s.mux.Handle("/inputs/", drivertest.InputPages())
 	drivertest.Run(t, sharedDriver(t), drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
-		Inputs: s.URL + "/inputs",
+		Inputs: s.URL + "/inputs/",
 	})
 }

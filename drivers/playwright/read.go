@@ -3,7 +3,6 @@ package playwright
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -80,8 +79,6 @@ func (t *tab) findInFrames(ctx context.Context, ans *readAnswer, frames map[stri
 	}
 	nos := map[pw.Frame]int{}
 	defer t.numberFrames(nos)
-	var b strings.Builder
-	b.WriteString(ans.Tree)
 	for _, c := range all {
 		if c == t.page.MainFrame() || c.IsDetached() {
 			continue
@@ -91,15 +88,11 @@ func (t *tab) findInFrames(ctx context.Context, ans *readAnswer, frames map[stri
 		if err != nil || len(sub.Infos) == 0 {
 			continue
 		}
-		head, lines, _ := strings.Cut(sub.Tree, "\n")
-		_, count, _ := strings.Cut(head, ": ")
-		fmt.Fprintf(&b, "\nin frame %d (%s): %s\n%s", nos[c], c.URL(), count, lines)
-		for ref, info := range sub.Infos {
-			ans.Infos[ref] = info
+		ans.AddFound(sub, nos[c], c.URL())
+		for ref := range sub.Infos {
 			frames[ref] = c
 		}
 	}
-	ans.Tree = b.String()
 }
 
 // withFrames reads each iframe the main read showed, in its own frame, and
@@ -129,30 +122,9 @@ func (t *tab) withFrames(ctx context.Context, ans *readAnswer, frames map[string
 		if err != nil || strings.TrimSpace(sub.Tree) == "" {
 			continue
 		}
-		ans.Tree = nest(ans.Tree, slot.Ref, sub.Tree)
-		for ref, info := range sub.Infos {
-			ans.Infos[ref] = info
+		ans.Nest(slot.Ref, sub)
+		for ref := range sub.Infos {
 			frames[ref] = f
 		}
 	}
-}
-
-// nest puts child's lines under the line holding [ref=ref], one level deeper.
-func nest(tree, ref, child string) string {
-	lines := strings.Split(tree, "\n")
-	for i, l := range lines {
-		if !strings.Contains(l, "[ref="+ref+"]") {
-			continue
-		}
-		indent := strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))+2)
-		var sub []string
-		for _, c := range strings.Split(child, "\n") {
-			if c != "" {
-				sub = append(sub, indent+c)
-			}
-		}
-		lines[i] = strings.TrimSuffix(l, ":") + ":"
-		return strings.Join(append(lines[:i+1], append(sub, lines[i+1:]...)...), "\n")
-	}
-	return tree
 }

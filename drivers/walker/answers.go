@@ -3,6 +3,7 @@ package walker
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -116,4 +117,46 @@ func FieldOf(e *Info) Field {
 func CheckTyping(f Field, value string) error {
 	return egress.CheckTyping(egress.FieldInfo{Type: f.Type, Autocomplete: f.Autocomplete,
 		Name: f.Name, ID: f.ID, InputMode: f.InputMode}, value)
+}
+
+// Nest puts sub, the read of a frame, under the line of the iframe that
+// holds it (the line with [ref=slot]), one level deeper, and takes its
+// refs. A tree without that line is left as it is.
+func (a *Answer) Nest(slot string, sub *Answer) {
+	lines := strings.Split(a.Tree, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "[ref="+slot+"]") {
+			continue
+		}
+		indent := strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))+2)
+		var nested []string
+		for _, c := range strings.Split(sub.Tree, "\n") {
+			if c != "" {
+				nested = append(nested, indent+c)
+			}
+		}
+		lines[i] = strings.TrimSuffix(l, ":") + ":"
+		a.Tree = strings.Join(append(lines[:i+1], append(nested, lines[i+1:]...)...), "\n")
+		a.take(sub)
+		return
+	}
+}
+
+// AddFound puts sub, a find's matches in frame number no at url, after
+// a's: a heading with the frame's number, address and match count, then
+// its lines; a takes its refs.
+func (a *Answer) AddFound(sub *Answer, no int, url string) {
+	head, lines, _ := strings.Cut(sub.Tree, "\n")
+	_, count, _ := strings.Cut(head, ": ")
+	a.Tree += "\nin frame " + strconv.Itoa(no) + " (" + url + "): " + count + "\n" + lines
+	a.take(sub)
+}
+
+func (a *Answer) take(sub *Answer) {
+	if a.Infos == nil {
+		a.Infos = make(map[string]Info, len(sub.Infos))
+	}
+	for ref, info := range sub.Infos {
+		a.Infos[ref] = info
+	}
 }
