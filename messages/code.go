@@ -63,6 +63,8 @@ const (
 	CodeExtRefused        Code = "extension_refused"   // the extension's socket or handshake was refused
 	CodeBadMessage        Code = "bad_message"         // a malformed or oversized message on the extension's socket
 	CodeClusterDown       Code = "cluster_unreachable" // a cluster member cannot reach etcd, so it refuses new work
+	CodeMCPSessionsFull   Code = "mcp_sessions_full"   // the agent, or the install, holds as many MCP sessions as buddi keeps
+	CodeMCPTooFast        Code = "mcp_too_fast"        // the agent opens MCP sessions faster than buddi allows
 
 	// Drivers' codes.
 	CodeNoBrowser     Code = "no_browser"        // nothing to launch, or the launch failed

@@ -63,6 +63,8 @@ var codes = map[Code]CodeInfo{
 	CodeExtRefused:        {HTTP: http.StatusForbidden},
 	CodeBadMessage:        {HTTP: badRequest},
 	CodeClusterDown:       {HTTP: http.StatusServiceUnavailable, Template: "This buddi takes no new work while it cannot reach the cluster's etcd (%s): whether the owner stopped browser access is not known here; try again shortly, or call another member."},
+	CodeMCPSessionsFull:   {HTTP: conflict},
+	CodeMCPTooFast:        {HTTP: http.StatusTooManyRequests},
 	CodeApprovalRequired:  {HTTP: badRequest},
 	CodeNotApproved:       {HTTP: badRequest},
 	CodeStoreFailed:       {HTTP: failed, Template: "%s could not be saved: %s"},
