@@ -36,10 +36,14 @@ import (
 // Options start a daemon. Mode, when set, replaces the mode the
 // configuration chooses (tests and the load test pass a sim mode).
 type Options struct {
-	Config    config.Config
-	Log       *slog.Logger
-	Version   string
-	Out       io.Writer // where the sign-in line goes; nil for none
+	Config  config.Config
+	Log     *slog.Logger
+	Version string
+	Out     io.Writer // where the sign-in line goes; nil for none
+	// Terminal says Out is a terminal: only then is the one-time sign-in
+	// link printed, since anything else (journald, a container's log)
+	// keeps it where others may read it within its 15 minutes.
+	Terminal  bool
 	Mode      drivers.Mode
 	Chaos     func() bool
 	AccessLog bool
@@ -225,7 +229,7 @@ func (d *Daemon) serve(hash string, created bool) error {
 	ln := d.ln
 	d.ln = nil // the server owns it now
 	var err error
-	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix}})
+	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix, ui.SignInLimitPrefix, ui.OwnerLimitPrefix}})
 	if d.telegram, err = d.newTelegram(); err != nil {
 		_ = ln.Close()
 		return err
@@ -262,6 +266,10 @@ func (d *Daemon) announce(created bool) {
 		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s. A new owner token was written to %s (owner-only); the CLI reads it from there.\n", d.addr, path)
 	} else {
 		fmt.Fprintf(d.opts.Out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
+	}
+	if !d.opts.Terminal {
+		fmt.Fprintln(d.opts.Out, "To sign in to the dashboard, run `buddi open` on this computer: it prints a one-time link (not printed here, where logs may keep it).")
+		return
 	}
 	link := d.http.SignInLink()
 	fmt.Fprintf(d.opts.Out, "Sign in to the dashboard: %s\n(the link works once, for %d minutes; `buddi open` prints a new one)\n",

@@ -34,3 +34,12 @@ func TestOpenPrintsALinkThatSignsInOnce(t *testing.T) {
 		t.Fatalf("the printed link signed in twice: %d", got)
 	}
 }
+
+// serve writing to a pipe (journald, a container's log) prints no sign-in
+// link, which such logs would keep; it says to run buddi open instead.
+func TestServeToALogPrintsNoSignInLink(t *testing.T) {
+	s := serve(t, t.TempDir())
+	if strings.Contains(s.signIn, "/#/signin/") || !strings.Contains(s.signIn, "run `buddi open`") {
+		t.Fatalf("serve, its output a pipe, said %q", s.signIn)
+	}
+}
