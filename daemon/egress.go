@@ -46,6 +46,9 @@ func (u *urlPolicy) Listed(pageURL string) bool { return u.rules().Listed(pageUR
 // Preview reports whether raw is one of the owner's preview origins.
 func (u *urlPolicy) Preview(raw string) bool { return u.rules().Preview(raw) }
 
+// Masked adds values masked in what an agent read to the values no URL may carry.
+func (u *urlPolicy) Masked(values []string) { u.rules().Masked(values) }
+
 // startEgress builds the URL rules from the configuration. A mode that
 // serves its own origins (the simulated site) has them added to the owner's
 // preview origins: the rules themselves are the production ones. self is
@@ -56,6 +59,11 @@ func startEgress(cfg egress.Config, mode drivers.Mode, o Options, self string) (
 	}
 	cfg.Self = append(append([]string(nil), cfg.Self...), self)
 	cfg.Logger = o.Log
+	if cfg.Known == nil {
+		cfg.Known = egress.NewKnown()
+	}
+	// The secrets the owner gave buddi: no URL the browser opens may carry one.
+	cfg.Known.SetOwner([]string{o.Config.TelegramToken})
 	pol, err := egress.NewPolicy(cfg)
 	if err != nil {
 		return nil, err

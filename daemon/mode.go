@@ -130,6 +130,7 @@ func (m *playwrightMode) newDriver(profile string) (*playwright.Driver, error) {
 	c.NetNS = eg.netNS()
 	pol := eg.policy
 	c.CheckURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceRedirect) }
+	c.OwnerURL = func(raw string) error { return pol.rules().CheckURL(raw, egress.SourceOwner) }
 	c.OnRefused = m.d.refusedByBrowser
 	c.CheckField = walker.CheckTyping
 	if c.FieldRules, err = json.Marshal(egress.CredentialRules()); err != nil {

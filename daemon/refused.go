@@ -5,12 +5,14 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// refusedByBrowser records an air-gap refusal the browser made itself: a
+// refusedByBrowser records an air-gap refusal, or one of a URL carrying a
+// secret, that the browser made itself: a
 // redirect hop, a link a click followed, a history step, a popup, a frame.
 // The session records the refusals it decides before dispatch; between the
-// two, every air-gap refusal is in the record.
+// two, every such refusal is in the record.
 func (d *Daemon) refusedByBrowser(conv, url string, err error) {
-	if messages.CodeOf(err) != messages.CodeAirGap {
+	code := messages.CodeOf(err)
+	if !messages.RecordedRefusal(code) {
 		return
 	}
 	agent := ""
@@ -20,5 +22,5 @@ func (d *Daemon) refusedByBrowser(conv, url string, err error) {
 		}
 	}
 	ledger.RecordRefusal(d.sys.Root, d.ledger, ledger.Refusal{Conversation: conv, Agent: agent,
-		Action: "browser", URL: url, Code: string(messages.CodeAirGap)})
+		Action: "browser", URL: url, Code: string(code)})
 }

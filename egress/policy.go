@@ -28,8 +28,10 @@ func NewPolicy(cfg Config) (*Policy, error) {
 // or a *Refusal. The checks run in this order: the URL must parse the same
 // way a browser would read it (bad_url) with scheme http or https
 // (scheme_not_allowed; about:blank passes); buddi's own addresses are
-// refused (buddi_address); preview origins then pass outright; then
-// never_automate, air_gap, private_address, port_not_allowed,
+// refused (buddi_address); preview origins then pass outright; then, unless
+// the owner is the one browsing (SourceOwner), secret_in_url for a path,
+// query or fragment that carries what looks like a secret or a Known
+// value; then never_automate, air_gap, private_address, port_not_allowed,
 // host_not_allowed; and last, for SourcePageLink, unapproved_site unless one
 // of approvals covers the site. Asking the owner about sites the agent chose
 // itself is the caller's business, through Approval.Covers.
@@ -43,6 +45,11 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 	}
 	if p.r.isPreview(o, u.Hostname()) {
 		return nil
+	}
+	if src != SourceOwner {
+		if where, what, found := secretIn(u, p.r.known); found {
+			return refuseSecret(where, what)
+		}
 	}
 	if !o.host.isIP() {
 		if entry, ok := neverAutomate(o.host.bare()); ok {
@@ -169,6 +176,10 @@ func (p *Policy) Reach() (airGap bool, hosts, previews []string) {
 	}
 	return p.r.airGap, hosts, previews
 }
+
+// Masked tells the policy of values masked in what an agent read: from
+// now on, no URL may carry one (see Known).
+func (p *Policy) Masked(values []string) { p.r.known.Saw(values) }
 
 // AirGapped reports whether air-gap is on.
 func (p *Policy) AirGapped() bool { return p.r.airGap }

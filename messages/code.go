@@ -84,6 +84,7 @@ const (
 	CodeUnapproved    Code = "unapproved_site"  // a page link to a site not approved
 	CodeCredential    Code = "credential_field" // typing into a password or card field
 	CodeSecretValue   Code = "secret_value"     // typing something like a key or token
+	CodeSecretInURL   Code = "secret_in_url"    // a URL whose path, query or fragment carries a secret
 	CodeBuddiAddress  Code = "buddi_address"    // a URL that is buddi's own address
 	CodeAmbiguous     Code = "ambiguous_target" // a semantic target matches more than one element
 	CodeNoApps        Code = "no_apps"          // open in a mode without apps

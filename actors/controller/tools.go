@@ -68,9 +68,11 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *v.Asked})
 	}
 	if v.Refusal != nil {
-		if v.Refusal.Code == messages.CodeAirGap {
+		if messages.RecordedRefusal(v.Refusal.Code) {
 			ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
 				Action: "navigate", URL: v.URL, Code: string(v.Refusal.Code), At: a.cfg.Now()})
+		}
+		if v.Refusal.Code == messages.CodeAirGap {
 			v.Refusal = messages.AirGapWayBack(v.Refusal, a.surfaceOf(m.Conversation).Over(m.Surface))
 		}
 		ctx.Respond(messages.FailWith(v.Refusal))

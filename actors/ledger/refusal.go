@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // refusalSeq tells apart refusals recorded in the same instant.
@@ -17,10 +19,12 @@ var refusalSeq atomic.Uint64
 const MaxRefusalText = 1024
 
 // Bounded returns r with each text cut to MaxRefusalText bytes (on a rune
-// boundary, an ellipsis marking the cut). Every writer of the record
+// boundary, an ellipsis marking the cut), and the URL of a refusal for a
+// secret in it cut to its site. Every writer of the record
 // stores r.Bounded(): the session's refusals, and through RecordRefusal the
 // controller's and the browser's own.
 func (r Refusal) Bounded() Refusal {
+	r.URL = messages.Recorded(messages.Code(r.Code), r.URL) // never the secret a refused URL carried
 	r.Conversation, r.Agent = clipText(r.Conversation), clipText(r.Agent)
 	r.Action, r.URL, r.Code = clipText(r.Action), clipText(r.URL), clipText(r.Code)
 	return r

@@ -22,6 +22,7 @@ type tab struct {
 	console consoleRing
 	closed  atomic.Bool
 	crashed atomic.Bool
+	driven  atomic.Pointer[pinned] // the pin of the owner's hand, while one holds the tab
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}
