@@ -12,10 +12,10 @@ import (
 
 // Actor is the extension connection: the pairing and the live conn.
 type Actor struct {
-	cfg     Config
-	rec     *extension.Record // nil when no extension is paired
-	live    *actor.PID
-	conns   map[string]*actor.PID // every conn, by its PID's id
+	cfg   Config
+	rec   *extension.Record // nil when no extension is paired
+	live  *actor.PID
+	conns map[string]*actor.PID // every conn, by its PID's id
 	// pairings are the codes showing, by their conn's PID id: several may
 	// show at once, and a new one never displaces another. wrong counts
 	// the owner's wrong codes since one was last spent or right.
