@@ -18,6 +18,7 @@ const (
 	CodeTargetGone   = messages.CodeStaleRef     // the element is gone or changed
 	CodeTargetMiss   = messages.CodeTargetMiss
 	CodeTabGone      = messages.CodeTabGone // the tab the agent was reading closed
+	CodeTooManyTabs  = messages.CodeTooManyTabs // the conversation holds MaxTabs tabs
 	CodePartial      = messages.CodePartial // input may have half happened
 	CodeNavFailed    = messages.CodeNavFailed
 	CodeTimeout      = messages.CodeTimeout

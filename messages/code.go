@@ -71,6 +71,7 @@ const (
 	CodeNotAnswering  Code = "not_answering"     // observation or capture failed: page busy
 	CodeTargetMiss    Code = "target_not_found"  // nothing answered at the element
 	CodeTabGone       Code = "tab_gone"          // the tab the agent was reading closed
+	CodeTooManyTabs   Code = "too_many_tabs"     // the conversation holds as many tabs as it may
 	CodePartial       Code = "input_uncertain"   // input may have half happened
 	CodeNavFailed     Code = "navigation_failed" // the page did not load
 	CodeInterrupted   Code = "interrupted"       // the call was interrupted

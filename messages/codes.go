@@ -93,6 +93,7 @@ var codes = map[Code]CodeInfo{
 	CodeNotAnswering:  {HTTP: badRequest},
 	CodeTargetMiss:    {HTTP: badRequest},
 	CodeTabGone:       {HTTP: badRequest},
+	CodeTooManyTabs:   {HTTP: badRequest, BeforeInput: true},
 	CodePartial:       {HTTP: badRequest},
 	CodeNavFailed:     {HTTP: badRequest},
 	CodeInterrupted:   {HTTP: badRequest},
