@@ -19,6 +19,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/cluster/shared"
@@ -96,6 +97,7 @@ type Daemon struct {
 	gateway    *gateway.Gateway
 	metrics    *metrics.Registry
 	limiter    *limit.Limiter
+	limits     *limits.Agents // the agents' rates, shared by the controller, its sessions and the browser's refusals
 	telegram   *telegram.Bot
 	http       *ui.Server
 	ln         net.Listener
@@ -199,6 +201,7 @@ func (d *Daemon) startActors() error {
 		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", d.mode.Name())
 	}
 	d.routes = routes.New()
+	d.limits = limits.New(nil)
 	d.bus = events.New()
 	acts := d.startMetrics()
 	var err error
@@ -207,6 +210,7 @@ func (d *Daemon) startActors() error {
 		AskSites: d.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: d.routes, Bus: d.bus,
 		Settings: d.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: acts, Hand: o.hand,
 		Shared: d.sharedStop(), Agents: d.sharedAgents(), Sites: d.sharedSites(), Membership: d.membership(),
+		Limits: d.limits,
 	}), "controller")
 	if err != nil {
 		return fmt.Errorf("daemon: start the controller: %w", err)

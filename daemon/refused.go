@@ -15,12 +15,13 @@ func (d *Daemon) refusedByBrowser(conv, url string, err error) {
 	if !messages.RecordedRefusal(code) {
 		return
 	}
-	agent := ""
-	for _, s := range d.routes.Sessions() {
-		if s.Conversation == conv {
-			agent = s.Agent
-		}
+	s := d.routes.Session(conv)
+	if s == nil {
+		return // the session ended meanwhile: nobody to record it for
 	}
-	ledger.RecordRefusal(d.sys.Root, d.ledger, ledger.Refusal{Conversation: conv, Agent: agent,
+	if !d.limits.Refusal(s.AgentID) { // a page refused in a loop records no faster than the agent's own refusals
+		return
+	}
+	ledger.RecordRefusal(d.sys.Root, d.ledger, ledger.Refusal{Conversation: conv, Agent: s.Agent,
 		Action: "browser", URL: url, Code: string(code)})
 }

@@ -68,7 +68,7 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *v.Asked})
 	}
 	if v.Refusal != nil {
-		if messages.RecordedRefusal(v.Refusal.Code) {
+		if messages.RecordedRefusal(v.Refusal.Code) && a.cfg.Limits.Refusal(ag.ID) {
 			ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
 				Action: "navigate", URL: v.URL, Code: string(v.Refusal.Code), At: a.cfg.Now()})
 		}
