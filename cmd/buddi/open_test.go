@@ -43,3 +43,41 @@ func TestServeToALogPrintsNoSignInLink(t *testing.T) {
 		t.Fatalf("serve, its output a pipe, said %q", s.signIn)
 	}
 }
+
+// A thousand failed sign-ins from loopback, where the owner's browser is
+// too, do not keep a fresh link from buddi open from signing in at once.
+func TestOpenSignsInAfterAThousandFailures(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, dir)
+	signIn := func(token string) int {
+		req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/session", strings.NewReader(`{"token":"`+token+`"}`))
+		req.Header.Set("Origin", "http://"+s.addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	limited := 0
+	for range 1000 {
+		switch code := signIn("bl_wrong"); code {
+		case http.StatusTooManyRequests:
+			limited++
+		case http.StatusUnauthorized:
+		default:
+			t.Fatalf("a wrong link answered %d", code)
+		}
+	}
+	if limited == 0 {
+		t.Fatal("1,000 wrong links in a row were never limited")
+	}
+	r := runCLI(t, nil, "open", "--data", dir)
+	m := regexp.MustCompile(`#/signin/(\S+)`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil {
+		t.Fatalf("open: exit %d out %q err %q", r.code, r.stdout, r.stderr)
+	}
+	if got := signIn(m[1]); got != http.StatusOK {
+		t.Fatalf("the fresh link after 1,000 failures answered %d, want 200", got)
+	}
+}
