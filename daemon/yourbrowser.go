@@ -51,7 +51,7 @@ func (d *Daemon) yourBrowserMode() (*extdriver.Mode, error) {
 	return extdriver.NewMode(extdriver.Config{
 		Caller: extCaller{d},
 		CheckURL: func(raw string) error {
-			return d.egress.policy.rules().CheckURL(raw, egress.SourceRedirect)
+			return d.egress.policy.rules().CheckURL(raw, d.yourBrowserSource())
 		},
 		OnRefused:  d.refusedByBrowser,
 		CheckField: walker.CheckTyping,
@@ -71,4 +71,19 @@ func (o Options) extensionFolder() string {
 		return ""
 	}
 	return extension.Folder(exe)
+}
+
+// yourBrowserSource is whom a page in Your browser is checked for. The
+// check sees no conversation, so while the owner has any session taken
+// over, pages are the owner's (SourceOwner: a sign-in's redirects carry
+// codes that look like keys); else an agent's. In Your browser the check
+// runs on the page Chrome already reached, so this costs the scan for
+// secrets in URLs nothing it could still have stopped.
+func (d *Daemon) yourBrowserSource() egress.Source {
+	for _, s := range d.routes.Sessions() {
+		if s.State == messages.StateTakenOver {
+			return egress.SourceOwner
+		}
+	}
+	return egress.SourceRedirect
 }
