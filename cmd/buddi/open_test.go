@@ -17,16 +17,7 @@ func TestOpenPrintsALinkThatSignsInOnce(t *testing.T) {
 	if r.code != 0 || m == nil || !strings.HasPrefix(m[1], "http://"+s.addr+"/") {
 		t.Fatalf("open: exit %d out %q err %q", r.code, r.stdout, r.stderr)
 	}
-	signIn := func() int {
-		req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/session", strings.NewReader(`{"token":"`+m[2]+`"}`))
-		req.Header.Set("Origin", "http://"+s.addr)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}
+	signIn := func() int { return signInWith(t, s.addr, m[2]) }
 	if got := signIn(); got != 200 {
 		t.Fatalf("the printed link did not sign in: %d", got)
 	}
@@ -49,16 +40,7 @@ func TestServeToALogPrintsNoSignInLink(t *testing.T) {
 func TestOpenSignsInAfterAThousandFailures(t *testing.T) {
 	dir := t.TempDir()
 	s := serve(t, dir)
-	signIn := func(token string) int {
-		req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/session", strings.NewReader(`{"token":"`+token+`"}`))
-		req.Header.Set("Origin", "http://"+s.addr)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}
+	signIn := func(token string) int { return signInWith(t, s.addr, token) }
 	limited := 0
 	for range 1000 {
 		switch code := signIn("bl_wrong"); code {
@@ -80,4 +62,18 @@ func TestOpenSignsInAfterAThousandFailures(t *testing.T) {
 	if got := signIn(m[1]); got != http.StatusOK {
 		t.Fatalf("the fresh link after 1,000 failures answered %d, want 200", got)
 	}
+}
+
+// signInWith posts a sign-in link's token to buddi at addr, as the
+// dashboard's page does, and returns the status.
+func signInWith(t *testing.T, addr, token string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", "http://"+addr+"/api/session", strings.NewReader(`{"token":"`+token+`"}`))
+	req.Header.Set("Origin", "http://"+addr)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }
