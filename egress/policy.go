@@ -51,12 +51,25 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 			return refuseSecret(where, what)
 		}
 	}
+	if r := p.r.destination(o); r != nil {
+		return r
+	}
+	if src.pageLink() && CoverageOf(approvals, u) == NotCovered {
+		return refuse(CodeUnapprovedSite, "This link came from page content and the owner has not approved %s; ask the owner to approve the site, or navigate somewhere you chose yourself.", SiteOf(u))
+	}
+	return nil
+}
+
+// destination checks where a URL leads by the install's rules:
+// never_automate, air_gap, private_address, port_not_allowed,
+// host_not_allowed, in that order.
+func (r *rules) destination(o origin) *Refusal {
 	if !o.host.isIP() {
 		if entry, ok := neverAutomate(o.host.bare()); ok {
 			return refuse(CodeNeverAutomate, "%s is on the never-automate list (banks, payments, brokerages, government ID and adult sites); the owner has to do this themselves.", entry)
 		}
 	}
-	if p.r.airGap {
+	if r.airGap {
 		return refuse(CodeAirGap, "Air-gap is on, so the browser may open only the owner's preview origins; ask the owner to turn air-gap off to go to %s.", o.host)
 	}
 	if c := hostClass(o.host); !c.Allowed() {
@@ -65,11 +78,8 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 	if o.port != 80 && o.port != 443 {
 		return refuse(CodePortNotAllowed, "Port %d is closed to the browser; only ports 80 and 443 are reachable outside the owner's preview origins.", o.port)
 	}
-	if p.r.hosts != nil && !p.r.hosts[o.host.String()] {
+	if r.hosts != nil && !r.hosts[o.host.String()] {
 		return refuse(CodeHostNotAllowed, "%s is not in this install's browser hosts (BUDDI_BROWSER_HOSTS); use one of those hosts or ask the owner to add it.", o.host)
-	}
-	if src.pageLink() && CoverageOf(approvals, u) == NotCovered {
-		return refuse(CodeUnapprovedSite, "This link came from page content and the owner has not approved %s; ask the owner to approve the site, or navigate somewhere you chose yourself.", SiteOf(u))
 	}
 	return nil
 }

@@ -196,12 +196,7 @@ func checkExt(in ExtIn) *Error {
 			return badExt("The hello's build must be a version of up to 32 characters.")
 		}
 	case *ExtToken:
-		if !tokenRe.MatchString(m.Token) {
-			return badExt("The token is not one buddi gives.")
-		}
-		if p, err := base64.StdEncoding.DecodeString(m.Proof); err != nil || len(p) != 32 {
-			return badExt("The token's proof must be base64 of an HMAC-SHA-256; update the extension to buddi's version.")
-		}
+		return checkToken(m)
 	case *ExtReply:
 		return checkReply(m)
 	case *ExtAbandoned:
@@ -214,6 +209,16 @@ func checkExt(in ExtIn) *Error {
 		if m.Seq <= 0 {
 			return badExt("A pong needs the ping's positive seq.")
 		}
+	}
+	return nil
+}
+
+func checkToken(m *ExtToken) *Error {
+	if !tokenRe.MatchString(m.Token) {
+		return badExt("The token is not one buddi gives.")
+	}
+	if p, err := base64.StdEncoding.DecodeString(m.Proof); err != nil || len(p) != 32 {
+		return badExt("The token's proof must be base64 of an HMAC-SHA-256; update the extension to buddi's version.")
 	}
 	return nil
 }

@@ -375,19 +375,19 @@ func TestAPairingHelloDisplacesNothing(t *testing.T) {
 	if v := b.view(t); !v.Paired || !v.Connected || v.ID != idA {
 		t.Fatalf("a pairing hello changed the pairing: %+v", v)
 	}
-	real := b.open(t, idA)
-	real.hello(true)
-	good := real.expect(messages.ExtCodeType).Code
+	owners := b.open(t, idA)
+	owners.hello(true)
+	good := owners.expect(messages.ExtCodeType).Code
 	late := b.open(t, idA)
 	late.hello(true)
 	if c := late.expect(messages.ExtCodeType).Code; c == good || c == bad {
 		t.Fatalf("two connections show the same code %s", c)
 	}
-	real.expectQuiet() // still showing its code
+	owners.expectQuiet() // still showing its code
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: good}); r.Error != nil {
 		t.Fatalf("the code the owner saw: %+v", r.Error)
 	}
-	real.expect(messages.ExtPairedType)
+	owners.expect(messages.ExtPairedType)
 	impostor.expectClosed(messages.CodeExtRefused)
 	late.expectClosed(messages.CodeExtRefused)
 	live.expectClosed(messages.CodeNotPaired)
