@@ -40,6 +40,7 @@ func TestAURLCarryingASecretIsRefused(t *testing.T) {
 		"the owner's secret, hex":      {"https://example.com/" + strings.ToUpper(hex.EncodeToString([]byte(ownerSecret))), refused},
 		"the owner's secret, escaped":  {"https://example.com/?pw=correct%2Dhorse%2Dbattery", refused},
 		"a masked value inside text":   {"https://example.com/?q=x" + maskedValue + "y", refused},
+		"a key as a host label":        {"https://sk-proj-abcdefghijklmnopqrstuvwx.example.com/", refused},
 		"a known value in the host":    {"https://" + ownerSecret + ".example.com/", refused},
 		"a short owner value":          {"https://example.com/short", ""},
 		"docs page with an anchor":     {"https://docs.python.org/3/library/functions.html#open", ""},
