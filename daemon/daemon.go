@@ -31,10 +31,14 @@ import (
 // Options start a daemon. Mode, when set, replaces the mode the
 // configuration chooses (tests and the load test pass a sim mode).
 type Options struct {
-	Config    config.Config
-	Log       *slog.Logger
-	Version   string
-	Out       io.Writer // where the sign-in line goes; nil for none
+	Config  config.Config
+	Log     *slog.Logger
+	Version string
+	Out     io.Writer // where the sign-in line goes; nil for none
+	// Terminal says Out is a terminal: only then is the one-time sign-in
+	// link printed, since anything else (journald, a container's log)
+	// keeps it where others may read it within its 15 minutes.
+	Terminal  bool
 	Mode      drivers.Mode
 	Chaos     func() bool
 	AccessLog bool

@@ -20,6 +20,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/native/protocol"
 	"github.com/buddi-dev/buddi/settings"
 )
@@ -42,13 +43,15 @@ func (w *wiring) buildModes() error {
 	pm, err := playwright.NewMode(playwright.ModeConfig{Browser: func() playwright.Config {
 		c := doctor.PlaywrightConfig(w.config())
 		c.CheckURL, c.OnRefused, c.CheckField, c.FieldRules, c.Logger = checks.url, checks.refused, walker.CheckTyping, checks.rules, w.o.Log
+		c.OwnerURL = func(raw string) error { return w.d.egress.Rules().CheckURL(raw, egress.SourceOwner) }
 		return c
 	}, Confine: w.confine})
 	if err != nil {
 		return err
 	}
 	yours := extdriver.NewMode(extdriver.Config{Caller: w.d.extension,
-		CheckURL: checks.url, OnRefused: checks.refused, CheckField: walker.CheckTyping, FieldRules: checks.rules, Logger: w.o.Log})
+		CheckURL:  func(raw string) error { return w.d.egress.Rules().CheckURL(raw, w.yourBrowserSource()) },
+		OnRefused: checks.refused, CheckField: walker.CheckTyping, FieldRules: checks.rules, Logger: w.o.Log})
 	modes := map[string]drivers.Mode{pm.Name(): pm, yours.Name(): yours}
 	if w.cfg.Driver == "sim" {
 		modes["sim"] = sim.NewMode(sim.Config{Hosts: w.cfg.SimHosts}, 0)
@@ -136,9 +139,35 @@ func (w *wiring) pageChecks() (checks, error) {
 	}
 	return checks{
 		url:     func(raw string) error { return w.d.egress.Rules().CheckURL(raw, egress.SourceRedirect) },
-		refused: ledger.BrowserRefusals(w.d.sys.Root, w.d.ledger, w.routes.AgentOf),
+		refused: ledger.BrowserRefusals(w.d.sys.Root, w.d.ledger, w.admitRefusal),
 		rules:   rules,
 	}, nil
+}
+
+// admitRefusal names the agent of conv's session for a refusal the browser
+// made itself, and says false when the session ended meanwhile (nobody to
+// record it for) or the agent's refusals are past their rate.
+func (w *wiring) admitRefusal(conv string) (string, bool) {
+	s := w.routes.Session(conv)
+	if s == nil {
+		return "", false
+	}
+	return s.Shown().Agent, w.limits.Refusal(s.AgentID)
+}
+
+// yourBrowserSource is whom a page in Your browser is checked for. The
+// check sees no conversation, so while the owner has any session taken
+// over, pages are the owner's (SourceOwner: a sign-in's redirects carry
+// codes that look like keys); else an agent's. In Your browser the check
+// runs on the page Chrome already reached, so this costs the scan for
+// secrets in URLs nothing it could still have stopped.
+func (w *wiring) yourBrowserSource() egress.Source {
+	for _, s := range w.routes.Sessions() {
+		if s.State == messages.StateTakenOver {
+			return egress.SourceOwner
+		}
+	}
+	return egress.SourceRedirect
 }
 
 // config is the configuration in force: with the owner's settings once

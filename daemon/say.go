@@ -24,6 +24,10 @@ func (w *wiring) announce() {
 	} else {
 		fmt.Fprintf(out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
 	}
+	if !w.o.Terminal {
+		fmt.Fprintln(out, "To sign in to the dashboard, run `buddi open` on this computer: it prints a one-time link (not printed here, where logs may keep it).")
+		return
+	}
 	link := d.http.SignInLink()
 	fmt.Fprintf(out, "Sign in to the dashboard: %s\n(the link works once, for %d minutes; `buddi open` prints a new one)\n",
 		link.URL, int(time.Until(link.Expires).Round(time.Minute).Minutes()))

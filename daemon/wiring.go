@@ -13,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/stop"
 	"github.com/buddi-dev/buddi/config"
@@ -43,6 +44,7 @@ type wiring struct {
 	modes    *settings.Modes
 	settings *settings.Settings
 	routes   *routes.Table
+	limits   *limits.Agents // the agents' rates, shared by the controller, its sessions and the browser's refusals
 	bus      *events.Bus
 	registry *metrics.Registry
 	stops    *stop.Board
@@ -60,7 +62,7 @@ func (w *wiring) owner() (err error) {
 		return err
 	}
 	w.cfg = w.file.Over(w.o.Config)
-	w.routes, w.bus = routes.New(), events.New()
+	w.routes, w.bus, w.limits = routes.New(), events.New(), limits.New(nil)
 	return nil
 }
 
@@ -101,6 +103,11 @@ func (w *wiring) egress() (err error) {
 	c.PreviewOrigins = append(append([]string(nil), c.PreviewOrigins...), w.modes.ServedOrigins()...)
 	c.Self = append(append([]string(nil), c.Self...), w.d.addr)
 	c.Logger = w.o.Log
+	if c.Known == nil {
+		c.Known = egress.NewKnown()
+	}
+	// The secrets the owner gave buddi: no URL the browser opens may carry one.
+	c.Known.SetOwner([]string{w.o.Config.TelegramToken})
 	w.d.egress, err = egress.NewLive(c)
 	return err
 }
@@ -151,7 +158,7 @@ func (w *wiring) controller() error {
 	}
 	err := d.spawn(&d.ctl, controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: d.egress.Reach,
-		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus,
+		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
 		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
 		Membership: d.member.membership(),
@@ -183,7 +190,7 @@ func (w *wiring) serve() (err error) {
 	d, o := w.d, w.o
 	ln := d.ln
 	d.ln = nil // the server owns it from here, or it is closed
-	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix}})
+	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix, ui.SignInLimitPrefix, ui.OwnerLimitPrefix}})
 	actors := d.member.actors(d.gateway)
 	if c := o.Config; c.TelegramToken != "" {
 		d.telegram, err = telegram.New(telegram.Config{

@@ -8,6 +8,9 @@ import "github.com/buddi-dev/buddi/messages"
 const (
 	MaxTitle = 300  // bytes of a page title
 	MaxURL   = 4096 // bytes of a page URL
+	// MaxTabs is how many tabs one conversation holds at once: a page
+	// opening windows in a loop, or an agent opening tabs, is refused past it.
+	MaxTabs = 16
 )
 
 // Bound caps the outcome's page URL and titles, its tabs' included.

@@ -17,8 +17,9 @@ const (
 	CodeNotAnswering = messages.CodeNotAnswering // observation or capture failed: page busy
 	CodeTargetGone   = messages.CodeStaleRef     // the element is gone or changed
 	CodeTargetMiss   = messages.CodeTargetMiss
-	CodeTabGone      = messages.CodeTabGone // the tab the agent was reading closed
-	CodePartial      = messages.CodePartial // input may have half happened
+	CodeTabGone      = messages.CodeTabGone     // the tab the agent was reading closed
+	CodeTooManyTabs  = messages.CodeTooManyTabs // the conversation holds MaxTabs tabs
+	CodePartial      = messages.CodePartial     // input may have half happened
 	CodeNavFailed    = messages.CodeNavFailed
 	CodeTimeout      = messages.CodeTimeout
 	CodeNotAllowed   = messages.CodeNotAllowed // blocked by policy (egress, credentials)

@@ -39,6 +39,9 @@ type Config struct {
 	HandshakeTimeout time.Duration // from accept to the SOCKS reply, lookup and dial included
 	IdleTimeout      time.Duration // no bytes either way for this long closes a relay
 	Logger           *slog.Logger  // nil means slog.Default()
+	// Known is the values no URL may carry (the owner's secrets, values
+	// masked from pages); nil means only the detectors look at URLs.
+	Known *Known
 
 	dial dialFunc
 }
@@ -98,10 +101,11 @@ type rules struct {
 	preview []origin
 	airGap  bool
 	self    selfSet // buddi's own addresses
+	known   *Known
 }
 
 func compile(c Config) (*rules, error) {
-	r := &rules{airGap: c.AirGap}
+	r := &rules{airGap: c.AirGap, known: c.Known}
 	for _, s := range c.Hosts {
 		h, err := parseHost(s)
 		if err != nil || strings.ContainsAny(s, ":/@*") {

@@ -20,6 +20,12 @@
 // both layers whatever else is configured, air-gap included. Nothing else on
 // this machine or its networks is reachable.
 //
+// No secret leaves in a URL: CheckURL refuses (secret_in_url) a URL whose
+// host, path, query or fragment carries what the detectors that mask page
+// text flag, or a Known value (the owner's secrets, values masked from
+// pages); the guard refuses a name carrying one before any lookup, which
+// covers the names of the requests CheckURL never sees.
+//
 // The package also holds the pure checks the driver applies to what it types
 // and what it reads: CredentialField, LooksLikeSecret, CheckTyping and Fence.
 //

@@ -23,6 +23,7 @@ const (
 	CodeCredentialField  = messages.CodeCredential    // typing into a password or card field
 	CodeSecretValue      = messages.CodeSecretValue   // typing something that looks like a key or token
 	CodeBuddiAddress     = messages.CodeBuddiAddress  // buddi's own address, even as a preview origin
+	CodeSecretInURL      = messages.CodeSecretInURL   // a URL carrying what looks like a secret, or a known one
 )
 
 // Refusal is a request the egress rules turned down.

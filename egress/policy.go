@@ -28,8 +28,10 @@ func NewPolicy(cfg Config) (*Policy, error) {
 // or a *Refusal. The checks run in this order: the URL must parse the same
 // way a browser would read it (bad_url) with scheme http or https
 // (scheme_not_allowed; about:blank passes); buddi's own addresses are
-// refused (buddi_address); preview origins then pass outright; then
-// never_automate, air_gap, private_address, port_not_allowed,
+// refused (buddi_address); preview origins then pass outright; then, unless
+// the owner is the one browsing (SourceOwner), secret_in_url for a path,
+// query or fragment that carries what looks like a secret or a Known
+// value; then never_automate, air_gap, private_address, port_not_allowed,
 // host_not_allowed; and last, for SourcePageLink, unapproved_site unless one
 // of approvals covers the site. Asking the owner about sites the agent chose
 // itself is the caller's business, through Approval.Covers.
@@ -44,12 +46,30 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 	if p.r.isPreview(o, u.Hostname()) {
 		return nil
 	}
+	if src != SourceOwner {
+		if where, what, found := secretIn(u, p.r.known); found {
+			return refuseSecret(where, what)
+		}
+	}
+	if r := p.r.destination(o); r != nil {
+		return r
+	}
+	if src.pageLink() && CoverageOf(approvals, u) == NotCovered {
+		return refuse(CodeUnapprovedSite, "This link came from page content and the owner has not approved %s; ask the owner to approve the site, or navigate somewhere you chose yourself.", SiteOf(u))
+	}
+	return nil
+}
+
+// destination checks where a URL leads by the install's rules:
+// never_automate, air_gap, private_address, port_not_allowed,
+// host_not_allowed, in that order.
+func (r *rules) destination(o origin) *Refusal {
 	if !o.host.isIP() {
 		if entry, ok := neverAutomate(o.host.bare()); ok {
 			return refuse(CodeNeverAutomate, "%s is on the never-automate list (banks, payments, brokerages, government ID and adult sites); the owner has to do this themselves.", entry)
 		}
 	}
-	if p.r.airGap {
+	if r.airGap {
 		return refuse(CodeAirGap, "Air-gap is on, so the browser may open only the owner's preview origins; ask the owner to turn air-gap off to go to %s.", o.host)
 	}
 	if c := hostClass(o.host); !c.Allowed() {
@@ -58,11 +78,8 @@ func (p *Policy) CheckURL(raw string, src Source, approvals ...Approval) error {
 	if o.port != 80 && o.port != 443 {
 		return refuse(CodePortNotAllowed, "Port %d is closed to the browser; only ports 80 and 443 are reachable outside the owner's preview origins.", o.port)
 	}
-	if p.r.hosts != nil && !p.r.hosts[o.host.String()] {
+	if r.hosts != nil && !r.hosts[o.host.String()] {
 		return refuse(CodeHostNotAllowed, "%s is not in this install's browser hosts (BUDDI_BROWSER_HOSTS); use one of those hosts or ask the owner to add it.", o.host)
-	}
-	if src.pageLink() && CoverageOf(approvals, u) == NotCovered {
-		return refuse(CodeUnapprovedSite, "This link came from page content and the owner has not approved %s; ask the owner to approve the site, or navigate somewhere you chose yourself.", SiteOf(u))
 	}
 	return nil
 }
@@ -169,6 +186,10 @@ func (p *Policy) Reach() (airGap bool, hosts, previews []string) {
 	}
 	return p.r.airGap, hosts, previews
 }
+
+// Masked tells the policy of values masked in what an agent read: from
+// now on, no URL may carry one (see Known).
+func (p *Policy) Masked(values []string) { p.r.known.Saw(values) }
 
 // AirGapped reports whether air-gap is on.
 func (p *Policy) AirGapped() bool { return p.r.airGap }

@@ -86,9 +86,14 @@ func TestMaskSecrets(t *testing.T) {
 		"Plain words, a URL https://example.com/a?b=c and 12345.":                                             "Plain words, a URL https://example.com/a?b=c and 12345.",
 		"bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U": "bearer [masked: a JSON Web Token]",
 	} {
-		got, n := egress.MaskSecrets(in)
-		if got != want || (n == 0) != (got == in) {
-			t.Errorf("MaskSecrets(%q) = %q, %d; want %q", in, got, n, want)
+		got, found := egress.MaskSecrets(in)
+		if got != want || (len(found) == 0) != (got == in) {
+			t.Errorf("MaskSecrets(%q) = %q, %q; want %q", in, got, found, want)
+		}
+		for _, v := range found {
+			if !strings.Contains(in, v) || strings.Contains(got, v) {
+				t.Errorf("MaskSecrets(%q) reports %q as masked", in, v)
+			}
 		}
 	}
 }
@@ -97,11 +102,11 @@ func FuzzMaskSecrets(f *testing.F) {
 	f.Add("key sk-abcdefghijklmnopqrstuvwxyz and more")
 	f.Add("-----BEGIN PRIVATE KEY-----")
 	f.Fuzz(func(t *testing.T, s string) {
-		out, n := egress.MaskSecrets(s)
-		if n == 0 && out != s {
+		out, found := egress.MaskSecrets(s)
+		if len(found) == 0 && out != s {
 			t.Fatalf("nothing masked but the text changed: %q → %q", s, out)
 		}
-		if _, again := egress.MaskSecrets(out); again != 0 {
+		if _, again := egress.MaskSecrets(out); len(again) != 0 {
 			t.Fatalf("masked text still holds a secret: %q", out)
 		}
 	})

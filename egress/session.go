@@ -109,6 +109,10 @@ func (s *session) Resolve(ctx context.Context, name string) (context.Context, ne
 		s.g.refuse(reason, name, 0, nil)
 		return ctx, nil, errRefusedName
 	}
+	if _, found := hostSecret(h.bare(), s.g.r.known); found && !h.isIP() && !s.g.r.previewHost(h.String()) {
+		s.g.refuse("secret_in_host", "(a name carrying a secret)", 0, nil) // the name itself is not logged
+		return ctx, nil, errRefusedName
+	}
 	var addrs []netip.Addr
 	switch {
 	case h.isIP():

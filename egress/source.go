@@ -11,11 +11,15 @@ const (
 	SourcePageLink Source = "page_link" // the agent read the URL out of page content
 	SourceRedirect Source = "redirect"  // a server or script redirect
 	SourcePopup    Source = "popup"     // a window the page opened
+	// SourceOwner is the owner browsing (a page taken over and driven by
+	// the owner's hand): what the owner sends is the owner's, so URLs are
+	// not scanned for secrets.
+	SourceOwner Source = "owner"
 )
 
 func (s Source) pageLink() bool {
 	switch s {
-	case SourceAgent, SourceRedirect, SourcePopup:
+	case SourceAgent, SourceRedirect, SourcePopup, SourceOwner:
 		return false
 	}
 	return true

@@ -3,7 +3,6 @@ package extension_test
 import (
 	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
 	"testing"
@@ -14,12 +13,14 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
 )
 
 // goExt is the extension's side of the wire, in Go, for measuring.
 type goExt struct {
 	tb    testing.TB
 	ws    *websocket.Conn
+	addr  string // what it dialled
 	nonce []byte
 }
 
@@ -33,7 +34,7 @@ func dialExt(tb testing.TB, addr string) *goExt {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &goExt{tb: tb, ws: ws}
+	return &goExt{tb: tb, ws: ws, addr: addr}
 }
 
 func (e *goExt) send(v any) {
@@ -67,13 +68,14 @@ func (e *goExt) hello(pair bool) {
 func (e *goExt) prove(token string) {
 	e.hello(false)
 	p := e.recv(messages.ExtProofType)
-	key := sha256.Sum256([]byte(token))
-	mac := hmac.New(sha256.New, key[:])
-	mac.Write(e.nonce)
-	if sig, _ := base64.StdEncoding.DecodeString(p.Sig); !hmac.Equal(sig, mac.Sum(nil)) {
+	theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
+	hash := secret.Hash(token)
+	want := messages.ExtProof(hash, messages.ExtProverBuddi, e.addr, extension.ID(), e.nonce, theirs)
+	if sig, _ := base64.StdEncoding.DecodeString(p.Sig); !hmac.Equal(sig, want) {
 		e.tb.Fatal("buddi's proof does not verify")
 	}
-	e.send(&messages.ExtToken{Type: "token", Token: token})
+	mine := messages.ExtProof(hash, messages.ExtProverExtension, e.addr, extension.ID(), e.nonce, theirs)
+	e.send(&messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mine)})
 	e.recv(messages.ExtReadyType)
 }
 

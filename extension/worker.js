@@ -12,6 +12,7 @@ const enc = new TextEncoder();
 
 let ws = null;        // the socket, while one is open or opening
 let nonce = null;     // this connection's hello nonce
+let dialled = '';     // the address this connection dialled
 let proven = false;   // buddi proved itself and said ready
 let pairing = false;  // this connection asked to pair
 let retry = 1000;     // the next quick reconnect after a drop, doubling to 30 s
@@ -25,9 +26,17 @@ setEmitter((name, tab, data) => {
 const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 const unb64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
+// canonical writes an address as buddi names its own end of a socket:
+// localhost is 127.0.0.1, so the address this extension dials is the one
+// buddi's proof covers.
+function canonical(address) {
+  const a = String(address || '').trim().toLowerCase();
+  return a.startsWith('localhost:') ? `127.0.0.1:${a.slice('localhost:'.length)}` : a;
+}
+
 async function local() {
   const s = await chrome.storage.local.get(['address', 'token', 'buddi']);
-  return { address: s.address || DEFAULT_ADDRESS, token: s.token || '', buddi: s.buddi || '' };
+  return { address: canonical(s.address || DEFAULT_ADDRESS), token: s.token || '', buddi: s.buddi || '' };
 }
 
 async function show(fields) {
@@ -45,6 +54,7 @@ async function connect(pair = false) {
   pairing = pair && !token;
   const sock = new WebSocket(`ws://${address}/api/extension/socket`);
   ws = sock;
+  dialled = address;
   let opened = false;
   sock.onopen = () => {
     opened = true;
@@ -70,11 +80,29 @@ function hello(sock) {
   sock.send(JSON.stringify({ type: 'hello', nonce: b64(nonce), pair: pairing, build: VERSION }));
 }
 
-// proves checks buddi's signature of our nonce, keyed by our token's hash.
-async function proves(token, sig) {
+// transcript is what both sides' proofs of this connection cover (as
+// messages.ExtProof has it): who proves, the address this extension
+// dialled, its id, its nonce and buddi's.
+function transcript(prover, theirs) {
+  return enc.encode(['buddi-extension-proof/2', prover, dialled, chrome.runtime.id, b64(nonce), theirs].join('\n'));
+}
+
+async function keyOf(token, use) {
   const hash = await crypto.subtle.digest('SHA-256', enc.encode(token));
-  const key = await crypto.subtle.importKey('raw', hash, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  return crypto.subtle.verify('HMAC', key, unb64(sig), nonce);
+  return crypto.subtle.importKey('raw', hash, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
+}
+
+// proves checks buddi's proof of this connection, keyed by our token's
+// hash; a proof made for another address (a program passing the
+// connection on) or another nonce fails.
+async function proves(token, m) {
+  if (!m.sig || !m.nonce || m.addr !== dialled) return false;
+  return crypto.subtle.verify('HMAC', await keyOf(token, 'verify'), unb64(m.sig), transcript('buddi', m.nonce));
+}
+
+// proof is this extension's proof of the connection, sent with the token.
+async function proof(token, theirs) {
+  return b64(await crypto.subtle.sign('HMAC', await keyOf(token, 'sign'), transcript('extension', theirs)));
 }
 
 async function receive(sock, data) {
@@ -92,12 +120,13 @@ async function receive(sock, data) {
       return;
     case 'proof': {
       const { token } = await local();
-      if (!token || !(await proves(token, m.sig))) {
-        await show({ problem: 'The buddi at this address could not prove it is the one this browser paired with.' });
+      if (!token || !(await proves(token, m))) {
+        const elsewhere = m.addr && m.addr !== dialled ? ` It answered for ${String(m.addr).slice(0, 60)}: a program at ${dialled} may be passing the connection on.` : '';
+        await show({ problem: `The buddi at this address could not prove it is the one this browser paired with.${elsewhere}` });
         sock.close(4001, 'buddi did not prove itself');
         return;
       }
-      sock.send(JSON.stringify({ type: 'token', token }));
+      sock.send(JSON.stringify({ type: 'token', token, proof: await proof(token, m.nonce) }));
       return;
     }
     case 'ready':
@@ -160,7 +189,7 @@ chrome.runtime.onMessage.addListener((m, sender, reply) => {
     if (m.type === 'connect') await connect(true);
     else if (m.type === 'forget') await forget();
     else if (m.type === 'address') {
-      await chrome.storage.local.set({ address: m.address });
+      await chrome.storage.local.set({ address: canonical(m.address) });
       if (ws) ws.close();
       await connect(false);
     }
@@ -186,7 +215,7 @@ chrome.runtime.onMessageExternal.addListener((m, sender, reply) => {
       reply({ ok: false });
       return;
     }
-    if (origin.host !== address) {
+    if (canonical(origin.host) !== address) {
       reply({ ok: false, error: 'other_address', address });
       return;
     }

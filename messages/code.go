@@ -63,12 +63,15 @@ const (
 	CodeExtRefused        Code = "extension_refused"   // the extension's socket or handshake was refused
 	CodeBadMessage        Code = "bad_message"         // a malformed or oversized message on the extension's socket
 	CodeClusterDown       Code = "cluster_unreachable" // a cluster member cannot reach etcd, so it refuses new work
+	CodeMCPSessionsFull   Code = "mcp_sessions_full"   // the agent, or the install, holds as many MCP sessions as buddi keeps
+	CodeMCPTooFast        Code = "mcp_too_fast"        // the agent opens MCP sessions faster than buddi allows
 
 	// Drivers' codes.
 	CodeNoBrowser        Code = "no_browser"        // nothing to launch, or the launch failed
 	CodeNotAnswering     Code = "not_answering"     // observation or capture failed: page busy
 	CodeTargetMiss       Code = "target_not_found"  // nothing answered at the element
 	CodeTabGone          Code = "tab_gone"          // the tab the agent was reading closed
+	CodeTooManyTabs      Code = "too_many_tabs"     // the conversation holds as many tabs as it may
 	CodePartial          Code = "input_uncertain"   // input may have half happened
 	CodeNavFailed        Code = "navigation_failed" // the page did not load
 	CodeInterrupted      Code = "interrupted"       // the call was interrupted
@@ -82,6 +85,7 @@ const (
 	CodeUnapproved       Code = "unapproved_site"   // a page link to a site not approved
 	CodeCredential       Code = "credential_field"  // typing into a password or card field
 	CodeSecretValue      Code = "secret_value"      // typing something like a key or token
+	CodeSecretInURL      Code = "secret_in_url"     // a URL whose path, query or fragment carries a secret
 	CodeBuddiAddress     Code = "buddi_address"     // a URL that is buddi's own address
 	CodeAmbiguous        Code = "ambiguous_target"  // a semantic target matches more than one element
 	CodeNoApps           Code = "no_apps"           // open in a mode without apps

@@ -11,10 +11,13 @@ import "time"
 
 // ExtensionOpen hands one upgraded extension socket to the connection
 // actor. ExtensionID is the id in the socket's Origin, already one of the
-// accepted ids. Answered with *OwnerReply carrying *ExtensionOpened, or an
-// error when too many connections are still proving themselves.
+// accepted ids; Addr is buddi's own end of the socket (host:port, as
+// netip.AddrPort writes it), which both sides' proofs cover. Answered with
+// *OwnerReply carrying *ExtensionOpened, or an error when too many
+// connections are still proving themselves.
 type ExtensionOpen struct {
 	ExtensionID string
+	Addr        string
 	Wire        ExtensionWire
 }
 
@@ -95,4 +98,5 @@ const (
 	ExtHelloWait    = 10 * time.Second // a connection must prove itself within this
 	ExtMaxMessage   = 8 << 20          // the largest message either side sends
 	ExtMaxConnected = 4                // connections still proving themselves at once
+	ExtMaxPairing   = 3                // connections showing a pairing code at once
 )

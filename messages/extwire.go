@@ -8,14 +8,18 @@ import (
 )
 
 // The extension's wire: one JSON text message per WebSocket message, with
-// a "type". The extension speaks first, with a hello carrying a random
-// nonce and no token; buddi answers a proof (the nonce signed with
-// HMAC-SHA-256, keyed by the SHA-256 of the token it stored); the
-// extension checks it against its own token and only then sends the
-// token; buddi checks it and says ready. No command goes either way
-// before ready. A hello asking to pair is answered with a code instead,
-// and, once the owner typed it, with the token (paired); the extension
-// then says hello again.
+// a "type". The extension speaks first, with a hello carrying its random
+// nonce and no token. buddi answers a proof: a nonce of its own, the
+// address the socket reached (buddi's end of it) and a signature, an
+// HMAC-SHA-256 keyed by the SHA-256 of the token it stored, over both
+// nonces, that address and the extension's id (ExtProof). The extension
+// checks the signature with its own token and the address it dialled, and
+// only then sends the token with its own proof over the same four things;
+// buddi checks both and says ready. Neither side's proof is ever over a
+// nonce the other chose alone, and neither verifies through a relay at
+// another address. No command goes either way before ready. A hello
+// asking to pair is answered with a code instead, and, once the owner
+// typed it, with the token (paired); the extension then says hello again.
 
 // Types of the extension's messages.
 const (
@@ -53,10 +57,12 @@ type ExtHello struct {
 	Build string `json:"build"`
 }
 
-// ExtToken is the extension's token, sent once buddi proved itself.
+// ExtToken is the extension's token, sent once buddi proved itself, with
+// the extension's proof (base64 of ExtProof's MAC for ExtProver).
 type ExtToken struct {
 	Type  string `json:"type"`
 	Token string `json:"token"`
+	Proof string `json:"proof"`
 }
 
 // ExtPong answers ping Seq.
@@ -104,7 +110,9 @@ func (*ExtForget) extIn()    {}
 // ExtOut is one of buddi's messages; EncodeExt writes it.
 type ExtOut struct {
 	Type    string          `json:"type"`
-	Sig     string          `json:"sig,omitempty"`     // proof: base64 HMAC-SHA-256
+	Sig     string          `json:"sig,omitempty"`     // proof: base64 HMAC-SHA-256 (ExtProof)
+	Nonce   string          `json:"nonce,omitempty"`   // proof: buddi's nonce, base64
+	Addr    string          `json:"addr,omitempty"`    // proof: buddi's end of the socket
 	Code    string          `json:"code,omitempty"`    // code: six digits
 	Expires int64           `json:"expires,omitempty"` // code: Unix milliseconds
 	Token   string          `json:"token,omitempty"`   // paired
@@ -188,9 +196,7 @@ func checkExt(in ExtIn) *Error {
 			return badExt("The hello's build must be a version of up to 32 characters.")
 		}
 	case *ExtToken:
-		if !tokenRe.MatchString(m.Token) {
-			return badExt("The token is not one buddi gives.")
-		}
+		return checkToken(m)
 	case *ExtReply:
 		return checkReply(m)
 	case *ExtAbandoned:
@@ -203,6 +209,16 @@ func checkExt(in ExtIn) *Error {
 		if m.Seq <= 0 {
 			return badExt("A pong needs the ping's positive seq.")
 		}
+	}
+	return nil
+}
+
+func checkToken(m *ExtToken) *Error {
+	if !tokenRe.MatchString(m.Token) {
+		return badExt("The token is not one buddi gives.")
+	}
+	if p, err := base64.StdEncoding.DecodeString(m.Proof); err != nil || len(p) != 32 {
+		return badExt("The token's proof must be base64 of an HMAC-SHA-256; update the extension to buddi's version.")
 	}
 	return nil
 }

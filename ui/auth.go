@@ -32,7 +32,8 @@ type caller struct {
 func (s *Server) owner(ctx *fasthttp.RequestCtx) (*caller, *messages.Error) {
 	if token, ok := bearer(ctx); ok {
 		if !secret.Match(token, s.cfg.OwnerHash) {
-			return nil, &messages.Error{Code: messages.CodeUnauthorized, Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."}
+			return nil, s.failed(ctx, OwnerLimitPrefix, &messages.Error{Code: messages.CodeUnauthorized,
+				Message: "This needs the owner token (the file owner-token in the data directory) as `Authorization: Bearer <token>`."})
 		}
 		return &caller{}, nil
 	}

@@ -60,7 +60,16 @@ func (s *Server) extensionSocket(ctx *fasthttp.RequestCtx) {
 	}
 	req := upgradeRequest(ctx)
 	ctx.HijackSetNoResponse(true)
-	ctx.Hijack(func(c net.Conn) { s.serveExtension(c, req, id) })
+	ctx.Hijack(func(c net.Conn) { s.serveExtension(c, req, id, ownEnd(c.LocalAddr())) })
+}
+
+// ownEnd is buddi's end of a socket as host:port ("127.0.0.1:7777",
+// "[::1]:7777"): what the extension dialled, unless something relayed it.
+func ownEnd(a net.Addr) string {
+	if ap, err := netip.ParseAddrPort(a.String()); err == nil {
+		return netip.AddrPortFrom(ap.Addr().Unmap().WithZone(""), ap.Port()).String()
+	}
+	return a.String()
 }
 
 // checkExtension admits the upgrade and returns the extension id of its Origin.
@@ -107,7 +116,7 @@ var _ messages.ExtensionWire = (*extSocket)(nil)
 
 const extKey = "ext"
 
-func (s *Server) serveExtension(c net.Conn, req *http.Request, id string) {
+func (s *Server) serveExtension(c net.Conn, req *http.Request, id, addr string) {
 	conn, err := s.extUp.UpgradeFromConn(c, bufio.NewReader(c), req)
 	if err != nil {
 		s.cfg.Log.Debug("extension socket upgrade failed", "err", err)
@@ -121,7 +130,7 @@ func (s *Server) serveExtension(c net.Conn, req *http.Request, id string) {
 		x.write()
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), extOpenWait)
-	r := s.cfg.Actors.Owner(ctx, &messages.ExtensionOpen{ExtensionID: id, Wire: x})
+	r := s.cfg.Actors.Owner(ctx, &messages.ExtensionOpen{ExtensionID: id, Addr: addr, Wire: x})
 	cancel()
 	opened, ok := r.Result.(*messages.ExtensionOpened)
 	if r.Error != nil || !ok {

@@ -93,7 +93,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Metrics = metrics.New()
 	}
 	if cfg.Limiter == nil {
-		cfg.Limiter = limit.New(limit.Config{})
+		cfg.Limiter = limit.New(limit.Config{Local: []string{SignInLimitPrefix, OwnerLimitPrefix}})
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

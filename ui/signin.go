@@ -11,6 +11,26 @@ import (
 	"github.com/buddi-dev/buddi/secret"
 )
 
+// Keys of the limiter: failed sign-ins and failed owner tokens count per
+// source address only, never against the install, so nobody's failures
+// can make the owner wait (and a valid credential is never limited).
+const (
+	SignInLimitPrefix = "signin:"
+	OwnerLimitPrefix  = "owner:"
+)
+
+// failed counts a failed credential from ctx's address under prefix and
+// returns why: e, or, past the source's tries, that it must wait.
+func (s *Server) failed(ctx *fasthttp.RequestCtx, prefix string, e *messages.Error) *messages.Error {
+	key := prefix + ctx.RemoteIP().String()
+	if ok, wait := s.cfg.Limiter.Allow(key); !ok {
+		return messages.Errorf(messages.CodeTooManyAttempts,
+			"Too many failed attempts from this address; wait %d seconds. A valid sign-in link from `buddi open`, or the owner token, works at once.", int(wait.Seconds())+1)
+	}
+	s.cfg.Limiter.Fail(key)
+	return e
+}
+
 // deviceTTL is how long a sign-in lasts.
 const deviceTTL = 30 * 24 * time.Hour
 
@@ -49,17 +69,12 @@ func (s *Server) session(ctx *fasthttp.RequestCtx, path string) {
 	}
 }
 
-// signIn spends a one-time link's token for a session cookie. Failures
-// count against the shared limiter, per address and for the install.
+// signIn spends a one-time link's token for a session cookie. A valid
+// link always signs in; only failures are counted, per address, and a
+// source past its tries is told to wait without its token being looked at.
 func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
 	if e := s.checkPage(ctx); e != nil {
 		writeError(ctx, e)
-		return
-	}
-	key := "signin:" + ctx.RemoteIP().String()
-	if ok, wait := s.cfg.Limiter.Allow(key); !ok {
-		writeError(ctx, messages.Errorf(messages.CodeTooManyAttempts,
-			"Too many failed sign-ins; wait %d seconds, then open a fresh link from `buddi open`.", int(wait.Seconds())+1))
 		return
 	}
 	b, e := messages.DecodeOwnerBody(ctx.PostBody())
@@ -68,9 +83,8 @@ func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	if b.Token == "" || len(b.Token) > 200 || !s.links.spend(b.Token) {
-		s.cfg.Limiter.Fail(key)
-		writeError(ctx, &messages.Error{Code: messages.CodeSignInExpired,
-			Message: "This sign-in link is not valid: it was used already, has expired or is incomplete; run `buddi open` on the computer buddi runs on for a new one."})
+		writeError(ctx, s.failed(ctx, SignInLimitPrefix, &messages.Error{Code: messages.CodeSignInExpired,
+			Message: "This sign-in link is not valid: it was used already, has expired or is incomplete; run `buddi open` on the computer buddi runs on for a new one."}))
 		return
 	}
 	cookie := secret.New("bd_")

@@ -68,16 +68,25 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		a.cfg.Bus.Publish(&messages.ApprovalRequested{Request: *v.Asked})
 	}
 	if v.Refusal != nil {
-		if v.Refusal.Code == messages.CodeAirGap {
-			ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
-				Action: "navigate", URL: v.URL, Code: string(v.Refusal.Code), At: a.cfg.Now()})
-			v.Refusal = messages.AirGapWayBack(v.Refusal, a.surfaceOf(m.Conversation).Over(m.Surface))
-		}
-		ctx.Respond(messages.FailWith(v.Refusal))
+		ctx.Respond(messages.FailWith(a.siteRefused(ctx, m, ag, v.URL, v.Refusal)))
 		return
 	}
 	ctx.RequestWithCustomSender(e2.pid, &messages.AgentCall{Call: m, Agent: ag.Name, SitesApproved: true,
 		AppOnce: a.appOnce(m.Conversation, m.Act)}, ctx.Sender())
+}
+
+// siteRefused records a refusal of the URL rules that is kept (air-gap's,
+// a secret in the URL), at the agent's refusal rate, and returns what the
+// agent is told.
+func (a *Actor) siteRefused(ctx actor.Context, m *messages.ToolCall, ag ledger.Agent, url string, e *messages.Error) *messages.Error {
+	if messages.RecordedRefusal(e.Code) && a.cfg.Limits.Refusal(ag.ID) {
+		ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
+			Action: "navigate", URL: url, Code: string(e.Code), At: a.cfg.Now()})
+	}
+	if e.Code == messages.CodeAirGap {
+		return messages.AirGapWayBack(e, a.surfaceOf(m.Conversation).Over(m.Surface))
+	}
+	return e
 }
 
 // status answers browser.status without a session, off the mailbox: the

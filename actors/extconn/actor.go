@@ -12,12 +12,16 @@ import (
 
 // Actor is the extension connection: the pairing and the live conn.
 type Actor struct {
-	cfg     Config
-	rec     *extension.Record // nil when no extension is paired
-	live    *actor.PID
-	conns   map[string]*actor.PID // every conn, by its PID's id
-	pairing *pairing
-	timer   *time.Timer
+	cfg   Config
+	rec   *extension.Record // nil when no extension is paired
+	live  *actor.PID
+	conns map[string]*actor.PID // every conn, by its PID's id
+	// pairings are the codes showing, by their conn's PID id: several may
+	// show at once, and a new one never displaces another. wrong counts
+	// the owner's wrong codes since one was last spent or right.
+	pairings map[string]*pairing
+	wrong    int
+	timer    *time.Timer
 	// listeners hear the live conn's events, and Dropped when it goes.
 	listeners map[int64]func(*messages.ExtEvent)
 	nextID    int64
@@ -30,7 +34,6 @@ type pairing struct {
 	build   string
 	code    string
 	expires time.Time
-	wrong   int
 }
 
 // Props returns the connection actor's props. Conns that panic are
@@ -38,7 +41,8 @@ type pairing struct {
 func Props(cfg Config) *actor.Props {
 	cfg = cfg.withDefaults()
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Actor{cfg: cfg, conns: map[string]*actor.PID{}, listeners: map[int64]func(*messages.ExtEvent){}}
+		return &Actor{cfg: cfg, conns: map[string]*actor.PID{}, pairings: map[string]*pairing{},
+			listeners: map[int64]func(*messages.ExtEvent){}}
 	},
 		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
 }
@@ -59,9 +63,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		a.terminated(m.Who)
 	case *tick:
-		if p := a.pairing; p != nil && !a.cfg.Now().Before(p.expires) {
-			a.pairing = nil
-		}
+		a.expire()
 		a.arm(ctx)
 	case *Send:
 		a.send(ctx, m)
@@ -137,7 +139,7 @@ func (a *Actor) load() {
 
 // open spawns the conn of one upgraded socket.
 func (a *Actor) open(ctx actor.Context, m *messages.ExtensionOpen) {
-	proving := len(a.conns)
+	proving := len(a.conns) - len(a.pairings)
 	if a.live != nil {
 		proving--
 	}
@@ -146,7 +148,7 @@ func (a *Actor) open(ctx actor.Context, m *messages.ExtensionOpen) {
 			"Too many connections of the extension are proving themselves at once; try again in a few seconds.")))
 		return
 	}
-	pid := ctx.Spawn(connProps(a.cfg, m.ExtensionID, m.Wire))
+	pid := ctx.Spawn(connProps(a.cfg, m.ExtensionID, m.Addr, m.Wire))
 	a.conns[pid.Id] = pid
 	ctx.Respond(&messages.OwnerReply{Result: &messages.ExtensionOpened{Link: &link{sys: ctx.ActorSystem(), conn: pid}}})
 }
@@ -165,9 +167,7 @@ func (a *Actor) terminated(who *actor.PID) {
 		a.live = nil
 		a.tell(&messages.ExtEvent{Type: messages.ExtEventType, Name: Dropped})
 	}
-	if a.pairing != nil && a.pairing.conn.Equal(who) {
-		a.pairing = nil
-	}
+	delete(a.pairings, who.Id)
 }
 
 // send passes a command to the live conn, keeping its sender.
@@ -189,8 +189,11 @@ func (a *Actor) view() *messages.ExtensionView {
 	if r := a.rec; r != nil {
 		v.Paired, v.ID, v.Build, v.PairedAt, v.LastSeen = true, r.ID, r.Build, r.PairedAt, r.LastSeen
 	}
-	if p := a.pairing; p != nil && a.cfg.Now().Before(p.expires) {
-		v.Pairing = p.id
+	var newest time.Time
+	for _, p := range a.pairings {
+		if a.cfg.Now().Before(p.expires) && p.expires.After(newest) {
+			v.Pairing, newest = p.id, p.expires
+		}
 	}
 	return v
 }

@@ -32,6 +32,7 @@ type Limits struct {
 	CodeTries   int
 	HelloWait   time.Duration
 	Pending     int           // connections still proving themselves at once
+	Pairing     int           // connections showing a code at once
 	Queue       int           // commands waiting behind an abandon
 	Tick        time.Duration // how often the limits are looked at
 }
@@ -69,6 +70,7 @@ func (c Config) withDefaults() Config {
 	defInt(&l.MissedPings, messages.ExtMissedPings)
 	defInt(&l.CodeTries, messages.ExtCodeTries)
 	defInt(&l.Pending, messages.ExtMaxConnected)
+	defInt(&l.Pairing, messages.ExtMaxPairing)
 	defInt(&l.Queue, 64)
 	return c
 }

@@ -1,10 +1,8 @@
 package extconn
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -24,8 +22,8 @@ type conn struct {
 	timer    *time.Timer
 	closed   bool
 
-	since time.Time // when the current step began (hello, or the code's life)
-	nonce []byte
+	since time.Time  // when the current step began (hello, or the code's life)
+	over  transcript // what this connection's proofs cover
 	build string
 	asked bool // a hello was passed on; its answer is awaited
 
@@ -42,9 +40,10 @@ type conn struct {
 // waits (its socket stops being read) rather than growing it.
 const connMailbox = 256
 
-func connProps(cfg Config, id string, wire messages.ExtensionWire) *actor.Props {
+func connProps(cfg Config, id, addr string, wire messages.ExtensionWire) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		c := &conn{cfg: cfg, id: id, wire: wire, behavior: actor.NewBehavior(), since: cfg.Now()}
+		c := &conn{cfg: cfg, id: id, wire: wire, behavior: actor.NewBehavior(), since: cfg.Now(),
+			over: transcript{addr: addr, id: id}}
 		c.cmds.init()
 		c.behavior.Become(c.hello)
 		return c
@@ -113,13 +112,15 @@ func (c *conn) hello(ctx actor.Context) {
 			c.outOfOrder(ctx, m.in, "a hello")
 			return
 		}
-		c.nonce, _ = base64.StdEncoding.DecodeString(h.Nonce)
+		c.over.ext, _ = base64.StdEncoding.DecodeString(h.Nonce)
 		c.build, c.asked = h.Build, true
 		ctx.Request(ctx.Parent(), &helloFrom{id: c.id, hello: h})
 	case *prove:
 		c.asked = false
+		c.over.buddi = newNonce()
 		c.behavior.Become(c.proved)
-		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: sign(m.hash, c.nonce)})
+		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: base64.StdEncoding.EncodeToString(c.over.mac(m.hash, messages.ExtProverBuddi)),
+			Nonce: base64.StdEncoding.EncodeToString(c.over.buddi), Addr: c.over.addr})
 	case *showCode:
 		c.asked = false
 		c.pingAt, c.missed = c.cfg.Now(), 0
@@ -143,7 +144,7 @@ func (c *conn) pairing(ctx actor.Context) {
 	case *showCode: // the code was spent: a new one
 		c.showCode(m)
 	case *paired:
-		c.since, c.nonce = c.cfg.Now(), nil
+		c.since, c.over.ext, c.over.buddi = c.cfg.Now(), nil, nil
 		c.behavior.Become(c.hello)
 		c.send(&messages.ExtOut{Type: messages.ExtPairedType, Token: m.token, Buddi: c.cfg.Name})
 	case *inMsg:
@@ -172,7 +173,8 @@ func (c *conn) proved(ctx actor.Context) {
 			return
 		}
 		c.asked = true
-		ctx.Request(ctx.Parent(), &tokenFrom{id: c.id, token: t.Token, build: c.build})
+		mac, _ := base64.StdEncoding.DecodeString(t.Proof)
+		ctx.Request(ctx.Parent(), &tokenFrom{id: c.id, token: t.Token, build: c.build, mac: mac, over: c.over})
 	case *accepted:
 		c.asked = false
 		c.pingAt, c.missed, c.cmds.live = c.cfg.Now(), 0, true
@@ -183,12 +185,16 @@ func (c *conn) proved(ctx actor.Context) {
 
 func (c *conn) ready() bool { return c.cmds.live }
 
-// sign is the proof: the nonce's HMAC-SHA-256 keyed by the token's hash.
-func sign(hash string, nonce []byte) string {
-	key, _ := hex.DecodeString(hash)
-	mac := hmac.New(sha256.New, key)
-	mac.Write(nonce)
-	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
+// mac is prover's proof over this connection, keyed by the token's hash.
+func (t transcript) mac(hash, prover string) []byte {
+	return messages.ExtProof(hash, prover, t.addr, t.id, t.ext, t.buddi)
+}
+
+// newNonce is buddi's nonce of one connection: 32 random bytes.
+func newNonce() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return b
 }
 
 // ping sends a data ping when one is due; false when the connection closed

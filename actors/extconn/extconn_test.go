@@ -1,6 +1,10 @@
 package extconn_test
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -43,7 +47,7 @@ func TestACommandReachesOnlyTheProvenConnection(t *testing.T) {
 	// gets nothing; the live one gets the command.
 	second := b.open(t, idA)
 	second.hello(false)
-	second.expect(messages.ExtProofType)
+	proof := second.expect(messages.ExtProofType)
 	f := b.call("tabs.count")
 	cmd := a.expect(messages.ExtCommandType)
 	if cmd.Method != "tabs.count" || cmd.ID <= 0 || string(cmd.Params) != `{"x":1}` {
@@ -55,7 +59,7 @@ func TestACommandReachesOnlyTheProvenConnection(t *testing.T) {
 	}
 	second.expectQuiet()
 	// Once it sends the token it replaces the first, which is closed.
-	second.msg(&messages.ExtToken{Type: "token", Token: token})
+	second.msg(second.answer(token, proof))
 	second.expect(messages.ExtReadyType)
 	a.expectClosed(messages.CodeExtRefused)
 	f = b.call("tabs.count")
@@ -67,49 +71,77 @@ func TestACommandReachesOnlyTheProvenConnection(t *testing.T) {
 }
 
 func TestHandshakeRefusals(t *testing.T) {
+	zeros := base64.StdEncoding.EncodeToString(make([]byte, 32))
 	for name, tc := range map[string]struct {
 		paired bool
-		do     func(e *ext)
+		do     func(e *ext, token string)
 		code   messages.Code
 	}{
-		"token before hello": {true, func(e *ext) {
-			e.msg(&messages.ExtToken{Type: "token", Token: "bx_" + strings.Repeat("0", 64)})
+		"token before hello": {true, func(e *ext, _ string) {
+			e.msg(&messages.ExtToken{Type: "token", Token: "bx_" + strings.Repeat("0", 64), Proof: zeros})
 		}, messages.CodeExtRefused},
-		"reply before proof": {true, func(e *ext) {
+		"reply before proof": {true, func(e *ext, _ string) {
 			e.msg(&messages.ExtReply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
 		}, messages.CodeExtRefused},
-		"reply after the proof, before the token": {true, func(e *ext) {
+		"reply after the proof, before the token": {true, func(e *ext, _ string) {
 			e.hello(false)
 			e.expect(messages.ExtProofType)
 			e.msg(&messages.ExtReply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
 		}, messages.CodeExtRefused},
-		"wrong token": {true, func(e *ext) {
+		"wrong token": {true, func(e *ext, _ string) {
+			e.hello(false)
+			e.msg(e.answer("bx_"+strings.Repeat("0", 64), e.expect(messages.ExtProofType)))
+		}, messages.CodeExtRefused},
+		"right token, no proof": {true, func(e *ext, token string) {
 			e.hello(false)
 			e.expect(messages.ExtProofType)
-			e.msg(&messages.ExtToken{Type: "token", Token: "bx_" + strings.Repeat("0", 64)})
+			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: zeros})
 		}, messages.CodeExtRefused},
-		"bad nonce": {true, func(e *ext) { e.raw(`{"type":"hello","nonce":"c2hvcnQ=","build":"1.0.0.0"}`) }, messages.CodeBadMessage},
-		"malformed": {true, func(e *ext) { e.raw(`{"type":"hello",`) }, messages.CodeBadMessage},
-		"unknown field": {true, func(e *ext) {
+		"right token, proof through a relay at another address": {true, func(e *ext, token string) {
+			e.hello(false)
+			p := e.expect(messages.ExtProofType)
+			theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
+			mac := messages.ExtProof(secret.Hash(token), messages.ExtProverExtension, "127.0.0.1:7778", e.id, e.nonce, theirs)
+			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)})
+		}, messages.CodeExtRefused},
+		"right token, proof over another of buddi's nonces": {true, func(e *ext, token string) {
+			e.hello(false)
+			p := e.expect(messages.ExtProofType)
+			p.Nonce = zeros
+			e.msg(e.answer(token, p))
+		}, messages.CodeExtRefused},
+		"right token, buddi's own proof sent back": {true, func(e *ext, token string) {
+			e.hello(false)
+			p := e.expect(messages.ExtProofType)
+			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: p.Sig})
+		}, messages.CodeExtRefused},
+		"bad nonce": {true, func(e *ext, _ string) { e.raw(`{"type":"hello","nonce":"c2hvcnQ=","build":"1.0.0.0"}`) }, messages.CodeBadMessage},
+		"malformed": {true, func(e *ext, _ string) { e.raw(`{"type":"hello",`) }, messages.CodeBadMessage},
+		"unknown field": {true, func(e *ext, _ string) {
 			e.raw(`{"type":"pong","seq":1,"token":"x"}`)
 		}, messages.CodeBadMessage},
-		"oversized": {true, func(e *ext) {
+		"oversized": {true, func(e *ext, _ string) {
 			e.raw(`{"type":"reply","id":1,"result":"` + strings.Repeat("a", messages.ExtMaxMessage) + `"}`)
 		}, messages.CodeBadMessage},
-		"hello twice":     {true, func(e *ext) { e.hello(false); e.expect(messages.ExtProofType); e.hello(false) }, messages.CodeExtRefused},
-		"unpaired hello":  {false, func(e *ext) { e.hello(false) }, messages.CodeNotPaired},
-		"silent too long": {false, func(e *ext) { e.b.clock.Advance(messages.ExtHelloWait) }, messages.CodeExtRefused},
+		"hello twice": {true, func(e *ext, _ string) {
+			e.hello(false)
+			e.expect(messages.ExtProofType)
+			e.hello(false)
+		}, messages.CodeExtRefused},
+		"unpaired hello":  {false, func(e *ext, _ string) { e.hello(false) }, messages.CodeNotPaired},
+		"silent too long": {false, func(e *ext, _ string) { e.b.clock.Advance(messages.ExtHelloWait) }, messages.CodeExtRefused},
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := start(t)
+			var token string
 			if tc.paired {
-				b.pair(t, idA)
+				_, token = b.pair(t, idA)
 			}
 			e := b.open(t, idA)
-			tc.do(e)
+			tc.do(e, token)
 			e.expectClosed(tc.code)
-			if tc.paired && b.view(t).ID != idA {
-				t.Fatal("a refused connection changed the pairing")
+			if v := b.view(t); tc.paired && (v.ID != idA || !v.Connected) {
+				t.Fatalf("a refused connection changed the pairing or dropped the live one: %+v", v)
 			}
 		})
 	}
@@ -285,4 +317,107 @@ func TestTheRecordSurvivesARestart(t *testing.T) {
 	if v := b2.view(t); !v.Connected || v.LastSeen.Before(time.Unix(1_000_000, 0)) {
 		t.Fatalf("after restart: %+v", v)
 	}
+}
+
+// Anyone on this computer can say hello as the extension (its id and its
+// Origin are public): such a hello gets a proof over buddi's own nonce as
+// well as its own, the address and the id, never a signature over the
+// nonce it chose alone, and that proof verifies nowhere else.
+func TestBuddisProofIsOverBothNoncesTheAddressAndTheID(t *testing.T) {
+	b := start(t)
+	_, token := b.pair(t, idA)
+	hash := secret.Hash(token)
+	impostor := b.open(t, idA)
+	impostor.hello(false)
+	p := impostor.expect(messages.ExtProofType)
+	sig, _ := base64.StdEncoding.DecodeString(p.Sig)
+	ours, err := base64.StdEncoding.DecodeString(p.Nonce)
+	if err != nil || len(ours) != 32 || p.Addr != addr {
+		t.Fatalf("the proof's nonce %q and address %q", p.Nonce, p.Addr)
+	}
+	if !impostor.verify(token, p) {
+		t.Fatal("the proof does not verify over the connection it was made for")
+	}
+	for name, other := range map[string][]byte{
+		"over the chosen nonce alone":   hmacOf(hash, impostor.nonce),
+		"through a relay elsewhere":     messages.ExtProof(hash, messages.ExtProverBuddi, "127.0.0.1:7778", idA, impostor.nonce, ours),
+		"for another copy":              messages.ExtProof(hash, messages.ExtProverBuddi, addr, idB, impostor.nonce, ours),
+		"as the extension's own proof":  messages.ExtProof(hash, messages.ExtProverExtension, addr, idA, impostor.nonce, ours),
+		"with the nonces the other way": messages.ExtProof(hash, messages.ExtProverBuddi, addr, idA, ours, impostor.nonce),
+	} {
+		if hmac.Equal(sig, other) {
+			t.Errorf("buddi's proof equals one %s", name)
+		}
+	}
+	again := b.open(t, idA)
+	again.nonce = impostor.nonce
+	again.msg(&messages.ExtHello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(again.nonce), Build: "0.1.0.0"})
+	if q := again.expect(messages.ExtProofType); q.Sig == p.Sig || q.Nonce == p.Nonce {
+		t.Fatal("the same chosen nonce got the same proof twice")
+	}
+}
+
+// A hello asking to pair gets a code of its own and displaces nothing:
+// not the live connection, not the pairing, not another code showing.
+// Only the code the owner types pairs, and the others then close.
+func TestAPairingHelloDisplacesNothing(t *testing.T) {
+	b := start(t)
+	live, _ := b.pair(t, idA)
+	impostor := b.open(t, idA)
+	impostor.hello(true)
+	bad := impostor.expect(messages.ExtCodeType).Code
+	f := b.call("tabs.count")
+	cmd := live.expect(messages.ExtCommandType)
+	live.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`1`)})
+	if r := replyOf(t, f); r.Err != nil {
+		t.Fatalf("the live connection stopped answering: %+v", r.Err)
+	}
+	if v := b.view(t); !v.Paired || !v.Connected || v.ID != idA {
+		t.Fatalf("a pairing hello changed the pairing: %+v", v)
+	}
+	owners := b.open(t, idA)
+	owners.hello(true)
+	good := owners.expect(messages.ExtCodeType).Code
+	late := b.open(t, idA)
+	late.hello(true)
+	if c := late.expect(messages.ExtCodeType).Code; c == good || c == bad {
+		t.Fatalf("two connections show the same code %s", c)
+	}
+	owners.expectQuiet() // still showing its code
+	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: good}); r.Error != nil {
+		t.Fatalf("the code the owner saw: %+v", r.Error)
+	}
+	owners.expect(messages.ExtPairedType)
+	impostor.expectClosed(messages.CodeExtRefused)
+	late.expectClosed(messages.CodeExtRefused)
+	live.expectClosed(messages.CodeNotPaired)
+}
+
+// At most messages.ExtMaxPairing codes show at once; one more is refused
+// with a sentence, and the codes showing still pair.
+func TestCodesShowingAreBounded(t *testing.T) {
+	b := start(t)
+	var first string
+	for i := range messages.ExtMaxPairing {
+		e := b.open(t, idA)
+		e.hello(true)
+		if c := e.expect(messages.ExtCodeType).Code; i == 0 {
+			first = c
+		}
+	}
+	over := b.open(t, idA)
+	over.hello(true)
+	over.expectClosed(messages.CodeExtRefused)
+	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: first}); r.Error != nil {
+		t.Fatalf("the first code after the bound: %+v", r.Error)
+	}
+}
+
+// hmacOf is the proof of buddi before it covered the connection: the
+// nonce alone, keyed by the token's hash.
+func hmacOf(hash string, nonce []byte) []byte {
+	key, _ := hex.DecodeString(hash)
+	m := hmac.New(sha256.New, key)
+	m.Write(nonce)
+	return m.Sum(nil)
 }

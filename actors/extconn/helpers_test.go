@@ -3,7 +3,6 @@ package extconn_test
 import (
 	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"sync"
@@ -15,11 +14,14 @@ import (
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
 )
 
 const (
 	idA = "aaaabbbbccccddddeeeeffffgggghhhh"
 	idB = "ppppoooonnnnmmmmllllkkkkjjjjiiii"
+	// addr is buddi's end of every socket here, and what the extension dialled.
+	addr = "127.0.0.1:7777"
 )
 
 // buddi is the connection actor on a fake clock, in a temp data dir.
@@ -62,17 +64,18 @@ type ext struct {
 	b     *buddi
 	w     *wire
 	link  messages.ExtensionLink
+	id    string
 	nonce []byte
 }
 
 func (b *buddi) open(t testing.TB, id string) *ext {
 	t.Helper()
 	w := &wire{out: make(chan *messages.ExtOut, 64), closed: make(chan *messages.Error, 1)}
-	r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.ExtensionOpen{ExtensionID: id, Wire: w})
+	r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.ExtensionOpen{ExtensionID: id, Addr: addr, Wire: w})
 	if r.Error != nil {
 		t.Fatalf("open refused: %+v", r.Error)
 	}
-	return &ext{t: t, b: b, w: w, link: r.Result.(*messages.ExtensionOpened).Link}
+	return &ext{t: t, b: b, w: w, id: id, link: r.Result.(*messages.ExtensionOpened).Link}
 }
 
 // raw passes bytes as the surface would: decoded, or reported bad.
@@ -169,19 +172,29 @@ func (e *ext) proveWith(token string) {
 	e.t.Helper()
 	e.hello(false)
 	p := e.expect(messages.ExtProofType)
-	if !verify(token, e.nonce, p.Sig) {
+	if !e.verify(token, p) {
 		e.t.Fatal("buddi's proof does not match the token")
 	}
-	e.msg(&messages.ExtToken{Type: "token", Token: token})
+	e.msg(e.answer(token, p))
 	e.expect(messages.ExtReadyType)
 }
 
-func verify(token string, nonce []byte, sig string) bool {
-	key := sha256.Sum256([]byte(token))
-	mac := hmac.New(sha256.New, key[:])
-	mac.Write(nonce)
-	got, err := base64.StdEncoding.DecodeString(sig)
-	return err == nil && hmac.Equal(got, mac.Sum(nil))
+// verify checks buddi's proof as the extension does: with its token, the
+// address it dialled, its id and both nonces.
+func (e *ext) verify(token string, p *messages.ExtOut) bool {
+	theirs, err := base64.StdEncoding.DecodeString(p.Nonce)
+	if err != nil || p.Addr != addr {
+		return false
+	}
+	got, err := base64.StdEncoding.DecodeString(p.Sig)
+	return err == nil && hmac.Equal(got, messages.ExtProof(secret.Hash(token), messages.ExtProverBuddi, addr, e.id, e.nonce, theirs))
+}
+
+// answer is the extension's token with its proof over this connection.
+func (e *ext) answer(token string, p *messages.ExtOut) *messages.ExtToken {
+	theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
+	mac := messages.ExtProof(secret.Hash(token), messages.ExtProverExtension, addr, e.id, e.nonce, theirs)
+	return &messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)}
 }
 
 // pair pairs a new connection of id and returns it (ready) and its token.

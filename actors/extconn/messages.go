@@ -24,6 +24,8 @@ type (
 		id    string
 		token string
 		build string
+		mac   []byte     // the extension's proof
+		over  transcript // what it must be over
 	}
 	forgetFrom struct{}
 	eventFrom  struct {
@@ -31,6 +33,13 @@ type (
 		ev   *messages.ExtEvent
 	}
 	closing struct{ conn *actor.PID } // the conn closed its socket
+
+	// transcript is what both sides' proofs of one connection cover.
+	transcript struct {
+		addr       string // buddi's end of the socket
+		id         string // the extension's id
+		ext, buddi []byte // the two nonces
+	}
 
 	// Actor → conn
 	prove    struct{ hash string }

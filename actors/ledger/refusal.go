@@ -18,10 +18,12 @@ var refusalSeq atomic.Uint64
 const MaxRefusalText = 1024
 
 // Bounded returns r with each text cut to MaxRefusalText bytes (on a rune
-// boundary, an ellipsis marking the cut). Every writer of the record
+// boundary, an ellipsis marking the cut), and the URL of a refusal for a
+// secret in it cut to its site. Every writer of the record
 // stores r.Bounded(): the session's refusals, and through RecordRefusal the
 // controller's and the browser's own.
 func (r Refusal) Bounded() Refusal {
+	r.URL = messages.Recorded(messages.Code(r.Code), r.URL) // never the secret a refused URL carried
 	for _, s := range []*string{&r.Conversation, &r.Agent, &r.Action, &r.URL, &r.Code} {
 		*s = messages.Clip(*s, MaxRefusalText)
 	}
@@ -44,16 +46,23 @@ func RecordRefusal(ctx actor.SenderContext, ledger *actor.PID, r Refusal) {
 
 // BrowserRefusals is the hook a browser driver tells the refusals it made
 // itself (a redirect hop, a link a click followed, a history step, a
-// popup, a frame; Config.OnRefused): the air-gap ones go to the record at
-// pid, with the conversation's agent as agentOf names it. The session
-// records the refusals it decides before dispatch; between the two, every
-// air-gap refusal is in the record.
-func BrowserRefusals(ctx actor.SenderContext, pid *actor.PID, agentOf func(conv string) string) func(conv, url string, err error) {
+// popup, a frame; Config.OnRefused): those the record keeps (air-gap, a
+// secret in a URL) go to the record at pid, for the agent admit names.
+// admit says false when the conversation's session ended or its agent's
+// refusals are past their rate (a page refused in a loop records no faster
+// than the agent's own refusals). The session records the refusals it
+// decides before dispatch; between the two, every such refusal is in the
+// record.
+func BrowserRefusals(ctx actor.SenderContext, pid *actor.PID, admit func(conv string) (agent string, ok bool)) func(conv, url string, err error) {
 	return func(conv, url string, err error) {
-		if messages.CodeOf(err) != messages.CodeAirGap {
+		code := messages.CodeOf(err)
+		if !messages.RecordedRefusal(code) {
 			return
 		}
-		RecordRefusal(ctx, pid, Refusal{Conversation: conv, Agent: agentOf(conv),
-			Action: "browser", URL: url, Code: string(messages.CodeAirGap)})
+		agent, ok := admit(conv)
+		if !ok {
+			return
+		}
+		RecordRefusal(ctx, pid, Refusal{Conversation: conv, Agent: agent, Action: "browser", URL: url, Code: string(code)})
 	}
 }

@@ -151,6 +151,13 @@ func (t *Table) Sessions() messages.SessionList {
 	return out
 }
 
+// Session returns conv's session, or nil when none runs here.
+func (t *Table) Session(conv string) *Session {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.sessions[conv]
+}
+
 // Holds reports whether conv's session runs here.
 func (t *Table) Holds(conv string) bool {
 	t.mu.RLock()

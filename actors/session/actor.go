@@ -26,6 +26,9 @@ type URLPolicy interface {
 	// Preview reports whether raw is one of the owner's preview origins,
 	// which site approval never gates.
 	Preview(raw string) bool
+	// Masked tells of values masked in what the agent read: no URL may
+	// carry one from then on.
+	Masked(values []string)
 }
 
 // Config is what a session needs; Carry must be the same value across the

@@ -32,7 +32,7 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), p.fence("page")),
+		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), a.fenced(&p, "page")),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: o.Tabs,
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
@@ -55,7 +55,7 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	p.title(o.Title)
 	p.tabs(o.Tabs, in.Action == "tab")
 	p.section(in.Action, o.Text)
-	r.Text = p.fence(in.Action)
+	r.Text = a.fenced(&p, in.Action)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}
@@ -84,7 +84,7 @@ func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult
 			r.AuthenticatedUser = messages.AuthenticatedUser
 		}
 	}
-	r.Text = p.fence("script")
+	r.Text = a.fenced(&p, "script")
 	return r
 }
 

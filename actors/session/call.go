@@ -48,7 +48,8 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 
 // refuse answers a call refused before anything reached the page. A
 // targeting refusal counts towards the pause rule and comes with fresh
-// evidence; an air-gap refusal is recorded.
+// evidence; an air-gap refusal, and one of a URL carrying a secret, is
+// recorded.
 func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Error) {
 	in := m.Call.Act
 	switch e.Code {
@@ -56,13 +57,15 @@ func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Err
 		if messages.Spec(in.Action).Mutating {
 			a.targetMiss(ctx)
 		}
-	case messages.CodeAirGap:
+	case messages.CodeAirGap, messages.CodeSecretInURL:
 		url := a.url
 		if in.Action == "navigate" {
 			url = in.URL
 		}
 		a.recordRefusal(ctx, in, url, e)
-		e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface))
+		if e.Code == messages.CodeAirGap {
+			e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface))
+		}
 	}
 	if _, held := a.st.(*paused); held {
 		e.Message += " The session is now paused until the owner resumes access."

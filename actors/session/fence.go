@@ -15,8 +15,12 @@ import (
 // and console text, a script's readings. What is outside the fence is
 // buddi's own: ids, outcomes, URLs, counts, sentences.
 
-// pageText is what one answer read from the page, gathered before fencing.
-type pageText struct{ b strings.Builder }
+// pageText is what one answer read from the page, gathered before fencing,
+// and, once fenced, the values masked in it.
+type pageText struct {
+	b      strings.Builder
+	masked []string
+}
 
 func (p *pageText) title(t string) {
 	if t != "" {
@@ -60,7 +64,19 @@ func (p *pageText) fence(kind string) string {
 	if p.b.Len() == 0 {
 		return ""
 	}
-	return egress.Fence(kind, masked(p.b.String()))
+	text, found := egress.MaskSecrets(p.b.String())
+	p.masked = append(p.masked, found...)
+	return egress.Fence(kind, text)
+}
+
+// fenced is p's fence; the values it masked are told to the URL policy, so
+// that no URL the browser opens may carry one from then on.
+func (a *Actor) fenced(p *pageText, kind string) string {
+	text := p.fence(kind)
+	if len(p.masked) > 0 && a.cfg.Policy != nil {
+		a.cfg.Policy.Masked(p.masked)
+	}
+	return text
 }
 
 // targets binds the observation's refs to elements. Every ref line of the
@@ -117,12 +133,6 @@ func label(t drivers.Target) string {
 		return role
 	}
 	return role + " " + strconv.Quote(oneLine(t.Name))
-}
-
-// masked is page text with what looks like a key or token masked.
-func masked(text string) string {
-	m, _ := egress.MaskSecrets(text)
-	return m
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -76,6 +76,7 @@ type open struct{}
 
 func (open) CheckURL(string, string) error { return nil }
 func (open) CheckInput(string) error       { return nil }
+func (open) Masked([]string)               {}
 func (open) Preview(string) bool           { return false }
 
 func (w *world) act(t *testing.T, in *messages.ActInput) *messages.ToolResult {

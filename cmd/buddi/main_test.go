@@ -116,10 +116,11 @@ func TestOwnerCommandsWithoutDaemon(t *testing.T) {
 
 // serve starts `buddi serve` with the sim driver and waits for /healthz.
 type served struct {
-	cmd  *exec.Cmd
-	addr string
-	dir  string
-	out  *bytes.Buffer
+	cmd    *exec.Cmd
+	addr   string
+	dir    string
+	out    *bytes.Buffer
+	signIn string // serve's second line: how to sign in
 }
 
 func serve(t *testing.T, dir string, env ...string) *served {
@@ -141,11 +142,13 @@ func serveWith(t *testing.T, dir string, flags []string, env ...string) *served 
 	}
 	s := &served{cmd: cmd, addr: addr, dir: dir, out: out}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	said := bufio.NewReader(stdout)
+	line, _ := said.ReadString('\n')
 	if !strings.Contains(line, "buddi is serving at http://"+addr) {
 		t.Fatalf("serve said %q (stderr %q)", line, out.String())
 	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	s.signIn, _ = said.ReadString('\n')
+	go func() { _, _ = io.Copy(io.Discard, said) }()
 	waitHealthy(t, addr)
 	return s
 }

@@ -48,7 +48,7 @@ func serve(e *env, args []string) int {
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
 	d, err := daemon.Start(daemon.Options{Config: f.cfg, Log: log, Version: version,
-		Out: e.stdout, AccessLog: *accessLog})
+		Out: e.stdout, Terminal: isTerminal(e.stdout), AccessLog: *accessLog})
 	if err != nil {
 		return fail(e, "serve", "%s", startProblem(err, f.cfg.DataDir))
 	}

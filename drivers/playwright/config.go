@@ -44,6 +44,10 @@ type Config struct {
 	// refusal), else the code is not_allowed. Its text is the sentence the
 	// agent reads.
 	CheckURL func(raw string) error
+	// OwnerURL, when set, checks instead of CheckURL what a page the owner
+	// drives (pinned for the hand) opens: the owner's own browsing, such as
+	// a sign-in, whose redirects may carry codes an agent's may not.
+	OwnerURL func(raw string) error
 	// OnRefused, when set, is told of every URL CheckURL refused for a
 	// conversation's tabs (navigations, redirect hops, history, popups,
 	// frames), once per refusal, with the error the agent reads.

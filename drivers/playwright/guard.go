@@ -26,12 +26,24 @@ import (
 // open (a navigation, a redirect hop, a popup, a frame) and tells
 // OnRefused of a refusal: every URL the browser is kept from goes through
 // here. Blank pages pass.
-func (ts *Tabs) checkURL(raw string) error {
+func (ts *Tabs) checkURL(raw string) error { return ts.checkWith(ts.d.cfg.CheckURL, raw) }
+
+// checkURL is the check of what t opens: the owner's (OwnerURL) while the
+// owner drives t, else its conversation's.
+func (t *tab) checkURL(raw string) error {
+	if check := t.owner.d.cfg.OwnerURL; check != nil && t.driven.Load() != nil {
+		return t.owner.checkWith(check, raw)
+	}
+	return t.owner.checkURL(raw)
+}
+
+// checkWith runs check on raw and reports a refusal (see checkURL).
+func (ts *Tabs) checkWith(check func(string) error, raw string) error {
 	cfg := &ts.d.cfg
-	if cfg.CheckURL == nil || raw == "" || strings.HasPrefix(raw, "about:") {
+	if check == nil || raw == "" || strings.HasPrefix(raw, "about:") {
 		return nil
 	}
-	err := cfg.CheckURL(raw)
+	err := check(raw)
 	if err == nil {
 		return nil
 	}

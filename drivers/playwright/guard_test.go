@@ -3,6 +3,7 @@ package playwright_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -94,4 +95,36 @@ func TestBlankTargetLinkToRefusedURLSendsNothing(t *testing.T) {
 	if n := s.hit("GET /blocked/new-tab") + s.hit("GET /blocked/after-hop-tab"); n != 0 {
 		t.Fatalf("a refused popup's request reached the server: %s", s.allHits())
 	}
+}
+
+// A page opening windows in a loop gets no more than drivers.MaxTabs tabs
+// for its conversation: the rest close at once. An agent's new tab past
+// the bound is refused with a sentence.
+func TestAConversationHoldsAtMostMaxTabs(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/start", "Start", `<script>
+let n = 0;
+const id = setInterval(() => {
+  window.open('/fine?' + n);
+  if (++n === 20) { clearInterval(id); fetch('/opened-all'); }
+}, 50);
+</script>`)
+	s.page("/fine", "Fine", `fine`)
+	s.page("/opened-all", "Done", `done`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/start")
+	end := time.Now().Add(2 * time.Minute) // a background tab's timers are slowed
+	for s.hit("GET /opened-all") == 0 {
+		if time.Now().After(end) {
+			t.Fatalf("the page did not open its 20 windows: %s", s.allHits())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.TabAction, TabOp: "list"})
+	if len(out.Tabs) != drivers.MaxTabs {
+		t.Fatalf("%d tabs after the page opened 20 windows, want the bound, %d", len(out.Tabs), drivers.MaxTabs)
+	}
+	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.TabAction, TabOp: "new"})
+	wantCode(t, err, drivers.CodeTooManyTabs)
 }

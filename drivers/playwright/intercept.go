@@ -7,6 +7,8 @@ import (
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
+
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // gate intercepts every document request of the whole browser through one
@@ -62,7 +64,7 @@ func (g *gate) paused(ev map[string]any) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := g.check(frameID, url); err != nil {
-		g.b.log.Info("navigation blocked", "url", url, "reason", err.Error())
+		g.b.log.Info("navigation blocked", "url", messages.Recorded(messages.CodeOf(err), url), "reason", err.Error())
 		// A tab's own navigation is aborted: the tab keeps its page. Any
 		// other frame (a popup no tab knows yet, a subframe) gets an error
 		// page instead, since Playwright reports a popup only once a first
@@ -94,7 +96,7 @@ func (g *gate) check(frameID, url string) error {
 		return errClosing
 	}
 	if t != nil {
-		return t.owner.checkURL(url)
+		return t.checkURL(url)
 	}
 	if err := g.b.cfg.CheckURL(url); err != nil {
 		return refusal(err)
@@ -209,7 +211,7 @@ func (t *tab) openedWindow(ev map[string]any) {
 	if url == "" || blank(url) {
 		return
 	}
-	if err := t.owner.checkURL(url); err != nil {
+	if err := t.checkURL(url); err != nil {
 		t.nav.block(err)
 		if g := t.b.gate; g != nil {
 			g.openRefused(url)

@@ -33,6 +33,7 @@ func (ts *Tabs) Pin(ctx context.Context) (drivers.Pinned, error) {
 		return nil, t.failed(err, notAnswering)
 	}
 	p := &pinned{t: t, s: s, gone: make(chan struct{})}
+	t.driven.Store(p)
 	s.OnClose(func(pw.CDPSession) {
 		p.end(messages.CodeNotAnswering, "The page you were driving lost its connection to buddi; take over again.")
 	})
@@ -74,11 +75,16 @@ func (p *pinned) end(code messages.Code, msg string) {
 	}
 	p.why = &messages.Error{Code: code, Message: msg}
 	p.sink = nil
+	p.t.driven.CompareAndSwap(p, nil)
 	close(p.gone)
 }
 
 func (p *pinned) navigated(url string) {
-	check := p.t.b.cfg.CheckURL
+	cfg := &p.t.owner.d.cfg
+	check := cfg.CheckURL
+	if cfg.OwnerURL != nil {
+		check = cfg.OwnerURL
+	}
 	if p.done.Load() || check == nil || blank(url) {
 		return
 	}
@@ -185,6 +191,7 @@ func (p *pinned) Unpin() {
 	if p.done.Swap(true) {
 		return
 	}
+	p.t.driven.CompareAndSwap(p, nil)
 	p.mu.Lock()
 	p.epoch++
 	p.sink = nil

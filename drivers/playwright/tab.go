@@ -27,7 +27,8 @@ type tab struct {
 	// release, a refused popup, the watchdog), before it does: a page
 	// closed any other way may be its browser dying.
 	closing atomic.Bool
-	watch   watch // the watchdog's view of the page (watchdog.go)
+	watch   watch                  // the watchdog's view of the page (watchdog.go)
+	driven  atomic.Pointer[pinned] // the pin of the owner's hand, while one holds the tab
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}

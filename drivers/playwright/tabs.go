@@ -3,6 +3,7 @@ package playwright
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -149,6 +150,18 @@ func (ts *Tabs) Interrupt() {
 	wg.Wait()
 }
 
+// tooManyTabs is the refusal of a tab past drivers.MaxTabs.
+func tooManyTabs() error {
+	return fail(drivers.CodeTooManyTabs, nil, fmt.Sprintf("This conversation already has %d tabs, the most it may hold; close one (the tab action, op close) before opening another.", drivers.MaxTabs))
+}
+
+// full reports whether the conversation holds drivers.MaxTabs tabs.
+func (ts *Tabs) full() bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.tabs) >= drivers.MaxTabs
+}
+
 // openTab opens a blank page for the conversation and makes it active.
 func (ts *Tabs) openTab(ctx context.Context) (*tab, error) {
 	return ts.openTabAs(ctx, "")
@@ -156,6 +169,9 @@ func (ts *Tabs) openTab(ctx context.Context) (*tab, error) {
 
 // openTabAs is openTab for a tab called id ("" for the next id).
 func (ts *Tabs) openTabAs(ctx context.Context, id string) (*tab, error) {
+	if ts.full() {
+		return nil, tooManyTabs()
+	}
 	b := ts.browser()
 	p, err := b.newPage(ctx)
 	if err != nil {
@@ -200,6 +216,11 @@ func (ts *Tabs) adopt(b *browser, p pw.Page, popup bool, id string) *tab {
 // is set up: as its popup when allowed, as a refusal when its document was
 // refused.
 func (ts *Tabs) adoptPopup(p pw.Page, opener *tab) {
+	if ts.full() { // a page opening windows in a loop: the newest go at once
+		closeSoon(p)
+		opener.popupRefused(tooManyTabs())
+		return
+	}
 	t := ts.adopt(opener.b, p, true, "")
 	if t == nil {
 		closeSoon(p)

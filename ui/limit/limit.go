@@ -84,6 +84,28 @@ func (l *Limiter) Allow(key string) (ok bool, wait time.Duration) {
 	return true, 0
 }
 
+// Take spends a try of key (and, unless key is local, of the install) when
+// every bucket it counts in has one: a rate, for attempts that cost
+// whether or not they succeed. When one has none, nothing is spent and
+// wait says how long until a try comes back.
+func (l *Limiter) Take(key string) (ok bool, wait time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.cfg.Now()
+	var bs []*bucket
+	for _, k := range l.keys(key) {
+		b := l.bucket(k, now)
+		if b.tries < 1 {
+			return false, time.Duration((1 - b.tries) * float64(l.cfg.Every))
+		}
+		bs = append(bs, b)
+	}
+	for _, b := range bs {
+		b.tries--
+	}
+	return true, 0
+}
+
 // Fail takes a try from key and, unless key is local, from the install.
 func (l *Limiter) Fail(key string) {
 	l.mu.Lock()

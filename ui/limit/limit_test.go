@@ -57,3 +57,27 @@ func TestForgottenKeysStartAfresh(t *testing.T) {
 		t.Fatal("the least recently used key was not forgotten")
 	}
 }
+
+func TestTakeSpendsATryWhetherOrNotTheAttemptFails(t *testing.T) {
+	c := &clock{time.Unix(0, 0)}
+	l := limit.New(limit.Config{Tries: 2, Every: 10 * time.Second, GlobalTries: 1, Local: []string{"mcp:"}, Now: c.now})
+	for i := range 2 {
+		if ok, _ := l.Take("mcp:ada"); !ok {
+			t.Fatalf("take %d was refused within the burst", i+1)
+		}
+	}
+	ok, wait := l.Take("mcp:ada")
+	if ok || wait != 10*time.Second {
+		t.Fatalf("past the burst: ok=%v wait=%v, want refused for 10 s", ok, wait)
+	}
+	if ok, _ := l.Take("mcp:bob"); !ok {
+		t.Fatal("another agent was refused for the first one's rate")
+	}
+	if ok, _ := l.Allow("signin:1.2.3.4"); !ok {
+		t.Fatal("a local key's takes counted against the install")
+	}
+	c.t = c.t.Add(10 * time.Second)
+	if ok, _ := l.Take("mcp:ada"); !ok {
+		t.Fatal("no try came back after the interval")
+	}
+}

@@ -18,11 +18,19 @@
 //
 // Concurrency: the SDK runs each tool call on its own goroutine; a call owns
 // its HTTP request or actor request, bounded by the call's context or
-// deadline. The only shared state is the map from session to generated
-// conversation id, guarded by a mutex and pruned of ended sessions when a
-// new one is added. [Server.Run] owns its session: it returns once the
+// deadline. The shared state is the map from session to generated
+// conversation id and, over HTTP, the map from session to the agent that
+// opened it, each guarded by its own mutex and pruned of the sessions the
+// SDK no longer serves. [Server.Run] owns its session: it returns once the
 // client disconnects or its context ends, after the SDK has closed the
 // session. Sessions over HTTP end when the client deletes them, after
 // [SessionIdle] without a request, or at [Handler.Close], which the daemon
 // calls after its HTTP server stopped.
+//
+// Bounds over HTTP: an agent holds at most [SessionsPerAgent] sessions and
+// all agents [SessionsTotal]; an agent opens [OpenBurst] at once and then
+// one per [OpenEvery]; a session keeps only the protocol version, small
+// capabilities and a clientInfo cut to a few hundred bytes. Past a bound,
+// the initialize is answered with a JSON-RPC error whose message is
+// "<code>: <one sentence>".
 package mcp

@@ -1,6 +1,10 @@
 package mcp
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // Render exposes render to the black-box fuzz test.
 var Render = render
@@ -17,4 +21,15 @@ func Guarded(addr, public, host, origin string) (bool, error) {
 		r.Header.Set("Origin", origin)
 	}
 	return g.check(r) == nil, nil
+}
+
+// ClientInfos lists the clientInfo each live session of h keeps.
+func ClientInfos(h *Handler) []*mcp.Implementation {
+	var out []*mcp.Implementation
+	for ss := range h.srv.mcp.Sessions() {
+		if p := ss.InitializeParams(); p != nil {
+			out = append(out, p.ClientInfo)
+		}
+	}
+	return out
 }

@@ -1,11 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,9 +22,6 @@ import (
 // session over HTTP, as `buddi mcp --conversation` does over stdio.
 const ConversationHeader = "Buddi-Conversation"
 
-// SessionIdle is how long an MCP session over HTTP lives without a request.
-const SessionIdle = 30 * time.Minute
-
 // HTTPConfig configures the streamable HTTP endpoint of `buddi serve`.
 type HTTPConfig struct {
 	Backend      Backend
@@ -33,6 +33,9 @@ type HTTPConfig struct {
 	// description says it, as it is when each session starts (nil: the
 	// description says nothing of it).
 	Reach func() *messages.Reach
+	// Now is the clock of the rate at which an agent opens sessions (nil:
+	// time.Now).
+	Now func() time.Time
 }
 
 // Handler serves MCP over streamable HTTP (the /mcp endpoint). Each request
@@ -42,6 +45,7 @@ type Handler struct {
 	srv   *Server
 	guard guard
 	ids   Backend
+	live  *sessions
 	next  http.Handler
 }
 
@@ -74,7 +78,7 @@ func NewHandler(cfg HTTPConfig) (*Handler, error) {
 		&mcp.StreamableHTTPOptions{JSONResponse: true, SessionTimeout: SessionIdle, Logger: cfg.Log,
 			DisableLocalhostProtection: true})
 	bound := auth.RequireBearerToken(proven, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return &Handler{srv: srv, guard: g, ids: cfg.Backend, next: bound(sdk)}, nil
+	return &Handler{srv: srv, guard: g, ids: cfg.Backend, live: newSessions(srv.mcp, cfg.Now), next: bound(sdk)}, nil
 }
 
 // ServeHTTP checks the request, proves its bearer and hands it to the SDK.
@@ -112,7 +116,43 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, status, e)
 		return
 	}
-	h.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{agent, token})))
+	r = r.WithContext(context.WithValue(r.Context(), identityKey{}, identity{agent, token}))
+	if r.Method == http.MethodPost && r.Header.Get(sessionHeader) == "" {
+		h.open(w, r, agent)
+		return
+	}
+	h.next.ServeHTTP(w, r)
+}
+
+// sessionHeader names the MCP session of a request; a POST without it
+// opens a session.
+const sessionHeader = "Mcp-Session-Id"
+
+// open serves a POST without a session: an initialize opens a session,
+// within the agent's and the install's bounds; anything else is answered
+// by the SDK with a session that ends with the request (a client asking
+// whether buddi serves without sessions, say).
+func (h *Handler) open(w http.ResponseWriter, r *http.Request, agent string) {
+	id, body, initialize, e := readOpen(r)
+	if e != nil {
+		refuseOpen(w, http.StatusRequestEntityTooLarge, id, e)
+		return
+	}
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	if !initialize { // the SDK answers it with a session that ends with the request
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	done, status, e := h.live.reserve(agent)
+	if e != nil {
+		if e.Code == messages.CodeMCPTooFast {
+			w.Header().Set("Retry-After", strconv.Itoa(int(OpenEvery/time.Second)))
+		}
+		refuseOpen(w, status, id, e)
+		return
+	}
+	h.next.ServeHTTP(w, r)
+	done(w.Header().Get(sessionHeader))
 }
 
 // Close ends every MCP session; the daemon calls it once it stopped serving.

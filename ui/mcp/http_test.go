@@ -145,7 +145,12 @@ func TestHTTPTaskAnswerNamesMCPTools(t *testing.T) {
 // post sends one raw initialize request and returns the answer.
 func post(t *testing.T, url string, h map[string]string, host string) (int, http.Header, string) {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	return send(t, url, h, host, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+}
+
+// send posts body with headers h (and Host host, when set).
+func send(t *testing.T, url string, h map[string]string, host, body string) (int, http.Header, string) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 func TestSignInWithTheLinkServePrints(t *testing.T) {
 	var out bytes.Buffer
-	o := start(t, daemon.Options{Out: &out})
+	o := start(t, daemon.Options{Out: &out, Terminal: true})
 	link := regexp.MustCompile(`Sign in to the dashboard: (\S+)`).FindStringSubmatch(out.String())
 	if link == nil {
 		t.Fatalf("serve printed no sign-in link:\n%s", out.String())
