@@ -48,10 +48,10 @@ var tasks = []task{
 	// Three levels of tables of contents.
 	{name: "3-deep: library to urllib.parse", kind: kindLink, start: "/py/index.html",
 		links: []string{"Library Reference", "Internet Protocols and Support", "urllib.parse — Parse URLs into components"},
-		want: "/py/library/urllib.parse.html"},
+		want:  "/py/library/urllib.parse.html"},
 	{name: "3-deep: tutorial to match", kind: kindLink, start: "/py/index.html",
 		links: []string{"Tutorial", "4. More Control Flow Tools", "4.6. match Statements"},
-		want: "/py/tutorial/controlflow.html#match-statements"},
+		want:  "/py/tutorial/controlflow.html#match-statements"},
 
 	// Tables: the answer is a row, with the cells in their columns.
 	{name: "table: long, far down", kind: kindAnswer, start: "/py/library/codecs.html",

@@ -142,7 +142,9 @@ func runDir(b *testing.B) string {
 var unsafeName = regexp.MustCompile(`[^a-z0-9]+`)
 
 // slug is a name as a folder name.
-func slug(s string) string { return strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(s), "-"), "-") }
+func slug(s string) string {
+	return strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
 
 // firstLine returns the first capture of re in text, or "".
 func firstLine(re *regexp.Regexp, text string) string {
