@@ -63,11 +63,13 @@ func (p *pageText) fence(kind string) string {
 	return egress.Fence(kind, masked(p.b.String()))
 }
 
-// targets binds the observation's refs to elements. Every ref line of the
-// tree already names one element by its role and name, so the list spells
-// out only what the tree leaves open: elements that share a role and name
-// with another, counted ("2 of 3") so a repeated label still binds exactly
-// one element, and elements inside a frame, with the frame's number.
+// targets binds the observation's refs to elements where the tree leaves
+// it open. Every ref line of the tree already names one element by its
+// role and name (the tool's description says each ref is one element), so
+// the list spells out only elements that share a role and name with
+// another, counted ("2 of 3") so a repeated label still binds exactly one
+// element, and elements inside a frame, with the frame's number; "" when
+// there are none.
 func targets(tree string, refs map[string]drivers.Target) string {
 	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
@@ -78,8 +80,6 @@ func targets(tree string, refs map[string]drivers.Target) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("Each ref is one element.")
-	head := false
 	seen := map[key]int{}
 	for _, r := range order {
 		t, ok := refs[r]
@@ -91,11 +91,7 @@ func targets(tree string, refs map[string]drivers.Target) string {
 		if n < 2 && t.Frame == 0 {
 			continue
 		}
-		if !head {
-			b.WriteString(" These share a role and name, or sit in a frame:")
-			head = true
-		}
-		b.WriteString("\n- " + r + " " + label(t))
+		b.WriteString("- " + r + " " + label(t))
 		if n > 1 {
 			seen[k]++
 			b.WriteString(" (" + strconv.Itoa(seen[k]) + " of " + strconv.Itoa(n) + ")")
@@ -103,8 +99,8 @@ func targets(tree string, refs map[string]drivers.Target) string {
 		if t.Frame > 0 {
 			b.WriteString(" [frame=" + strconv.Itoa(t.Frame) + "]")
 		}
+		b.WriteByte('\n')
 	}
-	b.WriteByte('\n')
 	return b.String()
 }
 

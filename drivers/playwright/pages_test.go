@@ -24,6 +24,7 @@ func onDocs(t *testing.T, path string) (drivers.Tabs, *site) {
 	docs := browsertest.NewDocs(t).Mux
 	s.mux.Handle("/ref/", docs)
 	s.mux.Handle("/book/", docs)
+	s.mux.Handle("/py/", docs)
 	tabs := openConv(t, sharedDriver(t), t.Name())
 	navigate(t, tabs, s.URL+path)
 	return tabs, s
@@ -196,7 +197,7 @@ func TestSpecFindAndWithin(t *testing.T) {
 		t.Fatalf("the outline does not name the Expressions section:\n%s", obs.Tree)
 	}
 	found := observe(t, tabs, drivers.ObserveOptions{Find: &drivers.Query{Role: "heading", Name: "Method values", Exact: true}})
-	if !strings.Contains(found.Tree, "1 match") || !strings.Contains(found.Tree, `in: heading "Expressions"`) {
+	if !strings.Contains(found.Tree, "1 match") || !strings.Contains(found.Tree, `in: "Expressions" [ref=`) {
 		t.Fatalf("find does not give the match with its place:\n%s", found.Tree)
 	}
 	section := target(t, found, "heading", "Method values")
