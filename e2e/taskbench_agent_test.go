@@ -117,7 +117,7 @@ func (a *agent) reach(ctx context.Context, s *session, role, name, seen string) 
 // default reading, the tool's search, the part around its first match,
 // then the whole page.
 func (a *agent) answer(ctx context.Context, s *session, tk task) (bool, string) {
-	holds := func(text string) bool { return holdsLine(tk.answer, text) }
+	holds := tk.answer.MatchString
 	var found string
 	steps := []func() (string, error){
 		func() (string, error) { return a.t.look(ctx, s) },
@@ -155,7 +155,7 @@ func (a *agent) answer(ctx context.Context, s *session, tk task) (bool, string) 
 	if holds(text) {
 		return true, ""
 	}
-	return false, "no answer holds " + tk.answer.String() + " on one line"
+	return false, "no answer holds " + tk.answer.String()
 }
 
 // searchForm types the words into the site's search box, submits, waits
@@ -182,16 +182,6 @@ func (a *agent) searchForm(ctx context.Context, s *session, base string, tk task
 		return false, err.Error()
 	}
 	return landed(url, base+tk.want)
-}
-
-// holdsLine reports whether one line of text matches re.
-func holdsLine(re *regexp.Regexp, text string) bool {
-	for _, l := range strings.Split(text, "\n") {
-		if re.MatchString(l) {
-			return true
-		}
-	}
-	return false
 }
 
 func landed(url, want string) (bool, string) {

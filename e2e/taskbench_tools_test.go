@@ -235,10 +235,41 @@ func (p *playwrightMCP) ref(text, role, name string) string {
 	if ref := byName(text, role+` "%s"[^\n]*\[ref=([^\]]+)\]`, name); ref != "" {
 		return ref
 	}
-	// A link whose words are in a code element is printed without a
-	// name, its text on a child line.
-	return byName(text, role+` \[ref=([^\]]+)\][^\n]*\n\s*- /url: [^\n]*\n\s*- code \[ref=[^\]]+\]: %s\n`, name)
+	// An element whose words are in elements of their own (code, strong)
+	// is printed without a name, its words on the lines under it.
+	var loose string
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		m := pwUnnamed.FindStringSubmatch(l)
+		if m == nil || m[2] != role {
+			continue
+		}
+		var words []string
+		for _, c := range lines[i+1:] {
+			if indent(c) <= len(m[1]) {
+				break
+			}
+			if w := pwWords.FindStringSubmatch(c); w != nil {
+				words = append(words, strings.Trim(w[1], `"`))
+			}
+		}
+		got := strings.Join(words, " ")
+		if got == name {
+			return m[3]
+		}
+		if loose == "" && strings.Contains(got, name) {
+			loose = m[3]
+		}
+	}
+	return loose
 }
+
+var (
+	pwUnnamed = regexp.MustCompile(`^(\s*)- (\w+) \[ref=([^\]]+)\]`)
+	pwWords   = regexp.MustCompile(`^\s*- (?:text|code|strong|emphasis|generic)(?: \[[^\]]*\])*: (.+)$`)
+)
+
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 
 func (p *playwrightMCP) click(ctx context.Context, s *session, ref, what string) (string, error) {
 	p.fresh = false
