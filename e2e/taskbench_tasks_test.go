@@ -83,8 +83,13 @@ var tasks = []task{
 const answerGap = 200
 
 // answerOf is a test for parts (regular expressions) in order, each at
-// most answerGap characters after the one before.
+// most answerGap characters after the one before. The words of a part may
+// be apart too, a little: a peer writes "long long" as two lines when the
+// page holds each word in an element of its own.
 func answerOf(parts ...string) *regexp.Regexp {
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(p, " ", `[\s\S]{1,40}?`)
+	}
 	return regexp.MustCompile(strings.Join(parts, fmt.Sprintf(`[\s\S]{0,%d}?`, answerGap)))
 }
 

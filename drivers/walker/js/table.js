@@ -52,26 +52,6 @@ const modelOf = (t) => {
 // rowNumber is r's number among its table's body rows (0 for a header row).
 const rowNumber = (m, r) => m.body.indexOf(r) + 1;
 
-// firstReaching is the index of the first element of list whose box
-// reaches below top, found by bisection (in normal flow each follows the
-// one before down the page).
-const firstReaching = (list, top) => {
-  const rectAt = (i) => {
-    for (let j = i; j < list.length; j++) {
-      const r = list[j].getBoundingClientRect();
-      if (r.width >= 1 && r.height >= 1) return r;
-    }
-    return null;
-  };
-  let lo = 0, hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const r = rectAt(mid);
-    if (r && r.bottom <= top) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-};
-
 // walkTable reads a data table: in a view the rows on screen, in a full
 // read the rows after where the read starts (all of them when the read is
 // of the table itself, else at most TABLE_ROWS), or the range the read asks

@@ -92,22 +92,7 @@ const walkNode = (w, n, cx) => {
 const walkLong = (w, el, cx) => {
   const kids = el.children;
   const c = cx.clip;
-  const rectAt = (i) => {
-    for (let j = i; j < kids.length; j++) {
-      const r = kids[j].getBoundingClientRect();
-      if (r.width >= 1 && r.height >= 1) return r;
-    }
-    return null;
-  };
-  let lo = 0, hi = kids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const r = rectAt(mid);
-    if (r && r.bottom <= c.t) lo = mid + 1; else hi = mid;
-  }
-  let start = lo;
-  while (start > 0 && rectAt(start - 1) === rectAt(start)) start--;
-  const first = Math.max(0, start - 2);
+  const first = Math.max(0, firstReaching(kids, c.t) - 2);
   let below = 0;
   for (let i = first; i < kids.length && below < 4; i++) {
     if (w.stopped || w.more) return;
