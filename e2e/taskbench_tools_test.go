@@ -169,7 +169,7 @@ func (t *buddiTool) submit(ctx context.Context, s *session, ref, _, value string
 }
 
 func (t *buddiTool) wait(ctx context.Context, s *session, text string) (string, error) {
-	return t.act(ctx, s, map[string]any{"action": "wait_for", "wait": map[string]any{"text": text}})
+	return t.act(ctx, s, map[string]any{"action": "wait_for", "wait": map[string]any{"text": text}, "timeoutMs": 15000})
 }
 
 // peer is what the two peers share: a whole-page snapshot is their

@@ -59,7 +59,11 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	p.title(o.Title)
 	p.tabs(o.Tabs, in.Action == "tab")
 	p.section(in.Action, o.Text)
-	r.Text = p.fence(in.Action)
+	kind := in.Action
+	if o.Text == "" {
+		kind = "page" // the title alone: the fence needs no kind
+	}
+	r.Text = p.fence(kind)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}

@@ -116,7 +116,7 @@ const viewRead = (doc, a) => {
     const shownEls = w.entries.filter((e) => e.kind === 'item' && r.shown.has(e.idx)).map((e) => e.el);
     const o = outline(doc, shownEls, Math.max(reserve, a.max - used));
     if (o.lines.length) {
-      out.lines.push('Outline beyond what is shown (observe within a ref to read a part, or find):', ...o.lines);
+      out.lines.push('Elsewhere on the page (observe within a ref to read it, or find):', ...o.lines);
       out.refs.push(...o.refs);
     }
   }
