@@ -181,9 +181,9 @@ func BenchmarkTasks(b *testing.B) {
 	}{
 		{own, &agent{t: own}, true},
 		{nil, nil, false}, // buddi searching first, filled below
-		{&playwrightMCP{dir: peers}, nil, true},
-		{&playwrightMCP{dir: peers, find: true}, nil, false},
-		{&devtoolsMCP{dir: peers}, nil, true},
+		{newPlaywrightMCP(peers, false), nil, true},
+		{newPlaywrightMCP(peers, true), nil, false},
+		{&devtoolsMCP{peer: peer{snapshot: "take_snapshot"}, dir: peers}, nil, true},
 	}
 	ownF := &buddiTool{b: own.b, token: own.token, label: ownFind}
 	runs[1].t, runs[1].a = ownF, &agent{t: ownF, findFirst: true}

@@ -172,9 +172,29 @@ func (t *buddiTool) wait(ctx context.Context, s *session, text string) (string, 
 	return t.act(ctx, s, map[string]any{"action": "wait_for", "wait": map[string]any{"text": text}, "timeoutMs": 15000})
 }
 
-// peer is what the two peers share: a whole-page snapshot is their
-// reading, and it is taken again only after the page may have changed.
-type peer struct{ fresh bool }
+// peer is what the two peers share: a whole-page snapshot (the tool
+// named snapshot) is their reading, taken again only after the page may
+// have changed; they have no read of a part.
+type peer struct {
+	snapshot string
+	fresh    bool
+}
+
+func (p *peer) look(ctx context.Context, s *session) (string, error) {
+	p.fresh = true
+	return s.call(ctx, p.snapshot, map[string]any{})
+}
+
+func (p *peer) readNear(context.Context, *session, string) (string, error) {
+	return "", errNoSearch
+}
+
+func (p *peer) readAll(ctx context.Context, s *session, _ func(string) bool) (string, error) {
+	if p.fresh {
+		return "", errNoSearch
+	}
+	return p.look(ctx, s)
+}
 
 // playwrightMCP is Microsoft's Playwright MCP server. Its policy: a
 // snapshot, or with find its own search (browser_find) first.
@@ -182,6 +202,10 @@ type playwrightMCP struct {
 	peer
 	dir  string
 	find bool
+}
+
+func newPlaywrightMCP(dir string, find bool) *playwrightMCP {
+	return &playwrightMCP{peer: peer{snapshot: "browser_snapshot"}, dir: dir, find: find}
 }
 
 func (p *playwrightMCP) name() string {
@@ -208,27 +232,11 @@ func (p *playwrightMCP) open(ctx context.Context, s *session, url string) error 
 	return err
 }
 
-func (p *playwrightMCP) look(ctx context.Context, s *session) (string, error) {
-	p.fresh = true
-	return s.call(ctx, "browser_snapshot", map[string]any{})
-}
-
 func (p *playwrightMCP) search(ctx context.Context, s *session, words string) (string, error) {
 	if !p.find {
 		return "", errNoSearch
 	}
 	return s.call(ctx, "browser_find", map[string]any{"text": words})
-}
-
-func (p *playwrightMCP) readNear(context.Context, *session, string) (string, error) {
-	return "", errNoSearch
-}
-
-func (p *playwrightMCP) readAll(ctx context.Context, s *session, _ func(string) bool) (string, error) {
-	if p.fresh {
-		return "", errNoSearch
-	}
-	return p.look(ctx, s)
 }
 
 func (p *playwrightMCP) ref(text, role, name string) string {
@@ -317,24 +325,8 @@ func (d *devtoolsMCP) open(ctx context.Context, s *session, url string) error {
 	return err
 }
 
-func (d *devtoolsMCP) look(ctx context.Context, s *session) (string, error) {
-	d.fresh = true
-	return s.call(ctx, "take_snapshot", map[string]any{})
-}
-
 func (d *devtoolsMCP) search(context.Context, *session, string) (string, error) {
 	return "", errNoSearch
-}
-
-func (d *devtoolsMCP) readNear(context.Context, *session, string) (string, error) {
-	return "", errNoSearch
-}
-
-func (d *devtoolsMCP) readAll(ctx context.Context, s *session, _ func(string) bool) (string, error) {
-	if d.fresh {
-		return "", errNoSearch
-	}
-	return d.look(ctx, s)
 }
 
 func (d *devtoolsMCP) ref(text, role, name string) string {
