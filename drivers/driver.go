@@ -44,6 +44,7 @@ type ObserveOptions struct {
 	FullPage   bool    // the whole document, in parts, rather than the viewport
 	Within     *Target // read this region (a landmark, a heading's section, any element), in parts
 	After      *Target // continue a FullPage or Within read after this element
+	Rows       string  // with Within a table: the rows to read, such as "12-40"
 	Find       *Query  // search the whole document instead of showing it
 	Screenshot bool    // attach a JPEG of the viewport
 	MaxChars   int     // bound on the tree text; 0 means the driver default

@@ -2,36 +2,62 @@ package e2e_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
-// The three tools of the task benchmark, each with the plainest script an
-// agent would follow with it.
+// The three tools of the task benchmark, each driven as its own
+// descriptions teach.
 
-// buddiTool is buddi serve with `buddi mcp` in front of it.
+// buddiTool is buddi serve with `buddi mcp` in front of it. Its policy is
+// the one browser_act's description teaches: observe; when the target is
+// not shown, find; a read of a part, and the whole page last. With
+// findFirst it searches first, to compare with a peer's own search.
 type buddiTool struct {
 	b     *buddi
 	token string
+	label string
+	conv  string // the conversation of the task under way
+	tasks int    // conversations begun
+	obs   string // the latest observation id
 }
 
-func newBuddi(tb testing.TB, site string) *buddiTool {
+func newBuddi(tb testing.TB, site, label string) *buddiTool {
 	b := serve(tb, "", "BUDDI_PREVIEW_ORIGINS="+site)
 	token := b.AddAgent(tb, "bench", false)
-	b.Task(tb, "bench", "bench", 80)
-	return &buddiTool{b: b, token: token}
+	return &buddiTool{b: b, token: token, label: label}
 }
 
-func (t *buddiTool) name() string { return "buddi" }
+// begin gives each task a conversation of its own, with a task the owner
+// granted, as a new agent would have; the last one is released first.
+func (t *buddiTool) begin(tb testing.TB) {
+	if t.conv != "" {
+		t.b.Must(tb, "POST", "/api/browser/release", in{"conversation": t.conv})
+		for i := 0; strings.Contains(string(t.b.Must(tb, "GET", "/api/browser/sessions", nil).Result), `"`+t.conv+`"`); i++ {
+			if i == 500 {
+				tb.Fatal("the released session did not go away")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	t.tasks++
+	t.conv = fmt.Sprintf("%s-%d", slug(t.label), t.tasks)
+	t.b.Task(tb, "bench", t.conv, 80)
+	t.obs = ""
+}
+
+func (t *buddiTool) name() string { return t.label }
 
 func (t *buddiTool) start(b *testing.B) *session {
-	cmd := exec.Command(bin, "mcp", "--addr", t.b.addr, "--conversation", "bench")
+	cmd := exec.Command(bin, "mcp", "--addr", t.b.addr)
 	cmd.Env = append(os.Environ(), "BUDDI_AGENT_TOKEN="+t.token)
 	return connect(b, cmd)
 }
@@ -39,42 +65,18 @@ func (t *buddiTool) start(b *testing.B) *session {
 var (
 	buddiObs = regexp.MustCompile(`"observation":\s*"([^"]+)"`)
 	buddiURL = regexp.MustCompile(`"url":\s*"([^"]+)"`)
+	// buddiCont is the continues object of a read that goes on.
+	buddiCont = regexp.MustCompile(`"continues":\s*(\{[^}]*\})`)
+	buddiRef  = regexp.MustCompile(`\[ref=(e\d+)\]`)
 )
 
 func (t *buddiTool) act(ctx context.Context, s *session, args map[string]any) (string, error) {
-	return s.call(ctx, buddimcp.ToolAct, args)
-}
-
-// run: navigate, find the link by name, click it.
-func (t *buddiTool) run(ctx context.Context, s *session, base string, tk task) (bool, string) {
-	if err := t.open(ctx, s, base+tk.start); err != nil {
-		return false, err.Error()
+	args["conversation"] = t.conv
+	out, err := s.call(ctx, buddimcp.ToolAct, args)
+	if id := firstLine(buddiObs, out); id != "" {
+		t.obs = id
 	}
-	found, err := t.act(ctx, s, map[string]any{"action": "find", "role": "link", "name": tk.link, "exact": true})
-	if err != nil {
-		return false, err.Error()
-	}
-	ref := firstLine(shownLink(tk.link), found)
-	if ref == "" {
-		return false, "find gave no shown link: " + clipText(found)
-	}
-	out, err := t.act(ctx, s, map[string]any{"action": "click", "observation": firstLine(buddiObs, found), "target": map[string]any{"ref": ref}})
-	if err != nil {
-		return false, err.Error()
-	}
-	return landed(firstLine(buddiURL, out), base+tk.want)
-}
-
-// shownLink finds the ref of a link line that is not marked hidden.
-func shownLink(name string) *regexp.Regexp {
-	return regexp.MustCompile(`link "` + regexp.QuoteMeta(name) + `" \[ref=(e\d+)\](?: \[fixed\])?(?: \(| in:|\n|$)`)
-}
-
-func landed(url, want string) (bool, string) {
-	if strings.Contains(url, want) {
-		return true, ""
-	}
-	return false, "landed on " + url
+	return out, err
 }
 
 func (t *buddiTool) open(ctx context.Context, s *session, url string) error {
@@ -86,10 +88,132 @@ func (t *buddiTool) look(ctx context.Context, s *session) (string, error) {
 	return t.act(ctx, s, map[string]any{"action": "observe"})
 }
 
-// playwrightMCP is Microsoft's Playwright MCP server.
-type playwrightMCP struct{ dir string }
+func (t *buddiTool) search(ctx context.Context, s *session, words string) (string, error) {
+	return t.act(ctx, s, map[string]any{"action": "find", "text": words})
+}
 
-func (p *playwrightMCP) name() string { return "playwright-mcp" }
+// readNear reads within the first ref of the first match.
+func (t *buddiTool) readNear(ctx context.Context, s *session, found string) (string, error) {
+	_, body, _ := strings.Cut(found, "find:")
+	ref := firstLine(buddiRef, body)
+	if ref == "" {
+		return "", errNoSearch
+	}
+	return t.act(ctx, s, map[string]any{"action": "observe", "within": ref})
+}
+
+// readAll reads the whole page, part after part, following continues.
+func (t *buddiTool) readAll(ctx context.Context, s *session, done func(string) bool) (string, error) {
+	args := map[string]any{"action": "observe", "fullPage": true}
+	var all strings.Builder
+	for range 40 {
+		out, err := t.act(ctx, s, args)
+		if err != nil {
+			return all.String(), err
+		}
+		all.WriteString(out)
+		if done(out) {
+			return out, nil
+		}
+		c := firstLine(buddiCont, out)
+		if c == "" {
+			break
+		}
+		args = map[string]any{"action": "observe"}
+		for _, kv := range regexp.MustCompile(`"(\w+)":\s*("[^"]*"|true)`).FindAllStringSubmatch(c, -1) {
+			if kv[2] == "true" {
+				args[kv[1]] = true
+			} else {
+				args[kv[1]] = strings.Trim(kv[2], `"`)
+			}
+		}
+	}
+	return all.String(), nil
+}
+
+// ref is the ref of a line naming role and name that is not marked hidden.
+func (t *buddiTool) ref(text, role, name string) string {
+	attrs := `((?: \[[^\]\n]*\])*)`
+	for _, format := range []string{regexp.QuoteMeta(role) + ` "%s"` + attrs} {
+		for _, exact := range []bool{true, false} {
+			n := regexp.QuoteMeta(name)
+			if !exact {
+				n = `[^"\n]*` + n + `[^"\n]*`
+			}
+			re := regexp.MustCompile(strings.Replace(format, "%s", n, 1))
+			for _, m := range re.FindAllStringSubmatch(text, -1) {
+				if strings.Contains(m[1], "[hidden") {
+					continue
+				}
+				if r := firstLine(buddiRef, m[1]); r != "" {
+					return r
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (t *buddiTool) click(ctx context.Context, s *session, ref, _ string) (string, error) {
+	out, err := t.act(ctx, s, map[string]any{"action": "click", "observation": t.obs, "target": map[string]any{"ref": ref}})
+	return firstLine(buddiURL, out), err
+}
+
+func (t *buddiTool) submit(ctx context.Context, s *session, ref, _, value string) error {
+	target := map[string]any{"ref": ref}
+	if _, err := t.act(ctx, s, map[string]any{"action": "fill", "observation": t.obs, "target": target, "value": value}); err != nil {
+		return err
+	}
+	_, err := t.act(ctx, s, map[string]any{"action": "submit", "observation": t.obs, "target": target})
+	return err
+}
+
+func (t *buddiTool) wait(ctx context.Context, s *session, text string) (string, error) {
+	return t.act(ctx, s, map[string]any{"action": "wait_for", "wait": map[string]any{"text": text}, "timeoutMs": 15000})
+}
+
+// peer is what the two peers share: a whole-page snapshot (the tool
+// named snapshot) is their reading, taken again only after the page may
+// have changed; they have no read of a part.
+type peer struct {
+	snapshot string
+	fresh    bool
+}
+
+func (p *peer) look(ctx context.Context, s *session) (string, error) {
+	p.fresh = true
+	return s.call(ctx, p.snapshot, map[string]any{})
+}
+
+func (p *peer) readNear(context.Context, *session, string) (string, error) {
+	return "", errNoSearch
+}
+
+func (p *peer) readAll(ctx context.Context, s *session, _ func(string) bool) (string, error) {
+	if p.fresh {
+		return "", errNoSearch
+	}
+	return p.look(ctx, s)
+}
+
+// playwrightMCP is Microsoft's Playwright MCP server. Its policy: a
+// snapshot, or with find its own search (browser_find) first.
+type playwrightMCP struct {
+	peer
+	dir  string
+	find bool
+}
+
+func newPlaywrightMCP(dir string, find bool) *playwrightMCP {
+	return &playwrightMCP{peer: peer{snapshot: "browser_snapshot"}, dir: dir, find: find}
+}
+
+func (p *playwrightMCP) name() string {
+	if p.find {
+		return "playwright-mcp find"
+	}
+	return "playwright-mcp"
+}
 
 func (p *playwrightMCP) start(b *testing.B) *session {
 	args := []string{filepath.Join(p.dir, "@playwright/mcp/cli.js"), "--headless", "--isolated",
@@ -102,55 +226,81 @@ func (p *playwrightMCP) start(b *testing.B) *session {
 
 var pwURL = regexp.MustCompile(`Page URL: (\S+)`)
 
-// run: navigate, take a snapshot (navigate's answer only names a file
-// holding one), click the link's ref.
-func (p *playwrightMCP) run(ctx context.Context, s *session, base string, tk task) (bool, string) {
-	if err := p.open(ctx, s, base+tk.start); err != nil {
-		return false, err.Error()
-	}
-	snap, err := p.look(ctx, s)
-	if err != nil {
-		return false, err.Error()
-	}
-	ref := byName(snap, `link "%s"[^\n]*\[ref=([^\]]+)\]`, tk.link)
-	if ref == "" {
-		// A link whose words are in a code element is printed without a
-		// name, its text on a child line.
-		ref = byName(snap, `link \[ref=([^\]]+)\][^\n]*\n\s*- /url: [^\n]*\n\s*- code \[ref=[^\]]+\]: %s\n`, tk.link)
-	}
-	if ref == "" {
-		return false, "no such link in the snapshot"
-	}
-	out, err := s.call(ctx, "browser_click", map[string]any{"element": tk.link + " link", "target": ref})
-	if err != nil {
-		return false, err.Error()
-	}
-	return landed(firstLine(pwURL, out), base+tk.want)
-}
-
-// byName finds a capture of format (with %s for a link's name) for the
-// exact name, or else for a name that holds it, as an agent reading the
-// text would.
-func byName(text, format, name string) string {
-	exact := regexp.MustCompile(strings.Replace(format, "%s", regexp.QuoteMeta(name), 1))
-	if m := firstLine(exact, text); m != "" {
-		return m
-	}
-	loose := regexp.MustCompile(strings.Replace(format, "%s", `[^"\n]*`+regexp.QuoteMeta(name)+`[^"\n]*`, 1))
-	return firstLine(loose, text)
-}
-
 func (p *playwrightMCP) open(ctx context.Context, s *session, url string) error {
+	p.fresh = false
 	_, err := s.call(ctx, "browser_navigate", map[string]any{"url": url})
 	return err
 }
 
-func (p *playwrightMCP) look(ctx context.Context, s *session) (string, error) {
-	return s.call(ctx, "browser_snapshot", map[string]any{})
+func (p *playwrightMCP) search(ctx context.Context, s *session, words string) (string, error) {
+	if !p.find {
+		return "", errNoSearch
+	}
+	return s.call(ctx, "browser_find", map[string]any{"text": words})
 }
 
-// devtoolsMCP is Google's Chrome DevTools MCP server.
-type devtoolsMCP struct{ dir string }
+func (p *playwrightMCP) ref(text, role, name string) string {
+	if ref := byName(text, role+` "%s"[^\n]*\[ref=([^\]]+)\]`, name); ref != "" {
+		return ref
+	}
+	// An element whose words are in elements of their own (code, strong)
+	// is printed without a name, its words on the lines under it.
+	var loose string
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		m := pwUnnamed.FindStringSubmatch(l)
+		if m == nil || m[2] != role {
+			continue
+		}
+		var words []string
+		for _, c := range lines[i+1:] {
+			if indent(c) <= len(m[1]) {
+				break
+			}
+			if w := pwWords.FindStringSubmatch(c); w != nil {
+				words = append(words, strings.Trim(w[1], `"`))
+			}
+		}
+		got := strings.Join(words, " ")
+		if got == name {
+			return m[3]
+		}
+		if loose == "" && strings.Contains(got, name) {
+			loose = m[3]
+		}
+	}
+	return loose
+}
+
+var (
+	pwUnnamed = regexp.MustCompile(`^(\s*)- (\w+) \[ref=([^\]]+)\]`)
+	pwWords   = regexp.MustCompile(`^\s*- (?:text|code|strong|emphasis|generic)(?: \[[^\]]*\])*: (.+)$`)
+)
+
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+func (p *playwrightMCP) click(ctx context.Context, s *session, ref, what string) (string, error) {
+	p.fresh = false
+	out, err := s.call(ctx, "browser_click", map[string]any{"element": what, "target": ref})
+	return firstLine(pwURL, out), err
+}
+
+func (p *playwrightMCP) submit(ctx context.Context, s *session, ref, what, value string) error {
+	p.fresh = false
+	_, err := s.call(ctx, "browser_type", map[string]any{"element": what, "target": ref, "text": value, "submit": true})
+	return err
+}
+
+func (p *playwrightMCP) wait(ctx context.Context, s *session, text string) (string, error) {
+	return s.call(ctx, "browser_wait_for", map[string]any{"text": text})
+}
+
+// devtoolsMCP is Google's Chrome DevTools MCP server. Its policy: a
+// snapshot (it has no search of its own).
+type devtoolsMCP struct {
+	peer
+	dir string
+}
 
 func (d *devtoolsMCP) name() string { return "devtools-mcp" }
 
@@ -169,39 +319,48 @@ var (
 	cdtSelected  = regexp.MustCompile(`(?m)^\d+: .*\((\S+)\) \[selected\]`)
 )
 
-// run: navigate, take a snapshot, click the link's uid, then read the
-// selected page's URL from the answer (or list the pages when it has none).
-func (d *devtoolsMCP) run(ctx context.Context, s *session, base string, tk task) (bool, string) {
-	if err := d.open(ctx, s, base+tk.start); err != nil {
-		return false, err.Error()
-	}
-	snap, err := d.look(ctx, s)
-	if err != nil {
-		return false, err.Error()
-	}
-	uid := byName(snap, `uid=(\S+) link "%s"`, tk.link)
-	if uid == "" {
-		return false, "no such link in the snapshot"
-	}
-	out, err := s.call(ctx, "click", map[string]any{"uid": uid})
-	if err != nil {
-		return false, err.Error()
-	}
-	url := firstLine(cdtNavigated, out)
-	if url == "" {
-		if out, err = s.call(ctx, "list_pages", map[string]any{}); err != nil {
-			return false, err.Error()
-		}
-		url = firstLine(cdtSelected, out)
-	}
-	return landed(url, base+tk.want)
-}
-
 func (d *devtoolsMCP) open(ctx context.Context, s *session, url string) error {
+	d.fresh = false
 	_, err := s.call(ctx, "navigate_page", map[string]any{"type": "url", "url": url})
 	return err
 }
 
-func (d *devtoolsMCP) look(ctx context.Context, s *session) (string, error) {
-	return s.call(ctx, "take_snapshot", map[string]any{})
+func (d *devtoolsMCP) search(context.Context, *session, string) (string, error) {
+	return "", errNoSearch
+}
+
+func (d *devtoolsMCP) ref(text, role, name string) string {
+	return byName(text, `uid=(\S+) `+role+` "%s"`, name)
+}
+
+// click clicks the uid, then reads the selected page's URL from the
+// answer (or lists the pages when it has none).
+func (d *devtoolsMCP) click(ctx context.Context, s *session, ref, _ string) (string, error) {
+	d.fresh = false
+	out, err := s.call(ctx, "click", map[string]any{"uid": ref})
+	if err != nil {
+		return "", err
+	}
+	if url := firstLine(cdtNavigated, out); url != "" {
+		return url, nil
+	}
+	if out, err = s.call(ctx, "list_pages", map[string]any{}); err != nil {
+		return "", err
+	}
+	return firstLine(cdtSelected, out), nil
+}
+
+func (d *devtoolsMCP) submit(ctx context.Context, s *session, ref, _, value string) error {
+	d.fresh = false
+	if _, err := s.call(ctx, "fill", map[string]any{"uid": ref, "value": value}); err != nil {
+		return err
+	}
+	_, err := s.call(ctx, "press_key", map[string]any{"key": "Enter"})
+	return err
+}
+
+// wait answers with a snapshot of the page.
+func (d *devtoolsMCP) wait(ctx context.Context, s *session, text string) (string, error) {
+	d.fresh = true
+	return s.call(ctx, "wait_for", map[string]any{"text": []string{text}})
 }

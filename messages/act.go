@@ -22,6 +22,7 @@ type ActInput struct {
 	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document, in parts, instead of the viewport and an outline"`
 	Within      string      `json:"within,omitempty" jsonschema:"observe: read only this region, by ref from the latest observation (a landmark, or a heading's section), in parts"`
 	After       string      `json:"after,omitempty" jsonschema:"observe: the next part of a fullPage or within read, with the ref its continues names"`
+	Rows        string      `json:"rows,omitempty" jsonschema:"observe: with within a table's ref, the rows to read, such as 12-40"`
 	Text        string      `json:"text,omitempty" jsonschema:"find: text the element holds"`
 	Role        string      `json:"role,omitempty" jsonschema:"find: the element's role, such as link, button, heading, textbox"`
 	Name        string      `json:"name,omitempty" jsonschema:"find: the element's accessible name"`

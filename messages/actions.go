@@ -182,5 +182,7 @@ func Words(names []string, conj string) string {
 }
 
 // ObserveAgain is the hint an outcome carries after an action that may have
-// changed the page.
-var ObserveAgain = "Observe again before the next " + Words(ActionNames(Mutators), "or") + "."
+// changed the page: the next action is observe. It is one word because it
+// comes with every click and navigation; browser_act's description says
+// which actions need the newest observation.
+const ObserveAgain = "observe"

@@ -26,13 +26,15 @@ type Observation struct {
 	// Text is a line with the time, then inside the untrusted-content fence
 	// the page's title, its tabs, the tree, and the targets: every ref with
 	// its role and name, one element each.
-	Text      string `json:"text"`
-	URL       string `json:"url"`
-	Title     string `json:"-"`
-	Tab       string `json:"tab"`
-	Tabs      []Tab  `json:"tabs"`
-	StepsLeft int    `json:"stepsLeft"`
-	Truncated bool   `json:"truncated,omitempty"`
+	Text  string `json:"text"`
+	URL   string `json:"url"`
+	Title string `json:"-"`
+	Tab   string `json:"tab"`
+	// Tabs lists the conversation's tabs when there is more than the one
+	// the observation names.
+	Tabs      []Tab `json:"tabs,omitempty"`
+	StepsLeft int   `json:"stepsLeft"`
+	Truncated bool  `json:"truncated,omitempty"`
 	// Continues is what to send back to read the next part, when the read
 	// did not fit; Left is how many links, fields, buttons and headings the
 	// rest holds.

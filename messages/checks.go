@@ -146,8 +146,14 @@ func checkRead(in *ActInput) error {
 	if in.FullPage && in.Within != "" {
 		return badInput("observe takes fullPage or within, not both")
 	}
+	if in.Rows != "" && (in.Within == "" || !rowRange.MatchString(in.Rows)) {
+		return badInput("rows reads a range of a table's rows, such as \"12-40\", with within the table's ref")
+	}
 	return nil
 }
+
+// rowRange is a table's rows as observe reads them: "12" or "12-40".
+var rowRange = regexp.MustCompile(`^[0-9]{1,6}(-[0-9]{1,6})?$`)
 
 func checkFind(in *ActInput) error {
 	if in.Text == "" && in.Role == "" && in.Name == "" {

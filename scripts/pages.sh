@@ -9,7 +9,8 @@
 #     0.4 MB), which are installed: without the highlighter the book's script
 #     stops before it wires up the sidebar toggle.
 #   - With --bench, also Python's documentation (Debian's python3-doc, 70 MB),
-#     used only by `make bench`.
+#     used by `make bench` and by the driver tests that check every page of
+#     the task benchmark (scripts/testdeps.sh passes --bench).
 # Go's language specification needs nothing: it ships with Go.
 # The pages go to $BUDDI_TEST_PAGES, by default ~/.cache/buddi/pages.
 # Safe to run again: it skips what is present.

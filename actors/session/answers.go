@@ -24,16 +24,16 @@ const statusWait = 2 * time.Second
 // screenshot is the agent's only when it asked for one (a watched session
 // takes one for its surface every time).
 func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
-	at := o.TakenAt.UTC()
+	at := o.TakenAt.UTC().Truncate(time.Second)
 	var p pageText
 	p.title(o.Title)
 	p.tabs(o.Tabs, false)
-	p.section("Tree", o.Tree)
+	p.section("", o.Tree)
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
 		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), a.fenced(&p, "page")),
-		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: o.Tabs,
+		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
 	if withShot {
@@ -49,13 +49,21 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 // outcome is the agent's view of an action's result: what it read of the
 // page (title, tabs, dom or console text, masked) in one fence.
 func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Outcome {
+	tabs := o.Tabs
+	if in.Action != "tab" {
+		tabs = others(tabs)
+	}
 	r := &messages.Outcome{Outcome: o.Result, StepsLeft: a.stepsLeft(), URL: o.URL,
-		Title: o.Title, Tabs: o.Tabs, Screenshot: o.Image}
+		Title: o.Title, Tabs: tabs, Screenshot: o.Image}
 	var p pageText
 	p.title(o.Title)
 	p.tabs(o.Tabs, in.Action == "tab")
 	p.section(in.Action, o.Text)
-	r.Text = a.fenced(&p, in.Action)
+	kind := in.Action
+	if o.Text == "" {
+		kind = "page" // the title alone: the fence needs no kind
+	}
+	r.Text = a.fenced(&p, kind)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}
@@ -66,6 +74,15 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 		r.Next = messages.ObserveAgain
 	}
 	return r
+}
+
+// others is the tabs an answer lists: none when the tab it names is the
+// only one (its id and address are the answer's own).
+func others(tabs []messages.Tab) []messages.Tab {
+	if len(tabs) < 2 {
+		return nil
+	}
+	return tabs
 }
 
 // scriptResult is the agent's view of the steps of a script that ran: each

@@ -79,48 +79,38 @@ func (a *Actor) fenced(p *pageText, kind string) string {
 	return text
 }
 
-// targets binds the observation's refs to elements. Every ref line of the
-// tree already names one element by its role and name, so the list spells
-// out only what the tree leaves open: elements that share a role and name
-// with another, counted ("2 of 3") so a repeated label still binds exactly
-// one element, and elements inside a frame, with the frame's number.
+// targets binds the observation's refs to elements where the tree leaves
+// it open. Every ref line of the tree already names one element by its
+// role and name (the tool's description says each ref is one element), so
+// the list spells out only elements that share a role and name with
+// another, one line per role and name with its refs in the tree's order
+// (the first is the first on the page), and elements inside a frame, with
+// the frame's number; "" when there are none.
 func targets(tree string, refs map[string]drivers.Target) string {
 	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
-	same := make(map[key]int, len(order))
+	same := make(map[key][]string, len(order))
+	var keys []key
 	for _, r := range order {
-		if t, ok := refs[r]; ok && t.Name != "" {
-			same[key{t.Role, t.Name}]++
+		if t, ok := refs[r]; ok && t.Name != "" && t.Frame == 0 {
+			k := key{t.Role, t.Name}
+			if len(same[k]) == 0 {
+				keys = append(keys, k)
+			}
+			same[k] = append(same[k], r)
 		}
 	}
 	var b strings.Builder
-	b.WriteString("Each ref is one element.")
-	head := false
-	seen := map[key]int{}
-	for _, r := range order {
-		t, ok := refs[r]
-		if !ok {
-			continue
-		}
-		k := key{t.Role, t.Name}
-		n := same[k]
-		if n < 2 && t.Frame == 0 {
-			continue
-		}
-		if !head {
-			b.WriteString(" These share a role and name, or sit in a frame:")
-			head = true
-		}
-		b.WriteString("\n- " + r + " " + label(t))
-		if n > 1 {
-			seen[k]++
-			b.WriteString(" (" + strconv.Itoa(seen[k]) + " of " + strconv.Itoa(n) + ")")
-		}
-		if t.Frame > 0 {
-			b.WriteString(" [frame=" + strconv.Itoa(t.Frame) + "]")
+	for _, k := range keys {
+		if rs := same[k]; len(rs) > 1 {
+			b.WriteString("- " + label(drivers.Target{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
 		}
 	}
-	b.WriteByte('\n')
+	for _, r := range order {
+		if t, ok := refs[r]; ok && t.Frame > 0 {
+			b.WriteString("- " + r + " " + label(t) + " [frame=" + strconv.Itoa(t.Frame) + "]\n")
+		}
+	}
 	return b.String()
 }
 

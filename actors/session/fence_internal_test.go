@@ -9,7 +9,8 @@ import (
 )
 
 // The targets list spells out only what the tree's ref lines leave open:
-// repeated labels, counted in the tree's order, and elements in a frame.
+// repeated labels, one line each with their refs in the tree's order, and
+// elements in a frame.
 func TestTargetsListRepeatedLabelsAndFramesOnly(t *testing.T) {
 	tree := "- link \"Edit\" [ref=e3]\n- button \"Send\" [ref=e4]\n- link \"Edit\" [ref=e7]\n" +
 		"- textbox \"Card\" [ref=e9]\n- link \"Edit\" [ref=e12]\n"
@@ -18,13 +19,11 @@ func TestTargetsListRepeatedLabelsAndFramesOnly(t *testing.T) {
 		"e7": {Role: "link", Name: "Edit"}, "e9": {Role: "textbox", Name: "Card", Frame: 2},
 		"e12": {Role: "link", Name: "Edit"},
 	}
-	want := "Each ref is one element. These share a role and name, or sit in a frame:\n" +
-		"- e3 link \"Edit\" (1 of 3)\n- e7 link \"Edit\" (2 of 3)\n- e9 textbox \"Card\" [frame=2]\n" +
-		"- e12 link \"Edit\" (3 of 3)\n"
+	want := "- link \"Edit\": e3, e7, e12\n- e9 textbox \"Card\" [frame=2]\n"
 	if got := targets(tree, refs); got != want {
 		t.Fatalf("targets =\n%s\nwant\n%s", got, want)
 	}
-	if got := targets("- button \"Send\" [ref=e4]\n", refs); got != "Each ref is one element.\n" {
+	if got := targets("- button \"Send\" [ref=e4]\n", refs); got != "" {
 		t.Fatalf("a tree with no repeated label lists %q", got)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // evidence as it was when the call was dispatched); the driver then checks
 // they still name the same page.
 func readOptions(in *messages.ActInput, refs map[string]drivers.Target) (drivers.ObserveOptions, error) {
-	opts := drivers.ObserveOptions{FullPage: in.FullPage, Screenshot: in.Screenshot}
+	opts := drivers.ObserveOptions{FullPage: in.FullPage, Screenshot: in.Screenshot, Rows: in.Rows}
 	if in.Action == "find" { // the table's other RunObserve action: a search, not a read
 		opts.Find = &drivers.Query{Text: in.Text, Role: in.Role, Name: in.Name, Exact: in.Exact}
 		return opts, nil

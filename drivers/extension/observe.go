@@ -233,7 +233,7 @@ func (ts *Tabs) readArgs(tab int, opts drivers.ObserveOptions) (readArgs, at, er
 	if opts.FullPage || opts.Within != nil {
 		a := readArgs{Mode: "full", Max: orDefault(opts.MaxChars, defaultFullChars)}
 		if opts.Within != nil {
-			a.Within = opts.Within.Ref
+			a.Within, a.Rows = opts.Within.Ref, opts.Rows
 		}
 		if opts.After != nil {
 			a.After = opts.After.Ref

@@ -42,3 +42,64 @@ func SetViewport(ctx context.Context, tabs drivers.Tabs, w, h int) error {
 
 // PathTo exposes the directories openToGroup opens.
 var PathTo = pathTo
+
+// MissingInView lists the controls a person sees in the conversation's
+// active tab (each in the viewport and on top at its visible centre, in
+// the page's own document) that none of refs names, as "tag: text" lines.
+// It is the tests' own reading of the page, apart from the walker's. A
+// link inside a heading counts as the heading's, which is listed.
+func MissingInView(ctx context.Context, tabs drivers.Tabs, refs []string) ([]string, error) {
+	t, err := tabs.(*Tabs).current()
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	err = do(ctx, func() error {
+		for _, ref := range refs {
+			loc := t.page.MainFrame().Locator(refSelector(ref))
+			if n, err := loc.Count(); err != nil || n != 1 {
+				continue // a ref in a frame, or gone
+			}
+			if _, err := loc.Evaluate(`(el, ref) => el.setAttribute('data-test-ref', ref)`, ref); err != nil {
+				return err
+			}
+		}
+		v, err := t.page.Evaluate(inViewControls)
+		if err != nil {
+			return err
+		}
+		for _, s := range v.([]any) {
+			missing = append(missing, s.(string))
+		}
+		return nil
+	})
+	return missing, err
+}
+
+// inViewControls is the tests' reading of what a person can click or type
+// into on screen: links, buttons and fields that are rendered and whose
+// visible centre shows the element itself (not a cover, not a scrolled-off
+// part of a box). It returns those without a data-test-ref.
+const inViewControls = `() => {
+  const sel = 'a[href],area[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],' +
+    '[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=textbox],[role=searchbox],[role=combobox],[role=switch],' +
+    '[contenteditable=""],[contenteditable=true]';
+  const vw = innerWidth, vh = innerHeight, out = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    if (el.parentElement && el.parentElement.closest(sel)) continue; // a control inside a control counts as its outer one
+    let seen = false;
+    for (const r of el.getClientRects()) {
+      const l = Math.max(0, r.left), t = Math.max(0, r.top), rr = Math.min(vw, r.right), b = Math.min(vh, r.bottom);
+      if (rr - l < 1 || b - t < 1) continue;
+      const h = document.elementFromPoint((l + rr) / 2, (t + b) / 2);
+      if (h && (h === el || el.contains(h))) { seen = true; break; }
+    }
+    // A heading's own link is clicked through the heading, which is listed.
+    const heading = el.closest('h1,h2,h3,h4,h5,h6,[role=heading]');
+    if (heading && heading.hasAttribute('data-test-ref')) continue;
+    if (seen && !el.hasAttribute('data-test-ref')) out.push(el.localName + ': ' + (el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 60));
+  }
+  for (const el of document.querySelectorAll('[data-test-ref]')) el.removeAttribute('data-test-ref');
+  return out;
+}`

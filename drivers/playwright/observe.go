@@ -121,7 +121,7 @@ func (t *tab) readArgs(opts drivers.ObserveOptions) (readArgs, pw.Frame, error) 
 	if opts.FullPage || opts.Within != nil {
 		args = readArgs{Mode: "full", Max: opts.MaxChars}
 		if opts.Within != nil {
-			args.Within = opts.Within.Ref
+			args.Within, args.Rows = opts.Within.Ref, opts.Rows
 		}
 		if opts.After != nil {
 			args.After = opts.After.Ref

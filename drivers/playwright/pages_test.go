@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
@@ -24,6 +25,7 @@ func onDocs(t *testing.T, path string) (drivers.Tabs, *site) {
 	docs := browsertest.NewDocs(t).Mux
 	s.mux.Handle("/ref/", docs)
 	s.mux.Handle("/book/", docs)
+	s.mux.Handle("/py/", docs)
 	tabs := openConv(t, sharedDriver(t), t.Name())
 	navigate(t, tabs, s.URL+path)
 	return tabs, s
@@ -196,7 +198,7 @@ func TestSpecFindAndWithin(t *testing.T) {
 		t.Fatalf("the outline does not name the Expressions section:\n%s", obs.Tree)
 	}
 	found := observe(t, tabs, drivers.ObserveOptions{Find: &drivers.Query{Role: "heading", Name: "Method values", Exact: true}})
-	if !strings.Contains(found.Tree, "1 match") || !strings.Contains(found.Tree, `in: heading "Expressions"`) {
+	if !strings.Contains(found.Tree, "1 match") || !strings.Contains(found.Tree, `in: "Expressions" [ref=`) {
 		t.Fatalf("find does not give the match with its place:\n%s", found.Tree)
 	}
 	section := target(t, found, "heading", "Method values")
@@ -247,5 +249,38 @@ func TestRefsKeepTheSpecFormAcrossNavigations(t *testing.T) {
 			}
 			byRef[ref] = id
 		}
+	}
+}
+
+// The failure this catches: when an observation's budget ran out, controls
+// on screen became "(3 more in view here: observe within e2)": a site's
+// search box and its Go button, the link an agent needed. On every page of
+// the task benchmark, at its top and further down, every control a person
+// sees has its ref in the default observation.
+func TestEveryControlInViewHasItsRef(t *testing.T) {
+	if !browsertest.NewDocs(t).Python {
+		t.Fatal("Python's documentation is not installed: run scripts/pages.sh --bench (scripts/testdeps.sh does)")
+	}
+	tabs, s := onDocs(t, "/ref/spec")
+	for _, page := range browsertest.BenchPages {
+		t.Run(page, func(t *testing.T) {
+			navigate(t, tabs, s.URL+page)
+			if strings.Contains(page, "search.html") { // its results come from a script
+				mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: "Search finished"}})
+			}
+			for _, down := range []int{0, 2500, 9000} {
+				if down > 0 {
+					mustDo(t, tabs, &drivers.Action{Kind: drivers.Scroll, DeltaY: down})
+				}
+				obs := observe(t, tabs, drivers.ObserveOptions{})
+				missing, err := playwright.MissingInView(testCtx(t), tabs, drivers.RefsIn(obs.Tree))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(missing) > 0 {
+					t.Errorf("%d px down, %d controls in view have no ref: %q\n%s", down, len(missing), missing, obs.Tree)
+				}
+			}
+		})
 	}
 }

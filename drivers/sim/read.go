@@ -89,7 +89,7 @@ func (p *page) outline(from int32) (string, []int32) {
 			continue
 		}
 		if len(refs) == 0 {
-			b.WriteString("Outline beyond what is shown (observe within a ref to read a part, or find):\n- below the viewport:\n")
+			b.WriteString("Elsewhere on the page (observe within a ref to read it, or find):\n- below the viewport:\n")
 		}
 		b.WriteString("  - " + n.role)
 		if n.name != "" {

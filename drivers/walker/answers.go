@@ -18,6 +18,7 @@ type ReadArgs struct {
 	Outline bool           `json:"outline,omitempty"`
 	Within  string         `json:"within,omitempty"`
 	After   string         `json:"after,omitempty"`
+	Rows    string         `json:"rows,omitempty"` // with Within a table: the rows to read, "12-40"
 	Find    *drivers.Query `json:"find,omitempty"`
 }
 

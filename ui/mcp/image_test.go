@@ -35,6 +35,8 @@ func TestScreenshotIsImage(t *testing.T) {
 func TestResultShapes(t *testing.T) {
 	for name, tc := range map[string]struct{ result, want string }{
 		"text only":     {`{"text":"Done."}`, "Done."},
+		"observation":   {`{"text":"Observed 12:04:35 UTC.","observation":"o1","observedAt":"2026-12-01T12:04:35Z"}`, "Observed 12:04:35 UTC.\n\n" + `{"observation":"o1"}`},
+		"time, no text": {`{"observedAt":"2026-12-01T12:04:35Z"}`, `{"observedAt":"2026-12-01T12:04:35Z"}`},
 		"no text":       {`{"tabs":["t1"],"n":2}`, `{"n":2,"tabs":["t1"]}`},
 		"empty":         {`{}`, `{}`},
 		"non-string":    {`{"text":3}`, `{"text":3}`},

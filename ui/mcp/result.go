@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // render turns a daemon result into an MCP tool result: one text content
-// (the result's "text" first, then the rest as compact JSON), an image when
+// (the result's "text" first, then the rest as compact JSON, without an
+// observation's observedAt, whose time the text opens with), an image when
 // the result carries a base64 JPEG "screenshot", and the result object as
 // structured content (without the screenshot, which the image carries).
 func render(raw json.RawMessage) *mcp.CallToolResult {
@@ -30,6 +32,11 @@ func render(raw json.RawMessage) *mcp.CallToolResult {
 	text, _ := fields["text"].(string)
 	if text != "" {
 		delete(fields, "text")
+	}
+	if strings.HasPrefix(text, "Observed ") {
+		// The text opens with the observation's time; the structured
+		// content keeps the full observedAt.
+		delete(fields, "observedAt")
 	}
 	if len(fields) > 0 || text == "" {
 		text = joinText(text, string(encode(fields)))

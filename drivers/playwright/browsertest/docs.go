@@ -24,6 +24,17 @@ type Docs struct {
 	Python bool
 }
 
+// BenchPages are the pages of the task benchmark (e2e): the pages its
+// tasks start on and the pages they pass through. Python's are served only
+// when its documentation is installed (Docs.Python).
+var BenchPages = []string{
+	"/book/ch04-01-what-is-ownership.html", "/book/ch04-02-references-and-borrowing.html", "/ref/spec",
+	"/py/index.html", "/py/about.html", "/py/library/index.html", "/py/library/os.html", "/py/library/internet.html",
+	"/py/library/urllib.parse.html", "/py/tutorial/index.html", "/py/tutorial/controlflow.html",
+	"/py/library/codecs.html", "/py/library/datetime.html", "/py/library/struct.html",
+	"/py/library/stdtypes.html", "/py/library/subprocess.html", "/py/search.html?q=scandir",
+}
+
 // PagesDir is where scripts/pages.sh puts the documentation it unpacks.
 func PagesDir() string {
 	if d := os.Getenv("BUDDI_TEST_PAGES"); d != "" {

@@ -58,3 +58,23 @@ const rootsOf = (root) => {
   for (let i = 0; i < out.length; i++) for (const el of out[i].querySelectorAll('*')) if (el.shadowRoot) out.push(el.shadowRoot);
   return out;
 };
+
+// firstReaching is the index of the first element of list whose box
+// reaches below top, found by bisection (in normal flow each follows the
+// one before down the page).
+const firstReaching = (list, top) => {
+  const rectAt = (i) => {
+    for (let j = i; j < list.length; j++) {
+      const r = list[j].getBoundingClientRect();
+      if (r.width >= 1 && r.height >= 1) return r;
+    }
+    return null;
+  };
+  let lo = 0, hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const r = rectAt(mid);
+    if (r && r.bottom <= top) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+};

@@ -3,12 +3,14 @@
 const NAME_CHARS = 200;
 
 // contentText is an element's text as a name from content: alt text for
-// images, aria-label where a child has one, nothing hidden or scripted.
-const contentText = (root, skip) => {
+// images, aria-label where a child has one, nothing hidden or scripted;
+// about cap characters of it (by default, enough for a name).
+const contentText = (root, skip, cap) => {
   const parts = [];
   let size = 0;
+  const most = cap || NAME_CHARS * 2;
   const visit = (n) => {
-    if (size > NAME_CHARS * 2) return;
+    if (size > most) return;
     if (n.nodeType === 3) { parts.push(n.data); size += n.data.length; return; }
     if (!isElement(n) || n === skip || SKIP.has(n.localName) || n.hidden || attr(n, 'aria-hidden') === 'true') return;
     if (n !== root) {

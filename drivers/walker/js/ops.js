@@ -1,6 +1,6 @@
 // ops.js: the engine's answers. A body is an op name, a space, and
 // URI-encoded JSON arguments.
-const OUTLINE_SHARE = 1200;
+const OUTLINE_SHARE = 900;
 
 const info = (el) => {
   const tag = el.localName;
@@ -42,14 +42,51 @@ const countAfter = (root, el, end) => {
 };
 
 // region is what `within` reads: an element's subtree, or for a heading its
-// section, up to the next heading of the same or a higher level.
+// section (see sectionEnd).
 const region = (doc, el) => {
   const root = doc.body || doc.documentElement;
   if (roleOf(el) !== 'heading') return { root: el, from: null, stopAt: null, end: null };
-  const level = levelOf(el);
-  const heads = Array.from(doc.querySelectorAll(HEADING_SELECTOR));
-  const end = heads.find((h) => before(el, h) && !contains(el, h) && levelOf(h) <= level) || null;
-  return { root, from: el, stopAt: (x, role) => x !== el && role === 'heading' && levelOf(x) <= level, end };
+  const { end, stopAt } = sectionEnd(doc, el);
+  return { root, from: el, stopAt, end };
+};
+
+// rowRange reads "12-40" (or "12") as the first and last row, or null.
+const rowRange = (s) => {
+  const m = /^\s*(\d+)\s*(?:[-–]\s*(\d+)\s*)?$/.exec(s || '');
+  if (!m) return null;
+  const a = Math.max(1, Number(m[1]));
+  return [a, Math.max(a, Number(m[2] || m[1]))];
+};
+
+// leftNotes says, inside each landmark and table, what a view left out:
+// rows of a table to read with rows, text to read within the landmark.
+// What no landmark holds is returned apart.
+const leftNotes = (w, shown, left) => {
+  const count = new Map();
+  const rows = new Map();
+  const outside = [];
+  for (const e of left) {
+    // Words beside a sidebar's links, and items no one can see, go
+    // without a note.
+    if (e.kind === 'item' || (e.kind === 'text' && e.prio === PRIO.chrome)) continue;
+    let c = e.parent;
+    while (c >= 0 && !isContainer(w.entries[c])) c = w.entries[c].parent;
+    if (c < 0) { outside.push(e); continue; }
+    shown.add(c);
+    for (let p = w.entries[c].parent; p >= 0; p = w.entries[p].parent) if (isContainer(w.entries[p])) shown.add(p);
+    if (e.kind === 'row' && e.n) {
+      const r = rows.get(c) || [e.n, e.n];
+      rows.set(c, [Math.min(r[0], e.n), Math.max(r[1], e.n)]);
+    } else if (e.kind !== 'row') count.set(c, (count.get(c) || 0) + 1);
+  }
+  const notes = new Map();
+  for (const [c, n] of count) notes.set(c, '- (' + n + ' more in view here: observe within ' + refFor(w.entries[c].el) + ')');
+  for (const [c, [a, b]] of rows) {
+    const range = a === b ? String(a) : a + '-' + b;
+    notes.set(c, '- (rows ' + range + ' in view not shown: observe within ' + refFor(w.entries[c].el) + ' with rows "' + range + '")');
+  }
+  notes.outside = outside;
+  return notes;
 };
 
 const viewRead = (doc, a) => {
@@ -57,38 +94,29 @@ const viewRead = (doc, a) => {
   const t0 = performance.now();
   const w = walk(doc, root, { mode: 'view' });
   const t1 = performance.now();
-  const reserve = a.outline ? Math.min(OUTLINE_SHARE, Math.floor(a.max / 3)) : 0;
-  const { shown, left } = choose(w, a.max - reserve, true);
-  const notes = new Map();
-  const outside = [];
-  for (const e of left) {
-    let lm = e.parent;
-    while (lm >= 0 && w.entries[lm].kind !== 'landmark') lm = w.entries[lm].parent;
-    if (lm < 0) { outside.push(e); continue; }
-    shown.add(lm);
-    notes.set(lm, (notes.get(lm) || 0) + 1);
-  }
-  const noteText = new Map();
-  for (const [lm, n] of notes) noteText.set(lm, '- (' + n + ' more in view here: observe within ' + refFor(w.entries[lm].el) + ')');
-  const r = render(w, shown, noteText);
-  const out = { lines: r.lines, refs: r.refs.concat(Array.from(notes.keys()).map((i) => w.entries[i].el)), continues: null };
+  const reserve = a.outline ? Math.min(OUTLINE_SHARE, Math.floor(a.max / 4)) : 0;
+  let notes = null;
+  const r = chooseView(w, a.max - reserve, (shown, left) => (notes = leftNotes(w, shown, left)));
+  const out = { lines: r.lines, refs: r.refs, continues: null };
+  for (const c of notes.keys()) out.refs.push(w.entries[c].el);
+  const outside = notes.outside;
   if (outside.length) {
-    const first = outside.reduce((a, b) => (a.idx < b.idx ? a : b));
+    const first = outside.reduce((x, y) => (x.idx < y.idx ? x : y));
     let last = null;
-    for (const e of w.entries) if (e.idx < first.idx && shown.has(e.idx) && !e.context) last = e;
+    for (const e of w.entries) if (e.idx < first.idx && r.shown.has(e.idx) && !e.context && !e.inline) last = e;
     const after = last ? refFor(last.el) : '';
     if (last) out.refs.push(last.el);
     out.lines.push('- (' + outside.length + ' more in view: observe with fullPage' + (after ? ' after ' + after : '') + ')');
     out.continues = { fullPage: true, after, left: countAfter(root, last ? last.el : root, null) };
   }
-  out.frames = w.entries.filter((e) => e.kind === 'frame' && shown.has(e.idx)).map((e) => ({ ref: e.slot, src: e.src }));
+  out.frames = w.entries.filter((e) => e.kind === 'frame' && r.shown.has(e.idx)).map((e) => ({ ref: e.slot, src: e.src }));
   const t2 = performance.now();
   if (a.outline) {
     const used = out.lines.reduce((n, l) => n + l.length + 1, 0);
-    const shownEls = w.entries.filter((e) => e.kind === 'item' && shown.has(e.idx)).map((e) => e.el);
-    const o = outline(doc, shownEls, Math.max(200, a.max - used));
+    const shownEls = w.entries.filter((e) => e.kind === 'item' && r.shown.has(e.idx)).map((e) => e.el);
+    const o = outline(doc, shownEls, Math.max(reserve, a.max - used));
     if (o.lines.length) {
-      out.lines.push('Outline beyond what is shown (observe within a ref to read a part, or find):', ...o.lines);
+      out.lines.push('Elsewhere on the page (observe within a ref to read it, or find):', ...o.lines);
       out.refs.push(...o.refs);
     }
   }
@@ -110,13 +138,14 @@ const fullRead = (doc, a) => {
     from = el;
     inclusive = false;
   }
-  const w = walk(doc, root, { mode: 'full', from, inclusive, stopAt, budget: a.max });
-  const { shown, left } = choose(w, a.max, false);
+  const rows = a.within && rowRange(a.rows);
+  const w = walk(doc, root, { mode: 'full', from, inclusive, stopAt, budget: a.max, within: root, rows });
+  const { shown, left } = choose(w, a.max);
   const r = render(w, shown, null);
   const out = { lines: r.lines, refs: r.refs, continues: null };
   if (left.length || w.more) {
     let last = null;
-    for (const e of w.entries) if (shown.has(e.idx) && !e.context) last = e;
+    for (const e of w.entries) if (shown.has(e.idx) && !e.context && !e.inline && !isContainer(e)) last = e;
     const anchor = last ? last.el : from;
     if (anchor) {
       const after = refFor(anchor);
@@ -130,16 +159,18 @@ const fullRead = (doc, a) => {
 };
 
 const findRead = (doc, a) => {
+  const t0 = performance.now();
   const f = find(doc, a.find);
   // The query is the agent's own: the head says only what came of it.
   const head = 'find: ' + (f.total === 0 ? 'no match' : f.total === 1 ? '1 match' : f.total + ' matches') +
-    (f.unseen ? ', ' + f.unseen + ' of them not rendered and not listed' : '') +
-    (f.total - f.unseen > f.lines.length ? ', the first ' + f.lines.length + ' shown' : '');
-  return { lines: [head, ...f.lines], refs: f.refs, continues: null, frames: [] };
+    (f.unseen ? ' (' + f.unseen + ' not rendered)' : '') +
+    (f.total - f.unseen > f.lines.length ? ', the best ' + f.lines.length + ' shown' : '');
+  return { lines: [head, ...f.lines], refs: f.refs, continues: null, frames: [], ms: { walk: performance.now() - t0, ...f.ms } };
 };
 
 const observe = (doc, a) => {
   useBase(a.base || 1);
+  models = new WeakMap();
   const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
   if (out.error) return out;
   return { tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,

@@ -58,6 +58,7 @@ const survey = (doc) => {
     const k = classOf(el);
     if (k === 'h') {
       if (!el.checkVisibility()) { hiddenUnder = el; continue; }
+      if (noteOf(el, scopeOf(el))) continue; // a note's title: its items count in the section around it
       const level = levelOf(el);
       while (hStack.length && hStack[hStack.length - 1].level >= level) hStack.pop();
       const h = { el, level, c: { links: 0, fields: 0, buttons: 0 } };
@@ -105,7 +106,7 @@ const outline = (doc, shownEls, budget) => {
   };
   const partly = [];
   for (const m of marks) {
-    if (where(m.el, vh) !== 'view' || m.role === 'main' && !m.c.links) continue;
+    if (where(m.el, vh) !== 'view' || m.role === 'main') continue;
     let shown = 0;
     for (const el of shownEls) if (m.el.contains(el)) shown++;
     const total = m.c.links + m.c.fields + m.c.buttons;

@@ -36,9 +36,14 @@ const implicitRole = (el) => {
   return '';
 };
 
+// DPUB_LINKS are the publishing roles that are links (a footnote's mark,
+// its way back): assistive technology treats them as links.
+const DPUB_LINKS = new Set(['doc-noteref', 'doc-backlink', 'doc-biblioref', 'doc-glossref']);
+
 const roleOf = (el) => {
   const explicit = attr(el, 'role').trim().split(/\s+/)[0].toLowerCase();
   if (explicit === 'none' || explicit === 'presentation') return '';
+  if (DPUB_LINKS.has(explicit)) return 'link';
   if (explicit && explicit !== 'generic') return explicit;
   return implicitRole(el);
 };

@@ -9,6 +9,7 @@
 // as entries marked hidden. In 'full' mode everything rendered is read, from
 // an optional starting element, until a size budget.
 const TEXT_CHARS = { view: 180, full: 1200 };
+const CODE_LINES = { view: 8, full: 80 };
 const PRIO = { fixed: 0, main: 1, content: 2, chrome: 3, hidden: 4 };
 const PINNED_ITEMS = 12; // a fixed part with more items than this is a sidebar, not a control
 const TEXT_ROLES = { paragraph: 'paragraph', listitem: 'listitem', cell: 'cell', columnheader: 'cell',
@@ -27,6 +28,7 @@ const newWalk = (doc, opts) => {
     entries: [], visited: new Set(), itemEls: new Set(),
     from: opts.from || null, inclusive: !!opts.inclusive, skipping: !!opts.from,
     stopAt: opts.stopAt || null, stopped: false, budget: opts.budget || Infinity, size: 0, more: false,
+    within: opts.within || null, rows: opts.rows || null, rowsOf: opts.rows ? opts.within : null, terms: new Map(),
   };
 };
 
@@ -90,22 +92,7 @@ const walkNode = (w, n, cx) => {
 const walkLong = (w, el, cx) => {
   const kids = el.children;
   const c = cx.clip;
-  const rectAt = (i) => {
-    for (let j = i; j < kids.length; j++) {
-      const r = kids[j].getBoundingClientRect();
-      if (r.width >= 1 && r.height >= 1) return r;
-    }
-    return null;
-  };
-  let lo = 0, hi = kids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    const r = rectAt(mid);
-    if (r && r.bottom <= c.t) lo = mid + 1; else hi = mid;
-  }
-  let start = lo;
-  while (start > 0 && rectAt(start - 1) === rectAt(start)) start--;
-  const first = Math.max(0, start - 2);
+  const first = Math.max(0, firstReaching(kids, c.t) - 2);
   let below = 0;
   for (let i = first; i < kids.length && below < 4; i++) {
     if (w.stopped || w.more) return;
@@ -161,17 +148,23 @@ const walkEl = (w, el, cx) => {
     if (!k.invisible && !empty) addEntry(w, { kind: 'frame', el, role: 'iframe', name: attr(el, 'title') || attr(el, 'name'), parent: cx.parent, prio: k.prio, src: el.src || '' });
     return;
   }
-  const named = role && (isItem(role) || LANDMARKS.has(role));
+  const named = role && (isItem(role) || LANDMARKS.has(role) || TABLE_ROLES.has(role));
   const name = named ? nameOf(el, role) : '';
   if (isLandmark(role, name)) return walkLandmark(w, el, k, role, name, place);
+  if (place !== 'start' && isDataTable(el, role)) return walkTable(w, el, k, role, name, place);
   if (isItem(role) && place !== 'start' && place !== 'context') {
     if (!away) addItem(w, el, cx, k, role, name, b, empty, cs.display);
     return;
   }
-  if (blockish(cs.display) && place === '' && !away) {
+  if (blockish(cs.display) && place === '' && !away && !cx.cell && !cx.code) {
     const tr = TEXT_ROLES[role] || 'text';
-    k.block = addEntry(w, { kind: 'text', el, role: tr, parts: [], parent: cx.parent, prio: k.prio });
+    // A definition belongs to the term before it.
+    const term = tag === 'dd' ? w.terms.get(el.previousElementSibling) : undefined;
+    k.block = addEntry(w, { kind: 'text', el, role: tr, parts: [], parent: term === undefined ? cx.parent : term, prio: k.prio });
+    if (tag === 'dt') w.terms.set(el, k.block.idx);
+    else if (term !== undefined) w.terms.set(el, term); // a term's next definition
     k.parent = k.block.idx;
+    if (tr === 'code') k.code = true; // its lines are one block, whatever its elements
   } else if (place !== '') {
     k.block = null;
   }
@@ -198,6 +191,7 @@ const addItem = (w, el, cx, k, role, name, b, empty, display) => {
   if (cx.block && !k.invisible && !blockish(display)) cx.block.parts.push(' ' + (el.textContent || '') + ' ');
   const e = addEntry(w, { kind: 'item', el, role, name, parent: cx.parent, hidden, fixed: !!k.fixed, ariaHidden: !!k.ariaHidden,
     prio: hidden ? PRIO.hidden : k.prio, level: role === 'heading' ? levelOf(el) : 0 });
+  if (cx.cell) { cx.cell.items.push(e); e.inline = true; }
   itemState(el, role, e);
   if (role === 'listbox') {
     const k2 = { ...k, parent: e.idx, block: null };
@@ -214,6 +208,7 @@ const itemState = (el, role, e) => {
   if (el.disabled || attr(el, 'aria-disabled') === 'true') e.disabled = true;
   if (attr(el, 'aria-expanded')) e.expanded = attr(el, 'aria-expanded') === 'true';
   if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) e.value = ''; // its value is never shown: [checked] is
+  else if (tag === 'input' && /^(button|submit|reset|image)$/.test(el.type)) e.value = ''; // its value is its name
   else if (tag === 'input' || tag === 'textarea') e.value = el.value || '';
   else if (tag === 'select') e.value = Array.from(el.selectedOptions || []).map((o) => o.label).join(', ');
   else if (el.isContentEditable) e.value = norm(el.textContent || '');
@@ -266,7 +261,22 @@ const walk = (doc, root, opts) => {
   walkEl(w, root, cx);
   if (w.mode === 'view') escapes(w);
   for (const e of w.entries) {
+    if (e.role === 'code' && e.parts) e.lines = codeLines(e.parts.join(''), CODE_LINES[w.mode]);
     if (e.parts) e.text = clip(norm(e.parts.join('')), TEXT_CHARS[w.mode]);
+    if (e.cells) for (const c of e.cells) c.text = clip(norm(c.parts.join('')), CELL_CHARS[w.mode]);
   }
   return w;
+};
+
+// codeLines is a code block's text as its lines, without the blank ones at
+// either end or the indent they all share, at most max of them (and a line
+// that says how many more).
+const codeLines = (text, max) => {
+  const lines = text.split('\n').map((l) => clip(l.replace(/\s+$/, '').replace(/\t/g, '    '), 160));
+  while (lines.length && !lines[0].trim()) lines.shift();
+  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  if (indent > 0 && indent < Infinity) for (let i = 0; i < lines.length; i++) lines[i] = lines[i].slice(indent);
+  if (lines.length > max) return lines.slice(0, max).concat(['(' + (lines.length - max) + ' more lines)']);
+  return lines;
 };
