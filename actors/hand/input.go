@@ -2,6 +2,7 @@ package hand
 
 import (
 	"context"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -78,7 +79,7 @@ func (a *Actor) next(ctx actor.Context) {
 			// a typed key could carry the key.
 			fail = &messages.Error{Code: coded(err, "").Code}
 		}
-		sys.Root.Send(self, &inputDone{gen: gen, fail: fail})
+		sys.Root.Send(self, &inputDone{gen: gen, fail: fail, kind: in.Kind, at: time.Now()})
 	}()
 }
 
@@ -89,6 +90,10 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 	t.busy = false
 	if m.fail != nil {
 		a.cfg.Log.Debug("an input of the hand failed", "conversation", a.cfg.Conversation, "code", m.fail.Code)
+	} else if m.kind != messages.HandMove {
+		// The owner waits to see what the input did: the picture after it
+		// goes before any made earlier.
+		ctx.Send(t.pacer, &pacer.Fresh{At: m.at, Drop: m.kind != messages.HandWheel})
 	}
 	if t.leaving {
 		a.release(ctx)

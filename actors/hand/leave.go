@@ -117,6 +117,9 @@ func (a *Actor) stopping() {
 		return // nothing attached, or its letting go already runs
 	}
 	t.queue = nil
+	// The hand may still take messages while its pacer stops: letting go
+	// again from one of them must find it done.
+	t.released = true
 	if t.why == nil {
 		t.why = &messages.Error{Code: messages.CodeHandEnded, Message: "The session ended; the page is no longer yours to drive here."}
 	}

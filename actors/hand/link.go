@@ -1,6 +1,8 @@
 package hand
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -39,6 +41,8 @@ type (
 	inputDone struct {
 		gen  int
 		fail *messages.Error
+		kind messages.HandKind
+		at   time.Time // when the page had it
 	}
 	leased struct {
 		gen  int

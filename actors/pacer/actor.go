@@ -30,6 +30,7 @@ type Actor struct {
 	w, h     int
 	told     bool // the parent heard TooFarBehind
 	timer    *time.Timer
+	held     held // the browser's next picture, held back
 }
 
 // Props returns a pacer's props.
@@ -49,6 +50,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 		if a.timer != nil {
 			a.timer.Stop()
 		}
+		a.held.stop()
 	case *actor.Stopped, *actor.Restarting:
 	case *frame:
 		a.frame(ctx, m.f)
@@ -59,6 +61,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.arm(ctx)
 	case *started:
 		a.started(ctx, m)
+	case *Fresh:
+		a.fresh(ctx, m)
+	case *release:
+		a.held.due = false
+		a.let(ctx, false)
+	case *freshEnd:
+		a.freshEnd(ctx)
 	default:
 		actors.Unhandled(ctx, a.cfg.Log)
 	}
@@ -94,8 +103,16 @@ func (a *Actor) arm(ctx actor.Context) {
 	a.timer = time.AfterFunc(a.cfg.Tick, func() { sys.Root.Send(self, &tick{}) })
 }
 
-// frame sends f if the wire is free, else keeps it as the one waiting.
+// frame sends f if the wire is free, else keeps it as the one waiting; a
+// picture made before a press or a key the owner waits to see is dropped.
+// The browser makes its next picture once the pacer's rate allows.
 func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
+	a.hold(f.Release)
+	defer a.let(ctx, false)
+	if a.stale(f) {
+		return
+	}
+	a.held.stash = nil
 	if w, h := int(f.Header.PageWidth), int(f.Header.PageHeight); w != a.w || h != a.h {
 		a.w, a.h = w, h
 		a.tell(ctx, &PageSize{Width: w, Height: h})

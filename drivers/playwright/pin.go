@@ -95,19 +95,27 @@ func (p *pinned) Why() *messages.Error {
 	return p.why
 }
 
-// frame acknowledges one screencast frame to Chromium at once and passes it on.
+// frame passes one screencast frame on. Chromium makes no new picture
+// until the frame is acknowledged: the frame's Release does that, when the
+// pacer wants the next, so the pictures the tab could never draw are not
+// made (and do not queue ahead of the owner's input on the way here).
 func (p *pinned) frame(ev map[string]any) {
 	id, _ := ev["sessionId"].(float64)
-	go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+	var once sync.Once
+	ack := func() {
+		once.Do(func() { go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }() })
+	}
 	p.mu.Lock()
 	sink := p.sink
 	p.mu.Unlock()
 	data, _ := ev["data"].(string)
 	if sink == nil || p.done.Load() {
+		ack()
 		return
 	}
 	jpg, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
+		ack()
 		return
 	}
 	meta, _ := ev["metadata"].(map[string]any)
@@ -115,7 +123,7 @@ func (p *pinned) frame(ev map[string]any) {
 	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
 		TimeMs: num("timestamp") * 1000, PageWidth: uint16(num("deviceWidth")), PageHeight: uint16(num("deviceHeight")),
 		Scale: float32(num("pageScaleFactor")), OffsetTop: float32(num("offsetTop")),
-		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}})
+		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}, Release: ack})
 }
 
 // Cast starts or restarts the screencast with o.
