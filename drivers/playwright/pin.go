@@ -103,7 +103,9 @@ func (p *pinned) frame(ev map[string]any) {
 	id, _ := ev["sessionId"].(float64)
 	var once sync.Once
 	ack := func() {
-		once.Do(func() { go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }() })
+		once.Do(func() {
+			go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+		})
 	}
 	p.mu.Lock()
 	sink := p.sink
