@@ -40,6 +40,15 @@ type RawInput interface {
 	Input(ctx context.Context, in *messages.HandInput) error
 }
 
+// Fitter lays a pinned page out for the owner's touch screen: the page is
+// laid out at that screen's size, so it reads at its natural size there,
+// until Unfit gives it back the size the agent had (the agent observes
+// again after a take-over anyway).
+type Fitter interface {
+	Fit(ctx context.Context, w, h int) error
+	Unfit(ctx context.Context) error
+}
+
 // CastOptions bound a screencast's frames.
 type CastOptions struct {
 	MaxWidth, MaxHeight int

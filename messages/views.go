@@ -31,6 +31,10 @@ type SessionInfo struct {
 	// to drive: HandBrowserOffline when Your browser's extension is not
 	// connected (the owner opens Chrome, or uses buddi's browser instead).
 	HandReason string `json:"handReason,omitempty"`
+	// Driving says, while the page is taken over, that a dashboard tab
+	// drives it now: another tab offers to take the hand instead of
+	// taking it.
+	Driving bool `json:"driving,omitempty"`
 }
 
 // HandBrowserOffline is the hand reason of a take-over in Your browser with

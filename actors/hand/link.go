@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -36,6 +37,7 @@ type (
 	pinned struct {
 		gen int
 		pin any // drivers.Pinned, or nil with err
+		fit drivers.Fitter
 		err *messages.Error
 	}
 	inputDone struct {

@@ -27,6 +27,8 @@ type Actor struct {
 	over     time.Time // since when the tab is behind; zero when not
 	clear    time.Time // since when it is not; zero when it is
 	restarts bool      // a restart of the screencast is running
+	want     int       // the step of the last (re)start
+	portrait bool      // the steps' boxes are turned: the page is taller than wide
 	w, h     int
 	told     bool // the parent heard TooFarBehind
 	timer    *time.Timer
@@ -44,6 +46,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.clear = a.cfg.Now()
+		a.portrait = a.cfg.Portrait
 		a.cast(ctx, 0)
 		a.arm(ctx)
 	case *actor.Stopping:
@@ -75,8 +78,11 @@ func (a *Actor) Receive(ctx actor.Context) {
 
 // cast (re)starts the screencast at step, off the mailbox.
 func (a *Actor) cast(ctx actor.Context, step int) {
-	a.restarts = true
+	a.restarts, a.want = true, step
 	self, sys, pin, opts := ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
+	if a.portrait {
+		opts.MaxWidth, opts.MaxHeight = opts.MaxHeight, opts.MaxWidth
+	}
 	sink := func(f *drivers.CastFrame) { sys.Root.Send(self, &frame{f: f}) }
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -116,6 +122,10 @@ func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
 	if w, h := int(f.Header.PageWidth), int(f.Header.PageHeight); w != a.w || h != a.h {
 		a.w, a.h = w, h
 		a.tell(ctx, &PageSize{Width: w, Height: h})
+		if tall := h > w; tall != a.portrait {
+			a.portrait = tall
+			a.cast(ctx, a.want)
+		}
 	}
 	a.stall += len(f.JPEG)
 	a.made += int64(len(f.JPEG))

@@ -23,6 +23,10 @@ type Config struct {
 	Steps []drivers.CastOptions
 	Log   *slog.Logger
 	Now   func() time.Time
+	// Portrait says the page starts taller than wide (laid out for a
+	// phone held upright): each step's box is turned to fit it, the same
+	// pixels either way. The pacer turns it again when the page turns.
+	Portrait bool
 
 	StepBehind int           // bytes behind that, for StepAfter, step down
 	Window     time.Duration // how far back "behind" looks

@@ -186,6 +186,8 @@ func (a *Actor) handMessage(ctx actor.Context) bool {
 		a.handOpen(ctx)
 	case *messages.HandEnded:
 		a.handEnded(ctx)
+	case *messages.HandDriving:
+		a.handDriving(ctx, m)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
 	default:

@@ -42,8 +42,9 @@ type paused struct{ reason string }
 // takenOver: the owner has the page; the agent waits. hand is the child
 // the owner drives the page through, when there is one.
 type takenOver struct {
-	hand   *actor.PID
-	reason string // why there is no page to drive, if there is none
+	hand    *actor.PID
+	reason  string // why there is no page to drive, if there is none
+	driving bool   // a dashboard tab drives the hand now
 }
 
 // handingBack: the owner resumed, and the session waits for the hand to

@@ -17,6 +17,7 @@ import (
 var (
 	_ drivers.Screencaster = (*Tabs)(nil)
 	_ drivers.RawInput     = (*pinned)(nil)
+	_ drivers.Fitter       = (*pinned)(nil)
 )
 
 // Pin holds the conversation's active tab for the owner's hand, through a
@@ -64,6 +65,9 @@ type pinned struct {
 	why   *messages.Error
 	sink  func(*drivers.CastFrame)
 	epoch int // rises with every Cast and StopCast: a Cast still starting after a later one gives up
+	// agents is the page's size before the first Fit, given back by Unfit;
+	// nil while the page has the agent's own size.
+	agents *pw.Size
 }
 
 func (p *pinned) end(code messages.Code, msg string) {
@@ -250,4 +254,34 @@ func press(m pw.Mouse, in *messages.HandInput) error {
 		return m.Down(pw.MouseDownOptions{Button: b})
 	}
 	return m.Up(pw.MouseUpOptions{Button: b})
+}
+
+// Fit lays the page out at w×h CSS pixels, keeping the agent's size for Unfit.
+func (p *pinned) Fit(ctx context.Context, w, h int) error {
+	p.mu.Lock()
+	if p.agents == nil {
+		if vp := p.t.page.ViewportSize(); vp != nil {
+			p.agents = &pw.Size{Width: vp.Width, Height: vp.Height}
+		}
+	}
+	p.mu.Unlock()
+	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+// Unfit gives the page back the size the agent had.
+func (p *pinned) Unfit(ctx context.Context) error {
+	p.mu.Lock()
+	size := p.agents
+	p.agents = nil
+	p.mu.Unlock()
+	if size == nil || p.t.page.IsClosed() {
+		return nil
+	}
+	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
 }
