@@ -23,9 +23,9 @@ type Actor struct {
 	opening  *actor.PID          // who asked to attach, while the page is pinned
 	screen   messages.HandScreen // the tab of that attachment
 	portrait bool                // its touch screen is taller than wide
-	queued  *waiting            // a tab waiting for the attachment it replaces to let go
-	giving  *actor.PID          // who asked to give back, once asked
-	ended   *messages.Error
+	queued   *waiting            // a tab waiting for the attachment it replaces to let go
+	giving   *actor.PID          // who asked to give back, once asked
+	ended    *messages.Error
 }
 
 // mailboxSize bounds the hand's mailbox: a tab flooding input waits (its

@@ -59,8 +59,8 @@ func (s *screen) End(e *messages.Error) {
 
 // world is a hand under a parent that reports what the hand tells it.
 type world struct {
-	sys    *actor.ActorSystem
-	tabs   *sim.Tabs
+	sys     *actor.ActorSystem
+	tabs    *sim.Tabs
 	hand    *actor.PID
 	parent  chan any
 	driving chan bool // what the hand told its session of a tab driving
