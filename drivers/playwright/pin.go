@@ -256,19 +256,43 @@ func press(m pw.Mouse, in *messages.HandInput) error {
 	return m.Up(pw.MouseUpOptions{Button: b})
 }
 
-// Fit lays the page out at w×h CSS pixels, keeping the agent's size for Unfit.
+// Fit lays the page out at w×h CSS pixels, keeping the agent's size for
+// Unfit. The agent's size is read from the page itself: a context launched
+// with Playwright's default viewport does not name it.
 func (p *pinned) Fit(ctx context.Context, w, h int) error {
 	p.mu.Lock()
-	if p.agents == nil {
-		if vp := p.t.page.ViewportSize(); vp != nil {
-			p.agents = &pw.Size{Width: vp.Width, Height: vp.Height}
-		}
-	}
+	known := p.agents != nil
 	p.mu.Unlock()
+	if !known {
+		size, err := call(ctx, func() (any, error) { return p.t.page.Evaluate(`() => [innerWidth, innerHeight]`) })
+		if err != nil {
+			return p.t.failed(err, notAnswering)
+		}
+		wh, _ := size.([]any)
+		if len(wh) != 2 {
+			return fail(messages.CodeNotAnswering, nil, "The page did not say its size; take over again.")
+		}
+		p.mu.Lock()
+		p.agents = &pw.Size{Width: number(wh[0]), Height: number(wh[1])}
+		p.mu.Unlock()
+	}
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
 	return nil
+}
+
+// number is a whole number the page answered, whichever Go type it came as.
+func number(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case float64:
+		return int(n)
+	case int64:
+		return int(n)
+	}
+	return 0
 }
 
 // Unfit gives the page back the size the agent had.

@@ -85,7 +85,7 @@ func (p *pinned) Why() *messages.Error {
 
 func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drivers.CastFrame)) error {
 	_ = p.StopCast(context.Background())
-	jpg, _, _ := shot(max(o.MaxWidth, o.MaxHeight*16/10))
+	jpg, _, _ := shot(min(o.MaxWidth, o.MaxHeight*16/10)) // the box, turned or not
 	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
 		jpg = append(bytes.Clone(jpg), make([]byte, n-len(jpg))...)
 	}

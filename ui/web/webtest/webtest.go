@@ -7,6 +7,7 @@ package webtest
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,9 +41,10 @@ var shared struct {
 	err  error
 }
 
-// browser is one headless Chromium shared by the tests of a package; each
-// page gets a context of its own, so cookies are never shared.
-func browser(t testing.TB) pw.Browser {
+// Browser is the owner's headless Chromium, shared by the tests of a
+// package (Stop closes it); each page gets a context of its own, so
+// cookies are never shared.
+func Browser(t testing.TB) pw.Browser {
 	t.Helper()
 	shared.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -86,7 +88,7 @@ func Stop() {
 // and the owner's browser.
 func Start(t testing.TB, o daemon.Options) *Owner {
 	t.Helper()
-	br := browser(t)
+	br := Browser(t)
 	d := daemontest.Start(t, "", o)
 	return &Owner{Daemon: d, Browser: br, Base: "http://" + d.Addr()}
 }
@@ -97,6 +99,29 @@ func (o *Owner) Page(t testing.TB, width, height int) pw.Page {
 	t.Helper()
 	bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{
 		Viewport: &pw.Size{Width: width, Height: height}, IsMobile: pw.Bool(width < 600), HasTouch: pw.Bool(width < 600)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bc.Close() })
+	bc.SetDefaultTimeout(float64(Wait.Milliseconds()))
+	p, err := bc.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Phone opens a page as a phone shows it (375×812 CSS pixels, or 812×375
+// turned, touch, two device pixels to one), in a fresh browser context of
+// br, closed when the test ends.
+func Phone(t testing.TB, br pw.Browser, landscape bool) pw.Page {
+	t.Helper()
+	w, h := 375, 812
+	if landscape {
+		w, h = h, w
+	}
+	bc, err := br.NewContext(pw.BrowserNewContextOptions{Viewport: &pw.Size{Width: w, Height: h},
+		IsMobile: pw.Bool(true), HasTouch: pw.Bool(true), DeviceScaleFactor: pw.Float(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,14 +168,24 @@ func Click(t testing.TB, l pw.Locator) {
 	}
 }
 
-// Shots is where the tests save their screenshots: a gitignored directory
-// of the web package, kept after the run as the artifacts.
+// committed is set by -shots (make shots): only then do the tests write the
+// dashboard's committed screenshots, so a test run never changes a file git
+// tracks.
+var committed = flag.Bool("shots", false, "write the dashboard's committed screenshots (ui/web/testdata/screenshots)")
+
+// Shots is where the tests save their screenshots: with -shots, the web
+// package's testdata/screenshots, which are committed; otherwise a
+// directory under the system's temporary one, kept after the run as the
+// artifacts.
 func Shots() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")
+	if *committed {
+		_, file, _, _ := runtime.Caller(0)
+		return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")
+	}
+	return filepath.Join(os.TempDir(), "buddi-screenshots")
 }
 
-// Screenshot saves the page as testdata/screenshots/<name>.png.
+// Screenshot saves the page as <name>.png in Shots.
 func Screenshot(t testing.TB, p pw.Page, name string) string {
 	t.Helper()
 	if err := os.MkdirAll(Shots(), 0o755); err != nil {
@@ -158,6 +193,20 @@ func Screenshot(t testing.TB, p pw.Page, name string) string {
 	}
 	path := filepath.Join(Shots(), strings.ReplaceAll(name, "/", "_")+".png")
 	if _, err := p.Screenshot(pw.PageScreenshotOptions{Path: pw.String(path), FullPage: pw.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// ScreenshotScreen saves what the screen shows (not the page below it, as
+// Screenshot does) as <name>.png in Shots: a view that fills the screen.
+func ScreenshotScreen(t testing.TB, p pw.Page, name string) string {
+	t.Helper()
+	if err := os.MkdirAll(Shots(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(Shots(), strings.ReplaceAll(name, "/", "_")+".png")
+	if _, err := p.Screenshot(pw.PageScreenshotOptions{Path: pw.String(path)}); err != nil {
 		t.Fatal(err)
 	}
 	return path
