@@ -49,3 +49,39 @@ func TestASecondTabIsToldAnotherDrivesAndTakesTheHandOnlyWhenPressed(t *testing.
 }
 
 func sizeOf(w, h float64) string { return fmt.Sprintf("%.0fx%.0f", w, h) }
+
+// aboveTheFold fails unless each button is on a screen of the given height.
+func aboveTheFold(t *testing.T, p pw.Page, height float64, labels ...string) {
+	t.Helper()
+	for _, label := range labels {
+		b := p.Locator("button:visible", pw.PageLocatorOptions{HasText: label}).First()
+		webtest.Visible(t, b)
+		box, err := b.BoundingBox()
+		if err != nil || box == nil || box.Y < 0 || box.Y+box.Height > height {
+			t.Errorf("%s is not above the fold of a %.0f px screen: %+v %v", label, height, box, err)
+		}
+	}
+}
+
+// On a laptop (1280×800) the session's controls are above the fold, on
+// the Host browser page and in the conversation's Browser tab, before the
+// take-over and while the owner drives.
+func TestAtALaptopsSizeTheControlsStayAboveTheFold(t *testing.T) {
+	o := webtest.Start(t, daemon.Options{})
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	p := o.Page(t, 1280, 800)
+	o.SignIn(t, p)
+	webtest.Visible(t, card(p, "c1").Locator("img.shot"))
+	aboveTheFold(t, p, 800, "Take over", "Close & release")
+	goTo(t, o, p, "#/chat/ada/c1?tab=browser")
+	webtest.Visible(t, p.Locator(".browser-tab img.shot"))
+	aboveTheFold(t, p, 800, "Take over", "Close & release")
+	webtest.Click(t, p.Locator(".browser-tab button", pw.PageLocatorOptions{HasText: "Take over"}))
+	webtest.Visible(t, p.Locator("canvas.hand-canvas[data-painted]"))
+	aboveTheFold(t, p, 800, "Give it back", "Close & release")
+	if n, err := p.Locator(".browser-tab button:visible", pw.PageLocatorOptions{HasText: "Resume access"}).Count(); err != nil || n != 0 {
+		t.Fatalf("the taken-over card offers Resume access beside Give it back (%d, %v)", n, err)
+	}
+	webtest.Screenshot(t, p, "desktop-remote-hand-laptop")
+}

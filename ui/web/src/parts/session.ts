@@ -29,8 +29,10 @@ export function sessionCard(first: SessionInfo, link = true): SessionCard {
   const last = h("p", { class: "last" });
   const ctl = controls();
   const snap = snapshotView();
+  // The controls come before the picture, so they stay above the fold of a
+  // laptop's screen whatever the picture's height.
   const el = h("article", { class: "card session", "data-conversation": first.conversation },
-    h("header", {}, title, badge), task, url, steps, last, snap.el, ctl.el);
+    h("header", {}, title, badge), task, url, steps, last, ctl.el, snap.el);
   let cur = first;
   const update = (s: SessionInfo) => {
     cur = s;
