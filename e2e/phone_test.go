@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -66,14 +65,7 @@ func (s *phoneSite) seen() (int, string) {
 func phone(t *testing.T, b *buddi, landscape bool) pw.Page {
 	t.Helper()
 	p := webtest.Phone(t, webtest.Browser(t), landscape)
-	link, err := b.API.Owner(b.Owner).SignInLink(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Goto(link.URL); err != nil {
-		t.Fatal(err)
-	}
-	webtest.Visible(t, p.Locator("h1", pw.PageLocatorOptions{HasText: "Host browser"}))
+	signIn(t, b, p)
 	return p
 }
 

@@ -241,7 +241,9 @@ type Health struct {
 	Mode          string `json:"mode"`
 	Stopped       bool   `json:"stopped"`
 	Sessions      int    `json:"sessions"`
-	Restarts      int    `json:"restarts"`
+	// States counts the sessions in each state (ready, stopped, ...).
+	States   map[string]int `json:"states,omitempty"`
+	Restarts int            `json:"restarts"`
 	// Unhandled counts messages an actor received and did not know.
 	Unhandled int `json:"unhandled,omitempty"`
 	// Capacity is this host's browser profiles and sessions.

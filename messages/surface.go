@@ -21,7 +21,7 @@ const (
 func (s Surface) WayBack(code Code, conv string) string {
 	switch code {
 	case CodeStopped:
-		return s.pick("Resume access in the dashboard's Settings, or `buddi resume --all`", "Resume access in Settings", "/browser resume in their Telegram chat with buddi")
+		return s.pick("Resume access on the dashboard's Host browser page, or `buddi resume --all`", "Resume access on the Host browser page", "/browser resume in their Telegram chat with buddi")
 	case CodePaused:
 		return s.pick("`buddi resume "+conv+"`", "Resume access on this conversation's Browser tab", "/browser resume in their Telegram chat with buddi")
 	case CodeAirGap:

@@ -9,6 +9,7 @@ const (
 	StatePaused    = "paused"
 	StateTakenOver = "taken_over"
 	StateClosing   = "closing"
+	StateStopped   = "stopped" // the owner's Stop closed its tabs; nothing runs until access is resumed
 	StateNoSession = "no_session"
 )
 
@@ -35,6 +36,10 @@ type SessionInfo struct {
 	// drives it now: another tab offers to take the hand instead of
 	// taking it.
 	Driving bool `json:"driving,omitempty"`
+	// PageAt is when the page last may have changed (a step that could
+	// change it, a give back, a Stop): a picture taken before it is not a
+	// picture of the page as it is.
+	PageAt time.Time `json:"pageAt,omitempty"`
 }
 
 // HandBrowserOffline is the hand reason of a take-over in Your browser with

@@ -85,6 +85,7 @@ func (a *Actor) resumeAllAs(ctx actor.Context, fromCluster bool) {
 	a.stop = ledger.Stop{Stopped: false, At: a.cfg.Now()}
 	a.cfg.Carry.setStop(a.stop)
 	a.cfg.Routes.SetStopped(a.refusing())
+	a.tellSessions(ctx, &messages.ResumeAll{})
 	a.cfg.Log.Info("browser access resumed by the owner")
 	w := a.begin(ctx, true, 0, fromCluster)
 	a.publishStop(w)

@@ -128,7 +128,7 @@ func (a *Actor) info() messages.SessionInfo {
 		Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, State: a.st.name(),
 		PauseReason: reason, HandReason: hand, Driving: driving, Task: a.task.Description,
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Expires: a.task.Expires,
-		URL: a.url, Profile: a.cfg.Profile, Computer: a.computer(),
+		URL: a.url, Profile: a.cfg.Profile, Computer: a.computer(), PageAt: a.pageAt,
 	}
 }
 

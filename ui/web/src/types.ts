@@ -8,6 +8,7 @@ export interface SessionInfo {
   computer?: boolean; // Use my apps: the owner takes over at the computer itself
   handReason?: string; // why a take-over has no page to drive ("browser-offline": Your browser is not connected)
   driving?: boolean; // taken over, and a dashboard tab drives the page now
+  pageAt?: string; // when the page last may have changed: an older picture is not of the page as it is
 }
 
 // HandBrowserOffline is a take-over's handReason when Your browser is not

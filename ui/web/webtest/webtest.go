@@ -97,31 +97,27 @@ func Start(t testing.TB, o daemon.Options) *Owner {
 // size, closed when the test ends.
 func (o *Owner) Page(t testing.TB, width, height int) pw.Page {
 	t.Helper()
-	bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{
+	return NewPage(t, o.Browser, pw.BrowserNewContextOptions{
 		Viewport: &pw.Size{Width: width, Height: height}, IsMobile: pw.Bool(width < 600), HasTouch: pw.Bool(width < 600)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = bc.Close() })
-	bc.SetDefaultTimeout(float64(Wait.Milliseconds()))
-	p, err := bc.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // Phone opens a page as a phone shows it (375×812 CSS pixels, or 812×375
-// turned, touch, two device pixels to one), in a fresh browser context of
-// br, closed when the test ends.
+// turned, touch, two device pixels to one), in a fresh context of br.
 func Phone(t testing.TB, br pw.Browser, landscape bool) pw.Page {
 	t.Helper()
 	w, h := 375, 812
 	if landscape {
 		w, h = h, w
 	}
-	bc, err := br.NewContext(pw.BrowserNewContextOptions{Viewport: &pw.Size{Width: w, Height: h},
+	return NewPage(t, br, pw.BrowserNewContextOptions{Viewport: &pw.Size{Width: w, Height: h},
 		IsMobile: pw.Bool(true), HasTouch: pw.Bool(true), DeviceScaleFactor: pw.Float(2)})
+}
+
+// NewPage opens a page of a fresh context of br with opts, closed when the
+// test ends.
+func NewPage(t testing.TB, br pw.Browser, opts pw.BrowserNewContextOptions) pw.Page {
+	t.Helper()
+	bc, err := br.NewContext(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

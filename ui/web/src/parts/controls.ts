@@ -22,7 +22,7 @@ export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void 
     };
     const conv = s.conversation;
     const list: HTMLButtonElement[] = [];
-    if (s.state !== "taken_over" && s.state !== "closing") {
+    if (s.state !== "taken_over" && s.state !== "closing" && s.state !== "stopped") {
       list.push(b(s.computer ? "Take over at the computer" : "Take over", "primary", async () => {
         claimHand(conv); // the hand is this tab's: it attaches here, and no other tab takes it
         const now = await post<SessionInfo>("/api/browser/takeover", { conversation: conv });

@@ -13,6 +13,7 @@ export const stateLabel = (s: SessionInfo): string => {
     case "paused": return s.pauseReason ? `Paused: ${s.pauseReason}` : "Paused";
     case "taken_over": return "Taken over";
     case "closing": return "Closing";
+    case "stopped": return "Stopped: tabs closed";
   }
   return s.state;
 };
@@ -41,15 +42,15 @@ export function sessionCard(first: SessionInfo, link = true): SessionCard {
     badge.textContent = stateLabel(s);
     badge.className = "badge " + s.state;
     task.textContent = s.task;
-    url.textContent = s.url || "No page open yet.";
+    url.textContent = s.url || (s.state === "stopped" ? "No page: the Stop closed its tabs." : "No page open yet.");
     steps.textContent = `Step ${s.stepsUsed} of ${s.stepsMax} · ${until(s.expires)}`;
     steps.setAttribute("data-steps", String(s.stepsUsed));
     const st = state.lastStep.get(s.conversation);
     last.textContent = st ? `Last action: ${st.action}, ${st.code ? "refused (" + st.code + ")" : st.outcome ?? "done"}, at ${clock(st.at)}` : "";
     if (st) last.setAttribute("data-steps", String(st.stepsUsed ?? 0));
     ctl.update(s);
-    snap.update(s.conversation, true);
+    snap.update(s.conversation, true, undefined, s);
   };
   update(first);
-  return { el, update, shot: () => snap.update(cur.conversation, true) };
+  return { el, update, shot: () => snap.update(cur.conversation, true, undefined, cur) };
 }
