@@ -206,6 +206,10 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 
 	webtest.Click(t, give)
 	webtest.Gone(t, p.Locator(".hand"))
+	// The card's picture is of the page the owner left, not of the one the
+	// agent last saw.
+	webtest.Visible(t, p.Locator(".browser-tab .caption", pw.PageLocatorOptions{HasText: s.URL + "/arrived"}))
+	webtest.Visible(t, p.Locator(".browser-tab img.shot"))
 	obs := b.Observe(t, tok, "c1")
 	if u, _ := obs["url"].(string); u != s.URL+"/arrived" {
 		t.Fatalf("after give back the agent sees %q, want the page the owner went to", u)
