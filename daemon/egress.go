@@ -23,6 +23,9 @@ type egressParts struct {
 	guard  *egress.Guard
 	ns     *netns.Namespace // the browser's own network, when buddi runs as root
 	policy *urlPolicy
+	// airGapEnv says BUDDI_AIR_GAP sets air-gap (the dashboard cannot
+	// turn it off): the way back agents are told is then a restart.
+	airGapEnv bool
 }
 
 // urlPolicy adapts egress.Policy to what sessions call; the rules it holds
@@ -60,7 +63,7 @@ func startEgress(cfg egress.Config, mode drivers.Mode, o Options, self string) (
 	if err != nil {
 		return nil, err
 	}
-	e := &egressParts{cfg: cfg, policy: &urlPolicy{}}
+	e := &egressParts{cfg: cfg, policy: &urlPolicy{}, airGapEnv: o.Config.Given[varAirGap]}
 	e.policy.p.Store(pol)
 	return e, nil
 }
@@ -131,7 +134,7 @@ func (e *egressParts) setAirGap(on bool) error {
 // reach is what the URL rules let the browser open, as agents are told.
 func (e *egressParts) reach() *messages.Reach {
 	airGap, hosts, previews := e.policy.rules().Reach()
-	return &messages.Reach{AirGap: airGap, Hosts: hosts, Previews: previews}
+	return &messages.Reach{AirGap: airGap, AirGapByEnv: airGap && e.airGapEnv, Hosts: hosts, Previews: previews}
 }
 
 // refusals is the guard's refused requests by reason (none before it runs).

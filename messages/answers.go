@@ -114,7 +114,10 @@ type Status struct {
 // Reach is what the install lets the browser open, as agents are told:
 // air-gap, the host list, and the owner's preview origins.
 type Reach struct {
-	AirGap   bool     `json:"airGap,omitempty"`
+	AirGap bool `json:"airGap,omitempty"`
+	// AirGapByEnv says BUDDI_AIR_GAP sets it: only a restart without it
+	// lifts it (else the owner turns it off in the dashboard's Settings).
+	AirGapByEnv bool     `json:"-"`
 	Hosts    []string `json:"hosts,omitempty"`
 	Previews []string `json:"previews,omitempty"`
 }

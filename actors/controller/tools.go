@@ -71,7 +71,8 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		if v.Refusal.Code == messages.CodeAirGap {
 			ledger.RecordRefusal(ctx, a.cfg.Ledger, ledger.Refusal{Conversation: m.Conversation, Agent: ag.Name,
 				Action: "navigate", URL: v.URL, Code: string(v.Refusal.Code), At: a.cfg.Now()})
-			v.Refusal = messages.AirGapWayBack(v.Refusal, a.surfaceOf(m.Conversation).Over(m.Surface))
+			r := reachNow(a.cfg.Reach)
+			v.Refusal = messages.AirGapWayBack(v.Refusal, a.surfaceOf(m.Conversation).Over(m.Surface), r != nil && r.AirGapByEnv)
 		}
 		ctx.Respond(messages.FailWith(v.Refusal))
 		return

@@ -62,7 +62,8 @@ func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Err
 			url = in.URL
 		}
 		a.recordRefusal(ctx, in, url, e)
-		e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface))
+		r := a.reach()
+		e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface), r != nil && r.AirGapByEnv)
 	}
 	if _, held := a.st.(*paused); held {
 		e.Message += " The session is now paused until the owner resumes access."
