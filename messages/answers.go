@@ -118,8 +118,8 @@ type Reach struct {
 	// AirGapByEnv says BUDDI_AIR_GAP sets it: only a restart without it
 	// lifts it (else the owner turns it off in the dashboard's Settings).
 	AirGapByEnv bool     `json:"-"`
-	Hosts    []string `json:"hosts,omitempty"`
-	Previews []string `json:"previews,omitempty"`
+	Hosts       []string `json:"hosts,omitempty"`
+	Previews    []string `json:"previews,omitempty"`
 }
 
 // NoSessionStatus answers browser.status while the conversation has no
