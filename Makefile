@@ -14,7 +14,7 @@ export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
 # the unprivileged user `buddi` (created on first use) with the sandbox on:
 # `make run` and `make test` alike. Nothing here sets BUDDI_BROWSER_NO_SANDBOX.
 
-.PHONY: build deps testdeps run test test-k8s e2e bench lint clean extension-zip
+.PHONY: build deps testdeps run test test-k8s e2e bench lint clean extension-zip shots
 
 # TAGS=k8s links the Kubernetes membership (BUDDI_CLUSTER_MEMBERSHIP=k8s),
 # for an image run on Kubernetes; it adds 26 MB to the binary.
@@ -50,6 +50,14 @@ $(KUBE_APISERVER): tools/kube/go.mod tools/kube/go.sum
 
 e2e: testdeps
 	$(GO) test -race -count=1 -timeout 30m -run 'E2E' ./e2e/...
+
+# The dashboard's committed screenshots (ui/web/testdata/screenshots): the
+# dashboard's tests and the phone's end-to-end test, with -shots. A plain
+# test run writes its screenshots under the system's temporary directory
+# and never changes a file git tracks.
+shots: testdeps
+	$(GO) test -count=1 -timeout 30m ./ui/web/webtest/ -args -shots
+	$(GO) test -count=1 -timeout 30m -run 'Phone' ./e2e/ -args -shots
 
 # The Chrome Web Store upload of the Your browser extension (no key):
 # bin/buddi-extension-<version>.zip, attached to each release.

@@ -32,7 +32,7 @@ func TestAirGapRefusesNavigationClickAndFillAndRecordsEach(t *testing.T) {
 
 	r := d.Act(t, token, "c1", nav(shop+"/p/1"))
 	wantCode(t, r, "air_gap")
-	if !strings.Contains(r.Error.Message, "restart buddi without BUDDI_AIR_GAP") {
+	if !strings.Contains(r.Error.Message, "turn air-gap off in the dashboard's Settings → Privacy & Safety") {
 		t.Fatalf("the air-gap refusal does not say the way back: %q", r.Error.Message)
 	}
 	// The preview is untouched by air-gap, site approval and page-link rules.
@@ -111,4 +111,21 @@ func TestAirGapTurnedOnInSettingsIsWhatStatusSays(t *testing.T) {
 	}
 	d.Task(t, "ada", "c1", 80)
 	wantCode(t, d.Act(t, token, "c1", nav(shop+"/p/1")), "air_gap")
+}
+
+// An air-gap BUDDI_AIR_GAP sets cannot be turned off in the dashboard: the
+// way back agents are told is a restart without it.
+func TestAirGapSetByEnvironmentSaysRestart(t *testing.T) {
+	var in inputs
+	o := simOpts(airGapSim(), &in)
+	o.Config.Egress.AirGap = true
+	o.Config.Given = map[string]bool{"BUDDI_AIR_GAP": true}
+	d := daemontest.Start(t, t.TempDir(), o)
+	token := d.AddAgent(t, "ada", false)
+	d.Task(t, "ada", "c1", 80)
+	r := d.Act(t, token, "c1", nav(shop+"/p/1"))
+	wantCode(t, r, "air_gap")
+	if !strings.Contains(r.Error.Message, "restart buddi without BUDDI_AIR_GAP") || strings.Contains(r.Error.Message, "Settings") {
+		t.Fatalf("an air-gap set by the environment gives the way back %q", r.Error.Message)
+	}
 }

@@ -28,6 +28,9 @@ import (
 type handOpen struct {
 	Conversation string `json:"conversation"`
 	Resume       string `json:"resume,omitempty"`
+	Take         bool   `json:"take,omitempty"`
+	W            int    `json:"w,omitempty"`
+	H            int    `json:"h,omitempty"`
 	Screen       string `json:"screen"`
 	From         string `json:"from"`
 }
@@ -86,7 +89,8 @@ func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) 
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
 	a.mem.hands.screens.Store(id, m.Screen)
-	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Screen: id, From: a.mem.grains.Address()}}
+	g := &grainOwner{Hand: &handOpen{Conversation: m.Conversation, Resume: m.Resume, Take: m.Take, W: m.W, H: m.H,
+		Screen: id, From: a.mem.grains.Address()}}
 	g.Deadline, _ = ctx.Deadline()
 	res, err := a.mem.grains.Request(ctx, m.Conversation, g)
 	ans, e := fromGrain(res, err)
@@ -119,7 +123,8 @@ func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
 // openHandHere opens this member's hand for a tab on another member.
 func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 	screen := &remoteScreen{mem: mem, member: h.From, id: h.Screen}
-	r := mem.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume})
+	r := mem.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
+		Take: h.Take, W: h.W, H: h.H})
 	if r.Error != nil {
 		return &grainAnswer{Error: r.Error}
 	}

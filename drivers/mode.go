@@ -88,6 +88,12 @@ func RawInputOf(p Pinned) (RawInput, bool) {
 	return r, ok
 }
 
+// FitterOf returns a pinned page's Fitter, if its driver has one.
+func FitterOf(p Pinned) (Fitter, bool) {
+	f, ok := p.(Fitter)
+	return f, ok
+}
+
 // Offline is an optional capability of a Driver: saying, without waiting
 // on anything, that the browser it drives is not connected now (Your
 // browser with the extension offline). A take-over then says so.

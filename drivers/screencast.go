@@ -20,8 +20,9 @@ type Screencaster interface {
 // Pinned is one page held for the hand.
 type Pinned interface {
 	// Cast starts (or, called again, restarts with new options) the page's
-	// screencast. Each frame is acknowledged to the browser as it arrives
-	// and passed to sink, which must not block.
+	// screencast. Each frame is passed to sink, which must not block; a
+	// browser that makes its next picture only once told holds it until
+	// the frame's Release.
 	Cast(ctx context.Context, o CastOptions, sink func(*CastFrame)) error
 	// StopCast stops the screencast; sink is called no more.
 	StopCast(ctx context.Context) error
@@ -39,6 +40,15 @@ type RawInput interface {
 	Input(ctx context.Context, in *messages.HandInput) error
 }
 
+// Fitter lays a pinned page out for the owner's touch screen: the page is
+// laid out at that screen's size, so it reads at its natural size there,
+// until Unfit gives it back the size the agent had (the agent observes
+// again after a take-over anyway).
+type Fitter interface {
+	Fit(ctx context.Context, w, h int) error
+	Unfit(ctx context.Context) error
+}
+
 // CastOptions bound a screencast's frames.
 type CastOptions struct {
 	MaxWidth, MaxHeight int
@@ -49,4 +59,7 @@ type CastOptions struct {
 type CastFrame struct {
 	JPEG   []byte
 	Header messages.HandFrameHeader // Seq and Step are the pacer's to set
+	// Release lets the browser make its next picture (it may be called
+	// more than once); nil when the browser does not wait for it.
+	Release func()
 }

@@ -13,11 +13,16 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 	"github.com/buddi-dev/buddi/instance"
+	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
 
 var bin string
 
-func TestMain(m *testing.M) { daemontest.MainWithBinary(m, "../cmd/buddi", &bin) }
+func TestMain(m *testing.M) {
+	code := daemontest.RunWithBinary(m, "../cmd/buddi", &bin)
+	webtest.Stop() // the owner's browser, if a test drove the dashboard
+	os.Exit(code)
+}
 
 // buddi is one `buddi serve` process.
 type buddi struct {

@@ -135,9 +135,12 @@ type Status struct {
 // Reach is what the install lets the browser open, as agents are told:
 // air-gap, the host list, and the owner's preview origins.
 type Reach struct {
-	AirGap   bool     `json:"airGap,omitempty"`
-	Hosts    []string `json:"hosts,omitempty"`
-	Previews []string `json:"previews,omitempty"`
+	AirGap bool `json:"airGap,omitempty"`
+	// AirGapByEnv says BUDDI_AIR_GAP sets it: only a restart without it
+	// lifts it (else the owner turns it off in the dashboard's Settings).
+	AirGapByEnv bool     `json:"-"`
+	Hosts       []string `json:"hosts,omitempty"`
+	Previews    []string `json:"previews,omitempty"`
 }
 
 // NoSessionStatus answers browser.status while the conversation has no
@@ -262,7 +265,9 @@ type Health struct {
 	Mode          string `json:"mode"`
 	Stopped       bool   `json:"stopped"`
 	Sessions      int    `json:"sessions"`
-	Restarts      int    `json:"restarts"`
+	// States counts the sessions in each state (ready, stopped, ...).
+	States   map[string]int `json:"states,omitempty"`
+	Restarts int            `json:"restarts"`
 	// Unhandled counts messages an actor received and did not know.
 	Unhandled int `json:"unhandled,omitempty"`
 	// Capacity is this host's browser profiles and sessions.

@@ -57,6 +57,7 @@ const (
 	CodeHandBusy          Code = "hand_busy"           // another tab is driving the taken-over page
 	CodeNoHand            Code = "no_hand"             // the page has no live hand: take over first
 	CodeHandEnded         Code = "hand_ended"          // the hand ended; take over again to drive
+	CodeHandMoved         Code = "hand_moved"          // the owner drives the page from another tab now
 	CodeWrongCode         Code = "wrong_code"          // a pairing code of the extension that is not the one it shows
 	CodeNoCode            Code = "no_code"             // no extension is showing a pairing code
 	CodeBrowserOffline    Code = "browser_offline"     // the paired extension is not connected

@@ -85,9 +85,10 @@ var codes = map[Code]CodeInfo{
 	CodeNotAvailable:      {HTTP: badRequest},
 	CodeLocked:            {HTTP: conflict, Template: "%s is set by %s in buddi's environment; change it there and restart buddi."},
 	CodeBusySettings:      {HTTP: conflict, Template: "buddi is applying new browser settings; try again in a moment."},
-	CodeHandBusy:          {HTTP: conflict, Template: "Another tab is driving this page; close it there, or give it back from there first."},
+	CodeHandBusy:          {HTTP: conflict, Template: "Another tab is driving this page; press Drive from here to take the hand to this one."},
 	CodeNoHand:            {HTTP: conflict},
 	CodeHandEnded:         {HTTP: conflict},
+	CodeHandMoved:         {HTTP: conflict},
 
 	CodeNoBrowser:        {HTTP: failed},
 	CodeNotAnswering:     {HTTP: badRequest},

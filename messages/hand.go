@@ -19,6 +19,13 @@ type HandOpen struct {
 	// dropped (HandOpened.ID): that one is let go and this takes its place,
 	// even before buddi noticed the drop.
 	Resume string
+	// Take moves the hand to this tab from another tab driving (the owner
+	// pressed to drive from here); without it a second tab is refused.
+	Take bool
+	// W and H, when set, are the touch screen's size in CSS pixels: the
+	// page is laid out at it while this tab drives, and at the agent's
+	// own size again once it lets go.
+	W, H int
 }
 
 // Target is the conversation the control is for.
@@ -58,6 +65,10 @@ type HandLink interface {
 	// sign-in was revoked).
 	Gone(why *Error)
 }
+
+// HandDriving tells the session whether a dashboard tab drives its hand
+// now: the surfaces show another tab that it is taken.
+type HandDriving struct{ On bool }
 
 // HandEnded tells the session its hand ended on its own (the tab left, the
 // lease failed, the page went away): the take-over stays, without a hand,

@@ -12,9 +12,11 @@ import (
 type HandKind string
 
 // Hand input kinds. Ack, CSRF and Give are the socket's own: Ack says the
-// tab drew frame Seq; CSRF is the first message, carrying the page's token;
-// Give hands the page back behind the input sent before it (a resume sent
-// another way could overtake input still on its way).
+// tab drew frame Seq; CSRF is the first message, carrying the page's token
+// (and, from a touch screen, the size to lay the page out at); Give hands
+// the page back behind the input sent before it (a resume sent another way
+// could overtake input still on its way). View lays the page out again at
+// the touch screen's new size (the phone turned).
 const (
 	HandMove    HandKind = "move"
 	HandDown    HandKind = "down"
@@ -26,6 +28,14 @@ const (
 	HandAck     HandKind = "ack"
 	HandCSRF    HandKind = "csrf"
 	HandGive    HandKind = "give" // Give it back: resume, after every input sent before it
+	HandView    HandKind = "view" // the touch screen's size changed
+)
+
+// The sizes, in CSS pixels, a touch screen may ask the page to be laid out
+// at (each side).
+const (
+	HandViewMin = 120
+	HandViewMax = 4096
 )
 
 // Mouse buttons.
@@ -46,6 +56,8 @@ type HandInput struct {
 	Seq    uint32  // ack
 	Token  string  // csrf
 	Resume string  // csrf: the attachment to take over after a drop
+	Take   bool    // csrf: take the hand from another tab driving
+	W, H   int     // csrf (0: keep the agent's layout) and view: the screen to lay the page out for
 }
 
 // Pointer says whether the input carries a position.
@@ -91,6 +103,9 @@ type wireInput struct {
 	Seq    *uint32  `json:"seq"`
 	Token  string   `json:"token"`
 	Resume string   `json:"resume"`
+	Take   bool     `json:"take"`
+	W      *int     `json:"w"`
+	H      *int     `json:"h"`
 }
 
 // DecodeHandInput reads one message of the hand socket. It refuses (with
@@ -140,10 +155,25 @@ func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
 		if w.Token == "" || len(w.Token) > 64 || len(w.Resume) > 64 {
 			return nil, handRefusal("The first message carries the dashboard's CSRF token; reload the dashboard.")
 		}
-		in.Token, in.Resume = w.Token, w.Resume
+		in.Token, in.Resume, in.Take = w.Token, w.Resume, w.Take
+		if w.W != nil || w.H != nil {
+			return viewInput(in, w)
+		}
+	case HandView:
+		return viewInput(in, w)
 	default:
 		return nil, handRefusal("That input message has an unknown type; reload the dashboard.")
 	}
+	return in, nil
+}
+
+// viewInput reads the size of a touch screen.
+func viewInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+	ok := func(n *int) bool { return n != nil && *n >= HandViewMin && *n <= HandViewMax }
+	if !ok(w.W) || !ok(w.H) {
+		return nil, handRefusal("A screen's size is two whole numbers of CSS pixels, each from 120 to 4096.")
+	}
+	in.W, in.H = *w.W, *w.H
 	return in, nil
 }
 

@@ -12,7 +12,8 @@ func FuzzDecodeHandInput(f *testing.F) {
 	for _, s := range []string{
 		`{"t":"move","x":1,"y":2}`, `{"t":"down","x":1,"y":2,"b":"left"}`, `{"t":"wheel","x":1,"y":2,"dy":-120}`,
 		`{"t":"keydown","k":"Shift"}`, `{"t":"char","k":"é"}`, `{"t":"char","k":"ab"}`, `{"t":"ack","seq":7}`,
-		`{"t":"csrf","token":"abc"}`, `{"t":"move","x":1e308,"y":2}`, `{"t":"nope"}`, `{}`, `[]`, `{"t":"move","x":1,"y":2}{}`,
+		`{"t":"csrf","token":"abc"}`, `{"t":"csrf","token":"abc","w":375,"h":700,"take":true}`, `{"t":"view","w":700,"h":375}`,
+		`{"t":"view","w":7,"h":375}`, `{"t":"csrf","token":"abc","w":375}`, `{"t":"move","x":1e308,"y":2}`, `{"t":"nope"}`, `{}`, `[]`, `{"t":"move","x":1,"y":2}{}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -22,7 +23,9 @@ func FuzzDecodeHandInput(f *testing.F) {
 			t.Fatalf("decode gave %+v and %+v", in, e)
 		}
 		if e != nil {
-			if e.Code != messages.CodeBadInput || e.Message == "" || (len(b) > 2 && strings.Contains(e.Message, string(b))) {
+			// Short input may appear in a refusal by chance (" no" in "not");
+			// what was typed must not be echoed back.
+			if e.Code != messages.CodeBadInput || e.Message == "" || (len(b) > 12 && strings.Contains(e.Message, string(b))) {
 				t.Fatalf("refusal %+v", e)
 			}
 			return
@@ -38,6 +41,11 @@ func FuzzDecodeHandInput(f *testing.F) {
 		case messages.HandKeyDown, messages.HandKeyUp:
 			if !messages.HandKeys[in.Key] {
 				t.Fatalf("key %q is off the allow list", in.Key)
+			}
+		case messages.HandView, messages.HandCSRF:
+			if (in.W == 0) != (in.H == 0) || in.W != 0 && (in.W < messages.HandViewMin || in.W > messages.HandViewMax ||
+				in.H < messages.HandViewMin || in.H > messages.HandViewMax) || in.Kind == messages.HandView && in.W == 0 {
+				t.Fatalf("screen size %dx%d", in.W, in.H)
 			}
 		case messages.HandMove, messages.HandDown, messages.HandUp, messages.HandWheel:
 			if in.X != in.X || in.Y != in.Y || in.X > 1e6 || in.X < -1e6 || in.DY > 5000 || in.DY < -5000 {

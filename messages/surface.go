@@ -21,11 +21,11 @@ const (
 func (s Surface) WayBack(code Code, conv string) string {
 	switch code {
 	case CodeStopped:
-		return s.pick("Resume access in the dashboard's Settings, or `buddi resume --all`", "Resume access in Settings", "/browser resume in their Telegram chat with buddi")
+		return s.pick("Resume access on the dashboard's Host browser page, or `buddi resume --all`", "Resume access on the Host browser page", "/browser resume in their Telegram chat with buddi")
 	case CodePaused:
 		return s.pick("`buddi resume "+conv+"`", "Resume access on this conversation's Browser tab", "/browser resume in their Telegram chat with buddi")
 	case CodeAirGap:
-		return s.pick("restart buddi without BUDDI_AIR_GAP", "turn air-gap off in Settings", "turn air-gap off in the dashboard's Settings")
+		return s.pick("turn air-gap off in the dashboard's Settings → Privacy & Safety", "turn air-gap off in Settings → Privacy & Safety", "turn air-gap off in the dashboard's Settings → Privacy & Safety")
 	}
 	return ""
 }
@@ -60,10 +60,18 @@ func (s Surface) Paused(conv, reason string) *Error {
 	return Errorf(CodePaused, "The session is paused (%s); ask the owner to resume access (%s), then observe again.", reason, s.WayBack(CodePaused, conv))
 }
 
+// airGapByEnv is the way back from an air-gap BUDDI_AIR_GAP sets, on
+// every surface: the dashboard cannot turn it off.
+const airGapByEnv = "restart buddi without BUDDI_AIR_GAP"
+
 // AirGapWayBack is an air-gap refusal e with the way back on surface s
-// added, unless it already names one.
-func AirGapWayBack(e *Error, s Surface) *Error {
+// added (a restart when byEnv: BUDDI_AIR_GAP set it), unless it already
+// names one.
+func AirGapWayBack(e *Error, s Surface, byEnv bool) *Error {
 	way := s.WayBack(CodeAirGap, "")
+	if byEnv {
+		way = airGapByEnv
+	}
 	if e == nil || e.Code != CodeAirGap || strings.Contains(e.Message, way) {
 		return e
 	}

@@ -9,6 +9,7 @@ const (
 	StatePaused    = "paused"
 	StateTakenOver = "taken_over"
 	StateClosing   = "closing"
+	StateStopped   = "stopped" // the owner's Stop closed its tabs; nothing runs until access is resumed
 	StateNoSession = "no_session"
 )
 
@@ -31,6 +32,14 @@ type SessionInfo struct {
 	// to drive: HandBrowserOffline when Your browser's extension is not
 	// connected (the owner opens Chrome, or uses buddi's browser instead).
 	HandReason string `json:"handReason,omitempty"`
+	// Driving says, while the page is taken over, that a dashboard tab
+	// drives it now: another tab offers to take the hand instead of
+	// taking it.
+	Driving bool `json:"driving,omitempty"`
+	// PageAt is when the page last may have changed (a step that could
+	// change it, a give back, a Stop): a picture taken before it is not a
+	// picture of the page as it is.
+	PageAt time.Time `json:"pageAt,omitempty"`
 }
 
 // HandBrowserOffline is the hand reason of a take-over in Your browser with

@@ -91,3 +91,18 @@ func clipWords(s string) string {
 	r := []rune(s)
 	return string(r[:maxWordsPart-1]) + "…"
 }
+
+// ResumedWords is what every surface says once a Stop is lifted: what the
+// agents may do next, as their next act answers it.
+const ResumedWords = "Browser access is resumed. Agents with a task may go on: their tabs were closed, so each starts with a new observation or a navigation (an action on an older observation is refused); nothing they were doing is replayed. Send an agent a message to carry on."
+
+// StoppedWords is what every surface says once a Stop holds: n sessions
+// dropped their work and closed their tabs; resume is how the owner lifts
+// it there.
+func StoppedWords(n int, resume string) string {
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("All browser access is stopped: %d session%s dropped their work and closed their tabs. It stays stopped, across restarts, until %s.", n, s, resume)
+}

@@ -306,7 +306,8 @@ func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), handAttachWait)
 	defer cancel()
-	r := h.hs.s.cfg.Actors.Owner(ctx, &messages.HandOpen{Conversation: h.conv, Screen: h, Resume: in.Resume})
+	r := h.hs.s.cfg.Actors.Owner(ctx, &messages.HandOpen{Conversation: h.conv, Screen: h, Resume: in.Resume,
+		Take: in.Take, W: in.W, H: in.H})
 	opened, ok := r.Result.(*messages.HandOpened)
 	if r.Error != nil || !ok {
 		e := r.Error

@@ -270,7 +270,7 @@ func (a *Actor) dashboard(ctx actor.Context) bool {
 
 func (a *Actor) health() *messages.Health {
 	h := &messages.Health{Mode: a.cfg.Mode.Name(), Stopped: a.stopped(),
-		Sessions: len(a.sessions), Restarts: int(a.cfg.Restarts.Load()),
+		Sessions: len(a.sessions), States: a.states(), Restarts: int(a.cfg.Restarts.Load()),
 		Unhandled: int(actors.UnhandledCount())}
 	if a.pool != nil {
 		h.Capacity = a.pool.Capacity()

@@ -127,3 +127,23 @@ func (a *Actor) heldBy(id string) int {
 	}
 	return n
 }
+
+// states counts the sessions in each state, as each last showed it.
+func (a *Actor) states() map[string]int {
+	if len(a.sessions) == 0 {
+		return nil
+	}
+	out := map[string]int{}
+	for _, e := range a.sessions {
+		out[e.route.Shown().State]++
+	}
+	return out
+}
+
+// tellSessions sends msg to every session (a Stop lifted: each starts
+// afresh).
+func (a *Actor) tellSessions(ctx actor.Context, msg any) {
+	for _, e := range a.sessions {
+		ctx.Send(e.pid, msg)
+	}
+}

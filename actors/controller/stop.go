@@ -26,7 +26,8 @@ func (a *Actor) follow(ctx actor.Context) {
 }
 
 // stopChanged follows a decision of the stop actor: the routing table
-// refuses agents at once while it holds, and a Stop not fanned out yet is
+// refuses agents at once while it holds, a resume is told to every
+// session, and a Stop not fanned out yet is
 // told to every session, which drops its action and closes its tabs; the
 // stop actor is answered once all have.
 func (a *Actor) stopChanged(ctx actor.Context, m *stop.Changed) {
@@ -37,6 +38,9 @@ func (a *Actor) stopChanged(ctx actor.Context, m *stop.Changed) {
 	}
 	a.fanned = v.Gen + 1
 	from := ctx.Sender()
+	if !v.Stop.Stopped {
+		a.tellSessions(ctx, &messages.ResumeAll{}) // each starts afresh and says what the agent may do next
+	}
 	if !v.Stop.Stopped || len(a.sessions) == 0 {
 		reply(ctx, from, &stop.Settled{Gen: v.Gen})
 		return

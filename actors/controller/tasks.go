@@ -52,6 +52,10 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 	if a.sessions[m.Conversation] != nil {
 		return messages.Errorf(messages.CodeTaskActive, "Conversation %s already has a running task; release it first (`buddi release %s`).", m.Conversation, m.Conversation)
 	}
+	if a.stopped() {
+		return messages.Errorf(messages.CodeStopped, "All browser access is stopped, so no task can start; resume access first (%s), then start it.",
+			m.Surface.WayBack(messages.CodeStopped, ""))
+	}
 	return nil
 }
 

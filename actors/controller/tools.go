@@ -84,7 +84,8 @@ func (a *Actor) siteRefused(ctx actor.Context, m *messages.ToolCall, ag ledger.A
 			Action: "navigate", URL: url, Code: string(e.Code), At: a.cfg.Now()})
 	}
 	if e.Code == messages.CodeAirGap {
-		return messages.AirGapWayBack(e, a.surfaceOf(m.Conversation).Over(m.Surface))
+		r := reachNow(a.cfg.Reach)
+		return messages.AirGapWayBack(e, a.surfaceOf(m.Conversation).Over(m.Surface), r != nil && r.AirGapByEnv)
 	}
 	return e
 }

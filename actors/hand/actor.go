@@ -20,11 +20,12 @@ type Actor struct {
 	// leaseTimer is the sign-in check scheduled after input, if any.
 	leaseTimer *time.Timer
 
-	opening *actor.PID          // who asked to attach, while the page is pinned
-	screen  messages.HandScreen // the tab of that attachment
-	queued  *waiting            // a tab waiting for the attachment it replaces to let go
-	giving  *actor.PID          // who asked to give back, once asked
-	ended   *messages.Error
+	opening  *actor.PID          // who asked to attach, while the page is pinned
+	screen   messages.HandScreen // the tab of that attachment
+	portrait bool                // its touch screen is taller than wide
+	queued   *waiting            // a tab waiting for the attachment it replaces to let go
+	giving   *actor.PID          // who asked to give back, once asked
+	ended    *messages.Error
 }
 
 // mailboxSize bounds the hand's mailbox: a tab flooding input waits (its

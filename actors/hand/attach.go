@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -52,6 +53,8 @@ type attachment struct {
 	released bool // letting go runs (or ran)
 	then     after
 	why      *messages.Error
+
+	fit drivers.Fitter // the page laid out for the tab's touch screen, or nil
 }
 
 // is says whether gen is the attachment's and it still takes input.
@@ -67,7 +70,8 @@ func (a *Actor) open(ctx actor.Context, m *messages.HandOpen) {
 
 // openFor attaches m's tab and answers owner. A tab reconnecting after a
 // drop (m.Resume names the attachment) replaces its old attachment; so does
-// any tab once the old one is leaving because its socket closed.
+// any tab once the old one is leaving because its socket closed, and a tab
+// the owner pressed to drive from (m.Take). Any other second tab is refused.
 func (a *Actor) openFor(ctx actor.Context, owner *actor.PID, m *messages.HandOpen) {
 	t := a.att
 	switch {
@@ -79,13 +83,18 @@ func (a *Actor) openFor(ctx actor.Context, owner *actor.PID, m *messages.HandOpe
 		a.queued = &waiting{owner: owner, m: m}
 		a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandEnded, Message: "This tab connected again."})
 		return
+	case t != nil && a.queued == nil && m.Take:
+		a.queued = &waiting{owner: owner, m: m}
+		a.leave(ctx, afterDetach, &messages.Error{Code: messages.CodeHandMoved,
+			Message: "You drive this page from another tab now; press Drive from here to take it back."})
+		return
 	case t != nil || a.opening != nil:
 		ctx.Send(owner, messages.OwnerFail(messages.CodeHandBusy.Err()))
 		return
 	}
 	a.gen++
 	a.opening = owner
-	gen, self, sys, open := a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open
+	gen, self, sys, open, log := a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open, a.cfg.Log
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -105,9 +114,9 @@ func (a *Actor) openFor(ctx actor.Context, owner *actor.PID, m *messages.HandOpe
 			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})
 			return
 		}
-		sys.Root.Send(self, &pinned{gen: gen, pin: p})
+		sys.Root.Send(self, &pinned{gen: gen, pin: p, fit: fit(c, p, m.W, m.H, log)})
 	}()
-	a.screen = m.Screen
+	a.screen, a.portrait = m.Screen, m.H > m.W
 }
 
 // waiting is a tab's request to attach, waiting for the attachment it
@@ -150,11 +159,13 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 	}
 	now := a.cfg.Now()
 	t := &attachment{gen: m.gen, id: newID(), quit: make(chan struct{}), screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
-		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}}
+		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}, fit: m.fit}
 	pc := a.cfg.Pacer
 	pc.Pin, pc.Screen, pc.Log, pc.Now = pin, screen, a.cfg.Log, a.cfg.Now
+	pc.Portrait = m.fit != nil && a.portrait
 	t.pacer = ctx.Spawn(pacer.Props(pc))
 	a.att = t
+	ctx.Request(ctx.Parent(), &messages.HandDriving{On: true}) // the session checks who sent it
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
 		select {
@@ -165,6 +176,21 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 	}()
 	ctx.Send(owner, &messages.OwnerReply{Result: &messages.HandOpened{Link: &link{sys: sys, hand: self, gen: m.gen}, ID: t.id}})
 	a.cfg.Log.Info("the owner is driving a page", "conversation", a.cfg.Conversation)
+}
+
+// fit lays p out for a touch screen of w×h CSS pixels (none when w is 0);
+// it returns the page's Fitter when it did. A page that cannot be laid out
+// so is driven at the agent's size (the tab zooms its picture instead).
+func fit(c context.Context, p drivers.Pinned, w, h int, log *slog.Logger) drivers.Fitter {
+	f, ok := drivers.FitterOf(p)
+	if w == 0 || !ok {
+		return nil
+	}
+	if err := f.Fit(c, w, h); err != nil {
+		log.Debug("the page could not be laid out for the owner's screen", "err", err)
+		return nil
+	}
+	return f
 }
 
 // coded is err's code and sentence when it has them, else def.

@@ -3,6 +3,7 @@ package hand_test
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,15 +59,16 @@ func (s *screen) End(e *messages.Error) {
 
 // world is a hand under a parent that reports what the hand tells it.
 type world struct {
-	sys    *actor.ActorSystem
-	tabs   *sim.Tabs
-	hand   *actor.PID
-	parent chan any
+	sys     *actor.ActorSystem
+	tabs    *sim.Tabs
+	hand    *actor.PID
+	parent  chan any
+	driving chan bool // what the hand told its session of a tab driving
 }
 
 func start(t *testing.T, cfg hand.Config, simCfg sim.Config) *world {
 	t.Helper()
-	w := &world{sys: actortest.System(t), parent: make(chan any, 16)}
+	w := &world{sys: actortest.System(t), parent: make(chan any, 16), driving: make(chan bool, 16)}
 	drv := sim.New(simCfg)
 	tabs, err := drv.Open(context.Background(), "c1")
 	if err != nil {
@@ -82,6 +84,11 @@ func start(t *testing.T, cfg hand.Config, simCfg sim.Config) *world {
 			got <- ctx.Spawn(hand.Props(cfg))
 		case *messages.HandEnded:
 			w.parent <- m
+		case *messages.HandDriving:
+			select {
+			case w.driving <- m.On:
+			default:
+			}
 		}
 	}))
 	w.hand = <-got
@@ -272,5 +279,74 @@ func TestOneTabAtATimeButAReconnectReplacesItsOwnAttachment(t *testing.T) {
 	case <-again.frames:
 	case <-time.After(actortest.Wait):
 		t.Fatal("the reconnected tab got no picture")
+	}
+}
+
+// frameOf waits for a frame of s whose page is w×h, acking the others.
+func frameOf(t *testing.T, s *screen, l messages.HandLink, w, h int) {
+	t.Helper()
+	for end := time.After(actortest.Wait); ; {
+		select {
+		case f := <-s.frames:
+			l.Input(&messages.HandInput{Kind: messages.HandAck, Seq: f.Seq})
+			if int(f.PageWidth) == w && int(f.PageHeight) == h {
+				return
+			}
+		case <-end:
+			t.Fatalf("no picture of the page at %dx%d", w, h)
+		}
+	}
+}
+
+// A tab on a touch screen has the page laid out at its size, again when
+// the phone turns, and the page gets the agent's size back at give back.
+func TestATouchScreenHasThePageLaidOutAtItsSizeUntilGiveBack(t *testing.T) {
+	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
+	s := newScreen()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	l := r.Result.(*messages.HandOpened).Link
+	frameOf(t, s, l, 375, 700)
+	l.Input(in(t, `{"t":"view","w":760,"h":330}`))
+	frameOf(t, s, l, 760, 330)
+	if _, err := w.sys.Root.RequestFuture(w.hand, &messages.GiveBack{}, actortest.Wait).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := w.tabs.Fits(), [][2]int{{375, 700}, {760, 330}, {0, 0}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("the page was laid out at %v, want %v", got, want)
+	}
+}
+
+// A second tab is refused unless the owner pressed to drive from it: then
+// the hand moves, the first tab is told so, and the session hears a tab
+// drives throughout.
+func TestATabTakesTheHandOnlyWhenAsked(t *testing.T) {
+	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
+	first := newScreen()
+	w.open(t, first)
+	if on := <-w.driving; !on {
+		t.Fatal("the session was not told a tab drives")
+	}
+	second := newScreen()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: second})
+	if r.Error == nil || r.Error.Code != messages.CodeHandBusy {
+		t.Fatalf("a second tab opening the conversation was answered %+v, want hand_busy", r.Error)
+	}
+	r = actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: second, Take: true})
+	if r.Error != nil {
+		t.Fatalf("taking the hand was answered %+v", r.Error)
+	}
+	if e := <-first.ends; e == nil || e.Code != messages.CodeHandMoved {
+		t.Fatalf("the first tab was told %+v, want hand_moved", e)
+	}
+	select {
+	case <-second.frames:
+	case <-time.After(actortest.Wait):
+		t.Fatal("the tab that took the hand got no picture")
+	}
+	if got := []bool{<-w.driving, <-w.driving}; !reflect.DeepEqual(got, []bool{false, true}) {
+		t.Fatalf("the session heard %v as the hand moved, want [false true]", got)
 	}
 }

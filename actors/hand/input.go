@@ -2,10 +2,12 @@ package hand
 
 import (
 	"context"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -20,6 +22,10 @@ func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
 		return
 	case messages.HandCSRF, messages.HandGive:
 		return // the surface's own: checked, or turned into a resume
+	case messages.HandView:
+		if t.fit == nil {
+			return // the page was not laid out for this tab's screen
+		}
 	}
 	if in.Pointer() && (t.w == 0 || !in.Within(t.w, t.h)) {
 		return // off the picture, or before there is one: never forwarded
@@ -66,20 +72,28 @@ func (a *Actor) next(ctx actor.Context) {
 	t.queue = t.queue[1:]
 	t.busy = true
 	t.running = make(chan struct{})
-	gen, raw, running, wait := t.gen, t.raw, t.running, a.cfg.Limits.InputWait
+	gen, raw, fit, running, wait := t.gen, t.raw, t.fit, t.running, a.cfg.Limits.InputWait
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
 		defer close(running)
 		c, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		var fail *messages.Error
-		if err := raw.Input(c, in); err != nil {
+		if err := send(c, raw, fit, in); err != nil {
 			// The error is reduced to its code: a driver's sentence about
 			// a typed key could carry the key.
 			fail = &messages.Error{Code: coded(err, "").Code}
 		}
-		sys.Root.Send(self, &inputDone{gen: gen, fail: fail})
+		sys.Root.Send(self, &inputDone{gen: gen, fail: fail, kind: in.Kind, at: time.Now()})
 	}()
+}
+
+// send passes in to the page: a new screen size lays it out again.
+func send(c context.Context, raw drivers.RawInput, fit drivers.Fitter, in *messages.HandInput) error {
+	if in.Kind == messages.HandView {
+		return fit.Fit(c, in.W, in.H)
+	}
+	return raw.Input(c, in)
 }
 
 // inputDone sends the next input, or lets go when the tab is leaving and
@@ -89,6 +103,10 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 	t.busy = false
 	if m.fail != nil {
 		a.cfg.Log.Debug("an input of the hand failed", "conversation", a.cfg.Conversation, "code", m.fail.Code)
+	} else if m.kind != messages.HandMove {
+		// The owner waits to see what the input did: the picture after it
+		// goes before any made earlier.
+		ctx.Send(t.pacer, &pacer.Fresh{At: m.at, Drop: m.kind != messages.HandWheel})
 	}
 	if t.leaving {
 		a.release(ctx)

@@ -50,7 +50,8 @@ func (a *Actor) release(ctx actor.Context) {
 	}()
 }
 
-// letGoOf releases what t holds and stops its screencast, within letGoWait.
+// letGoOf releases what t holds, stops its screencast and gives the page
+// the agent's size back, within letGoWait.
 func letGoOf(t *attachment) {
 	c, cancel := context.WithTimeout(context.Background(), letGoWait)
 	defer cancel()
@@ -58,6 +59,9 @@ func letGoOf(t *attachment) {
 		_ = t.raw.Input(c, in)
 	}
 	_ = t.pin.StopCast(c)
+	if t.fit != nil {
+		_ = t.fit.Unfit(c) // the agent's own size again
+	}
 	close(t.quit)
 	t.pin.Unpin()
 	t.screen.End(t.why)
@@ -72,6 +76,7 @@ func (a *Actor) letGo(ctx actor.Context, m *letGo) {
 	}
 	a.att = nil
 	ctx.Stop(t.pacer)
+	ctx.Request(ctx.Parent(), &messages.HandDriving{On: false})
 	switch t.then {
 	case afterEnd:
 		a.ended = t.why
@@ -117,6 +122,9 @@ func (a *Actor) stopping() {
 		return // nothing attached, or its letting go already runs
 	}
 	t.queue = nil
+	// The hand may still take messages while its pacer stops: letting go
+	// again from one of them must find it done.
+	t.released = true
 	if t.why == nil {
 		t.why = &messages.Error{Code: messages.CodeHandEnded, Message: "The session ended; the page is no longer yours to drive here."}
 	}

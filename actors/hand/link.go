@@ -1,8 +1,11 @@
 package hand
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -34,11 +37,14 @@ type (
 	pinned struct {
 		gen int
 		pin any // drivers.Pinned, or nil with err
+		fit drivers.Fitter
 		err *messages.Error
 	}
 	inputDone struct {
 		gen  int
 		fail *messages.Error
+		kind messages.HandKind
+		at   time.Time // when the page had it
 	}
 	leased struct {
 		gen  int

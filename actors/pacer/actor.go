@@ -27,9 +27,12 @@ type Actor struct {
 	over     time.Time // since when the tab is behind; zero when not
 	clear    time.Time // since when it is not; zero when it is
 	restarts bool      // a restart of the screencast is running
+	want     int       // the step of the last (re)start
+	portrait bool      // the steps' boxes are turned: the page is taller than wide
 	w, h     int
 	told     bool // the parent heard TooFarBehind
 	timer    *time.Timer
+	held     held // the browser's next picture, held back
 }
 
 // Props returns a pacer's props.
@@ -43,12 +46,14 @@ func (a *Actor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		a.clear = a.cfg.Now()
+		a.portrait = a.cfg.Portrait
 		a.cast(ctx, 0)
 		a.arm(ctx)
 	case *actor.Stopping:
 		if a.timer != nil {
 			a.timer.Stop()
 		}
+		a.held.stop()
 	case *actor.Stopped, *actor.Restarting:
 	case *frame:
 		a.frame(ctx, m.f)
@@ -59,6 +64,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.arm(ctx)
 	case *started:
 		a.started(ctx, m)
+	case *Fresh:
+		a.fresh(ctx, m)
+	case *release:
+		a.held.due = false
+		a.let(ctx, false)
+	case *freshEnd:
+		a.freshEnd(ctx)
 	default:
 		actors.Unhandled(ctx, a.cfg.Log)
 	}
@@ -66,8 +78,11 @@ func (a *Actor) Receive(ctx actor.Context) {
 
 // cast (re)starts the screencast at step, off the mailbox.
 func (a *Actor) cast(ctx actor.Context, step int) {
-	a.restarts = true
+	a.restarts, a.want = true, step
 	self, sys, pin, opts := ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
+	if a.portrait {
+		opts.MaxWidth, opts.MaxHeight = opts.MaxHeight, opts.MaxWidth
+	}
 	sink := func(f *drivers.CastFrame) { sys.Root.Send(self, &frame{f: f}) }
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -94,11 +109,23 @@ func (a *Actor) arm(ctx actor.Context) {
 	a.timer = time.AfterFunc(a.cfg.Tick, func() { sys.Root.Send(self, &tick{}) })
 }
 
-// frame sends f if the wire is free, else keeps it as the one waiting.
+// frame sends f if the wire is free, else keeps it as the one waiting; a
+// picture made before a press or a key the owner waits to see is dropped.
+// The browser makes its next picture once the pacer's rate allows.
 func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
+	a.hold(f.Release)
+	defer a.let(ctx, false)
+	if a.stale(f) {
+		return
+	}
+	a.held.stash = nil
 	if w, h := int(f.Header.PageWidth), int(f.Header.PageHeight); w != a.w || h != a.h {
 		a.w, a.h = w, h
 		a.tell(ctx, &PageSize{Width: w, Height: h})
+		if tall := h > w; tall != a.portrait {
+			a.portrait = tall
+			a.cast(ctx, a.want)
+		}
 	}
 	a.stall += len(f.JPEG)
 	a.made += int64(len(f.JPEG))

@@ -23,6 +23,10 @@ type Config struct {
 	Steps []drivers.CastOptions
 	Log   *slog.Logger
 	Now   func() time.Time
+	// Portrait says the page starts taller than wide (laid out for a
+	// phone held upright): each step's box is turned to fit it, the same
+	// pixels either way. The pacer turns it again when the page turns.
+	Portrait bool
 
 	StepBehind int           // bytes behind that, for StepAfter, step down
 	Window     time.Duration // how far back "behind" looks
@@ -30,6 +34,13 @@ type Config struct {
 	ClearAfter time.Duration // how long clear before stepping back up
 	MaxBehind  int           // bytes behind that end the hand
 	Tick       time.Duration // how often the steps are reconsidered
+	// Gap is the least time between two pictures the browser is let make
+	// (an input's next picture is asked for at once).
+	Gap time.Duration
+	// FreshFor is how long after a press or a key pictures made before it
+	// are dropped (a page that never paints its effect is shown as it is
+	// after that).
+	FreshFor time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -59,6 +70,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Tick <= 0 {
 		c.Tick = 250 * time.Millisecond
+	}
+	if c.Gap <= 0 {
+		c.Gap = 50 * time.Millisecond
+	}
+	if c.FreshFor <= 0 {
+		c.FreshFor = 250 * time.Millisecond
 	}
 	return c
 }

@@ -111,6 +111,9 @@ func (e *serverSide) OnOpen(c *gws.Conn) {
 	if s.naive {
 		var seq atomic.Uint32
 		sink := func(f *drivers.CastFrame) {
+			if f.Release != nil {
+				f.Release() // every picture the browser can make
+			}
 			h := f.Header
 			h.Seq = seq.Add(1)
 			w.Frame(messages.EncodeHandFrame(h, f.JPEG))

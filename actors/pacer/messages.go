@@ -1,6 +1,10 @@
 package pacer
 
-import "github.com/buddi-dev/buddi/drivers"
+import (
+	"time"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
 
 // Ack tells the pacer the tab drew frame Seq.
 type Ack struct{ Seq uint32 }
@@ -15,6 +19,17 @@ type TooFarBehind struct{ Bytes int }
 // Stepped tells the parent (and tests) the quality step changed.
 type Stepped struct{ Step int }
 
+// Fresh tells the pacer an input of the owner's reached the page at At:
+// the picture waiting (made before it) is dropped and the browser is asked
+// for its next picture at once, past the pacer's own rate. With Drop (a
+// press, a release or a key, whose effect the owner waits to see), pictures
+// the page made before At are not sent either, for FreshFor after it, so
+// the first picture sent after the input shows it.
+type Fresh struct {
+	At   time.Time
+	Drop bool
+}
+
 // frame is one picture from the screencast.
 type frame struct{ f *drivers.CastFrame }
 
@@ -26,3 +41,9 @@ type started struct {
 
 // tick reconsiders the quality step.
 type tick struct{}
+
+// release lets the browser make its next picture, once the pacer's rate allows.
+type release struct{}
+
+// freshEnd ends the time pictures made before a press or a key are dropped.
+type freshEnd struct{}

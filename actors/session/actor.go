@@ -122,6 +122,8 @@ type Actor struct {
 	expiry *time.Timer
 	snap   *messages.Snapshot // the owner's latest view of the page
 	asking []*actor.PID       // owners waiting for a snapshot being taken
+	pics   pictures
+	pageAt time.Time // when the page last may have changed
 	// unrecorded counts refusals past the agent's rate, answered but not
 	// recorded one by one.
 	unrecorded int
@@ -166,9 +168,12 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.snapshotOf(ctx)
 	case *snapped:
 		a.snapped(ctx, m)
+	case *snapDue:
+		a.pics.due = false
+		a.pictureSoon(ctx, nil)
 	case *done:
 		a.finish(ctx, m)
-	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll:
+	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:
 		a.st.receive(a, ctx)
 	default:
 		if !a.handMessage(ctx) {
@@ -189,6 +194,8 @@ func (a *Actor) handMessage(ctx actor.Context) bool {
 		a.handOpen(ctx)
 	case *messages.HandEnded:
 		a.handEnded(ctx)
+	case *messages.HandDriving:
+		a.handDriving(ctx, m)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
 	default:
@@ -237,7 +244,13 @@ func (a *Actor) start(ctx actor.Context) {
 	rec.Epoch++
 	a.rec = rec
 	a.ev.void("the session restarted")
+	stop, err := st.Stop()
+	if err != nil {
+		panic(err)
+	}
 	switch {
+	case stop.Stopped:
+		a.st = &stopped{}
 	case rec.TakenOver:
 		a.st = &takenOver{}
 	case rec.Paused:

@@ -134,18 +134,18 @@ func (a *Actor) answerStatus(ctx actor.Context) {
 
 // info is this session as the owner sees it.
 func (a *Actor) info() messages.SessionInfo {
-	reason, hand := "", ""
+	reason, hand, driving := "", "", false
 	switch s := a.st.(type) {
 	case *paused:
 		reason = s.reason
 	case *takenOver:
-		hand = s.reason
+		hand, driving = s.reason, s.driving
 	}
 	return messages.SessionInfo{
 		Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, State: a.st.name(),
-		PauseReason: reason, HandReason: hand, Task: a.task.Description,
+		PauseReason: reason, HandReason: hand, Driving: driving, Task: a.task.Description,
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Expires: a.task.Expires,
-		URL: a.url, Profile: a.cfg.Profile, Computer: a.computer(),
+		URL: a.url, Profile: a.cfg.Profile, Computer: a.computer(), PageAt: a.pageAt,
 	}
 }
 

@@ -64,7 +64,8 @@ func (a *Actor) refuse(ctx actor.Context, m *messages.AgentCall, e *messages.Err
 		}
 		a.recordRefusal(ctx, in, url, e)
 		if e.Code == messages.CodeAirGap {
-			e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface))
+			r := a.reach()
+			e = messages.AirGapWayBack(e, a.surface().Over(m.Call.Surface), r != nil && r.AirGapByEnv)
 		}
 	}
 	if _, held := a.st.(*paused); held {

@@ -49,32 +49,59 @@ func (a *Actor) resume(ctx actor.Context) {
 	a.resumed(ctx, ctx.Sender())
 }
 
-// resumed gives the session back to its agent and answers owner once durable.
+// resumed gives the session back to its agent and answers owner once
+// durable. After a take-over the owner may have changed the page: a new
+// picture of it follows.
 func (a *Actor) resumed(ctx actor.Context, owner *actor.PID) {
+	_, paused := a.st.(*paused)
+	if !paused {
+		a.pageAt = a.cfg.Now()
+	}
 	a.rec.Epoch++
 	a.fails = failures{}
 	a.shots = nil
 	a.ev.void("the owner resumed access; observe afresh")
 	a.become(&ready{})
 	a.persistThenReply(ctx, owner)
+	if !paused {
+		a.pictureSoon(ctx, nil)
+	}
 }
 
-// stopAll abandons the action in flight and closes this conversation's
-// tabs; the controller refuses further work until access is resumed. A
-// paused or taken-over session stays so.
+// stopAll abandons the action in flight, lets go of a take-over's hand,
+// and closes this conversation's tabs (after a last picture of the page);
+// the session is stopped, and shows so at once, until access is resumed.
+// A pause or a take-over ends with it: there is no page left to inspect.
 func (a *Actor) stopAll(ctx actor.Context) {
 	a.interrupt(ctx, messages.Fail(messages.CodeStopped,
 		"The owner stopped all browser access while this action ran; it was abandoned. Wait until the owner resumes it ("+a.surface().WayBack(messages.CodeStopped, "")+")."))
 	a.ev.void("browser access was stopped")
 	a.rec.Epoch++ // results of calls started before the Stop are fenced off
-	a.show()
-	a.closeTabs(ctx, a.letGoOfHand(ctx), ctx.Sender(), &messages.OwnerReply{Result: a.infoPtr()})
+	hand := a.letGoOfHand(ctx)
+	last := a.lastPicture(ctx, a.tabs)
+	a.url, a.title, a.pageAt = "", "", a.cfg.Now()
+	a.become(&stopped{})
+	a.persist(ctx)
+	a.closeTabs(ctx, hand, last, ctx.Sender(), &messages.OwnerReply{Result: a.infoPtr()})
+}
+
+// accessResumed ends the Stop for this session: the agent starts afresh,
+// with no tabs and no evidence; nothing it was doing is replayed.
+func (a *Actor) accessResumed(ctx actor.Context) {
+	a.rec.Epoch++
+	a.fails = failures{}
+	a.shots = nil
+	a.ev.void("browser access was resumed after a Stop; observe afresh")
+	a.become(&ready{})
+	a.persist(ctx)
 }
 
 // release ends the session and closes its tabs (other conversations keep theirs).
 func (a *Actor) release(ctx actor.Context, why string) {
 	a.interrupt(ctx, messages.Fail(messages.CodeReleased, "The session was released while this action ran; it was abandoned."))
-	var reply any = &messages.OwnerReply{Result: a.infoPtr()}
+	info := a.info()
+	info.State = messages.StateClosing // answered once it has ended, not as it was
+	var reply any = &messages.OwnerReply{Result: &info}
 	if _, agent := ctx.Message().(*messages.AgentCall); agent {
 		reply = &messages.ToolResult{Result: &messages.Closed{Closed: true,
 			Text: "Closed this conversation's tabs and released the browser."}}
@@ -99,13 +126,14 @@ func (a *Actor) interrupt(ctx actor.Context, res *messages.ToolResult) {
 }
 
 // closeTabs closes the tabs off the mailbox, once the hand (if stopping)
-// let go, then answers replyTo.
-func (a *Actor) closeTabs(ctx actor.Context, hand *actor.Future, replyTo *actor.PID, reply any) {
+// let go and a last picture of the page was taken, then answers replyTo.
+func (a *Actor) closeTabs(ctx actor.Context, hand *actor.Future, last func(), replyTo *actor.PID, reply any) {
 	tabs, log := a.tabs, a.cfg.Log
 	a.tabs = nil
 	sys := ctx.ActorSystem()
 	go func() {
 		waitFor(hand)
+		last()
 		closeTabs(tabs, log)
 		if replyTo != nil {
 			sys.Root.Send(replyTo, reply)

@@ -110,10 +110,19 @@ func (a *Actor) handOpen(ctx actor.Context) {
 	}
 }
 
+// handDriving shows whether a dashboard tab drives the take-over's hand.
+func (a *Actor) handDriving(ctx actor.Context, m *messages.HandDriving) {
+	if s, ok := a.st.(*takenOver); ok && s.hand != nil && s.hand.Equal(ctx.Sender()) && s.driving != m.On {
+		s.driving = m.On
+		a.show()
+	}
+}
+
 // handEnded keeps the take-over without the hand that ended on its own.
 func (a *Actor) handEnded(ctx actor.Context) {
 	if s, ok := a.st.(*takenOver); ok && s.hand != nil && s.hand.Equal(ctx.Sender()) {
 		ctx.Stop(s.hand)
-		s.hand = nil
+		s.hand, s.driving = nil, false
+		a.show()
 	}
 }

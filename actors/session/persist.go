@@ -85,10 +85,11 @@ func (a *Actor) show() {
 // left.
 func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 	in := w.in
+	now := a.cfg.Now()
 	if !messages.Spec(in.Action).Reads {
 		a.page++
+		a.pageAt = now
 	}
-	now := a.cfg.Now()
 	took := now.Sub(d.started)
 	if a.cfg.Acts != nil {
 		var code messages.Code

@@ -7,25 +7,60 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// snapWait bounds taking a snapshot.
-const snapWait = 10 * time.Second
+// The owner's pictures of the page. One is taken after every step, whether
+// or not a surface watches, at give back
+// and at a Stop (before the tabs close), so a surface that opens later
+// shows the page as it is; a step's own screenshot serves when it took
+// one. They are bounded: at most one a second per session (the newest
+// state is always taken, after the second is up), scaled to snapEdge.
+const (
+	snapWait  = 10 * time.Second       // bounds taking one
+	snapEvery = time.Second            // the least time between two
+	lastWait  = 500 * time.Millisecond // bounds the last one, at a Stop
+)
+
+// pictures is the session's state of its pictures.
+type pictures struct {
+	at      time.Time // when the last one started
+	running bool
+	again   bool // the page may have changed while one was taken
+	due     bool // one is scheduled for when the second is up
+	timer   *time.Timer
+}
 
 // snapped carries a snapshot taken off the mailbox back into it; snap is
 // nil when none could be taken.
 type snapped struct{ snap *messages.Snapshot }
 
-// snapshotAfter takes the owner's view of the page after an act, while
-// someone watches: from the act's own screenshot, or a fresh one. It runs
-// after the agent was answered, so the agent never waits for it; its next
-// act may wait for the tabs' turn while the capture runs.
-func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
-	if a.tabs == nil || !a.cfg.Bus.Watched(messages.KindSnapshot) {
-		return
+// snapDue is the timer message of a picture put off by the rate bound.
+type snapDue struct{}
+
+// snapshotAfter takes the owner's picture of the page after a step. It
+// runs after the agent was answered, so the agent never waits for it; its
+// next act may wait for the tabs' turn while a capture runs (at most once
+// a second).
+func (a *Actor) snapshotAfter(ctx actor.Context, d *done) { a.pictureSoon(ctx, d.shot) }
+
+// pictureSoon takes a picture now, or once the rate bound allows it.
+func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
+	p := &a.pics
+	switch {
+	case a.tabs == nil:
+	case p.running:
+		p.again = true
+	case a.cfg.Now().Sub(p.at) < snapEvery:
+		if !p.due {
+			p.due = true
+			self, sys := ctx.Self(), ctx.ActorSystem()
+			p.timer = time.AfterFunc(snapEvery-a.cfg.Now().Sub(p.at), func() { sys.Root.Send(self, &snapDue{}) })
+		}
+	default:
+		a.takeSnapshot(ctx, shot)
 	}
-	a.takeSnapshot(ctx, d.shot)
 }
 
 // takeSnapshot scales shot, or a screenshot it takes when shot is nil, off
@@ -33,54 +68,102 @@ func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
 // from here, not from the mailbox, so that the picture of a session's last
 // act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
+	a.pics.running, a.pics.at = true, a.cfg.Now()
 	tabs, conv, url, now, bus := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
-		at := now()
-		if shot == nil {
-			c, cancel := context.WithTimeout(context.Background(), snapWait)
-			out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
-			cancel()
-			if err == nil {
-				shot, at = out.Image, now()
-				if out.URL != "" {
-					url = out.URL
-				}
-			}
-		}
-		var s *messages.Snapshot
-		if shot != nil {
-			if j := scaled(shot, snapEdge, snapQuality); j != nil {
-				s = &messages.Snapshot{Conversation: conv, URL: url, At: at.UTC(), JPEG: j}
-				bus.Publish(&messages.SnapshotTaken{Snapshot: *s})
-			}
-		}
-		sys.Root.Send(self, &snapped{snap: s})
+		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, shot, now, bus, snapWait)})
 	}()
 }
 
-// snapped keeps a snapshot and answers the owners waiting.
+// picture is the owner's picture of the page: shot scaled, or a
+// screenshot taken within wait; it is published. Nil when none could be
+// taken.
+func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration) *messages.Snapshot {
+	at := now()
+	if shot == nil {
+		c, cancel := context.WithTimeout(context.Background(), wait)
+		out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
+		cancel()
+		if err != nil || out == nil {
+			return nil
+		}
+		shot, at = out.Image, now()
+		if out.URL != "" {
+			url = out.URL
+		}
+	}
+	j := scaled(shot, snapEdge, snapQuality)
+	if j == nil {
+		return nil
+	}
+	s := &messages.Snapshot{Conversation: conv, URL: url, At: at.UTC(), JPEG: j}
+	bus.Publish(&messages.SnapshotTaken{Snapshot: *s})
+	return s
+}
+
+// lastPicture is what takes the last picture of the page before its tabs
+// close at a Stop, within lastWait, unless the newest picture already
+// shows the page as it is; it is called off the mailbox.
+func (a *Actor) lastPicture(ctx actor.Context, tabs drivers.Tabs) func() {
+	if tabs == nil || a.snapFresh(a.pageAt) {
+		return func() {}
+	}
+	conv, url, now, bus := a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	return func() {
+		if s := picture(tabs, conv, url, nil, now, bus, lastWait); s != nil {
+			sys.Root.Send(self, &snapped{snap: s})
+		}
+	}
+}
+
+// snapped keeps a snapshot and answers the owners waiting, once it shows
+// the page as it is (or none more is coming).
 func (a *Actor) snapped(ctx actor.Context, m *snapped) {
+	p := &a.pics
+	p.running = false
 	if m.snap != nil && (a.snap == nil || m.snap.At.After(a.snap.At)) {
 		a.snap = m.snap
 	}
-	for _, p := range a.asking {
-		ctx.Send(p, a.snapshotReply())
+	if !p.again || m.snap == nil || a.snapFresh(a.pageAt) {
+		for _, o := range a.asking {
+			ctx.Send(o, a.snapshotReply())
+		}
+		a.asking = nil
 	}
-	a.asking = nil
+	if p.again {
+		p.again = false
+		if len(a.asking) > 0 {
+			a.takeSnapshot(ctx, nil) // an owner waits: past the bound
+		} else {
+			a.pictureSoon(ctx, nil)
+		}
+	}
 }
 
-// snapshotOf answers the owner with the latest snapshot, taking one first
-// when there is none yet.
+// snapshotOf answers the owner with a picture of the page as it is: the
+// newest one when nothing may have changed since, else a new one.
 func (a *Actor) snapshotOf(ctx actor.Context) {
-	if a.snap != nil || a.tabs == nil {
+	if a.tabs == nil || a.snapFresh(a.pageAt) {
 		ctx.Respond(a.snapshotReply())
 		return
 	}
 	a.asking = append(a.asking, ctx.Sender())
-	if len(a.asking) == 1 {
-		a.takeSnapshot(ctx, nil)
+	if a.pics.running {
+		a.pics.again = true
+		return
 	}
+	a.takeSnapshot(ctx, nil)
+}
+
+// snapFresh says whether the newest picture shows the page as it is: it
+// was taken after since, and nobody drives the page by hand.
+func (a *Actor) snapFresh(since time.Time) bool {
+	if _, driven := a.st.(*takenOver); driven {
+		return false
+	}
+	return a.snap != nil && !a.snap.At.Before(since)
 }
 
 func (a *Actor) snapshotReply() *messages.OwnerReply {
@@ -94,6 +177,9 @@ func (a *Actor) snapshotReply() *messages.OwnerReply {
 // snapshotGone answers the owners waiting for a snapshot that will not
 // come: the session is stopping.
 func (a *Actor) snapshotGone(ctx actor.Context) {
+	if a.pics.timer != nil {
+		a.pics.timer.Stop()
+	}
 	for _, p := range a.asking {
 		ctx.Send(p, messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,
 			Message: "The session ended before its picture was taken."}))

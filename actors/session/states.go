@@ -42,8 +42,9 @@ type paused struct{ reason string }
 // takenOver: the owner has the page; the agent waits. hand is the child
 // the owner drives the page through, when there is one.
 type takenOver struct {
-	hand   *actor.PID
-	reason string // why there is no page to drive, if there is none
+	hand    *actor.PID
+	reason  string // why there is no page to drive, if there is none
+	driving bool   // a dashboard tab drives the hand now
 }
 
 // handingBack: the owner resumed, and the session waits for the hand to
@@ -52,6 +53,11 @@ type handingBack struct {
 	hand  *actor.PID
 	owner *actor.PID // who asked to resume, answered once handed back
 }
+
+// stopped: the owner stopped all browser access; the tabs are closed and
+// the agent is refused until the owner resumes access (ResumeAll), after
+// which it starts afresh: no tabs, no evidence, nothing replayed.
+type stopped struct{}
 
 // closing: released or ended; nothing more happens here.
 type closing struct {
@@ -64,6 +70,7 @@ func (*paused) name() string      { return messages.StatePaused }
 func (*takenOver) name() string   { return messages.StateTakenOver }
 func (*handingBack) name() string { return messages.StateTakenOver }
 func (*closing) name() string     { return messages.StateClosing }
+func (*stopped) name() string     { return messages.StateStopped }
 
 func (*ready) leave()       {}
 func (w *working) leave()   { w.cancel() }
@@ -71,6 +78,7 @@ func (*paused) leave()      {}
 func (*takenOver) leave()   {}
 func (*handingBack) leave() {}
 func (*closing) leave()     {}
+func (*stopped) leave()     {}
 
 // become makes s the session's state.
 func (a *Actor) become(s state) { a.st = s }
@@ -127,6 +135,23 @@ func (h *handingBack) receive(a *Actor, ctx actor.Context) {
 	}
 }
 
+func (*stopped) receive(a *Actor, ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *messages.AgentCall:
+		a.refuseUnlessClose(ctx, m, a.surface().Over(m.Call.Surface).Stopped())
+	case *messages.TakeOver, *messages.Resume:
+		ctx.Respond(messages.OwnerFail(messages.Errorf(messages.CodeStopped,
+			"All browser access is stopped, so conversation %s has no tabs to take over or hand back; resume access on the Host browser page first.",
+			a.cfg.Conversation)))
+	case *messages.StopAll:
+		ctx.Respond(&messages.OwnerReply{Result: a.infoPtr()})
+	case *messages.ResumeAll:
+		a.accessResumed(ctx)
+	default:
+		a.control(ctx)
+	}
+}
+
 func (c *closing) receive(_ *Actor, ctx actor.Context) {
 	switch ctx.Message().(type) {
 	case *messages.AgentCall:
@@ -173,5 +198,6 @@ func (a *Actor) control(ctx actor.Context) {
 		a.release(ctx, why)
 	case *messages.StopAll:
 		a.stopAll(ctx)
+	case *messages.ResumeAll: // not stopped: nothing to resume
 	}
 }

@@ -78,6 +78,10 @@ func control(action string) func(*env, []string) int {
 			if err != nil {
 				return err
 			}
+			if action == "release" {
+				fmt.Fprintf(e.stdout, "%s released: its task ended and its tabs are closed.\n", info.Conversation)
+				return nil
+			}
 			fmt.Fprintf(e.stdout, "%s: %s.\n", info.Conversation, info.State)
 			return nil
 		})
@@ -109,7 +113,7 @@ func resume(e *env, args []string) int {
 		return fail(e, "resume", "%s", sentence(err))
 	}
 	if *all {
-		fmt.Fprintln(e.stdout, "Browser access resumed.")
+		fmt.Fprintln(e.stdout, messages.ResumedWords)
 	} else {
 		fmt.Fprintf(e.stdout, "%s handed back; its agent must observe again before acting.\n", f.arg(0))
 	}
@@ -122,7 +126,7 @@ func stop(e *env, args []string) int {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "All browser access stopped (%d sessions closed their tabs). It stays stopped across restarts until `buddi resume --all`.\n", out.Sessions)
+		fmt.Fprintln(e.stdout, messages.StoppedWords(out.Sessions, "`buddi resume --all`"))
 		return nil
 	})
 }

@@ -14,20 +14,25 @@ import (
 // removes it: the TestMain of every suite that runs buddi as a process.
 // flags are more of go build's, such as -tags k8s.
 func MainWithBinary(m *testing.M, pkg string, bin *string, flags ...string) {
+	os.Exit(RunWithBinary(m, pkg, bin, flags...))
+}
+
+// RunWithBinary is MainWithBinary that returns the tests' exit code, for a
+// TestMain with more to stop after the tests.
+func RunWithBinary(m *testing.M, pkg string, bin *string, flags ...string) int {
 	dir, err := os.MkdirTemp("", "buddi-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	*bin = filepath.Join(dir, "buddi")
 	args := append(append([]string{"build"}, flags...), "-o", *bin, pkg)
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building buddi: %v\n%s", err, out)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run()
 }
 
 // WantCode fails the test unless r carries the error code (or "" for success).

@@ -17,6 +17,7 @@ import (
 var (
 	_ drivers.Screencaster = (*Tabs)(nil)
 	_ drivers.RawInput     = (*pinned)(nil)
+	_ drivers.Fitter       = (*pinned)(nil)
 )
 
 // Pin holds the conversation's active tab for the owner's hand, through a
@@ -65,6 +66,9 @@ type pinned struct {
 	why   *messages.Error
 	sink  func(*drivers.CastFrame)
 	epoch int // rises with every Cast and StopCast: a Cast still starting after a later one gives up
+	// agents is the page's size before the first Fit, given back by Unfit;
+	// nil while the page has the agent's own size.
+	agents *pw.Size
 }
 
 func (p *pinned) end(code messages.Code, msg string) {
@@ -101,19 +105,29 @@ func (p *pinned) Why() *messages.Error {
 	return p.why
 }
 
-// frame acknowledges one screencast frame to Chromium at once and passes it on.
+// frame passes one screencast frame on. Chromium makes no new picture
+// until the frame is acknowledged: the frame's Release does that, when the
+// pacer wants the next, so the pictures the tab could never draw are not
+// made (and do not queue ahead of the owner's input on the way here).
 func (p *pinned) frame(ev map[string]any) {
 	id, _ := ev["sessionId"].(float64)
-	go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+	var once sync.Once
+	ack := func() {
+		once.Do(func() {
+			go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+		})
+	}
 	p.mu.Lock()
 	sink := p.sink
 	p.mu.Unlock()
 	data, _ := ev["data"].(string)
 	if sink == nil || p.done.Load() {
+		ack()
 		return
 	}
 	jpg, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
+		ack()
 		return
 	}
 	meta, _ := ev["metadata"].(map[string]any)
@@ -121,7 +135,7 @@ func (p *pinned) frame(ev map[string]any) {
 	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
 		TimeMs: num("timestamp") * 1000, PageWidth: uint16(num("deviceWidth")), PageHeight: uint16(num("deviceHeight")),
 		Scale: float32(num("pageScaleFactor")), OffsetTop: float32(num("offsetTop")),
-		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}})
+		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}, Release: ack})
 }
 
 // Cast starts or restarts the screencast with o.
@@ -247,4 +261,58 @@ func press(m pw.Mouse, in *messages.HandInput) error {
 		return m.Down(pw.MouseDownOptions{Button: b})
 	}
 	return m.Up(pw.MouseUpOptions{Button: b})
+}
+
+// Fit lays the page out at w×h CSS pixels, keeping the agent's size for
+// Unfit. The agent's size is read from the page itself: a context launched
+// with Playwright's default viewport does not name it.
+func (p *pinned) Fit(ctx context.Context, w, h int) error {
+	p.mu.Lock()
+	known := p.agents != nil
+	p.mu.Unlock()
+	if !known {
+		size, err := call(ctx, func() (any, error) { return p.t.page.Evaluate(`() => [innerWidth, innerHeight]`) })
+		if err != nil {
+			return p.t.failed(err, notAnswering)
+		}
+		wh, _ := size.([]any)
+		if len(wh) != 2 {
+			return fail(messages.CodeNotAnswering, nil, "The page did not say its size; take over again.")
+		}
+		p.mu.Lock()
+		p.agents = &pw.Size{Width: number(wh[0]), Height: number(wh[1])}
+		p.mu.Unlock()
+	}
+	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+// number is a whole number the page answered, whichever Go type it came as.
+func number(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case float64:
+		return int(n)
+	case int64:
+		return int(n)
+	}
+	return 0
+}
+
+// Unfit gives the page back the size the agent had.
+func (p *pinned) Unfit(ctx context.Context) error {
+	p.mu.Lock()
+	size := p.agents
+	p.agents = nil
+	p.mu.Unlock()
+	if size == nil || p.t.page.IsClosed() {
+		return nil
+	}
+	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
 }

@@ -100,3 +100,31 @@ func press(t *testing.T, raw drivers.RawInput, x, y float64) {
 		}
 	}
 }
+
+// A pin lays its page out at a phone's size (the page's own width follows)
+// and gives it back the agent's size.
+func TestAPinFitsItsPageToAPhoneAndGivesTheAgentsSizeBack(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "A", `<p id="w">?</p><script>const show = () => document.getElementById('w').textContent = 'width ' + innerWidth;
+show(); addEventListener('resize', show);</script>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	pin, _ := pinActive(t, tabs)
+	fit, ok := drivers.FitterOf(pin)
+	if !ok {
+		t.Fatal("the agents' browser cannot lay a pinned page out for a phone")
+	}
+	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
+		t.Fatal(err)
+	}
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 375") {
+		t.Fatalf("fitted to a phone, the page says:\n%s", obs.Tree)
+	}
+	if err := fit.Unfit(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 1280") {
+		t.Fatalf("given back, the page says:\n%s", obs.Tree)
+	}
+}

@@ -13,6 +13,7 @@ import (
 var (
 	_ drivers.Screencaster = (*Tabs)(nil)
 	_ drivers.RawInput     = (*pinned)(nil)
+	_ drivers.Fitter       = (*pinned)(nil)
 )
 
 // The simulated page is 1280×800 CSS pixels.
@@ -52,6 +53,7 @@ type pinned struct {
 	mu   sync.Mutex
 	stop context.CancelFunc // the running screencast's
 	wg   sync.WaitGroup
+	w, h int // the page's layout size while fitted (Fit); 0: its own
 }
 
 func (p *pinned) watch(done <-chan struct{}) {
@@ -83,7 +85,7 @@ func (p *pinned) Why() *messages.Error {
 
 func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drivers.CastFrame)) error {
 	_ = p.StopCast(context.Background())
-	jpg, _, _ := shot(max(o.MaxWidth, o.MaxHeight*16/10))
+	jpg, _, _ := shot(min(o.MaxWidth, o.MaxHeight*16/10)) // the box, turned or not
 	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
 		jpg = append(bytes.Clone(jpg), make([]byte, n-len(jpg))...)
 	}
@@ -104,8 +106,9 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 			case <-p.gone:
 				return
 			case now := <-tick.C:
+				w, h := p.size()
 				sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
-					TimeMs: float64(now.UnixMicro()) / 1000, PageWidth: pageWidth, PageHeight: pageHeight, Scale: 1}})
+					TimeMs: float64(now.UnixMicro()) / 1000, PageWidth: uint16(w), PageHeight: uint16(h), Scale: 1}})
 			}
 		}
 	}()
@@ -122,6 +125,30 @@ func (p *pinned) StopCast(context.Context) error {
 	}
 	p.wg.Wait()
 	return nil
+}
+
+// Fit lays the page out at w×h: its frames say so from now on.
+func (p *pinned) Fit(_ context.Context, w, h int) error {
+	p.mu.Lock()
+	p.w, p.h = w, h
+	p.mu.Unlock()
+	p.t.mu.Lock()
+	p.t.fits = append(p.t.fits, [2]int{w, h})
+	p.t.mu.Unlock()
+	return nil
+}
+
+// Unfit gives the page its own size back.
+func (p *pinned) Unfit(context.Context) error { return p.Fit(context.Background(), 0, 0) }
+
+// size is the page's layout size now.
+func (p *pinned) size() (int, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w == 0 {
+		return pageWidth, pageHeight
+	}
+	return p.w, p.h
 }
 
 func (p *pinned) Unpin() {
@@ -155,6 +182,14 @@ func (t *Tabs) HandInputs() []messages.HandInput {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]messages.HandInput(nil), t.hands...)
+}
+
+// Fits are the sizes the tabs' pins laid their page out at, in order;
+// {0, 0} gave the page its own size back.
+func (t *Tabs) Fits() [][2]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([][2]int(nil), t.fits...)
 }
 
 // holds says whether tb is still one of the tabs.

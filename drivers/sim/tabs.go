@@ -31,6 +31,7 @@ type Tabs struct {
 	counts  Counts
 	console []string
 	hands   []messages.HandInput // what pins received (pin.go)
+	fits    [][2]int             // the sizes pins laid the page out at (pin.go)
 }
 
 func newTabs(d *Driver, conversation string) *Tabs {

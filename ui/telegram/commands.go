@@ -102,8 +102,10 @@ func driving(s messages.SessionInfo) string {
 		return "taken over: you are driving"
 	case messages.StateClosing:
 		return "closing"
+	case messages.StateStopped:
+		return "stopped: its tabs are closed until /browser resume"
 	}
-	return "the agent is driving"
+	return "ready: the agent may act (it is not acting now)"
 }
 
 // stop is Stop all browsers.
@@ -116,7 +118,7 @@ func (b *Bot) stop() string {
 	if s, ok := r.Result.(*messages.StopResult); ok {
 		n = s.Sessions
 	}
-	return fmt.Sprintf("All browser access is stopped (%d sessions closed their tabs). It stays stopped across restarts until /browser resume.", n)
+	return messages.StoppedWords(n, "/browser resume")
 }
 
 // resume lifts a Stop, else hands the chat's paused or taken-over session
@@ -128,7 +130,7 @@ func (b *Bot) resume(m *tele.Message) string {
 		if r := b.ask(&messages.ResumeAll{}); r.Error != nil {
 			return r.Error.Message
 		}
-		return "Browser access is resumed."
+		return messages.ResumedWords
 	}
 	conv, why := b.target(m, func(s messages.SessionInfo) bool {
 		return s.State == messages.StatePaused || s.State == messages.StateTakenOver

@@ -46,7 +46,7 @@ func TestStopAndResumeFromTheChatAndTheWayBackAgentsRead(t *testing.T) {
 		t.Fatalf("a bound conversation's agent reads %q", rep.Error.Message)
 	}
 	rep = r.Act(t, token, "c2", map[string]any{"action": "observe"})
-	if !strings.Contains(rep.Error.Message, "dashboard's Settings") {
+	if !strings.Contains(rep.Error.Message, "dashboard's Host browser page") {
 		t.Fatalf("an unbound conversation's agent reads %q", rep.Error.Message)
 	}
 	r.say(t, "/browser", "Browser access is STOPPED")

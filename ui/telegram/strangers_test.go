@@ -30,7 +30,7 @@ func TestStrangersAndUpdatesWithoutASenderAreIgnored(t *testing.T) {
 	)
 	r.fake.Push(telegramtest.Text(owner, "/browser"))
 	state, _ := r.awaitText(t, "Mode: sim")
-	if !strings.Contains(state, "Browser access is on") || !strings.Contains(state, "c1 (ada): the agent is driving") {
+	if !strings.Contains(state, "Browser access is on") || !strings.Contains(state, "c1 (ada): ready: the agent may act") {
 		t.Fatalf("after the strangers, the state is %q", state)
 	}
 	for _, c := range r.fake.Calls("sendMessage", "answerCallbackQuery", "sendPhoto") {

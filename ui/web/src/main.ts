@@ -70,6 +70,7 @@ function route(): void {
   leave();
   const r = parse(location.hash);
   showNav();
+  showBanner();
   if (!me) {
     leave = signinPage(main, r);
     return;
@@ -97,7 +98,10 @@ function showNav(): void {
 function showBanner(): void {
   const lines: Node[] = [];
   if (me && state.ready && !state.connected) lines.push(h("p", { class: "warn" }, "Connection lost; reconnecting…"));
-  if (state.stop.stopped) lines.push(h("p", { class: "stopped" }, "All browser access is stopped. Resume access on the Host browser page."));
+  // The Host browser page's own box says it, with the button: not twice there.
+  if (state.stop.stopped && parse(location.hash).name !== "browser") {
+    lines.push(h("p", { class: "stopped" }, "All browser access is stopped. Resume access on the Host browser page."));
+  }
   fill(banner, ...lines);
 }
 

@@ -19,7 +19,9 @@ export function notify(text: string, bad = false): void {
 }
 
 // act runs a control: the button waits, then the sentence of what happened
-// (or why not) shows beside it and in the notice.
+// (or why not) shows beside it; in the notice only when there is no line
+// beside it to read (the control's card went away with the answer). One
+// sentence shows once.
 export async function act(button: HTMLButtonElement | null, out: HTMLElement | null, run: () => Promise<string>): Promise<boolean> {
   if (button) button.disabled = true;
   try {
@@ -39,5 +41,5 @@ function say(out: HTMLElement | null, text: string, bad: boolean): void {
     out.textContent = text;
     out.className = "said" + (bad ? " bad" : "");
   }
-  notify(text, bad);
+  if (!out || !out.isConnected || out.getClientRects().length === 0) notify(text, bad);
 }

@@ -7,6 +7,8 @@ export interface SessionInfo {
   stepsUsed: number; stepsMax: number; expires: string; url?: string; profile: number;
   computer?: boolean; // Use my apps: the owner takes over at the computer itself
   handReason?: string; // why a take-over has no page to drive ("browser-offline": Your browser is not connected)
+  driving?: boolean; // taken over, and a dashboard tab drives the page now
+  pageAt?: string; // when the page last may have changed: an older picture is not of the page as it is
 }
 
 // HandBrowserOffline is a take-over's handReason when Your browser is not

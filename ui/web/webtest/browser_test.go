@@ -60,14 +60,23 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 	stop := p.Locator(".stop-box")
 	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
 	said(t, stop, "All browser access is stopped: 1 session")
-	webtest.Visible(t, p.Locator(".banner .stopped"))
+	webtest.Visible(t, c.Locator(".badge.stopped", pw.LocatorLocatorOptions{HasText: "Stopped: tabs closed"}))
+	if n, err := p.Locator(".banner .stopped").Count(); err != nil || n != 0 {
+		t.Fatalf("the Host browser page says the Stop in a banner too (%d, %v): once is enough", n, err)
+	}
+	if n, err := c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}).Count(); err != nil || n != 0 {
+		t.Fatalf("a stopped session offers Take over (%d, %v)", n, err)
+	}
 	if r := o.Act(t, tok, "c1", in{"action": "observe"}); r.OK || r.Code() != messages.CodeStopped {
 		t.Fatalf("the agent acted during the Stop: %v", r.Code())
 	}
 	webtest.Screenshot(t, p, "desktop-browser-stopped")
+	goTo(t, o, p, "#/tasks")
+	webtest.Visible(t, p.Locator(".banner .stopped"))
+	goTo(t, o, p, "#/browser")
 	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
-	said(t, stop, "Browser access is resumed")
-	webtest.Gone(t, p.Locator(".banner .stopped"))
+	said(t, stop, "Browser access is resumed. Agents with a task may go on")
+	webtest.Visible(t, c.Locator(".badge.ready"))
 
 	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Close & release"}))
 	webtest.Gone(t, c)

@@ -8,6 +8,7 @@ package webtest
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,9 +47,10 @@ var shared struct {
 	err  error
 }
 
-// browser is one headless Chromium shared by the tests of a package; each
-// page gets a context of its own, so cookies are never shared.
-func browser(t testing.TB) pw.Browser {
+// Browser is the owner's headless Chromium, shared by the tests of a
+// package (Stop closes it); each page gets a context of its own, so
+// cookies are never shared.
+func Browser(t testing.TB) pw.Browser {
 	t.Helper()
 	shared.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -91,15 +93,34 @@ func Stop() {
 // Open points the owner's browser at b.
 func Open(t testing.TB, b Buddi) *Dashboard {
 	t.Helper()
-	return &Dashboard{Buddi: b, Browser: browser(t), Base: "http://" + b.Addr()}
+	return &Dashboard{Buddi: b, Browser: Browser(t), Base: "http://" + b.Addr()}
 }
 
 // Page opens a page of a fresh browser context (no cookies) of the given
 // size, closed when the test ends.
 func (o *Dashboard) Page(t testing.TB, width, height int) pw.Page {
 	t.Helper()
-	bc, err := o.Browser.NewContext(pw.BrowserNewContextOptions{
+	return NewPage(t, o.Browser, pw.BrowserNewContextOptions{
 		Viewport: &pw.Size{Width: width, Height: height}, IsMobile: pw.Bool(width < 600), HasTouch: pw.Bool(width < 600)})
+}
+
+// Phone opens a page as a phone shows it (375×812 CSS pixels, or 812×375
+// turned, touch, two device pixels to one), in a fresh context of br.
+func Phone(t testing.TB, br pw.Browser, landscape bool) pw.Page {
+	t.Helper()
+	w, h := 375, 812
+	if landscape {
+		w, h = h, w
+	}
+	return NewPage(t, br, pw.BrowserNewContextOptions{Viewport: &pw.Size{Width: w, Height: h},
+		IsMobile: pw.Bool(true), HasTouch: pw.Bool(true), DeviceScaleFactor: pw.Float(2)})
+}
+
+// NewPage opens a page of a fresh context of br with opts, closed when the
+// test ends.
+func NewPage(t testing.TB, br pw.Browser, opts pw.BrowserNewContextOptions) pw.Page {
+	t.Helper()
+	bc, err := br.NewContext(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,15 +167,24 @@ func Click(t testing.TB, l pw.Locator) {
 	}
 }
 
-// Shots is where the tests save their screenshots: a directory of the web
-// package that git ignores (no test writes into a tracked file, so the
-// tree stays clean after a run), kept after the run as its artifacts.
+// committed is set by -shots (make shots): only then do the tests write the
+// dashboard's committed screenshots, so a test run never changes a file git
+// tracks.
+var committed = flag.Bool("shots", false, "write the dashboard's committed screenshots (ui/web/testdata/screenshots)")
+
+// Shots is where the tests save their screenshots: with -shots, the web
+// package's testdata/screenshots, which are committed; otherwise a
+// directory under the system's temporary one, kept after the run as the
+// artifacts.
 func Shots() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")
+	if *committed {
+		_, file, _, _ := runtime.Caller(0)
+		return filepath.Join(filepath.Dir(file), "..", "testdata", "screenshots")
+	}
+	return filepath.Join(os.TempDir(), "buddi-screenshots")
 }
 
-// Screenshot saves the page as testdata/screenshots/<name>.png.
+// Screenshot saves the page as <name>.png in Shots.
 func Screenshot(t testing.TB, p pw.Page, name string) string {
 	t.Helper()
 	if err := os.MkdirAll(Shots(), 0o755); err != nil {
@@ -162,6 +192,20 @@ func Screenshot(t testing.TB, p pw.Page, name string) string {
 	}
 	path := filepath.Join(Shots(), strings.ReplaceAll(name, "/", "_")+".png")
 	if _, err := p.Screenshot(pw.PageScreenshotOptions{Path: pw.String(path), FullPage: pw.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// ScreenshotScreen saves what the screen shows (not the page below it, as
+// Screenshot does) as <name>.png in Shots: a view that fills the screen.
+func ScreenshotScreen(t testing.TB, p pw.Page, name string) string {
+	t.Helper()
+	if err := os.MkdirAll(Shots(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(Shots(), strings.ReplaceAll(name, "/", "_")+".png")
+	if _, err := p.Screenshot(pw.PageScreenshotOptions{Path: pw.String(path)}); err != nil {
 		t.Fatal(err)
 	}
 	return path

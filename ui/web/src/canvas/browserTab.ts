@@ -15,12 +15,15 @@ import { offlineView } from "./offline";
 
 // LiveView is what the remote hand provides: an element that shows and
 // drives the page of a taken-over session, and how to let it go.
-export interface LiveView { el: HTMLElement; close: () => void }
+export interface LiveView { el: HTMLElement; close: () => void; update?: (s: SessionInfo) => void }
 
-let liveView: ((s: SessionInfo) => LiveView | null) | null = null;
+// A live view's factory gets the session and the Browser tab's own line,
+// where it says what its controls did.
+type LiveViewOf = (s: SessionInfo, said: HTMLElement) => LiveView | null;
+let liveView: LiveViewOf | null = null;
 
 // registerLiveView installs the remote hand's view (issue 12).
-export function registerLiveView(f: (s: SessionInfo) => LiveView | null): void { liveView = f; }
+export function registerLiveView(f: LiveViewOf): void { liveView = f; }
 
 export interface BrowserTab { el: HTMLElement; update: () => void; close: () => void }
 
@@ -71,10 +74,13 @@ export function browserTab(conv: string, agent: string, history: () => Snapshot 
   // over with no browser to drive, and the picture again otherwise.
   const toggleView = (s: SessionInfo) => {
     const want = s.state !== "taken_over" ? "" : s.handReason === HandBrowserOffline ? "offline" : liveView ? "hand" : "";
-    if (want === viewKind) return;
+    if (want === viewKind) {
+      view?.update?.(s);
+      return;
+    }
     const old = view;
     old?.close();
-    view = want === "offline" ? offlineView(s, said) : want === "hand" ? liveView!(s) : null;
+    view = want === "offline" ? offlineView(s, said) : want === "hand" ? liveView!(s, said) : null;
     viewKind = view ? want : "";
     if (view) {
       (old?.el ?? card!.el.querySelector(".snapshot"))?.replaceWith(view.el);

@@ -9,6 +9,10 @@ import type { Page } from "../router";
 import { state, subscribe } from "../store";
 import type { StopView } from "../types";
 
+// RESUMED says what the agents may do once a Stop is lifted, as their next
+// act answers it (messages.ResumedWords says the same on the other surfaces).
+const RESUMED = "Browser access is resumed. Agents with a task may go on: their tabs were closed, so each starts with a new observation or a navigation (an action on an older observation is refused); nothing they were doing is replayed. Send an agent a message to carry on.";
+
 export const browserPage: Page = (root) => {
   const stopBox = h("section", { class: "card stop-box", "aria-label": "All browsers" });
   const list = h("div", { class: "sessions" });
@@ -44,7 +48,7 @@ export const browserPage: Page = (root) => {
     btn.addEventListener("click", () => void act(btn, stopSaid, async () => {
       if (stopped) {
         await post("/api/browser/resume", { all: true });
-        return "Browser access is resumed. Agents need a task from you, and must observe again before acting.";
+        return RESUMED;
       }
       const r = await post<{ stopped: boolean; sessions: number }>("/api/browser/stop");
       return `All browser access is stopped: ${r.sessions} session${r.sessions === 1 ? "" : "s"} dropped their work and closed their tabs. It stays stopped, across restarts, until you resume access.`;

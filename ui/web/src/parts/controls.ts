@@ -1,5 +1,6 @@
 // The owner's controls of one session, each answering with what happened.
 import { post } from "../api";
+import { claimHand } from "../canvas/hand";
 import { h } from "../dom";
 import { act } from "../notice";
 import { HandBrowserOffline, type SessionInfo } from "../types";
@@ -21,8 +22,9 @@ export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void 
     };
     const conv = s.conversation;
     const list: HTMLButtonElement[] = [];
-    if (s.state !== "taken_over" && s.state !== "closing") {
+    if (s.state !== "taken_over" && s.state !== "closing" && s.state !== "stopped") {
       list.push(b(s.computer ? "Take over at the computer" : "Take over", "primary", async () => {
+        claimHand(conv); // the hand is this tab's: it attaches here, and no other tab takes it
         const now = await post<SessionInfo>("/api/browser/takeover", { conversation: conv });
         if (now.handReason === HandBrowserOffline) {
           return `Taken over: ${s.agent} is paused, but your browser is not connected, so there is no page to drive yet.`;
@@ -33,7 +35,7 @@ export function controls(): { el: HTMLElement; update: (s: SessionInfo) => void 
       }));
     }
     if (s.state === "paused" || s.state === "taken_over") {
-      list.push(b("Resume access", "", async () => {
+      list.push(b("Resume access", "resume", async () => {
         await post("/api/browser/resume", { conversation: conv });
         return `Access resumed: ${s.agent} gets the browser back and must observe again before acting.`;
       }));

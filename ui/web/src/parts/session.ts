@@ -13,6 +13,7 @@ export const stateLabel = (s: SessionInfo): string => {
     case "paused": return s.pauseReason ? `Paused: ${s.pauseReason}` : "Paused";
     case "taken_over": return "Taken over";
     case "closing": return "Closing";
+    case "stopped": return "Stopped: tabs closed";
   }
   return s.state;
 };
@@ -29,8 +30,10 @@ export function sessionCard(first: SessionInfo, link = true): SessionCard {
   const last = h("p", { class: "last" });
   const ctl = controls();
   const snap = snapshotView();
+  // The controls come before the picture, so they stay above the fold of a
+  // laptop's screen whatever the picture's height.
   const el = h("article", { class: "card session", "data-conversation": first.conversation },
-    h("header", {}, title, badge), task, url, steps, last, snap.el, ctl.el);
+    h("header", {}, title, badge), task, url, steps, last, ctl.el, snap.el);
   let cur = first;
   const update = (s: SessionInfo) => {
     cur = s;
@@ -39,15 +42,15 @@ export function sessionCard(first: SessionInfo, link = true): SessionCard {
     badge.textContent = stateLabel(s);
     badge.className = "badge " + s.state;
     task.textContent = s.task;
-    url.textContent = s.url || "No page open yet.";
+    url.textContent = s.url || (s.state === "stopped" ? "No page: the Stop closed its tabs." : "No page open yet.");
     steps.textContent = `Step ${s.stepsUsed} of ${s.stepsMax} · ${until(s.expires)}`;
     steps.setAttribute("data-steps", String(s.stepsUsed));
     const st = state.lastStep.get(s.conversation);
     last.textContent = st ? `Last action: ${st.action}, ${st.code ? "refused (" + st.code + ")" : st.outcome ?? "done"}, at ${clock(st.at)}` : "";
     if (st) last.setAttribute("data-steps", String(st.stepsUsed ?? 0));
     ctl.update(s);
-    snap.update(s.conversation, true);
+    snap.update(s.conversation, true, undefined, s);
   };
   update(first);
-  return { el, update, shot: () => snap.update(cur.conversation, true) };
+  return { el, update, shot: () => snap.update(cur.conversation, true, undefined, cur) };
 }

@@ -1,0 +1,83 @@
+package pacer_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
+)
+
+// heldPin is a browser that makes its next picture only once told (as the
+// agents' Chromium does): the test hands its frames to the pacer.
+type heldPin struct{ sink chan func(*drivers.CastFrame) }
+
+func (p *heldPin) Cast(_ context.Context, _ drivers.CastOptions, sink func(*drivers.CastFrame)) error {
+	p.sink <- sink
+	return nil
+}
+func (*heldPin) StopCast(context.Context) error { return nil }
+func (*heldPin) Gone() <-chan struct{}          { return nil }
+func (*heldPin) Why() *messages.Error           { return nil }
+func (*heldPin) Unpin()                         {}
+
+// picture is one frame made at at, which counts its releases.
+func picture(at time.Time, released *atomic.Int32) *drivers.CastFrame {
+	return &drivers.CastFrame{JPEG: []byte{0xFF, 0xD8, 1}, Release: func() { released.Add(1) },
+		Header: messages.HandFrameHeader{TimeMs: float64(at.UnixMicro()) / 1000, PageWidth: 400, PageHeight: 300}}
+}
+
+// The browser is held to the pacer's rate; the owner's input lets it go
+// at once, and the first picture the tab gets after a press is one made
+// after it: the one waiting from before and one made before but arriving
+// after are both passed over.
+func TestAfterAPressTheNextPictureSentIsOneMadeAfterIt(t *testing.T) {
+	sys := actortest.System(t)
+	pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
+	s := &screen{frames: make(chan messages.HandFrameHeader, 16)}
+	p := sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Gap: time.Hour, FreshFor: time.Hour}))
+	sink := <-pin.sink
+	var r1, r2, r3, r4 atomic.Int32
+	before := time.Now().Add(-time.Second)
+
+	sink(picture(before, &r1))
+	first := <-s.frames
+	waitFor(t, "the first picture's release", func() bool { return r1.Load() == 1 })
+	sink(picture(before.Add(10*time.Millisecond), &r2))
+	time.Sleep(50 * time.Millisecond)
+	if r2.Load() != 0 {
+		t.Fatal("the browser was let make a picture sooner than the pacer's rate")
+	}
+
+	press := time.Now()
+	sys.Root.Send(p, &pacer.Fresh{At: press, Drop: true})
+	waitFor(t, "the browser let go at the press", func() bool { return r2.Load() == 1 })
+	sink(picture(press.Add(-5*time.Millisecond), &r3)) // made before the press, here after it
+	sink(picture(press.Add(20*time.Millisecond), &r4))
+	sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
+	select {
+	case got := <-s.frames:
+		if want := float64(press.Add(20*time.Millisecond).UnixMicro()) / 1000; got.TimeMs != want {
+			t.Fatalf("the tab got a picture made at %.0f after the press at %.0f; want the one made at %.0f",
+				got.TimeMs, float64(press.UnixMicro())/1000, want)
+		}
+	case <-time.After(actortest.Wait):
+		t.Fatal("no picture after the ack")
+	}
+	if n := len(s.frames); n != 0 {
+		t.Fatalf("%d more pictures went out", n)
+	}
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for end := time.Now().Add(actortest.Wait); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited for %s", what)
+		}
+	}
+}
