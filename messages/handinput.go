@@ -135,16 +135,8 @@ func DecodeHandInput(b []byte) (*HandInput, *Error) {
 // otherInput reads the messages without a position: keys, acks, the token.
 func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
 	switch in.Kind {
-	case HandKeyDown, HandKeyUp:
-		if !HandKeys[w.K] {
-			return nil, handRefusal("That key is not one the hand presses; type it as a character instead.")
-		}
-		in.Key = w.K
-	case HandChar:
-		if !oneChar(w.K) {
-			return nil, handRefusal("A typed key carries exactly one printable character.")
-		}
-		in.Key = w.K
+	case HandKeyDown, HandKeyUp, HandChar:
+		return keyInput(in, w)
 	case HandAck:
 		if w.Seq == nil {
 			return nil, handRefusal("An ack names the frame it drew.")
@@ -164,6 +156,18 @@ func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
 	default:
 		return nil, handRefusal("That input message has an unknown type; reload the dashboard.")
 	}
+	return in, nil
+}
+
+// keyInput reads a key pressed or let go, or a character typed.
+func keyInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+	switch {
+	case in.Kind == HandChar && !oneChar(w.K):
+		return nil, handRefusal("A typed key carries exactly one printable character.")
+	case in.Kind != HandChar && !HandKeys[w.K]:
+		return nil, handRefusal("That key is not one the hand presses; type it as a character instead.")
+	}
+	in.Key = w.K
 	return in, nil
 }
 

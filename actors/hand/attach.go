@@ -94,29 +94,33 @@ func (a *Actor) openFor(ctx actor.Context, owner *actor.PID, m *messages.HandOpe
 	}
 	a.gen++
 	a.opening = owner
-	gen, self, sys, open, log := a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open, a.cfg.Log
-	go func() {
-		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		tabs, err := open(c)
-		if err != nil {
-			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The conversation's browser did not open; take over again.")})
-			return
-		}
-		sc, ok := drivers.ScreencastOf(tabs)
-		if !ok {
-			sys.Root.Send(self, &pinned{gen: gen, err: &messages.Error{Code: messages.CodeNotAvailable,
-				Message: "This browser cannot show its page live; use it at the computer buddi runs on."}})
-			return
-		}
-		p, err := sc.Pin(c)
-		if err != nil {
-			sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})
-			return
-		}
-		sys.Root.Send(self, &pinned{gen: gen, pin: p, fit: fit(c, p, m.W, m.H, log)})
-	}()
+	go pin(a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.Open, m, a.cfg.Log)
 	a.screen, a.portrait = m.Screen, m.H > m.W
+}
+
+// pin opens the conversation's tabs, pins the page for driving and tells
+// self (as pinned, numbered gen), off the mailbox: opening may start a
+// browser.
+func pin(gen int, self *actor.PID, sys *actor.ActorSystem, open func(context.Context) (drivers.Tabs, error), m *messages.HandOpen, log *slog.Logger) {
+	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tabs, err := open(c)
+	if err != nil {
+		sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The conversation's browser did not open; take over again.")})
+		return
+	}
+	sc, ok := drivers.ScreencastOf(tabs)
+	if !ok {
+		sys.Root.Send(self, &pinned{gen: gen, err: &messages.Error{Code: messages.CodeNotAvailable,
+			Message: "This browser cannot show its page live; use it at the computer buddi runs on."}})
+		return
+	}
+	p, err := sc.Pin(c)
+	if err != nil {
+		sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})
+		return
+	}
+	sys.Root.Send(self, &pinned{gen: gen, pin: p, fit: fit(c, p, m.W, m.H, log)})
 }
 
 // waiting is a tab's request to attach, waiting for the attachment it

@@ -65,13 +65,7 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 	spec := messages.Spec(in.Action)
 	switch e.Code {
 	case drivers.CodeNotAnswering:
-		a.ev.void("the last observation failed")
-		if spec.Run == messages.RunObserve {
-			a.fails.observe++
-			if a.fails.observe >= maxObserveFailures {
-				a.pause(ctx, "observation failed three times in a row")
-			}
-		}
+		a.notAnswering(ctx, spec)
 	case drivers.CodeTargetGone, drivers.CodeTargetMiss:
 		a.ev.stale("the target changed")
 		a.targetMiss(ctx)
@@ -98,6 +92,18 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		e.Message += " The session is now paused until the owner resumes access."
 	}
 	return messages.FailWith(e)
+}
+
+// notAnswering voids the observation after a page did not answer, and
+// pauses the session at the third observation in a row that failed so.
+func (a *Actor) notAnswering(ctx actor.Context, spec *messages.ActionSpec) {
+	a.ev.void("the last observation failed")
+	if spec.Run != messages.RunObserve {
+		return
+	}
+	if a.fails.observe++; a.fails.observe >= maxObserveFailures {
+		a.pause(ctx, "observation failed three times in a row")
+	}
 }
 
 // scriptDone answers a script: the steps that ran and what each did, and

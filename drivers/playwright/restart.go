@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,7 +109,7 @@ func (ts *Tabs) await(ctx context.Context) error {
 	case <-rebound:
 		return nil
 	case <-ctx.Done():
-		if ctx.Err() != nil && context.Cause(ctx) == errInterrupted {
+		if ctx.Err() != nil && errors.Is(context.Cause(ctx), errInterrupted) {
 			return interrupted()
 		}
 		return ts.d.stillStarting()

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// A hostile page is one that, once loaded, stops answering or costs the
+// Hostile is a page that, once loaded, stops answering or costs the
 // browser without end, each its own way. Cut are those buddi closes (its
 // conversation is told page_unresponsive); the others it keeps bounded and
 // usable.
