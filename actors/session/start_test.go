@@ -14,14 +14,19 @@ import (
 // waits for up, or answers refuse when it is set.
 type starting struct {
 	*sim.Driver
-	up     chan struct{}
-	refuse error
+	up      chan struct{}
+	entered chan struct{} // told when an act first waits in Ready
+	refuse  error
 }
 
 var _ drivers.Readier = (*starting)(nil)
 
 func (s *starting) Ready(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
+	select {
+	case s.entered <- struct{}{}:
+	default:
+	}
 	if s.refuse != nil {
 		return 0, s.refuse
 	}
@@ -36,7 +41,7 @@ func (s *starting) Ready(ctx context.Context) (time.Duration, error) {
 func startStarting(t *testing.T, refuse error) (*world, *starting) {
 	t.Helper()
 	sd := sim.New(sim.Config{})
-	s := &starting{Driver: sd, up: make(chan struct{}), refuse: refuse}
+	s := &starting{Driver: sd, up: make(chan struct{}), entered: make(chan struct{}, 1), refuse: refuse}
 	return startOn(t, sd, s, nil, open{}), s
 }
 
@@ -44,7 +49,7 @@ func startStarting(t *testing.T, refuse error) (*world, *starting) {
 // answer says how long.
 func TestAnActWaitsForTheBrowserAndSaysHowLong(t *testing.T) {
 	w, s := startStarting(t, nil)
-	go func() { time.Sleep(50 * time.Millisecond); close(s.up) }()
+	go func() { <-s.entered; time.Sleep(50 * time.Millisecond); close(s.up) }() // the act waits 50 ms at least
 	r := w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"})
 	out, ok := r.Result.(*messages.Outcome)
 	if !ok || out.Timing == nil || out.Timing.BrowserWaitMs < 50 {

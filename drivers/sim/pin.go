@@ -50,10 +50,10 @@ type pinned struct {
 	gone chan struct{}
 	once sync.Once
 
-	mu   sync.Mutex
-	stop context.CancelFunc // the running screencast's
-	wg   sync.WaitGroup
-	w, h int // the page's layout size while fitted (Fit); 0: its own
+	mu    sync.Mutex
+	stop  context.CancelFunc // the running screencast's
+	ended chan struct{}      // closed when that screencast's goroutine has returned
+	w, h  int                // the page's layout size while fitted (Fit); 0: its own
 }
 
 func (p *pinned) watch(done <-chan struct{}) {
@@ -91,12 +91,16 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 	}
 	every := time.Second / time.Duration(max(p.t.d.cfg.CastFPS, 1))
 	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan struct{})
 	p.mu.Lock()
-	p.stop = cancel
-	p.wg.Add(1)
+	old := p.stop // a Cast that raced this one: it stops now
+	p.stop, p.ended = cancel, ended
 	p.mu.Unlock()
+	if old != nil {
+		old()
+	}
 	go func() {
-		defer p.wg.Done()
+		defer close(ended)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
@@ -117,13 +121,13 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 
 func (p *pinned) StopCast(context.Context) error {
 	p.mu.Lock()
-	stop := p.stop
-	p.stop = nil
+	stop, ended := p.stop, p.ended
+	p.stop, p.ended = nil, nil
 	p.mu.Unlock()
 	if stop != nil {
 		stop()
+		<-ended
 	}
-	p.wg.Wait()
 	return nil
 }
 
