@@ -53,7 +53,12 @@ func TestHelperKilledMidCallKeepsTheLock(t *testing.T) {
 		if r == nil {
 			t.Fatal("the observe call got no answer")
 		}
-		if killed && !r.OK {
+		switch {
+		case !killed || r.OK:
+		case r.Code() == messages.CodeNotAnswering && strings.Contains(r.Error.Message, "not on the accessibility bus"):
+			// The kill landed between calls: the helper started for this
+			// call found the app not back on the bus yet. Not mid-call.
+		default:
 			failed = r
 		}
 	}

@@ -26,6 +26,7 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"actors/grain":       "a member's conversations run in grains",
 		"actors/hand":        "the hand of a take-over, made for the controller",
 		"actors/ledger":      "it opens the store and starts the ledger",
+		"actors/limits":      "the agents' rates, shared by the controller, its sessions and the browser's own refusals",
 		"actors/routes":      "the routing table the controller writes and the gateway reads",
 		"actors/stop":        "it starts the one owner of the Stop",
 		"cluster/grains":     "a member joins the cluster's grains",

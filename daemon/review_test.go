@@ -23,14 +23,21 @@ func TestStopDuringAnActionThenResumeAll(t *testing.T) {
 	d.Observe(t, token, "c1")
 }
 
-// Stop does not hand a taken-over session back to its agent.
-func TestStopKeepsATakeOver(t *testing.T) {
+// A Stop ends a take-over with the rest (its hand let go, its tabs closed):
+// while it holds the agent is refused, and after the owner resumes access
+// the session starts afresh on a blank page, not the page the owner left.
+func TestStopEndsATakeOverAndResumeStartsAfresh(t *testing.T) {
 	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
-	d.Observe(t, token, "c1")
+	wantCode(t, act(t, d, token, "c1", nav(sim.Origin+"/p/1")), "")
 	d.Must(t, "POST", "/api/browser/takeover", map[string]any{"conversation": "c1"})
-	d.Must(t, "POST", "/api/browser/stop", nil)
-	d.Must(t, "POST", "/api/browser/resume", map[string]any{"all": true})
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe"}), "taken_over")
+	d.Must(t, "POST", "/api/browser/stop", nil)
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "observe"}), "stopped")
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"all": true})
+	obs := d.Observe(t, token, "c1")
+	if obs["url"] != "about:blank" {
+		t.Fatalf("after a Stop and resume the session observes %v, want a fresh blank page", obs["url"])
+	}
 }
 
 // Resume is refused unless the session is paused or taken over, and a call

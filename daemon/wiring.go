@@ -157,7 +157,7 @@ func (w *wiring) controller() error {
 		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", w.modes.Name())
 	}
 	err := d.spawn(&d.ctl, controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: d.egress.Reach,
+		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: w.reach,
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
 		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
@@ -205,7 +205,7 @@ func (w *wiring) serve() (err error) {
 		}
 	}
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
-		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: d.egress.Reach,
+		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
 		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted()}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
@@ -235,4 +235,12 @@ func (w *wiring) doctor(ctx context.Context) messages.DoctorRows {
 			return native.PermissionsOf(ctx, c.ComputerHelper, false)
 		},
 		Running: func() (*messages.BrowserLaunch, bool) { return drivers.LaunchOf(w.modes), true }})
+}
+
+// reach is what agents are told the browser may open; an air-gap the
+// environment set says so, since only a restart lifts it.
+func (w *wiring) reach() *messages.Reach {
+	r := w.d.egress.Reach()
+	r.AirGapByEnv = r.AirGap && settings.AirGapByEnv(w.o.Config)
+	return r
 }

@@ -34,6 +34,10 @@ const (
 	varAirGap       = "BUDDI_AIR_GAP"
 )
 
+// AirGapByEnv reports whether the environment set air-gap in c: the
+// dashboard cannot turn it off then, only a restart without it.
+func AirGapByEnv(c config.Config) bool { return c.Given[varAirGap] }
+
 // Over is c with the file's settings wherever the environment gave none.
 func (f File) Over(c config.Config) config.Config {
 	if f.Channel != "" && !c.Given[varChannel] {
