@@ -15,12 +15,13 @@ type site struct {
 	submissions atomic.Int32
 	slowStarted chan struct{}
 	slowDone    chan struct{}
+	move        chan struct{} // closed: /moving goes to /next
 	mu          sync.Mutex
 	hits        map[string]int
 }
 
 func newSite(t testing.TB) *site {
-	s := &site{slowStarted: make(chan struct{}, 8), slowDone: make(chan struct{}, 8), hits: map[string]int{}}
+	s := &site{slowStarted: make(chan struct{}, 8), slowDone: make(chan struct{}, 8), hits: map[string]int{}, move: make(chan struct{})}
 	mux := http.NewServeMux()
 	page := func(path, body string) {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
@@ -40,8 +41,18 @@ func newSite(t testing.TB) *site {
 <button type="submit">Send</button></form>`)
 	page("/login", `<!doctype html><title>Login</title><form><label>User <input name="user"></label>
 <label>Password <input type="password" name="pw"></label><button>Sign in</button></form>`)
+	// /moving goes to /next by itself once the test closes move (it asks
+	// the server every 100 ms), whatever the machine's load.
 	page("/moving", `<!doctype html><title>Moving</title><h1>Moving</h1><a href="/next">Stay here</a>
-<script>setTimeout(function(){ location.href = '/next'; }, 1200);</script>`)
+<script>setInterval(function(){ fetch('/moving/go').then(function(r){ if (r.status === 200) location.href = '/next'; }); }, 100);</script>`)
+	mux.HandleFunc("/moving/go", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-s.move:
+			w.WriteHeader(http.StatusOK)
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	})
 	mux.HandleFunc("/submit", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			s.submissions.Add(1)

@@ -31,7 +31,7 @@ func three(t testing.TB, env ...string) (etcd *etcdtest.Server, a, b, c *member)
 func TestStopThroughOneMemberHoldsOnEveryMemberAcrossRestarts(t *testing.T) {
 	etcd, a, b, c := three(t)
 
-	if out := b.cli(t, "stop"); !strings.Contains(out, "All browser access stopped") {
+	if out := b.cli(t, "stop"); !strings.Contains(out, "All browser access is stopped") {
 		t.Fatalf("buddi stop through b said %q", out)
 	}
 	for _, m := range []*member{a, b, c} {
