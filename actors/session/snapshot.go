@@ -82,6 +82,9 @@ func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
 func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration) *messages.Snapshot {
 	at := now()
 	if shot == nil {
+		if tabs == nil {
+			return nil // no page open: nothing to take a picture of
+		}
 		c, cancel := context.WithTimeout(context.Background(), wait)
 		out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
 		cancel()
