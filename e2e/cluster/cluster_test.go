@@ -2,7 +2,6 @@ package cluster_test
 
 import (
 	"bufio"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,12 +143,7 @@ func TestMembersRefuseWithoutEtcdAndAKilledMemberLeavesTheList(t *testing.T) {
 // as its /metrics says.
 func (m *member) claims(t testing.TB) int {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, "http://"+m.addr+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer "+m.Owner)
-	resp, err := m.HTTP.Do(req)
-	if err != nil {
-		t.Fatalf("%s: %v", m.name, err)
-	}
+	resp := m.ownerGet(t, "/metrics")
 	defer resp.Body.Close()
 	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
 		if v, ok := strings.CutPrefix(sc.Text(), "buddi_cluster_claims_total "); ok {
