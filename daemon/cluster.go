@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -41,6 +42,7 @@ type member struct {
 	relay    *relay
 	hands    remoteHands
 	unwatch  context.CancelFunc // ends the watches and what they started
+	claims   atomic.Int64       // conversations this member tried to claim in etcd
 }
 
 // parts are this member's own parts the cluster calls: its store (read
@@ -53,6 +55,17 @@ type parts struct {
 	root       *actor.RootContext
 	controller *actor.PID
 	stop       *actor.PID // the owner's Stop, which the watch of etcd's flag feeds
+	stops      *stop.Board
+}
+
+// etcdDown is the refusal of new work while this member knows etcd is
+// away (or has not heard from it yet), or nil: the sentence its controller
+// gives, at once.
+func (mem *member) etcdDown() *messages.Error {
+	if why := mem.stops.Load().Unreachable(); why != "" {
+		return messages.CodeClusterDown.Err(why)
+	}
+	return nil
 }
 
 // openMember connects a member (--cluster) to the cluster's etcd; nil

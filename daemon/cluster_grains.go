@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -235,14 +236,24 @@ func (mem *member) clusterKey() ([]byte, error) {
 // for this member in etcd; when the conversation was held before and its
 // session does not run here (its member was lost, or this member
 // restarted: a member in a cluster resumes no session when it starts), the
-// task comes from etcd and the agent's next act answers restarted: the
-// page, the refs and the step count start afresh, and nothing is replayed.
+// task and the steps it has used come from etcd and the agent's next act
+// answers restarted: the page and the refs start afresh, the step count
+// goes on, and nothing is replayed. A member that knows etcd is away
+// claims nothing: new work is refused at once.
 type conversation struct {
 	mem     *member
 	conv    string
 	claimed bool
 	moved   *ledger.Task // a task to adopt from a lost member, until it is
+	used    int          // the steps it had used, as etcd holds them
 	restart bool         // the next act answers restarted
+
+	// steps is the count etcd holds, as this member last wrote or read
+	// it; Run's goroutines write it, one at a time.
+	steps struct {
+		sync.Mutex
+		shared.TaskSteps
+	}
 }
 
 var _ grain.Conversation = (*conversation)(nil)
@@ -284,7 +295,11 @@ func (g *conversation) Deadline(msg any) time.Time {
 func (g *conversation) Run(c context.Context, msg any) any {
 	switch m := msg.(type) {
 	case *grainTool:
-		return answerOf(g.mem.gateway.Tool(c, m.Call))
+		ans := answerOf(g.mem.gateway.Tool(c, m.Call))
+		if e := g.keepSteps(c); e != nil {
+			return &grainAnswer{Error: e}
+		}
+		return ans
 	case *grainOwner:
 		if m.Hand != nil {
 			return g.mem.openHandHere(c, m.Hand)
@@ -324,7 +339,40 @@ func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
 
 // movedError is the first act's answer after a conversation moved.
 func movedError(conv string) *messages.Error {
-	return messages.Errorf(messages.CodeRestarted, "The member of the cluster that held conversation %s was lost or restarted, so its session started again on another member or afresh, with the same task and budget; nothing was replayed and what you observed is gone: observe again.", conv)
+	return messages.Errorf(messages.CodeRestarted, "The member of the cluster that held conversation %s was lost or restarted, so its session started again on another member or afresh, with the same task and the steps it had left; nothing was replayed and what you observed is gone: observe again.", conv)
+}
+
+// keepSteps writes the steps the conversation's task has used to etcd
+// before a call's answer goes back, when the call used any: every step an
+// agent is answered is counted where the conversation moves next, so a
+// move never hands out a budget again. A member killed before it wrote
+// loses the agent only the step whose answer it never gave. When etcd does
+// not take the count, the answer is withheld: the step ran and counts
+// here, but the agent does not get what etcd might not know of.
+func (g *conversation) keepSteps(c context.Context) *messages.Error {
+	s := g.mem.routes.Session(g.conv)
+	if s == nil {
+		return nil // no session here (it ended, or never started): nothing to count
+	}
+	used := s.Shown().StepsUsed
+	t, ok, err := g.mem.store.Task(g.conv)
+	if err != nil || !ok {
+		return nil // the task is gone with its session
+	}
+	g.steps.Lock()
+	defer g.steps.Unlock()
+	if g.steps.Task.Equal(t.Created) && used <= g.steps.Used {
+		return nil // etcd holds this count already, or a larger one
+	}
+	err = g.mem.shared.PutSteps(c, g.conv, g.mem.memberID, shared.TaskSteps{Task: t.Created, Used: used})
+	switch {
+	case errors.Is(err, shared.ErrNotHome):
+		return messages.Errorf(messages.CodeRestarted, "Conversation %s moved to another member of the cluster while this call ran, so its answer is not given; observe again.", g.conv)
+	case err != nil:
+		return messages.CodeClusterDown.Err("this step ran but its count could not be written there, so its answer is withheld: " + err.Error())
+	}
+	g.steps.TaskSteps = shared.TaskSteps{Task: t.Created, Used: used}
+	return nil
 }
 
 // arrive claims the conversation for this member on the grain's first
@@ -333,9 +381,17 @@ func (g *conversation) arrive() *messages.Error {
 	if g.claimed && g.moved == nil {
 		return nil // every call after the first
 	}
+	if !g.claimed {
+		// New work on this member: refused at once while it knows etcd
+		// is away, rather than after a claim that cannot land.
+		if e := g.mem.etcdDown(); e != nil {
+			return e
+		}
+	}
 	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
 	if !g.claimed {
+		g.mem.claims.Add(1)
 		_, found, err := g.mem.shared.Swap(c, shared.Homes, g.conv, []byte(g.mem.memberID))
 		if err != nil {
 			return messages.CodeClusterDown.Err(err.Error())
@@ -345,7 +401,7 @@ func (g *conversation) arrive() *messages.Error {
 		// by this one before it restarted) whose session does not run here
 		// starts again from its task in etcd.
 		if found && !g.mem.routes.Holds(g.conv) {
-			if g.moved, err = g.sharedTask(c); err != nil {
+			if g.moved, g.used, err = g.sharedTask(c); err != nil {
 				return messages.CodeClusterDown.Err(err.Error())
 			}
 		}
@@ -353,27 +409,37 @@ func (g *conversation) arrive() *messages.Error {
 	if g.moved == nil {
 		return nil
 	}
-	r := g.mem.gateway.Owner(c, &controller.Adopt{Task: *g.moved})
+	r := g.mem.gateway.Owner(c, &controller.Adopt{Task: *g.moved, StepsUsed: g.used})
 	if r.Error != nil && r.Error.Code != messages.CodeNoTask {
 		return r.Error // tried again on the next call
+	}
+	if r.Error == nil {
+		g.steps.Lock()
+		g.steps.TaskSteps = shared.TaskSteps{Task: g.moved.Created, Used: g.used}
+		g.steps.Unlock()
 	}
 	g.moved, g.restart = nil, r.Error == nil
 	return nil
 }
 
-// sharedTask is the conversation's task in etcd when it still runs.
-func (g *conversation) sharedTask(c context.Context) (*ledger.Task, error) {
+// sharedTask is the conversation's task in etcd when it still runs, and
+// the steps it has used.
+func (g *conversation) sharedTask(c context.Context) (*ledger.Task, int, error) {
 	rec, ok, err := g.mem.shared.Get(c, shared.Tasks, g.conv)
 	if err != nil || !ok {
-		return nil, err
+		return nil, 0, err
 	}
 	var t ledger.Task
 	if err := json.Unmarshal(rec.Value, &t); err != nil {
 		g.mem.log.Warn("the cluster's record of a task does not decode; the conversation starts without it", "conversation", g.conv, "err", err)
-		return nil, nil
+		return nil, 0, nil
 	}
 	if t.State != ledger.TaskActive || !time.Now().Before(t.Expires) {
-		return nil, nil
+		return nil, 0, nil
 	}
-	return &t, nil
+	used, err := g.mem.shared.StepsOf(c, g.conv, t.Created)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &t, used, nil
 }

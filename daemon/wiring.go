@@ -181,7 +181,7 @@ func (w *wiring) follow() error {
 		return nil
 	}
 	return d.member.join(parts{store: d.store, routes: w.routes, bus: w.bus, gateway: d.gateway,
-		root: d.sys.Root, controller: d.ctl, stop: d.stop})
+		root: d.sys.Root, controller: d.ctl, stop: d.stop, stops: w.stops})
 }
 
 // serve starts the HTTP surface and, with a token, the Telegram bot, and

@@ -31,14 +31,11 @@ func (a *Actor) clustered() bool { return a.cfg.Membership != "" }
 // clusterDown is the refusal of new work on a member that does not know
 // the shared Stop (etcd unreachable, or not heard from yet), or nil.
 func (a *Actor) clusterDown() *messages.Error {
-	v := a.cfg.Stops.Load()
-	switch {
-	case !a.clustered():
+	if !a.clustered() {
 		return nil
-	case !v.Heard:
-		return messages.CodeClusterDown.Err("it has not heard from etcd yet")
-	case v.Down != "":
-		return messages.CodeClusterDown.Err(v.Down)
+	}
+	if why := a.cfg.Stops.Load().Unreachable(); why != "" {
+		return messages.CodeClusterDown.Err(why)
 	}
 	return nil
 }

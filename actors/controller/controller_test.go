@@ -134,3 +134,30 @@ func TestALateEndOfAnEarlierTaskLeavesTheNewerOneRunning(t *testing.T) {
 		t.Fatalf("the running task is %q in the ledger", task.State)
 	}
 }
+
+// A task adopted from a member that was lost goes on from the steps etcd
+// says it used: its session counts on from there, and the budget ends
+// where it would have.
+func TestAnAdoptedTaskGoesOnFromTheStepsItUsed(t *testing.T) {
+	w := start(t)
+	added := w.owner(t, &messages.AddAgent{Name: "ada"}).(*messages.AgentAdded)
+	agents, err := w.store.Agents()
+	if err != nil || len(agents) != 1 {
+		t.Fatalf("agents = %+v, %v", agents, err)
+	}
+	at := time.Date(2030, 1, 1, 11, 0, 0, 0, time.UTC)
+	task := ledger.Task{Conversation: "c1", Agent: "ada", AgentID: agents[0].ID, Description: "look", State: messages.TaskActive,
+		MaxSteps: 8, Lifetime: 2 * time.Hour, Created: at, Started: at, Expires: at.Add(2 * time.Hour)}
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, &controller.Adopt{Task: task, StepsUsed: 6})
+	if r.Error != nil {
+		t.Fatalf("adopt: %v", r.Error)
+	}
+	res := w.tool(t, added.Token, &messages.ActInput{Action: "observe"})
+	if obs, ok := res.Result.(*messages.Observation); !ok || obs.StepsLeft != 1 {
+		t.Fatalf("the first observe after the move answered %+v (%v); want 1 of 8 steps left", res.Result, res.Error)
+	}
+	w.tool(t, added.Token, &messages.ActInput{Action: "observe"})
+	if res := w.tool(t, added.Token, &messages.ActInput{Action: "observe"}); res.Error == nil || res.Error.Code != messages.CodeBudgetSpent {
+		t.Fatalf("the ninth step answered %+v; want budget_spent", res.Error)
+	}
+}

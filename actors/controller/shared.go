@@ -32,10 +32,13 @@ type SharedAgents interface {
 type ClusterAgents struct{ Agents []ledger.Agent }
 
 // Adopt asks the controller to run a conversation's task that another
-// member ran until it was lost: the task and its budget as etcd holds
-// them; the step count, the page and the refs start afresh here. The
-// answer is a *messages.OwnerReply.
-type Adopt struct{ Task ledger.Task }
+// member ran until it was lost: the task and the steps it has used as etcd
+// holds them (the count goes on from there); the page and the refs start
+// afresh here. The answer is a *messages.OwnerReply.
+type Adopt struct {
+	Task      ledger.Task
+	StepsUsed int
+}
 
 // sharedWait bounds the owner's wait for etcd to commit a change.
 const sharedWait = 10 * time.Second
@@ -114,7 +117,7 @@ func (a *Actor) dropAgent(ctx actor.Context, ag ledger.Agent, why string) {
 }
 
 // adopt runs a task another member held: durable here first, with the
-// budget it had, then its session.
+// steps it had used, then its session.
 func (a *Actor) adopt(ctx actor.Context, m *Adopt) {
 	t := m.Task
 	switch {
@@ -132,7 +135,7 @@ func (a *Actor) adopt(ctx actor.Context, m *Adopt) {
 	sender := ctx.Sender()
 	a.tasks.Put(t)
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t),
-		ledger.Delete(ledger.SessionKey(t.Conversation)), ledger.Delete(ledger.StepsKey(t.Conversation))}}
+		ledger.Delete(ledger.SessionKey(t.Conversation)), ledger.Put(ledger.StepsKey(t.Conversation), ledger.Steps{Used: m.StepsUsed})}}
 	a.write(ctx, w, sender, func(err error) {
 		if err != nil {
 			reply(ctx, sender, storeFailed("The task", err))

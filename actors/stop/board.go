@@ -20,6 +20,18 @@ type View struct {
 	Down    string
 }
 
+// Unreachable says why a member of a cluster cannot count on etcd now
+// (its watch has not spoken yet, or etcd is away), or "" when it can.
+func (v View) Unreachable() string {
+	switch {
+	case !v.Heard:
+		return "it has not heard from etcd yet"
+	case v.Down != "":
+		return v.Down
+	}
+	return ""
+}
+
 // Board shows the View the actor last decided, to readers that must not
 // wait on it (the controller at its start, the desktop lock). Only the
 // actor writes it.

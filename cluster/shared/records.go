@@ -25,6 +25,10 @@ const (
 	Sites Kind = "sites"
 	// Keys are the cluster's secrets, made once by the first member.
 	Keys Kind = "keys"
+	// Steps are the steps each conversation's task has used (TaskSteps),
+	// written by the member holding the conversation before it answers a
+	// step, so that the budget holds wherever the conversation moves.
+	Steps Kind = "steps"
 )
 
 // Record is one shared value: its name within its kind, its bytes (JSON

@@ -126,3 +126,33 @@ func BenchmarkHandFrames(bm *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRefuseWithoutEtcd measures, over three member processes whose
+// etcd is stopped, the time a member takes to refuse a new conversation
+// (an agent's first call, cluster_unreachable) once it knows etcd is away.
+// Run it with
+//
+//	go test ./e2e/cluster -run '^$' -bench RefuseWithoutEtcd -benchtime 20x
+func BenchmarkRefuseWithoutEtcd(bm *testing.B) {
+	etcd, a, b, c := three(bm)
+	members := []*member{a, b, c}
+	etcd.Stop()
+	for _, m := range members {
+		m.healthUntil(bm, func(h messages.Health) bool { return h.Cluster.Etcd == "unreachable" })
+	}
+	var took []time.Duration
+	i := 0
+	for bm.Loop() {
+		m := members[i%len(members)]
+		start := time.Now()
+		r := m.Act(bm, m.agent, fmt.Sprintf("new-%d", i), map[string]any{"action": "observe"})
+		took = append(took, time.Since(start))
+		if r.Code() != messages.CodeClusterDown {
+			bm.Fatalf("a new conversation through %s without etcd answered %q", m.name, r.Code())
+		}
+		i++
+	}
+	slices.Sort(took)
+	bm.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+	bm.ReportMetric(ms(took[len(took)-1]), "max-ms")
+}

@@ -1,8 +1,11 @@
 package cluster_test
 
 import (
+	"bufio"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
 	"github.com/buddi-dev/buddi/messages"
@@ -75,29 +78,82 @@ func TestStopThroughOneMemberHoldsOnEveryMemberAcrossRestarts(t *testing.T) {
 }
 
 // With etcd stopped every member refuses new work with the sentence of
-// cluster_unreachable, and takes work again when etcd is back; a member
-// killed with SIGKILL leaves every other member's list once its lease
-// runs out.
+// cluster_unreachable: a new conversation, an agent's first call or the
+// owner's task, is refused at once, without trying to claim it in etcd.
+// Every member takes work again when etcd is back, new conversations too;
+// a member killed with SIGKILL leaves every other member's list once its
+// lease runs out.
 func TestMembersRefuseWithoutEtcdAndAKilledMemberLeavesTheList(t *testing.T) {
 	etcd, a, b, c := three(t)
+	etcdAddr := strings.TrimPrefix(etcd.Endpoint(), "http://")
 
 	etcd.Stop()
 	for _, m := range []*member{a, b, c} {
 		r := m.eventually(t, messages.CodeClusterDown)
-		if r.Error == nil || !strings.Contains(r.Error.Message, "cannot reach the cluster's etcd") || !strings.Contains(r.Error.Message, strings.TrimPrefix(etcd.Endpoint(), "http://")) {
+		if r.Error == nil || !strings.Contains(r.Error.Message, "cannot reach the cluster's etcd") || !strings.Contains(r.Error.Message, etcdAddr) {
 			t.Fatalf("%s refuses without etcd with %+v; want the sentence naming etcd's address", m.name, r.Error)
 		}
 		// The probe's conversation may live on another member, which
 		// noticed first: each member's own health says it in turn.
 		m.healthUntil(t, func(h messages.Health) bool { return h.Cluster.Etcd == "unreachable" && h.Cluster.Problem != "" })
 	}
+	claimed := map[*member]int{}
+	for _, m := range []*member{a, b, c} {
+		claimed[m] = m.claims(t)
+	}
+	for _, m := range []*member{a, b, c} {
+		conv := "new-" + m.name
+		start := time.Now()
+		r := m.Act(t, m.agent, conv, map[string]any{"action": "observe"})
+		took := time.Since(start)
+		if r.Code() != messages.CodeClusterDown || !strings.Contains(r.Error.Message, etcdAddr) {
+			t.Fatalf("a new conversation through %s without etcd answered %q (%v); want cluster_unreachable naming etcd", m.name, r.Code(), r.Error)
+		}
+		task, err := m.Do("POST", "/api/tasks", m.Owner, messages.OwnerBody{Agent: "ada", Conversation: conv + "-task", Description: "a task while etcd is away", Steps: 5, Minutes: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if task.Code() != messages.CodeClusterDown {
+			t.Fatalf("a new task through %s without etcd answered %q; want cluster_unreachable", m.name, task.Code())
+		}
+		t.Logf("a new conversation through %s was refused without etcd after %v", m.name, took)
+	}
+	for _, m := range []*member{a, b, c} {
+		if n := m.claims(t); n != claimed[m] {
+			t.Fatalf("%s tried to claim %d conversations in etcd while it knew etcd was away", m.name, n-claimed[m])
+		}
+	}
 	etcd.Restart()
 	for _, m := range []*member{a, b, c} {
 		m.eventually(t, messages.CodeNoTask)
 		m.listsExactly(t, a, b, c)
 	}
+	for _, m := range []*member{a, b, c} {
+		conv := "new-" + m.name
+		m.Task(t, "ada", conv, 5)
+		m.Observe(t, m.agent, conv)
+	}
 
 	c.kill9()
 	a.listsExactly(t, a, b)
 	b.listsExactly(t, a, b)
+}
+
+// claims is how many conversations the member has tried to claim in etcd,
+// as its /metrics says.
+func (m *member) claims(t testing.TB) int {
+	t.Helper()
+	resp := m.ownerGet(t, "/metrics")
+	defer resp.Body.Close()
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		if v, ok := strings.CutPrefix(sc.Text(), "buddi_cluster_claims_total "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s's claims: %v", m.name, err)
+			}
+			return int(n)
+		}
+	}
+	t.Fatalf("%s's /metrics has no buddi_cluster_claims_total", m.name)
+	return 0
 }

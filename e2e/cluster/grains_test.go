@@ -166,7 +166,7 @@ func others(m *member, ms ...*member) []*member {
 
 // movedWithTask checks that conv, which moved after its member was lost,
 // runs on the member etcd names with the task it had (before) and one
-// step used: the observe after the move, nothing replayed.
+// more step used: the observe after the move, nothing replayed.
 func movedWithTask(t testing.TB, etcd *etcdtest.Server, conv string, before messages.SessionInfo, ms ...*member) {
 	t.Helper()
 	now := homeOf(t, etcd, conv, ms...)
@@ -176,8 +176,8 @@ func movedWithTask(t testing.TB, etcd *etcdtest.Server, conv string, before mess
 		t.Fatalf("%s holds %s in etcd but lists no session for it", now.name, conv)
 	case s.StepsMax != before.StepsMax || s.Task != before.Task || !s.Expires.Equal(before.Expires):
 		t.Fatalf("%s's task moved as %+v; it was %+v", conv, s, before)
-	case s.StepsUsed != 1:
-		t.Fatalf("%s moved with %d steps used, want 1 (the observe after the move; nothing replayed)", conv, s.StepsUsed)
+	case s.StepsUsed != before.StepsUsed+1:
+		t.Fatalf("%s moved with %d steps used, want %d: the %d before the move and the observe after it, nothing replayed", conv, s.StepsUsed, before.StepsUsed+1, before.StepsUsed)
 	}
 }
 
@@ -266,7 +266,8 @@ func untilMoved(t testing.TB, via *member, conv string) {
 
 // An act in flight when its member is killed is answered as not known to
 // have finished, and is not run again: the step count where the
-// conversation moves counts only the observe after the move.
+// conversation moves goes on from the observe before, and counts the
+// observe after the move (the wait never answered, so etcd never had it).
 func TestAnActInFlightOnAKilledMemberIsNotKnownToHaveFinished(t *testing.T) {
 	etcd, a, b, c := three(t)
 	a.Task(t, "ada", "c4", 30)
@@ -294,8 +295,8 @@ func TestAnActInFlightOnAKilledMemberIsNotKnownToHaveFinished(t *testing.T) {
 		t.Fatalf("the act in flight on the killed member answered %q (%v); want restarted, not known whether it finished", r.Code(), r.Error)
 	}
 	untilMoved(t, via, "c4")
-	if s, ok := stepsOf(t, homeOf(t, etcd, "c4", a, b, c), "c4"); !ok || s.StepsUsed != 1 {
-		t.Fatalf("c4 moved with %+v (found %v); want 1 step used: the wait was not run again", s, ok)
+	if s, ok := stepsOf(t, homeOf(t, etcd, "c4", a, b, c), "c4"); !ok || s.StepsUsed != 2 {
+		t.Fatalf("c4 moved with %+v (found %v); want 2 steps used: the observes before and after, the wait not run again", s, ok)
 	}
 }
 
@@ -373,7 +374,7 @@ func TestAConversationComesBackWhenItsMemberRestarts(t *testing.T) {
 	if held != 1 {
 		t.Fatalf("after %s restarted the members hold %d sessions, want c5's one (on %s)", home.name, held, now.name)
 	}
-	if s, ok := stepsOf(t, now, "c5"); !ok || s.StepsUsed != 1 || s.StepsMax != 30 {
-		t.Fatalf("c5 came back as %+v (found %v); want its 30-step task with the one observe since", s, ok)
+	if s, ok := stepsOf(t, now, "c5"); !ok || s.StepsUsed != 2 || s.StepsMax != 30 {
+		t.Fatalf("c5 came back as %+v (found %v); want its 30-step task with the observes before and since", s, ok)
 	}
 }

@@ -141,15 +141,23 @@ func (m *member) eventually(t testing.TB, want messages.Code) *daemontest.Reply 
 	return nil
 }
 
-// health is the member's /healthz as the owner sees it.
-func (m *member) health(t testing.TB) messages.Health {
+// ownerGet GETs path from the member as its owner; the caller closes the
+// body.
+func (m *member) ownerGet(t testing.TB, path string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, "http://"+m.addr+"/healthz", nil)
+	req, _ := http.NewRequest(http.MethodGet, "http://"+m.addr+path, nil)
 	req.Header.Set("Authorization", "Bearer "+m.Owner)
 	resp, err := m.HTTP.Do(req)
 	if err != nil {
 		t.Fatalf("%s: %v", m.name, err)
 	}
+	return resp
+}
+
+// health is the member's /healthz as the owner sees it.
+func (m *member) health(t testing.TB) messages.Health {
+	t.Helper()
+	resp := m.ownerGet(t, "/healthz")
 	defer resp.Body.Close()
 	var h messages.Health
 	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
