@@ -66,7 +66,7 @@ func TestAppCardsAnsweredOutsideTheDashboard(t *testing.T) {
 	fake.Await(t, "answerCallbackQuery", 0, "the answer to Reject", func(c telegramtest.Call) bool {
 		return c.Fields["callback_query_id"] == "q-reject"
 	})
-	wantRefused(t, d.Act(t, token, "c2", openByName), messages.CodeNotApproved, "The owner said no to "+calcID+" this time.")
+	wantRefused(t, d.Act(t, token, "c2", openByName), messages.CodeNotApproved, "The owner said no to Calculator in this conversation")
 	if p := appRequests(t, d); len(p) != 0 {
 		t.Fatalf("after Reject from Telegram the next open raised %+v", p)
 	}

@@ -128,9 +128,11 @@ func wantRefused(t *testing.T, r *daemontest.Reply, code messages.Code, words st
 }
 
 // TestUnlistedAppIsCarded: an app off the list raises one card naming the
-// agent and the app's id; Once opens it in that conversation only, Reject
-// refuses the next open there with no second card, also after a restart,
-// and Always adds it to settings.json so it opens everywhere.
+// agent and the app's id; Once opens it in that conversation only, also
+// under its next task; Reject refuses the next open there by the app's
+// name with no second card, also after a restart and under the
+// conversation's next task; and Always adds it to settings.json so it
+// opens everywhere.
 func TestUnlistedAppIsCarded(t *testing.T) {
 	d, o, dir := computerDaemon(t, []string{})
 	token := d.AddAgent(t, "ada", true)
@@ -148,19 +150,32 @@ func TestUnlistedAppIsCarded(t *testing.T) {
 		t.Fatalf("open after Once: %s: %s", r.Code(), r.Error.Message)
 	}
 	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
+	d.Task(t, "ada", "c1", 40)
+	if r := d.Act(t, token, "c1", openCalc); !r.OK {
+		t.Fatalf("open under the conversation's next task after Once: %s: %s", r.Code(), r.Error.Message)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
 
+	openByName := map[string]any{"action": "open", "app": "Calculator"}
 	d.Task(t, "ada", "c2", 40)
-	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeApprovalRequired, "asked the owner")
+	wantRefused(t, d.Act(t, token, "c2", openByName), messages.CodeApprovalRequired, "asked the owner")
 	decide(t, d, "c2", messages.DecideReject)
-	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, "The owner said no to "+calcID+" this time.")
+	const said = "The owner said no to Calculator in this conversation"
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, said)
 	if p := appRequests(t, d); len(p) != 0 {
 		t.Fatalf("after Reject the next open raised %+v", p)
 	}
 	d.Stop(t)
 	d = daemontest.Start(t, dir, o)
-	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, "this time")
+	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotApproved, said)
 	if p := appRequests(t, d); len(p) != 0 {
 		t.Fatalf("after a restart the rejected open raised %+v", p)
+	}
+	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c2"})
+	d.Task(t, "ada", "c2", 40)
+	wantRefused(t, d.Act(t, token, "c2", openByName), messages.CodeNotApproved, said)
+	if p := appRequests(t, d); len(p) != 0 {
+		t.Fatalf("under the conversation's next task the rejected open raised %+v", p)
 	}
 	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c2"})
 

@@ -55,7 +55,8 @@ type Action struct {
 	Wait     *WaitCond     // wait_for
 	Timeout  time.Duration // bound for navigate, wait_for; 0 means the driver default
 	FullRes  bool          // screenshot: up to 4096 px instead of 1280 px
-	MaxChars int           // dom: cap on text; 0 means 8000
+	MaxChars int           // dom: cap on the HTML; 0 means 8000
+	Selector string        // dom: read the first element it matches, not the whole page
 	AppID    string        // open: a bundle id
 	App      string        // open: an app's name
 	Point    *Point        // click: a pixel of the latest screenshot instead of Target (computer mode)

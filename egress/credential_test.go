@@ -78,3 +78,42 @@ func TestCheckTyping(t *testing.T) {
 		t.Errorf("token value: %v", err)
 	}
 }
+
+// TestTypingOneTimeCodes holds the decision of issue 33: a one-time code
+// field takes the code the owner was mailed; a field that is also (or only)
+// a password, card number, expiry or security code stays refused.
+func TestTypingOneTimeCodes(t *testing.T) {
+	cases := map[string]struct {
+		f    egress.FieldInfo
+		code egress.Code // "" when the code is typed
+	}{
+		"autocomplete one-time-code": {egress.FieldInfo{Autocomplete: "one-time-code"}, ""},
+		"name otp":                   {egress.FieldInfo{Name: "otp"}, ""},
+		"id totp":                    {egress.FieldInfo{ID: "totp-input"}, ""},
+		"numeric code":               {egress.FieldInfo{Name: "code", InputMode: "numeric"}, ""},
+		"verification code":          {egress.FieldInfo{ID: "verificationCode", InputMode: "numeric"}, ""},
+		"oneTimeCode":                {egress.FieldInfo{Name: "oneTimeCode"}, ""},
+		"password typed as code":     {egress.FieldInfo{Type: "password", Autocomplete: "one-time-code"}, egress.CodeCredentialField},
+		"otp password":               {egress.FieldInfo{Name: "otp_password"}, egress.CodeCredentialField},
+		"code then card number":      {egress.FieldInfo{Autocomplete: "one-time-code cc-number"}, egress.CodeCredentialField},
+		"otp named cvc":              {egress.FieldInfo{Autocomplete: "one-time-code", Name: "cvc"}, egress.CodeCredentialField},
+		"card number":                {egress.FieldInfo{Autocomplete: "cc-number"}, egress.CodeCredentialField},
+		"expiry":                     {egress.FieldInfo{Autocomplete: "cc-exp"}, egress.CodeCredentialField},
+		"security code":              {egress.FieldInfo{Name: "securityCode", InputMode: "numeric"}, egress.CodeCredentialField},
+		"mfa secret":                 {egress.FieldInfo{Name: "mfa", ID: "secret"}, egress.CodeCredentialField},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := egress.CheckTyping(c.f, "492817")
+			if got := egress.CodeOf(err); got != c.code {
+				t.Fatalf("CheckTyping(%+v) = %v; want code %q", c.f, err, c.code)
+			}
+			if _, masked := egress.CredentialField(c.f); !masked {
+				t.Errorf("%+v is not a credential field: reads would show its value", c.f)
+			}
+			if got := egress.OneTimeCode(c.f); got != (c.code == "") {
+				t.Errorf("OneTimeCode(%+v) = %v", c.f, got)
+			}
+		})
+	}
+}

@@ -29,7 +29,8 @@ type ActInput struct {
 	Exact       bool        `json:"exact,omitempty" jsonschema:"find: whole, case-sensitive match instead of a case-insensitive substring"`
 	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
-	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on returned text, at most 8000"`
+	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on the returned HTML in characters, at most 8000"`
+	Selector    string      `json:"selector,omitempty" jsonschema:"dom: a CSS selector; the first element it matches is read instead of the whole page"`
 	Steps       []*ActInput `json:"steps,omitempty" jsonschema:"script: up to 10 steps"`
 	AppID       string      `json:"appId,omitempty" jsonschema:"open: an app's bundle id (computer mode only)"`
 	App         string      `json:"app,omitempty" jsonschema:"open: an app's name (computer mode only)"`

@@ -24,6 +24,16 @@ func checkChars(in *ActInput) error {
 	return nil
 }
 
+// MaxSelectorChars bounds dom's selector.
+const MaxSelectorChars = 500
+
+func checkDOM(in *ActInput) error {
+	if len(in.Selector) > MaxSelectorChars {
+		return badInput("selector must be at most %d characters", MaxSelectorChars)
+	}
+	return checkChars(in)
+}
+
 func needTarget(in *ActInput) error {
 	if in.Target == nil {
 		return badInput("%s needs a \"target\" with a ref from your latest observation, e.g. {\"ref\":\"e12\"}", in.Action)

@@ -62,7 +62,7 @@ func checkActText(in *ActInput) *Error {
 	fields := []textField{
 		{"action", in.Action, false}, {"observation", in.Observation, false}, {"url", in.URL, false}, {"urlSource", in.URLSource, false},
 		{"value", in.Value, true}, {"key", in.Key, false}, {"tab", in.Tab, false}, {"tabId", in.TabID, false},
-		{"within", in.Within, false}, {"after", in.After, false}, {"text", in.Text, false},
+		{"within", in.Within, false}, {"after", in.After, false}, {"text", in.Text, false}, {"selector", in.Selector, false},
 		{"role", in.Role, false}, {"name", in.Name, false},
 	}
 	if in.Target != nil {

@@ -92,7 +92,7 @@ func (a *Actor) removeAgentHere(ctx actor.Context, m *messages.RemoveAgent, send
 		}
 		t = tasks.End(t, "The task ended: "+why+".")
 		a.tasks.Put(t)
-		ops = append(ops, a.forget(t.Conversation)...)
+		ops = append(ops, a.forgetConversation(t.Conversation)...)
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
 	}

@@ -22,19 +22,20 @@ type AppSettings interface {
 	AllowApp(id string) (bool, error)
 }
 
-// loadApps reads the owner's answers about apps; those of a conversation
-// whose task no longer runs are deleted instead.
+// loadApps reads the owner's answers about apps, which hold for their
+// conversation through every task it is given; those of a conversation
+// buddi no longer knows (no task of it kept) are deleted instead.
 func (a *Actor) loadApps(ctx actor.Context) *appgate.Gate {
 	g := appgate.New(a.cfg.Now)
 	stored, err := a.cfg.Store.AppAnswers()
 	must(func() error { return err })
 	var stale []ledger.Op
 	for _, ans := range stored {
-		if t, ok := a.tasks.Get(ans.Conversation); !ok || t.State != ledger.TaskActive {
+		if _, ok := a.tasks.Get(ans.Conversation); !ok {
 			stale = append(stale, ledger.Delete(ledger.AppKey(ans.Conversation, ans.App)))
 			continue
 		}
-		g.Load(ans.Conversation, ans.App, ans.Decision)
+		g.Load(ans.Conversation, ans.App, ans.Name, ans.Decision)
 	}
 	if len(stale) > 0 {
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: stale})
@@ -105,7 +106,7 @@ func (a *Actor) decideApp(ctx actor.Context, m *messages.DecideSite) {
 		return
 	}
 	op := ledger.Put(ledger.AppKey(m.Conversation, req.App),
-		ledger.AppAnswer{Conversation: m.Conversation, App: req.App, Decision: decision, At: a.cfg.Now().UTC().Truncate(time.Millisecond)})
+		ledger.AppAnswer{Conversation: m.Conversation, App: req.App, Name: req.AppName, Decision: decision, At: a.cfg.Now().UTC().Truncate(time.Millisecond)})
 	sender := ctx.Sender()
 	a.write(ctx, &ledger.Write{Owner: true, Ops: []ledger.Op{op}}, sender, func(err error) {
 		if err != nil {

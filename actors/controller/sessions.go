@@ -96,13 +96,22 @@ func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
 }
 
 // forget drops per-conversation state that only a live task needs, and
-// returns the deletes of its once site answers for the caller's write.
+// returns the deletes of its once site answers for the caller's write. The
+// owner's answers about apps hold for the conversation and stay.
 func (a *Actor) forget(conv string) []ledger.Op {
 	delete(a.carries, conv)
 	var ops []ledger.Op
 	for _, site := range a.sites.Forget(conv) {
 		ops = append(ops, ledger.Delete(ledger.ApprovalKey(conv, onceSubject(site))))
 	}
+	a.apps.EndTask(conv)
+	return ops
+}
+
+// forgetConversation is forget for a conversation buddi keeps nothing
+// more of (its last task pruned, its agent removed): its app answers go too.
+func (a *Actor) forgetConversation(conv string) []ledger.Op {
+	ops := a.forget(conv)
 	for _, app := range a.apps.Forget(conv) {
 		ops = append(ops, ledger.Delete(ledger.AppKey(conv, app)))
 	}

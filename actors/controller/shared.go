@@ -107,7 +107,7 @@ func (a *Actor) dropAgent(ctx actor.Context, ag ledger.Agent, why string) {
 		}
 		t = tasks.End(t, "The task ended: "+why+".")
 		a.tasks.Put(t)
-		ops = append(ops, a.forget(t.Conversation)...)
+		ops = append(ops, a.forgetConversation(t.Conversation)...)
 		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 	}

@@ -176,6 +176,7 @@ func (a *Actor) sweep(ctx actor.Context) {
 	}
 	for _, conv := range a.tasks.Prune() {
 		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
+		ops = append(ops, a.forgetConversation(conv)...)
 	}
 	if len(ops) > 0 {
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: ops})

@@ -142,6 +142,7 @@ type Desktop struct {
 type AppAnswer struct {
 	Conversation string    `json:"conversation"`
 	App          string    `json:"app"`
+	Name         string    `json:"name,omitempty"` // the app's name as installed, when the card had it
 	Decision     string    `json:"decision"`
 	At           time.Time `json:"at"`
 }

@@ -179,7 +179,7 @@ func (a *Actor) adopt(d *done) {
 func toAction(in *messages.ActInput, t *drivers.Target) *drivers.Action {
 	act := &drivers.Action{Kind: drivers.Kind(in.Action), Target: t, URL: in.URL,
 		Value: in.Value, Values: in.Values, DeltaY: in.DeltaY, TabOp: in.Tab,
-		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars, AppID: in.AppID, App: in.App}
+		TabID: in.TabID, FullRes: in.FullRes, MaxChars: in.MaxChars, Selector: in.Selector, AppID: in.AppID, App: in.App}
 	if in.Action == "press" {
 		act.Value = in.Key
 	}

@@ -82,6 +82,9 @@ type inputCase struct {
 	values     []string
 	echo       string // "field=value" as the page saw it
 	code       drivers.Code
+	// masked says the field's value is a credential's: a read of the
+	// field after the fill shows a mask, never the value.
+	masked bool
 }
 
 // inputCases are the kinds of field the web is made of. The driver under
@@ -116,6 +119,9 @@ var inputCases = map[string]inputCase{
 	"in a shadow root":         {role: "textbox", name: "Shadowed", kind: drivers.Fill, value: "shadowed text", echo: "shadowed=shadowed text"},
 	"password":                 {role: "textbox", name: "Password", kind: drivers.Fill, value: "hunter2", code: messages.CodeCredential},
 	"card number":              {role: "textbox", name: "Card number", kind: drivers.Fill, value: "4111111111111111", code: messages.CodeCredential},
+	"card expiry":              {role: "textbox", name: "Expiry", kind: drivers.Fill, value: "12/29", code: messages.CodeCredential},
+	"card security code":       {role: "textbox", name: "Security code", kind: drivers.Fill, value: "737", code: messages.CodeCredential},
+	"one-time code":            {role: "textbox", name: "Sign-in code", kind: drivers.Fill, value: "492817", echo: "otp=492817", masked: true},
 	"file":                     {role: "button", name: "Receipt", kind: drivers.Fill, value: "/etc/passwd", code: drivers.CodeTargetMiss},
 }
 
@@ -139,6 +145,9 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 				_, _ = tabs.Do(ctx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: "echo " + c.echo + ";"}})
 			}
 			c.check(t, err, echoed(t, tabs))
+			if c.masked {
+				c.checkMasked(t, tabs)
+			}
 		})
 	}
 }
@@ -159,6 +168,21 @@ func (c inputCase) check(t *testing.T, err error, echo string) {
 		t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
 	case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
 		t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
+	}
+}
+
+// checkMasked fails if a read of c's field shows the value typed into it.
+func (c inputCase) checkMasked(t *testing.T, tabs drivers.Tabs) {
+	t.Helper()
+	obs, err := tabs.Observe(ctx(t), drivers.ObserveOptions{Find: &drivers.Query{Role: c.role, Name: c.name, Exact: true}})
+	if err != nil {
+		t.Fatalf("find %s %q after the fill: %v", c.role, c.name, err)
+	}
+	if !strings.Contains(obs.Tree, c.name) {
+		t.Fatalf("the read after the fill does not show %s %q:\n%s", c.role, c.name, obs.Tree)
+	}
+	if strings.Contains(obs.Tree, c.value) {
+		t.Fatalf("a read of %s %q shows the value typed into it:\n%s", c.role, c.name, obs.Tree)
 	}
 }
 

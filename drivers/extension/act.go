@@ -2,10 +2,10 @@ package extension
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -14,7 +14,6 @@ const (
 	navTimeout  = 15 * time.Second
 	waitDefault = 5 * time.Second
 	waitMax     = 15 * time.Second
-	domChars    = 8000
 	navStart    = 80 * time.Millisecond // how long input may take to start a load (the Playwright driver waits as long)
 	pollEvery   = 100 * time.Millisecond
 )
@@ -203,22 +202,20 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 }
 
 func (ts *Tabs) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	n := a.MaxChars
-	if n <= 0 {
-		n = domChars
-	}
-	var ans struct {
-		Text string `json:"text"`
-	}
+	var ans walker.DOMAnswer
 	tab := ts.current()
-	if err := ts.probe(ctx, tab, "text "+itoa(n), false, &ans); err != nil {
+	if err := ts.probe(ctx, tab, walker.DOMOp(a), false, &ans); err != nil {
+		return nil, err
+	}
+	text, err := ans.Read(a)
+	if err != nil {
 		return nil, err
 	}
 	st, err := ts.info(ctx, tab)
 	if err != nil {
 		return nil, err
 	}
-	return &drivers.Outcome{Result: drivers.Done, Text: ans.Text, URL: st.URL, Title: st.Title}, nil
+	return &drivers.Outcome{Result: drivers.Done, Text: text, URL: st.URL, Title: st.Title}, nil
 }
 
 // settled answers an input on tab: where the page went, waiting for a
@@ -251,9 +248,4 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-time.After(d):
 		return nil
 	}
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }

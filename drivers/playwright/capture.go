@@ -2,28 +2,21 @@ package playwright
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
-// dom returns the page's visible text (innerText: no scripts, no styles, no
-// field values, so no passwords), read in the isolated world and capped.
+// dom reads the page (or one element of it) as sanitised HTML, in the
+// isolated world (walker.DOMOp), capped.
 func (t *tab) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	limit := a.MaxChars
-	if limit <= 0 {
-		limit = domChars
-	}
-	var got struct {
-		Text string `json:"text"`
-		Cut  bool   `json:"cut"`
-	}
-	if err := probe(ctx, t.page.MainFrame(), "text "+strconv.Itoa(limit), &got); err != nil {
+	var got walker.DOMAnswer
+	if err := probe(ctx, t.page.MainFrame(), walker.DOMOp(a), &got); err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
-	text, cutOff := cut(got.Text, limit)
-	if got.Cut || cutOff {
-		text += "\n(cut at " + strconv.Itoa(limit) + " characters)"
+	text, err := got.Read(a)
+	if err != nil {
+		return nil, err
 	}
 	out := t.outcome(ctx, drivers.Done, false)
 	out.Text = text

@@ -7,6 +7,7 @@ import (
 	"image/jpeg"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/playwright"
@@ -66,19 +67,67 @@ func TestShrinkCapsTheLongestEdge(t *testing.T) {
 	}
 }
 
-func TestDOMTextIsCapped(t *testing.T) {
+// domPage holds what a dom read must sanitise, flag and keep.
+const domPage = `<style>p{color:red}</style><script>var secret = "script-body";</script>
+<main><h1 onclick="steal()">Title</h1>
+<a href="javascript:steal()">bad link</a> <a href="/next">good link</a>
+<p style="display:none">gone-by-style</p><div hidden><span>gone-by-attribute</span></div>
+<p style="visibility:hidden">invisible</p><p>seen &amp; <b>bold</b></p>
+<label>Password <input type="password" value="hunter2-secret"></label><label>Name <input value="ada"></label>
+<img src="x.png" onerror="steal()" alt="a picture">
+<section id="part"><h2>Part</h2><p>only-this</p></section></main>`
+
+// TestDOMIsSanitisedHTML: dom reads the page as HTML with no script or
+// style bodies, no event handlers, no javascript: URLs and no password
+// value; hidden elements are kept and flagged; a selector reads one part;
+// the cap holds and closes what it opened.
+func TestDOMIsSanitisedHTML(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
-	s.page("/p", "Text", `<style>p{color:red}</style><script>var secret = "script-text";</script><p>`+strings.Repeat("word ", 3000)+`</p>`)
+	s.page("/p", "DOM", domPage)
+	s.page("/long", "Long", `<p>`+strings.Repeat("word ", 3000)+`</p>`)
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/p")
-	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM, MaxChars: 1000})
-	if len(out.Text) > 1100 || !strings.HasPrefix(out.Text, "word word") || !strings.Contains(out.Text, "(cut at 1000 characters)") {
-		t.Fatalf("dom text (%d chars): %q", len(out.Text), out.Text)
+	out := mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM}).Text
+	cases := map[string]struct {
+		text string
+		want bool
+	}{
+		"the heading":                 {"<h1>Title</h1>", true},
+		"a display:none element":      {`<p data-buddi-hidden>gone-by-style</p>`, true},
+		"a hidden element":            {`<div hidden data-buddi-hidden><span>gone-by-attribute</span></div>`, true},
+		"a visibility:hidden element": {`<p data-buddi-hidden>invisible</p>`, true},
+		"text escaped":                {"seen &amp; <b>bold</b>", true},
+		"an ordinary field's value":   {`value="ada"`, true},
+		"a safe link":                 {`<a href="/next">good link</a>`, true},
+		"a link without its script":   {"<a>bad link</a>", true},
+		"a script's body":             {"script-body", false},
+		"a style's body":              {"color:red", false},
+		"an onclick attribute":        {"onclick", false},
+		"an onerror attribute":        {"onerror", false},
+		"a javascript: URL":           {"javascript:", false},
+		"a style attribute":           {"style=", false},
+		"a password's value":          {"hunter2", false},
 	}
-	out = mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM})
-	if len(out.Text) > 8100 || strings.Contains(out.Text, "script-text") || strings.Contains(out.Text, "color:red") {
-		t.Fatalf("dom text (%d chars) has scripts or styles or is not capped", len(out.Text))
+	for name, c := range cases {
+		if strings.Contains(out, c.text) != c.want {
+			t.Errorf("%s: %q in the dom read is %v, want %v:\n%s", name, c.text, !c.want, c.want, out)
+		}
+	}
+	part := mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM, Selector: "#part"}).Text
+	if part != `<section id="part"><h2>Part</h2><p>only-this</p></section>` {
+		t.Fatalf("dom of #part read %q", part)
+	}
+	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.DOM, Selector: "#nothing-here"})
+	wantCode(t, err, drivers.CodeTargetMiss)
+	_, err = tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.DOM, Selector: "p[["})
+	wantCode(t, err, drivers.CodeBadInput)
+
+	navigate(t, tabs, s.URL+"/long")
+	capped := mustDo(t, tabs, &drivers.Action{Kind: drivers.DOM, MaxChars: 1000}).Text
+	html, note, _ := strings.Cut(capped, "\n")
+	if utf8.RuneCountInString(html) > 1000 || !strings.HasPrefix(html, "<body><p>word word") || !strings.HasSuffix(html, "</p></body>") || !strings.Contains(note, "cut at 1000 characters") {
+		t.Fatalf("dom capped at 1000 (%d chars): %q", len(capped), capped)
 	}
 }
 

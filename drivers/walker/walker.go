@@ -18,7 +18,7 @@ var files embed.FS
 
 // order lists every file of js/, in the order they are joined.
 var order = []string{"refs.js", "dom.js", "roles.js", "names.js", "credential.js", "sections.js", "table.js", "walk.js",
-	"render.js", "outline.js", "find.js", "input.js", "ops.js"}
+	"render.js", "outline.js", "find.js", "input.js", "html.js", "ops.js"}
 
 // body is the files joined, read once.
 var body = sync.OnceValue(func() string {

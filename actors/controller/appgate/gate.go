@@ -31,33 +31,34 @@ func IsApp(site string) bool { return strings.HasPrefix(site, Prefix) }
 
 // Gate is the owner's app answers and the requests waiting for one.
 type Gate struct {
-	once     map[string]map[string]bool // by conversation, by app
-	rejected map[string]map[string]bool
+	once     map[string]map[string]bool   // by conversation, by app
+	rejected map[string]map[string]string // by conversation, by app: its name, or "" when unknown
 	pending  map[string]*messages.SiteRequest
 	now      func() time.Time
 }
 
 // New returns an empty gate.
 func New(now func() time.Time) *Gate {
-	return &Gate{once: map[string]map[string]bool{}, rejected: map[string]map[string]bool{},
+	return &Gate{once: map[string]map[string]bool{}, rejected: map[string]map[string]string{},
 		pending: map[string]*messages.SiteRequest{}, now: now}
 }
 
-// Load puts back a stored answer (once or reject).
-func (g *Gate) Load(conv, app, decision string) {
+// Load puts back a stored answer (once or reject) about app id, named
+// name ("" when the owner was asked by id alone).
+func (g *Gate) Load(conv, id, name, decision string) {
 	switch decision {
 	case messages.DecideOnce:
-		put(g.once, conv, app)
+		put(g.once, conv, id, true)
 	case messages.DecideReject:
-		put(g.rejected, conv, app)
+		put(g.rejected, conv, id, name)
 	}
 }
 
-func put(m map[string]map[string]bool, conv, app string) {
+func put[V any](m map[string]map[string]V, conv, app string, v V) {
 	if m[conv] == nil {
-		m[conv] = map[string]bool{}
+		m[conv] = map[string]V{}
 	}
-	m[conv][app] = true
+	m[conv][app] = v
 }
 
 // Check checks an act's open of an app by id (with the app's name as
@@ -72,8 +73,8 @@ func (g *Gate) Check(conv, agent string, in *messages.ActInput, allowed func(id 
 	if allowed(id) || g.once[conv][id] {
 		return nil, nil
 	}
-	if g.rejected[conv][id] {
-		return messages.Errorf(messages.CodeNotApproved, "The owner said no to %s this time.", id), nil
+	if name, no := g.rejected[conv][id]; no {
+		return messages.Errorf(messages.CodeNotApproved, "The owner said no to %s in this conversation; do the task without it.", nameOf(name, in.App, id)), nil
 	}
 	if g.pending[key(conv, id)] != nil {
 		return messages.Errorf(messages.CodeApprovalRequired, "buddi already asked the owner about %s; wait for the answer, then open it again.", id), nil
@@ -112,24 +113,41 @@ func (g *Gate) Decide(m *messages.DecideSite) (messages.SiteRequest, *messages.E
 	}
 	delete(g.pending, k)
 	if m.Decision == messages.DecideReject {
-		put(g.rejected, m.Conversation, id)
+		put(g.rejected, m.Conversation, id, req.AppName)
 	} else {
-		put(g.once, m.Conversation, id)
+		put(g.once, m.Conversation, id, true)
 	}
 	return *req, nil
+}
+
+// nameOf is how a refusal names an app: its name as installed when the
+// owner's card or the agent's open gave it, else its id.
+func nameOf(names ...string) string {
+	for _, n := range names {
+		if n != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 // Pending lists the waiting requests, oldest first.
 func (g *Gate) Pending() messages.SiteRequests { return messages.Waiting(g.pending) }
 
-// Forget drops a conversation's requests and answers (its task ended) and
-// returns the apps it had answers about, for the caller to delete.
-func (g *Gate) Forget(conv string) (apps []string) {
+// EndTask drops the requests of a conversation whose task ended: nobody
+// waits for their answers any more. The answers given stay.
+func (g *Gate) EndTask(conv string) {
 	for k, r := range g.pending {
 		if r.Conversation == conv {
 			delete(g.pending, k)
 		}
 	}
+}
+
+// Forget drops a conversation's requests and answers (the conversation is
+// gone) and returns the apps it had answers about, for the caller to delete.
+func (g *Gate) Forget(conv string) (apps []string) {
+	g.EndTask(conv)
 	for app := range g.once[conv] {
 		apps = append(apps, app)
 	}

@@ -177,12 +177,6 @@ const observe = (doc, a) => {
     frames: out.frames, title: clip(doc.title, 300), url: clip(doc.URL, 4096), ms: out.ms };
 };
 
-const textOf = (doc, max) => {
-  const root = doc.body || doc.documentElement;
-  const t = root ? root.innerText || '' : '';
-  return { text: t.slice(0, max), cut: t.length > max };
-};
-
 const answer = (doc, value) => {
   const carrier = doc.createElement('div');
   carrier.textContent = JSON.stringify(value);
@@ -203,7 +197,7 @@ const engine = {
         return answer(doc, out);
       }
       case 'observe': return answer(doc, observe(doc, JSON.parse(decodeURIComponent(arg))));
-      case 'text': return answer(doc, textOf(doc, Number(arg) || 8000));
+      case 'html': return answer(doc, htmlOf(doc, JSON.parse(decodeURIComponent(arg))));
       case 'masked': return maskedIn(doc);
       case 'focus': return answer(doc, focusState(doc));
       case 'focusref': return answer(doc, focusRef(doc, arg));

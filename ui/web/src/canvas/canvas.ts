@@ -1,5 +1,6 @@
 // A conversation's canvas: a strip of tabs over one panel. The Browser tab
-// is pinned while the session lives (first on the strip, and it cannot be
+// (named Computer in Use my apps, where the session drives the owner's
+// apps) is pinned while the session lives (first on the strip, and it cannot be
 // closed); once the session ends it becomes ordinary history that can be
 // closed. Failed calls are not tabs of their own on the strip: they wait in
 // the overflow menu, whose button carries a red dot while one is unopened.
@@ -34,16 +35,19 @@ export function canvas(conv: string, browser: BrowserTab): Canvas {
   let browserClosed = false;
 
   const live = () => state.sessions.has(conv);
+  // The live tab's name: what the session drives.
+  const liveName = () => (state.sessions.get(conv)?.computer ?? state.mode === "computer") ? "Computer" : "Browser";
 
   const draw = () => {
     if (live()) browserClosed = false;
     const tabs: Node[] = [];
     if (!browserClosed) {
       const pinned = live();
+      const name = liveName();
       tabs.push(h("div", { class: "tab" + (selected === "browser" ? " on" : ""), "data-tab": "browser", "data-pinned": pinned ? "true" : "false" },
         h("button", { type: "button", role: "tab", "aria-selected": selected === "browser" ? "true" : "false",
-          onclick: () => select("browser") }, pinned && pin(), "Browser"),
-        !pinned && h("button", { type: "button", class: "x", "aria-label": "Close the Browser tab",
+          onclick: () => select("browser") }, pinned && pin(), name),
+        !pinned && h("button", { type: "button", class: "x", "aria-label": `Close the ${name} tab`,
           onclick: () => { browserClosed = true; if (selected === "browser") selected = openTabs[0] ? keyOf(openTabs[0]) : ""; draw(); } }, "×")));
     }
     for (const f of openTabs) {
@@ -73,7 +77,7 @@ export function canvas(conv: string, browser: BrowserTab): Canvas {
   const drawMenu = () => {
     if (menu.hidden) return;
     const items: Node[] = [];
-    if (browserClosed) items.push(h("button", { type: "button", role: "menuitem", onclick: () => { browserClosed = false; select("browser"); } }, "Browser (history)"));
+    if (browserClosed) items.push(h("button", { type: "button", role: "menuitem", onclick: () => { browserClosed = false; select("browser"); } }, `${liveName()} (history)`));
     for (const f of failures) {
       items.push(h("button", { type: "button", role: "menuitem", class: "failed", onclick: () => showFailure(f) },
         `${f.action} failed at ${clock(f.at)}${seen.has(keyOf(f)) ? "" : " •"}`));
