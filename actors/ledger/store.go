@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -134,6 +135,23 @@ type Size struct {
 func (s *Store) Size() Size {
 	m := s.db.Metrics()
 	return Size{Disk: m.DiskSpaceUsage(), Live: m.Table.Local.LiveSize + m.WAL.Size}
+}
+
+// DiskSize is the disk space of the store at dir, read from its files, so
+// it works while a running buddi holds the store.
+func DiskSize(dir string) (uint64, error) {
+	var n uint64
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		fi, err := e.Info()
+		if err == nil {
+			n += uint64(fi.Size())
+		}
+		return err
+	})
+	return n, err
 }
 
 // compactSoon compacts the whole store off the caller's goroutine, so the
