@@ -196,11 +196,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
 		return c, err
 	}
-	for _, h := range strings.Split(getenv("BUDDI_SIM_HOSTS"), ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			c.SimHosts = append(c.SimHosts, h)
-		}
-	}
+	c.SimHosts = simHosts(getenv("BUDDI_SIM_HOSTS"))
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
@@ -425,6 +421,17 @@ func clusterPort(v string) (int, error) {
 	return p, nil
 }
 
+// simHosts splits BUDDI_SIM_HOSTS.
+func simHosts(v string) []string {
+	var out []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // DefaultRetention is how long the records of an ended conversation are
 // kept when BUDDI_RETENTION is unset.
 const DefaultRetention = 7 * 24 * time.Hour
@@ -433,10 +440,10 @@ const DefaultRetention = 7 * 24 * time.Hour
 // days (30d), or 0 to keep records for good.
 func retention(v string) (time.Duration, error) {
 	v = strings.TrimSpace(v)
-	switch {
-	case v == "":
+	switch v {
+	case "":
 		return DefaultRetention, nil
-	case v == "0":
+	case "0":
 		return 0, nil
 	}
 	d, err := time.ParseDuration(v)

@@ -32,6 +32,7 @@ type run struct {
 	pages   *pageServer
 	check   *Checker
 	stats   *stats
+	sampler sampler // the run's timeline, a sample a second
 	id      string // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.

@@ -54,8 +54,9 @@ func (r Retention) now() time.Time {
 // pruner is the ledger's pruning state: where the round goes on from.
 type pruner struct {
 	ret    Retention
-	cursor []byte // the task key the next pass starts after; nil starts a round
-	timer  *time.Timer
+	cursor  []byte // the task key the next pass starts after; nil starts a round
+	deleted int    // records deleted in this round so far
+	timer   *time.Timer
 }
 
 // schedule sends the next pass to self after d.
@@ -103,7 +104,7 @@ func (a *Actor) prunePass(ctx actor.Context) {
 	}
 	if err == nil && len(convs)+refused > 0 {
 		a.log.Debug("ledger pruned", "conversations", len(convs), "refusals", refused)
-		a.store.compactSoon()
+		a.pruner.deleted += len(convs) + refused
 	}
 	if more || refused == pruneScan {
 		if len(convs) > 0 {
@@ -112,7 +113,12 @@ func (a *Actor) prunePass(ctx actor.Context) {
 		ctx.Send(ctx.Self(), &prune{})
 		return
 	}
-	a.pruner.cursor = nil
+	// The round is over: give the space of what it deleted back at once,
+	// in the background, rather than when Pebble would get to it.
+	if a.pruner.deleted > 0 {
+		a.store.compactSoon()
+	}
+	a.pruner.cursor, a.pruner.deleted = nil, 0
 	a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
 }
 
