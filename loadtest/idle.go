@@ -144,14 +144,14 @@ func (r *run) afterRelease(ctx context.Context, released time.Time) IdleRound {
 			}
 		}
 		round.PruneSeconds = time.Since(released).Seconds()
-		// The compaction after the prune runs in the background: wait until
-		// two reads a second apart agree.
-		for prev := st.Size().Live; time.Now().Before(deadline) && sleep(ctx, time.Second); {
-			cur := st.Size().Live
-			if cur == prev {
+		// The compaction after the prune gives the space back in the
+		// background: wait for the next one to finish (or 10 s, when it
+		// finished before this looked).
+		seen, wait := st.Compactions(), time.Now().Add(10*time.Second)
+		for st.Compactions() == seen && time.Now().Before(wait) {
+			if !sleep(ctx, 50*time.Millisecond) {
 				break
 			}
-			prev = cur
 		}
 	}
 	round.HeapBytes = settledHeap()

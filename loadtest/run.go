@@ -33,7 +33,7 @@ type run struct {
 	check   *Checker
 	stats   *stats
 	sampler sampler // the run's timeline, a sample a second
-	id      string // names this run's agents and conversations
+	id      string  // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.
 	fullBudgets bool

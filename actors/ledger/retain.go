@@ -53,7 +53,7 @@ func (r Retention) now() time.Time {
 
 // pruner is the ledger's pruning state: where the round goes on from.
 type pruner struct {
-	ret    Retention
+	ret     Retention
 	cursor  []byte // the task key the next pass starts after; nil starts a round
 	deleted int    // records deleted in this round so far
 	timer   *time.Timer

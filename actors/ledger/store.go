@@ -37,7 +37,9 @@ type Store struct {
 	mu         sync.Mutex
 	closing    bool
 	compacting bool
+	again      bool
 	bg         sync.WaitGroup
+	compacted  atomic.Uint64
 }
 
 // OnCommit sets a function the ledger calls after each commit with how long
@@ -154,24 +156,38 @@ func DiskSize(dir string) (uint64, error) {
 	return n, err
 }
 
+// Compactions is how many compactions after a prune have finished.
+func (s *Store) Compactions() uint64 { return s.compacted.Load() }
+
 // compactSoon compacts the whole store off the caller's goroutine, so the
 // space of records just deleted is given back; one compaction at a time,
 // none once Close has begun.
 func (s *Store) compactSoon() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closing || s.compacting {
+	if s.closing {
+		return
+	}
+	if s.compacting {
+		s.again = true // what was deleted since it began is compacted next
 		return
 	}
 	s.compacting = true
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		// A compaction that fails leaves the space to Pebble's own.
-		_ = s.db.Compact(context.Background(), []byte(version), upperBound(version), false)
-		s.mu.Lock()
-		s.compacting = false
-		s.mu.Unlock()
+		for {
+			// A compaction that fails leaves the space to Pebble's own.
+			_ = s.db.Compact(context.Background(), []byte(version), upperBound(version), false)
+			s.compacted.Add(1)
+			s.mu.Lock()
+			again := s.again && !s.closing
+			s.again, s.compacting = false, again
+			s.mu.Unlock()
+			if !again {
+				return
+			}
+		}
 	}()
 }
 
