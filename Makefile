@@ -67,12 +67,13 @@ extension-zip:
 # Go benchmarks of every package (the task benchmark in e2e compares buddi
 # with Playwright MCP and Chrome DevTools MCP, pinned in e2e/testdata/peers,
 # on real documentation), then a short load test, into bench.txt (benchstat
-# reads the benchmark lines; the task benchmark and the load test add tables).
+# reads the benchmark lines; the task benchmark and the load test add tables),
+# and the load test's plots into bench.html beside it.
 bench: testdeps
 	scripts/pages.sh --bench
 	cd e2e/testdata/peers && npm ci --no-audit --no-fund --ignore-scripts
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
-	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 | tee -a bench.txt
+	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 --report bench.html | tee -a bench.txt
 
 # golangci-lint is pinned in tools/go.mod (its own module, so its many
 # dependencies stay out of buddi's) and built by `go tool` on first use:
@@ -87,4 +88,4 @@ lint:
 	cd ui/web && npm ci --no-audit --no-fund --ignore-scripts && npx tsc --noEmit -p .
 
 clean:
-	rm -rf bin bench.txt
+	rm -rf bin bench.txt bench.html

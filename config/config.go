@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/buddi-dev/buddi/egress"
 )
@@ -91,6 +92,10 @@ type Config struct {
 	// members' transport is TLS that admits only certificates the CA
 	// signed.
 	ClusterCA, ClusterCert, ClusterKey string
+	// Retention is BUDDI_RETENTION: how long the records of a conversation
+	// whose task ended are kept (its task, session, counters, once
+	// answers, and the refusal record's entries); 0 keeps them for good.
+	Retention time.Duration
 	// SimHosts is BUDDI_SIM_HOSTS: with the sim driver, more hosts the
 	// simulated site answers at, each a copy of it that is not a preview
 	// origin (so site approval and the URL rules apply to it).
@@ -188,11 +193,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
 		return c, err
 	}
-	for _, h := range strings.Split(getenv("BUDDI_SIM_HOSTS"), ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			c.SimHosts = append(c.SimHosts, h)
-		}
+	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
+		return c, err
 	}
+	c.SimHosts = simHosts(getenv("BUDDI_SIM_HOSTS"))
 	eg, err := egress.ConfigFromEnv(getenv)
 	if err != nil {
 		return c, Invalid("%s", strings.TrimPrefix(err.Error(), "egress: "))
@@ -415,4 +419,41 @@ func clusterPort(v string) (int, error) {
 		return 0, Invalid("BUDDI_CLUSTER_PORT is %q; give a port from 0 (any free port) to 65535", v)
 	}
 	return p, nil
+}
+
+// simHosts splits BUDDI_SIM_HOSTS.
+func simHosts(v string) []string {
+	var out []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// DefaultRetention is how long the records of an ended conversation are
+// kept when BUDDI_RETENTION is unset.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// retention parses BUDDI_RETENTION: a Go duration (90m, 12h), a number of
+// days (30d), or 0 to keep records for good.
+func retention(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	switch v {
+	case "":
+		return DefaultRetention, nil
+	case "0":
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		var n int
+		n, err = strconv.Atoi(days)
+		d = time.Duration(n) * 24 * time.Hour
+	}
+	if err != nil || d < time.Second {
+		return 0, Invalid("BUDDI_RETENTION %q is not a retention; use a duration of at least 1s like 12h or 30d, or 0 to keep the records of ended conversations for good", v)
+	}
+	return d, nil
 }

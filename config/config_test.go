@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/config"
 )
@@ -124,6 +125,27 @@ func TestClusterAdvertise(t *testing.T) {
 	for _, bad := range []string{"10.0.0.5", ":7777", "host:0", "host:99999", "host:http", "a b:7777", "http://x:7777"} {
 		if _, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": bad}); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_ADVERTISE") {
 			t.Errorf("BUDDI_CLUSTER_ADVERTISE=%q: %v", bad, err)
+		}
+	}
+}
+
+func TestRetention(t *testing.T) {
+	for v, want := range map[string]time.Duration{
+		"":    config.DefaultRetention,
+		"0":   0,
+		"90m": 90 * time.Minute,
+		"30d": 30 * 24 * time.Hour,
+		"2s":  2 * time.Second,
+	} {
+		c, err := load(t, map[string]string{"BUDDI_RETENTION": v})
+		if err != nil || c.Retention != want {
+			t.Errorf("BUDDI_RETENTION=%q: %s, %v; want %s", v, c.Retention, err, want)
+		}
+	}
+	for _, v := range []string{"soon", "-1h", "500ms", "d", "1.5d"} {
+		_, err := load(t, map[string]string{"BUDDI_RETENTION": v})
+		if !errors.Is(err, config.ErrInvalid) || strings.Count(err.Error(), ". ") > 0 {
+			t.Errorf("BUDDI_RETENTION=%q: %v", v, err)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func (d *Daemon) open() error {
 		return err
 	}
 	d.sys = actors.NewSystem(d.opts.Log)
-	return d.spawn(&d.ledger, ledger.Props(d.store, d.opts.Log), "ledger")
+	return d.spawn(&d.ledger, ledger.Props(d.store, d.opts.Log, ledger.Retention{Keep: d.opts.Config.Retention}), "ledger")
 }
 
 // spawn starts an actor at the root under name, into pid.

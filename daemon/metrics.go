@@ -33,6 +33,12 @@ func (w *wiring) metrics() func(string, messages.Code, time.Duration) {
 	})
 	commits := r.Histogram("buddi_ledger_commit_seconds", "How long a ledger commit took (one fsync for a group of writes).", metrics.LatencyBuckets)
 	d.store.OnCommit(commits.ObserveDuration)
+	r.GaugeFunc("buddi_store_bytes", "The store's size: disk is its files, live what its records take (BUDDI_RETENTION prunes ended conversations).",
+		[]string{"kind"}, func(emit metrics.Emit) {
+			sz := d.store.Size()
+			emit(float64(sz.Disk), "disk")
+			emit(float64(sz.Live), "live")
+		})
 	r.CounterFunc("buddi_egress_refusals_total", "Connections the egress guard refused, by reason (the count starts again when air-gap is turned on or off).",
 		[]string{"reason"}, func(emit metrics.Emit) {
 			for reason, n := range d.egress.Refusals() {

@@ -161,7 +161,7 @@ func (w *wiring) controller() error {
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
 		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
-		Membership: d.member.membership(),
+		Membership: d.member.membership(), Retention: w.cfg.Retention,
 	}), "controller")
 	if err != nil {
 		return err

@@ -127,9 +127,10 @@ func storeRow(c config.Config, o Options) messages.DoctorRow {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return row("store", Warning, "no store yet; `buddi serve` creates it.")
 	}
+	size := storeSize(c, path)
 	if o.InUse != nil {
 		if addr, pid, ok := o.InUse(); ok {
-			return row("store", OK, fmt.Sprintf("in use by buddi serve at http://%s (pid %d).", addr, pid))
+			return row("store", OK, fmt.Sprintf("in use by buddi serve at http://%s (pid %d); %s", addr, pid, size))
 		}
 	}
 	st, err := ledger.Open(path)
@@ -145,9 +146,35 @@ func storeRow(c config.Config, o Options) messages.DoctorRow {
 		return row("store", Error, fmt.Sprintf("%s cannot be read (%v).", path, err))
 	}
 	if s.Stopped {
-		return row("store", Warning, "readable; browser access is STOPPED until `buddi resume --all`.")
+		return row("store", Warning, "readable; browser access is STOPPED until `buddi resume --all`; "+size)
 	}
-	return row("store", OK, "readable.")
+	return row("store", OK, "readable; "+size)
+}
+
+// storeSize says how much disk the store takes and how long it keeps the
+// records of ended conversations.
+func storeSize(c config.Config, path string) string {
+	keep := "for good (BUDDI_RETENTION=0)"
+	if c.Retention > 0 {
+		keep = "for " + retentionText(c.Retention) + " (BUDDI_RETENTION)"
+	}
+	n, err := ledger.DiskSize(path)
+	if err != nil {
+		return fmt.Sprintf("its size cannot be read (%v); ended conversations are kept %s.", err, keep)
+	}
+	return fmt.Sprintf("%.1f MB on disk; ended conversations are kept %s.", float64(n)/(1<<20), keep)
+}
+
+// retentionText is d in days when it is a whole number of them.
+func retentionText(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d%day == 0 {
+		if d == day {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", d/day)
+	}
+	return d.String()
 }
 
 func tokenRow(c config.Config, o Options) messages.DoctorRow {

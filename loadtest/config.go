@@ -33,6 +33,7 @@ type Config struct {
 	Hands         int           // remote hands driving conversations of their own (in-process only)
 	LinkKbps      int           // the hands' link, kilobits a second downstream; 0 is loopback
 	Idle          int           // when > 0, the idle test: start, observe and release this many sessions
+	IdleRounds    int           // how many times the idle test runs in the same daemon; default 1
 	Timeout       time.Duration // per request; default 30 s
 	Seed          uint64        // seeds the agents' choices; 0 picks one
 	// Members are the other members of Target's cluster, and MemberTokens
@@ -101,6 +102,8 @@ func (c Config) check() error {
 		return refuse("--conversations must be at least 1")
 	case c.Idle < 0:
 		return refuse("--idle %d is negative", c.Idle)
+	case c.IdleRounds < 0 || c.IdleRounds > 100:
+		return refuse("--idle-rounds %d is out of range; use 1 to 100", c.IdleRounds)
 	case c.Pages < 1 || c.Pages > 1000:
 		return refuse("--pages %d is out of range; use 1 to 1000", c.Pages)
 	}

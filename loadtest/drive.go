@@ -145,10 +145,12 @@ func (r *run) drive(parent context.Context) {
 	}
 	done := make(chan struct{})
 	go r.progress(done)
+	stop := r.startSampler()
 	r.timeline(ctx, cancel)
 	cancel()
 	agents.Wait()
 	owner.Wait()
+	stop()
 	close(done)
 }
 

@@ -23,10 +23,23 @@ type IdleReport struct {
 	StartSeconds    float64 `json:"startSeconds"`
 	ReleaseSeconds  float64 `json:"releaseSeconds"`
 	SessionsLeft    int     `json:"sessionsLeftAfterRelease"`
+	// Rounds are what each round left behind (in-process only).
+	Rounds []IdleRound `json:"rounds,omitempty"`
+}
+
+// IdleRound is what one round of the idle test left behind, read after
+// its release and, with a retention, after the ledger pruned it.
+type IdleRound struct {
+	HeapBytes      uint64  `json:"heapAfterReleaseBytes"`
+	StoreLiveBytes uint64  `json:"storeLiveBytes"` // what the store's records take
+	StoreDiskBytes uint64  `json:"storeDiskBytes"`
+	PruneSeconds   float64 `json:"pruneSeconds,omitempty"` // how long after the release the prune was seen done
 }
 
 // runIdle starts cfg.Idle sessions, observes each once, measures the heap
-// per idle session, then releases them all and checks none failed.
+// per idle session, then releases them all and checks none failed; it
+// does so cfg.IdleRounds times in the same daemon, each round with
+// conversations of its own.
 func runIdle(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.Conversations, cfg.OwnerRate, cfg.CrashRate = cfg.Idle, 0, 0
 	r, err := newRun(cfg, false)
@@ -40,41 +53,25 @@ func runIdle(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.newAgents(n)
 	ir := &IdleReport{Sessions: n}
-	var base, started, observed, released uint64
+	var base uint64
 	if r.local != nil {
 		base = settledHeap()
 	}
 	r.start = time.Now()
 	done := make(chan struct{})
 	go r.progress(done)
-	t := time.Now()
-	ir.StartFailed = parallel(n, 32, func(i int) bool { return r.startTask("task_start", r.agents[i].name, r.agents[i].conv, maxSteps) == "" })
-	ir.StartSeconds = time.Since(t).Seconds()
-	if r.local != nil {
-		started = settledHeap()
+	stop := r.startSampler()
+	for k := range max(cfg.IdleRounds, 1) {
+		for _, a := range r.agents {
+			a.conv = a.base
+			if k > 0 {
+				a.conv = fmt.Sprintf("%s-r%d", a.base, k+1)
+			}
+		}
+		r.idleRound(ctx, ir, base, k == 0)
 	}
-	ir.ObserveFailed = parallel(n, 32, func(i int) bool {
-		a := r.agents[i]
-		code, _ := a.send(&act{action: "observe"}, false)
-		return code == ""
-	})
-	if r.local != nil {
-		observed = settledHeap()
-		ir.RSSPerSession = float64(rss()) / float64(n)
-	}
-	ir.Goroutines = runtimeGoroutines(r)
-	t = time.Now()
-	ir.ReleaseFailed = parallel(n, 32, func(i int) bool {
-		return r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: r.agents[i].conv}) == ""
-	})
-	ir.ReleaseSeconds = time.Since(t).Seconds()
-	ir.SessionsLeft = r.waitSessions(ctx, 0)
+	stop()
 	close(done)
-	if r.local != nil {
-		released = settledHeap()
-		per := func(a, b uint64) float64 { return (float64(a) - float64(b)) / float64(n) }
-		ir.HeapPerStarted, ir.HeapPerObserved, ir.HeapLeftPerConv = per(started, base), per(observed, base), per(released, base)
-	}
 	for i := Invariant(0); i < numInvariants; i++ {
 		if i != HandFrames {
 			r.check.NotApplicable(i, "not exercised by the idle test")
@@ -83,7 +80,127 @@ func runIdle(ctx context.Context, cfg Config) (*Report, error) {
 	rep := r.report()
 	rep.Idle, rep.Memory, rep.Duration = ir, nil, rep.Active
 	rep.Invariants = append(rep.Invariants, idleResult(ir))
+	if len(ir.Rounds) > 1 && r.local != nil && cfg.Base.Retention > 0 {
+		rep.Invariants = append(rep.Invariants, flatResult(ir))
+	}
 	return rep, nil
+}
+
+// idleRound runs one round of the idle test; the first one's per-session
+// figures go in ir (later rounds add only what they left behind).
+func (r *run) idleRound(ctx context.Context, ir *IdleReport, base uint64, first bool) {
+	n := ir.Sessions
+	var started, observed uint64
+	t := time.Now()
+	failed := parallel(n, 32, func(i int) bool { return r.startTask("task_start", r.agents[i].name, r.agents[i].conv, maxSteps) == "" })
+	ir.StartFailed += failed
+	if first {
+		ir.StartSeconds = time.Since(t).Seconds()
+	}
+	if r.local != nil && first {
+		started = settledHeap()
+	}
+	ir.ObserveFailed += parallel(n, 32, func(i int) bool {
+		code, _ := r.agents[i].send(&act{action: "observe"}, false)
+		return code == ""
+	})
+	if r.local != nil && first {
+		observed = settledHeap()
+		ir.RSSPerSession = float64(rss()) / float64(n)
+	}
+	if first {
+		ir.Goroutines = runtimeGoroutines(r)
+	}
+	t = time.Now()
+	ir.ReleaseFailed += parallel(n, 32, func(i int) bool {
+		return r.ownerCall("release", "POST", "/api/browser/release", messages.OwnerBody{Conversation: r.agents[i].conv}) == ""
+	})
+	if first {
+		ir.ReleaseSeconds = time.Since(t).Seconds()
+	}
+	ir.SessionsLeft = max(ir.SessionsLeft, r.waitSessions(ctx, 0))
+	if r.local == nil {
+		return
+	}
+	round := r.afterRelease(ctx, t)
+	ir.Rounds = append(ir.Rounds, round)
+	if first {
+		per := func(a, b uint64) float64 { return (float64(a) - float64(b)) / float64(n) }
+		ir.HeapPerStarted, ir.HeapPerObserved, ir.HeapLeftPerConv = per(started, base), per(observed, base), per(round.HeapBytes, base)
+	}
+}
+
+// afterRelease waits, when the daemon prunes, until no ended task is left
+// in its store and the store's size has settled, then reads the heap and
+// the store's size.
+func (r *run) afterRelease(ctx context.Context, released time.Time) IdleRound {
+	var round IdleRound
+	st := r.local.d.Store()
+	if keep := r.cfg.Base.Retention; keep > 0 {
+		deadline := time.Now().Add(keep + 2*time.Minute)
+		for r.local.endedTasks() != 0 && time.Now().Before(deadline) {
+			if !sleep(ctx, 100*time.Millisecond) {
+				break
+			}
+		}
+		round.PruneSeconds = time.Since(released).Seconds()
+		// The compaction after the prune gives the space back in the
+		// background: wait for the next one to finish (or 10 s, when it
+		// finished before this looked).
+		seen, wait := st.Compactions(), time.Now().Add(10*time.Second)
+		for st.Compactions() == seen && time.Now().Before(wait) {
+			if !sleep(ctx, 50*time.Millisecond) {
+				break
+			}
+		}
+	}
+	round.HeapBytes = settledHeap()
+	sz := st.Size()
+	round.StoreLiveBytes, round.StoreDiskBytes = sz.Live, sz.Disk
+	return round
+}
+
+// endedTasks counts the finished tasks the daemon's store still holds; -1
+// when it cannot be read.
+func (l *local) endedTasks() int {
+	ts, err := l.d.Store().Tasks()
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, t := range ts {
+		if t.State == messages.TaskEnded || t.State == messages.TaskRefused {
+			n++
+		}
+	}
+	return n
+}
+
+// idleFlat is how much a later idle round may leave behind beyond the
+// first, as a fraction of it.
+const idleFlat = 0.05
+
+// flatResult checks every later round left the heap and the store within
+// idleFlat of where the first left them.
+func flatResult(ir *IdleReport) Result {
+	first := ir.Rounds[0]
+	res := Result{Name: "idle_flat", Text: fmt.Sprintf("after each release and the retention, heap and store are within %.0f %% of the first round's", idleFlat*100),
+		Checked: int64(2 * (len(ir.Rounds) - 1)), Status: statusPass}
+	for k, rd := range ir.Rounds[1:] {
+		for _, c := range []struct {
+			what      string
+			got, want uint64
+		}{{"heap", rd.HeapBytes, first.HeapBytes}, {"store", rd.StoreLiveBytes, first.StoreLiveBytes}} {
+			if float64(c.got) > float64(c.want)*(1+idleFlat) {
+				res.Violations++
+				res.Examples = append(res.Examples, fmt.Sprintf("round %d left the %s at %s, the first at %s", k+2, c.what, fmtBytes(float64(c.got)), fmtBytes(float64(c.want))))
+			}
+		}
+	}
+	if res.Violations > 0 {
+		res.Status = statusFail
+	}
+	return res
 }
 
 // waitSessions waits up to 30 s for the daemon (every member) to hold at most want

@@ -61,3 +61,31 @@ func TestIdleRun(t *testing.T) {
 		t.Fatalf("an idle session costs %.0f B of heap, want under 50 KB", per)
 	}
 }
+
+// TestIdleRoundsLeaveNothingBehind runs the idle test twice in one daemon
+// with a short retention: after the second release and the prune, the
+// store's records are within 5 % of where the first left them and hold no
+// ended task. (The heap's bound is checked by the idle_flat invariant of
+// the full-size run; a few dozen sessions are too few to weigh it.)
+func TestIdleRoundsLeaveNothingBehind(t *testing.T) {
+	cfg := loadtest.Config{Idle: 40, IdleRounds: 2}
+	cfg.Base.Retention = time.Second
+	rep, err := loadtest.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]string{}
+	for _, inv := range rep.Invariants {
+		checked[inv.Name] = inv.Status
+	}
+	if checked["idle_release"] != "pass" || checked["idle_flat"] == "" || rep.Idle == nil || len(rep.Idle.Rounds) != 2 {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatal("the idle rounds failed, or did not compare the second with the first")
+	}
+	first, second := rep.Idle.Rounds[0], rep.Idle.Rounds[1]
+	// Sizes, not times: 40 conversations of task, session and counters
+	// take tens of KB before the prune.
+	if first.StoreLiveBytes > 4<<10 || second.StoreLiveBytes > first.StoreLiveBytes+first.StoreLiveBytes/20 {
+		t.Fatalf("the store's records after each round: %d and %d bytes", first.StoreLiveBytes, second.StoreLiveBytes)
+	}
+}

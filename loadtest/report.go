@@ -40,6 +40,9 @@ type Report struct {
 	Idle       *IdleReport   `json:"idle,omitempty"`
 	Hands      *HandsReport  `json:"hands,omitempty"`
 
+	// Timeline is the run second by second (the HTML report's plots).
+	Timeline []Sample `json:"timeline,omitempty"`
+
 	Invariants      []Result `json:"invariants"`
 	TransportErrors []string `json:"transportErrors,omitempty"`
 	Notes           []string `json:"notes,omitempty"`
@@ -73,6 +76,7 @@ func (r *run) report() *Report {
 		Inputs: s.inputs.Load(), Restarts: r.restarts(), Invariants: r.check.Results(),
 	}
 	rep.RenewedTotal = total(rep.Renewed)
+	rep.Timeline = r.sampler.Samples()
 	if active > 0 {
 		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
 	}

@@ -32,7 +32,8 @@ type run struct {
 	pages   *pageServer
 	check   *Checker
 	stats   *stats
-	id      string // names this run's agents and conversations
+	sampler sampler // the run's timeline, a sample a second
+	id      string  // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.
 	fullBudgets bool

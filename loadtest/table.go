@@ -122,6 +122,14 @@ func (r *Report) idleLines(w io.Writer) {
 		ir.Sessions, ir.StartSeconds, ir.ReleaseSeconds, ir.StartFailed, ir.ObserveFailed, ir.ReleaseFailed, ir.SessionsLeft)
 	fmt.Fprintf(w, "idle heap per session: %s started, %s after one observation, %s left after release; RSS %s per session, %d goroutines while idle\n",
 		fmtBytes(ir.HeapPerStarted), fmtBytes(ir.HeapPerObserved), fmtBytes(ir.HeapLeftPerConv), fmtBytes(ir.RSSPerSession), ir.Goroutines)
+	for k, rd := range ir.Rounds {
+		pruned := ""
+		if rd.PruneSeconds > 0 {
+			pruned = fmt.Sprintf(", pruned %.1f s after the release", rd.PruneSeconds)
+		}
+		fmt.Fprintf(w, "idle round %d left: heap %s, store %s of records (%s on disk)%s\n",
+			k+1, fmtBytes(float64(rd.HeapBytes)), fmtBytes(float64(rd.StoreLiveBytes)), fmtBytes(float64(rd.StoreDiskBytes)), pruned)
+	}
 }
 
 func row(w io.Writer, name string, s Summary) {

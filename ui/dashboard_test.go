@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -287,6 +288,12 @@ func TestMetricsAreInThePrometheusFormatForLocalScrapers(t *testing.T) {
 		"buddi_dashboard_connections 0", "buddi_hand_connections 0", "# TYPE buddi_egress_refusals_total counter"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
+		}
+	}
+	// The store holds the agent and the task: both sizes are above zero.
+	for _, kind := range []string{"disk", "live"} {
+		if !regexp.MustCompile(`(?m)^buddi_store_bytes\{kind="` + kind + `"\} [1-9][0-9]*$`).Match(body) {
+			t.Errorf("/metrics lacks the store's %s size:\n%s", kind, body)
 		}
 	}
 	req, _ := http.NewRequest("GET", "http://"+d.Addr()+"/metrics", nil)

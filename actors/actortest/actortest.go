@@ -36,7 +36,7 @@ func Ledger(t testing.TB, sys *actor.ActorSystem) (*ledger.Store, *actor.PID) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler)))
+	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ledger.Retention{}))
 	t.Cleanup(func() {
 		_ = sys.Root.PoisonFuture(pid).Wait()
 		_ = st.Close()

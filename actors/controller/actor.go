@@ -53,6 +53,9 @@ type Config struct {
 	Log   *slog.Logger
 	Chaos func() bool
 	Now   func() time.Time
+	// Retention is how long a finished task is kept (0: for good); the
+	// ledger prunes the store on the same retention.
+	Retention time.Duration
 	// Restarts counts session restarts (read by health and the load test).
 	Restarts *atomic.Int64
 	// Carry keeps what the controller must know across its own restarts.

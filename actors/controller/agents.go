@@ -90,7 +90,7 @@ func (a *Actor) removeAgentHere(ctx actor.Context, m *messages.RemoveAgent, send
 			ending = append(ending, ctx.RequestFuture(e.pid, &messages.Release{Conversation: t.Conversation, Why: why}, releaseWait))
 			continue
 		}
-		t = tasks.End(t, "The task ended: "+why+".")
+		t = tasks.End(t, "The task ended: "+why+".", a.cfg.Now())
 		a.tasks.Put(t)
 		ops = append(ops, a.forgetConversation(t.Conversation)...)
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))

@@ -86,7 +86,7 @@ func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
 		a.drop(conv, e)
 		if t, ok := a.tasks.Get(conv); !a.halting && ok && t.State == ledger.TaskActive {
 			ops := a.forget(conv)
-			t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.")
+			t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.", a.cfg.Now())
 			a.tasks.Put(t)
 			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 			ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: append(ops, ledger.Put(ledger.TaskKey(conv), t))})

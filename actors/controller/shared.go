@@ -105,7 +105,7 @@ func (a *Actor) dropAgent(ctx actor.Context, ag ledger.Agent, why string) {
 			ctx.Send(e.pid, &messages.Release{Conversation: t.Conversation, Why: why})
 			continue
 		}
-		t = tasks.End(t, "The task ended: "+why+".")
+		t = tasks.End(t, "The task ended: "+why+".", a.cfg.Now())
 		a.tasks.Put(t)
 		ops = append(ops, a.forgetConversation(t.Conversation)...)
 		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))

@@ -1,6 +1,8 @@
 package controller
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/actors/controller/chat"
@@ -93,7 +95,7 @@ func (a *Actor) activateThen(ctx actor.Context, t ledger.Task, replyTo *actor.PI
 			a.bound(t.Conversation)
 		}
 		if e := a.spawn(ctx, t); e != nil {
-			t = tasks.End(t, e.Message)
+			t = tasks.End(t, e.Message, a.cfg.Now())
 			a.tasks.Put(t)
 			ctx.Send(a.cfg.Ledger, &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.TaskKey(t.Conversation), t)}})
 			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
@@ -166,15 +168,19 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	return nil
 }
 
-// sweep lapses requests that waited too long and drops the oldest
-// finished tasks past the bound, storing both.
+// sweep lapses requests that waited too long and drops the finished tasks
+// past the retention or the bound, storing both.
 func (a *Actor) sweep(ctx actor.Context) {
 	var ops []ledger.Op
 	for _, t := range a.tasks.Lapse() {
 		ops = append(ops, ledger.Put(ledger.TaskKey(t.Conversation), t))
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
 	}
-	for _, conv := range a.tasks.Prune() {
+	var before time.Time
+	if a.cfg.Retention > 0 {
+		before = a.cfg.Now().Add(-a.cfg.Retention)
+	}
+	for _, conv := range a.tasks.Prune(before) {
 		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
 		ops = append(ops, a.forgetConversation(conv)...)
 	}
@@ -214,7 +220,7 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 	}
 	ops := []ledger.Op{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
 	if t, ok := a.tasks.Get(m.Conversation); ok {
-		t = tasks.End(t, m.Reason)
+		t = tasks.End(t, m.Reason, a.cfg.Now())
 		a.tasks.Put(t)
 		ops = append(ops, ledger.Put(ledger.TaskKey(m.Conversation), t))
 		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))

@@ -31,7 +31,7 @@ func start(t *testing.T, dir string, clock *actortest.Clock) *buddi {
 		t.Fatal(err)
 	}
 	b := &buddi{sys: sys, store: st}
-	b.led = sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler)))
+	b.led = sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ledger.Retention{}))
 	b.lock = sys.Root.Spawn(desktop.Props(desktop.Config{Store: st, Ledger: b.led, Now: clock.Now, Lease: time.Hour}))
 	t.Cleanup(func() { b.stop() })
 	return b

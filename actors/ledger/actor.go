@@ -21,23 +21,25 @@ type Actor struct {
 	// flushing is true while a flush marker waits in the mailbox.
 	flushing bool
 	// last is the order of the newest op committed per key.
-	last map[string]uint64
-	refs refusals
+	last   *committedOrders
+	refs   refusals
+	pruner pruner
 }
 
 // flush is the marker that commits what is staged.
 type flush struct{}
 
-// NewActor returns the ledger actor over an opened store. The store outlives
-// the actor (a restart of its supervisor restarts it over the same store);
-// whoever opened the store closes it once the actor system has stopped.
-func NewActor(store *Store, log *slog.Logger) *Actor {
-	return &Actor{store: store, log: log, last: map[string]uint64{}}
+// NewActor returns the ledger actor over an opened store, pruning the
+// records of ended conversations on ret. The store outlives the actor (a
+// restart of its supervisor restarts it over the same store); whoever
+// opened the store closes it once the actor system has stopped.
+func NewActor(store *Store, log *slog.Logger, ret Retention) *Actor {
+	return &Actor{store: store, log: log, last: newOrders(), pruner: pruner{ret: ret}}
 }
 
 // Props are the ledger's props: a mailbox with an owner lane.
-func Props(store *Store, log *slog.Logger) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return NewActor(store, log) },
+func Props(store *Store, log *slog.Logger, ret Retention) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return NewActor(store, log, ret) },
 		actor.WithMailbox(actor.UnboundedPriority()))
 }
 
@@ -59,9 +61,16 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *flush:
 		a.flushing = false
 		a.commit(ctx)
+	case *prune:
+		a.prunePass(ctx)
+	case *actor.Started:
+		a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
 	case *actor.Stopping:
+		a.pruner.stop()
 		a.commit(ctx)
-	case *actor.Started, *actor.Stopped, *actor.Restarting:
+	case *actor.Restarting:
+		a.pruner.stop()
+	case *actor.Stopped:
 	default:
 		actors.Unhandled(ctx, a.log)
 	}
@@ -91,6 +100,7 @@ func (a *Actor) commit(ctx actor.Context) {
 		return
 	}
 	a.stage = nil
+	a.last.rotate(time.Now())
 	if len(st.waiting) == 0 {
 		_ = st.b.Close()
 		return

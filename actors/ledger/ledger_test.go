@@ -37,7 +37,7 @@ func child(dir string) {
 		os.Exit(3)
 	}
 	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	pid := sys.Root.Spawn(ledger.Props(st, slog.Default()))
+	pid := sys.Root.Spawn(ledger.Props(st, slog.Default(), ledger.Retention{}))
 	for i := 0; ; i++ {
 		conv := "c" + strconv.Itoa(i)
 		res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: []ledger.Op{
@@ -185,7 +185,7 @@ func open(t testing.TB) (*ledger.Store, *actor.PID, *actor.ActorSystem) {
 		t.Fatal(err)
 	}
 	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	pid := sys.Root.Spawn(ledger.Props(st, slog.Default()))
+	pid := sys.Root.Spawn(ledger.Props(st, slog.Default(), ledger.Retention{}))
 	t.Cleanup(func() {
 		_ = sys.Root.PoisonFuture(pid).Wait()
 		sys.Shutdown()

@@ -51,7 +51,10 @@ type Task struct {
 	Created      time.Time     `json:"created"`
 	Started      time.Time     `json:"started,omitempty"`
 	Expires      time.Time     `json:"expires,omitempty"`
-	EndReason    string        `json:"endReason,omitempty"`
+	// Ended is when the task ended or was refused: the retention ages its
+	// conversation's records from it.
+	Ended     time.Time `json:"ended,omitzero"`
+	EndReason string    `json:"endReason,omitempty"`
 }
 
 // Session is what survives a session actor's restart or a daemon restart.

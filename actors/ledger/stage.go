@@ -23,14 +23,14 @@ func newStage(db *pebble.DB) *stage {
 
 // add stages w's ops that are newer than committed (last) and staged ones.
 // An op that cannot be encoded refuses the whole write, and only it.
-func (s *stage) add(w *Write, last map[string]uint64) error {
+func (s *stage) add(w *Write, last *committedOrders) error {
 	type enc struct {
 		op Op
 		v  []byte
 	}
 	keep := make([]enc, 0, len(w.Ops))
 	for _, op := range w.Ops {
-		if op.order != 0 && (op.order <= last[string(op.Key)] || op.order <= s.orders[string(op.Key)]) {
+		if op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)]) {
 			continue // stale: a newer op for this key already got here
 		}
 		var v []byte
@@ -72,8 +72,8 @@ func (s *stage) put(op Op, v []byte) error {
 }
 
 // committed folds the staged orders into last, once the batch is durable.
-func (s *stage) committed(last map[string]uint64) {
+func (s *stage) committed(last *committedOrders) {
 	for k, o := range s.orders {
-		last[k] = max(last[k], o)
+		last.put(k, o)
 	}
 }

@@ -1,11 +1,14 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -28,6 +31,15 @@ type Store struct {
 	dir  string
 	hold atomic.Pointer[func()]
 	seen atomic.Pointer[func(time.Duration)]
+
+	// compacting is held while a compaction after a prune runs; closing
+	// and bg let Close wait for it and refuse new ones.
+	mu         sync.Mutex
+	closing    bool
+	compacting bool
+	again      bool
+	bg         sync.WaitGroup
+	compacted  atomic.Uint64
 }
 
 // OnCommit sets a function the ledger calls after each commit with how long
@@ -102,8 +114,82 @@ func isLockError(err error) bool {
 // Dir is where the store lives.
 func (s *Store) Dir() string { return s.dir }
 
-// Close closes the database. Only the Actor calls it, when it stops.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, once a compaction under way has finished.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.bg.Wait()
+	return s.db.Close()
+}
+
+// Size is how much the store takes, in bytes.
+type Size struct {
+	// Disk is the disk space of its files: tables, write-ahead logs (with
+	// the one kept for reuse) and manifests.
+	Disk uint64
+	// Live is what its records take: the live tables and the part of the
+	// write-ahead log not yet flushed to a table.
+	Live uint64
+}
+
+// Size is how much the store takes now.
+func (s *Store) Size() Size {
+	m := s.db.Metrics()
+	return Size{Disk: m.DiskSpaceUsage(), Live: m.Table.Local.LiveSize + m.WAL.Size}
+}
+
+// DiskSize is the disk space of the store at dir, read from its files, so
+// it works while a running buddi holds the store.
+func DiskSize(dir string) (uint64, error) {
+	var n uint64
+	err := filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		fi, err := e.Info()
+		if err == nil {
+			n += uint64(fi.Size())
+		}
+		return err
+	})
+	return n, err
+}
+
+// Compactions is how many compactions after a prune have finished.
+func (s *Store) Compactions() uint64 { return s.compacted.Load() }
+
+// compactSoon compacts the whole store off the caller's goroutine, so the
+// space of records just deleted is given back; one compaction at a time,
+// none once Close has begun.
+func (s *Store) compactSoon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return
+	}
+	if s.compacting {
+		s.again = true // what was deleted since it began is compacted next
+		return
+	}
+	s.compacting = true
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		for {
+			// A compaction that fails leaves the space to Pebble's own.
+			_ = s.db.Compact(context.Background(), []byte(version), upperBound(version), false)
+			s.compacted.Add(1)
+			s.mu.Lock()
+			again := s.again && !s.closing
+			s.again, s.compacting = false, again
+			s.mu.Unlock()
+			if !again {
+				return
+			}
+		}
+	}()
+}
 
 // Get decodes the record at key into v; found is false when there is none.
 func (s *Store) Get(key []byte, v any) (found bool, err error) {

@@ -27,6 +27,7 @@ type loadTestFlags struct {
 	cfg        loadtest.Config
 	think      string
 	jsonOut    bool
+	htmlOut    string
 	cpuProfile string
 	daemonLog  string
 	targets    listFlag // --target, repeated or comma-separated: the members of one cluster
@@ -82,6 +83,11 @@ func loadTest(e *env, args []string) int {
 	if err := writeReport(e.stdout, rep, lf.jsonOut); err != nil {
 		return fail(e, "loadtest", "%s", err)
 	}
+	if lf.htmlOut != "" {
+		if err := writeHTML(lf.htmlOut, rep); err != nil {
+			return fail(e, "loadtest", "%s", err)
+		}
+	}
 	if !rep.Passed() {
 		fmt.Fprintln(e.stderr, "buddi loadtest: an invariant broke; see the table above.")
 		return exitFail
@@ -105,10 +111,12 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.IntVar(&c.Hands, "hands", 0, "remote hands, each driving a taken-over page of its own from a simulated dashboard tab")
 	f.IntVar(&c.LinkKbps, "link-kbps", 0, "the simulated link of each remote hand, in kbit/s")
 	f.IntVar(&c.Idle, "idle", 0, "instead of the load: start this many sessions, observe each once, measure the heap per idle session, then release them all")
+	f.IntVar(&c.IdleRounds, "idle-rounds", 1, "with --idle: run the idle test this many times in the same daemon, each with new conversations (with a short BUDDI_RETENTION, to see nothing accumulates)")
 	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (each profile keeps its own copy)")
 	f.Uint64Var(&c.Seed, "seed", 0, "seed for the agents' choices (0 picks one)")
 	f.DurationVar(&c.Timeout, "timeout", 30*time.Second, "deadline of each request")
 	f.BoolVar(&lf.jsonOut, "json", false, "print the report as JSON instead of a table")
+	f.StringVar(&lf.htmlOut, "report", "", "also write the report as one self-contained HTML page with plots over time to this file")
 	f.StringVar(&lf.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (harness and in-process daemon) to this file")
 	f.StringVar(&c.MemProfile, "memprofile", "", "write heap profiles to FILE.quarter and FILE.end as memory is sampled")
 	f.StringVar(&lf.daemonLog, "daemon-log", "", "write the in-process daemon's log (at BUDDI_LOG_LEVEL) to this file; by default only its warnings are counted")
@@ -195,6 +203,22 @@ func writeReport(w io.Writer, rep *loadtest.Report, asJSON bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(rep)
+}
+
+// writeHTML writes the report's page to path.
+func writeHTML(path string, rep *loadtest.Report) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("the report %s cannot be written: %w", path, err)
+	}
+	err = rep.WriteHTML(fh)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("the report %s cannot be written: %w", path, err)
+	}
+	return nil
 }
 
 func startCPUProfile(path string) (func(), error) {

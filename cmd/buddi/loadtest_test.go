@@ -2,6 +2,8 @@ package main_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -76,6 +78,49 @@ func TestLoadTestRunsAndReportsJSON(t *testing.T) {
 	for _, inv := range rep.Invariants {
 		if inv.Status == "fail" {
 			t.Errorf("invariant %s failed", inv.Name)
+		}
+	}
+}
+
+// TestLoadTestWritesASelfContainedHTMLReport runs a short load test with
+// --report and checks the page: a plot for each part over time, the
+// invariants, and nothing it would load from anywhere.
+func TestLoadTestWritesASelfContainedHTMLReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.html")
+	r := runCLI(t, nil, "loadtest", "--conversations", "8", "--duration", "3s", "--owner-rate", "4", "--crash-rate", "0.05", "--report", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	parts := map[string]string{"throughput": "acts/s", "latency": "p99", "actions-p99": "observe", "actions-rate": "observe",
+		"faults-rate": "<span>", "faults-p99": "<span>", "cpu": "cores", "heap": "heap"}
+	for id, key := range parts {
+		i := strings.Index(page, `<h2 id="`+id+`">`)
+		if i < 0 {
+			t.Errorf("the page has no %s plot", id)
+			continue
+		}
+		part := page[i:]
+		if j := strings.Index(part[1:], "<h2"); j > 0 {
+			part = part[:j+1]
+		}
+		if !strings.Contains(part, "<svg") || !strings.Contains(part, "<polyline") || !strings.Contains(part, key) {
+			t.Errorf("the %s plot has no series %q:\n%s", id, key, part)
+		}
+	}
+	for _, inv := range []string{`id="invariants"`, "no_replay", "stop_not_lost", "stale_refused"} {
+		if !strings.Contains(page, inv) {
+			t.Errorf("the page lacks %q of the invariants", inv)
+		}
+	}
+	// Nothing to fetch: no attribute, style or script that names a URL.
+	for _, external := range []string{`="http`, `="//`, "src=", "href=", "<link", "<script", "@import", "url("} {
+		if strings.Contains(page, external) {
+			t.Errorf("the page refers to something outside it: %q", external)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (b *Book) Lapse() []ledger.Task {
 	var out []ledger.Task
 	for conv, t := range b.tasks {
 		if t.State == ledger.TaskPending && !b.now().Before(t.Created.Add(PendingLife)) {
-			t = End(t, fmt.Sprintf("The request lapsed: the owner did not answer within %s.", PendingLife))
+			t = End(t, fmt.Sprintf("The request lapsed: the owner did not answer within %s.", PendingLife), b.now())
 			b.tasks[conv] = t
 			out = append(out, t)
 		}
@@ -113,20 +113,28 @@ func (b *Book) Lapse() []ledger.Task {
 	return out
 }
 
-// Prune drops the oldest ended and refused tasks past MaxFinished and
-// returns their conversations, for the caller to delete.
-func (b *Book) Prune() []string {
+// Prune drops the finished (ended and refused) tasks that ended before
+// before, and the oldest finished ones past MaxFinished, and returns their
+// conversations, for the caller to delete.
+func (b *Book) Prune(before time.Time) []string {
 	var done []ledger.Task
-	for _, t := range b.tasks {
-		if t.State == ledger.TaskEnded || t.State == ledger.TaskRefused {
-			done = append(done, t)
+	var out []string
+	for conv, t := range b.tasks {
+		if t.State != ledger.TaskEnded && t.State != ledger.TaskRefused {
+			continue
 		}
+		if !t.Ended.IsZero() && t.Ended.Before(before) {
+			delete(b.tasks, conv)
+			out = append(out, conv)
+			continue
+		}
+		done = append(done, t)
 	}
 	if len(done) <= MaxFinished {
-		return nil
+		sort.Strings(out)
+		return out
 	}
 	sort.Slice(done, func(i, j int) bool { return done[i].Created.Before(done[j].Created) })
-	var out []string
 	for _, t := range done[:len(done)-MaxFinished] {
 		delete(b.tasks, t.Conversation)
 		out = append(out, t.Conversation)
@@ -139,13 +147,13 @@ func (b *Book) Activate(t ledger.Task) ledger.Task {
 	t.State = ledger.TaskActive
 	t.Started = b.now()
 	t.Expires = t.Started.Add(t.Lifetime)
-	t.EndReason = ""
+	t.EndReason, t.Ended = "", time.Time{}
 	return t
 }
 
-// End ends t with a sentence that says why.
-func End(t ledger.Task, reason string) ledger.Task {
-	t.State, t.EndReason = ledger.TaskEnded, reason
+// End ends t at the time at with a sentence that says why.
+func End(t ledger.Task, reason string, at time.Time) ledger.Task {
+	t.State, t.EndReason, t.Ended = ledger.TaskEnded, reason, at
 	return t
 }
 
@@ -155,7 +163,7 @@ func (b *Book) Refuse(conv string) (ledger.Task, *messages.Error) {
 	if !ok || t.State != ledger.TaskPending {
 		return t, NoPending(conv)
 	}
-	t.State = ledger.TaskRefused
+	t.State, t.Ended = ledger.TaskRefused, b.now()
 	return t, nil
 }
 

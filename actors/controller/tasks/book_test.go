@@ -32,7 +32,7 @@ func TestATaskGoesFromPendingToActiveToEnded(t *testing.T) {
 		t.Fatal("activating a value changed the book before Put")
 	}
 	b.Put(a)
-	ended := tasks.End(a, "Done because.")
+	ended := tasks.End(a, "Done because.", now)
 	b.Put(ended)
 	if e := b.NoTask("c1"); e.Code != messages.CodeNoTask || e.Message != "Done because. Ask the owner for a new task." {
 		t.Fatalf("after the end: %v", e)
@@ -97,9 +97,9 @@ func TestRequestsLapseAndHistoryIsBounded(t *testing.T) {
 	}
 	for i := range tasks.MaxFinished + 5 {
 		now = now.Add(time.Second)
-		b.Put(tasks.End(b.Pending(ada, fmt.Sprintf("f%03d", i), "x", 0, 0), "done"))
+		b.Put(tasks.End(b.Pending(ada, fmt.Sprintf("f%03d", i), "x", 0, 0), "done", now))
 	}
-	pruned := b.Prune()
+	pruned := b.Prune(time.Time{})
 	if len(pruned) != 6 || pruned[0] != "old" || pruned[1] != "f000" {
 		t.Fatalf("pruned = %v", pruned)
 	}
@@ -108,5 +108,17 @@ func TestRequestsLapseAndHistoryIsBounded(t *testing.T) {
 	}
 	if _, ok := b.Get("new"); !ok {
 		t.Fatal("a waiting request was pruned")
+	}
+	// The retention: every task that ended before the cutoff goes, a
+	// waiting one stays however old.
+	pruned = b.Prune(now.Add(-(tasks.MaxFinished-5)*time.Second + time.Second/2))
+	if len(pruned) != 5 || pruned[0] != "f005" || pruned[4] != "f009" {
+		t.Fatalf("pruned by age = %v", pruned)
+	}
+	if _, ok := b.Get("f010"); !ok {
+		t.Fatal("a task that ended within the retention was dropped")
+	}
+	if _, ok := b.Get("new"); !ok {
+		t.Fatal("a waiting request was pruned by age")
 	}
 }

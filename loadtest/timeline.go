@@ -1,0 +1,194 @@
+package loadtest
+
+import (
+	"runtime/metrics"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Sample is one second of a run: what was answered in it and what the
+// process used.
+type Sample struct {
+	At   float64 `json:"at"`   // seconds since the run started, at the interval's end
+	Acts float64 `json:"acts"` // acts answered per second
+	P50  float64 `json:"p50Ms"`
+	P90  float64 `json:"p90Ms"`
+	P99  float64 `json:"p99Ms"`
+	// Actions are the acts of each action answered in the interval.
+	Actions map[string]Point `json:"actions,omitempty"`
+	// Faults are the faults injected in the interval: each owner control
+	// (with its latency), and the sessions restarted after a crash.
+	Faults map[string]Point `json:"faults,omitempty"`
+	CPU    float64          `json:"cpuCores"`  // CPU time per second of wall time, this process (harness and in-process daemon)
+	Heap   uint64           `json:"heapBytes"` // live heap objects of this process
+}
+
+// Point is one label's interval: how many per second, and their p99.
+type Point struct {
+	Rate float64 `json:"perSecond"`
+	P99  float64 `json:"p99Ms,omitempty"`
+}
+
+// timeline samples a run once a second.
+type sampler struct {
+	mu      sync.Mutex
+	samples []Sample
+	prev    map[*hist][]int64
+	cpu     time.Duration
+	at      time.Time
+	crashes int64
+}
+
+// sampleEvery is the timeline's interval.
+const sampleEvery = time.Second
+
+// startSampler samples r once a second until the returned stop is
+// called, which takes a last sample and returns once it is in.
+func (r *run) startSampler() (stop func()) {
+	tl := &r.sampler
+	tl.mu.Lock()
+	tl.prev, tl.at, tl.cpu = map[*hist][]int64{}, time.Now(), cpuTime()
+	tl.snapshot(r)
+	tl.mu.Unlock()
+	done, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		t := time.NewTicker(sampleEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				tl.sample(r)
+				return
+			case <-t.C:
+				tl.sample(r)
+			}
+		}
+	}()
+	return func() { close(done); <-over }
+}
+
+// snapshot takes every histogram's counts as the next interval's start.
+func (tl *sampler) snapshot(r *run) {
+	for _, h := range tl.hists(r) {
+		tl.prev[h] = h.counts64()
+	}
+	tl.crashes = r.restarts()
+}
+
+func (tl *sampler) hists(r *run) []*hist {
+	out := []*hist{&r.stats.all}
+	for _, h := range r.stats.act {
+		out = append(out, h)
+	}
+	for _, h := range r.stats.owner {
+		out = append(out, h)
+	}
+	return out
+}
+
+// sample closes the interval: rates and percentiles of what was answered
+// since the last sample, CPU and heap.
+func (tl *sampler) sample(r *run) {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	now := time.Now()
+	secs := now.Sub(tl.at).Seconds()
+	if secs <= 0 {
+		return
+	}
+	cpu := cpuTime()
+	s := Sample{At: now.Sub(r.start).Seconds(), CPU: (cpu - tl.cpu).Seconds() / secs, Heap: liveHeap(),
+		Actions: map[string]Point{}, Faults: map[string]Point{}}
+	all := tl.delta(&r.stats.all)
+	s.Acts = float64(sum(all)) / secs
+	s.P50, s.P90, s.P99 = quantileOf(all, 0.5), quantileOf(all, 0.9), quantileOf(all, 0.99)
+	for label, h := range r.stats.act {
+		if d := tl.delta(h); sum(d) > 0 {
+			s.Actions[label] = Point{Rate: float64(sum(d)) / secs, P99: quantileOf(d, 0.99)}
+		}
+	}
+	for label, h := range r.stats.owner {
+		if d := tl.delta(h); sum(d) > 0 && label != "healthz" {
+			s.Faults[label] = Point{Rate: float64(sum(d)) / secs, P99: quantileOf(d, 0.99)}
+		}
+	}
+	if crashes := r.restarts(); crashes > tl.crashes {
+		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
+	}
+	tl.snapshot(r)
+	tl.at, tl.cpu = now, cpu
+	tl.samples = append(tl.samples, s)
+}
+
+// delta is what h counted since the last snapshot, per bucket.
+func (tl *sampler) delta(h *hist) []int64 {
+	cur, prev := h.counts64(), tl.prev[h]
+	if prev != nil {
+		for i := range cur {
+			cur[i] -= prev[i]
+		}
+	}
+	return cur
+}
+
+// Samples are the timeline so far.
+func (tl *sampler) Samples() []Sample {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	return append([]Sample(nil), tl.samples...)
+}
+
+func (h *hist) counts64() []int64 {
+	out := make([]int64, histBuckets)
+	for i := range h.counts {
+		out[i] = h.counts[i].Load()
+	}
+	return out
+}
+
+func sum(c []int64) int64 {
+	var n int64
+	for _, v := range c {
+		n += v
+	}
+	return n
+}
+
+// quantileOf is the q-quantile of bucket counts c, in milliseconds (its
+// bucket's top).
+func quantileOf(c []int64, q float64) float64 {
+	n := sum(c)
+	if n == 0 {
+		return 0
+	}
+	rank := int64(q*float64(n) + 0.999999)
+	var seen int64
+	for i, v := range c {
+		seen += v
+		if seen >= rank {
+			return float64(upper(i)) / 1000
+		}
+	}
+	return 0
+}
+
+// cpuTime is the CPU this process used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// liveHeap reads the heap's objects without stopping the world.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
