@@ -44,22 +44,26 @@ func (k Kind) Mutating() bool { return k.Spec().Mutating }
 
 // Action is one validated request to a driver. Fields not used by Kind are zero.
 type Action struct {
-	Kind     Kind
-	Target   *Target       // click, fill, select, hover, submit; optional for press, scroll
-	URL      string        // navigate
-	Value    string        // fill: text; press: key name
-	Values   []string      // select: option labels or values
-	DeltaY   int           // scroll: pixels, positive is down
-	TabOp    string        // tab: "list", "new", "switch", "close"
-	TabID    string        // tab: switch, close
-	Wait     *WaitCond     // wait_for
-	Timeout  time.Duration // bound for navigate, wait_for; 0 means the driver default
-	FullRes  bool          // screenshot: up to 4096 px instead of 1280 px
-	MaxChars int           // dom: cap on the HTML; 0 means 8000
-	Selector string        // dom: read the first element it matches, not the whole page
-	AppID    string        // open: a bundle id
-	App      string        // open: an app's name
-	Point    *Point        // click: a pixel of the latest screenshot instead of Target (computer mode)
+	Kind    Kind
+	Target  *Target       // click, fill, select, hover, submit; optional for press, scroll
+	URL     string        // navigate
+	Value   string        // fill: text; press: key name
+	Values  []string      // select: option labels or values
+	DeltaY  int           // scroll: pixels, positive is down
+	TabOp   string        // tab: "list", "new", "switch", "close"
+	TabID   string        // tab: switch, close
+	Wait    *WaitCond     // wait_for
+	Timeout time.Duration // bound for navigate, wait_for; 0 means the driver default
+	FullRes bool          // screenshot: up to 4096 px instead of 1280 px
+	// Owner marks buddi's own picture of the page for the owner (not the
+	// agent's act): it leaves what the conversation is to be told (a
+	// restart, a page cut off) for the agent's next call.
+	Owner    bool
+	MaxChars int    // dom: cap on the HTML; 0 means 8000
+	Selector string // dom: read the first element it matches, not the whole page
+	AppID    string // open: a bundle id
+	App      string // open: an app's name
+	Point    *Point // click: a pixel of the latest screenshot instead of Target (computer mode)
 }
 
 // Point is a pixel of an observation's screenshot, from its top-left corner.

@@ -115,7 +115,7 @@ const pictureWait = 5 * time.Second
 func capture(tabs drivers.Tabs) ([]byte, string) {
 	c, cancel := context.WithTimeout(context.Background(), pictureWait)
 	defer cancel()
-	out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
+	out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot, Owner: true})
 	if err != nil || out == nil {
 		return nil, ""
 	}

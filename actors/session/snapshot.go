@@ -86,7 +86,7 @@ func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.T
 			return nil // no page open: nothing to take a picture of
 		}
 		c, cancel := context.WithTimeout(context.Background(), wait)
-		out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot})
+		out, err := tabs.Do(c, &drivers.Action{Kind: drivers.Screenshot, Owner: true})
 		cancel()
 		if err != nil || out == nil {
 			return nil

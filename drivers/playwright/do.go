@@ -24,7 +24,7 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	}
 	ctx, cancel := withDefault(ctx, 60*time.Second)
 	defer cancel()
-	ctx, end, err := ts.begin(ctx)
+	ctx, end, err := ts.begin(ctx, a.Owner)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +34,9 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		err = ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
 		if t, _ := ts.current(); t != nil {
 			t.witness(ctx, err)
+		}
+		if a.Owner {
+			return nil, err // what happened to the page is the agent's news
 		}
 		return nil, ts.explain(err)
 	}

@@ -14,7 +14,7 @@ import (
 func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drivers.Observation, error) {
 	ctx, cancel := withDefault(ctx, 30*time.Second)
 	defer cancel()
-	ctx, end, err := ts.begin(ctx)
+	ctx, end, err := ts.begin(ctx, false)
 	if err != nil {
 		return nil, err
 	}

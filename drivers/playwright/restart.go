@@ -88,12 +88,15 @@ func (ts *Tabs) takeNote() *drivers.Error {
 // await answers a pending restart at once, without waiting for the tabs
 // to be reopened; otherwise it waits, within ctx, until they are, and
 // until a blank tab replaced one cut off.
-func (ts *Tabs) await(ctx context.Context) error {
+func (ts *Tabs) await(ctx context.Context, owner bool) error {
 	ts.mu.Lock()
 	rebound, replacing := ts.rebound, ts.replacing
 	var note *drivers.Error
 	if ts.note != nil && ts.note.Code == drivers.CodeRestarted {
-		note = ts.takeNote()
+		note = ts.note
+		if !owner { // the owner's picture leaves the news for the agent
+			ts.takeNote()
+		}
 	}
 	ts.mu.Unlock()
 	if note != nil {
@@ -128,7 +131,7 @@ func (ts *Tabs) Ready(ctx context.Context) (time.Duration, error) {
 	if news {
 		return 0, nil
 	}
-	return time.Since(start), ts.await(ctx)
+	return time.Since(start), ts.await(ctx, false)
 }
 
 // explain turns the failure of a call into what happened to the page or

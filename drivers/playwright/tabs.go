@@ -70,8 +70,8 @@ func (ts *Tabs) browser() *browser {
 // browser restarted, buddi closed a page) is told first, instead of
 // running the call; a conversation whose tabs wait for a new browser waits
 // for them.
-func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
-	if err := ts.await(ctx); err != nil {
+func (ts *Tabs) begin(ctx context.Context, owner bool) (context.Context, func(), error) {
+	if err := ts.await(ctx, owner); err != nil {
 		return nil, nil, err
 	}
 	select {
@@ -82,7 +82,10 @@ func (ts *Tabs) begin(ctx context.Context) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	ts.mu.Lock()
 	ts.cancelOp = cancel
-	closed, note, dead := ts.closed, ts.takeNote(), ts.b.dead.Load()
+	closed, note, dead := ts.closed, ts.note, ts.b.dead.Load()
+	if !owner { // the owner's picture leaves the news for the agent
+		ts.takeNote()
+	}
 	ts.mu.Unlock()
 	end := func() {
 		ts.mu.Lock()
