@@ -118,13 +118,22 @@ show(); addEventListener('resize', show);</script>`)
 	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
 		t.Fatal(err)
 	}
+	waitText(t, tabs, "width 375") // the page hears of its new size by a resize event, in its own time
 	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 375") {
 		t.Fatalf("fitted to a phone, the page says:\n%s", obs.Tree)
 	}
 	if err := fit.Unfit(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
+	waitText(t, tabs, "width 1280")
 	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 1280") {
 		t.Fatalf("given back, the page says:\n%s", obs.Tree)
 	}
+}
+
+// waitText waits (within the action's own bound) until the page shows
+// text; what the page shows then is checked by the caller.
+func waitText(t *testing.T, tabs drivers.Tabs, text string) {
+	t.Helper()
+	_, _ = tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: text}, Timeout: 10 * time.Second})
 }
