@@ -51,8 +51,17 @@ func (b *backend) received() []received {
 func endpoint(t *testing.T, public string) (*backend, *httptest.Server, *buddimcp.Handler) {
 	t.Helper()
 	b := &backend{agents: map[string]string{"tok-ada": "ada", "tok-bob": "bob"}}
+	srv, h := serve(t, buddimcp.HTTPConfig{Backend: b, PublicOrigin: public})
+	return b, srv, h
+}
+
+// serve starts a Handler made from cfg on a real 127.0.0.1 socket (its
+// Addr is the socket's), closed when the test ends.
+func serve(t *testing.T, cfg buddimcp.HTTPConfig) (*httptest.Server, *buddimcp.Handler) {
+	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
-	h, err := buddimcp.NewHandler(buddimcp.HTTPConfig{Backend: b, Addr: srv.Listener.Addr().String(), PublicOrigin: public})
+	cfg.Addr = srv.Listener.Addr().String()
+	h, err := buddimcp.NewHandler(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +71,7 @@ func endpoint(t *testing.T, public string) (*backend, *httptest.Server, *buddimc
 		srv.Close()
 		h.Close()
 	})
-	return b, srv, h
+	return srv, h
 }
 
 // headers adds fixed headers to every request, as a configured client does.

@@ -37,17 +37,7 @@ func bounded(t *testing.T, n int) (*httptest.Server, *buddimcp.Handler, *clock) 
 		b.agents[fmt.Sprint("tok-a", i)] = fmt.Sprint("a", i)
 	}
 	c := &clock{t: time.Unix(1_700_000_000, 0)}
-	srv := httptest.NewUnstartedServer(nil)
-	h, err := buddimcp.NewHandler(buddimcp.HTTPConfig{Backend: b, Addr: srv.Listener.Addr().String(), Now: c.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Config.Handler = h
-	srv.Start()
-	t.Cleanup(func() {
-		srv.Close()
-		h.Close()
-	})
+	srv, h := serve(t, buddimcp.HTTPConfig{Backend: b, Now: c.now})
 	return srv, h, c
 }
 
