@@ -71,6 +71,22 @@ func TestHelperKilledMidCallKeepsTheLock(t *testing.T) {
 		t.Fatalf("the killed call was answered %s: %q; want not_answering with the helper's sentence", failed.Code(), msg)
 	}
 	wantRefused(t, d.Act(t, token, "c2", openCalc), messages.CodeNotAllowed, "Another conversation controls the computer")
+	// The helper started again finds the app back on the accessibility bus
+	// in its own time, and says so; observations that failed three times in
+	// a row (the kills between calls) paused the session, which the owner
+	// resumes. The agent observes again, as told.
+	r := d.Act(t, token, "c1", map[string]any{"action": "observe"})
+	for i := 0; i < 30 && !r.OK; i++ {
+		switch {
+		case r.Code() == messages.CodePaused:
+			d.Must(t, "POST", "/api/browser/resume", map[string]any{"conversation": "c1"})
+		case r.Code() == messages.CodeNotAnswering && strings.Contains(r.Error.Message, "not on the accessibility bus"):
+			time.Sleep(time.Second) // the pause the sentence asks for, not a timing the test relies on
+		default:
+			t.Fatalf("c1's observe after the crash: %s: %s", r.Code(), r.Error.Message)
+		}
+		r = d.Act(t, token, "c1", map[string]any{"action": "observe"})
+	}
 	obs := d.Observe(t, token, "c1")
 	if !strings.Contains(obs["text"].(string), "button") {
 		t.Fatalf("c1's observation after the crash shows no buttons:\n%v", obs["text"])
