@@ -33,6 +33,9 @@ type agent struct {
 	next  time.Time // when to act next, with --rate
 	// evidence: the latest refusal brought a new observation, read already.
 	evidence bool
+	// observed: the agent has read its first observation (it counts once
+	// towards the run's established conversations).
+	observed bool
 	mu       sync.Mutex
 	// held counts acknowledged take-overs of this conversation; seen is
 	// what held and the run's stop count were at the latest observation. A
@@ -130,6 +133,10 @@ func (a *agent) read(res *actResult) {
 	a.seen = a.holds()
 	a.url = res.URL
 	a.pg = parsePage(res.Observation, res.URL, res.Text)
+	if !a.observed {
+		a.observed = true
+		a.r.stats.established.Add(1)
+	}
 }
 
 // send posts one act and records it with the checker and the stats.

@@ -52,8 +52,25 @@ func (r *run) heapProfile(path string) {
 	}
 }
 
+// quietHeap is the settled heap once it stops shrinking (by more than
+// 1 %, for at most two seconds): a run before this one in the same process
+// may still be letting go of its daemon, and a base that counts it would
+// make every later figure per conversation too small.
+func quietHeap() uint64 {
+	h := settledHeap()
+	for range 10 {
+		time.Sleep(150 * time.Millisecond)
+		next := settledHeap()
+		if next+next/100 >= h {
+			return min(h, next)
+		}
+		h = next
+	}
+	return h
+}
+
 func settledHeap() uint64 {
-	time.Sleep(50 * time.Millisecond) // ledger writes and state pushes of the last acts
+	time.Sleep(200 * time.Millisecond) // ledger writes, pictures and state pushes of the last acts
 	runtime.GC()
 	runtime.GC()
 	var m runtime.MemStats

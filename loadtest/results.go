@@ -3,7 +3,7 @@ package loadtest
 // Memory checks that heap per conversation did not grow between the sample
 // at a quarter of the run and the end (both after GC, with the load held):
 // growth per conversation beyond 20 % of the quarter's figure plus 4 KB
-// (plus 1 MB shared by all) is a violation. base is the heap before any
+// (plus 4 MB shared by all) is a violation. base is the heap before any
 // conversation started.
 func (c *Checker) Memory(base, quarter, end uint64, convs int) {
 	c.mu.Lock()
@@ -13,9 +13,11 @@ func (c *Checker) Memory(base, quarter, end uint64, convs int) {
 	}
 	per := func(h uint64) float64 { return (float64(h) - float64(base)) / float64(convs) }
 	q, e := per(quarter), per(end)
-	// 20 % and 4 KB per conversation, and 1 MB for the whole process (GC
-	// metadata, pools), which matters only for small runs.
-	limit := 0.2*max(q, 0) + 4096 + float64(1<<20)/float64(convs)
+	// 20 % and 4 KB per conversation, and 4 MB for the whole process (GC
+	// metadata, pools, and on a loaded machine the pictures of the last
+	// acts still being scaled, a megabyte each), which matters only for
+	// small runs.
+	limit := 0.2*max(q, 0) + 4096 + float64(4<<20)/float64(convs)
 	c.checked[FlatMemory]++
 	c.memNote = fmtBytes(q) + " per conversation at 25 %, " + fmtBytes(e) + " at the end; limit of growth " + fmtBytes(limit)
 	if e-q > limit {

@@ -30,6 +30,7 @@ type stats struct {
 	acts, ok, requests, unexpected atomic.Int64
 	probes, probesRefused          atomic.Int64
 	inputs                         atomic.Int64
+	established                    atomic.Int64 // conversations that have read their first observation
 	all                            hist
 	steady                         hist        // acts after the first quarter: no warm-up
 	warm                           atomic.Bool // the first quarter is over

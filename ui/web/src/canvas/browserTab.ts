@@ -51,8 +51,10 @@ export function browserTab(conv: string, agent: string, history: () => Snapshot 
       el.replaceChildren();
       if (s) {
         card = sessionCard(s, false);
-        el.append(card.el);
+        // The owner's address bar sits above the card, as a browser's does,
+        // so a picture arriving never moves it under a finger or a pointer.
         if (agent === "owner") el.append(h("div", { class: "address" }, openBrowser(conv, true)));
+        el.append(card.el);
       } else if (next === "history") {
         el.append(h("p", { class: "ended" }, "This session has ended; its last picture is kept as history."), past.el);
       } else {
