@@ -100,9 +100,12 @@ const ResumedWords = "Browser access is resumed. Agents with a task may go on: t
 // dropped their work and closed their tabs; resume is how the owner lifts
 // it there.
 func StoppedWords(n int, resume string) string {
-	s := "s"
-	if n == 1 {
-		s = ""
+	what := fmt.Sprintf("%d sessions dropped their work and closed their tabs", n)
+	switch n {
+	case 0:
+		what = "no session was running"
+	case 1:
+		what = "1 session dropped its work and closed its tabs"
 	}
-	return fmt.Sprintf("All browser access is stopped: %d session%s dropped their work and closed their tabs. It stays stopped, across restarts, until %s.", n, s, resume)
+	return fmt.Sprintf("All browser access is stopped: %s. It stays stopped, across restarts, until %s.", what, resume)
 }

@@ -51,7 +51,10 @@ export const browserPage: Page = (root) => {
         return RESUMED;
       }
       const r = await post<{ stopped: boolean; sessions: number }>("/api/browser/stop");
-      return `All browser access is stopped: ${r.sessions} session${r.sessions === 1 ? "" : "s"} dropped their work and closed their tabs. It stays stopped, across restarts, until you resume access.`;
+      const what = r.sessions === 0 ? "no session was running"
+        : r.sessions === 1 ? "1 session dropped its work and closed its tabs"
+        : `${r.sessions} sessions dropped their work and closed their tabs`;
+      return `All browser access is stopped: ${what}. It stays stopped, across restarts, until you resume access.`;
     }));
     fill(stopBox, h("h2", {}, stopped ? "All browsers are stopped" : "All browsers"),
       h("p", {}, stopped
