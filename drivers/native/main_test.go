@@ -64,7 +64,11 @@ func fakeHelper(dir string) int {
 	for {
 		p := filepath.Join(dir, fmt.Sprintf("%s.%d.req", req.Call, n))
 		if _, err := os.Stat(p); err != nil {
-			_ = os.WriteFile(p, body, 0o600)
+			// Written whole, then renamed into place: the test reads the
+			// requests while this helper may still be writing one.
+			if os.WriteFile(p+".part", body, 0o600) == nil {
+				_ = os.Rename(p+".part", p)
+			}
 			break
 		}
 		n++
