@@ -24,6 +24,7 @@ import (
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/telegram"
 )
@@ -78,6 +79,7 @@ type Daemon struct {
 	member    *member
 	gateway   *gateway.Gateway
 	limiter   *limit.Limiter
+	audit     *audit.Log // the audit trail, closed after the surfaces
 	telegram  *telegram.Bot
 	http      *ui.Server
 	ln        net.Listener // listening, not serving yet
@@ -160,6 +162,9 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
+	}
+	if d.audit != nil {
+		errs = append(errs, d.audit.Close()) // no surface adds a line now
 	}
 	errs = append(errs, d.member.close())
 	errs = append(errs, d.halt(ctx, d.ext), d.halt(ctx, d.ctl), d.halt(ctx, d.stop))

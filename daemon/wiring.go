@@ -28,6 +28,7 @@ import (
 	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/settings"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/telegram"
 )
@@ -191,10 +192,16 @@ func (w *wiring) serve() (err error) {
 	ln := d.ln
 	d.ln = nil // the server owns it from here, or it is closed
 	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix, ui.SignInLimitPrefix, ui.OwnerLimitPrefix}})
-	actors := d.member.actors(d.gateway)
+	if d.audit, err = audit.Open(o.Config.DataDir, audit.Options{Log: o.Log}); err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
+	// Every surface calls the actors through the trail, which records each
+	// act and control once, where it enters.
+	actors := audit.Wrap(d.member.actors(d.gateway), d.audit, w.routes)
 	if c := o.Config; c.TelegramToken != "" {
 		d.telegram, err = telegram.New(telegram.Config{
-			Token: c.TelegramToken, API: c.TelegramAPI, Actors: d.gateway, Pages: d.egress,
+			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
 			Mode: w.modes.Name, AppListed: func(id string) bool { return w.settings.Apps().Allows(id) },
 			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
 			Log: o.Log, Clock: o.TelegramClock, Tuning: o.Telegram,
@@ -206,7 +213,8 @@ func (w *wiring) serve() (err error) {
 	}
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
 		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
-		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted()}
+		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted(),
+		Audit: func(f messages.AuditFilter) (messages.AuditList, error) { return audit.Read(o.Config.DataDir, f) }}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
