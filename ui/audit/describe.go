@@ -112,13 +112,25 @@ func Control(msg any) *messages.AuditRecord {
 	return r
 }
 
-// Answered sets r's code from the control's reply.
+// Answered sets r's code from the control's reply, and its agent from a
+// task or session the reply names when r has none yet (a task decided
+// before any session ran).
 func Answered(r *messages.AuditRecord, reply *messages.OwnerReply) {
 	switch {
 	case reply == nil:
 		r.Code = messages.CodeInternal
+		return
 	case reply.Error != nil:
 		r.Code = reply.Error.Code
+	}
+	if r.Agent != "" {
+		return
+	}
+	switch v := reply.Result.(type) {
+	case *messages.TaskView:
+		r.Agent = v.Agent
+	case *messages.SessionInfo:
+		r.Agent = v.Agent
 	}
 }
 
