@@ -59,6 +59,9 @@ type Options struct {
 	// ExtensionDir is where the unpacked extension is; "" looks next to
 	// buddi's program (<install root>/extension).
 	ExtensionDir string
+	// Audit bounds the audit trail (a file's size, the rotated files
+	// kept); the zero value takes 8 MiB and four.
+	Audit audit.Options
 }
 
 // Daemon is one running buddi: the handles Shutdown closes, in reverse of
@@ -191,6 +194,15 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		d.lock.Release()
 	}
 	return errors.Join(errs...)
+}
+
+// AuditWritten is how many act and control lines the audit trail has
+// written since Start (zeros before the surfaces started).
+func (d *Daemon) AuditWritten() (acts, controls int64) {
+	if d.audit == nil {
+		return 0, 0
+	}
+	return d.audit.Written()
 }
 
 // halt drains pid's mailbox and stops it, waiting until ctx ends; nothing

@@ -192,7 +192,11 @@ func (w *wiring) serve() (err error) {
 	ln := d.ln
 	d.ln = nil // the server owns it from here, or it is closed
 	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix, ui.SignInLimitPrefix, ui.OwnerLimitPrefix}})
-	if d.audit, err = audit.Open(o.Config.DataDir, audit.Options{Log: o.Log}); err != nil {
+	ao := o.Audit
+	if ao.Log == nil {
+		ao.Log = o.Log
+	}
+	if d.audit, err = audit.Open(o.Config.DataDir, ao); err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("daemon: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -42,6 +43,8 @@ type Log struct {
 	closing bool
 	done    chan struct{}
 
+	acts, controls atomic.Int64 // lines written, by kind
+
 	// The writer's own, touched only by its goroutine.
 	f    *os.File
 	size int64
@@ -74,6 +77,10 @@ func Open(dataDir string, o Options) (*Log, error) {
 	go l.run()
 	return l, nil
 }
+
+// Written is how many act and control lines the writer has handed to the
+// file since Open (lines rotated away since included).
+func (l *Log) Written() (acts, controls int64) { return l.acts.Load(), l.controls.Load() }
 
 // Path is the current file of the trail.
 func (l *Log) Path() string { return filepath.Join(l.dir, File) }
@@ -144,6 +151,11 @@ func (l *Log) write(batch []messages.AuditRecord) {
 			l.rotate()
 		}
 		l.buf = append(append(l.buf, line...), '\n')
+		if batch[i].Kind == messages.AuditAct {
+			l.acts.Add(1)
+		} else {
+			l.controls.Add(1)
+		}
 	}
 	l.flush()
 }
