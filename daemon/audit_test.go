@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/daemon/daemontest"
@@ -118,7 +118,9 @@ type ownerControl struct {
 }
 
 func post(path string, body any) func(*testing.T, *daemontest.Daemon, string, string) *daemontest.Reply {
-	return func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return call(t, d, "POST", path, body) }
+	return func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+		return call(t, d, "POST", path, body)
+	}
 }
 
 func call(t *testing.T, d *daemontest.Daemon, method, path string, body any) *daemontest.Reply {
@@ -173,9 +175,11 @@ var ownerControls = map[string]ownerControl{
 		d.AddAgent(t, "carl", false)
 		return call(t, d, "DELETE", "/api/agents/carl", nil)
 	}},
-	"sign_in":         {do: signIn},
-	"sign_out":        {do: signOutDevice},
-	"unpair_telegram": {do: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return call(t, d, "DELETE", "/api/telegram/pair", nil) }},
+	"sign_in":  {do: signIn},
+	"sign_out": {do: signOutDevice},
+	"unpair_telegram": {do: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+		return call(t, d, "DELETE", "/api/telegram/pair", nil)
+	}},
 	"forget_extension": {do: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
 		return call(t, d, "POST", "/api/extension/forget", nil)
 	}},

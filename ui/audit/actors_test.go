@@ -31,7 +31,7 @@ func (a answering) Owner(context.Context, any) *messages.OwnerReply {
 }
 
 func (answering) Identify(context.Context, string) (string, *messages.Error) { return "ada", nil }
-func (answering) Health(context.Context) (*messages.Health, *messages.Error)  { return nil, nil }
+func (answering) Health(context.Context) (*messages.Health, *messages.Error) { return nil, nil }
 func (answering) Subscribe(events.Filter) *events.Subscription               { return nil }
 
 type names struct{}

@@ -141,7 +141,10 @@ func control(msg any) *messages.AuditRecord {
 	if r := conversationControl(msg); r != nil {
 		return r
 	}
-	if r := installControl(msg); r != nil {
+	if r := accessControl(msg); r != nil {
+		return r
+	}
+	if r := browserControl(msg); r != nil {
 		return r
 	}
 	return &messages.AuditRecord{Action: strings.TrimPrefix(fmt.Sprintf("%T", msg), "*messages.")}
@@ -186,10 +189,10 @@ func conversationControl(msg any) *messages.AuditRecord {
 	return nil
 }
 
-// installControl describes the controls of the whole install: the Stop,
-// agents, answers, settings, sign-ins and pairings. A pairing's code and
-// a device's token are never read.
-func installControl(msg any) *messages.AuditRecord {
+// accessControl describes who may reach the install: the Stop, agents,
+// sign-ins and pairings. A pairing's code and a device's token are never
+// read.
+func accessControl(msg any) *messages.AuditRecord {
 	switch m := msg.(type) {
 	case *messages.StopAll:
 		return &messages.AuditRecord{Action: "stop"}
@@ -199,12 +202,6 @@ func installControl(msg any) *messages.AuditRecord {
 		return &messages.AuditRecord{Action: "add_agent", Agent: m.Name}
 	case *messages.RemoveAgent:
 		return &messages.AuditRecord{Action: "remove_agent", Agent: m.Name}
-	case *messages.RevokeSite:
-		return &messages.AuditRecord{Action: "revoke_site", Detail: m.Site}
-	case *messages.SignOut:
-		return &messages.AuditRecord{Action: "sign_out_site", Detail: pick(m.All, "every site", m.Site)}
-	case *messages.ChangeSettings:
-		return &messages.AuditRecord{Action: "change_settings", Detail: settingsChanged(m)}
 	case *messages.AddDevice:
 		return &messages.AuditRecord{Action: "sign_in", Detail: m.Device.Label + " " + m.Device.ID}
 	case *messages.RemoveDevice:
@@ -217,6 +214,20 @@ func installControl(msg any) *messages.AuditRecord {
 		return &messages.AuditRecord{Action: "pair_extension"}
 	case *messages.ForgetExtension:
 		return &messages.AuditRecord{Action: "forget_extension"}
+	}
+	return nil
+}
+
+// browserControl describes the controls of the browser: answers about
+// sites, logins, settings, the install and the system's permissions.
+func browserControl(msg any) *messages.AuditRecord {
+	switch m := msg.(type) {
+	case *messages.RevokeSite:
+		return &messages.AuditRecord{Action: "revoke_site", Detail: m.Site}
+	case *messages.SignOut:
+		return &messages.AuditRecord{Action: "sign_out_site", Detail: pick(m.All, "every site", m.Site)}
+	case *messages.ChangeSettings:
+		return &messages.AuditRecord{Action: "change_settings", Detail: settingsChanged(m)}
 	case *messages.InstallBrowser:
 		return &messages.AuditRecord{Action: "install_browser"}
 	case *messages.RequestPermissions:
