@@ -218,7 +218,7 @@ func (w *wiring) serve() (err error) {
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
 		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
 		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted(),
-		Audit: func(f messages.AuditFilter) (messages.AuditList, error) { return audit.Read(o.Config.DataDir, f) }}
+		Audit: w.readAudit}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
@@ -235,6 +235,15 @@ func (w *wiring) serve() (err error) {
 	}
 	w.announce()
 	return nil
+}
+
+// readAudit reads the audit trail once the lines added before the read
+// are written: the owner sees the act just answered.
+func (w *wiring) readAudit(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error) {
+	if err := w.d.audit.Flush(ctx); err != nil {
+		return nil, err
+	}
+	return audit.Read(w.o.Config.DataDir, f)
 }
 
 // doctor is `buddi doctor` as this running buddi sees itself, for the

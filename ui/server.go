@@ -67,7 +67,7 @@ type Config struct {
 
 	// Audit reads the audit trail for /api/audit (nil: the route says
 	// there is none).
-	Audit func(f messages.AuditFilter) (messages.AuditList, error)
+	Audit func(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error)
 }
 
 // Server is the HTTP surface.

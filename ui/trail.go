@@ -21,7 +21,9 @@ func (s *Server) trail(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBod
 		writeError(ctx, e)
 		return
 	}
-	list, err := s.cfg.Audit(f)
+	c, cancel := deadline(ownerDeadline)
+	defer cancel()
+	list, err := s.cfg.Audit(c, f)
 	if err != nil {
 		s.cfg.Log.Error("audit trail not read", "err", err)
 		writeError(ctx, &messages.Error{Code: messages.CodeInternal, Message: "buddi could not read its audit trail; check the files under the data directory's audit folder."})

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +43,9 @@ type Log struct {
 	pending []messages.AuditRecord
 	closing bool
 	done    chan struct{}
+	added   int64    // lines added since Open
+	written int64    // lines the writer has handed to the file
+	waiters []waiter // Flush calls waiting for the writer
 
 	acts, controls atomic.Int64 // lines written, by kind
 
@@ -98,6 +102,7 @@ func (l *Log) Add(r *messages.AuditRecord) {
 		return
 	}
 	l.pending = append(l.pending, *r)
+	l.added++
 	if len(l.pending) == 1 {
 		l.wake.Signal()
 	}
@@ -131,11 +136,55 @@ func (l *Log) run() {
 		l.room.Broadcast()
 		l.mu.Unlock()
 		l.write(batch)
+		l.wrote(len(batch))
 		spare = batch
 		if closing && len(batch) == 0 {
 			return
 		}
 	}
+}
+
+// waiter is a Flush waiting until the writer has written line at.
+type waiter struct {
+	at   int64
+	done chan struct{}
+}
+
+// Flush waits until every line added before it is in the file (or ctx
+// ends): a read after Flush sees them.
+func (l *Log) Flush(ctx context.Context) error {
+	l.mu.Lock()
+	if l.written >= l.added {
+		l.mu.Unlock()
+		return nil
+	}
+	w := waiter{at: l.added, done: make(chan struct{})}
+	l.waiters = append(l.waiters, w)
+	l.mu.Unlock()
+	select {
+	case <-w.done:
+		return nil
+	case <-l.done:
+		return nil // closed: everything added was written
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// wrote counts n lines written and wakes the Flush calls they satisfy.
+func (l *Log) wrote(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.written += int64(n)
+	kept := l.waiters[:0]
+	for _, w := range l.waiters {
+		if w.at <= l.written {
+			close(w.done)
+			continue
+		}
+		kept = append(kept, w)
+	}
+	l.waiters = kept
 }
 
 // write appends batch, rotating before a line would pass the bound.

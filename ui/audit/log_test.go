@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,5 +159,31 @@ func TestReadWithoutATrail(t *testing.T) {
 	got, err := audit.Read(t.TempDir(), messages.AuditFilter{})
 	if err != nil || len(got) != 0 {
 		t.Fatalf("got %d lines and %v, want none and no error", len(got), err)
+	}
+}
+
+// Flush returns once every line added before it is in the file: a read
+// after it sees them while the log is still open.
+func TestFlushMakesAddedLinesReadable(t *testing.T) {
+	dir := t.TempDir()
+	l, err := audit.Open(dir, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = l.Close() }()
+	for round := 1; round <= 3; round++ {
+		for i := range 500 {
+			l.Add(line(i))
+		}
+		if err := l.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got, err := audit.Read(dir, messages.AuditFilter{Limit: messages.AuditMaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 500*round {
+			t.Fatalf("round %d: read %d lines after Flush, want %d", round, len(got), 500*round)
+		}
 	}
 }
