@@ -27,7 +27,7 @@ function render(root: HTMLElement): () => void {
   };
   const form = h("form", { class: "filters" }, agent, conv, h("button", { type: "submit" }, "Show"));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); load(); });
-  root.append(h("p", {}, `Every agent act and owner control, newest first (the last ${shown}); \`buddi audit\` reads all of it.`), form, list);
+  root.append(h("p", {}, `Every agent act and owner control, newest first (the last ${shown}); the command buddi audit reads all of it.`), form, list);
   load();
   return () => {};
 }
