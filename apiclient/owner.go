@@ -3,6 +3,9 @@ package apiclient
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strconv"
+	"time"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -196,4 +199,31 @@ func (o *Owner) PairExtension(ctx context.Context, code string) (messages.Extens
 func (o *Owner) ForgetExtension(ctx context.Context) (messages.ExtensionView, error) {
 	var out messages.ExtensionView
 	return out, o.Call(ctx, http.MethodPost, "/api/extension/forget", nil, &out)
+}
+
+// Audit reads the audit trail: the newest lines f picks, oldest first.
+func (o *Owner) Audit(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error) {
+	q := url.Values{}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("agent", f.Agent)
+	set("conversation", f.Conversation)
+	if !f.Since.IsZero() {
+		set("since", f.Since.UTC().Format(time.RFC3339Nano))
+	}
+	if !f.Until.IsZero() {
+		set("until", f.Until.UTC().Format(time.RFC3339Nano))
+	}
+	if f.Limit > 0 {
+		set("limit", strconv.Itoa(f.Limit))
+	}
+	path := "/api/audit"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	var out messages.AuditList
+	return out, o.Call(ctx, http.MethodGet, path, nil, &out)
 }

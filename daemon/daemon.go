@@ -24,6 +24,7 @@ import (
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/telegram"
 )
@@ -58,6 +59,9 @@ type Options struct {
 	// ExtensionDir is where the unpacked extension is; "" looks next to
 	// buddi's program (<install root>/extension).
 	ExtensionDir string
+	// Audit bounds the audit trail (a file's size, the rotated files
+	// kept); the zero value takes 8 MiB and four.
+	Audit audit.Options
 }
 
 // Daemon is one running buddi: the handles Shutdown closes, in reverse of
@@ -78,6 +82,7 @@ type Daemon struct {
 	member    *member
 	gateway   *gateway.Gateway
 	limiter   *limit.Limiter
+	audit     *audit.Log // the audit trail, closed after the surfaces
 	telegram  *telegram.Bot
 	http      *ui.Server
 	ln        net.Listener // listening, not serving yet
@@ -161,6 +166,9 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
 	}
+	if d.audit != nil {
+		errs = append(errs, d.audit.Close()) // no surface adds a line now
+	}
 	errs = append(errs, d.member.close())
 	errs = append(errs, d.halt(ctx, d.ext), d.halt(ctx, d.ctl), d.halt(ctx, d.stop))
 	if d.egress != nil {
@@ -186,6 +194,15 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		d.lock.Release()
 	}
 	return errors.Join(errs...)
+}
+
+// AuditWritten is how many act and control lines the audit trail has
+// written since Start (zeros before the surfaces started).
+func (d *Daemon) AuditWritten() (acts, controls int64) {
+	if d.audit == nil {
+		return 0, 0
+	}
+	return d.audit.Written()
 }
 
 // halt drains pid's mailbox and stops it, waiting until ctx ends; nothing

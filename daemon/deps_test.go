@@ -48,6 +48,7 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"native/protocol":    "Use my apps' approvals are by app",
 		"settings":           "the owner's settings and the mode root",
 		"ui":                 "the HTTP surface",
+		"ui/audit":           "the audit trail every surface records through",
 		"ui/limit":           "the sign-in limiter the surfaces share",
 		"ui/telegram":        "the Telegram surface",
 	})

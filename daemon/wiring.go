@@ -28,6 +28,7 @@ import (
 	"github.com/buddi-dev/buddi/metrics"
 	"github.com/buddi-dev/buddi/settings"
 	"github.com/buddi-dev/buddi/ui"
+	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/limit"
 	"github.com/buddi-dev/buddi/ui/telegram"
 )
@@ -191,10 +192,20 @@ func (w *wiring) serve() (err error) {
 	ln := d.ln
 	d.ln = nil // the server owns it from here, or it is closed
 	d.limiter = limit.New(limit.Config{Local: []string{telegram.LimitPrefix, ui.SignInLimitPrefix, ui.OwnerLimitPrefix}})
-	actors := d.member.actors(d.gateway)
+	ao := o.Audit
+	if ao.Log == nil {
+		ao.Log = o.Log
+	}
+	if d.audit, err = audit.Open(o.Config.DataDir, ao); err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("daemon: %w", err)
+	}
+	// Every surface calls the actors through the trail, which records each
+	// act and control once, where it enters.
+	actors := audit.Wrap(d.member.actors(d.gateway), d.audit, w.routes)
 	if c := o.Config; c.TelegramToken != "" {
 		d.telegram, err = telegram.New(telegram.Config{
-			Token: c.TelegramToken, API: c.TelegramAPI, Actors: d.gateway, Pages: d.egress,
+			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
 			Mode: w.modes.Name, AppListed: func(id string) bool { return w.settings.Apps().Allows(id) },
 			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
 			Log: o.Log, Clock: o.TelegramClock, Tuning: o.Telegram,
@@ -206,7 +217,8 @@ func (w *wiring) serve() (err error) {
 	}
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
 		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
-		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted()}
+		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted(),
+		Audit: w.readAudit}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
@@ -223,6 +235,15 @@ func (w *wiring) serve() (err error) {
 	}
 	w.announce()
 	return nil
+}
+
+// readAudit reads the audit trail once the lines added before the read
+// are written: the owner sees the act just answered.
+func (w *wiring) readAudit(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error) {
+	if err := w.d.audit.Flush(ctx); err != nil {
+		return nil, err
+	}
+	return audit.Read(w.o.Config.DataDir, f)
 }
 
 // doctor is `buddi doctor` as this running buddi sees itself, for the

@@ -49,6 +49,10 @@ type Config struct {
 	// Progress receives the live progress line; TTY rewrites it in place.
 	Progress io.Writer
 	TTY      bool
+	// AuditBytes bounds one file of the in-process daemon's audit trail
+	// (four rotated files are kept beside it); 0 takes buddi's default.
+	AuditBytes int64
+
 	// Log receives the in-process daemon's warnings; nil discards them.
 	Log *slog.Logger
 }

@@ -17,5 +17,6 @@ func TestLoadtestImportsOnlyWhatItDrives(t *testing.T) {
 		"instance":          "it reads the owner token of its buddi",
 		"internal/slowlink": "remote hands behind a slow link",
 		"messages":          "the contract: answers, codes, events and the messages it takes",
+		"ui/audit":          "it counts the lines of its buddi's audit trail",
 	})
 }

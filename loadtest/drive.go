@@ -37,6 +37,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := r.close(); err != nil {
 		rep.Notes = append(rep.Notes, "shutdown: "+err.Error())
 	}
+	if r.local != nil {
+		rep.Audit = r.local.trail
+	}
 	return rep, nil
 }
 

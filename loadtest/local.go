@@ -15,13 +15,15 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/instance"
+	"github.com/buddi-dev/buddi/ui/audit"
 )
 
 // local is an in-process daemon on a temporary data directory, with one
 // simulated driver per browser profile, all reporting input to one hook.
 type local struct {
-	d   *daemon.Daemon
-	dir string
+	d     *daemon.Daemon
+	dir   string
+	trail *AuditReport // what the audit trail held once the daemon stopped
 
 	logs *logCount // nil when the caller gave a log
 
@@ -52,7 +54,7 @@ func startLocal(cfg Config, profiles int, onInput func(string, drivers.Kind), wa
 		l.logs = newLogCount()
 		log = slog.New(l.logs)
 	}
-	o := daemon.Options{Config: c, Log: log, Version: "loadtest"}
+	o := daemon.Options{Config: c, Log: log, Version: "loadtest", Audit: audit.Options{MaxBytes: cfg.AuditBytes}}
 	if cfg.Driver == "sim" {
 		mode := sim.NewMode(sim.Config{Pages: cfg.Pages, OnInput: onInput, CastFPS: handFPS, CastBytes: handBytes}, profiles)
 		mode.OnOpen = func(d *sim.Driver) {
@@ -150,6 +152,8 @@ func (l *local) close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		err = l.d.Shutdown(ctx)
 		cancel()
+		l.trail = auditOf(l.dir)
+		l.trail.ActsWritten, l.trail.ControlsWritten = l.d.AuditWritten()
 	}
 	_ = os.RemoveAll(l.dir)
 	return err

@@ -39,6 +39,7 @@ type Report struct {
 	Goroutines int           `json:"goroutines,omitempty"`
 	Idle       *IdleReport   `json:"idle,omitempty"`
 	Hands      *HandsReport  `json:"hands,omitempty"`
+	Audit      *AuditReport  `json:"audit,omitempty"`
 
 	// Timeline is the run second by second (the HTML report's plots).
 	Timeline []Sample `json:"timeline,omitempty"`

@@ -93,6 +93,11 @@ func (r *Report) headline(w io.Writer) {
 		fmt.Fprintf(w, "hands: %d on %s, %d frames (%.1f/s and %s/s each), frame age p50 %.0f ms p99 %.0f ms max %.0f ms, ended and taken over again %d%s\n",
 			h.Hands, link, h.Frames, h.FramesPerSec, fmtBytes(h.BytesPerSecond), h.Age.P50, h.Age.P99, h.Age.Max, h.Ended, breakdown(h.EndedBy))
 	}
+	if a := r.Audit; a != nil {
+		fmt.Fprintf(w, "audit trail: %d act lines and %d control lines written (%.0f lines/s), %d and %d kept in %d files of %s (largest %s)\n",
+			a.ActsWritten, a.ControlsWritten, float64(a.ActsWritten+a.ControlsWritten)/max(r.Active, 1e-9), a.Acts, a.Controls, a.Files,
+			fmtBytes(float64(a.Bytes)), fmtBytes(float64(a.MaxFileBytes)))
+	}
 	if m := r.Memory; m != nil {
 		fmt.Fprintf(w, "memory: heap %s per conversation (base %s, at 25%% %s, end %s), RSS %s (%s per conversation), goroutines %d (%.1f per conversation)\n",
 			fmtBytes(m.HeapPerConv), fmtBytes(float64(m.HeapBase)), fmtBytes(float64(m.HeapQuarter)), fmtBytes(float64(m.HeapEnd)),

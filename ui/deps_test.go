@@ -15,7 +15,7 @@ var surfaceRules = map[string]string{
 }
 
 func TestUIImportsOnlyTheContract(t *testing.T) {
-	for _, pkg := range []string{"ui", "ui/mcp", "ui/telegram", "ui/journal", "ui/limit", "ui/origin", "ui/web"} {
+	for _, pkg := range []string{"ui", "ui/audit", "ui/mcp", "ui/telegram", "ui/journal", "ui/limit", "ui/origin", "ui/web"} {
 		deptest.Check(t, deptest.Module+"/"+pkg, surfaceRules)
 	}
 }

@@ -22,6 +22,7 @@ var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *call
 	"POST /api/browser/snapshot": (*Server).snapshot,
 	"GET /api/doctor":            (*Server).doctor,
 	"POST /api/extension/pair":   (*Server).pairExtension,
+	"GET /api/audit":             (*Server).trail,
 }
 
 func (s *Server) newLink(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBody) {

@@ -64,6 +64,10 @@ type Config struct {
 	// Reach says what the install lets the browser open now: /mcp's
 	// browser_act description says it as it is when a session starts.
 	Reach func() *messages.Reach
+
+	// Audit reads the audit trail for /api/audit (nil: the route says
+	// there is none).
+	Audit func(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error)
 }
 
 // Server is the HTTP surface.

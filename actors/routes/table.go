@@ -175,6 +175,13 @@ func (t *Table) AgentOf(conv string) string {
 	return ""
 }
 
+// AgentName names the agent whose token hashes to hash, or "" when none does.
+func (t *Table) AgentName(hash string) string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.agents[hash].Name
+}
+
 // Reset forgets every agent and session: a restarted controller pushes its
 // own view again.
 func (t *Table) Reset() {

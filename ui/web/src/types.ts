@@ -81,3 +81,5 @@ export interface ExtensionView {
 }
 // What the extension answers {type:'buddi.status'} with (extension/worker.js).
 export interface ExtensionStatus { ok: boolean; version?: string; paired?: boolean; connected?: boolean; code?: string; address?: string; error?: string }
+
+export interface AuditRecord { at: string; kind: "act" | "control"; agent?: string; conversation?: string; action: string; target?: string; steps?: string[]; code: string; url?: string; detail?: string }

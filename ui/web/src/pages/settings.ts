@@ -2,6 +2,7 @@
 import { h } from "../dom";
 import { href, type Page } from "../router";
 import "../settings/agents";
+import "../settings/audit";
 import "../settings/browser";
 import "../settings/devices";
 import "../settings/doctor";

@@ -1,0 +1,64 @@
+package messages
+
+import "time"
+
+// Kinds of audit lines.
+const (
+	AuditAct     = "act"     // an agent's tool call
+	AuditControl = "control" // an owner's control, sign-in or pairing
+)
+
+// AuditOK is the outcome code of a call or control that succeeded.
+const AuditOK Code = "ok"
+
+// AuditRecord is one line of the audit trail: what an agent did, or what
+// the owner decided, and how it ended. It holds names, refs, codes and
+// URLs without their query, never a value typed, a token or a code.
+type AuditRecord struct {
+	At           time.Time `json:"at"`
+	Kind         string    `json:"kind"`
+	Agent        string    `json:"agent,omitempty"`
+	Conversation string    `json:"conversation,omitempty"`
+	// Action is the act's action (click, fill, status, task) or the
+	// control's name (take_over, stop, sign_in).
+	Action string `json:"action"`
+	Target string `json:"target,omitempty"` // the element acted on: a ref, or how it was found
+	// Steps are a script's actions, in order.
+	Steps []string `json:"steps,omitempty"`
+	Code  Code     `json:"code"` // AuditOK, or the refusal's code
+	URL   string   `json:"url,omitempty"`
+	// Detail is what a control decided: a site and its answer, the
+	// settings changed, a device's label, a chat's name.
+	Detail string `json:"detail,omitempty"`
+}
+
+// AuditFilter picks lines of the audit trail; zero fields pick every line.
+type AuditFilter struct {
+	Agent        string
+	Conversation string
+	Since, Until time.Time
+	Limit        int // the newest Limit lines; 0 means AuditDefaultLimit
+}
+
+// Bounds of one read of the audit trail.
+const (
+	AuditDefaultLimit = 1000
+	AuditMaxLimit     = 100000
+)
+
+// Wants reports whether f picks r.
+func (f AuditFilter) Wants(r *AuditRecord) bool {
+	switch {
+	case f.Agent != "" && r.Agent != f.Agent,
+		f.Conversation != "" && r.Conversation != f.Conversation,
+		!f.Since.IsZero() && r.At.Before(f.Since),
+		!f.Until.IsZero() && !r.At.Before(f.Until):
+		return false
+	}
+	return true
+}
+
+// AuditList answers a read of the audit trail, oldest first.
+type AuditList []AuditRecord
+
+func (AuditList) answer() {}
