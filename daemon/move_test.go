@@ -135,7 +135,9 @@ func TestMoveRefusals(t *testing.T) {
 				d.Task(t, "ada", "c3", 80)
 				wantCode(t, moveAsOwner(t, d, "c3", "c4"), "")
 			},
-			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return moveAsOwner(t, d, "c1", "c3") },
+			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+				return moveAsOwner(t, d, "c1", "c3")
+			},
 			code: messages.CodeInUse,
 		},
 		"someone else's conversation": {
@@ -146,8 +148,10 @@ func TestMoveRefusals(t *testing.T) {
 		},
 		"while Stop holds": {
 			prepare: func(t *testing.T, d *daemontest.Daemon, _, _ string) { d.Must(t, "POST", "/api/browser/stop", nil) },
-			move:    func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return moveAsOwner(t, d, "c1", "c2") },
-			code:    messages.CodeStopped,
+			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+				return moveAsOwner(t, d, "c1", "c2")
+			},
+			code: messages.CodeStopped,
 		},
 		"taken over by the owner": {
 			prepare: func(t *testing.T, d *daemontest.Daemon, _, _ string) {
@@ -159,11 +163,15 @@ func TestMoveRefusals(t *testing.T) {
 			code: messages.CodeTakenOver,
 		},
 		"without a session": {
-			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return moveAsOwner(t, d, "c9", "c2") },
+			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+				return moveAsOwner(t, d, "c9", "c2")
+			},
 			code: messages.CodeNoSession,
 		},
 		"onto the same id": {
-			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply { return moveAsOwner(t, d, "c1", "c1") },
+			move: func(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
+				return moveAsOwner(t, d, "c1", "c1")
+			},
 			code: messages.CodeBadInput,
 		},
 		"with a task request beside it": {
