@@ -46,9 +46,25 @@ func (a *Actor) movedTo(conv string) *messages.Error {
 	return nil
 }
 
+// notYours refuses an agent's call on a conversation that is another
+// agent's, or that moved (naming the new id only to the agent it is for).
+func (a *Actor) notYours(conv, agentID string) *messages.Error {
+	to, moved := a.moved[conv]
+	switch {
+	case a.tasks.OtherAgent(conv, agentID), moved && a.tasks.OtherAgent(to, agentID):
+		return messages.CodeNotAllowed.Err()
+	case moved:
+		return messages.MovedAway(conv, to)
+	}
+	return nil
+}
+
 // mayMove refuses a move that may not happen now.
 func (a *Actor) mayMove(from, to, agentID string) *messages.Error {
 	if e := messages.CheckMove(from, to); e != nil {
+		return e
+	}
+	if e := a.notYours(from, agentID); agentID != "" && e != nil {
 		return e
 	}
 	if e := a.movedTo(from); e != nil {

@@ -156,6 +156,9 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	t, waiting := a.tasks.Get(conv)
 	waiting = waiting && t.State == ledger.TaskPending
 	down := a.clusterDown()
+	if e := a.notYours(conv, ag.ID); e != nil {
+		return e
+	}
 	switch {
 	case a.stopped():
 		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))

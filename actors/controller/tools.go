@@ -31,20 +31,12 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		ctx.Respond(messages.FailWith(e))
 		return
 	}
-	if to, ok := a.moved[m.Conversation]; ok {
-		e := messages.MovedAway(m.Conversation, to)
-		if a.tasks.OtherAgent(to, ag.ID) { // the new id is not this agent's to learn
-			e = messages.CodeNotAllowed.Err()
-		}
-		ctx.Respond(messages.FailWith(e))
-		return
-	}
 	if m.Tool == messages.ToolTask {
 		a.askTask(ctx, m, ag)
 		return
 	}
-	if a.tasks.OtherAgent(m.Conversation, ag.ID) {
-		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
+	if e := a.notYours(m.Conversation, ag.ID); e != nil {
+		ctx.Respond(messages.FailWith(e))
 		return
 	}
 	e2 := a.sessions[m.Conversation]

@@ -198,8 +198,6 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.pictureSoon(ctx, nil)
 	case *done:
 		a.finish(ctx, m)
-	case *Move:
-		a.move(ctx, m)
 	case *messages.AgentCall:
 		if !a.movedAway(ctx, m) {
 			a.st.receive(a, ctx)
@@ -207,7 +205,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:
 		a.st.receive(a, ctx)
 	default:
-		if !a.handMessage(ctx) {
+		if !a.handMessage(ctx) && !a.moveMessage(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}

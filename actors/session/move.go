@@ -23,6 +23,15 @@ type Moved struct {
 	Err    *messages.Error
 }
 
+// moveMessage handles a move; false for any other message.
+func (a *Actor) moveMessage(ctx actor.Context) bool {
+	m, ok := ctx.Message().(*Move)
+	if ok {
+		a.move(ctx, m)
+	}
+	return ok
+}
+
 // move renames the session: identity, task, steps used, expiry and a pause
 // stay, the tabs stay open (the driver knows them by the id they opened
 // under), and the evidence is void, so the next act must be a fresh
