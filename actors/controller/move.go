@@ -70,10 +70,7 @@ func (a *Actor) mayMove(from, to, agentID string) *messages.Error {
 	if e := a.movedTo(from); e != nil {
 		return e
 	}
-	t, has := a.tasks.Get(from)
 	switch {
-	case agentID != "" && has && t.AgentID != agentID:
-		return messages.CodeNotAllowed.Err()
 	case a.clustered():
 		return messages.Errorf(messages.CodeNotAvailable, "Moving a conversation is not built for a cluster yet; release it and start a task under the new id.")
 	case a.stopped():

@@ -198,14 +198,10 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.pictureSoon(ctx, nil)
 	case *done:
 		a.finish(ctx, m)
-	case *messages.AgentCall:
-		if !a.movedAway(ctx, m) {
-			a.st.receive(a, ctx)
-		}
-	case *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:
-		a.st.receive(a, ctx)
+	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:
+		a.receive(ctx)
 	default:
-		if !a.handMessage(ctx) && !a.moveMessage(ctx) {
+		if !a.handMessage(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
 		}
 	}
@@ -227,6 +223,8 @@ func (a *Actor) handMessage(ctx actor.Context) bool {
 		a.handDriving(ctx, m)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
+	case *Move:
+		a.move(ctx, m)
 	default:
 		return false
 	}

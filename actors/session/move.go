@@ -23,13 +23,13 @@ type Moved struct {
 	Err    *messages.Error
 }
 
-// moveMessage handles a move; false for any other message.
-func (a *Actor) moveMessage(ctx actor.Context) bool {
-	m, ok := ctx.Message().(*Move)
-	if ok {
-		a.move(ctx, m)
+// receive hands an agent call or an owner control to the state, unless
+// the call still names the id this session had before it moved.
+func (a *Actor) receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*messages.AgentCall); ok && a.movedAway(ctx, m) {
+		return
 	}
-	return ok
+	a.st.receive(a, ctx)
 }
 
 // move renames the session: identity, task, steps used, expiry and a pause
