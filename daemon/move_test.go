@@ -229,14 +229,8 @@ func TestAMovedSessionKeepsItsTaskAcrossARestart(t *testing.T) {
 // A site the owner allowed once for the conversation holds on its new id,
 // across a restart, and not on the old one.
 func TestASiteAllowedOnceFollowsTheMove(t *testing.T) {
-	dir := t.TempDir()
-	o := askOpts(nil)
-	d := daemontest.Start(t, dir, o)
-	token := d.AddAgent(t, "ada", false)
-	nav := map[string]any{"action": "navigate", "url": shop + "/p/1"}
-	d.Task(t, "ada", "c1", 80)
-	wantCode(t, d.Act(t, token, "c1", nav), "approval_required")
-	d.Must(t, "POST", "/api/approvals", map[string]any{"conversation": "c1", "site": "example.com", "decision": "once"})
+	dir, o := t.TempDir(), askOpts(nil)
+	d, token, nav := allowedOnce(t, dir, o)
 	wantCode(t, moveAsAgent(t, d, token, "c1", "c2"), "")
 	wantCode(t, d.Act(t, token, "c2", nav), "")
 	d.Stop(t)
