@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/buddi-dev/buddi/messages"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
@@ -75,11 +77,17 @@ func TestConversationPerSession(t *testing.T) {
 	}
 }
 
-func TestConversationOverride(t *testing.T) {
+// connectFixed connects to a bridge whose configuration names conv.
+func connectFixed(t *testing.T, conv string) (*daemon, *mcp.ClientSession) {
+	t.Helper()
 	d := newDaemon(t, okResult(t, map[string]any{}))
 	cfg := config(d)
-	cfg.Conversation = "fixed"
-	cs := connect(t, cfg)
+	cfg.Conversation = conv
+	return d, connect(t, cfg)
+}
+
+func TestConversationOverride(t *testing.T) {
+	d, cs := connectFixed(t, "fixed")
 	call(t, cs, buddimcp.ToolStatus, nil)
 	call(t, cs, buddimcp.ToolAct, map[string]any{"action": "observe", "conversation": "c-override"})
 	call(t, cs, buddimcp.ToolTask, map[string]any{"description": "Read the docs.", "conversation": "c-task"})
@@ -99,10 +107,7 @@ func TestConversationOverride(t *testing.T) {
 // After its agent moved the conversation, the bridge sends the calls that
 // still name the old id (here, the configured one) to the new id.
 func TestTheBridgeFollowsAMove(t *testing.T) {
-	d := newDaemon(t, okResult(t, map[string]any{}))
-	cfg := config(d)
-	cfg.Conversation = "ada"
-	cs := connect(t, cfg)
+	d, cs := connectFixed(t, "ada")
 	call(t, cs, buddimcp.ToolStatus, nil)
 	call(t, cs, buddimcp.ToolTask, map[string]any{"moveTo": "ada-2"})
 	call(t, cs, buddimcp.ToolStatus, nil)
