@@ -48,6 +48,12 @@ func (o *Owner) Control(ctx context.Context, control, conv string) (messages.Ses
 	return out, o.Call(ctx, http.MethodPost, "/api/browser/"+control, &messages.OwnerBody{Conversation: conv}, &out)
 }
 
+// Move moves conv's session, with its task, to the new conversation id to.
+func (o *Owner) Move(ctx context.Context, conv, to string) (messages.Moved, error) {
+	var out messages.Moved
+	return out, o.Call(ctx, http.MethodPost, "/api/browser/move", &messages.OwnerBody{Conversation: conv, To: to}, &out)
+}
+
 // Screenshots is conv's kept thumbnails.
 func (o *Owner) Screenshots(ctx context.Context, conv string) (messages.Shots, error) {
 	var out messages.Shots

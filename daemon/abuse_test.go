@@ -10,6 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/limits"
+	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
@@ -89,17 +90,24 @@ func TestRemovedAgentsSessionsEndAndANamesakeInheritsNothing(t *testing.T) {
 	wantCode(t, d.Act(t, again, "c2", map[string]any{"action": "observe"}), "task_pending")
 }
 
-// A site the owner allowed once holds for that task only: a new task in
-// the same conversation asks again.
-func TestOnceApprovalEndsWithItsTask(t *testing.T) {
-	dir := t.TempDir()
-	o := askOpts(nil)
+// allowedOnce starts a daemon on dir whose agent ada asked, in c1, about
+// a site the owner then allowed once; nav navigates there.
+func allowedOnce(t *testing.T, dir string, o daemon.Options) (*daemontest.Daemon, string, map[string]any) {
+	t.Helper()
 	d := daemontest.Start(t, dir, o)
 	token := d.AddAgent(t, "ada", false)
 	nav := map[string]any{"action": "navigate", "url": shop + "/p/1"}
 	d.Task(t, "ada", "c1", 80)
 	wantCode(t, d.Act(t, token, "c1", nav), "approval_required")
 	d.Must(t, "POST", "/api/approvals", map[string]any{"conversation": "c1", "site": "example.com", "decision": "once"})
+	return d, token, nav
+}
+
+// A site the owner allowed once holds for that task only: a new task in
+// the same conversation asks again.
+func TestOnceApprovalEndsWithItsTask(t *testing.T) {
+	dir, o := t.TempDir(), askOpts(nil)
+	d, token, nav := allowedOnce(t, dir, o)
 	wantCode(t, d.Act(t, token, "c1", nav), "")
 	d.Must(t, "POST", "/api/browser/release", map[string]any{"conversation": "c1"})
 	d.Task(t, "ada", "c1", 80)

@@ -137,7 +137,10 @@ func (in *ActInput) Navigates() []*ActInput {
 
 // TaskInput is the input of browser.task: an agent asking the owner for a task.
 type TaskInput struct {
-	Description string `json:"description" jsonschema:"what the agent wants to do, in one or two sentences"`
+	Description string `json:"description,omitempty" jsonschema:"what the agent wants to do, in one or two sentences (needed unless moveTo is given)"`
 	Steps       int    `json:"steps,omitempty" jsonschema:"the step budget asked for, at most 80"`
 	Minutes     int    `json:"minutes,omitempty" jsonschema:"the ownership lifetime asked for, at most 20"`
+	// MoveTo moves this conversation's session, with its task, to a new
+	// conversation id (the conversation rolled over to a new transcript).
+	MoveTo string `json:"moveTo,omitempty" jsonschema:"instead of asking for a task: move this conversation's session and task to this new conversation id (when your conversation continues under a new id); give nothing else"`
 }

@@ -66,6 +66,8 @@ const (
 	CodeClusterDown       Code = "cluster_unreachable" // a cluster member cannot reach etcd, so it refuses new work
 	CodeMCPSessionsFull   Code = "mcp_sessions_full"   // the agent, or the install, holds as many MCP sessions as buddi keeps
 	CodeMCPTooFast        Code = "mcp_too_fast"        // the agent opens MCP sessions faster than buddi allows
+	CodeMoved             Code = "moved"               // the conversation moved to a new id: call with that one
+	CodeInUse             Code = "conversation_in_use" // a move onto an id that already has a task or session
 
 	// Drivers' codes.
 	CodeNoBrowser        Code = "no_browser"        // nothing to launch, or the launch failed

@@ -39,6 +39,8 @@ var codes = map[Code]CodeInfo{
 	CodeTaskPending:       {HTTP: badRequest},
 	CodeTaskRefused:       {HTTP: badRequest},
 	CodeTaskActive:        {HTTP: conflict},
+	CodeMoved:             {HTTP: http.StatusGone, BeforeInput: true, Template: "Conversation %[1]s moved to %[2]s; call with conversation %[2]s from now on."},
+	CodeInUse:             {HTTP: conflict, Template: "Conversation %s already has a task or a session; move to a new conversation id."},
 	CodeBudgetShort:       {HTTP: badRequest},
 	CodeBudgetSpent:       {HTTP: badRequest},
 	CodeExpired:           {HTTP: badRequest},

@@ -41,6 +41,12 @@ func DecodeTask(raw []byte) (*TaskInput, *Error) {
 	if len(raw) == 0 || decodeStrict(raw, &in) != nil {
 		return nil, &Error{Code: CodeBadInput, Message: "browser.task needs {\"description\": \"…\"} with optional steps and minutes."}
 	}
+	if in.MoveTo != "" {
+		if in.Description != "" || in.Steps != 0 || in.Minutes != 0 {
+			return nil, &Error{Code: CodeBadInput, Message: "browser.task with moveTo moves the session and takes nothing else; ask for a task in a separate call."}
+		}
+		return &in, nil
+	}
 	if in.Description == "" || len(in.Description) > MaxDescription {
 		return nil, Errorf(CodeBadInput, "browser.task needs a description of 1 to %d characters.", MaxDescription)
 	}

@@ -6,6 +6,7 @@ import "time"
 // fields.
 type OwnerBody struct {
 	Conversation string `json:"conversation"`
+	To           string `json:"to"` // the new id of a moved conversation
 	All          bool   `json:"all"`
 	Agent        string `json:"agent"`
 	Description  string `json:"description"`

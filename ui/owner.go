@@ -59,6 +59,7 @@ var ownerRoutes = map[string]func(*messages.OwnerBody) (any, *messages.Error){
 	"POST /api/browser/takeover":    (*messages.OwnerBody).TakeOver,
 	"POST /api/browser/resume":      (*messages.OwnerBody).Resume,
 	"POST /api/browser/release":     (*messages.OwnerBody).Release,
+	"POST /api/browser/move":        (*messages.OwnerBody).Move,
 	"POST /api/browser/stop":        fixed(&messages.StopAll{}),
 	"POST /api/browser/open":        (*messages.OwnerBody).OpenBrowser,
 	"GET /api/tasks":                fixed(&messages.ListTasks{}),

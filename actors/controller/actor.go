@@ -107,9 +107,12 @@ type Actor struct {
 	chat     *chat.Book
 	sessions map[string]*entry // by conversation
 	carries  map[string]*session.Carry
-	halting  bool // sessions stop because the controller does, not because they failed
-	dead     bool // a restart replaced this instance; late continuations do nothing
-	spawned  int  // sessions spawned, for unique actor names
+	moved    map[string]string      // conversation → the id it moved to
+	moving   map[string]string      // both ids of a move under way → the other one
+	deferred map[string]deferredEnd // ends of sessions whose move is being filed
+	halting  bool                   // sessions stop because the controller does, not because they failed
+	dead     bool                   // a restart replaced this instance; late continuations do nothing
+	spawned  int                    // sessions spawned, for unique actor names
 	// switching is true while new settings are applied: the browsers are
 	// closing, and no session may start.
 	switching bool
@@ -198,6 +201,8 @@ func (a *Actor) owner(ctx actor.Context) bool {
 		a.startTask(ctx, m)
 	case *messages.DecideTask:
 		a.decideTask(ctx, m)
+	case *messages.MoveSession:
+		a.move(ctx, m.Conversation, m.To, ownerMover(ctx.Sender()))
 	case *messages.ListTasks:
 		a.sweep(ctx)
 		ctx.Respond(&messages.OwnerReply{Result: a.tasks.List()})

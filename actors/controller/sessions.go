@@ -69,6 +69,10 @@ func (a *Actor) drop(conv string, e *entry) {
 // session, unchanged; it answers the owner itself.
 func (a *Actor) forwardControl(ctx actor.Context, conv string) {
 	e := a.sessions[conv]
+	if moved := a.movedTo(conv); e == nil && moved != nil {
+		ctx.Respond(fail(moved))
+		return
+	}
 	if e == nil {
 		ctx.Respond(fail(messages.CodeNoSession.Err(conv)))
 		return

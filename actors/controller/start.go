@@ -39,6 +39,7 @@ const project = "default"
 func (a *Actor) start(ctx actor.Context) {
 	st := a.cfg.Store
 	a.sessions = map[string]*entry{}
+	a.moving, a.deferred = map[string]string{}, map[string]deferredEnd{}
 	if a.carries == nil {
 		a.carries = map[string]*session.Carry{}
 	}
@@ -59,6 +60,7 @@ func (a *Actor) start(ctx actor.Context) {
 	stored, err := st.Tasks()
 	must(func() error { return err })
 	a.tasks = tasks.New(stored, a.agentID, a.cfg.Now)
+	a.moved = a.loadMoved()
 	a.sites = a.loadSites(ctx)
 	a.apps = a.loadApps(ctx)
 	a.pushRoutes()
@@ -156,4 +158,15 @@ func (a *Actor) agentID(name string) string {
 // route is how the routing table knows ag.
 func route(ag ledger.Agent) routes.Agent {
 	return routes.Agent{ID: ag.ID, Name: ag.Name, Grants: ag.Grants}
+}
+
+// loadMoved reads which conversations moved, and to which id.
+func (a *Actor) loadMoved() map[string]string {
+	stored, err := a.cfg.Store.Moved()
+	must(func() error { return err })
+	out := make(map[string]string, len(stored))
+	for _, m := range stored {
+		out[m.From] = m.To
+	}
+	return out
 }

@@ -51,7 +51,10 @@ func (a *Actor) checkTask(m *messages.StartTask) *messages.Error {
 	if e := messages.CheckTask(m); e != nil {
 		return e
 	}
-	if a.sessions[m.Conversation] != nil {
+	if e := a.movedTo(m.Conversation); e != nil {
+		return e
+	}
+	if _, moving := a.moving[m.Conversation]; moving || a.sessions[m.Conversation] != nil {
 		return messages.Errorf(messages.CodeTaskActive, "Conversation %s already has a running task; release it first (`buddi release %s`).", m.Conversation, m.Conversation)
 	}
 	if a.stopped() {
@@ -122,6 +125,10 @@ func (a *Actor) askTask(ctx actor.Context, m *messages.ToolCall, ag ledger.Agent
 		ctx.Respond(messages.FailWith(e))
 		return
 	}
+	if in.MoveTo != "" {
+		a.move(ctx, m.Conversation, in.MoveTo, agentMover(ag.ID, ctx.Sender()))
+		return
+	}
 	if e := messages.CheckConversation(m.Conversation); e != nil {
 		ctx.Respond(messages.FailWith(e))
 		return
@@ -149,6 +156,9 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	t, waiting := a.tasks.Get(conv)
 	waiting = waiting && t.State == ledger.TaskPending
 	down := a.clusterDown()
+	if e := a.notYours(conv, ag.ID); e != nil {
+		return e
+	}
 	switch {
 	case a.stopped():
 		return messages.Errorf(messages.CodeStopped, "The owner stopped all browser access, so no task can start; wait until the owner resumes it (%s), then ask again.", a.surfaceOf(conv).Over(m.Surface).WayBack(messages.CodeStopped, ""))
@@ -156,7 +166,7 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 		return down
 	case a.tasks.Claimed(conv, ag.ID):
 		return messages.CodeNotAllowed.Err()
-	case a.sessions[conv] != nil:
+	case a.sessions[conv] != nil || a.moving[conv] != "":
 		return &messages.Error{Code: messages.CodeTaskActive, Message: "This conversation already has a running task; use it."}
 	case !waiting && a.tasks.PendingOf(ag.ID) >= tasks.MaxPending:
 		return messages.Errorf(messages.CodeTooManyRequests, "%d of your task requests already wait for the owner; wait for answers before asking for more.", tasks.MaxPending)
@@ -213,9 +223,34 @@ func (a *Actor) decideTask(ctx actor.Context, m *messages.DecideTask) {
 // released it only then); the write is retried until it lands. The session
 // is poisoned so what is already in its mailbox is answered, not dropped.
 func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
+	if _, moving := a.moving[m.Conversation]; moving && a.sessions[m.Conversation] == nil {
+		// The session moved and then ended before the move was filed: end
+		// it once it is.
+		a.deferred[m.Conversation] = deferredEnd{m: m, sender: ctx.Sender()}
+		return
+	}
+	a.endedFor(ctx, m, ctx.Sender())
+}
+
+// deferredEnd is a session's end that arrived while its move was filed.
+type deferredEnd struct {
+	m      *messages.SessionEnded
+	sender *actor.PID
+}
+
+// endDeferred runs the end of conv that waited for its move.
+func (a *Actor) endDeferred(ctx actor.Context, conv string) {
+	if d, ok := a.deferred[conv]; ok {
+		delete(a.deferred, conv)
+		a.endedFor(ctx, d.m, d.sender)
+	}
+}
+
+// endedFor is ended, answering sender.
+func (a *Actor) endedFor(ctx actor.Context, m *messages.SessionEnded, sender *actor.PID) {
 	if t, ok := a.tasks.Get(m.Conversation); ok && !m.TaskCreated.IsZero() && !t.Created.Equal(m.TaskCreated) {
 		a.cfg.Log.Info("the end of an earlier task arrived after a newer one started; the newer one goes on", "conversation", m.Conversation)
-		ctx.Respond(&ledger.Written{})
+		reply(ctx, sender, &ledger.Written{})
 		return
 	}
 	ops := []ledger.Op{ledger.Delete(ledger.SessionKey(m.Conversation)), ledger.Delete(ledger.StepsKey(m.Conversation))}
@@ -231,7 +266,7 @@ func (a *Actor) ended(ctx actor.Context, m *messages.SessionEnded) {
 	}
 	ops = append(ops, a.forget(m.Conversation)...)
 	a.cfg.Log.Info("task ended", "conversation", m.Conversation, "code", m.Code, "summary", m.Reason)
-	sender, sys := ctx.Sender(), ctx.ActorSystem()
+	sys := ctx.ActorSystem()
 	w := &ledger.Write{Owner: m.Code == messages.CodeReleased, Ops: ops}
 	ledger.Persist(sys, a.cfg.Ledger, w, ledgerTimeout, func(err error) {
 		if err != nil {

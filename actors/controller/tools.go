@@ -35,8 +35,8 @@ func (a *Actor) tool(ctx actor.Context, m *messages.ToolCall) {
 		a.askTask(ctx, m, ag)
 		return
 	}
-	if a.tasks.OtherAgent(m.Conversation, ag.ID) {
-		ctx.Respond(messages.FailWith(messages.CodeNotAllowed.Err()))
+	if e := a.notYours(m.Conversation, ag.ID); e != nil {
+		ctx.Respond(messages.FailWith(e))
 		return
 	}
 	e2 := a.sessions[m.Conversation]

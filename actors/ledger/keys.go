@@ -20,7 +20,11 @@ const (
 	prefixBound    = version + "telegram/bound/"
 	prefixDesktop  = version + "desktop"
 	prefixApp      = version + "app/"
+	prefixMoved    = version + "moved/"
 )
+
+// MovedKey names the note that a conversation moved to a new id.
+func MovedKey(conv string) []byte { return []byte(prefixMoved + conv) }
 
 // AppKey names the owner's answer about one app in one conversation.
 func AppKey(conv, app string) []byte { return []byte(prefixApp + conv + "/" + app) }

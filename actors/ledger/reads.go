@@ -72,6 +72,9 @@ func (s *Store) Telegram() (Telegram, bool, error) {
 // Bound lists the conversations bound to the paired chat.
 func (s *Store) Bound() ([]Bound, error) { return List[Bound](s, prefixBound) }
 
+// Moved lists the conversations that moved to a new id.
+func (s *Store) Moved() ([]Moved, error) { return List[Moved](s, prefixMoved) }
+
 // Desktop returns the desktop lock as last written (zero when never).
 func (s *Store) Desktop() (Desktop, error) {
 	var v Desktop

@@ -73,6 +73,14 @@ type Session struct {
 	Epoch int `json:"epoch"`
 }
 
+// Moved notes that a conversation's session moved to a new id: calls on
+// the old id are refused, naming the new one.
+type Moved struct {
+	From string    `json:"from"`
+	To   string    `json:"to"`
+	At   time.Time `json:"at"`
+}
+
 // SiteOnce is a site the owner allowed once, for one conversation. The
 // approval is stored as its owner (the controller) encoded it.
 type SiteOnce struct {

@@ -35,8 +35,12 @@ type URLPolicy interface {
 // actor's restarts (the producer closes over it).
 type Config struct {
 	Conversation string
-	Agent        string // the agent's name
-	AgentID      string // the agent's ID, for its limits
+	// Tabs is the id the driver knows this session's tabs by: the
+	// conversation's id when the session started (a move keeps the tabs).
+	// Empty: Conversation.
+	Tabs    string
+	Agent   string // the agent's name
+	AgentID string // the agent's ID, for its limits
 	// Limits are the agents' rate limits; nil means none (tests).
 	Limits     *limits.Agents
 	Profile    int
@@ -80,6 +84,20 @@ type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
 	surface  *messages.Surface
+	movedTo  string // the conversation's id after a move, or ""
+}
+
+// moved records the conversation's new id: a restarted session answers to it.
+func (c *Carry) moved(to string) { c.mu.Lock(); c.movedTo = to; c.mu.Unlock() }
+
+// conversation is the id the session answers to now.
+func (c *Carry) conversation(def string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.movedTo == "" {
+		return def
+	}
+	return c.movedTo
 }
 
 // bindSurface records where the conversation answers now.
@@ -144,7 +162,14 @@ func New(cfg Config) actor.Producer {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return func() actor.Actor { return &Actor{cfg: cfg, st: &ready{}, onceApps: map[string]bool{}} }
+	if cfg.Tabs == "" {
+		cfg.Tabs = cfg.Conversation
+	}
+	return func() actor.Actor {
+		c := cfg
+		c.Conversation = cfg.Carry.conversation(cfg.Conversation)
+		return &Actor{cfg: c, st: &ready{}, onceApps: map[string]bool{}}
+	}
 }
 
 // Receive handles lifecycle and timer messages, the results of driver
@@ -174,7 +199,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *done:
 		a.finish(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:
-		a.st.receive(a, ctx)
+		a.receive(ctx)
 	default:
 		if !a.handMessage(ctx) {
 			actors.Unhandled(ctx, a.cfg.Log)
@@ -198,6 +223,8 @@ func (a *Actor) handMessage(ctx actor.Context) bool {
 		a.handDriving(ctx, m)
 	case *handTimeout:
 		a.handTimedOut(ctx, m)
+	case *Move:
+		a.move(ctx, m)
 	default:
 		return false
 	}

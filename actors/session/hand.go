@@ -25,12 +25,12 @@ func (a *Actor) hand(ctx actor.Context) *actor.PID {
 	if a.cfg.Hand == nil {
 		return nil
 	}
-	tabs, drv, conv := a.tabs, a.cfg.Driver, a.cfg.Conversation
+	tabs, drv, conv, key := a.tabs, a.cfg.Driver, a.cfg.Conversation, a.cfg.Tabs
 	open := func(c context.Context) (drivers.Tabs, error) {
 		if tabs != nil {
 			return tabs, nil
 		}
-		return drv.Open(c, conv) // the same tabs the session opens on its next call
+		return drv.Open(c, key) // the same tabs the session opens on its next call
 	}
 	return ctx.Spawn(a.cfg.Hand(conv, open))
 }

@@ -23,7 +23,7 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
 	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched(), started: a.cfg.Now()}
-	drv, conv, spec := a.cfg.Driver, a.cfg.Conversation, messages.Spec(in.Action)
+	drv, conv, spec := a.cfg.Driver, a.cfg.Tabs, messages.Spec(in.Action)
 	go func() {
 		defer cancel()
 		if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {

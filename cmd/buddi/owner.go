@@ -15,6 +15,7 @@ func init() {
 	register(&command{name: "takeover", args: "CONVERSATION", summary: "pause a conversation's agent and take its browser over", run: control("takeover")})
 	register(&command{name: "resume", args: "CONVERSATION | --all", summary: "hand a session back to its agent, or lift a Stop with --all", run: resume})
 	register(&command{name: "release", args: "CONVERSATION", summary: "end a conversation's session and close its tabs", run: control("release")})
+	register(&command{name: "move", args: "CONVERSATION NEW-ID", summary: "move a conversation's session and task to a new conversation id (the conversation rolled over)", run: move})
 	register(&command{name: "stop", summary: "stop all browser access (kept across restarts until `buddi resume --all`)", run: stop})
 }
 
@@ -127,6 +128,17 @@ func stop(e *env, args []string) int {
 			return err
 		}
 		fmt.Fprintln(e.stdout, messages.StoppedWords(out.Sessions, "`buddi resume --all`"))
+		return nil
+	})
+}
+
+func move(e *env, args []string) int {
+	return ownerRun(e, "move", args, 2, func(ctx context.Context, f *flags, o *apiclient.Owner) error {
+		out, err := o.Move(ctx, f.arg(0), f.arg(1))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s moved to %s; calls on %s are refused from now on, and its agent must observe again before acting.\n", out.From, out.To, out.From)
 		return nil
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/buddi-dev/buddi/messages"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
@@ -75,11 +77,17 @@ func TestConversationPerSession(t *testing.T) {
 	}
 }
 
-func TestConversationOverride(t *testing.T) {
+// connectFixed connects to a bridge whose configuration names conv.
+func connectFixed(t *testing.T, conv string) (*daemon, *mcp.ClientSession) {
+	t.Helper()
 	d := newDaemon(t, okResult(t, map[string]any{}))
 	cfg := config(d)
-	cfg.Conversation = "fixed"
-	cs := connect(t, cfg)
+	cfg.Conversation = conv
+	return d, connect(t, cfg)
+}
+
+func TestConversationOverride(t *testing.T) {
+	d, cs := connectFixed(t, "fixed")
 	call(t, cs, buddimcp.ToolStatus, nil)
 	call(t, cs, buddimcp.ToolAct, map[string]any{"action": "observe", "conversation": "c-override"})
 	call(t, cs, buddimcp.ToolTask, map[string]any{"description": "Read the docs.", "conversation": "c-task"})
@@ -94,4 +102,24 @@ func TestConversationOverride(t *testing.T) {
 	}
 	sameJSON(t, got[1].Input, `{"action":"observe"}`)
 	sameJSON(t, got[2].Input, `{"description":"Read the docs."}`)
+}
+
+// After its agent moved the conversation, the bridge sends the calls that
+// still name the old id (here, the configured one) to the new id.
+func TestTheBridgeFollowsAMove(t *testing.T) {
+	d, cs := connectFixed(t, "ada")
+	call(t, cs, buddimcp.ToolStatus, nil)
+	call(t, cs, buddimcp.ToolTask, map[string]any{"moveTo": "ada-2"})
+	call(t, cs, buddimcp.ToolStatus, nil)
+	call(t, cs, buddimcp.ToolAct, map[string]any{"action": "observe", "conversation": "ada"})
+	got := d.received()
+	if len(got) != 4 {
+		t.Fatalf("daemon received %d calls, want 4", len(got))
+	}
+	for i, want := range []string{"ada", "ada", "ada-2", "ada-2"} {
+		if got[i].Conversation != want {
+			t.Errorf("call %d: conversation %q, want %q", i, got[i].Conversation, want)
+		}
+	}
+	sameJSON(t, got[1].Input, `{"moveTo":"ada-2"}`)
 }

@@ -27,6 +27,7 @@ type Server struct {
 	mu    sync.Mutex
 	convs map[*mcp.ServerSession]string // generated ids, one per session
 	doc   string                        // browser_act's description as registered
+	moves moves
 }
 
 // New validates cfg and builds the Server of `buddi mcp`, which forwards to

@@ -43,9 +43,13 @@ func handle[A args](s *Server, name string) mcp.ToolHandlerFor[A, any] {
 		if err != nil {
 			return failure(errBadInput()), nil, nil
 		}
-		raw, err := s.calls.Call(ctx, token, tool, s.conversationOf(req, in), input)
+		conv := s.moves.follow(token, s.conversationOf(req, in))
+		raw, err := s.calls.Call(ctx, token, tool, conv, input)
 		if err != nil {
 			return failure(err), nil, nil
+		}
+		if t, ok := any(in).(taskArgs); ok && t.MoveTo != "" {
+			s.moves.note(token, conv, t.MoveTo) // the conversation moved: follow it
 		}
 		if tool == messages.ToolTask { // its answer tells the agent which tool to call next
 			raw = json.RawMessage(clientNames.Replace(string(raw)))

@@ -44,7 +44,10 @@ func TestListTools(t *testing.T) {
 		t.Fatalf("tools = %v, want browser.status, browser.act, browser.task", byName)
 	}
 	sameJSON(t, byName[buddimcp.ToolAct]["required"], `["action"]`)
-	sameJSON(t, byName[buddimcp.ToolTask]["required"], `["description"]`)
+	sameJSON(t, byName[buddimcp.ToolTask]["required"], `null`) // a description, or moveTo alone
+	if byName[buddimcp.ToolTask]["properties"].(map[string]any)["moveTo"] == nil {
+		t.Errorf("browser_task offers no moveTo: %v", byName[buddimcp.ToolTask]["properties"])
+	}
 	act := byName[buddimcp.ToolAct]["properties"].(map[string]any)
 	steps := act["steps"].(map[string]any)
 	sameJSON(t, steps["maxItems"], `10`)

@@ -162,3 +162,29 @@ func (g *Gate) Forget(conv string) (apps []string) {
 }
 
 func key(conv, app string) string { return conv + "|" + app }
+
+// Answer is one of the owner's answers about an app in a conversation.
+type Answer struct {
+	App, Name, Decision string
+}
+
+// Move hands a conversation's answers to its new id (the conversation
+// moved) and returns them, for the caller to store under it. Its waiting
+// requests are dropped: their answers would name the old id.
+func (g *Gate) Move(from, to string) []Answer {
+	var out []Answer
+	for app := range g.once[from] {
+		out = append(out, Answer{App: app, Decision: messages.DecideOnce})
+	}
+	for app, name := range g.rejected[from] {
+		if g.once[from][app] {
+			continue // one answer per app is stored: the once, as Forget counts it
+		}
+		out = append(out, Answer{App: app, Name: name, Decision: messages.DecideReject})
+	}
+	g.Forget(from)
+	for _, ans := range out {
+		g.Load(to, ans.App, ans.Name, ans.Decision)
+	}
+	return out
+}

@@ -110,3 +110,15 @@ func (b *Book) View() messages.TelegramView {
 func NotPaired() *messages.Error {
 	return messages.Errorf(messages.CodeNotPaired, "No Telegram chat is paired; pair one first (`buddi telegram pair`), then bind the conversation.")
 }
+
+// Move hands conv's binding to its new id (the conversation moved) and
+// returns the writes that store it; none when from was not bound.
+func (b *Book) Move(from, to string) []ledger.Op {
+	at, ok := b.bound[from]
+	if !ok {
+		return nil
+	}
+	delete(b.bound, from)
+	b.bound[to] = at
+	return []ledger.Op{ledger.Delete(ledger.BoundKey(from)), BoundOp(to, at)}
+}

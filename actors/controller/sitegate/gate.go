@@ -193,3 +193,16 @@ func (g *Gate) Forget(conv string) (once []string) {
 }
 
 func key(conv, site string) string { return conv + "|" + site }
+
+// Move hands a conversation's once answers to its new id (the
+// conversation moved; its task goes on) and returns them, for the caller
+// to store under it. Its waiting requests are dropped: their answers would
+// name the old id.
+func (g *Gate) Move(from, to string) []egress.Approval {
+	once := g.once[from]
+	g.Forget(from)
+	if len(once) > 0 {
+		g.once[to] = once
+	}
+	return once
+}

@@ -52,6 +52,16 @@ func (b *Book) Get(conv string) (ledger.Task, bool) {
 	return t, ok
 }
 
+// Move files conv's task under its new id (the conversation moved) and
+// returns it as filed.
+func (b *Book) Move(from, to string) ledger.Task {
+	t := b.tasks[from]
+	delete(b.tasks, from)
+	t.Conversation = to
+	b.tasks[to] = t
+	return t
+}
+
 // Put records t as its conversation's task.
 func (b *Book) Put(t ledger.Task) { b.tasks[t.Conversation] = t }
 
