@@ -82,6 +82,9 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		a.ev.void("the browser was started again")
 	case drivers.CodeUnresponsive:
 		a.ev.void("buddi closed a page that stopped answering")
+		// The page that did not answer is gone: the next page's
+		// observations begin a new row.
+		a.fails.observe = 0
 	default:
 		pageMayHaveChanged := spec.Mutating || spec.ChangesPage || spec.Run == messages.RunScript
 		if pageMayHaveChanged && !e.Code.BeforeInput() {
