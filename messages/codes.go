@@ -109,6 +109,8 @@ var codes = map[Code]CodeInfo{
 	CodeCredential:       {HTTP: badRequest, BeforeInput: true},
 	CodeSecretValue:      {HTTP: badRequest, BeforeInput: true},
 	CodeSecretInURL:      {HTTP: badRequest, BeforeInput: true},
+	CodeUnknownSecret:    {HTTP: notFound, BeforeInput: true},
+	CodeSecretOrigin:     {HTTP: badRequest, BeforeInput: true},
 	CodeBuddiAddress:     {HTTP: badRequest, BeforeInput: true},
 	CodeAmbiguous:        {HTTP: badRequest, BeforeInput: true},
 	CodeNoApps:           {HTTP: badRequest, BeforeInput: true, Template: "There are no apps in the agents' own browser: open works only when the owner chose Use my apps; navigate to a web address instead."},
