@@ -22,8 +22,12 @@ import (
 	"github.com/buddi-dev/buddi/secret"
 )
 
-// The owner's password for site A, and nowhere else.
-const ownerPassword = "Tr0ub4dor-horse-staple-93"
+// The owner's sign-in for site A, and nowhere else: the user name goes
+// into a plain text field, which no credential rule masks.
+const (
+	ownerPassword = "Tr0ub4dor-horse-staple-93"
+	ownerUser     = "ada.owner.4417@example.org"
+)
 
 // signInPage is a sign-in form that posts its fields to /login.
 const signInPage = `<!doctype html><title>Sign in</title><h1>Sign in</h1>
@@ -60,7 +64,7 @@ func startOwnerSites(t *testing.T) *ownerSites {
 	mux.Handle("GET /framed", page(`<!doctype html><title>Framed</title><h1>Framed</h1><iframe src="`+s.b.URL+`/" width="600" height="300"></iframe>`))
 	mux.HandleFunc("POST /login", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.got = append(s.got, r.FormValue("password"))
+		s.got = append(s.got, r.FormValue("user"), r.FormValue("password"))
 		s.mu.Unlock()
 		page(`<!doctype html><title>Welcome</title><h1>Signed in</h1>`)(w, r)
 	})
@@ -89,8 +93,11 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 		Config: config.Config{Driver: "playwright", LogLevel: "debug", Egress: egress.Config{PreviewOrigins: []string{sites.a.URL, sites.b.URL}}},
 		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
-	if err := secret.NewVault(d.Dir).Add(secret.Owned{Name: "site-a", Origins: []string{sites.a.URL}, Value: ownerPassword}); err != nil {
-		t.Fatal(err)
+	vault := secret.NewVault(d.Dir)
+	for name, value := range map[string]string{"site-a": ownerPassword, "site-a-user": ownerUser} {
+		if err := vault.Add(secret.Owned{Name: name, Origins: []string{sites.a.URL}, Value: value}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sub := d.Events(t, events.Filter{})
 	tok := d.AddAgent(t, "ada", true)
@@ -116,10 +123,10 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 		shown = append(shown, string(raw))
 		return obs
 	}
-	fillSecret := func(obs map[string]any) *daemontest.Reply {
+	fillSecret := func(obs map[string]any, name, field string) *daemontest.Reply {
 		t.Helper()
-		return act(map[string]any{"action": "secret_fill", "observation": daemontest.ID(obs), "secret": "site-a",
-			"target": map[string]any{"ref": daemontest.Ref(t, obs, "textbox", "Password")}})
+		return act(map[string]any{"action": "secret_fill", "observation": daemontest.ID(obs), "secret": name,
+			"target": map[string]any{"ref": daemontest.Ref(t, obs, "textbox", field)}})
 	}
 
 	listed := act(map[string]any{"action": "secret_list"})
@@ -129,8 +136,13 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := secret.Origin(sites.a.URL)
-	if len(list.Secrets) != 1 || list.Secrets[0].Name != "site-a" || len(list.Secrets[0].Origins) != 1 || list.Secrets[0].Origins[0] != want {
-		t.Fatalf("secret_list gave %+v, want site-a for %s", list.Secrets, want)
+	if len(list.Secrets) != 2 {
+		t.Fatalf("secret_list gave %+v, want site-a and site-a-user", list.Secrets)
+	}
+	for _, s := range list.Secrets {
+		if s.Name != "site-a" && s.Name != "site-a-user" || len(s.Origins) != 1 || s.Origins[0] != want {
+			t.Fatalf("secret_list gave %+v, want site-a and site-a-user for %s", list.Secrets, want)
+		}
 	}
 
 	refused := map[string]string{
@@ -141,7 +153,7 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ok(act(map[string]any{"action": "navigate", "url": page}), "navigate")
 			obs := observe()
-			daemontest.WantCode(t, fillSecret(obs), string(messages.CodeSecretOrigin))
+			daemontest.WantCode(t, fillSecret(obs, "site-a", "Password"), string(messages.CodeSecretOrigin))
 			after := observe()
 			if text, _ := after["text"].(string); !strings.Contains(text, "untouched") || strings.Contains(text, "typed into") {
 				t.Errorf("the other origin's field was typed into, or is not shown:\n%s", text)
@@ -150,12 +162,14 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 	}
 
 	ok(act(map[string]any{"action": "navigate", "url": sites.a.URL + "/"}), "navigate to A")
-	ok(fillSecret(observe()), "secret_fill on A")
+	ok(fillSecret(observe(), "site-a-user", "User"), "secret_fill of the user name on A")
+	ok(fillSecret(observe(), "site-a", "Password"), "secret_fill of the password on A")
 	obs := observe()
+	ok(act(map[string]any{"action": "dom"}), "dom of the filled form")
 	ok(act(map[string]any{"action": "click", "observation": daemontest.ID(obs),
 		"target": map[string]any{"ref": daemontest.Ref(t, obs, "button", "Sign in")}}), "sign in")
-	if got := sites.received(); len(got) != 1 || got[0] != ownerPassword {
-		t.Fatalf("site A received passwords %q, want the owner's secret once", got)
+	if got := sites.received(); len(got) != 2 || got[0] != ownerUser || got[1] != ownerPassword {
+		t.Fatalf("site A received %q, want the owner's user name and password once", got)
 	}
 	ok(act(map[string]any{"action": "dom"}), "dom")
 	daemontest.Await(t, sub, "the dom read's step", func(e messages.Event) bool {
@@ -175,8 +189,10 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 		"buddi's other files":        filesBut(t, d.Dir, secret.VaultFile, filepath.Join("browser", "profile")),
 	}
 	for where, text := range kept {
-		if strings.Contains(text, ownerPassword) {
-			t.Errorf("the owner's secret is in %s", where)
+		for _, value := range []string{ownerPassword, ownerUser} {
+			if strings.Contains(text, value) {
+				t.Errorf("the owner's secret %s is in %s", value[:3]+"…", where)
+			}
 		}
 	}
 }

@@ -108,6 +108,7 @@ const fillRef = (doc, a) => {
   const now = deepActive(doc);
   if (now !== el) return { error: 'focus', info: now && now !== doc.body ? info(now) : null };
   if (!same(el, a.want)) return { error: 'changed', info: info(el) };
+  if (a.origins) ownerFilled.add(el);
   if (el.isContentEditable) {
     const r = doc.createRange();
     r.selectNodeContents(el);
