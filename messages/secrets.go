@@ -31,11 +31,10 @@ func checkSecretFill(in *ActInput) error {
 	return needTarget(in)
 }
 
-// SecretOrigin is the refusal of a secret_fill into a page of an origin
-// the secret is not for.
-func SecretOrigin(name, origin string, origins []string) *Error {
-	return Errorf(CodeSecretOrigin, "The secret %q is for %s, but the field is on %s, so nothing was typed; navigate to a page of %s, observe, and fill again.",
-		name, Words(origins, "or"), origin, Words(origins, "or"))
+// SecretOrigin is the refusal of a secret_fill into field, on a page of
+// origin, which is not one of origins, the secret's.
+func SecretOrigin(field, origin string, origins []string) *Error {
+	return CodeSecretOrigin.Err(field, origin, Words(origins, "or"))
 }
 
 // SecretsText is the sentence beside secret_list's answer.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -53,8 +54,12 @@ func (a *Actor) fillSecret(in *messages.ActInput, act *drivers.Action) *messages
 	if err != nil {
 		return refusal(err)
 	}
-	if here := originOf(a.url); !contains(origins, here) {
-		return messages.SecretOrigin(in.Secret, here, origins)
+	if here := originOf(a.url); !slices.Contains(origins, here) {
+		field := "you named"
+		if act.Target != nil {
+			field = act.Target.Ref
+		}
+		return messages.SecretOrigin(field, here, origins)
 	}
 	act.Value, act.Origins = value, origins
 	return nil
@@ -69,14 +74,6 @@ func originOf(raw string) string {
 	return u.Scheme + "://" + strings.ToLower(u.Host)
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
 
 // maskOwned replaces every owner's secret in text read from a page.
 func (a *Actor) maskOwned(text string) string {

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"net/url"
+	"slices"
+
 	"github.com/buddi-dev/buddi/drivers"
 )
 
@@ -89,7 +92,10 @@ func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, er
 	switch a.Kind {
 	case drivers.Click:
 		return t.click(p, st, i, n), nil
-	case drivers.Fill:
+	case drivers.Fill, drivers.SecretFill:
+		if a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, originOf(p.url)) {
+			return noEffect, drivers.ErrSecretOrigin(n.ref, originOf(p.url), a.Origins)
+		}
 		if !n.editable() {
 			return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
 		}
@@ -152,8 +158,17 @@ func choose(p *page, i int32, n *node, values []string) (effect, error) {
 // half is what a half-happened input leaves behind: half the typed text,
 // and nothing else.
 func (e effect) half(k drivers.Kind) effect {
-	if k == drivers.Fill {
+	if k == drivers.Fill || k == drivers.SecretFill {
 		return effect{field: e.field, value: prefix(e.value, len(e.value)/2)}
 	}
 	return noEffect
+}
+
+// originOf is the origin of a page's URL.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "null"
+	}
+	return u.Scheme + "://" + u.Host
 }

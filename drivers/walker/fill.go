@@ -5,7 +5,6 @@ import (
 	"net/url"
 
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // FillBody is the engine body of a fill of ref, which the engine checks is
@@ -74,8 +73,7 @@ var formats = map[string]string{
 func (a *FillAnswer) Refused(ref string) *drivers.Error {
 	switch a.Error {
 	case "origin":
-		return refuse(messages.CodeSecretOrigin, "The field "+ref+" is on "+a.Origin+", not an origin this secret is for, so nothing was typed; navigate to a page of "+
-			messages.Words(a.For, "or")+", observe, and fill again.")
+		return drivers.ErrSecretOrigin(ref, a.Origin, a.For)
 	case "kind":
 		return refuse(drivers.CodeTargetMiss, notText(ref, a.Type))
 	case "disabled":
