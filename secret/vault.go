@@ -93,15 +93,7 @@ func (v *Vault) write(list []Owned) error {
 		return messages.Errorf(messages.CodeStoreFailed, "The secrets file cannot be written (%v); check the data directory's owner.", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err == nil {
-		_, err = tmp.Write(b)
-		if err == nil {
-			err = tmp.Sync()
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	err = errors.Join(tmp.Chmod(0o600), writeAll(tmp, b), tmp.Sync(), tmp.Close())
 	if err == nil {
 		err = os.Rename(tmp.Name(), v.path)
 	}
@@ -109,6 +101,11 @@ func (v *Vault) write(list []Owned) error {
 		return messages.Errorf(messages.CodeStoreFailed, "The secrets file cannot be written (%v); check the disk and the data directory's owner.", err)
 	}
 	return nil
+}
+
+func writeAll(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	return err
 }
 
 // List is the owner's secrets without their values, in the order added.
@@ -212,7 +209,7 @@ func Checked(o Owned) (Owned, error) {
 }
 
 func badNameRune(r rune) bool {
-	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_')
+	return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '.' && r != '-' && r != '_'
 }
 
 // Origin is raw's origin as a browser serialises it (scheme://host, with
@@ -220,9 +217,7 @@ func badNameRune(r rune) bool {
 // CodeBadInput for what is not an http or https origin.
 func Origin(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
-	bad := err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != ""
-	if bad {
+	if err != nil || !originOnly(u) {
 		return "", messages.Errorf(messages.CodeBadInput, "%q is not an origin; write it as https://example.com (a scheme and a host, a port if any, no path).", messages.Clip(raw, 80))
 	}
 	host, port := strings.ToLower(u.Hostname()), u.Port()
@@ -233,4 +228,10 @@ func Origin(raw string) (string, error) {
 		return u.Scheme + "://" + host, nil
 	}
 	return fmt.Sprintf("%s://%s:%s", u.Scheme, host, port), nil
+}
+
+// originOnly reports whether u is an http or https origin and nothing more.
+func originOnly(u *url.URL) bool {
+	web := u.Scheme == "https" || u.Scheme == "http"
+	return web && u.Hostname() != "" && u.User == nil && (u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == ""
 }

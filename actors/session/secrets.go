@@ -74,7 +74,6 @@ func originOf(raw string) string {
 	return u.Scheme + "://" + strings.ToLower(u.Host)
 }
 
-
 // maskOwned replaces every owner's secret in text read from a page.
 func (a *Actor) maskOwned(text string) string {
 	if a.cfg.Secrets == nil || text == "" {

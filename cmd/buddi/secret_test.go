@@ -2,9 +2,7 @@ package main_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,20 +16,7 @@ func TestSecretCommands(t *testing.T) {
 	dir := t.TempDir()
 	run := func(stdin string, args ...string) result {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"secret", "--data", dir}, args...)...)
-		cmd.Env = cleanEnv()
-		cmd.Stdin = strings.NewReader(stdin)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{code, out.String(), errb.String()}
+		return runCLIWith(t, stdin, nil, append([]string{"secret", "--data", dir}, args...)...)
 	}
 	if r := run(value+"\n", "add", "gh", "--origin", "https://GitHub.com/"); r.code != 0 || strings.Contains(r.stdout+r.stderr, value) {
 		t.Fatalf("add: %+v", r)

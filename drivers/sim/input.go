@@ -93,13 +93,7 @@ func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, er
 	case drivers.Click:
 		return t.click(p, st, i, n), nil
 	case drivers.Fill, drivers.SecretFill:
-		if a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, originOf(p.url)) {
-			return noEffect, drivers.ErrSecretOrigin(n.ref, originOf(p.url), a.Origins)
-		}
-		if !n.editable() {
-			return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
-		}
-		return effect{field: i, value: a.Value}, nil
+		return fill(p, i, n, a)
 	case drivers.Select:
 		return choose(p, i, n, a.Values)
 	case drivers.Press:
@@ -162,6 +156,17 @@ func (e effect) half(k drivers.Kind) effect {
 		return effect{field: e.field, value: prefix(e.value, len(e.value)/2)}
 	}
 	return noEffect
+}
+
+// fill types a.Value into n; a secret only on a page of its origins.
+func fill(p *page, i int32, n *node, a *drivers.Action) (effect, error) {
+	if a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, originOf(p.url)) {
+		return noEffect, drivers.ErrSecretOrigin(n.ref, originOf(p.url), a.Origins)
+	}
+	if !n.editable() {
+		return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
+	}
+	return effect{field: i, value: a.Value}, nil
 }
 
 // originOf is the origin of a page's URL.
