@@ -162,6 +162,7 @@ func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 	}
 
 	ok(act(map[string]any{"action": "navigate", "url": sites.a.URL + "/"}), "navigate to A")
+	daemontest.WantCode(t, fillSecret(observe(), "no-such-secret", "Password"), string(messages.CodeUnknownSecret))
 	ok(fillSecret(observe(), "site-a-user", "User"), "secret_fill of the user name on A")
 	ok(fillSecret(observe(), "site-a", "Password"), "secret_fill of the password on A")
 	obs := observe()
