@@ -26,6 +26,7 @@ import (
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/metrics"
+	"github.com/buddi-dev/buddi/secret"
 	"github.com/buddi-dev/buddi/settings"
 	"github.com/buddi-dev/buddi/ui"
 	"github.com/buddi-dev/buddi/ui/audit"
@@ -50,6 +51,7 @@ type wiring struct {
 	registry *metrics.Registry
 	stops    *stop.Board
 	notes    []string // lines for the owner, said once serving is
+	secrets  *ownerSecrets
 }
 
 // owner reads the owner token's hash, making the token on the first start,
@@ -108,7 +110,8 @@ func (w *wiring) egress() (err error) {
 		c.Known = egress.NewKnown()
 	}
 	// The secrets the owner gave buddi: no URL the browser opens may carry one.
-	c.Known.SetOwner([]string{w.o.Config.TelegramToken})
+	w.secrets = &ownerSecrets{vault: secret.NewVault(w.cfg.DataDir), known: c.Known, fixed: []string{w.o.Config.TelegramToken}}
+	c.Known.SetOwner(append([]string{w.o.Config.TelegramToken}, w.secrets.Values()...))
 	w.d.egress, err = egress.NewLive(c)
 	return err
 }
@@ -158,7 +161,7 @@ func (w *wiring) controller() error {
 		return fmt.Errorf("daemon: the %s mode has no profile per agent; unset BUDDI_BROWSER_PROFILES", w.modes.Name())
 	}
 	err := d.spawn(&d.ctl, controller.Props(controller.Config{
-		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: w.reach,
+		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: w.reach, Secrets: w.secrets,
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
 		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),

@@ -18,6 +18,7 @@ const (
 	Forward    Kind = "forward"
 	Click      Kind = "click"
 	Fill       Kind = "fill"
+	SecretFill Kind = "secret_fill"
 	Select     Kind = "select"
 	Press      Kind = "press"
 	Hover      Kind = "hover"
@@ -32,7 +33,7 @@ const (
 )
 
 // Kinds lists every Kind, in the action table's order.
-var Kinds = []Kind{Navigate, Click, Fill, Select, Press, Scroll, TabAction, Back, Forward,
+var Kinds = []Kind{Navigate, Click, Fill, SecretFill, Select, Press, Scroll, TabAction, Back, Forward,
 	Hover, Submit, WaitFor, DOM, Console, Screenshot, Open}
 
 // Spec is the action table's row for the kind.
@@ -44,10 +45,14 @@ func (k Kind) Mutating() bool { return k.Spec().Mutating }
 
 // Action is one validated request to a driver. Fields not used by Kind are zero.
 type Action struct {
-	Kind    Kind
-	Target  *Target       // click, fill, select, hover, submit; optional for press, scroll
-	URL     string        // navigate
-	Value   string        // fill: text; press: key name
+	Kind   Kind
+	Target *Target // click, fill, select, hover, submit; optional for press, scroll
+	URL    string  // navigate
+	Value  string  // fill: text; secret_fill: the owner's secret; press: key name
+	// Origins are the origins a secret_fill's secret is for: the driver
+	// types it only into a field whose own document has one of them,
+	// read in the same step that types, and says nothing of the value.
+	Origins []string
 	Values  []string      // select: option labels or values
 	DeltaY  int           // scroll: pixels, positive is down
 	TabOp   string        // tab: "list", "new", "switch", "close"

@@ -17,9 +17,10 @@ const (
 	CodeNotAnswering = messages.CodeNotAnswering // observation or capture failed: page busy
 	CodeTargetGone   = messages.CodeStaleRef     // the element is gone or changed
 	CodeTargetMiss   = messages.CodeTargetMiss
-	CodeTabGone      = messages.CodeTabGone     // the tab the agent was reading closed
-	CodeTooManyTabs  = messages.CodeTooManyTabs // the conversation holds MaxTabs tabs
-	CodePartial      = messages.CodePartial     // input may have half happened
+	CodeSecretOrigin = messages.CodeSecretOrigin // a secret_fill into a field of an origin the secret is not for
+	CodeTabGone      = messages.CodeTabGone      // the tab the agent was reading closed
+	CodeTooManyTabs  = messages.CodeTooManyTabs  // the conversation holds MaxTabs tabs
+	CodePartial      = messages.CodePartial      // input may have half happened
 	CodeNavFailed    = messages.CodeNavFailed
 	CodeTimeout      = messages.CodeTimeout
 	CodeNotAllowed   = messages.CodeNotAllowed // blocked by policy (egress, credentials)
@@ -93,4 +94,11 @@ func OpensApps(d Driver, tabs Tabs) bool {
 	}
 	a, ok := d.(AppDriver)
 	return ok && a.OpensApps()
+}
+
+// ErrSecretOrigin refuses a secret_fill into the field ref, whose document
+// is of origin, not one of origins (the secret's): nothing was typed.
+func ErrSecretOrigin(ref, origin string, origins []string) *Error {
+	e := messages.SecretOrigin(ref, origin, origins)
+	return &Error{Code: e.Code, Message: e.Message}
 }

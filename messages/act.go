@@ -13,6 +13,7 @@ type ActInput struct {
 	URLSource   string      `json:"urlSource,omitempty" jsonschema:"navigate: where the URL came from: agent (default) or page_link"`
 	Value       string      `json:"value,omitempty" jsonschema:"fill: the text to enter"`
 	Values      []string    `json:"values,omitempty" jsonschema:"select: option labels or values"`
+	Secret      string      `json:"secret,omitempty" jsonschema:"secret_fill: the name of one of the owner's secrets, as secret_list gives it; buddi types its value, which you never see"`
 	Key         string      `json:"key,omitempty" jsonschema:"press: a key name such as Enter, Tab, Escape, ArrowDown, or one character"`
 	DeltaY      int         `json:"deltaY,omitempty" jsonschema:"scroll: pixels, positive scrolls down"`
 	Tab         string      `json:"tab,omitempty" jsonschema:"tab: list, new, switch or close"`

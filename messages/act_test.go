@@ -45,6 +45,8 @@ func TestDecodeAcceptsEveryAction(t *testing.T) {
 		"by ph":       `{"action":"fill","observation":"o1.2","target":{"by":"placeholder","name":"Search"},"value":"x"}`,
 		"by text":     `{"action":"click","observation":"o1.2","target":{"by":"text","name":"Sign in"}}`,
 		"wait ref":    `{"action":"wait_for","wait":{"ref":"e12"}}`,
+		"secret_list": `{"action":"secret_list"}`,
+		"secret_fill": `{"action":"secret_fill","observation":"o1.2","target":{"ref":"e3"},"secret":"github-password"}`,
 	}
 	for name, in := range good {
 		if _, e := messages.DecodeAct([]byte(in)); e != nil {

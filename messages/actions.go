@@ -14,6 +14,7 @@ const (
 	RunObserve            // the driver's Tabs.Observe
 	RunScript             // steps the session runs one by one through Tabs.Do
 	RunClose              // the session ends itself; no driver call
+	RunSecrets            // the session answers from the owner's secrets; no driver call
 )
 
 // ActionSpec is everything buddi knows about one browser.act action. The
@@ -78,6 +79,10 @@ var actions = []*ActionSpec{
 		Doc: "click target", check: needTarget},
 	{Name: "fill", Past: "Typed into", Mutating: true, Deadline: shortDeadline,
 		Doc: "type value into target", check: needTarget},
+	{Name: "secret_list", Past: "Listed the owner's secrets", Reads: true, Run: RunSecrets, Deadline: shortDeadline,
+		Doc: "list the owner's own secrets you may fill: each one's name and the origins it is for, never its value", check: checkChars},
+	{Name: "secret_fill", Past: "Filled one of the owner's secrets into", Mutating: true, Deadline: shortDeadline,
+		Doc: "type the owner's secret named secret into target, a field of a page of one of the secret's origins", check: checkSecretFill},
 	{Name: "select", Past: "Chose an option in", Mutating: true, Deadline: shortDeadline,
 		Doc: "choose values in target", check: checkSelect},
 	{Name: "press", Past: "Pressed", Mutating: true, Deadline: shortDeadline,

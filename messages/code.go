@@ -89,6 +89,8 @@ const (
 	CodeCredential       Code = "credential_field"  // typing into a password or card field
 	CodeSecretValue      Code = "secret_value"      // typing something like a key or token
 	CodeSecretInURL      Code = "secret_in_url"     // a URL whose path, query or fragment carries a secret
+	CodeUnknownSecret    Code = "unknown_secret"    // secret_fill names no secret of the owner's
+	CodeSecretOrigin     Code = "secret_origin"     // secret_fill into a page of an origin the secret is not for
 	CodeBuddiAddress     Code = "buddi_address"     // a URL that is buddi's own address
 	CodeAmbiguous        Code = "ambiguous_target"  // a semantic target matches more than one element
 	CodeNoApps           Code = "no_apps"           // open in a mode without apps

@@ -111,6 +111,8 @@ var codes = map[Code]CodeInfo{
 	CodeCredential:       {HTTP: badRequest, BeforeInput: true},
 	CodeSecretValue:      {HTTP: badRequest, BeforeInput: true},
 	CodeSecretInURL:      {HTTP: badRequest, BeforeInput: true},
+	CodeUnknownSecret:    {HTTP: notFound, BeforeInput: true},
+	CodeSecretOrigin:     {HTTP: badRequest, BeforeInput: true, Template: "The field %s is on %s, not an origin this secret is for, so nothing was typed; navigate to a page of %s, observe, and fill again."},
 	CodeBuddiAddress:     {HTTP: badRequest, BeforeInput: true},
 	CodeAmbiguous:        {HTTP: badRequest, BeforeInput: true},
 	CodeNoApps:           {HTTP: badRequest, BeforeInput: true, Template: "There are no apps in the agents' own browser: open works only when the owner chose Use my apps; navigate to a web address instead."},

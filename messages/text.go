@@ -63,7 +63,7 @@ func checkActText(in *ActInput) *Error {
 		{"action", in.Action, false}, {"observation", in.Observation, false}, {"url", in.URL, false}, {"urlSource", in.URLSource, false},
 		{"value", in.Value, true}, {"key", in.Key, false}, {"tab", in.Tab, false}, {"tabId", in.TabID, false},
 		{"within", in.Within, false}, {"after", in.After, false}, {"text", in.Text, false}, {"selector", in.Selector, false},
-		{"role", in.Role, false}, {"name", in.Name, false},
+		{"role", in.Role, false}, {"name", in.Name, false}, {"secret", in.Secret, false},
 	}
 	if in.Target != nil {
 		fields = append(fields, textField{"target.ref", in.Target.Ref, false})

@@ -37,6 +37,8 @@ func InWords(in *ActInput, target string) string {
 		return tabWords(in.Tab)
 	case "script":
 		return fmt.Sprintf("%s of %d steps", past, len(in.Steps))
+	case "secret_fill": // the name, never the value
+		return past + " " + firstOf(target, "a field") + " (" + quote(in.Secret) + ")"
 	}
 	if in.Action == "observe" && in.Within != "" {
 		return past + " (one region)"

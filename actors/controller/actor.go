@@ -34,6 +34,8 @@ type Config struct {
 	// Mode opens the browser profiles sessions are placed on.
 	Mode   drivers.Mode
 	Policy session.URLPolicy
+	// Secrets are the owner's own secrets, for every session.
+	Secrets session.Secrets
 	// Reach says what the install lets the browser open now, as
 	// browser.status tells agents (nil: nothing said).
 	Reach func() *messages.Reach

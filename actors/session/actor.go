@@ -49,6 +49,9 @@ type Config struct {
 	Controller *actor.PID
 	Driver     drivers.Driver
 	Policy     URLPolicy
+	// Secrets are the owner's own secrets (secret_list, secret_fill); nil
+	// means none.
+	Secrets Secrets
 	// Reach says what the install lets the browser open now, as
 	// browser.status tells agents; it follows air-gap turned on or off
 	// (nil: nothing said).

@@ -24,8 +24,12 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 		return
 	}
 	spec := messages.Spec(in.Action)
-	if spec.Run == messages.RunClose {
+	switch spec.Run {
+	case messages.RunClose:
 		a.release(ctx, "the agent closed the session")
+		return
+	case messages.RunSecrets:
+		a.listSecrets(ctx)
 		return
 	}
 	if left := a.stepsLeft(); in.Cost() > left {
@@ -126,6 +130,11 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 		}
 	}
 	act := toAction(in, target)
+	if in.Action == string(drivers.SecretFill) {
+		if e := a.fillSecret(in, act); e != nil {
+			return nil, e
+		}
+	}
 	if in.Wait != nil && in.Wait.Ref != "" {
 		t, e := a.ev.ref(in.Wait.Ref)
 		if e != nil {

@@ -72,7 +72,7 @@ func (p *pageText) fence(kind string) string {
 // fenced is p's fence; the values it masked are told to the URL policy, so
 // that no URL the browser opens may carry one from then on.
 func (a *Actor) fenced(p *pageText, kind string) string {
-	text := p.fence(kind)
+	text := a.maskOwned(p.fence(kind))
 	if len(p.masked) > 0 && a.cfg.Policy != nil {
 		a.cfg.Policy.Masked(p.masked)
 	}

@@ -29,8 +29,15 @@ type result struct {
 
 func runCLI(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return runCLIWith(t, "", env, args...)
+}
+
+// runCLIWith is runCLI with stdin on the command's standard input.
+func runCLIWith(t *testing.T, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(cleanEnv(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -85,6 +86,10 @@ type inputCase struct {
 	// masked says the field's value is a credential's: a read of the
 	// field after the fill shows a mask, never the value.
 	masked bool
+	// secretFor, in a secret_fill, is the origin the owner's secret is
+	// for: the inputs page's own ("page") or the other loopback name's
+	// ("far").
+	secretFor string
 }
 
 // inputCases are the kinds of field the web is made of. The driver under
@@ -122,7 +127,15 @@ var inputCases = map[string]inputCase{
 	"card expiry":              {role: "textbox", name: "Expiry", kind: drivers.Fill, value: "12/29", code: messages.CodeCredential},
 	"card security code":       {role: "textbox", name: "Security code", kind: drivers.Fill, value: "737", code: messages.CodeCredential},
 	"one-time code":            {role: "textbox", name: "Sign-in code", kind: drivers.Fill, value: "492817", echo: "otp=492817", masked: true},
-	"file":                     {role: "button", name: "Receipt", kind: drivers.Fill, value: "/etc/passwd", code: drivers.CodeTargetMiss},
+	"owner's secret in its own origin's password field": {role: "textbox", name: "Password", kind: drivers.SecretFill,
+		value: "Own-secret-7731", secretFor: "page", echo: "password=Own-secret-7731", masked: true},
+	"owner's secret in its own origin's text field": {role: "textbox", name: "Text", kind: drivers.SecretFill,
+		value: "owner-text-5521", secretFor: "page", echo: "text=owner-text-5521", masked: true},
+	"owner's secret for another origin": {role: "textbox", name: "Password", kind: drivers.SecretFill,
+		value: "Own-secret-7731", secretFor: "far", code: messages.CodeSecretOrigin},
+	"owner's secret into a cross-origin frame": {role: "textbox", name: "Far away", kind: drivers.SecretFill,
+		value: "Own-secret-7731", secretFor: "page", code: messages.CodeSecretOrigin},
+	"file": {role: "button", name: "Receipt", kind: drivers.Fill, value: "/etc/passwd", code: drivers.CodeTargetMiss},
 }
 
 // everyInput runs every input case on a fresh load of the inputs page.
@@ -135,7 +148,8 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 			if err != nil {
 				t.Fatalf("find %s %q: %v", c.role, c.name, err)
 			}
-			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values}
+			a := &drivers.Action{Kind: c.kind, Target: Target(t, obs, c.role, c.name), Value: c.value, Values: c.values,
+				Origins: c.origins(t, site.Inputs)}
 			_, err = tabs.Do(ctx(t), a)
 			if err == nil && c.echo != "" {
 				// A frame tells its page by a message, which crosses
@@ -150,6 +164,21 @@ func everyInput(t *testing.T, d drivers.Driver, site Site) {
 			}
 		})
 	}
+}
+
+// origins are the origins of c's owner's secret, served at inputs.
+func (c inputCase) origins(t *testing.T, inputs string) []string {
+	if c.secretFor == "" {
+		return nil
+	}
+	u, err := url.Parse(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.secretFor == "far" {
+		return []string{u.Scheme + "://" + otherHost(u.Host)}
+	}
+	return []string{u.Scheme + "://" + u.Host}
 }
 
 // check fails unless the action on c's field did what c says: the

@@ -40,7 +40,7 @@ func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	switch a.Kind {
 	case drivers.Open:
 		return nil, drivers.ErrNoApps()
-	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:
+	case drivers.Click, drivers.Fill, drivers.SecretFill, drivers.Select, drivers.Hover, drivers.Submit:
 		if a.Point != nil {
 			return nil, badInput("Your browser takes refs, not points: observe and name the element by its ref.")
 		}

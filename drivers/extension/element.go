@@ -3,7 +3,6 @@ package extension
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/walker"
@@ -121,8 +120,8 @@ func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	switch a.Kind {
 	case drivers.Click:
 		return r.click(ctx)
-	case drivers.Fill:
-		return r.fill(ctx, a.Value)
+	case drivers.Fill, drivers.SecretFill:
+		return r.fill(ctx, a.Value, walker.SecretOrigins(a))
 	case drivers.Select:
 		return r.selectOptions(ctx, a.Values)
 	case drivers.Hover:
@@ -218,16 +217,26 @@ func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
 
 // fill replaces the field's text in one engine call that focuses it and
 // checks it is still the field CheckField saw.
-func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, error) {
-	if err := r.ts.checkField(fieldOf(&r.info), value); err != nil {
+//
+// origins, when not nil, make it a secret_fill: the owner's secret skips
+// the credential rules, and the engine types it only into a field whose
+// document is of one of origins, read in the call that types.
+func (r *resolved) fill(ctx context.Context, value string, origins []string) (*drivers.Outcome, error) {
+	check := func(f Field) error {
+		if origins != nil {
+			return nil
+		}
+		return r.ts.checkField(f, value)
+	}
+	if err := check(fieldOf(&r.info)); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(map[string]any{"ref": r.ref, "want": r.info, "value": value})
+	body, err := walker.FillBody(r.ref, value, r.info, origins)
 	if err != nil {
 		return nil, err
 	}
 	var ans walker.FillAnswer
-	if _, err := r.ts.probeIn(ctx, r.at, "fill "+url.PathEscape(string(raw)), true, &ans); err != nil {
+	if _, err := r.ts.probeIn(ctx, r.at, body, true, &ans); err != nil {
 		if drivers.CodeOf(err) != "" {
 			return nil, err
 		}
@@ -240,7 +249,7 @@ func (r *resolved) fill(ctx context.Context, value string) (*drivers.Outcome, er
 		return nil, staleRef(r.ref, "is no longer on the page")
 	case "focus", "changed":
 		if ans.Info != nil {
-			if err := r.ts.checkField(fieldOf(ans.Info), value); err != nil {
+			if err := check(fieldOf(ans.Info)); err != nil {
 				return nil, err
 			}
 		}

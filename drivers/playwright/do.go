@@ -52,7 +52,7 @@ func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		return nil, drivers.ErrNoApps()
 	case drivers.TabAction:
 		return ts.tabOp(ctx, a)
-	case drivers.Click, drivers.Fill, drivers.Select, drivers.Hover, drivers.Submit:
+	case drivers.Click, drivers.Fill, drivers.SecretFill, drivers.Select, drivers.Hover, drivers.Submit:
 		r, err := ts.resolve(ctx, a.Target)
 		if err != nil {
 			return nil, err
@@ -89,7 +89,7 @@ func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	switch a.Kind {
 	case drivers.Click:
 		return r.click(ctx, a)
-	case drivers.Fill:
+	case drivers.Fill, drivers.SecretFill:
 		return r.fill(ctx, a)
 	case drivers.Select:
 		return r.selectOptions(ctx, a)

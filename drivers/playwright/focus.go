@@ -2,8 +2,6 @@ package playwright
 
 import (
 	"context"
-	"encoding/json"
-	"net/url"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -83,14 +81,15 @@ func focusRef(ctx context.Context, f pw.Frame, ref string) (*focusState, error) 
 }
 
 // fillRef replaces the text of the resolved field in one engine call that
-// first checks the field is still the one CheckField passed.
-func (r *resolved) fillRef(ctx context.Context, value string) (*walker.FillAnswer, error) {
-	args, err := json.Marshal(map[string]any{"ref": r.ref, "value": value, "want": r.info})
+// first checks the field is still the one CheckField passed (and, for a
+// secret, that its document is of one of origins).
+func (r *resolved) fillRef(ctx context.Context, value string, origins []string) (*walker.FillAnswer, error) {
+	body, err := walker.FillBody(r.ref, value, r.info, origins)
 	if err != nil {
 		return nil, err
 	}
 	var ans walker.FillAnswer
-	if err := probe(ctx, r.f, "fill "+url.PathEscape(string(args)), &ans); err != nil {
+	if err := probe(ctx, r.f, body, &ans); err != nil {
 		return nil, err
 	}
 	return &ans, nil

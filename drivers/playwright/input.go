@@ -8,6 +8,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // click clicks the element and reports what the click did to the tab.
@@ -25,11 +26,23 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 // still the focused field with those attributes (a page may turn a field
 // into a password field when it gets focus), and inserts the text the way
 // typing does (input events fire; the clipboard is never used).
+//
+// A secret_fill types one of the owner's own secrets: the credential rules
+// that refuse an agent's text do not apply (a password field of the
+// secret's own origin is where it belongs), and the engine refuses a field
+// whose document is of an origin the secret is not for.
 func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	if err := r.t.owner.checkField(fieldOf(&r.info), a.Value); err != nil {
+	origins := walker.SecretOrigins(a)
+	check := func(f Field) error {
+		if origins != nil {
+			return nil
+		}
+		return r.t.owner.checkField(f, a.Value)
+	}
+	if err := check(fieldOf(&r.info)); err != nil {
 		return nil, err
 	}
-	ans, err := r.fillRef(ctx, a.Value)
+	ans, err := r.fillRef(ctx, a.Value, origins)
 	if err != nil {
 		// The engine's error could quote the value: keep it out of the cause.
 		return nil, r.inputFailed(errors.New("fill failed"), "fill", isClosed(err))
@@ -41,7 +54,7 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		return nil, staleRef(r.ref, "is no longer on the page")
 	case "focus", "changed":
 		if ans.Info != nil {
-			if err := r.t.owner.checkField(fieldOf(ans.Info), a.Value); err != nil {
+			if err := check(fieldOf(ans.Info)); err != nil {
 				return nil, err
 			}
 		}

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"net/url"
+	"slices"
+
 	"github.com/buddi-dev/buddi/drivers"
 )
 
@@ -89,11 +92,8 @@ func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, er
 	switch a.Kind {
 	case drivers.Click:
 		return t.click(p, st, i, n), nil
-	case drivers.Fill:
-		if !n.editable() {
-			return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
-		}
-		return effect{field: i, value: a.Value}, nil
+	case drivers.Fill, drivers.SecretFill:
+		return fill(p, i, n, a)
 	case drivers.Select:
 		return choose(p, i, n, a.Values)
 	case drivers.Press:
@@ -152,8 +152,28 @@ func choose(p *page, i int32, n *node, values []string) (effect, error) {
 // half is what a half-happened input leaves behind: half the typed text,
 // and nothing else.
 func (e effect) half(k drivers.Kind) effect {
-	if k == drivers.Fill {
+	if k == drivers.Fill || k == drivers.SecretFill {
 		return effect{field: e.field, value: prefix(e.value, len(e.value)/2)}
 	}
 	return noEffect
+}
+
+// fill types a.Value into n; a secret only on a page of its origins.
+func fill(p *page, i int32, n *node, a *drivers.Action) (effect, error) {
+	if a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, originOf(p.url)) {
+		return noEffect, drivers.ErrSecretOrigin(n.ref, originOf(p.url), a.Origins)
+	}
+	if !n.editable() {
+		return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
+	}
+	return effect{field: i, value: a.Value}, nil
+}
+
+// originOf is the origin of a page's URL.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "null"
+	}
+	return u.Scheme + "://" + u.Host
 }

@@ -1,13 +1,51 @@
 package walker
 
-import "github.com/buddi-dev/buddi/drivers"
+import (
+	"encoding/json"
+	"net/url"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// FillBody is the engine body of a fill of ref, which the engine checks is
+// still the field want describes. origins, when not nil, are the only
+// origins the field's own document may have: a secret_fill's, read in the
+// same call that types.
+func FillBody(ref, value string, want any, origins []string) (string, error) {
+	fields := map[string]any{"ref": ref, "value": value, "want": want}
+	if origins != nil {
+		fields["origins"] = origins
+	}
+	args, err := json.Marshal(fields)
+	if err != nil {
+		return "", err
+	}
+	return "fill " + url.PathEscape(string(args)), nil
+}
+
+// SecretOrigins are the origins a fill checks the field's document
+// against: a secret_fill's (never none), nil for an agent's own text.
+func SecretOrigins(a *drivers.Action) []string {
+	if a.Kind != drivers.SecretFill {
+		return nil
+	}
+	if a.Origins == nil {
+		return []string{}
+	}
+	return a.Origins
+}
 
 // FillAnswer is the engine's answer to a fill (input.js fillRef).
 type FillAnswer struct {
 	OK bool `json:"ok"`
-	// Error is why nothing was typed: stale, kind, disabled, value, focus
-	// or changed.
+	// Error is why nothing was typed: stale, kind, disabled, origin,
+	// value, focus or changed.
 	Error string `json:"error"`
+	// Origin is the origin of the field's document, for origin (a
+	// secret_fill into a page its secret is not for).
+	Origin string `json:"origin"`
+	// For are the origins the secret is for, as the fill gave them.
+	For []string `json:"for"`
 	// Type is the field's input type (or its tag when it is no input), for
 	// kind and value.
 	Type string `json:"type"`
@@ -29,11 +67,13 @@ var formats = map[string]string{
 }
 
 // Refused is the error for a fill the engine refused before any input
-// (kind, disabled, value), or nil for any other answer. The sentence says
+// (kind, disabled, origin, value), or nil for any other answer. The sentence says
 // what the element takes instead; it never quotes the value, which may be
 // private.
 func (a *FillAnswer) Refused(ref string) *drivers.Error {
 	switch a.Error {
+	case "origin":
+		return drivers.ErrSecretOrigin(ref, a.Origin, a.For)
 	case "kind":
 		return refuse(drivers.CodeTargetMiss, notText(ref, a.Type))
 	case "disabled":

@@ -107,8 +107,12 @@ const secretLike = (v) => {
   return v.split(/[ \t\n\r"'`,;:=&?()<>[\]{}]+/).some((tok) => tok && secretToken(tok));
 };
 
+// ownerFilled holds the fields buddi typed one of the owner's secrets
+// into: reads and screenshots mask them whatever they are.
+const ownerFilled = new WeakSet();
+
 // shownValue is what a read may show of a field's value.
-const shownValue = (el, v) => (v && (credentialField(el) || secretLike(v)) ? MASK : v);
+const shownValue = (el, v) => (v && (ownerFilled.has(el) || credentialField(el) || secretLike(v)) ? MASK : v);
 
 // maskedIn lists the fields of a document (through open shadow roots)
 // whose values reads mask, for screenshots to cover.

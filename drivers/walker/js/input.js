@@ -83,6 +83,13 @@ const nativeValue = (el, v) => {
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
 };
 
+// originOf is the origin of the document el is in, as the browser
+// serialises it (a frame's own, "null" for an opaque one).
+const originOf = (el) => {
+  const view = el.ownerDocument.defaultView;
+  return view ? String(view.origin) : 'null';
+};
+
 // fill focuses the element, checks that it is the one focused and still
 // the field the driver classified (a page may swap a field's type on
 // focus), and only then replaces its text, all in this one call.
@@ -91,6 +98,9 @@ const fillRef = (doc, a) => {
   if (!el) return { error: 'stale' };
   if (!editable(el)) return { error: 'kind', type: el.localName === 'input' ? inputType(el) : el.localName };
   if (el.disabled || el.readOnly) return { error: 'disabled' };
+  // An owner's secret goes only into a document of an origin it is for,
+  // read here, in the call that types, before anything is focused.
+  if (a.origins && !a.origins.includes(originOf(el))) return { error: 'origin', origin: originOf(el), for: a.origins };
   if (!fits(doc, el, a.value)) {
     return { error: 'value', type: inputType(el), min: attr(el, 'min'), max: attr(el, 'max'), step: attr(el, 'step') };
   }
@@ -98,6 +108,7 @@ const fillRef = (doc, a) => {
   const now = deepActive(doc);
   if (now !== el) return { error: 'focus', info: now && now !== doc.body ? info(now) : null };
   if (!same(el, a.want)) return { error: 'changed', info: info(el) };
+  if (a.origins) ownerFilled.add(el);
   if (el.isContentEditable) {
     const r = doc.createRange();
     r.selectNodeContents(el);

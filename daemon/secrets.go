@@ -1,0 +1,29 @@
+package daemon
+
+import (
+	"github.com/buddi-dev/buddi/egress"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+// ownerSecrets is the owner's vault as sessions read it. Each secret's
+// value joins the values no URL the browser opens may carry as it is
+// handed to a fill (the vault may have changed since buddi started).
+type ownerSecrets struct {
+	vault *secret.Vault
+	known *egress.Known
+	fixed []string // the owner's other secrets the guard knows (the Telegram bot token)
+}
+
+func (s *ownerSecrets) List() ([]messages.SecretInfo, error) { return s.vault.List() }
+
+func (s *ownerSecrets) Secret(name string) ([]string, string, error) {
+	o, err := s.vault.Get(name)
+	if err != nil {
+		return nil, "", err
+	}
+	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	return o.Origins, o.Value, nil
+}
+
+func (s *ownerSecrets) Values() []string { return s.vault.Values() }
