@@ -92,6 +92,11 @@ type Config struct {
 	// members' transport is TLS that admits only certificates the CA
 	// signed.
 	ClusterCA, ClusterCert, ClusterKey string
+	// ClusterSecret is --cluster-secret, BUDDI_CLUSTER_SECRET: the file of
+	// the cluster's secret (`buddi cluster init` makes it), which signs
+	// the owner's authority in etcd and seals what members send each
+	// other; empty for cluster.secret in the data directory.
+	ClusterSecret string
 	// Retention is BUDDI_RETENTION: how long the records of a conversation
 	// whose task ended are kept (its task, session, counters, once
 	// answers, and the refusal record's entries); 0 keeps them for good.
@@ -193,6 +198,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
 		return c, err
 	}
+	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
 		return c, err
 	}
@@ -203,6 +209,18 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.Egress = eg
 	return c, nil
+}
+
+// ClusterSecretFile is the cluster secret's file name in a member's data
+// directory, where a member looks for it unless told another path.
+const ClusterSecretFile = "cluster.secret"
+
+// ClusterSecretPath is where this member's cluster secret is.
+func (c *Config) ClusterSecretPath() string {
+	if c.ClusterSecret != "" {
+		return c.ClusterSecret
+	}
+	return filepath.Join(c.DataDir, ClusterSecretFile)
 }
 
 // Validate checks every field.

@@ -36,6 +36,7 @@ type member struct {
 	parts
 
 	shared   *shared.Store
+	secret   *shared.Secret // the cluster's secret, from its file
 	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
 	memberID string
 	grains   *grains.Member
@@ -75,7 +76,11 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 	if !cfg.Cluster {
 		return nil, nil
 	}
-	mem := &member{cfg: cfg, addr: addr, log: log}
+	secret, err := shared.ReadSecret(cfg.ClusterSecretPath())
+	if err != nil {
+		return nil, err
+	}
+	mem := &member{cfg: cfg, addr: addr, log: log, secret: secret}
 	files := shared.TLSFiles{CA: cfg.ClusterCA, Cert: cfg.ClusterCert, Key: cfg.ClusterKey}
 	if files.Set() {
 		t, err := files.Load()

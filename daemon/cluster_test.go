@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
@@ -38,8 +40,15 @@ func TestClusterMemberWithoutEtcdDoesNotStart(t *testing.T) {
 	o.Config.Cluster, o.Config.ClusterEtcd = true, []string{etcd.Endpoint()}
 	o.Config.DataDir, o.Config.Addr, o.Config.Driver = t.TempDir(), "127.0.0.1:0", "sim"
 	o.Log = slog.New(slog.DiscardHandler)
-	if d, err := daemon.Start(o); err == nil {
+	if err := shared.MakeSecret(o.Config.ClusterSecretPath()); err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.Start(o)
+	if err == nil {
 		t.Cleanup(func() { d.Shutdown(t.Context()) })
 		t.Fatal("a member started without etcd")
+	}
+	if !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("a member without etcd said %q; want that etcd does not answer", err)
 	}
 }

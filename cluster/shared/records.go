@@ -23,8 +23,6 @@ const (
 	Homes Kind = "homes"
 	// Sites are the owner's answers "always" to a site, for every agent.
 	Sites Kind = "sites"
-	// Keys are the cluster's secrets, made once by the first member.
-	Keys Kind = "keys"
 	// Steps are the steps each conversation's task has used (TaskSteps),
 	// written by the member holding the conversation before it answers a
 	// step, so that the budget holds wherever the conversation moves.
