@@ -37,7 +37,7 @@ type member struct {
 
 	shared   *shared.Store
 	secret   *shared.Secret // the cluster's secret, from its file
-	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
+	tls      *shared.TLS    // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
 	memberID string
 	grains   *grains.Member
 	relay    *relay
