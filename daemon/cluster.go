@@ -91,7 +91,12 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS()})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret, Log: log})
+	if err == nil {
+		if err = st.CheckSecret(ctx); err != nil {
+			_ = st.Close()
+		}
+	}
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):

@@ -80,7 +80,7 @@ func (e *NoSecretError) Error() string {
 }
 
 // ReadSecret reads the cluster secret at path: a *NoSecretError when there
-// is none, an error when others than its owner may read it or it is not a
+// is none, an error when every user may read it or it is not a
 // secret `buddi cluster init` made.
 func ReadSecret(path string) (*Secret, error) {
 	info, err := os.Stat(path)
@@ -90,8 +90,10 @@ func ReadSecret(path string) (*Secret, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the cluster secret at %s cannot be read: %w", path, err)
 	}
-	if info.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("the cluster secret at %s may be read by other users (mode %04o); run `chmod 600 %s`", path, info.Mode().Perm(), path)
+	// Group bits are let be: a Kubernetes secret volume gives the pod's
+	// fsGroup read access to what it mounts.
+	if info.Mode().Perm()&0o007 != 0 {
+		return nil, fmt.Errorf("the cluster secret at %s may be read by every user (mode %04o); run `chmod 600 %s`", path, info.Mode().Perm(), path)
 	}
 	text, err := os.ReadFile(path)
 	if err != nil {
