@@ -97,6 +97,10 @@ type Config struct {
 	// the owner's authority in etcd and seals what members send each
 	// other; empty for cluster.secret in the data directory.
 	ClusterSecret string
+	// ClusterPlaintextEtcd is --cluster-plaintext-etcd,
+	// BUDDI_CLUSTER_PLAINTEXT_ETCD: reach an etcd that is not on this
+	// host without TLS, which a member otherwise refuses.
+	ClusterPlaintextEtcd bool
 	// Retention is BUDDI_RETENTION: how long the records of a conversation
 	// whose task ended are kept (its task, session, counters, once
 	// answers, and the refusal record's entries); 0 keeps them for good.
@@ -199,6 +203,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
+	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
+		return c, err
+	}
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
 		return c, err
 	}

@@ -44,7 +44,7 @@ const settleWait = 5 * time.Second
 type placement struct {
 	capacity int
 	types    *Registry // the placement messages, sealed as the member's are
-	losses   *losses // the member's: tells a wait on an authority that died
+	losses   *losses   // the member's: tells a wait on an authority that died
 
 	mu      sync.RWMutex
 	members []string // addresses of the members hosting Kind
