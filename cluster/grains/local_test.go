@@ -1,13 +1,11 @@
 package grains_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -212,7 +210,7 @@ func TestACapturedEnvelopeSentAgainIsRefused(t *testing.T) {
 	}
 	srv := etcdtest.Start(t)
 	const key = "the-cluster-key-0123456789"
-	var logs lockedBuffer
+	var logs etcdtest.Logs
 	sealedMember := func(log *slog.Logger) *grains.Member {
 		r := types(t, true)
 		if err := r.Seal([]byte(key)); err != nil {
@@ -254,22 +252,4 @@ func TestACapturedEnvelopeSentAgainIsRefused(t *testing.T) {
 	if !strings.Contains(logs.String(), "refused a message from another member") || !strings.Contains(logs.String(), "already received") {
 		t.Fatalf("b did not log the refusal; its logs:\n%s", logs.String())
 	}
-}
-
-// lockedBuffer is a log's text, written and read from many goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -1,11 +1,9 @@
 package shared_test
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,27 +14,9 @@ import (
 	"github.com/buddi-dev/buddi/cluster/shared"
 )
 
-// logBuffer is a log's text, written from the store's goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func openLogged(t *testing.T, srv *etcdtest.Server, secret *shared.Secret) (*shared.Store, *logBuffer) {
+func openLogged(t *testing.T, srv *etcdtest.Server, secret *shared.Secret) (*shared.Store, *etcdtest.Logs) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &etcdtest.Logs{}
 	s, err := shared.Open(ctxFor(t), shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix,
 		Secret: secret, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
