@@ -186,24 +186,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
 		return c, err
 	}
-	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
-		return c, err
-	}
-	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
-		return c, err
-	}
-	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
-	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
-		return c, err
-	}
-	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
-		return c, err
-	}
-	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
-		return c, err
-	}
-	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
-	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
+	if err := c.clusterFromEnv(getenv); err != nil {
 		return c, err
 	}
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
@@ -216,6 +199,32 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.Egress = eg
 	return c, nil
+}
+
+// clusterFromEnv reads the settings of a cluster member.
+func (c *Config) clusterFromEnv(getenv func(string) string) error {
+	var err error
+	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
+		return err
+	}
+	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
+		return err
+	}
+	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
+	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
+		return err
+	}
+	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
+		return err
+	}
+	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
+		return err
+	}
+	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
+	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
+		return err
+	}
+	return nil
 }
 
 // ClusterSecretFile is the cluster secret's file name in a member's data
