@@ -46,6 +46,7 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"messages":           "the contract",
 		"metrics":            "the registry /metrics reads",
 		"native/protocol":    "Use my apps' approvals are by app",
+		"secret":             "the owner's vault, which sessions fill from and the dashboard manages",
 		"settings":           "the owner's settings and the mode root",
 		"ui":                 "the HTTP surface",
 		"ui/audit":           "the audit trail every surface records through",

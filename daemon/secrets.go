@@ -27,3 +27,21 @@ func (s *ownerSecrets) Secret(name string) ([]string, string, error) {
 }
 
 func (s *ownerSecrets) Values() []string { return s.vault.Values() }
+
+// Add stores a secret from the dashboard; the guard learns its value at once.
+func (s *ownerSecrets) Add(name string, origins []string, value string) error {
+	if err := s.vault.Add(secret.Owned{Name: name, Origins: origins, Value: value}); err != nil {
+		return err
+	}
+	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	return nil
+}
+
+// Remove forgets a secret; the guard stops looking for its value.
+func (s *ownerSecrets) Remove(name string) error {
+	if err := s.vault.Remove(name); err != nil {
+		return err
+	}
+	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	return nil
+}

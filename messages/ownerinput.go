@@ -32,6 +32,10 @@ type OwnerBody struct {
 	Token       string    `json:"token"`
 	// Your browser: the pairing code the extension shows.
 	Code string `json:"code"`
+	// An owner secret to store: the origins it is for and its value, which
+	// is written to the vault and never echoed, logged or kept elsewhere.
+	Origins []string `json:"origins"`
+	Value   string   `json:"value"`
 }
 
 // DecodeOwnerBody reads an owner request's body; an empty body is an empty

@@ -23,6 +23,9 @@ var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *call
 	"GET /api/doctor":            (*Server).doctor,
 	"POST /api/extension/pair":   (*Server).pairExtension,
 	"GET /api/audit":             (*Server).trail,
+	"GET /api/secrets":           (*Server).listSecrets,
+	"POST /api/secrets":          (*Server).addSecret,
+	"POST /api/secrets/remove":   (*Server).removeSecret,
 }
 
 func (s *Server) newLink(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBody) {

@@ -68,6 +68,18 @@ type Config struct {
 	// Audit reads the audit trail for /api/audit (nil: the route says
 	// there is none).
 	Audit func(ctx context.Context, f messages.AuditFilter) (messages.AuditList, error)
+
+	// Secrets is the owner's vault for /api/secrets (nil: the routes say
+	// there is none).
+	Secrets OwnerSecrets
+}
+
+// OwnerSecrets is the owner's vault as the dashboard manages it: names
+// and origins are listed; a value is only ever written.
+type OwnerSecrets interface {
+	List() ([]messages.SecretInfo, error)
+	Add(name string, origins []string, value string) error
+	Remove(name string) error
 }
 
 // Server is the HTTP surface.

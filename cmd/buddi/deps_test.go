@@ -20,6 +20,8 @@ func TestTheBinaryImportsOnlyTheTopOfTheTree(t *testing.T) {
 		"instance":           "the CLI finds a running serve and its owner token",
 		"loadtest":           "`buddi loadtest`",
 		"messages":           "the contract: answers, codes, events and the messages it takes",
+		"secret":             "`buddi secret` writes the owner's vault, which works without a running serve",
+		"ui/audit":           "`buddi audit` reads the trail's files",
 		"ui/mcp":             "`buddi mcp` bridges stdio to serve",
 	})
 }

@@ -7,6 +7,7 @@ import "../settings/browser";
 import "../settings/devices";
 import "../settings/doctor";
 import "../settings/privacy";
+import "../settings/secrets";
 import "../settings/telegram";
 import "../settings/yourbrowser";
 import { sections } from "../settings/registry";
