@@ -49,14 +49,24 @@ func (a *Actor) movedTo(conv string) *messages.Error {
 // notYours refuses an agent's call on a conversation that is another
 // agent's, or that moved (naming the new id only to the agent it is for).
 func (a *Actor) notYours(conv, agentID string) *messages.Error {
+	if a.tasks.OtherAgent(conv, agentID) {
+		return messages.CodeNotAllowed.Err()
+	}
+	return a.movedAway(conv, agentID)
+}
+
+// movedAway refuses a call on an id that moved: to the agent whose
+// session it was, naming the new id; to any other, as not its own (the
+// new id is not told). An id that never moved is nil.
+func (a *Actor) movedAway(conv, agentID string) *messages.Error {
 	to, moved := a.moved[conv]
 	switch {
-	case a.tasks.OtherAgent(conv, agentID), moved && a.tasks.OtherAgent(to, agentID):
+	case !moved:
+		return nil
+	case a.tasks.OtherAgent(to, agentID):
 		return messages.CodeNotAllowed.Err()
-	case moved:
-		return messages.MovedAway(conv, to)
 	}
-	return nil
+	return messages.MovedAway(conv, to)
 }
 
 // mayMove refuses a move that may not happen now.

@@ -156,7 +156,10 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	t, waiting := a.tasks.Get(conv)
 	waiting = waiting && t.State == ledger.TaskPending
 	down := a.clusterDown()
-	if e := a.notYours(conv, ag.ID); e != nil {
+	// A task of another agent that ended holds the conversation no more
+	// (Claimed, below, refuses a live one); an id that moved away is
+	// refused here.
+	if e := a.movedAway(conv, ag.ID); e != nil {
 		return e
 	}
 	switch {
