@@ -42,5 +42,8 @@ func SecretsText(n int) string {
 	if n == 0 {
 		return "The owner keeps no secrets for agents; ask them to take over and sign in themselves."
 	}
+	if n == 1 {
+		return "1 secret; fill it with secret_fill, a target and its name, on a page of one of its origins."
+	}
 	return fmt.Sprintf("%d secrets; fill one with secret_fill, a target and its name, on a page of one of its origins.", n)
 }
