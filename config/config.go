@@ -92,15 +92,6 @@ type Config struct {
 	// members' transport is TLS that admits only certificates the CA
 	// signed.
 	ClusterCA, ClusterCert, ClusterKey string
-	// ClusterSecret is --cluster-secret, BUDDI_CLUSTER_SECRET: the file of
-	// the cluster's secret (`buddi cluster init` makes it), which signs
-	// the owner's authority in etcd and seals what members send each
-	// other; empty for cluster.secret in the data directory.
-	ClusterSecret string
-	// ClusterPlaintextEtcd is --cluster-plaintext-etcd,
-	// BUDDI_CLUSTER_PLAINTEXT_ETCD: reach an etcd that is not on this
-	// host without TLS, which a member otherwise refuses.
-	ClusterPlaintextEtcd bool
 	// Retention is BUDDI_RETENTION: how long the records of a conversation
 	// whose task ended are kept (its task, session, counters, once
 	// answers, and the refusal record's entries); 0 keeps them for good.
@@ -186,7 +177,20 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
 		return c, err
 	}
-	if err := c.clusterFromEnv(getenv); err != nil {
+	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
+		return c, err
+	}
+	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
+		return c, err
+	}
+	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
+	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
+		return c, err
+	}
+	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
+		return c, err
+	}
+	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
 		return c, err
 	}
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
@@ -199,44 +203,6 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	c.Egress = eg
 	return c, nil
-}
-
-// clusterFromEnv reads the settings of a cluster member.
-func (c *Config) clusterFromEnv(getenv func(string) string) error {
-	var err error
-	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
-		return err
-	}
-	if c.ClusterEtcd, err = etcdEndpoints(or(getenv("BUDDI_CLUSTER_ETCD"), DefaultEtcd)); err != nil {
-		return err
-	}
-	c.ClusterAdvertise = strings.TrimSpace(getenv("BUDDI_CLUSTER_ADVERTISE"))
-	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
-		return err
-	}
-	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
-		return err
-	}
-	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
-		return err
-	}
-	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
-	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
-		return err
-	}
-	return nil
-}
-
-// ClusterSecretFile is the cluster secret's file name in a member's data
-// directory, where a member looks for it unless told another path.
-const ClusterSecretFile = "cluster.secret"
-
-// ClusterSecretPath is where this member's cluster secret is.
-func (c *Config) ClusterSecretPath() string {
-	if c.ClusterSecret != "" {
-		return c.ClusterSecret
-	}
-	return filepath.Join(c.DataDir, ClusterSecretFile)
 }
 
 // Validate checks every field.

@@ -115,23 +115,6 @@ func TestClusterTLSFilesGoTogether(t *testing.T) {
 	}
 }
 
-// The cluster's secret is cluster.secret in the data directory unless
-// BUDDI_CLUSTER_SECRET names another file; a plaintext etcd beyond
-// loopback is accepted only when BUDDI_CLUSTER_PLAINTEXT_ETCD says so.
-func TestClusterSecretAndPlaintextEtcd(t *testing.T) {
-	c, err := load(t, map[string]string{"BUDDI_DATA_DIR": "/var/lib/buddi"})
-	if err != nil || c.ClusterSecretPath() != "/var/lib/buddi/cluster.secret" || c.ClusterPlaintextEtcd {
-		t.Fatalf("unset: %q, plaintext %v, %v", c.ClusterSecretPath(), c.ClusterPlaintextEtcd, err)
-	}
-	c, err = load(t, map[string]string{"BUDDI_CLUSTER_SECRET": " /etc/buddi/cluster.secret ", "BUDDI_CLUSTER_PLAINTEXT_ETCD": "1"})
-	if err != nil || c.ClusterSecretPath() != "/etc/buddi/cluster.secret" || !c.ClusterPlaintextEtcd {
-		t.Fatalf("set: %q, plaintext %v, %v", c.ClusterSecretPath(), c.ClusterPlaintextEtcd, err)
-	}
-	if _, err := load(t, map[string]string{"BUDDI_CLUSTER_PLAINTEXT_ETCD": "maybe"}); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_PLAINTEXT_ETCD") {
-		t.Fatalf("a bad value: %v; want it refused, named", err)
-	}
-}
-
 func TestClusterAdvertise(t *testing.T) {
 	for _, good := range []string{"10.0.0.5:7777", "buddi-0.buddi.default.svc:7777", "[fd00::5]:7777"} {
 		c, err := load(t, map[string]string{"BUDDI_CLUSTER_ADVERTISE": " " + good + " "})

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -37,8 +36,7 @@ type member struct {
 	parts
 
 	shared   *shared.Store
-	secret   *shared.Secret // the cluster's secret, from its file
-	tls      *shared.TLS    // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
+	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
 	memberID string
 	grains   *grains.Member
 	relay    *relay
@@ -77,11 +75,7 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 	if !cfg.Cluster {
 		return nil, nil
 	}
-	secret, err := shared.ReadSecret(cfg.ClusterSecretPath())
-	if err != nil {
-		return nil, err
-	}
-	mem := &member{cfg: cfg, addr: addr, log: log, secret: secret}
+	mem := &member{cfg: cfg, addr: addr, log: log}
 	files := shared.TLSFiles{CA: cfg.ClusterCA, Cert: cfg.ClusterCert, Key: cfg.ClusterKey}
 	if files.Set() {
 		t, err := files.Load()
@@ -90,17 +84,9 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 		}
 		mem.tls = t
 	}
-	if err := mem.checkPlaintext(); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret, Log: log})
-	if err == nil {
-		if err = st.CheckSecret(ctx); err != nil {
-			_ = st.Close()
-		}
-	}
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS()})
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):
@@ -114,42 +100,6 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 	}
 	mem.shared = st
 	return mem, nil
-}
-
-// checkPlaintext refuses to reach an etcd beyond loopback without TLS,
-// where anyone on the path reads the cluster's state and, without its
-// client certificates, anyone who reaches etcd writes to it; with
-// --cluster-plaintext-etcd it does so and logs that it does.
-func (mem *member) checkPlaintext() error {
-	if mem.tls != nil {
-		return nil
-	}
-	for _, e := range mem.cfg.ClusterEtcd {
-		if loopback(e) {
-			continue
-		}
-		if !mem.cfg.ClusterPlaintextEtcd {
-			return fmt.Errorf("daemon: --cluster: etcd at %s is not on this host and no TLS is configured, so the cluster's state would cross the network in clear to whoever reaches etcd; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (deploy/ runs etcd with client certificates), or pass --cluster-plaintext-etcd to accept that", e)
-		}
-		if mem.log != nil {
-			mem.log.Warn("reaching etcd beyond loopback without TLS, as --cluster-plaintext-etcd asks", "etcd", e)
-		}
-	}
-	return nil
-}
-
-// loopback reports whether an etcd endpoint (host:port, with or without
-// a scheme) is on this host.
-func loopback(endpoint string) bool {
-	host, _, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(endpoint, "http://"), "https://"))
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // etcdTLS is how this member reaches etcd: nil in the clear.

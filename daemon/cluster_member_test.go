@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
-	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/drivers/sim"
 )
@@ -25,9 +24,6 @@ func TestClusterMemberRefusesABadMemberID(t *testing.T) {
 	o.Config.Cluster, o.Config.ClusterEtcd = true, []string{etcd.Endpoint()}
 	o.Config.DataDir, o.Config.Addr, o.Config.Driver, o.Config.LogLevel = dir, "127.0.0.1:0", "sim", "warn"
 	o.Log = slog.New(slog.DiscardHandler)
-	if err := shared.MakeSecret(o.Config.ClusterSecretPath()); err != nil {
-		t.Fatal(err)
-	}
 	d, err := daemon.Start(o)
 	if err == nil {
 		t.Cleanup(func() { _ = d.Shutdown(t.Context()) })

@@ -57,16 +57,14 @@ func (a agentsInEtcd) CreateAgent(ctx context.Context, ag ledger.Agent) *message
 
 func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) *messages.Error {
 	rec, ok, err := a.s.Get(ctx, shared.Agents, ag.Name)
-	var forged *shared.ForgedError
-	switch {
-	case errors.As(err, &forged): // not the cluster's: removed with it
-	case err != nil:
+	if err != nil {
 		return messages.CodeClusterDown.Err(err.Error())
-	case !ok:
+	}
+	if !ok {
 		return nil
 	}
 	var have ledger.Agent
-	if forged == nil && json.Unmarshal(rec.Value, &have) == nil && have.ID != ag.ID {
+	if json.Unmarshal(rec.Value, &have) == nil && have.ID != ag.ID {
 		return nil // the name is another agent's now; this one is gone already
 	}
 	if err := a.s.Delete(ctx, shared.Agents, ag.Name); err != nil {

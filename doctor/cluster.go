@@ -21,11 +21,7 @@ func clusterRow(c config.Config) messages.DoctorRow {
 	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
 	defer cancel()
 	where := strings.Join(c.ClusterEtcd, ", ")
-	secret, err := shared.ReadSecret(c.ClusterSecretPath())
-	if err != nil {
-		return row("cluster", Error, sentence(err.Error()))
-	}
-	cfg := shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait, Secret: secret}
+	cfg := shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait}
 	if files := (shared.TLSFiles{CA: c.ClusterCA, Cert: c.ClusterCert, Key: c.ClusterKey}); files.Set() {
 		t, err := files.Load()
 		if err != nil {
@@ -91,12 +87,4 @@ func memberList(ms []shared.Member) string {
 		noun = "member"
 	}
 	return fmt.Sprintf("%d %s: %s.", len(ms), noun, strings.Join(parts, "; "))
-}
-
-// sentence is a message as a sentence: a capital first and a full stop.
-func sentence(msg string) string {
-	if msg == "" {
-		return msg
-	}
-	return strings.ToUpper(msg[:1]) + msg[1:] + "."
 }

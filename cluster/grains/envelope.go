@@ -23,7 +23,7 @@ func (r *Registry) encode(msg any) (*wrapperspb.BytesValue, error) {
 	}
 	out := make([]byte, 0, len(name)+1+len(body)+96)
 	out = append(append(out, name...), '\n')
-	if key, _, _ := r.sealed(); key != nil {
+	if key := r.sealKey(); key != nil {
 		out = append(append(out, seal(key, []byte(name), body, time.Now())...), '\n')
 	}
 	return wrapperspb.Bytes(append(out, body...)), nil
@@ -39,12 +39,9 @@ func (r *Registry) decode(env *wrapperspb.BytesValue) (any, error) {
 	if !ok {
 		return nil, &UnknownTypeError{Type: string(name)}
 	}
-	if key, seen, log := r.sealed(); key != nil {
+	if key := r.sealKey(); key != nil {
 		var err error
-		if body, err = unseal(key, name, body, time.Now(), seen); err != nil {
-			if log != nil {
-				log.Warn("refused a message from another member", "type", string(name), "err", err)
-			}
+		if body, err = unseal(key, name, body, time.Now()); err != nil {
 			return nil, err
 		}
 	}

@@ -2,10 +2,7 @@ package grains_test
 
 import (
 	"context"
-	"log/slog"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,8 +68,7 @@ func TestEachAsksEveryMemberOnce(t *testing.T) {
 }
 
 // A member whose registry is sealed with another key (not of this cluster)
-// reaches no grain of the cluster: its messages and placements are refused
-// where they arrive.
+// reaches no grain: its messages are refused where they arrive.
 func TestAMemberWithoutTheClustersKeyReachesNoGrain(t *testing.T) {
 	if raceDetector {
 		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
@@ -95,24 +91,18 @@ func TestAMemberWithoutTheClustersKeyReachesNoGrain(t *testing.T) {
 	}
 	outsider := sealedMember("not-the-cluster-key-987654")
 	waitMembers(t, a, b, outsider)
-	// No member takes the outsider's placements or calls: where it is the
-	// placement authority it may start a grain of its own, which is not
-	// the cluster's (its count starts afresh), and elsewhere it is refused.
+	refused := 0
 	for i := range 6 {
 		id := "k" + string(rune('0'+i))
-		reply, err := outsider.Request(context.Background(), id, &Incr{})
-		if c, ok := reply.(*Count); err == nil && (!ok || c.N != 1) {
-			t.Fatalf("a member with another key reached the cluster's grain %s: it answered %+v", id, reply)
+		if _, err := outsider.Request(context.Background(), id, &Incr{}); err != nil {
+			refused++
 		}
 	}
-	// A member that takes no placement cannot place what it is the
-	// authority of (the daemon refuses to start a member whose secret is
-	// not the cluster's); every other grain holds its count.
+	if refused != 6 {
+		t.Fatalf("a member with another key reached %d of 6 grains", 6-refused)
+	}
 	for i := range 6 {
 		id := "k" + string(rune('0'+i))
-		if a.Authority(id) == outsider.Address() {
-			continue
-		}
 		if got := count(t, a, id, &Incr{}); got.N != 2 {
 			t.Fatalf("%s counted %d after the outsider's tries; they must not have arrived", id, got.N)
 		}
@@ -199,57 +189,5 @@ func TestTellToArrivesInOrderAndAskAnswers(t *testing.T) {
 	}
 	if !slices.IsSorted(got) || len(got) != 200 || got[0] != 0 {
 		t.Fatalf("a heard %v; want 0 to 199 in order", got)
-	}
-}
-
-// An envelope captured between two members and sent again is refused
-// where it arrives, and logged there; the grain counted it once.
-func TestACapturedEnvelopeSentAgainIsRefused(t *testing.T) {
-	if raceDetector {
-		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
-	}
-	srv := etcdtest.Start(t)
-	const key = "the-cluster-key-0123456789"
-	var logs etcdtest.Logs
-	sealedMember := func(log *slog.Logger) *grains.Member {
-		r := types(t, true)
-		if err := r.Seal([]byte(key)); err != nil {
-			t.Fatal(err)
-		}
-		cfg := config(srv.Endpoint(), r)
-		cfg.Logger = log
-		m, err := grains.Start(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Shutdown(false) })
-		return m
-	}
-	a, b := sealedMember(nil), sealedMember(slog.New(slog.NewTextHandler(&logs, nil)))
-	waitMembers(t, a, b)
-	id := ""
-	for i := 0; id == ""; i++ { // a grain that lives on b, which a reaches over the wire
-		if i == 64 {
-			t.Fatal("no grain of 64 was placed on b")
-		}
-		c := "r" + strconv.Itoa(i)
-		if got := count(t, b, c, &Where{}); got.Addr == b.Address() {
-			id = c
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	defer cancel()
-	first, second, err := grains.SendTwice(ctx, a, id, &Incr{})
-	if c, ok := first.(*Count); !ok || c.N != 1 {
-		t.Fatalf("the first copy was answered %#v; want a count of 1", first)
-	}
-	if err == nil || !strings.Contains(err.Error(), "already received") {
-		t.Fatalf("the second copy was answered %#v (%v); want it refused as already received", second, err)
-	}
-	if got := count(t, a, id, &Where{}); got.N != 1 {
-		t.Fatalf("%s counted %d; the copy sent again must not have run", id, got.N)
-	}
-	if !strings.Contains(logs.String(), "refused a message from another member") || !strings.Contains(logs.String(), "already received") {
-		t.Fatalf("b did not log the refusal; its logs:\n%s", logs.String())
 	}
 }

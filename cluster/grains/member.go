@@ -61,16 +61,7 @@ func Start(cfg Config) (*Member, error) {
 		ropts = append(ropts, remote.WithServerOptions(grpc.Creds(creds)),
 			remote.WithDialOptions(grpc.WithTransportCredentials(creds)))
 	}
-	ptypes := placementTypes()
-	if key, _, _ := cfg.Types.sealed(); key != nil {
-		if err := ptypes.Seal(key); err != nil {
-			cancel()
-			return nil, err
-		}
-	}
-	cfg.Types.logRefusals(logger)
-	ptypes.logRefusals(logger)
-	places := newPlacement(cfg.Capacity, ptypes)
+	places := newPlacement(cfg.Capacity)
 	ccfg := cluster.Configure(cfg.Name, provider, places, remote.Configure(cfg.Host, cfg.Port, ropts...),
 		cluster.WithKinds(cluster.NewKind(Kind, props(cfg.Produce, cfg.Types))),
 		cluster.WithRequestTimeout(cfg.RequestTimeout))

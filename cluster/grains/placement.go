@@ -43,8 +43,7 @@ const settleWait = 5 * time.Second
 // refuses a new one when it holds Capacity.
 type placement struct {
 	capacity int
-	types    *Registry // the placement messages, sealed as the member's are
-	losses   *losses   // the member's: tells a wait on an authority that died
+	losses   *losses // the member's: tells a wait on an authority that died
 
 	mu      sync.RWMutex
 	members []string // addresses of the members hosting Kind
@@ -59,9 +58,7 @@ type placement struct {
 
 var _ cluster.IdentityLookup = (*placement)(nil)
 
-func newPlacement(capacity int, types *Registry) *placement {
-	return &placement{capacity: capacity, types: types}
-}
+func newPlacement(capacity int) *placement { return &placement{capacity: capacity} }
 
 // Setup starts the placer and the activator, and follows the topology.
 func (p *placement) Setup(c *cluster.Cluster, _ []string, _ bool) {
@@ -134,7 +131,7 @@ func (p *placement) RemovePid(ci *cluster.ClusterIdentity, pid *actor.PID) {
 	}
 	if authority := p.authority(ci.Identity); authority != "" {
 		p.cluster.ActorSystem.Root.Send(actor.NewPID(authority, placerName),
-			p.wire(&released{Identity: ci.Identity, PID: pidOf(pid)}))
+			wire(&released{Identity: ci.Identity, PID: pidOf(pid)}))
 	}
 }
 
@@ -166,7 +163,7 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 	if stale != nil {
 		req.Stale = pidOf(stale)
 	}
-	future := p.cluster.ActorSystem.Root.RequestFuture(actor.NewPID(authority, placerName), p.wire(req), wait)
+	future := p.cluster.ActorSystem.Root.RequestFuture(actor.NewPID(authority, placerName), wire(req), wait)
 	done := make(chan result, 1)
 	go func() {
 		reply, err := future.Result()
@@ -183,7 +180,7 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 		if r.err != nil {
 			return nil, r.err
 		}
-		return p.placedOf(r.reply)
+		return placedOf(r.reply)
 	case <-lost: // the authority died: ask its successor once the topology says
 		return nil, errNotPlaced
 	case <-ctx.Done():
@@ -192,8 +189,8 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 }
 
 // placedOf reads an authority's answer to a placeRequest.
-func (p *placement) placedOf(reply any) (*actor.PID, error) {
-	switch a := p.unwire(reply).(type) {
+func placedOf(reply any) (*actor.PID, error) {
+	switch a := unwire(reply).(type) {
 	case *placed:
 		return a.PID.pid(), nil
 	case *noRoom:

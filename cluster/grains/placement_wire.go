@@ -76,11 +76,8 @@ func samePID(a, b *actor.PID) bool {
 	return a != nil && b != nil && a.Address == b.Address && a.Id == b.Id
 }
 
-// placementTypes registers the placement messages; each member has its
-// own registry, sealed with the key its session messages are sealed with,
-// so a placement without the cluster's seal, or one taken before, is
-// refused like any other envelope.
-func placementTypes() *Registry {
+// placementTypes registers the placement messages.
+var placementTypes = func() *Registry {
 	r := NewRegistry()
 	for _, err := range []error{
 		Register[placeRequest](r, "grains.place"),
@@ -99,26 +96,24 @@ func placementTypes() *Registry {
 		}
 	}
 	return r
-}
+}()
 
-// wire encodes a placement message, which always encodes: a new envelope
-// (a new nonce) for each send.
-func (p *placement) wire(msg any) *wrapperspb.BytesValue {
-	w, err := p.types.encode(msg)
+// wire encodes a placement message, which always encodes.
+func wire(msg any) *wrapperspb.BytesValue {
+	w, err := placementTypes.encode(msg)
 	if err != nil {
 		panic(err) // a placement message is registered and plain JSON
 	}
 	return w
 }
 
-// unwire decodes a placement message; anything else, and an envelope that
-// is not sealed or was taken before, is nil.
-func (p *placement) unwire(msg any) any {
+// unwire decodes a placement message; anything else is nil.
+func unwire(msg any) any {
 	w, ok := msg.(*wrapperspb.BytesValue)
 	if !ok {
 		return nil
 	}
-	m, err := p.types.decode(w)
+	m, err := placementTypes.decode(w)
 	if err != nil {
 		return nil
 	}

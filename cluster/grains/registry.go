@@ -2,7 +2,6 @@ package grains
 
 import (
 	"fmt"
-	"log/slog"
 	"reflect"
 	"strings"
 	"sync"
@@ -13,9 +12,7 @@ import (
 // register every type before the first Request.
 type Registry struct {
 	mu     sync.RWMutex
-	key    []byte       // the cluster's key once sealed (Seal); nil: not sealed
-	seen   *nonces      // the nonces taken within the window, once sealed
-	log    *slog.Logger // where refused envelopes are logged; nil: nowhere
+	key    []byte // the cluster's key once sealed (Seal); nil: not sealed
 	byName map[string]reflect.Type
 	byType map[reflect.Type]string
 }

@@ -3,7 +3,6 @@ package shared
 import (
 	"crypto/tls"
 	"errors"
-	"log/slog"
 	"strings"
 	"time"
 )
@@ -27,11 +26,6 @@ type Config struct {
 	// TLS, when set, is how to reach etcd over TLS (TLS.Client), with
 	// https:// endpoints or host:port ones.
 	TLS *tls.Config
-	// Secret is the cluster's secret, which signs and verifies the records
-	// of the owner's authority; required.
-	Secret *Secret
-	// Log is where refused records are logged; nil for nowhere.
-	Log *slog.Logger
 }
 
 func (c Config) validate() (Config, error) {
@@ -44,12 +38,6 @@ func (c Config) validate() (Config, error) {
 	}
 	if c.DialTimeout < 0 {
 		return c, errors.New("shared: the etcd dial timeout is negative; give a positive duration or zero for the default")
-	}
-	if c.Secret == nil {
-		return c, errors.New("shared: no cluster secret is configured; make one with `buddi cluster init` and give it to every member")
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
 	}
 	if c.DialTimeout == 0 {
 		c.DialTimeout = DefaultDialTimeout

@@ -19,7 +19,7 @@ func open(t testing.TB, srv *etcdtest.Server) *shared.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, Secret: testSecret(t)})
+	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,15 +81,4 @@ func setStop(t testing.TB, s *shared.Store, stopped bool) int64 {
 		t.Fatal(err)
 	}
 	return rev
-}
-
-// testSecret is a cluster secret for tests: one for every store of a test
-// binary, as members of one cluster share theirs.
-func testSecret(t testing.TB) *shared.Secret {
-	t.Helper()
-	s, err := shared.NewSecret([]byte("the test cluster's secret, 32 bytes or more"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

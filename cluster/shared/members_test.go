@@ -203,11 +203,7 @@ func startMember(t *testing.T, endpoint string) *exec.Cmd {
 func runMemberChild(endpoint string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	secret, err := shared.NewSecret([]byte("the test cluster's secret, 32 bytes or more"))
-	var s *shared.Store
-	if err == nil {
-		s, err = shared.Open(ctx, shared.Config{Endpoints: []string{endpoint}, Prefix: prefix, Secret: secret})
-	}
+	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{endpoint}, Prefix: prefix})
 	if err == nil {
 		_, err = s.Register(ctx, shared.Member{ID: "child", Addr: "127.0.0.1:7999"})
 	}

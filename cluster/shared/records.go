@@ -23,6 +23,8 @@ const (
 	Homes Kind = "homes"
 	// Sites are the owner's answers "always" to a site, for every agent.
 	Sites Kind = "sites"
+	// Keys are the cluster's secrets, made once by the first member.
+	Keys Kind = "keys"
 	// Steps are the steps each conversation's task has used (TaskSteps),
 	// written by the member holding the conversation before it answers a
 	// step, so that the budget holds wherever the conversation moves.
@@ -77,7 +79,7 @@ func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev in
 		return 0, err
 	}
 	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-		Then(clientv3.OpPut(key, string(s.stored(k, name, v)))).Commit()
+		Then(clientv3.OpPut(key, string(v))).Commit()
 	switch {
 	case err != nil:
 		return 0, s.unreachable(err)
@@ -110,7 +112,7 @@ func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []
 		return 0, err
 	}
 	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(home), "=", member)).
-		Then(clientv3.OpPut(key, string(s.stored(k, conv, v)))).Commit()
+		Then(clientv3.OpPut(key, string(v))).Commit()
 	switch {
 	case err != nil:
 		return 0, s.unreachable(err)
@@ -137,11 +139,7 @@ func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, err
 		return Record{}, false, nil
 	}
 	kv := resp.Kvs[0]
-	v, err := s.value(k, name, kv.Value, kv.ModRevision)
-	if err != nil {
-		return Record{}, false, err
-	}
-	return Record{Name: name, Value: v, Rev: kv.ModRevision}, true, nil
+	return Record{Name: name, Value: kv.Value, Rev: kv.ModRevision}, true, nil
 }
 
 // Swap makes v the record and returns what it replaced (found false when
@@ -154,18 +152,14 @@ func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Re
 	if err != nil {
 		return Record{}, false, err
 	}
-	resp, err := s.cli.Put(ctx, key, string(s.stored(k, name, v)), clientv3.WithPrevKV())
+	resp, err := s.cli.Put(ctx, key, string(v), clientv3.WithPrevKV())
 	if err != nil {
 		return Record{}, false, s.unreachable(err)
 	}
 	if resp.PrevKv == nil {
 		return Record{}, false, nil
 	}
-	prev, err := s.value(k, name, resp.PrevKv.Value, resp.PrevKv.ModRevision)
-	if err != nil {
-		return Record{}, false, nil // a forged record replaced: there was none
-	}
-	return Record{Name: name, Value: prev, Rev: resp.PrevKv.ModRevision}, true, nil
+	return Record{Name: name, Value: resp.PrevKv.Value, Rev: resp.PrevKv.ModRevision}, true, nil
 }
 
 // Delete removes a record; removing one that is not there is no error.
@@ -194,12 +188,7 @@ func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 	}
 	out := make([]Record, 0, len(resp.Kvs))
 	for _, kv := range resp.Kvs {
-		name := string(kv.Key[len(s.kindKey(k)):])
-		v, err := s.value(k, name, kv.Value, kv.ModRevision)
-		if err != nil {
-			continue // forged: refused, and logged by value
-		}
-		out = append(out, Record{Name: name, Value: v, Rev: kv.ModRevision})
+		out = append(out, Record{Name: string(kv.Key[len(s.kindKey(k)):]), Value: kv.Value, Rev: kv.ModRevision})
 	}
 	return out, resp.Header.Revision, nil
 }
@@ -214,22 +203,4 @@ func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error 
 	return watchPrefix(ctx, &listWatcher[Record]{s: s, prefix: s.kindKey(k), fn: fn,
 		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) },
 		same: func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }})
-}
-
-// stored is v as a record of kind k called name is stored: signed, for
-// the kinds that carry the owner's authority.
-func (s *Store) stored(k Kind, name string, v []byte) []byte {
-	if !signed(k) {
-		return v
-	}
-	return s.sign(string(k)+"/"+name, v)
-}
-
-// value is what a stored record of kind k called name holds, verified for
-// the signed kinds: a *ForgedError when it does not verify.
-func (s *Store) value(k Kind, name string, stored []byte, rev int64) ([]byte, error) {
-	if !signed(k) {
-		return stored, nil
-	}
-	return s.verify(string(k)+"/"+name, stored, rev)
 }

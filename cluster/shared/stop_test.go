@@ -15,13 +15,11 @@ import (
 )
 
 func TestOpenRefusesIncompleteConfig(t *testing.T) {
-	secret := testSecret(t)
 	cases := map[string]shared.Config{
-		"no endpoint":       {Prefix: "/buddi", Secret: secret},
-		"empty prefix":      {Endpoints: []string{"http://127.0.0.1:1"}, Secret: secret},
-		"prefix only slash": {Endpoints: []string{"http://127.0.0.1:1"}, Prefix: "/", Secret: secret},
-		"negative timeout":  {Endpoints: []string{"http://127.0.0.1:1"}, Prefix: "/buddi", DialTimeout: -time.Second, Secret: secret},
-		"no secret":         {Endpoints: []string{"http://127.0.0.1:1"}, Prefix: "/buddi"},
+		"no endpoint":       {Prefix: "/buddi"},
+		"empty prefix":      {Endpoints: []string{"http://127.0.0.1:1"}},
+		"prefix only slash": {Endpoints: []string{"http://127.0.0.1:1"}, Prefix: "/"},
+		"negative timeout":  {Endpoints: []string{"http://127.0.0.1:1"}, Prefix: "/buddi", DialTimeout: -time.Second},
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -36,7 +34,7 @@ func TestOpenRefusesIncompleteConfig(t *testing.T) {
 func TestOpenFailsWhenEtcdIsAway(t *testing.T) {
 	srv := etcdtest.Start(t)
 	srv.Stop()
-	s, err := shared.Open(context.Background(), shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, DialTimeout: time.Second, Secret: testSecret(t)})
+	s, err := shared.Open(context.Background(), shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, DialTimeout: time.Second})
 	var unreachable *shared.UnreachableError
 	if !errors.As(err, &unreachable) {
 		if s != nil {

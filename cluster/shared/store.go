@@ -2,7 +2,6 @@ package shared
 
 import (
 	"context"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -23,16 +22,13 @@ type Store struct {
 	prefix     string
 	stopKey    string
 	membersKey string // <prefix>/members/, before each member's id
-	secret     *Secret
-	log        *slog.Logger
 
 	// life is cancelled by Close; every Watch goroutine ends with it.
 	life   context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex // guards closed, forged and the Add side of watches
+	mu      sync.Mutex // guards closed and the Add side of watches
 	closed  bool
-	forged  map[string]int64 // key → the revision of it last logged as forged
 	watches sync.WaitGroup
 }
 
@@ -73,9 +69,6 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		prefix:     cfg.Prefix,
 		stopKey:    cfg.Prefix + "/stop",
 		membersKey: cfg.Prefix + "/members/",
-		secret:     cfg.Secret,
-		log:        cfg.Log,
-		forged:     map[string]int64{},
 		life:       life,
 		cancel:     cancel,
 	}, nil

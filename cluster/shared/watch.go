@@ -130,7 +130,7 @@ func (w *watcher) follow(ctx context.Context, tick *time.Ticker) {
 				return
 			}
 			for _, ev := range resp.Events {
-				w.apply(ctx, ev)
+				w.apply(ev)
 			}
 		case <-tick.C:
 			if !w.read(ctx) {
@@ -159,12 +159,10 @@ func (w *watcher) read(ctx context.Context) bool {
 	return true
 }
 
-func (w *watcher) apply(ctx context.Context, ev *clientv3.Event) {
+func (w *watcher) apply(ev *clientv3.Event) {
 	w.rev = max(w.rev, ev.Kv.ModRevision)
 	if ev.Type == mvccpb.DELETE {
-		// No member deletes the flag: read again, which refuses the
-		// deletion once the cluster has its secret record.
-		w.read(ctx)
+		w.deliver(State{Rev: ev.Kv.ModRevision}, nil)
 		return
 	}
 	st, err := w.s.decodeStop(ev.Kv)

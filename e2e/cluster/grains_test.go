@@ -18,11 +18,7 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	secret, err := shared.ReadSecret(secretOf(t, etcd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := shared.Open(ctx, shared.Config{Endpoints: []string{etcd.Endpoint()}, Prefix: shared.DefaultPrefix, Secret: secret})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: []string{etcd.Endpoint()}, Prefix: shared.DefaultPrefix})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -62,7 +61,7 @@ func (m *member) start(t testing.TB) {
 	m.logs = &daemontest.Buffer{}
 	args := append(slices.Clone(m.wrap), bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
 	m.cmd = exec.Command(args[0], args[1:]...)
-	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info", "BUDDI_CLUSTER_SECRET="+secretOf(t, m.etcd),
+	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
 		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(strings.TrimPrefix(m.etcd.Endpoint(), "http://"), "https://"))
 	m.cmd.Env = append(m.cmd.Env, m.env...)
 	stdout, err := m.cmd.StdoutPipe()
@@ -91,29 +90,6 @@ func (m *member) start(t testing.TB) {
 		t.Fatal(err)
 	}
 	m.Client = daemontest.NewClient("http://"+m.addr, token)
-}
-
-// secrets are the cluster secrets `buddi cluster init` made, one for each
-// etcd (one cluster), which every member of that cluster is given.
-var secrets = struct {
-	sync.Mutex
-	of map[*etcdtest.Server]string
-}{of: map[*etcdtest.Server]string{}}
-
-// secretOf is the path of the secret of etcd's cluster, made on first use.
-func secretOf(t testing.TB, etcd *etcdtest.Server) string {
-	t.Helper()
-	secrets.Lock()
-	defer secrets.Unlock()
-	if path, ok := secrets.of[etcd]; ok {
-		return path
-	}
-	path := filepath.Join(t.TempDir(), "cluster.secret")
-	if out, err := exec.Command(bin, "cluster", "init", "--out", path).CombinedOutput(); err != nil {
-		t.Fatalf("buddi cluster init: %v: %s", err, out)
-	}
-	secrets.of[etcd] = path
-	return path
 }
 
 // stop ends serve with SIGTERM (a clean shutdown: it leaves the member
