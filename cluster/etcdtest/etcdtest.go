@@ -60,12 +60,18 @@ func start(t testing.TB, pki *PKI) *Server {
 		t.Fatalf("No etcd at %s: install Debian's etcd-server package (scripts/setup.sh does, as does make deps) or set BUDDI_ETCD. %v", bin, err)
 	}
 	dir := t.TempDir()
+	// Two free ports, told apart: a port just closed may be handed out
+	// again at once, and etcd cannot listen twice on one.
+	client, peer := FreeAddr(t), FreeAddr(t)
+	for peer == client {
+		peer = FreeAddr(t)
+	}
 	s := &Server{
 		t:       t,
 		bin:     bin,
 		dir:     filepath.Join(dir, "data"),
-		client:  map[bool]string{false: "http://", true: "https://"}[pki != nil] + FreeAddr(t),
-		peer:    "http://" + FreeAddr(t),
+		client:  map[bool]string{false: "http://", true: "https://"}[pki != nil] + client,
+		peer:    "http://" + peer,
 		logPath: filepath.Join(dir, "etcd.log"),
 	}
 	if pki != nil {
