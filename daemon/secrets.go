@@ -22,7 +22,7 @@ func (s *ownerSecrets) Secret(name string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	s.teach()
 	return o.Origins, o.Value, nil
 }
 
@@ -33,7 +33,7 @@ func (s *ownerSecrets) Add(name string, origins []string, value string) error {
 	if err := s.vault.Add(secret.Owned{Name: name, Origins: origins, Value: value}); err != nil {
 		return err
 	}
-	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	s.teach()
 	return nil
 }
 
@@ -42,6 +42,12 @@ func (s *ownerSecrets) Remove(name string) error {
 	if err := s.vault.Remove(name); err != nil {
 		return err
 	}
-	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
+	s.teach()
 	return nil
+}
+
+// teach gives the guard the owner's values as the vault holds them now,
+// with the other secrets it always knows.
+func (s *ownerSecrets) teach() {
+	s.known.SetOwner(append(append([]string(nil), s.fixed...), s.vault.Values()...))
 }
