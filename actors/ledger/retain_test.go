@@ -61,7 +61,10 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 		ledger.Put(ledger.AgentKey("ada"), ledger.Agent{ID: "ag_1", Name: "ada", Created: long}),
 		ledger.Put(ledger.RefusalKey(long.Format("20060102T150405.000000000")+"/00000001/old0000"), ledger.Refusal{Conversation: "old0000", At: long}),
 		ledger.Put(ledger.RefusalKey(now.Format("20060102T150405.000000000")+"/00000002/live"), ledger.Refusal{Conversation: "live", At: now}))
-	full := st.Size()
+	// What was written, not what the store holds now: the ledger's timer
+	// prunes while the writes go on, and on a loaded machine most may be
+	// pruned and compacted before they all are in.
+	written := int64(old * len(body))
 
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -86,11 +89,11 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 
 	// The space of what was deleted is given back once the compaction
 	// after the prune has run.
-	for st.Size().Live > full.Live/10 && time.Now().Before(deadline) {
+	for int64(st.Size().Live) > written/10 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if after := st.Size(); after.Live > full.Live/10 {
-		t.Fatalf("the store's records take %d bytes after pruning %d conversations of 2 KB, from %d before", after.Live, old, full.Live)
+	if after := st.Size(); int64(after.Live) > written/10 {
+		t.Fatalf("the store's records take %d bytes after pruning %d conversations of 2 KB (%d bytes written)", after.Live, old, written)
 	}
 }
 
