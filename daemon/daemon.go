@@ -18,6 +18,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
@@ -76,7 +77,8 @@ type Daemon struct {
 	desk      *actor.PID // the desktop lock of Use my apps
 	ext       *actor.PID // the extension connection of Your browser
 	extension extconn.Client
-	ctl       *actor.PID // the controller
+	ctl       *actor.PID    // the controller
+	work      *session.Work // what the sessions run off their mailboxes
 	egress    *egress.Live
 	unfollow  func() // ends the desktop lock's following of the Stop
 	member    *member
@@ -92,7 +94,7 @@ type Daemon struct {
 
 // Start brings a daemon up, or undoes what it did and says why.
 func Start(o Options) (_ *Daemon, err error) {
-	d := &Daemon{opts: o}
+	d := &Daemon{opts: o, work: session.NewWork()}
 	defer func() {
 		if err != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -170,7 +172,15 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		errs = append(errs, d.audit.Close()) // no surface adds a line now
 	}
 	errs = append(errs, d.member.close())
-	errs = append(errs, d.halt(ctx, d.ext), d.halt(ctx, d.ctl), d.halt(ctx, d.stop))
+	errs = append(errs, d.halt(ctx, d.ext))
+	if err := d.halt(ctx, d.ctl); err != nil {
+		errs = append(errs, err)
+	} else {
+		// No session is left to start more: wait for what they ran off
+		// their mailboxes (an act, the last picture, closing tabs).
+		errs = append(errs, d.work.End(ctx))
+	}
+	errs = append(errs, d.halt(ctx, d.stop))
 	if d.egress != nil {
 		errs = append(errs, d.egress.Close())
 	}
@@ -195,6 +205,10 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Pictures is how many of the owner's pictures of pages are being taken or
+// scaled now.
+func (d *Daemon) Pictures() int64 { return d.work.Pictures() }
 
 // AuditWritten is how many act and control lines the audit trail has
 // written since Start (zeros before the surfaces started).

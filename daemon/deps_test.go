@@ -28,6 +28,7 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"actors/ledger":      "it opens the store and starts the ledger",
 		"actors/limits":      "the agents' rates, shared by the controller, its sessions and the browser's own refusals",
 		"actors/routes":      "the routing table the controller writes and the gateway reads",
+		"actors/session":     "the sessions' work off their mailboxes, which shutdown ends and waits for",
 		"actors/stop":        "it starts the one owner of the Stop",
 		"cluster/grains":     "a member joins the cluster's grains",
 		"cluster/shared":     "a member's state in etcd",

@@ -163,7 +163,7 @@ func (w *wiring) controller() error {
 	err := d.spawn(&d.ctl, controller.Props(controller.Config{
 		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: w.reach, Secrets: w.secrets,
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
-		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Acts: w.metrics(), Hand: o.hand,
+		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Work: d.work, Acts: w.metrics(), Hand: o.hand,
 		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
 		Membership: d.member.membership(), Retention: w.cfg.Retention,
 	}), "controller")

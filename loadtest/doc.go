@@ -27,8 +27,8 @@
 // controls run on goroutines of their own; a conversation's mutex orders
 // the controls, renewals and resumes that touch it, and a run-wide RWMutex
 // keeps stop-all from overlapping a take-over. Memory is sampled with the
-// load held: agents take a shared gate around each step, the sampler takes
-// it exclusively. The Checker and the counters are safe for concurrent use;
+// load held: agents take a shared gate around each step, and the owner around
+// each control; the sampler takes it exclusively. The Checker and the counters are safe for concurrent use;
 // latency histograms are lock-free. Run returns only after every agent and
 // owner goroutine has ended and the in-process daemon has shut down (or,
 // against a running daemon, this run's sessions were released and its

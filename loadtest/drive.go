@@ -222,6 +222,12 @@ func (r *run) ownerLoop(ctx context.Context, wg *sync.WaitGroup) {
 		wg.Add(1)
 		go func(control string) {
 			defer wg.Done()
+			// A memory sample waits for the owner's control in flight,
+			// as for an agent's act: a Stop closes every session's tabs
+			// and takes each one's last picture, megabytes the sample
+			// would count as heap per conversation.
+			r.gate.RLock()
+			defer r.gate.RUnlock()
 			switch control {
 			case "takeover":
 				r.takeOver(ctx, a, hold)

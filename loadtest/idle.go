@@ -105,6 +105,7 @@ func (r *run) idleRound(ctx context.Context, ir *IdleReport, base uint64, first 
 		return code == ""
 	})
 	if r.local != nil && first {
+		r.drained() // the pictures after each observation
 		observed = settledHeap()
 		ir.RSSPerSession = float64(rss()) / float64(n)
 	}
@@ -130,13 +131,21 @@ func (r *run) idleRound(ctx context.Context, ir *IdleReport, base uint64, first 
 	}
 }
 
-// afterRelease waits, when the daemon prunes, until no ended task is left
+// maxPruneWait is the longest retention a run waits out after a release.
+const maxPruneWait = time.Minute
+
+// afterRelease waits, when the daemon prunes within maxPruneWait, until no ended task is left
 // in its store and the store's size has settled, then reads the heap and
 // the store's size.
 func (r *run) afterRelease(ctx context.Context, released time.Time) IdleRound {
 	var round IdleRound
 	st := r.local.d.Store()
-	if keep := r.cfg.Base.Retention; keep > 0 {
+	switch keep := r.cfg.Base.Retention; {
+	case keep > maxPruneWait:
+		// The owner's retention (7 days by default) would not end within
+		// the run: the store is weighed as the release left it.
+		r.note("the retention of %v is longer than a run waits for its prune (%v); set BUDDI_RETENTION shorter to weigh what pruning leaves", keep, maxPruneWait)
+	case keep > 0:
 		deadline := time.Now().Add(keep + 2*time.Minute)
 		for r.local.endedTasks() != 0 && time.Now().Before(deadline) {
 			if !sleep(ctx, 100*time.Millisecond) {

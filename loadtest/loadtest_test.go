@@ -83,9 +83,14 @@ func TestIdleRun(t *testing.T) {
 		_ = rep.WriteTable(os.Stderr)
 		t.Fatal("the idle test failed")
 	}
-	// A size, not a time: an idle session must stay well under 50 KB.
-	if per := rep.Idle.HeapPerObserved; per > 50<<10 {
-		t.Fatalf("an idle session costs %.0f B of heap, want under 50 KB", per)
+	// A size, not a time: a live conversation may cost at most 60 KB (issue
+	// 32), and an idle one that observed once holds the most it ever does:
+	// its tabs, its refs and the owner's picture of its page (a JPEG of
+	// 800 px, some 40 KB of the simulated page's). The figure is weighed once
+	// every picture is scaled: before, it counted the pictures still being
+	// decoded (a megabyte each) or, on a fast machine, none at all.
+	if per := rep.Idle.HeapPerObserved; per > 60<<10 {
+		t.Fatalf("an idle session costs %.0f B of heap, want at most 60 KB", per)
 	}
 }
 

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ type memory struct {
 }
 
 // sample holds the load (agents finish their act in flight and wait),
-// lets the daemon settle, collects garbage and reads the live heap.
+// lets the daemon finish its pictures, collects garbage and reads the live heap.
 // held, when not nil, runs while the load is still held (the end sample
 // ends the run there, so no agent starts another act).
 func (r *run) sample(name string, held func()) uint64 {
@@ -32,6 +33,7 @@ func (r *run) sample(name string, held func()) uint64 {
 		r.gate.Unlock()
 		r.paused += time.Since(t)
 	}()
+	r.drained()
 	h := settledHeap()
 	if r.cfg.MemProfile != "" {
 		r.heapProfile(r.cfg.MemProfile + "." + name)
@@ -53,9 +55,9 @@ func (r *run) heapProfile(path string) {
 }
 
 // quietHeap is the settled heap once it stops shrinking (by more than
-// 1 %, for at most two seconds): a run before this one in the same process
-// may still be letting go of its daemon, and a base that counts it would
-// make every later figure per conversation too small.
+// 1 %, for at most a few seconds): a run before this one in the same
+// process may still be letting go of its daemon, and a base that counts it
+// would make every later figure per conversation too small.
 func quietHeap() uint64 {
 	h := settledHeap()
 	for range 10 {
@@ -69,10 +71,31 @@ func quietHeap() uint64 {
 	return h
 }
 
+// drained waits, at most 15 s, until the in-process daemon takes or scales
+// no picture of a page: each holds a screenshot (a megabyte while decoded),
+// one per session, and on a loaded machine they drain only as fast as the
+// cores scale them.
+func (r *run) drained() {
+	if r.local == nil {
+		return
+	}
+	for by := time.Now().Add(15 * time.Second); r.local.d.Pictures() > 0 && time.Now().Before(by); {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func settledHeap() uint64 {
 	time.Sleep(200 * time.Millisecond) // ledger writes, pictures and state pushes of the last acts
 	runtime.GC()
 	runtime.GC()
+	// What the last collection marked live, not HeapAlloc: on a loaded
+	// machine the daemon's goroutines allocate between the collection and
+	// the read (megabytes of a picture at a time), which HeapAlloc counts.
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc

@@ -43,8 +43,9 @@ type run struct {
 	names  []string // agent names
 	tokens []string
 
-	// gate is held shared by every agent step and exclusively while memory
-	// is sampled, so samples see a daemon at rest between acts.
+	// gate is held shared by every agent step and owner control, and
+	// exclusively while memory is sampled, so samples see a daemon at rest
+	// between acts.
 	gate  sync.RWMutex
 	holds atomic.Int64 // how often the gate was held
 	// stopMu is held shared by take-overs and exclusively by stop-all, so

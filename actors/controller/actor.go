@@ -55,6 +55,8 @@ type Config struct {
 	Log   *slog.Logger
 	Chaos func() bool
 	Now   func() time.Time
+	// Work counts what the sessions run off their mailboxes (session.Config.Work).
+	Work *session.Work
 	// Retention is how long a finished task is kept (0: for good); the
 	// ledger prunes the store on the same retention.
 	Retention time.Duration

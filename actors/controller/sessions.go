@@ -37,7 +37,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		Conversation: t.Conversation, Agent: t.Agent, AgentID: t.AgentID, Limits: a.cfg.Limits, Profile: idx,
 		Store: a.cfg.Store, Ledger: a.cfg.Ledger, Controller: ctx.Self(),
 		Driver: drv, Policy: a.cfg.Policy, Secrets: a.cfg.Secrets, Reach: a.cfg.Reach, Carry: carry, Route: route, Bus: a.cfg.Bus,
-		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now, Acts: a.cfg.Acts,
+		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now, Acts: a.cfg.Acts, Work: a.cfg.Work,
 		Surface: a.surfaceOf(t.Conversation),
 	}))
 	// Each spawn gets its own name: the previous session of the conversation

@@ -78,7 +78,14 @@ type Config struct {
 	// Acts, when set, counts every act that ran: its action, its refusal
 	// code ("" when it succeeded) and how long it took (the metrics).
 	Acts func(action string, code messages.Code, took time.Duration)
+	// Work counts what the session runs off its mailbox (an act, a picture,
+	// closing its tabs), so a daemon shutting down can wait for it; nil
+	// counts nothing.
+	Work *Work
 }
+
+// off runs f off the mailbox, counted in Work.
+func (a *Actor) off(f func()) { a.cfg.Work.Go(f) }
 
 // Carry survives restarts of one session actor: the caller of the action
 // in flight, so a restarted session can answer it, and the surface the

@@ -124,12 +124,12 @@ func (a *Actor) answerStatus(ctx actor.Context) {
 	r := &messages.Status{Session: a.info(), StepsLeft: a.stepsLeft(),
 		Expires: a.task.Expires, Task: a.task.Description, Reach: a.reach()}
 	drv, to, sys := a.cfg.Driver, ctx.Sender(), ctx.ActorSystem()
-	go func() {
+	a.off(func() {
 		c, cancel := context.WithTimeout(context.Background(), statusWait)
 		defer cancel()
 		r.Browser = drv.Status(c)
 		sys.Root.Send(to, &messages.ToolResult{Result: r})
-	}()
+	})
 }
 
 // info is this session as the owner sees it.

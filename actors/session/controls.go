@@ -131,14 +131,14 @@ func (a *Actor) closeTabs(ctx actor.Context, hand *actor.Future, last func(), re
 	tabs, log := a.tabs, a.cfg.Log
 	a.tabs = nil
 	sys := ctx.ActorSystem()
-	go func() {
+	a.off(func() {
 		waitFor(hand)
 		last()
 		closeTabs(tabs, log)
 		if replyTo != nil {
 			sys.Root.Send(replyTo, reply)
 		}
-	}()
+	})
 }
 
 // end finishes the session: its tabs close off the mailbox, then the
@@ -163,7 +163,7 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 	a.show()
 	tabs, sys, log, ctrl := a.tabs, ctx.ActorSystem(), a.cfg.Log, a.cfg.Controller
 	a.tabs = nil
-	go func() {
+	a.off(func() {
 		waitFor(hand)
 		closeTabs(tabs, log)
 		f := sys.Root.RequestFuture(ctrl, msg, 15*time.Second)
@@ -173,7 +173,7 @@ func (a *Actor) end(ctx actor.Context, code messages.Code, why string, replyTo *
 		if replyTo != nil {
 			sys.Root.Send(replyTo, reply)
 		}
-	}()
+	})
 }
 
 func closeTabs(tabs drivers.Tabs, log *slog.Logger) {

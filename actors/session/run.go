@@ -24,7 +24,7 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 	// The refs map is replaced, never changed, so the goroutine may read it.
 	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched(), started: a.cfg.Now()}
 	drv, conv, spec := a.cfg.Driver, a.cfg.Tabs, messages.Spec(in.Action)
-	go func() {
+	a.off(func() {
 		defer cancel()
 		if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {
 			c, stop := context.WithTimeout(base, spec.Deadline)
@@ -32,7 +32,7 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 			stop()
 		}
 		sys.Root.Send(self, d)
-	}()
+	})
 }
 
 // startWait waits, at most wait, for a browser that starts in the

@@ -69,17 +69,17 @@ func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
 // act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
 	a.pics.running, a.pics.at = true, a.cfg.Now()
-	tabs, conv, url, now, bus := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
+	tabs, conv, url, now, bus, quit := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus, a.cfg.Work.ending()
 	self, sys := ctx.Self(), ctx.ActorSystem()
-	go func() {
-		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, shot, now, bus, snapWait)})
-	}()
+	a.cfg.Work.picture(func() {
+		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, shot, now, bus, snapWait, quit)})
+	})
 }
 
 // picture is the owner's picture of the page: shot scaled, or a
 // screenshot taken within wait; it is published. Nil when none could be
 // taken.
-func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration) *messages.Snapshot {
+func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration, quit <-chan struct{}) *messages.Snapshot {
 	at := now()
 	if shot == nil {
 		if tabs == nil {
@@ -96,7 +96,7 @@ func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.T
 			url = out.URL
 		}
 	}
-	j := scaled(shot, snapEdge, snapQuality)
+	j := scaled(shot, snapEdge, snapQuality, quit)
 	if j == nil {
 		return nil
 	}
@@ -112,10 +112,12 @@ func (a *Actor) lastPicture(ctx actor.Context, tabs drivers.Tabs) func() {
 	if tabs == nil || a.snapFresh(a.pageAt) {
 		return func() {}
 	}
-	conv, url, now, bus := a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
+	conv, url, now, bus, work := a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus, a.cfg.Work
+	quit := work.ending()
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	return func() {
-		if s := picture(tabs, conv, url, nil, now, bus, lastWait); s != nil {
+		defer work.picturing()()
+		if s := picture(tabs, conv, url, nil, now, bus, lastWait, quit); s != nil {
 			sys.Root.Send(self, &snapped{snap: s})
 		}
 	}

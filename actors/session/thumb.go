@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/jpeg"
+	"runtime"
 )
 
 // Sizes of the smaller copies of a screenshot the session keeps: the
@@ -17,11 +18,25 @@ const (
 
 // thumbnail returns a small JPEG of a screenshot, or nil when it cannot be
 // read. It runs off the mailbox, in the goroutine that took the screenshot.
-func thumbnail(img []byte) []byte { return scaled(img, thumbEdge, thumbQuality) }
+func thumbnail(img []byte) []byte { return scaled(img, thumbEdge, thumbQuality, nil) }
+
+// scaling bounds how many pictures are decoded at once to the cores there
+// are: a decoded screenshot takes a megabyte or more and the work is all
+// CPU, so on a loaded machine dozens of sessions' pictures decoded at once
+// only held that memory while they waited for a core (80 MB of them in the
+// load test's heap).
+var scaling = make(chan struct{}, runtime.GOMAXPROCS(0))
 
 // scaled returns img with its longest edge at most edge pixels, or nil when
-// it cannot be read. A picture already small enough is returned as it is.
-func scaled(img []byte, edge, quality int) []byte {
+// it cannot be read, or when quit closes before a core is free for it. A
+// picture already small enough is returned as it is.
+func scaled(img []byte, edge, quality int, quit <-chan struct{}) []byte {
+	select {
+	case scaling <- struct{}{}:
+	case <-quit:
+		return nil
+	}
+	defer func() { <-scaling }()
 	src, err := jpeg.Decode(bytes.NewReader(img))
 	if err != nil {
 		return nil
@@ -39,7 +54,9 @@ func scaled(img []byte, edge, quality int) []byte {
 	if err := jpeg.Encode(&out, sample(src, tw, th), &jpeg.Options{Quality: quality}); err != nil {
 		return nil
 	}
-	return out.Bytes()
+	// A copy of its length: the buffer grew by doubling, and the session
+	// keeps the picture for as long as it lives.
+	return bytes.Clone(out.Bytes())
 }
 
 // sample picks the nearest source pixel for each of tw×th. The pictures a

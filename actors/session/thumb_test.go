@@ -29,7 +29,7 @@ func TestScaledKeepsTheShapeAndTheColours(t *testing.T) {
 		}
 	}
 	for name, raw := range map[string][]byte{"colour": jpegOf(t, src), "grey": jpegOf(t, image.NewGray(image.Rect(0, 0, 1280, 720)))} {
-		out, err := jpeg.Decode(bytes.NewReader(scaled(raw, snapEdge, snapQuality)))
+		out, err := jpeg.Decode(bytes.NewReader(scaled(raw, snapEdge, snapQuality, nil)))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -47,7 +47,7 @@ func TestScaledKeepsTheShapeAndTheColours(t *testing.T) {
 		}
 	}
 	small := jpegOf(t, image.NewGray(image.Rect(0, 0, 300, 200)))
-	if !bytes.Equal(scaled(small, snapEdge, snapQuality), small) {
+	if !bytes.Equal(scaled(small, snapEdge, snapQuality, nil), small) {
 		t.Fatal("a picture already small enough was encoded again")
 	}
 }
