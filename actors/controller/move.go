@@ -156,13 +156,20 @@ func (a *Actor) commitMove(ctx actor.Context, from, to string, e *entry, mv *ses
 	a.cfg.Bus.Publish(tasks.Changed(t, now))
 	a.cfg.Log.Info("conversation moved", "from", from, "to", to)
 	answer := carried(from, to, t, mv)
+	landed := &messages.ConversationMoved{From: from, To: to, Agent: t.Agent, At: now}
 	a.write(ctx, &ledger.Write{Owner: who.agentID == "", Ops: ops}, who.replyTo, func(err error) {
 		if err != nil {
-			// In force already: keep trying to store it, and say so.
-			ledger.Persist(ctx.ActorSystem(), a.cfg.Ledger, &ledger.Write{Ops: ops}, ledgerTimeout, func(error) {})
+			// In force already: keep trying to store it, and say so; views
+			// follow once it is stored.
+			ledger.Persist(ctx.ActorSystem(), a.cfg.Ledger, &ledger.Write{Ops: ops}, ledgerTimeout, func(err error) {
+				if err == nil {
+					a.cfg.Bus.Publish(landed)
+				}
+			})
 			reply(ctx, who.replyTo, who.no(messages.CodeStoreFailed.Err("The move is in force, but it", err.Error()+"; buddi keeps trying to save it")))
 			return
 		}
+		a.cfg.Bus.Publish(landed)
 		reply(ctx, who.replyTo, who.ok(answer))
 	})
 }
