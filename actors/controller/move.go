@@ -148,12 +148,16 @@ func (a *Actor) commitMove(ctx actor.Context, from, to string, e *entry, mv *ses
 	}
 	ops = append(ops, a.fence(from, to)...)
 	ops = append(ops, a.moveAnswers(from, to)...)
-	ops = append(ops, a.chat.Move(from, to)...)
+	bound := a.chat.Move(from, to)
+	ops = append(ops, bound...)
 	now := a.cfg.Now()
 	gone := e.route.Shown()
 	gone.Conversation, gone.State = from, messages.StateClosing
 	a.cfg.Bus.Publish(&messages.SessionChanged{Session: gone, Ended: true, At: now})
 	a.cfg.Bus.Publish(tasks.Changed(t, now))
+	if len(bound) > 0 { // the chat follows the new id
+		a.cfg.Bus.Publish(&messages.TelegramChanged{View: a.chat.View(), At: now})
+	}
 	a.cfg.Log.Info("conversation moved", "from", from, "to", to)
 	answer := carried(from, to, t, mv)
 	landed := &messages.ConversationMoved{From: from, To: to, Agent: t.Agent, At: now}
