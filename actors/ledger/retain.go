@@ -92,26 +92,23 @@ func (a *Actor) prunePass(ctx actor.Context) {
 			}
 		}
 	}
-	var refused, notes int
+	var others int
+	othersMore := false
 	if err == nil {
-		refused, err = a.store.expiredRefusals(b, cutoff)
-	}
-	movedMore := false
-	if err == nil {
-		notes, movedMore, err = a.expiredMoves(b, cutoff)
+		others, othersMore, err = a.expiredOthers(b, cutoff)
 	}
 	if err == nil && !b.Empty() {
 		err = a.store.db.Apply(b, pebble.NoSync)
 	}
 	if err != nil {
 		a.log.Error("ledger prune failed; it is tried again at the next round", "err", err)
-		a.pruner.cursor, a.pruner.moved, more, movedMore = nil, nil, false, false
+		a.pruner.cursor, a.pruner.moved, more, othersMore = nil, nil, false, false
 	}
-	if err == nil && len(convs)+refused+notes > 0 {
-		a.log.Debug("ledger pruned", "conversations", len(convs), "refusals", refused, "moves", notes)
-		a.pruner.deleted += len(convs) + refused + notes
+	if err == nil && len(convs)+others > 0 {
+		a.log.Debug("ledger pruned", "conversations", len(convs), "refusals and moves", others)
+		a.pruner.deleted += len(convs) + others
 	}
-	if more || refused == pruneScan || movedMore {
+	if more || othersMore {
 		if len(convs) > 0 {
 			a.pruner.cursor = TaskKey(convs[len(convs)-1])
 		}
@@ -221,6 +218,18 @@ func (s *Store) expiredRefusals(b *pebble.Batch, cutoff time.Time) (int, error) 
 		n++
 	}
 	return n, it.Error()
+}
+
+// expiredOthers adds to b the deletes of the refusals and move notes that
+// expired (see expiredRefusals and expiredMoves) and returns how many;
+// more says either scan stopped at its bound.
+func (a *Actor) expiredOthers(b *pebble.Batch, cutoff time.Time) (n int, more bool, err error) {
+	refused, err := a.store.expiredRefusals(b, cutoff)
+	if err != nil {
+		return 0, false, err
+	}
+	notes, more, err := a.expiredMoves(b, cutoff)
+	return refused + notes, more || refused == pruneScan, err
 }
 
 // expiredMoves adds to b the deletes of the notes, among up to pruneScan
