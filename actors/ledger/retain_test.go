@@ -19,26 +19,7 @@ import (
 func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	long := now.Add(-time.Hour)
-	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	t.Cleanup(sys.Shutdown)
-	// A clock that stands still: only what ended before it, less the
-	// retention, is old enough.
-	ret := ledger.Retention{Keep: 400 * time.Millisecond, Now: func() time.Time { return now }}
-	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ret))
-	t.Cleanup(func() {
-		_ = sys.Root.PoisonFuture(pid).Wait()
-		_ = st.Close()
-	})
-	write := func(ops ...ledger.Op) {
-		t.Helper()
-		if err := ledger.Check(ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 10*time.Second).Result()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, write := pruning(t, now)
 	const old = 700 // more than two passes' worth
 	body := strings.Repeat("x", 2048)
 	for i := range old {
@@ -97,6 +78,31 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	}
 }
 
+// pruning is a real store with a ledger that prunes it on a short
+// retention, by a clock that stands still at now: only what ended before
+// it, less the retention, is old enough. write writes through the ledger.
+func pruning(t *testing.T, now time.Time) (st *ledger.Store, write func(ops ...ledger.Op)) {
+	t.Helper()
+	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
+	t.Cleanup(sys.Shutdown)
+	ret := ledger.Retention{Keep: 400 * time.Millisecond, Now: func() time.Time { return now }}
+	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ret))
+	t.Cleanup(func() {
+		_ = sys.Root.PoisonFuture(pid).Wait()
+		_ = st.Close()
+	})
+	return st, func(ops ...ledger.Op) {
+		t.Helper()
+		if err := ledger.Check(ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 10*time.Second).Result()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // checkKept checks what the retention never touches is still there.
 func checkKept(t *testing.T, st *ledger.Store) {
 	t.Helper()
@@ -149,18 +155,7 @@ func checkGone(t *testing.T, st *ledger.Store) {
 func TestRetentionPrunesMoveNotesOnlyOfFinishedConversations(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	long := now.Add(-time.Hour)
-	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	t.Cleanup(sys.Shutdown)
-	ret := ledger.Retention{Keep: 400 * time.Millisecond, Now: func() time.Time { return now }}
-	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ret))
-	t.Cleanup(func() {
-		_ = sys.Root.PoisonFuture(pid).Wait()
-		_ = st.Close()
-	})
+	st, write := pruning(t, now)
 	task := func(conv, state string, ended time.Time) ledger.Op {
 		return ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv, State: state, Created: long, Started: long, Ended: ended})
 	}
@@ -175,9 +170,7 @@ func TestRetentionPrunesMoveNotesOnlyOfFinishedConversations(t *testing.T) {
 		task("recent", ledger.TaskEnded, now), note("a-recent", "recent", long),
 		task("ended2", ledger.TaskEnded, long), note("a-new", "ended2", now),
 	}
-	if err := ledger.Check(ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 10*time.Second).Result()); err != nil {
-		t.Fatal(err)
-	}
+	write(ops...)
 	want := "a-live,a-new,a-recent"
 	deadline := time.Now().Add(30 * time.Second)
 	for {
