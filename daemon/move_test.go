@@ -6,6 +6,7 @@ import (
 
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
+	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -237,4 +238,17 @@ func TestASiteAllowedOnceFollowsTheMove(t *testing.T) {
 	d = daemontest.Start(t, dir, o)
 	wantCode(t, d.Act(t, token, "c2", nav), "")
 	wantMovedTo(t, d.Act(t, token, "c1", nav), "c2")
+}
+
+func TestAMoveTellsSubscribersOfTheOldIdWhereItWent(t *testing.T) {
+	d, _ := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
+	sub := d.Events(t, events.Filter{Kinds: messages.KindMoved, Conversation: "c1"})
+	wantCode(t, moveAsOwner(t, d, "c1", "c2"), "")
+	ev := daemontest.Await(t, sub, "for the move of c1", func(ev messages.Event) bool {
+		_, ok := ev.(*messages.ConversationMoved)
+		return ok
+	}).(*messages.ConversationMoved)
+	if ev.From != "c1" || ev.To != "c2" || ev.Agent != "ada" || ev.At.IsZero() {
+		t.Fatalf("the move was told as %+v, want from c1 to c2 for ada, with its time", ev)
+	}
 }

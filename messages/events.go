@@ -17,7 +17,7 @@ type Event interface {
 }
 
 // EventKind tells events apart for filters.
-type EventKind uint8
+type EventKind uint16
 
 // The kinds of event.
 const (
@@ -29,7 +29,8 @@ const (
 	KindTelegram                       // TelegramChanged
 	KindInstall                        // InstallChanged
 	KindSnapshot                       // SnapshotTaken
-	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram | KindInstall | KindSnapshot
+	KindMoved                          // ConversationMoved
+	KindAll      = KindSession | KindTask | KindApproval | KindStep | KindStop | KindTelegram | KindInstall | KindSnapshot | KindMoved
 )
 
 // SessionChanged says a session's state, steps, page or pause reason changed.

@@ -19,6 +19,7 @@ const (
 	FrameStop     = "stop"
 	FrameSnapshot = "snapshot"
 	FrameInstall  = "install"
+	FrameMoved    = "moved"
 )
 
 // Frame is one pushed update; Type says which field is set.
@@ -34,7 +35,16 @@ type Frame struct {
 	Stop     *StopView      `json:"stop,omitempty"`
 	Snapshot *Snapshot      `json:"snapshot,omitempty"`
 	Install  *Install       `json:"install,omitempty"`
+	Moved    *MovedView     `json:"moved,omitempty"`
 	At       time.Time      `json:"at,omitzero"` // when the change happened
+}
+
+// MovedView is a move as the dashboard follows it: a view of From now
+// shows To.
+type MovedView struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Agent string `json:"agent"`
 }
 
 // Hello is the whole state a dashboard shows, sent when the socket opens.

@@ -1,5 +1,7 @@
 package messages
 
+import "time"
+
 // MoveSession moves a conversation's session to a new conversation id (a
 // long conversation rolled over to a new transcript): its agent, task,
 // steps used, expiry and pause go with it and its tabs stay open. The
@@ -55,3 +57,21 @@ func (b *OwnerBody) Move() (any, *Error) {
 	}
 	return &MoveSession{Conversation: b.Conversation, To: b.To}, nil
 }
+
+// ConversationMoved says a session now answers to To instead of From, once
+// the ledger has the move: a view of From follows it to To.
+type ConversationMoved struct {
+	From  string
+	To    string
+	Agent string
+	At    time.Time
+}
+
+// Kind is KindMoved.
+func (*ConversationMoved) Kind() EventKind { return KindMoved }
+
+// Key is the old id: it moves once.
+func (e *ConversationMoved) Key() string { return "moved/" + e.From }
+
+// About is the old id: who watched it is who must follow.
+func (e *ConversationMoved) About() string { return e.From }

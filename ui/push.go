@@ -102,6 +102,8 @@ func frameOf(ev messages.Event) *messages.Frame {
 	case *messages.SnapshotTaken:
 		s := e.Snapshot
 		return &messages.Frame{Type: messages.FrameSnapshot, Snapshot: &s}
+	case *messages.ConversationMoved:
+		return &messages.Frame{Type: messages.FrameMoved, Moved: &messages.MovedView{From: e.From, To: e.To, Agent: e.Agent}, At: e.At}
 	}
 	return nil
 }

@@ -148,21 +148,32 @@ func (a *Actor) commitMove(ctx actor.Context, from, to string, e *entry, mv *ses
 	}
 	ops = append(ops, a.fence(from, to)...)
 	ops = append(ops, a.moveAnswers(from, to)...)
-	ops = append(ops, a.chat.Move(from, to)...)
+	bound := a.chat.Move(from, to)
+	ops = append(ops, bound...)
 	now := a.cfg.Now()
 	gone := e.route.Shown()
 	gone.Conversation, gone.State = from, messages.StateClosing
 	a.cfg.Bus.Publish(&messages.SessionChanged{Session: gone, Ended: true, At: now})
 	a.cfg.Bus.Publish(tasks.Changed(t, now))
+	if len(bound) > 0 { // the chat follows the new id
+		a.cfg.Bus.Publish(&messages.TelegramChanged{View: a.chat.View(), At: now})
+	}
 	a.cfg.Log.Info("conversation moved", "from", from, "to", to)
 	answer := carried(from, to, t, mv)
+	landed := &messages.ConversationMoved{From: from, To: to, Agent: t.Agent, At: now}
 	a.write(ctx, &ledger.Write{Owner: who.agentID == "", Ops: ops}, who.replyTo, func(err error) {
 		if err != nil {
-			// In force already: keep trying to store it, and say so.
-			ledger.Persist(ctx.ActorSystem(), a.cfg.Ledger, &ledger.Write{Ops: ops}, ledgerTimeout, func(error) {})
+			// In force already: keep trying to store it, and say so; views
+			// follow once it is stored.
+			ledger.Persist(ctx.ActorSystem(), a.cfg.Ledger, &ledger.Write{Ops: ops}, ledgerTimeout, func(err error) {
+				if err == nil {
+					a.cfg.Bus.Publish(landed)
+				}
+			})
 			reply(ctx, who.replyTo, who.no(messages.CodeStoreFailed.Err("The move is in force, but it", err.Error()+"; buddi keeps trying to save it")))
 			return
 		}
+		a.cfg.Bus.Publish(landed)
 		reply(ctx, who.replyTo, who.ok(answer))
 	})
 }

@@ -55,6 +55,7 @@ func (r Retention) now() time.Time {
 type pruner struct {
 	ret     Retention
 	cursor  []byte // the task key the next pass starts after; nil starts a round
+	moved   []byte // the moved note the next pass starts after; nil starts a round
 	deleted int    // records deleted in this round so far
 	timer   *time.Timer
 }
@@ -91,22 +92,23 @@ func (a *Actor) prunePass(ctx actor.Context) {
 			}
 		}
 	}
-	var refused int
+	var others int
+	othersMore := false
 	if err == nil {
-		refused, err = a.store.expiredRefusals(b, cutoff)
+		others, othersMore, err = a.expiredOthers(b, cutoff)
 	}
 	if err == nil && !b.Empty() {
 		err = a.store.db.Apply(b, pebble.NoSync)
 	}
 	if err != nil {
 		a.log.Error("ledger prune failed; it is tried again at the next round", "err", err)
-		a.pruner.cursor, more = nil, false
+		a.pruner.cursor, a.pruner.moved, more, othersMore = nil, nil, false, false
 	}
-	if err == nil && len(convs)+refused > 0 {
-		a.log.Debug("ledger pruned", "conversations", len(convs), "refusals", refused)
-		a.pruner.deleted += len(convs) + refused
+	if err == nil && len(convs)+others > 0 {
+		a.log.Debug("ledger pruned", "conversations", len(convs), "refusals and moves", others)
+		a.pruner.deleted += len(convs) + others
 	}
-	if more || refused == pruneScan {
+	if more || othersMore {
 		if len(convs) > 0 {
 			a.pruner.cursor = TaskKey(convs[len(convs)-1])
 		}
@@ -118,7 +120,7 @@ func (a *Actor) prunePass(ctx actor.Context) {
 	if a.pruner.deleted > 0 {
 		a.store.compactSoon()
 	}
-	a.pruner.cursor, a.pruner.deleted = nil, 0
+	a.pruner.cursor, a.pruner.moved, a.pruner.deleted = nil, nil, 0
 	a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
 }
 
@@ -216,6 +218,78 @@ func (s *Store) expiredRefusals(b *pebble.Batch, cutoff time.Time) (int, error) 
 		n++
 	}
 	return n, it.Error()
+}
+
+// expiredOthers adds to b the deletes of the refusals and move notes that
+// expired (see expiredRefusals and expiredMoves) and returns how many;
+// more says either scan stopped at its bound.
+func (a *Actor) expiredOthers(b *pebble.Batch, cutoff time.Time) (n int, more bool, err error) {
+	refused, err := a.store.expiredRefusals(b, cutoff)
+	if err != nil {
+		return 0, false, err
+	}
+	notes, more, err := a.expiredMoves(b, cutoff)
+	return refused + notes, more || refused == pruneScan, err
+}
+
+// expiredMoves adds to b the deletes of the notes, among up to pruneScan
+// after the pass's place, of moves made before cutoff whose new
+// conversation has no live session and whose task ended before cutoff or
+// was pruned already: nobody calls the old id of a finished conversation
+// any more. more says the scan stopped at its bound.
+func (a *Actor) expiredMoves(b *pebble.Batch, cutoff time.Time) (n int, more bool, err error) {
+	lower := []byte(prefixMoved)
+	if a.pruner.moved != nil {
+		lower = append(bytes.Clone(a.pruner.moved), 0)
+	}
+	it, err := a.store.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upperBound(prefixMoved)})
+	if err != nil {
+		return 0, false, err
+	}
+	defer it.Close()
+	a.pruner.moved = nil
+	scanned := 0
+	for it.First(); it.Valid(); it.Next() {
+		if scanned == pruneScan {
+			return n, true, it.Error()
+		}
+		scanned++
+		a.pruner.moved = bytes.Clone(it.Key())
+		var m Moved
+		if err := decode(it.Key(), it.Value(), &m); err != nil {
+			return n, false, err
+		}
+		if gone, err := a.store.finished(m, cutoff); err != nil || !gone {
+			if err != nil {
+				return n, false, err
+			}
+			continue
+		}
+		if err := b.Delete(it.Key(), nil); err != nil {
+			return n, false, err
+		}
+		a.last.forget(it.Key())
+		n++
+	}
+	a.pruner.moved = nil
+	return n, false, it.Error()
+}
+
+// finished reports whether the move m is older than cutoff and its new
+// conversation is over: no live session, and its task ended before cutoff
+// or is gone.
+func (s *Store) finished(m Moved, cutoff time.Time) (bool, error) {
+	if !m.At.Before(cutoff) {
+		return false, nil
+	}
+	if _, live, err := s.Session(m.To); err != nil || live {
+		return false, err
+	}
+	t, found, err := s.Task(m.To)
+	if err != nil {
+		return false, err
+	}
+	return !found || t.endedBefore(cutoff), nil
 }
 
 // committedOrders remembers the order of the newest op committed per key, in two

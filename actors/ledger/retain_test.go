@@ -19,26 +19,7 @@ import (
 func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	long := now.Add(-time.Hour)
-	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
-	t.Cleanup(sys.Shutdown)
-	// A clock that stands still: only what ended before it, less the
-	// retention, is old enough.
-	ret := ledger.Retention{Keep: 400 * time.Millisecond, Now: func() time.Time { return now }}
-	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ret))
-	t.Cleanup(func() {
-		_ = sys.Root.PoisonFuture(pid).Wait()
-		_ = st.Close()
-	})
-	write := func(ops ...ledger.Op) {
-		t.Helper()
-		if err := ledger.Check(ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 10*time.Second).Result()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, write := pruning(t, now)
 	const old = 700 // more than two passes' worth
 	body := strings.Repeat("x", 2048)
 	for i := range old {
@@ -97,6 +78,31 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	}
 }
 
+// pruning is a real store with a ledger that prunes it on a short
+// retention, by a clock that stands still at now: only what ended before
+// it, less the retention, is old enough. write writes through the ledger.
+func pruning(t *testing.T, now time.Time) (st *ledger.Store, write func(ops ...ledger.Op)) {
+	t.Helper()
+	st, err := ledger.Open(filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
+	t.Cleanup(sys.Shutdown)
+	ret := ledger.Retention{Keep: 400 * time.Millisecond, Now: func() time.Time { return now }}
+	pid := sys.Root.Spawn(ledger.Props(st, slog.New(slog.DiscardHandler), ret))
+	t.Cleanup(func() {
+		_ = sys.Root.PoisonFuture(pid).Wait()
+		_ = st.Close()
+	})
+	return st, func(ops ...ledger.Op) {
+		t.Helper()
+		if err := ledger.Check(ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 10*time.Second).Result()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // checkKept checks what the retention never touches is still there.
 func checkKept(t *testing.T, st *ledger.Store) {
 	t.Helper()
@@ -139,5 +145,50 @@ func checkGone(t *testing.T, st *ledger.Store) {
 		if got, err := n(); err != nil || got != 0 {
 			t.Errorf("%s after pruning: %d, %v", name, got, err)
 		}
+	}
+}
+
+// TestRetentionPrunesMoveNotesOnlyOfFinishedConversations checks a note
+// that an id moved goes once the move is older than the retention and the
+// new conversation is over (its task ended as long ago, or was pruned),
+// and stays while the new conversation runs or ended recently.
+func TestRetentionPrunesMoveNotesOnlyOfFinishedConversations(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	long := now.Add(-time.Hour)
+	st, write := pruning(t, now)
+	task := func(conv, state string, ended time.Time) ledger.Op {
+		return ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv, State: state, Created: long, Started: long, Ended: ended})
+	}
+	note := func(from, to string, at time.Time) ledger.Op {
+		return ledger.Put(ledger.MovedKey(from), ledger.Moved{From: from, To: to, At: at})
+	}
+	ops := []ledger.Op{
+		task("ended", ledger.TaskEnded, long), note("a-ended", "ended", long),
+		note("a-pruned", "pruned", long), // its new conversation's records are gone already
+		task("live", ledger.TaskActive, time.Time{}), ledger.Put(ledger.SessionKey("live"), ledger.Session{Conversation: "live", ID: "s1"}),
+		note("a-live", "live", long),
+		task("recent", ledger.TaskEnded, now), note("a-recent", "recent", long),
+		task("ended2", ledger.TaskEnded, long), note("a-new", "ended2", now),
+	}
+	write(ops...)
+	want := "a-live,a-new,a-recent"
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		notes, err := st.Moved()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := make([]string, 0, len(notes))
+		for _, m := range notes {
+			names = append(names, m.From)
+		}
+		got := strings.Join(names, ",")
+		if got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("move notes left after pruning: %s, want %s", got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -32,6 +33,29 @@ func (j *Journal) apply(ev messages.Event) {
 		s := e.Snapshot
 		c := j.conv(s.Conversation, "", s.At)
 		c.snap = &s
+	case *messages.ConversationMoved:
+		j.move(e.From, e.To)
+	}
+}
+
+// move hands from's history to to, where its session went: the new id's
+// timeline begins with what happened before the move. The new id may have
+// its own entries already (its session showed itself before the move was
+// stored); they come after.
+func (j *Journal) move(from, to string) {
+	old := j.convs[from]
+	if old == nil {
+		return
+	}
+	delete(j.convs, from)
+	c := j.conv(to, old.agent, old.last)
+	was := c.entries
+	c.entries = nil
+	for _, e := range slices.Concat(old.entries, was) {
+		c.add(e)
+	}
+	if c.snap == nil {
+		c.snap = old.snap
 	}
 }
 

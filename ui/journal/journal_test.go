@@ -127,3 +127,28 @@ func TestTheJournalStaysBoundedWithEveryConversationLive(t *testing.T) {
 		}
 	}
 }
+
+func TestAMovedConversationsHistoryFollowsItToTheNewId(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	at := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	settle(t, b, j,
+		&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "c1", Agent: "ada"}, At: at},
+		&messages.StepTaken{Conversation: "c1", Agent: "ada", Action: "navigate", At: at},
+		&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "c1", Agent: "ada"}, Ended: true, At: at.Add(time.Second)},
+		&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "c2", Agent: "ada"}, At: at.Add(time.Second)},
+		&messages.StepTaken{Conversation: "c2", Agent: "ada", Action: "observe", At: at.Add(2 * time.Second)},
+		&messages.ConversationMoved{From: "c1", To: "c2", Agent: "ada", At: at.Add(time.Second)},
+	)
+	if _, ok := j.Timeline("c1"); ok {
+		t.Fatal("the old id keeps a timeline of its own after the move")
+	}
+	tl, ok := j.Timeline("c2")
+	if !ok || !tl.Live || tl.Agent != "ada" {
+		t.Fatalf("c2's timeline %+v, want ada's, live", tl)
+	}
+	if len(tl.Entries) != 2 || tl.Entries[0].Action != "navigate" || tl.Entries[1].Action != "observe" {
+		t.Fatalf("c2's entries %+v, want c1's navigate, then c2's observe", tl.Entries)
+	}
+}

@@ -1,6 +1,6 @@
 // The dashboard's state, as the events socket pushes it. Pages read it and
 // subscribe to the parts they show; nothing here polls.
-import type { Frame, Install, SessionInfo, SiteRequest, Snapshot, StopView, TaskView, TimelineEntry } from "./types";
+import type { Frame, Install, MovedView, SessionInfo, SiteRequest, Snapshot, StopView, TaskView, TimelineEntry } from "./types";
 
 export type Topic = "hello" | "sessions" | "tasks" | "approvals" | "stop" | "snapshots" | "steps" | "install" | "connection";
 
@@ -24,6 +24,14 @@ const listeners = new Set<Listener>();
 const stepListeners = new Set<(e: TimelineEntry) => void>();
 const approvalListeners = new Set<(r: SiteRequest, decision: string) => void>();
 const taskListeners = new Set<(t: TaskView, at: string) => void>();
+
+const movedListeners = new Set<(m: MovedView) => void>();
+
+// onMoved calls l for every conversation that moved to a new id.
+export function onMoved(l: (m: MovedView) => void): () => void {
+  movedListeners.add(l);
+  return () => movedListeners.delete(l);
+}
 
 // onTask calls l for every task change pushed, with when it happened.
 export function onTask(l: (t: TaskView, at: string) => void): () => void {
@@ -80,6 +88,9 @@ export function apply(f: Frame): void {
     case "install":
       state.install = f.install;
       return emit("install");
+    case "moved":
+      for (const l of [...movedListeners]) l(f.moved!);
+      return;
   }
 }
 

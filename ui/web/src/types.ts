@@ -42,10 +42,14 @@ export interface Hello {
 }
 
 export interface Frame {
-  type: "hello" | "session" | "task" | "approval" | "step" | "stop" | "snapshot" | "install";
+  type: "hello" | "session" | "task" | "approval" | "step" | "stop" | "snapshot" | "install" | "moved";
   hello?: Hello; session?: SessionInfo; ended?: boolean; task?: TaskView; approval?: SiteRequest;
-  decision?: string; step?: TimelineEntry; stop?: StopView; snapshot?: Snapshot; install?: Install; at?: string;
+  decision?: string; step?: TimelineEntry; stop?: StopView; snapshot?: Snapshot; install?: Install;
+  moved?: MovedView; at?: string;
 }
+
+// A move: a view of from now shows to.
+export interface MovedView { from: string; to: string; agent: string }
 
 export interface DeviceView { id: string; label: string; created: string; expires: string; lastSeen: string; current?: boolean }
 

@@ -8,8 +8,8 @@ import { canvas } from "../canvas/canvas";
 import { clock, h } from "../dom";
 import { approvalCard } from "../parts/approval";
 import { followSwitch } from "../parts/follow";
-import { dropQuery, type Page } from "../router";
-import { approvalKey, onApproval, onStep, onTask, state, subscribe } from "../store";
+import { dropQuery, href, type Page } from "../router";
+import { approvalKey, onApproval, onMoved, onStep, onTask, state, subscribe } from "../store";
 import type { SiteRequest, Timeline, TimelineEntry } from "../types";
 
 export const chatPage: Page = (root, route) => {
@@ -79,10 +79,14 @@ export const chatPage: Page = (root, route) => {
     return h("li", { class: "task-item" }, h("p", {}, `Task ${e.state}: ${e.text ?? ""} · ${clock(e.at)}`));
   };
 
-  if (route.query.get("tab") === "browser") {
-    showBrowser();
-    dropQuery();
+  // A view that followed a move says so once, under the heading.
+  const movedFrom = route.query.get("moved");
+  if (movedFrom) {
+    root.querySelector(".chat-head")?.after(h("p", { class: "moved-note", role: "status" },
+      `This conversation moved to ${conv} (it was ${movedFrom}).`));
   }
+  if (route.query.get("tab") === "browser") showBrowser();
+  if (route.query.has("tab") || movedFrom) dropQuery();
   draw();
   // The history, and again after every (re)connection: what happened while
   // the socket was down is in the journal.
@@ -119,5 +123,10 @@ export const chatPage: Page = (root, route) => {
     if (c !== conv && topic !== "stop") return;
     if (topic === "sessions" || topic === "snapshots" || topic === "stop") cv.update();
   });
-  return () => { offStep(); offApproval(); offTask(); off(); tab.close(); };
+  // The session moved to a new id: this view follows it there.
+  const offMoved = onMoved((m) => {
+    if (m.from !== conv) return;
+    location.replace(href("chat", m.agent || agent, m.to) + "?moved=" + encodeURIComponent(conv));
+  });
+  return () => { offStep(); offApproval(); offTask(); offMoved(); off(); tab.close(); };
 };
