@@ -30,6 +30,8 @@ func TestTheModeChangesOnlyWithNoSessionOpen(t *testing.T) {
 	if mode := health(t, o).Mode; mode != "sim" {
 		t.Fatalf("the mode changed to %s with a session open", mode)
 	}
+	// The refusal is said before the choice is put back: wait for it to go.
+	webtest.Gone(t, p.Locator(`input[name=mode][value=playwright]:checked`))
 	if ok, _ := p.Locator(`input[name=mode][value=sim]`).IsChecked(); !ok {
 		t.Fatal("the page shows the refused mode as chosen")
 	}
