@@ -221,7 +221,7 @@ func (w *wiring) serve() (err error) {
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
 		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
 		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted(),
-		Audit: w.readAudit, Secrets: w.secrets}
+		Audit: w.readAudit, Secrets: w.secrets, Record: d.audit.Add}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}

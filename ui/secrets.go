@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -32,18 +34,48 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.Owne
 		writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "A secret needs a value; type it in the value field."})
 		return
 	}
-	if err := s.cfg.Secrets.Add(b.Name, b.Origins, b.Value); err != nil {
+	action := "add_secret"
+	if list, err := s.cfg.Secrets.List(); err == nil && slices.ContainsFunc(list, func(i messages.SecretInfo) bool { return i.Name == b.Name }) {
+		action = "change_secret"
+	}
+	err := s.cfg.Secrets.Add(b.Name, b.Origins, b.Value)
+	s.recordSecret(action, b.Name, b.Origins, err)
+	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
 	}
 	s.listSecrets(ctx, nil, nil)
 }
 
+// recordSecret puts a change to the owner's secrets on the audit trail:
+// its name and origins, never its value.
+func (s *Server) recordSecret(action, name string, origins []string, err error) {
+	detail := "dashboard: " + name
+	if len(origins) > 0 {
+		detail += " for " + strings.Join(origins, " ")
+	}
+	r := &messages.AuditRecord{Action: action, Code: messages.AuditOK, Detail: messages.Clip(detail, secretDetail)}
+	var e *messages.Error
+	switch {
+	case errors.As(err, &e):
+		r.Code = e.Code
+	case err != nil:
+		r.Code = messages.CodeStoreFailed
+	}
+	s.record(r)
+}
+
+// secretDetail bounds a line's name and origins, as the trail bounds a
+// control's detail.
+const secretDetail = 240
+
 func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
 		return
 	}
-	if err := s.cfg.Secrets.Remove(b.Name); err != nil {
+	err := s.cfg.Secrets.Remove(b.Name)
+	s.recordSecret("remove_secret", b.Name, nil, err)
+	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
 	}
