@@ -2,11 +2,13 @@ package session
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -69,17 +71,17 @@ func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
 // act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
 	a.pics.running, a.pics.at = true, a.cfg.Now()
-	tabs, conv, url, now, bus := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
+	tabs, conv, url, codes, now, bus := a.tabs, a.cfg.Conversation, a.url, slices.Clone(a.codes), a.cfg.Now, a.cfg.Bus
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	go func() {
-		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, shot, now, bus, snapWait)})
+		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, codes, shot, now, bus, snapWait)})
 	}()
 }
 
 // picture is the owner's picture of the page: shot scaled, or a
-// screenshot taken within wait; it is published. Nil when none could be
-// taken.
-func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration) *messages.Snapshot {
+// screenshot taken within wait; it is published, with the one-time codes
+// typed masked in its address. Nil when none could be taken.
+func picture(tabs drivers.Tabs, conv, url string, codes []string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration) *messages.Snapshot {
 	at := now()
 	if shot == nil {
 		if tabs == nil {
@@ -93,7 +95,7 @@ func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.T
 		}
 		shot, at = out.Image, now()
 		if out.URL != "" {
-			url = out.URL
+			url = egress.MaskTyped(out.URL, codes)
 		}
 	}
 	j := scaled(shot, snapEdge, snapQuality)
@@ -112,10 +114,10 @@ func (a *Actor) lastPicture(ctx actor.Context, tabs drivers.Tabs) func() {
 	if tabs == nil || a.snapFresh(a.pageAt) {
 		return func() {}
 	}
-	conv, url, now, bus := a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus
+	conv, url, codes, now, bus := a.cfg.Conversation, a.url, slices.Clone(a.codes), a.cfg.Now, a.cfg.Bus
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	return func() {
-		if s := picture(tabs, conv, url, nil, now, bus, lastWait); s != nil {
+		if s := picture(tabs, conv, url, codes, nil, now, bus, lastWait); s != nil {
 			sys.Root.Send(self, &snapped{snap: s})
 		}
 	}
