@@ -24,7 +24,7 @@ func linesOf(list messages.AuditList, action string) []messages.AuditRecord {
 	return out
 }
 
-// Adding, changing and removing an owner secret on the dashboard's API
+// Adding, changing and removing an owner secret through the owner API
 // each leave a control line naming the secret and its origins; neither
 // value reaches the trail's files or the daemon's log, even at debug.
 func TestOwnerSecretChangesAreAuditedWithoutTheirValues(t *testing.T) {
@@ -43,9 +43,9 @@ func TestOwnerSecretChangesAreAuditedWithoutTheirValues(t *testing.T) {
 		code   messages.Code
 		detail string
 	}{
-		"add_secret":    {{messages.AuditOK, "dashboard: github for https://github.com"}},
-		"change_secret": {{messages.AuditOK, "dashboard: github for https://github.com https://gist.github.com"}},
-		"remove_secret": {{messages.AuditOK, "dashboard: github"}, {messages.CodeUnknownSecret, "dashboard: github"}},
+		"add_secret":    {{messages.AuditOK, "owner API: github for https://github.com"}},
+		"change_secret": {{messages.AuditOK, "owner API: github for https://github.com https://gist.github.com"}},
+		"remove_secret": {{messages.AuditOK, "owner API: github"}, {messages.CodeUnknownSecret, "owner API: github"}},
 	}
 	for action, lines := range want {
 		got := linesOf(list, action)

@@ -26,7 +26,7 @@ func (s *Server) listSecrets(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.Ow
 	writeOK(ctx, &messages.SecretList{Secrets: list})
 }
 
-func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.OwnerBody) {
+func (s *Server) addSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
 		return
 	}
@@ -39,7 +39,7 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.Owne
 		action = "change_secret"
 	}
 	err := s.cfg.Secrets.Add(b.Name, b.Origins, b.Value)
-	s.recordSecret(action, b.Name, b.Origins, err)
+	s.recordSecret(surfaceOf(ctx, c), action, b.Name, b.Origins, err)
 	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
@@ -48,9 +48,9 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.Owne
 }
 
 // recordSecret puts a change to the owner's secrets on the audit trail:
-// its name and origins, never its value.
-func (s *Server) recordSecret(action, name string, origins []string, err error) {
-	detail := "dashboard: " + name
+// the surface it came from, its name and origins, never its value.
+func (s *Server) recordSecret(surface, action, name string, origins []string, err error) {
+	detail := surface + ": " + name
 	if len(origins) > 0 {
 		detail += " for " + strings.Join(origins, " ")
 	}
@@ -65,16 +65,32 @@ func (s *Server) recordSecret(action, name string, origins []string, err error) 
 	s.record(r)
 }
 
+// surfaceOf names the owner's surface a request came from: the
+// dashboard (a signed-in browser), `buddi secret` (the CLI, which says so
+// in its User-Agent), or another program holding the owner token.
+func surfaceOf(ctx *fasthttp.RequestCtx, c *caller) string {
+	switch {
+	case c != nil && c.device != nil:
+		return "dashboard"
+	case strings.HasPrefix(string(ctx.UserAgent()), CLIAgent):
+		return "cli"
+	}
+	return "owner API"
+}
+
+// CLIAgent starts the User-Agent of buddi's own CLI.
+const CLIAgent = "buddi-cli/"
+
 // secretDetail bounds a line's name and origins, as the trail bounds a
 // control's detail.
 const secretDetail = 240
 
-func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.OwnerBody) {
+func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
 		return
 	}
 	err := s.cfg.Secrets.Remove(b.Name)
-	s.recordSecret("remove_secret", b.Name, nil, err)
+	s.recordSecret(surfaceOf(ctx, c), "remove_secret", b.Name, nil, err)
 	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
