@@ -1,6 +1,9 @@
 package messages
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kinds of audit lines.
 const (
@@ -62,3 +65,17 @@ func (f AuditFilter) Wants(r *AuditRecord) bool {
 type AuditList []AuditRecord
 
 func (AuditList) answer() {}
+
+// SecretChanged is the control line of a change to the owner's secrets
+// (action add_secret, change_secret or remove_secret) from surface (the
+// dashboard, the CLI): the secret's name and origins, never its value.
+func SecretChanged(surface, action, name string, origins []string, code Code) *AuditRecord {
+	detail := surface + ": " + name
+	if len(origins) > 0 {
+		detail += " for " + strings.Join(origins, " ")
+	}
+	return &AuditRecord{Kind: AuditControl, Action: action, Code: code, Detail: Clip(detail, auditDetail)}
+}
+
+// auditDetail bounds a line's detail, as the trail bounds a control's.
+const auditDetail = 240

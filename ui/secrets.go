@@ -50,19 +50,15 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.Owne
 // recordSecret puts a change to the owner's secrets on the audit trail:
 // the surface it came from, its name and origins, never its value.
 func (s *Server) recordSecret(surface, action, name string, origins []string, err error) {
-	detail := surface + ": " + name
-	if len(origins) > 0 {
-		detail += " for " + strings.Join(origins, " ")
-	}
-	r := &messages.AuditRecord{Action: action, Code: messages.AuditOK, Detail: messages.Clip(detail, secretDetail)}
+	code := messages.AuditOK
 	var e *messages.Error
 	switch {
 	case errors.As(err, &e):
-		r.Code = e.Code
+		code = e.Code
 	case err != nil:
-		r.Code = messages.CodeStoreFailed
+		code = messages.CodeStoreFailed
 	}
-	s.record(r)
+	s.record(messages.SecretChanged(surface, action, name, origins, code))
 }
 
 // surfaceOf names the owner's surface a request came from: the
@@ -80,10 +76,6 @@ func surfaceOf(ctx *fasthttp.RequestCtx, c *caller) string {
 
 // CLIAgent starts the User-Agent of buddi's own CLI.
 const CLIAgent = "buddi-cli/"
-
-// secretDetail bounds a line's name and origins, as the trail bounds a
-// control's detail.
-const secretDetail = 240
 
 func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
