@@ -79,3 +79,7 @@ func SecretChanged(surface, action, name string, origins []string, code Code) *A
 
 // auditDetail bounds a line's detail, as the trail bounds a control's.
 const auditDetail = 240
+
+// CLIAgent starts the User-Agent of buddi's own CLI: the trail names the
+// CLI as the surface of a change it sent.
+const CLIAgent = "buddi-cli/"

@@ -68,14 +68,11 @@ func surfaceOf(ctx *fasthttp.RequestCtx, c *caller) string {
 	switch {
 	case c != nil && c.device != nil:
 		return "dashboard"
-	case strings.HasPrefix(string(ctx.UserAgent()), CLIAgent):
+	case strings.HasPrefix(string(ctx.UserAgent()), messages.CLIAgent):
 		return "cli"
 	}
 	return "owner API"
 }
-
-// CLIAgent starts the User-Agent of buddi's own CLI.
-const CLIAgent = "buddi-cli/"
 
 func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
