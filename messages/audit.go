@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"errors"
 	"strings"
 	"time"
 )
@@ -68,8 +69,18 @@ func (AuditList) answer() {}
 
 // SecretChanged is the control line of a change to the owner's secrets
 // (action add_secret, change_secret or remove_secret) from surface (the
-// dashboard, the CLI): the secret's name and origins, never its value.
-func SecretChanged(surface, action, name string, origins []string, code Code) *AuditRecord {
+// dashboard, the CLI) that ended with err: the secret's name and origins,
+// never its value. Its code is err's, or store_failed for a failure of
+// the file itself.
+func SecretChanged(surface, action, name string, origins []string, err error) *AuditRecord {
+	code := AuditOK
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		code = e.Code
+	case err != nil:
+		code = CodeStoreFailed
+	}
 	detail := surface + ": " + name
 	if len(origins) > 0 {
 		detail += " for " + strings.Join(origins, " ")

@@ -50,15 +50,7 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.Owne
 // recordSecret puts a change to the owner's secrets on the audit trail:
 // the surface it came from, its name and origins, never its value.
 func (s *Server) recordSecret(surface, action, name string, origins []string, err error) {
-	code := messages.AuditOK
-	var e *messages.Error
-	switch {
-	case errors.As(err, &e):
-		code = e.Code
-	case err != nil:
-		code = messages.CodeStoreFailed
-	}
-	s.record(messages.SecretChanged(surface, action, name, origins, code))
+	s.record(messages.SecretChanged(surface, action, name, origins, err))
 }
 
 // surfaceOf names the owner's surface a request came from: the

@@ -162,19 +162,11 @@ func ownerSecretCall(o *apiclient.Owner, path string, body *messages.OwnerBody) 
 // auditSecret puts a change made with no buddi running on the trail
 // itself: nothing else writes the trail then.
 func auditSecret(f *flags, action, name string, origins []string, err error) error {
-	code := messages.AuditOK
-	var me *messages.Error
-	switch {
-	case errors.As(err, &me):
-		code = me.Code
-	case err != nil:
-		code = messages.CodeStoreFailed
-	}
 	l, oerr := audit.Open(f.cfg.DataDir, audit.Options{})
 	if oerr != nil {
 		return oerr
 	}
-	r := messages.SecretChanged("cli", action, name, origins, code)
+	r := messages.SecretChanged("cli", action, name, origins, err)
 	r.At = time.Now().UTC()
 	l.Add(r)
 	return l.Close()
