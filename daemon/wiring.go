@@ -210,7 +210,7 @@ func (w *wiring) serve() (err error) {
 		d.telegram, err = telegram.New(telegram.Config{
 			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
 			Mode: w.modes.Name, AppListed: func(id string) bool { return w.settings.Apps().Allows(id) },
-			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter,
+			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter, Record: d.audit.Add,
 			Log: o.Log, Clock: o.TelegramClock, Tuning: o.Telegram,
 		})
 		if err != nil {
@@ -221,7 +221,7 @@ func (w *wiring) serve() (err error) {
 	uc := ui.Config{Actors: actors, OwnerHash: w.hash, Version: o.Version, Started: time.Now(), Log: o.Log,
 		AccessLog: o.AccessLog, Addr: d.addr, PublicOrigin: o.Config.PublicOrigin, Reach: w.reach,
 		Metrics: w.registry, Limiter: d.limiter, Doctor: w.doctor, ExtensionIDs: extension.Accepted(),
-		Audit: w.readAudit, Secrets: w.secrets}
+		Audit: w.readAudit, Secrets: w.secrets, Record: d.audit.Add}
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}

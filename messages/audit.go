@@ -1,6 +1,10 @@
 package messages
 
-import "time"
+import (
+	"errors"
+	"strings"
+	"time"
+)
 
 // Kinds of audit lines.
 const (
@@ -62,3 +66,31 @@ func (f AuditFilter) Wants(r *AuditRecord) bool {
 type AuditList []AuditRecord
 
 func (AuditList) answer() {}
+
+// SecretChanged is the control line of a change to the owner's secrets
+// (action add_secret, change_secret or remove_secret) from surface (the
+// dashboard, the CLI) that ended with err: the secret's name and origins,
+// never its value. Its code is err's, or store_failed for a failure of
+// the file itself.
+func SecretChanged(surface, action, name string, origins []string, err error) *AuditRecord {
+	code := AuditOK
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		code = e.Code
+	case err != nil:
+		code = CodeStoreFailed
+	}
+	detail := surface + ": " + name
+	if len(origins) > 0 {
+		detail += " for " + strings.Join(origins, " ")
+	}
+	return &AuditRecord{Kind: AuditControl, Action: action, Code: code, Detail: Clip(detail, auditDetail)}
+}
+
+// auditDetail bounds a line's detail, as the trail bounds a control's.
+const auditDetail = 240
+
+// CLIAgent starts the User-Agent of buddi's own CLI: the trail names the
+// CLI as the surface of a change it sent.
+const CLIAgent = "buddi-cli/"

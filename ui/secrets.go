@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -24,7 +26,7 @@ func (s *Server) listSecrets(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.Ow
 	writeOK(ctx, &messages.SecretList{Secrets: list})
 }
 
-func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.OwnerBody) {
+func (s *Server) addSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
 		return
 	}
@@ -32,18 +34,45 @@ func (s *Server) addSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.Owne
 		writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "A secret needs a value; type it in the value field."})
 		return
 	}
-	if err := s.cfg.Secrets.Add(b.Name, b.Origins, b.Value); err != nil {
+	action := "add_secret"
+	if list, err := s.cfg.Secrets.List(); err == nil && slices.ContainsFunc(list, func(i messages.SecretInfo) bool { return i.Name == b.Name }) {
+		action = "change_secret"
+	}
+	err := s.cfg.Secrets.Add(b.Name, b.Origins, b.Value)
+	s.recordSecret(surfaceOf(ctx, c), action, b.Name, b.Origins, err)
+	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
 	}
 	s.listSecrets(ctx, nil, nil)
 }
 
-func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, _ *caller, b *messages.OwnerBody) {
+// recordSecret puts a change to the owner's secrets on the audit trail:
+// the surface it came from, its name and origins, never its value.
+func (s *Server) recordSecret(surface, action, name string, origins []string, err error) {
+	s.record(messages.SecretChanged(surface, action, name, origins, err))
+}
+
+// surfaceOf names the owner's surface a request came from: the
+// dashboard (a signed-in browser), `buddi secret` (the CLI, which says so
+// in its User-Agent), or another program holding the owner token.
+func surfaceOf(ctx *fasthttp.RequestCtx, c *caller) string {
+	switch {
+	case c != nil && c.device != nil:
+		return "dashboard"
+	case strings.HasPrefix(string(ctx.UserAgent()), messages.CLIAgent):
+		return "cli"
+	}
+	return "owner API"
+}
+
+func (s *Server) removeSecret(ctx *fasthttp.RequestCtx, c *caller, b *messages.OwnerBody) {
 	if s.noVault(ctx) {
 		return
 	}
-	if err := s.cfg.Secrets.Remove(b.Name); err != nil {
+	err := s.cfg.Secrets.Remove(b.Name)
+	s.recordSecret(surfaceOf(ctx, c), "remove_secret", b.Name, nil, err)
+	if err != nil {
 		s.vaultFailed(ctx, err)
 		return
 	}

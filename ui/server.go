@@ -72,6 +72,11 @@ type Config struct {
 	// Secrets is the owner's vault for /api/secrets (nil: the routes say
 	// there is none).
 	Secrets OwnerSecrets
+
+	// Record adds a line to the audit trail for what the surface decides
+	// itself: a failed sign-in, a change to the owner's secrets (nil: no
+	// trail). The controls it passes to the actors are recorded there.
+	Record func(*messages.AuditRecord)
 }
 
 // OwnerSecrets is the owner's vault as the dashboard manages it: names
@@ -110,6 +115,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Limiter == nil {
 		cfg.Limiter = limit.New(limit.Config{Local: []string{SignInLimitPrefix, OwnerLimitPrefix}})
+	}
+	if cfg.Record == nil {
+		cfg.Record = func(*messages.AuditRecord) {}
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -19,16 +19,38 @@ const (
 	OwnerLimitPrefix  = "owner:"
 )
 
-// failed counts a failed credential from ctx's address under prefix and
-// returns why: e, or, past the source's tries, that it must wait.
+// failed counts a failed credential from ctx's address under prefix,
+// records it on the audit trail and returns why: e, or, past the source's
+// tries, that it must wait.
+//
+// The trail keeps every failure the limiter counts (a source's tries, then
+// one per try that comes back), but of a run of refused attempts only the
+// first: each of those would be a line nobody learns more from, and a
+// flood of them would push the owner's own lines out of the rotated files.
 func (s *Server) failed(ctx *fasthttp.RequestCtx, prefix string, e *messages.Error) *messages.Error {
-	key := prefix + ctx.RemoteIP().String()
-	if ok, wait := s.cfg.Limiter.Allow(key); !ok {
+	addr := ctx.RemoteIP().String()
+	key := prefix + addr
+	action := "sign_in_failed"
+	if prefix == OwnerLimitPrefix {
+		action = "owner_token_failed"
+	}
+	if ok, wait, first := s.cfg.Limiter.Check(key); !ok {
+		if first {
+			s.record(&messages.AuditRecord{Action: action, Code: messages.CodeTooManyAttempts,
+				Detail: "dashboard from " + addr + ", refused until a try comes back"})
+		}
 		return messages.Errorf(messages.CodeTooManyAttempts,
 			"Too many failed attempts from this address; wait %d seconds. A valid sign-in link from `buddi open`, or the owner token, works at once.", int(wait.Seconds())+1)
 	}
 	s.cfg.Limiter.Fail(key)
+	s.record(&messages.AuditRecord{Action: action, Code: e.Code, Detail: "dashboard from " + addr})
 	return e
+}
+
+// record adds a control line, stamped now, to the audit trail.
+func (s *Server) record(r *messages.AuditRecord) {
+	r.At, r.Kind = s.cfg.Now().UTC(), messages.AuditControl
+	s.cfg.Record(r)
 }
 
 // deviceTTL is how long a sign-in lasts.

@@ -146,7 +146,8 @@ type Actor struct {
 	shots  messages.Shots
 	url    string
 	title  string
-	page   int // counts the steps that may have changed the page: StepTaken.Page
+	codes  []string // one-time codes typed, masked in every address kept (memory only)
+	page   int      // counts the steps that may have changed the page: StepTaken.Page
 	expiry *time.Timer
 	snap   *messages.Snapshot // the owner's latest view of the page
 	asking []*actor.PID       // owners waiting for a snapshot being taken

@@ -143,6 +143,7 @@ func (a *Actor) finish(ctx actor.Context, d *done) {
 	}
 	a.cfg.Carry.take()
 	a.become(&ready{})
+	a.maskCodes(w.in, d)
 	if w.recovering != nil {
 		a.recovered(ctx, w, d)
 		return

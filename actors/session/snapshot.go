@@ -2,11 +2,13 @@ package session
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -69,17 +71,19 @@ func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
 // act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
 	a.pics.running, a.pics.at = true, a.cfg.Now()
-	tabs, conv, url, now, bus, quit := a.tabs, a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus, a.cfg.Work.ending()
+	tabs, conv, url, codes, now, bus := a.tabs, a.cfg.Conversation, a.url, slices.Clone(a.codes), a.cfg.Now, a.cfg.Bus
+	quit := a.cfg.Work.ending()
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	a.cfg.Work.picture(func() {
-		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, shot, now, bus, snapWait, quit)})
+		sys.Root.Send(self, &snapped{snap: picture(tabs, conv, url, codes, shot, now, bus, snapWait, quit)})
 	})
 }
 
 // picture is the owner's picture of the page: shot scaled, or a
-// screenshot taken within wait; it is published. Nil when none could be
-// taken.
-func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration, quit <-chan struct{}) *messages.Snapshot {
+// screenshot taken within wait; it is published, with the one-time codes
+// typed masked in its address. Nil when none could be taken, or when quit
+// closed before a core was free to scale it.
+func picture(tabs drivers.Tabs, conv, url string, codes []string, shot []byte, now func() time.Time, bus *events.Bus, wait time.Duration, quit <-chan struct{}) *messages.Snapshot {
 	at := now()
 	if shot == nil {
 		if tabs == nil {
@@ -93,7 +97,7 @@ func picture(tabs drivers.Tabs, conv, url string, shot []byte, now func() time.T
 		}
 		shot, at = out.Image, now()
 		if out.URL != "" {
-			url = out.URL
+			url = egress.MaskTyped(out.URL, codes)
 		}
 	}
 	j := scaled(shot, snapEdge, snapQuality, quit)
@@ -112,12 +116,12 @@ func (a *Actor) lastPicture(ctx actor.Context, tabs drivers.Tabs) func() {
 	if tabs == nil || a.snapFresh(a.pageAt) {
 		return func() {}
 	}
-	conv, url, now, bus, work := a.cfg.Conversation, a.url, a.cfg.Now, a.cfg.Bus, a.cfg.Work
+	conv, url, codes, now, bus, work := a.cfg.Conversation, a.url, slices.Clone(a.codes), a.cfg.Now, a.cfg.Bus, a.cfg.Work
 	quit := work.ending()
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	return func() {
 		defer work.picturing()()
-		if s := picture(tabs, conv, url, nil, now, bus, lastWait, quit); s != nil {
+		if s := picture(tabs, conv, url, codes, nil, now, bus, lastWait, quit); s != nil {
 			sys.Root.Send(self, &snapped{snap: s})
 		}
 	}

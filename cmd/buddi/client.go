@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/instance"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // ownerTimeout bounds one owner command's request.
@@ -28,7 +29,7 @@ func ownerClient(f *flags) (*apiclient.Owner, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := apiclient.New("http://"+addr, apiclient.WithUserAgent("buddi-cli/"+version))
+	c, err := apiclient.New("http://"+addr, apiclient.WithUserAgent(messages.CLIAgent+version))
 	if err != nil {
 		return nil, err
 	}

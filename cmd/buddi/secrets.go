@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+	"time"
 
+	"github.com/buddi-dev/buddi/apiclient"
+	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
+	"github.com/buddi-dev/buddi/ui/audit"
 )
 
 func init() {
@@ -35,11 +40,11 @@ func secretCmd(e *env, args []string) int {
 	var err error
 	switch {
 	case f.arg(0) == "add" && len(f.pos) == 2:
-		err = addSecret(e, v, f.arg(1), origins)
+		err = addSecret(e, f, v, f.arg(1), origins)
 	case f.arg(0) == "list" && len(f.pos) == 1:
 		err = listSecrets(e, v)
 	case f.arg(0) == "remove" && len(f.pos) == 2:
-		if err = v.Remove(f.arg(1)); err == nil {
+		if err = removeSecret(f, v, f.arg(1)); err == nil {
 			fmt.Fprintf(e.stdout, "Removed %s; agents can no longer fill it.\n", f.arg(1))
 		}
 	default:
@@ -51,7 +56,7 @@ func secretCmd(e *env, args []string) int {
 	return exitOK
 }
 
-func addSecret(e *env, v *secret.Vault, name string, origins []string) error {
+func addSecret(e *env, f *flags, v *secret.Vault, name string, origins []string) error {
 	value, err := readValue(e.stdin)
 	if err != nil {
 		return err
@@ -60,8 +65,22 @@ func addSecret(e *env, v *secret.Vault, name string, origins []string) error {
 	if err != nil {
 		return err
 	}
-	if err := v.Add(o); err != nil {
-		return err
+	if o2, ok := runningOwner(f); ok {
+		if err := ownerSecretCall(o2, "/api/secrets", &messages.OwnerBody{Name: o.Name, Origins: o.Origins, Value: o.Value}); err != nil {
+			return err
+		}
+	} else {
+		action := "add_secret"
+		if _, err := v.Get(o.Name); err == nil {
+			action = "change_secret"
+		}
+		err := v.Add(o)
+		if aerr := auditSecret(f, action, o.Name, o.Origins, err); err == nil && aerr != nil {
+			return aerr
+		}
+		if err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(e.stdout, "Kept %s for %s; agents fill it by name with secret_fill and never see it.\n", o.Name, strings.Join(o.Origins, ", "))
 	return nil
@@ -100,4 +119,55 @@ func secretFail(e *env, err error) int {
 		return exitFail
 	}
 	return fail(e, "secret", "%s", err)
+}
+
+func removeSecret(f *flags, v *secret.Vault, name string) error {
+	if o, ok := runningOwner(f); ok {
+		return ownerSecretCall(o, "/api/secrets/remove", &messages.OwnerBody{Name: name})
+	}
+	err := v.Remove(name)
+	if aerr := auditSecret(f, "remove_secret", name, nil, err); err == nil && aerr != nil {
+		return aerr
+	}
+	return err
+}
+
+// runningOwner is the owner API of the buddi running on this data
+// directory, when one runs: a change then goes through it, which keeps the
+// audit trail's one writer and teaches its URL guard the value at once.
+// Only the data directory's own serve.json is trusted, never a default
+// address, where another install's buddi may listen.
+func runningOwner(f *flags) (*apiclient.Owner, bool) {
+	inst, err := instance.ReadInstance(f.cfg.DataDir)
+	if err != nil || !running(inst.Addr) {
+		return nil, false
+	}
+	token, err := instance.ReadOwnerToken(f.cfg.DataDir)
+	if err != nil {
+		return nil, false
+	}
+	c, err := apiclient.New("http://"+inst.Addr, apiclient.WithUserAgent(messages.CLIAgent+version))
+	if err != nil {
+		return nil, false
+	}
+	return c.Owner(token), true
+}
+
+func ownerSecretCall(o *apiclient.Owner, path string, body *messages.OwnerBody) error {
+	ctx, cancel := ownerContext()
+	defer cancel()
+	return o.Call(ctx, http.MethodPost, path, body, nil)
+}
+
+// auditSecret puts a change made with no buddi running on the trail
+// itself: nothing else writes the trail then.
+func auditSecret(f *flags, action, name string, origins []string, err error) error {
+	l, oerr := audit.Open(f.cfg.DataDir, audit.Options{})
+	if oerr != nil {
+		return oerr
+	}
+	r := messages.SecretChanged("cli", action, name, origins, err)
+	r.At = time.Now().UTC()
+	l.Add(r)
+	return l.Close()
 }

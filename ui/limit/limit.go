@@ -47,6 +47,9 @@ type bucket struct {
 	tries float64
 	at    time.Time // when tries was last brought up to date
 	used  time.Time
+	// refused is set by the first refusal of a run of them and cleared
+	// by the next try allowed: see Check.
+	refused bool
 }
 
 // New returns a limiter with cfg's rates.
@@ -72,16 +75,27 @@ func New(cfg Config) *Limiter {
 // Allow reports whether key (and the install) may try now; when not, wait
 // says how long until the next try comes back.
 func (l *Limiter) Allow(key string) (ok bool, wait time.Duration) {
+	ok, wait, _ = l.Check(key)
+	return ok, wait
+}
+
+// Check is Allow that also says whether a refusal is the first of key's
+// run of refusals (since key was last allowed a try): a flood of refused
+// attempts is then reported once per wait, not once per attempt.
+func (l *Limiter) Check(key string) (ok bool, wait time.Duration, first bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Now()
+	own := l.bucket(key, now)
 	for _, k := range l.keys(key) {
 		b := l.bucket(k, now)
 		if b.tries < 1 {
-			return false, time.Duration((1 - b.tries) * float64(l.cfg.Every))
+			first, own.refused = !own.refused, true
+			return false, time.Duration((1 - b.tries) * float64(l.cfg.Every)), first
 		}
 	}
-	return true, 0
+	own.refused = false
+	return true, 0, false
 }
 
 // Take spends a try of key (and, unless key is local, of the install) when

@@ -81,3 +81,36 @@ func TestTakeSpendsATryWhetherOrNotTheAttemptFails(t *testing.T) {
 		t.Fatal("no try came back after the interval")
 	}
 }
+
+func TestOnlyTheFirstRefusalOfARunIsMarkedFirst(t *testing.T) {
+	c := &clock{time.Unix(0, 0)}
+	l := limit.New(limit.Config{Tries: 1, Every: time.Minute, Now: c.now})
+	if ok, _, first := l.Check("signin:1.2.3.4"); !ok || first {
+		t.Fatalf("a fresh key: ok=%v first=%v, want allowed and not a refusal", ok, first)
+	}
+	l.Fail("signin:1.2.3.4")
+	var firsts int
+	for range 100 {
+		ok, _, first := l.Check("signin:1.2.3.4")
+		if ok {
+			t.Fatal("allowed with no try left")
+		}
+		if first {
+			firsts++
+		}
+	}
+	if firsts != 1 {
+		t.Fatalf("100 refusals in a row marked %d as first, want 1", firsts)
+	}
+	if _, _, first := l.Check("signin:5.6.7.8"); first {
+		t.Fatal("another source's try was marked a refusal")
+	}
+	c.t = c.t.Add(time.Minute)
+	if ok, _, _ := l.Check("signin:1.2.3.4"); !ok {
+		t.Fatal("no try came back after the interval")
+	}
+	l.Fail("signin:1.2.3.4")
+	if ok, _, first := l.Check("signin:1.2.3.4"); ok || !first {
+		t.Fatalf("the next run of refusals: ok=%v first=%v, want refused and first", ok, first)
+	}
+}

@@ -47,9 +47,12 @@ type Config struct {
 	Addr         string
 	// Limiter counts failed pairing codes; the dashboard's sign-ins share it.
 	Limiter *limit.Limiter
-	Log     *slog.Logger
-	Clock   Clock // nil: the wall clock
-	Tuning  Tuning
+	// Record adds a line to the audit trail for what the bot decides
+	// itself, a failed pairing (nil: no trail).
+	Record func(*messages.AuditRecord)
+	Log    *slog.Logger
+	Clock  Clock // nil: the wall clock
+	Tuning Tuning
 }
 
 // Tuning is the bot's timing; zero fields take the defaults.
@@ -110,6 +113,9 @@ func New(cfg Config) (*Bot, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
+	}
+	if cfg.Record == nil {
+		cfg.Record = func(*messages.AuditRecord) {}
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = realClock{}

@@ -64,12 +64,18 @@ func (b *Bot) onStart(c tele.Context) error {
 		return nil
 	}
 	who := LimitPrefix + strconv.FormatInt(from.ID, 10)
-	if ok, _ := b.cfg.Limiter.Allow(who); !ok {
+	if ok, _, first := b.cfg.Limiter.Check(who); !ok {
+		// Of a run of refused codes only the first is kept: a flood of
+		// them would push the owner's own lines out of the trail's files.
+		if first {
+			b.pairFailed(from, messages.CodeTooManyAttempts)
+		}
 		return nil
 	}
 	if !b.takeCode(code) {
 		b.cfg.Limiter.Fail(who)
 		b.log.Info("a wrong or stale pairing code was sent", "from", from.ID)
+		b.pairFailed(from, messages.CodeWrongCode)
 		return nil
 	}
 	b.cfg.Limiter.Reset(who)
@@ -105,4 +111,11 @@ func name(u *tele.User) string {
 		return "@" + u.Username
 	}
 	return clipRunes(u.FirstName, 64)
+}
+
+// pairFailed puts a failed pairing on the audit trail: the sender's
+// Telegram id and name, never the code they sent.
+func (b *Bot) pairFailed(from *tele.User, code messages.Code) {
+	b.cfg.Record(&messages.AuditRecord{At: b.clock.Now().UTC(), Kind: messages.AuditControl, Action: "pair_telegram_failed",
+		Code: code, Detail: messages.Clip("telegram from user "+strconv.FormatInt(from.ID, 10)+" "+name(from), 240)})
 }

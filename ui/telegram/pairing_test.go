@@ -1,9 +1,11 @@
 package telegram_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/telegram/telegramtest"
 )
 
@@ -71,5 +73,40 @@ func TestASenderOfWrongCodesIsNotHeardAnyMore(t *testing.T) {
 	r.Must(t, "GET", "/api/telegram", nil).Decode(&v)
 	if v.User != owner.ID {
 		t.Fatalf("paired with %d after the stranger's five wrong codes, want the owner", v.User)
+	}
+}
+
+// Wrong pairing codes leave a line each on the audit trail while the
+// limiter counts them, naming the sender but never the code; of the flood
+// past the sender's tries only the first refusal is kept.
+func TestFailedPairingsAreAuditedWithoutTheirCodes(t *testing.T) {
+	r := start(t, options{})
+	code := r.code(t)
+	const flood = 30
+	for i := range flood {
+		r.fake.Push(telegramtest.Text(stranger, "/start wrong-code-"+itoa(i+1)))
+	}
+	r.fake.Push(telegramtest.Text(owner, "/start "+code))
+	r.awaitText(t, "Paired")
+	r.Stop(t)
+	list, err := audit.Read(r.Dir, messages.AuditFilter{Limit: messages.AuditMaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := map[messages.Code]int{}
+	for _, l := range list {
+		if l.Action != "pair_telegram_failed" {
+			continue
+		}
+		if l.Kind != messages.AuditControl || l.Detail != "telegram from user 9999 @mallory" || l.At.IsZero() {
+			t.Errorf("the line %+v does not name the stranger as a control with a time", l)
+		}
+		if strings.Contains(l.Detail, "wrong-code") {
+			t.Errorf("the line %+v holds the code sent", l)
+		}
+		codes[l.Code]++
+	}
+	if codes[messages.CodeWrongCode] != 5 || codes[messages.CodeTooManyAttempts] != 1 || len(codes) != 2 {
+		t.Fatalf("%d wrong codes left lines by code %v, want 5 wrong_code and one too_many_attempts", flood, codes)
 	}
 }
