@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -68,11 +69,27 @@ func TestOneTimeCodeTypedNeverKept(t *testing.T) {
 	if !strings.Contains(shown[1], "Verification code") {
 		t.Fatalf("the read after the fill does not show the field:\n%s", shown[1])
 	}
+	// Every event, as the surfaces get it (JSON, not Go's %+v, which
+	// prints a pointer's address and not what it points at).
+	var seen []messages.Event
 	daemontest.Await(t, sub, "the dom read's step", func(e messages.Event) bool {
+		seen = append(seen, e)
 		s, ok := e.(*messages.StepTaken)
 		return ok && s.Action == "dom"
 	})
-	published := fmt.Sprintf("%+v", sub.Drain())
+	var pub strings.Builder
+	for _, ev := range append(seen, sub.Drain()...) {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub.Write(b)
+		pub.WriteByte('\n')
+	}
+	published := pub.String()
+	if !strings.Contains(published, "Verification code") {
+		t.Fatalf("no event published names the field the code was typed into:\n%s", published)
+	}
 	d.Stop(t)
 
 	kept := map[string]string{
