@@ -134,6 +134,9 @@ func call(t *testing.T, d *daemontest.Daemon, method, path string, body any) *da
 
 // ownerControls is every owner control, by the action its line names.
 var ownerControls = map[string]ownerControl{
+	"move": {session: true, scoped: true, do: func(t *testing.T, d *daemontest.Daemon, _, conv string) *daemontest.Reply {
+		return call(t, d, "POST", "/api/browser/move", messages.MoveSession{Conversation: conv, To: conv + "-b"})
+	}},
 	"take_over": {session: true, scoped: true, do: func(t *testing.T, d *daemontest.Daemon, _, conv string) *daemontest.Reply {
 		return call(t, d, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: conv})
 	}},

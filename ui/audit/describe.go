@@ -185,6 +185,8 @@ func conversationControl(msg any) *messages.AuditRecord {
 		return &messages.AuditRecord{Action: "open_browser", Conversation: m.Conversation, URL: pageURL(m.URL)}
 	case *messages.BindTelegram:
 		return &messages.AuditRecord{Action: pick(m.Bound, "bind_telegram", "unbind_telegram"), Conversation: m.Conversation}
+	case *messages.MoveSession:
+		return &messages.AuditRecord{Action: "move", Conversation: m.Conversation, Detail: "to " + m.To}
 	}
 	return nil
 }
