@@ -38,10 +38,14 @@ type agent struct {
 	observed bool
 	mu       sync.Mutex
 	// held counts acknowledged take-overs of this conversation; seen is
-	// what held and the run's stop count were at the latest observation. A
-	// hold begun and ended between two acts voids the evidence unseen.
-	held atomic.Int64
-	seen [2]int64
+	// what held and the run's stop count were when the latest observation
+	// was asked for (asked, at each send): a hold acknowledged after that
+	// may have voided it, even when the observation's answer came after
+	// the hold's (another member, another connection), and a hold begun
+	// and ended between two acts voids the evidence unseen.
+	held  atomic.Int64
+	seen  [2]int64
+	asked [2]int64
 }
 
 func (a *agent) loop(ctx context.Context) {
@@ -130,7 +134,7 @@ func (a *agent) observe(ctx context.Context) {
 // read takes an observation (observe or find) as the latest evidence.
 func (a *agent) read(res *actResult) {
 	a.prev, a.last = a.last, res.Observation
-	a.seen = a.holds()
+	a.seen = a.asked
 	a.url = res.URL
 	a.pg = parsePage(res.Observation, res.URL, res.Text)
 	if !a.observed {
@@ -144,6 +148,7 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 	r := a.r
 	a.buf = in.appendBody(a.buf[:0], a.conv)
 	ca := r.check.Sent(a.conv, in.action, probe)
+	a.asked = a.holds()
 	start := time.Now()
 	var rep actReply
 	err := a.via.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
@@ -170,7 +175,13 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 	if probe {
 		label = "probe"
 	}
-	r.stats.recordAct(label, d, code, probe, a.expected(code, probe))
+	expected := a.expected(code, probe)
+	if !expected && rep.Error != nil {
+		// kept for the report: what the daemon said, not only its code
+		r.note("%s of %s through %s was answered %s, which the run did not provoke: %s",
+			label, a.conv, a.via.url, code, messages.Clip(rep.Error.Message, 300))
+	}
+	r.stats.recordAct(label, d, code, probe, expected)
 	return code, &rep.Result
 }
 
