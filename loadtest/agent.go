@@ -176,7 +176,7 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 		label = "probe"
 	}
 	expected := a.expected(code, probe)
-	if !expected && rep.Error != nil {
+	if !expected && rep.Error != nil && r.unprovoked.Add(1) <= maxUnprovokedNotes {
 		// kept for the report: what the daemon said, not only its code
 		r.note("%s of %s through %s was answered %s, which the run did not provoke: %s",
 			label, a.conv, a.via.url, code, messages.Clip(rep.Error.Message, 300))

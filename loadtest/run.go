@@ -48,6 +48,9 @@ type run struct {
 	// between acts.
 	gate  sync.RWMutex
 	holds atomic.Int64 // how often the gate was held
+	// unprovoked counts the acts answered with a code the run did not
+	// provoke; the first maxUnprovokedNotes are kept in the notes.
+	unprovoked atomic.Int64
 	// stopMu is held shared by take-overs and exclusively by stop-all, so
 	// the owner never stops everything in the middle of a take-over.
 	stopMu   sync.RWMutex
@@ -63,6 +66,9 @@ type run struct {
 }
 
 // note keeps a remark for the report.
+// maxUnprovokedNotes bounds the notes of acts the run did not provoke.
+const maxUnprovokedNotes = 10
+
 func (r *run) note(format string, args ...any) {
 	r.errMu.Lock()
 	defer r.errMu.Unlock()
