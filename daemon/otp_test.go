@@ -77,16 +77,7 @@ func TestOneTimeCodeTypedNeverKept(t *testing.T) {
 		s, ok := e.(*messages.StepTaken)
 		return ok && s.Action == "dom"
 	})
-	var pub strings.Builder
-	for _, ev := range append(seen, sub.Drain()...) {
-		b, err := json.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pub.Write(b)
-		pub.WriteByte('\n')
-	}
-	published := pub.String()
+	published := asJSON(t, append(seen, sub.Drain()...))
 	if !strings.Contains(published, "Verification code") {
 		t.Fatalf("no event published names the field the code was typed into:\n%s", published)
 	}
@@ -103,6 +94,21 @@ func TestOneTimeCodeTypedNeverKept(t *testing.T) {
 			t.Errorf("the one-time code typed is in %s", where)
 		}
 	}
+}
+
+// asJSON is events as the surfaces get them, a JSON line each.
+func asJSON(t *testing.T, events []messages.Event) string {
+	t.Helper()
+	var out strings.Builder
+	for _, ev := range events {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	}
+	return out.String()
 }
 
 // storeDump is every key and value a stopped daemon's store holds.

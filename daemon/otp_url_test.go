@@ -1,7 +1,6 @@
 package daemon_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -75,16 +74,7 @@ func TestOneTimeCodeEchoedInTheAddressIsMasked(t *testing.T) {
 	for _, path := range []string{"/api/browser/sessions", "/api/conversations", "/api/timeline?conversation=c8", "/api/timeline?conversation=c12", "/api/audit"} {
 		shown = append(shown, string(d.Must(t, "GET", path, nil).Result))
 	}
-	var pub strings.Builder
-	for _, ev := range sub.Drain() {
-		b, err := json.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pub.Write(b)
-		pub.WriteByte('\n')
-	}
-	published := pub.String()
+	published := asJSON(t, sub.Drain())
 	if !strings.Contains(published, "code="+egress.TypedCodeMask) {
 		t.Fatalf("no event shows the verify page's address, masked:\n%s", published)
 	}
