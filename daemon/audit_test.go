@@ -196,7 +196,12 @@ func signIn(t *testing.T, d *daemontest.Daemon, _, _ string) *daemontest.Reply {
 	if err := d.Must(t, "POST", "/api/signin-links", nil).Decode(&link); err != nil {
 		t.Fatal(err)
 	}
-	tok := link.URL[strings.LastIndexByte(link.URL, '/')+1:]
+	return spendLink(t, d, link.URL[strings.LastIndexByte(link.URL, '/')+1:])
+}
+
+// spendLink posts a sign-in link's token as the dashboard's page does.
+func spendLink(t *testing.T, d *daemontest.Daemon, tok string) *daemontest.Reply {
+	t.Helper()
 	req, err := http.NewRequest("POST", "http://"+d.Addr()+"/api/session", strings.NewReader(`{"token":"`+tok+`"}`))
 	if err != nil {
 		t.Fatal(err)
