@@ -37,11 +37,7 @@ func TestOneTimeCodeTypedNeverKept(t *testing.T) {
 		fmt.Fprint(w, otpPage)
 	}))
 	t.Cleanup(site.Close)
-	logs := &daemontest.Buffer{}
-	d := daemontest.Start(t, "", daemon.Options{
-		Config: config.Config{Driver: "playwright", LogLevel: "debug", Egress: egress.Config{PreviewOrigins: []string{site.URL}}},
-		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	d, logs := loggedDaemon(t, site.URL)
 	sub := d.Events(t, events.Filter{})
 	tok := d.AddAgent(t, "ada", true)
 	d.Task(t, "ada", "c1", 20)
@@ -94,6 +90,19 @@ func TestOneTimeCodeTypedNeverKept(t *testing.T) {
 			t.Errorf("the one-time code typed is in %s", where)
 		}
 	}
+}
+
+// loggedDaemon starts a daemon on the Playwright driver that may open
+// origins, with its debug log kept in the buffer it returns (the tests of
+// values that must never be kept read it).
+func loggedDaemon(t *testing.T, origins ...string) (*daemontest.Daemon, *daemontest.Buffer) {
+	t.Helper()
+	logs := &daemontest.Buffer{}
+	d := daemontest.Start(t, "", daemon.Options{
+		Config: config.Config{Driver: "playwright", LogLevel: "debug", Egress: egress.Config{PreviewOrigins: origins}},
+		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	return d, logs
 }
 
 // asJSON is events as the surfaces get them, a JSON line each.

@@ -2,14 +2,11 @@ package daemon_test
 
 import (
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/buddi-dev/buddi/config"
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
@@ -38,11 +35,7 @@ func TestOneTimeCodeEchoedInTheAddressIsMasked(t *testing.T) {
 		fmt.Fprint(w, echoPage)
 	}))
 	t.Cleanup(site.Close)
-	logs := &daemontest.Buffer{}
-	d := daemontest.Start(t, "", daemon.Options{
-		Config: config.Config{Driver: "playwright", LogLevel: "debug", Egress: egress.Config{PreviewOrigins: []string{site.URL}}},
-		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	d, logs := loggedDaemon(t, site.URL)
 	sub := d.Events(t, events.Filter{})
 	tok := d.AddAgent(t, "ada", true)
 	var shown []string

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,10 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/buddi-dev/buddi/config"
-	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
-	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
@@ -88,11 +84,7 @@ func (s *ownerSites) received() []string {
 // the value is in none of what buddi keeps or shows afterwards.
 func TestOwnerSecretFilledOnlyWhereItBelongs(t *testing.T) {
 	sites := startOwnerSites(t)
-	logs := &daemontest.Buffer{}
-	d := daemontest.Start(t, "", daemon.Options{
-		Config: config.Config{Driver: "playwright", LogLevel: "debug", Egress: egress.Config{PreviewOrigins: []string{sites.a.URL, sites.b.URL}}},
-		Log:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	d, logs := loggedDaemon(t, sites.a.URL, sites.b.URL)
 	vault := secret.NewVault(d.Dir)
 	for name, value := range map[string]string{"site-a": ownerPassword, "site-a-user": ownerUser} {
 		if err := vault.Add(secret.Owned{Name: name, Origins: []string{sites.a.URL}, Value: value}); err != nil {
