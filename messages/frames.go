@@ -121,6 +121,8 @@ type Timeline struct {
 	Live         bool            `json:"live"` // its session is running
 	Entries      []TimelineEntry `json:"entries"`
 	Snapshot     *Snapshot       `json:"snapshot,omitempty"`
+	// MovedTo is set when the conversation moved: its history is there.
+	MovedTo string `json:"movedTo,omitempty"`
 }
 
 // ConversationView is one conversation in the list of recent ones.

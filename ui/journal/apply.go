@@ -43,6 +43,11 @@ func (j *Journal) apply(ev messages.Event) {
 // its own entries already (its session showed itself before the move was
 // stored); they come after.
 func (j *Journal) move(from, to string) {
+	if len(j.moved) >= MaxConversations {
+		clear(j.moved) // old links to ids that moved long ago show an empty view
+	}
+	j.moved[from] = to
+	delete(j.moved, to) // an id moved back to is its own again
 	old := j.convs[from]
 	if old == nil {
 		return
@@ -112,12 +117,25 @@ func (j *Journal) evict() {
 const trimSlack = MaxEntries / 4
 
 func (c *conv) add(e messages.TimelineEntry) {
+	if e.Kind == messages.EntryTask && c.sameTask(e) {
+		return // the task's state did not change (a move shows the task again under its new id)
+	}
 	c.entries = append(c.entries, e)
 	if len(c.entries) > MaxEntries+trimSlack {
 		n := copy(c.entries, c.entries[len(c.entries)-MaxEntries:])
 		clear(c.entries[n:]) // what was dropped is not kept alive
 		c.entries = c.entries[:n]
 	}
+}
+
+// sameTask reports whether the latest task entry says what e says.
+func (c *conv) sameTask(e messages.TimelineEntry) bool {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if p := c.entries[i]; p.Kind == messages.EntryTask {
+			return p.State == e.State && p.Text == e.Text
+		}
+	}
+	return false
 }
 
 // recent is the newest MaxEntries entries.

@@ -43,6 +43,7 @@ type Journal struct {
 
 	mu    sync.Mutex
 	convs map[string]*conv
+	moved map[string]string // an id that moved, to the id it moved to
 }
 
 type conv struct {
@@ -56,7 +57,7 @@ type conv struct {
 // Start subscribes to src and keeps the journal until Close.
 func Start(src Source) *Journal {
 	j := &Journal{sub: src.Subscribe(events.Filter{Passive: true, Size: queueSize}),
-		done: make(chan struct{}), updated: make(chan struct{}, 1), convs: map[string]*conv{}}
+		done: make(chan struct{}), updated: make(chan struct{}, 1), convs: map[string]*conv{}, moved: map[string]string{}}
 	go j.run()
 	return j
 }
@@ -93,6 +94,9 @@ func (j *Journal) Timeline(id string) (*messages.Timeline, bool) {
 	defer j.mu.Unlock()
 	c := j.convs[id]
 	if c == nil {
+		if to := j.movedTo(id); to != "" {
+			return &messages.Timeline{Conversation: id, MovedTo: to, Entries: []messages.TimelineEntry{}}, true
+		}
 		return nil, false
 	}
 	return &messages.Timeline{Conversation: id, Agent: c.agent, Live: c.live,
@@ -119,4 +123,18 @@ func (j *Journal) Conversations() messages.ConversationList {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Last.After(out[b].Last) })
 	return out
+}
+
+// movedTo is the id a conversation that moved lives under now (following a
+// chain of moves), or "" when id did not move.
+func (j *Journal) movedTo(id string) string {
+	to := ""
+	for range MaxConversations { // a chain is never longer than what is kept
+		next, ok := j.moved[id]
+		if !ok {
+			break
+		}
+		to, id = next, next
+	}
+	return to
 }

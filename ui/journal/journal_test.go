@@ -2,6 +2,7 @@ package journal_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,8 +142,8 @@ func TestAMovedConversationsHistoryFollowsItToTheNewId(t *testing.T) {
 		&messages.StepTaken{Conversation: "c2", Agent: "ada", Action: "observe", At: at.Add(2 * time.Second)},
 		&messages.ConversationMoved{From: "c1", To: "c2", Agent: "ada", At: at.Add(time.Second)},
 	)
-	if _, ok := j.Timeline("c1"); ok {
-		t.Fatal("the old id keeps a timeline of its own after the move")
+	if old, _ := j.Timeline("c1"); old == nil || old.MovedTo != "c2" || len(old.Entries) != 0 {
+		t.Fatalf("the old id's timeline after the move is %+v, want none of its own, pointing at c2", old)
 	}
 	tl, ok := j.Timeline("c2")
 	if !ok || !tl.Live || tl.Agent != "ada" {
@@ -150,5 +151,55 @@ func TestAMovedConversationsHistoryFollowsItToTheNewId(t *testing.T) {
 	}
 	if len(tl.Entries) != 2 || tl.Entries[0].Action != "navigate" || tl.Entries[1].Action != "observe" {
 		t.Fatalf("c2's entries %+v, want c1's navigate, then c2's observe", tl.Entries)
+	}
+}
+
+func TestAnOldIdAfterMovesPointsAtTheNewestId(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	at := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	settle(t, b, j,
+		&messages.StepTaken{Conversation: "c1", Agent: "ada", Action: "navigate", At: at},
+		&messages.ConversationMoved{From: "c1", To: "c2", Agent: "ada", At: at.Add(time.Second)},
+		&messages.ConversationMoved{From: "c2", To: "c3", Agent: "ada", At: at.Add(2 * time.Second)},
+	)
+	for _, old := range []string{"c1", "c2"} {
+		tl, ok := j.Timeline(old)
+		if !ok || tl.MovedTo != "c3" || len(tl.Entries) != 0 {
+			t.Fatalf("%s's timeline %+v (found %v), want none of its own, moved to c3", old, tl, ok)
+		}
+	}
+	if tl, ok := j.Timeline("c3"); !ok || tl.MovedTo != "" || len(tl.Entries) != 1 {
+		t.Fatalf("c3's timeline %+v (found %v), want c1's navigate and no move", tl, ok)
+	}
+	if _, ok := j.Timeline("c9"); ok {
+		t.Fatal("an id that never was has a timeline")
+	}
+}
+
+func TestATaskStateSaidAgainIsOneEntry(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	at := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	task := func(conv, state string, s int) *messages.TaskChanged {
+		return &messages.TaskChanged{Task: messages.TaskView{Conversation: conv, Agent: "ada", State: state,
+			Description: "find the docs"}, At: at.Add(time.Duration(s) * time.Second)}
+	}
+	// One at a time: the bus keeps only the latest of a task's changes for
+	// a subscriber that has not read them yet.
+	for _, ev := range []messages.Event{task("c1", "active", 0),
+		&messages.ConversationMoved{From: "c1", To: "c2", Agent: "ada", At: at.Add(time.Second)},
+		task("c2", "active", 2), task("c2", "paused", 3), task("c2", "active", 4)} {
+		settle(t, b, j, ev)
+	}
+	tl, _ := j.Timeline("c2")
+	var states []string
+	for _, e := range tl.Entries {
+		states = append(states, e.State)
+	}
+	if got := strings.Join(states, ","); got != "active,paused,active" {
+		t.Fatalf("c2's task entries %s, want active,paused,active: the task moved shows once", got)
 	}
 }

@@ -34,7 +34,10 @@ export interface TimelineEntry {
   tookMs?: number; thumbnail?: string; site?: string; decision?: string; state?: string; text?: string;
 }
 
-export interface Timeline { conversation: string; agent: string; live: boolean; entries: TimelineEntry[]; snapshot?: Snapshot }
+export interface Timeline {
+  conversation: string; agent: string; live: boolean; entries: TimelineEntry[]; snapshot?: Snapshot;
+  movedTo?: string; // the conversation moved: its history is under this id
+}
 
 export interface Hello {
   sessions: SessionInfo[]; tasks: TaskView[]; approvals: SiteRequest[]; stop: StopView;

@@ -10,7 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/ui/web/webtest"
 )
 
-func TestTheConversationViewFollowsAMoveAndSaysSo(t *testing.T) {
+func TestTheConversationViewAndAnOldLinkFollowAMove(t *testing.T) {
 	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
@@ -31,4 +31,15 @@ func TestTheConversationViewFollowsAMoveAndSaysSo(t *testing.T) {
 	webtest.Click(t, p.Locator(`.tab[data-tab="browser"] button[role="tab"]`))
 	webtest.Visible(t, p.Locator(`.panel article.session[data-conversation="c2"]`))
 	webtest.Screenshot(t, p, "desktop-chat-moved")
+
+	// A link to the old id, opened afresh (from a message or a bookmark),
+	// lands on the new one and says so.
+	old := o.Page(t, 1280, 900)
+	o.SignIn(t, old)
+	goTo(t, o, old, "#/chat/ada/c1")
+	webtest.Visible(t, old.Locator(".chat-head h1", pw.PageLocatorOptions{HasText: "ada · c2"}))
+	webtest.Visible(t, old.Locator(".moved-note", pw.PageLocatorOptions{HasText: "(it was c1)"}))
+	if n, _ := old.Locator(".task-item", pw.PageLocatorOptions{HasText: "Task active"}).Count(); n != 1 {
+		t.Fatalf("the moved conversation shows %d \"Task active\" lines, want 1", n)
+	}
 }

@@ -34,11 +34,21 @@ export const chatPage: Page = (root, route) => {
 
   const add = (e: TimelineEntry) => {
     const k = [e.kind, e.at, e.action, e.site, e.state].join("|");
-    if (keys.has(k)) return false;
+    if (keys.has(k) || (e.kind === "task" && sameTask(e))) return false;
     keys.add(k);
     entries.push(e);
     if (e.kind === "step" && e.code) cv.addFailure(e);
     return true;
+  };
+
+  // A task entry that says what the latest one says is not news (a move
+  // shows the task again under its new id).
+  const sameTask = (e: TimelineEntry) => {
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const p = entries[i];
+      if (p.kind === "task") return p.state === e.state && p.text === e.text;
+    }
+    return false;
   };
 
   const draw = () => {
@@ -91,6 +101,10 @@ export const chatPage: Page = (root, route) => {
   // The history, and again after every (re)connection: what happened while
   // the socket was down is in the journal.
   const load = () => get<Timeline>("/api/timeline?conversation=" + encodeURIComponent(conv)).then((t) => {
+    if (t.movedTo) { // an old link: the conversation lives under its new id
+      location.replace(href("chat", t.agent || agent, t.movedTo) + "?moved=" + encodeURIComponent(conv));
+      return;
+    }
     history = t;
     for (const e of t.entries) add(e);
     entries.sort((a, b) => a.at.localeCompare(b.at));
