@@ -36,16 +36,16 @@ var linkRef = regexp.MustCompile(`link "[^"]*" \[ref=(e[0-9]+)\]`)
 // hotAgent is one conversation of the benchmark: it cycles through the
 // acts an agent makes most, and starts a new task when its steps run out.
 type hotAgent struct {
-	d      *daemontest.Daemon
-	api    *apiclient.Client
-	token  string
-	name   string
-	conv   string
-	gen    int
-	used   int
-	i      int
-	obs    string
-	link   string
+	d        *daemontest.Daemon
+	api      *apiclient.Client
+	token    string
+	name     string
+	conv     string
+	gen      int
+	used     int
+	i        int
+	obs      string
+	link     string
 	clicks   int
 	lastText string
 }
