@@ -68,6 +68,19 @@ type fileStamp struct {
 	ok               bool
 }
 
+// stamp is the vault file's stamp now: a file that is not there has one
+// of its own; one that cannot be read has none (not ok).
+func (v *Vault) stamp() fileStamp {
+	fi, err := os.Stat(v.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileStamp{ino: -1, ok: true}
+	case err != nil:
+		return fileStamp{}
+	}
+	return stampOf(fi)
+}
+
 func stampOf(fi fs.FileInfo) fileStamp {
 	st := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -160,11 +173,7 @@ func (v *Vault) Get(name string) (Owned, error) {
 // They are read again only when the file changed since the last read; the
 // slice returned is shared, and callers must not modify it.
 func (v *Vault) Values() []string {
-	fi, err := os.Stat(v.path)
-	var st fileStamp
-	if err == nil {
-		st = stampOf(fi)
-	}
+	st := v.stamp()
 	v.vmu.Lock()
 	defer v.vmu.Unlock()
 	if st.ok && st == v.vfile {
@@ -176,7 +185,7 @@ func (v *Vault) Values() []string {
 		out = append(out, o.Value)
 	}
 	// Kept only when the file did not change while it was read.
-	if fi2, err := os.Stat(v.path); err == nil && st.ok && stampOf(fi2) == st {
+	if st.ok && v.stamp() == st {
 		v.vfile, v.values = st, out
 	} else {
 		v.vfile, v.values = fileStamp{}, nil
