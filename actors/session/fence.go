@@ -89,6 +89,25 @@ func (a *Actor) fenced(p *pageText, kind string) string {
 func targets(tree string, refs map[string]drivers.Target) string {
 	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
+	// Most trees bind every ref: no role and name repeats, no frame. That
+	// is told with counts alone, and the list is then empty.
+	counts := make(map[key]int, len(order))
+	open := false
+	for _, r := range order {
+		t, ok := refs[r]
+		switch {
+		case !ok:
+		case t.Frame > 0:
+			open = true
+		case t.Name != "":
+			k := key{t.Role, t.Name}
+			counts[k]++
+			open = open || counts[k] > 1
+		}
+	}
+	if !open {
+		return ""
+	}
 	same := make(map[key][]string, len(order))
 	var keys []key
 	for _, r := range order {
