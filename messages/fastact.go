@@ -97,7 +97,8 @@ func (p *fastScan) str() (string, bool) {
 	return "", false
 }
 
-// num reads an integer that fits an int without question.
+// num reads an integer that fits an int without question: at most 15
+// digits, no leading zero, no fraction or exponent.
 func (p *fastScan) num() (int, bool) {
 	j, neg := p.i, false
 	if j < len(p.b) && p.b[j] == '-' {
@@ -105,14 +106,11 @@ func (p *fastScan) num() (int, bool) {
 		j++
 	}
 	start, n := j, 0
-	for j < len(p.b) && p.b[j] >= '0' && p.b[j] <= '9' && j-start < 15 {
+	for j < len(p.b) && isDigit(p.b[j]) && j-start < 15 {
 		n = n*10 + int(p.b[j]-'0')
 		j++
 	}
-	switch {
-	case j == start, p.b[start] == '0' && j-start > 1:
-		return 0, false
-	case j < len(p.b) && (p.b[j] == '.' || p.b[j] == 'e' || p.b[j] == 'E' || p.b[j] >= '0' && p.b[j] <= '9'):
+	if j == start || p.b[start] == '0' && j-start > 1 || j < len(p.b) && numberGoesOn(p.b[j]) {
 		return 0, false
 	}
 	p.i = j
@@ -121,6 +119,11 @@ func (p *fastScan) num() (int, bool) {
 	}
 	return n, true
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// numberGoesOn says c continues a number num does not read.
+func numberGoesOn(c byte) bool { return c == '.' || c == 'e' || c == 'E' || isDigit(c) }
 
 func (p *fastScan) boolean() (bool, bool) {
 	rest := p.b[p.i:]
@@ -144,82 +147,64 @@ func (p *fastScan) once(bit uint) bool {
 	return true
 }
 
+// actField is one field of the fast decoder: its bit in fastScan.seen and
+// where its value goes (one of s, n, f).
+type actField struct {
+	bit uint
+	s   func(*ActInput) *string
+	n   func(*ActInput) *int
+	f   func(*ActInput) *bool
+}
+
+var actFields = map[string]actField{
+	"action":      {bit: 0, s: func(in *ActInput) *string { return &in.Action }},
+	"observation": {bit: 1, s: func(in *ActInput) *string { return &in.Observation }},
+	"url":         {bit: 2, s: func(in *ActInput) *string { return &in.URL }},
+	"urlSource":   {bit: 3, s: func(in *ActInput) *string { return &in.URLSource }},
+	"value":       {bit: 4, s: func(in *ActInput) *string { return &in.Value }},
+	"secret":      {bit: 5, s: func(in *ActInput) *string { return &in.Secret }},
+	"key":         {bit: 6, s: func(in *ActInput) *string { return &in.Key }},
+	"tab":         {bit: 7, s: func(in *ActInput) *string { return &in.Tab }},
+	"tabId":       {bit: 8, s: func(in *ActInput) *string { return &in.TabID }},
+	"within":      {bit: 9, s: func(in *ActInput) *string { return &in.Within }},
+	"after":       {bit: 10, s: func(in *ActInput) *string { return &in.After }},
+	"rows":        {bit: 11, s: func(in *ActInput) *string { return &in.Rows }},
+	"text":        {bit: 12, s: func(in *ActInput) *string { return &in.Text }},
+	"role":        {bit: 13, s: func(in *ActInput) *string { return &in.Role }},
+	"name":        {bit: 14, s: func(in *ActInput) *string { return &in.Name }},
+	"selector":    {bit: 15, s: func(in *ActInput) *string { return &in.Selector }},
+	"appId":       {bit: 16, s: func(in *ActInput) *string { return &in.AppID }},
+	"app":         {bit: 17, s: func(in *ActInput) *string { return &in.App }},
+	"deltaY":      {bit: 18, n: func(in *ActInput) *int { return &in.DeltaY }},
+	"timeoutMs":   {bit: 19, n: func(in *ActInput) *int { return &in.TimeoutMs }},
+	"maxChars":    {bit: 20, n: func(in *ActInput) *int { return &in.MaxChars }},
+	"fullPage":    {bit: 21, f: func(in *ActInput) *bool { return &in.FullPage }},
+	"exact":       {bit: 22, f: func(in *ActInput) *bool { return &in.Exact }},
+	"screenshot":  {bit: 23, f: func(in *ActInput) *bool { return &in.Screenshot }},
+	"fullRes":     {bit: 24, f: func(in *ActInput) *bool { return &in.FullRes }},
+}
+
+const targetBit = 25
+
 func (p *fastScan) actField(key string, in *ActInput) bool {
-	var s *string
-	var n *int
-	var f *bool
-	var bit uint
-	switch key {
-	case "action":
-		s, bit = &in.Action, 0
-	case "observation":
-		s, bit = &in.Observation, 1
-	case "url":
-		s, bit = &in.URL, 2
-	case "urlSource":
-		s, bit = &in.URLSource, 3
-	case "value":
-		s, bit = &in.Value, 4
-	case "secret":
-		s, bit = &in.Secret, 5
-	case "key":
-		s, bit = &in.Key, 6
-	case "tab":
-		s, bit = &in.Tab, 7
-	case "tabId":
-		s, bit = &in.TabID, 8
-	case "within":
-		s, bit = &in.Within, 9
-	case "after":
-		s, bit = &in.After, 10
-	case "rows":
-		s, bit = &in.Rows, 11
-	case "text":
-		s, bit = &in.Text, 12
-	case "role":
-		s, bit = &in.Role, 13
-	case "name":
-		s, bit = &in.Name, 14
-	case "selector":
-		s, bit = &in.Selector, 15
-	case "appId":
-		s, bit = &in.AppID, 16
-	case "app":
-		s, bit = &in.App, 17
-	case "deltaY":
-		n, bit = &in.DeltaY, 18
-	case "timeoutMs":
-		n, bit = &in.TimeoutMs, 19
-	case "maxChars":
-		n, bit = &in.MaxChars, 20
-	case "fullPage":
-		f, bit = &in.FullPage, 21
-	case "exact":
-		f, bit = &in.Exact, 22
-	case "screenshot":
-		f, bit = &in.Screenshot, 23
-	case "fullRes":
-		f, bit = &in.FullRes, 24
-	case "target":
-		if !p.once(25) {
+	if key == "target" {
+		if !p.once(targetBit) {
 			return false
 		}
 		in.Target = &TargetRef{}
 		return p.obj(func(k string) bool { return p.targetField(k, in.Target) })
-	default:
+	}
+	fd, ok := actFields[key]
+	if !ok || !p.once(fd.bit) {
 		return false
 	}
-	if !p.once(bit) {
-		return false
-	}
-	var ok bool
 	switch {
-	case s != nil:
-		*s, ok = p.str()
-	case n != nil:
-		*n, ok = p.num()
+	case fd.s != nil:
+		*fd.s(in), ok = p.str()
+	case fd.n != nil:
+		*fd.n(in), ok = p.num()
 	default:
-		*f, ok = p.boolean()
+		*fd.f(in), ok = p.boolean()
 	}
 	return ok
 }
