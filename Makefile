@@ -14,7 +14,7 @@ export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
 # the unprivileged user `buddi` (created on first use) with the sandbox on:
 # `make run` and `make test` alike. Nothing here sets BUDDI_BROWSER_NO_SANDBOX.
 
-.PHONY: build deps testdeps run test test-k8s e2e bench lint clean extension-zip shots
+.PHONY: build deps testdeps run test test-k8s e2e bench bench-hotpath lint clean extension-zip shots
 
 # TAGS=k8s links the Kubernetes membership (BUDDI_CLUSTER_MEMBERSHIP=k8s),
 # for an image run on Kubernetes; it adds 26 MB to the binary.
@@ -74,6 +74,12 @@ bench: testdeps
 	cd e2e/testdata/peers && npm ci --no-audit --no-fund --ignore-scripts
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
 	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 --report bench.html | tee -a bench.txt
+
+# The hot path alone (browser.act with a session, sim driver, real HTTP
+# server): ns/op, allocs/op and CPU µs per act, five runs in benchstat's
+# format in bench-hotpath.txt.
+bench-hotpath:
+	scripts/bench-hotpath.sh bench-hotpath.txt
 
 # golangci-lint is pinned in tools/go.mod (its own module, so its many
 # dependencies stay out of buddi's) and built by `go tool` on first use:

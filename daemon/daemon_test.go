@@ -18,7 +18,13 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, daemontest.Lifelong()...)
+	goleak.VerifyTestMain(m, append(daemontest.Lifelong(),
+		// The API client's idle-connection cleaner (BenchmarkActHotPath)
+		// sleeps out MaxIdleConnDuration before it sees the connections
+		// closed; its dialer's address cache lives as long as the process.
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*HostClient).connsCleaner"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*TCPDialer).tcpAddrsClean"),
+	)...)
 }
 
 // inputs counts inputs the sim driver dispatched, per conversation and kind.

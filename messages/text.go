@@ -34,7 +34,7 @@ func UnsafeRune(r rune, lines bool) bool {
 // character; field names the input, as the sentence's subject. lines allows tabs and
 // line breaks (text for a page's fields).
 func CheckText(field, s string, lines bool) *Error {
-	i := strings.IndexFunc(s, func(r rune) bool { return UnsafeRune(r, lines) })
+	i := unsafeAt(s, lines)
 	if i < 0 {
 		return nil
 	}
@@ -48,6 +48,26 @@ func CheckText(field, s string, lines bool) *Error {
 		allowed = "plain text (tabs and line breaks are fine)"
 	}
 	return Errorf(CodeBadInput, "%s holds %s (%s at byte %d); send %s.", field, what, fmt.Sprintf("U+%04X", r), i, allowed)
+}
+
+// unsafeAt is the byte index of the first rune of s that UnsafeRune
+// refuses, or -1. Plain ASCII, the text of nearly every act, is checked a
+// byte at a time.
+func unsafeAt(s string, lines bool) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			if j := strings.IndexFunc(s[i:], func(r rune) bool { return UnsafeRune(r, lines) }); j >= 0 {
+				return i + j
+			}
+			return -1
+		case c >= 0x20 && c != 0x7f:
+		case UnsafeRune(rune(c), lines):
+			return i
+		}
+	}
+	return -1
 }
 
 // textField is one text input of an action: its name, its value, and
@@ -76,8 +96,9 @@ func checkActText(in *ActInput) *Error {
 		fields = append(fields, textField{"values", v, true})
 	}
 	for _, f := range fields {
-		if e := CheckText(fmt.Sprintf("The %q input", f.name), f.s, f.lines); e != nil {
-			return e
+		// The field's name is spelled out only for a refusal.
+		if unsafeAt(f.s, f.lines) >= 0 {
+			return CheckText(fmt.Sprintf("The %q input", f.name), f.s, f.lines)
 		}
 	}
 	return nil

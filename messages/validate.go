@@ -26,7 +26,11 @@ func DecodeAct(raw []byte) (*ActInput, *Error) {
 		return nil, badInput("the input is larger than %d KB; send a smaller value", MaxInputBytes>>10)
 	}
 	var in ActInput
-	err := decodeStrict(raw, &in)
+	var err error
+	if !decodeActFast(raw, &in) {
+		in = ActInput{}
+		err = decodeStrict(raw, &in)
+	}
 	if errors.Is(err, errTrailing) {
 		return nil, badInput("the input has data after its JSON object; send exactly one object")
 	}

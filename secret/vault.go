@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -52,6 +53,40 @@ func (o Owned) For(origin string) bool { return slices.Contains(o.Origins, origi
 type Vault struct {
 	path string
 	mu   sync.Mutex
+
+	// values is Values as of the file it was read from, which every act
+	// asks for: a stat of the file tells whether it is still that file (a
+	// write renames a new file into place, so its inode changes).
+	vmu    sync.Mutex
+	vfile  fileStamp
+	values []string
+}
+
+// fileStamp tells one version of a file from another.
+type fileStamp struct {
+	ino, size, mtime int64
+	ok               bool
+}
+
+// stamp is the vault file's stamp now: a file that is not there has one
+// of its own; one that cannot be read has none (not ok).
+func (v *Vault) stamp() fileStamp {
+	fi, err := os.Stat(v.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileStamp{ino: -1, ok: true}
+	case err != nil:
+		return fileStamp{}
+	}
+	return stampOf(fi)
+}
+
+func stampOf(fi fs.FileInfo) fileStamp {
+	st := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = int64(sys.Ino) //nolint:gosec // an inode number compared, never used as a size
+	}
+	return st
 }
 
 // NewVault is the vault in dataDir (which need not exist yet).
@@ -134,11 +169,26 @@ func (v *Vault) Get(name string) (Owned, error) {
 }
 
 // Values are every secret's value, for masking and for the URL guard.
+//
+// They are read again only when the file changed since the last read; the
+// slice returned is shared, and callers must not modify it.
 func (v *Vault) Values() []string {
+	st := v.stamp()
+	v.vmu.Lock()
+	defer v.vmu.Unlock()
+	if st.ok && st == v.vfile {
+		return v.values
+	}
 	list, _ := v.read()
 	out := make([]string, 0, len(list))
 	for _, o := range list {
 		out = append(out, o.Value)
+	}
+	// Kept only when the file did not change while it was read.
+	if st.ok && v.stamp() == st {
+		v.vfile, v.values = st, out
+	} else {
+		v.vfile, v.values = fileStamp{}, nil
 	}
 	return out
 }

@@ -101,3 +101,37 @@ func TestVaultKeepsSecretsOwnerOnlyAndListsNoValue(t *testing.T) {
 		t.Errorf("a second Remove gave %v; want unknown_secret", err)
 	}
 }
+
+// TestVaultValuesFollowTheFile reads the values through one vault while
+// another (the `buddi secret` command, in its own process) changes the
+// file: every read after a change sees it, removals included.
+func TestVaultValuesFollowTheFile(t *testing.T) {
+	dir := t.TempDir()
+	daemon, cli := secret.NewVault(dir), secret.NewVault(dir)
+	if got := daemon.Values(); len(got) != 0 {
+		t.Fatalf("values of no file: %q", got)
+	}
+	for i, want := range [][]string{{"value-one"}, {"value-one", "value-two"}} {
+		name := []string{"one", "two"}[i]
+		if err := cli.Add(secret.Owned{Name: name, Origins: []string{"https://example.com"}, Value: want[i]}); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // a second read, of the file unchanged, is the same
+			if got := daemon.Values(); strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Fatalf("after adding %s: values %q, want %q", name, got, want)
+			}
+		}
+	}
+	if err := cli.Remove("one"); err != nil {
+		t.Fatal(err)
+	}
+	if got := daemon.Values(); strings.Join(got, ",") != "value-two" {
+		t.Fatalf("after removing one: values %q", got)
+	}
+	if err := os.Remove(filepath.Join(dir, secret.VaultFile)); err != nil {
+		t.Fatal(err)
+	}
+	if got := daemon.Values(); len(got) != 0 {
+		t.Fatalf("after the file was removed: values %q", got)
+	}
+}

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
+	"sync"
 
 	"github.com/valyala/fasthttp"
 
@@ -16,13 +18,38 @@ type envelope = messages.Envelope[messages.Answer]
 func writeJSON(ctx *fasthttp.RequestCtx, status int, v any) {
 	ctx.Response.Header.Set("Cache-Control", "no-store")
 	ctx.SetContentType("application/json")
-	raw, e := encodeAnswer(v)
-	if e != nil {
-		raw, _ = json.Marshal(envelope{Error: e})
+	buf := answers.Get().(*bytes.Buffer)
+	defer putAnswer(buf)
+	// The encoder writes what json.Marshal does, and the line's end.
+	enc := json.NewEncoder(buf)
+	err := enc.Encode(v)
+	switch {
+	case err != nil:
+		buf.Reset()
+		_ = enc.Encode(envelope{Error: &messages.Error{Code: messages.CodeInternal, Message: "The answer could not be encoded."}})
+		status = messages.CodeInternal.HTTPStatus()
+	case buf.Len()-1 > messages.MaxAnswerBytes:
+		e := messages.CodeTooLarge.Err((buf.Len()-1+(1<<20)-1)>>20, messages.MaxAnswerBytes>>20)
+		buf.Reset()
+		_ = enc.Encode(envelope{Error: e})
 		status = e.Code.HTTPStatus()
 	}
 	ctx.SetStatusCode(status)
-	ctx.SetBody(append(raw, '\n'))
+	ctx.SetBody(buf.Bytes())
+}
+
+// answers are the buffers answers are encoded in before the response
+// copies them; one grown past maxPooled is left to the collector.
+var answers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooled = 256 << 10
+
+func putAnswer(b *bytes.Buffer) {
+	if b.Cap() > maxPooled {
+		return
+	}
+	b.Reset()
+	answers.Put(b)
 }
 
 // encodeAnswer encodes v, refusing what is past messages.MaxAnswerBytes.

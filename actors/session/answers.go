@@ -32,7 +32,7 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: fmt.Sprintf("Observed %s UTC.\n%s", at.Format("15:04:05"), a.fenced(&p, "page")),
+		Text: "Observed " + at.Format("15:04:05") + " UTC.\n" + a.fenced(&p, "page"),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}

@@ -89,6 +89,9 @@ func (a *Actor) fenced(p *pageText, kind string) string {
 func targets(tree string, refs map[string]drivers.Target) string {
 	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
+	if bound(order, refs) {
+		return ""
+	}
 	same := make(map[key][]string, len(order))
 	var keys []key
 	for _, r := range order {
@@ -112,6 +115,28 @@ func targets(tree string, refs map[string]drivers.Target) string {
 		}
 	}
 	return b.String()
+}
+
+// bound says whether the tree's refs are each the one element of their
+// role and name and none is in a frame, as in most trees: the targets list
+// is then empty, which counts alone tell.
+func bound(order []string, refs map[string]drivers.Target) bool {
+	type key struct{ role, name string }
+	counts := make(map[key]int, len(order))
+	for _, r := range order {
+		t, ok := refs[r]
+		switch {
+		case !ok:
+		case t.Frame > 0:
+			return false
+		case t.Name != "":
+			k := key{t.Role, t.Name}
+			if counts[k]++; counts[k] > 1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func label(t drivers.Target) string {

@@ -2,9 +2,11 @@ package session
 
 import (
 	"bytes"
+	"hash/maphash"
 	"image"
 	"image/jpeg"
 	"runtime"
+	"sync"
 )
 
 // Sizes of the smaller copies of a screenshot the session keeps: the
@@ -31,12 +33,27 @@ var scaling = make(chan struct{}, runtime.GOMAXPROCS(0))
 // it cannot be read, or when quit closes before a core is free for it. A
 // picture already small enough is returned as it is.
 func scaled(img []byte, edge, quality int, quit <-chan struct{}) []byte {
+	if out, ok := scales.get(img, edge, quality); ok {
+		select {
+		case <-quit:
+			return nil
+		default:
+			return out
+		}
+	}
 	select {
 	case scaling <- struct{}{}:
 	case <-quit:
 		return nil
 	}
 	defer func() { <-scaling }()
+	out := scale(img, edge, quality)
+	scales.put(img, edge, quality, out)
+	return out
+}
+
+// scale decodes img and encodes it again with its longest edge at most edge.
+func scale(img []byte, edge, quality int) []byte {
 	src, err := jpeg.Decode(bytes.NewReader(img))
 	if err != nil {
 		return nil
@@ -99,4 +116,66 @@ func sample(src image.Image, tw, th int) image.Image {
 		}
 	}
 	return dst
+}
+
+// scales remembers the last pictures scaled, so a page that did not change
+// (the same screenshot again, the common case of an owner's picture taken a
+// second after the last one, and always so with the sim driver) is not
+// decoded and encoded again: that took 20 ms of CPU a picture, most of the
+// daemon's CPU under load. An entry is found by a hash of the picture and
+// confirmed by comparing its bytes, so the answer is the one scaling gives.
+var scales = &scaleCache{seed: maphash.MakeSeed()}
+
+const (
+	scaleEntries = 8
+	scaleMax     = 512 << 10 // larger pictures (full resolution) are not kept
+)
+
+type scaleCache struct {
+	mu      sync.Mutex
+	seed    maphash.Seed
+	next    int
+	entries [scaleEntries]scaleEntry
+}
+
+type scaleEntry struct {
+	sum           uint64
+	edge, quality int
+	in, out       []byte
+}
+
+func (c *scaleCache) get(img []byte, edge, quality int) ([]byte, bool) {
+	if len(img) > scaleMax {
+		return nil, false
+	}
+	sum := maphash.Bytes(c.seed, img)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.in != nil && e.sum == sum && e.edge == edge && e.quality == quality && bytes.Equal(e.in, img) {
+			return e.out, true
+		}
+	}
+	return nil, false
+}
+
+// put keeps out as img scaled, unless img could not be read. The callers
+// of scaled only read the pictures, so the entry holds them as they are.
+func (c *scaleCache) put(img []byte, edge, quality int, out []byte) {
+	if len(img) > scaleMax || out == nil {
+		return
+	}
+	sum := maphash.Bytes(c.seed, img)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries[c.next] = scaleEntry{sum: sum, edge: edge, quality: quality, in: img, out: out}
+	c.next = (c.next + 1) % scaleEntries
+}
+
+// forget drops every entry (tests that need a picture to be scaled anew).
+func (c *scaleCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = [scaleEntries]scaleEntry{}
 }

@@ -51,3 +51,38 @@ func TestScaledKeepsTheShapeAndTheColours(t *testing.T) {
 		t.Fatal("a picture already small enough was encoded again")
 	}
 }
+
+// TestScaledAgainIsTheSameWithoutACore scales a picture, holds every
+// core's slot, and scales the same picture (a copy of its bytes) again: the
+// answer comes without a slot and is the first one, while a different
+// picture of the same size, or the same at another size, still waits for
+// a slot.
+func TestScaledAgainIsTheSameWithoutACore(t *testing.T) {
+	scales.forget()
+	raw := jpegOf(t, image.NewGray(image.Rect(0, 0, 1280, 720)))
+	first := scaled(raw, snapEdge, snapQuality, nil)
+	if first == nil {
+		t.Fatal("the picture was not scaled")
+	}
+	for range cap(scaling) {
+		scaling <- struct{}{}
+	}
+	t.Cleanup(func() {
+		for range cap(scaling) {
+			<-scaling
+		}
+	})
+	if again := scaled(bytes.Clone(raw), snapEdge, snapQuality, nil); !bytes.Equal(again, first) {
+		t.Fatal("the same picture scaled again gave another answer")
+	}
+	other := bytes.Clone(raw)
+	other[len(other)/2] ^= 0xff
+	quit := make(chan struct{})
+	close(quit)
+	if got := scaled(other, snapEdge, snapQuality, quit); got != nil {
+		t.Fatal("a different picture was taken for the one scaled before")
+	}
+	if got := scaled(raw, thumbEdge, thumbQuality, quit); got != nil {
+		t.Fatal("a thumbnail was answered with the owner's picture")
+	}
+}

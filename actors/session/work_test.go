@@ -13,6 +13,7 @@ import (
 // and the slots held are untouched.
 func TestShutdownDropsPicturesWaitingForACoreAndWaitsForTheRest(t *testing.T) {
 	raw := jpegOf(t, image.NewGray(image.Rect(0, 0, 1600, 900)))
+	scales.forget()
 	for range cap(scaling) {
 		scaling <- struct{}{}
 	}
