@@ -172,7 +172,7 @@ func (mem *member) startGrains() error {
 	if err != nil {
 		return err
 	}
-	if err := types.Seal(key); err != nil {
+	if err := types.Seal(key, mem.log); err != nil {
 		return err
 	}
 	adv := mem.cfg.ClusterAdvertise
