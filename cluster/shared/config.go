@@ -3,6 +3,7 @@ package shared
 import (
 	"crypto/tls"
 	"errors"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -26,6 +27,12 @@ type Config struct {
 	// TLS, when set, is how to reach etcd over TLS (TLS.Client), with
 	// https:// endpoints or host:port ones.
 	TLS *tls.Config
+	// Secret is the cluster's secret (ReadSecret), which every record
+	// carrying the owner's authority is signed and verified with.
+	Secret Secret
+	// Log hears of every record refused for its signature, once per key
+	// and revision; nil discards.
+	Log *slog.Logger
 }
 
 func (c Config) validate() (Config, error) {
@@ -35,6 +42,12 @@ func (c Config) validate() (Config, error) {
 	c.Prefix = strings.TrimRight(c.Prefix, "/")
 	if c.Prefix == "" {
 		return c, errors.New("shared: the etcd key prefix is empty; give one, such as /buddi, so buddi's keys stay apart from others'")
+	}
+	if c.Secret.IsZero() {
+		return c, errors.New("shared: no cluster secret is configured; make one with `buddi cluster init` and give every member the same file")
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
 	}
 	if c.DialTimeout < 0 {
 		return c, errors.New("shared: the etcd dial timeout is negative; give a positive duration or zero for the default")
