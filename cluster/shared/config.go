@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"log/slog"
+	"net"
 	"strings"
 	"time"
 )
@@ -56,4 +57,37 @@ func (c Config) validate() (Config, error) {
 		c.DialTimeout = DefaultDialTimeout
 	}
 	return c, nil
+}
+
+// PlaintextBeyondLoopback lists the endpoints a client would speak to
+// without TLS on a host other than this machine's loopback: every
+// http:// one, and, without TLS, every one that does not say https://.
+func PlaintextBeyondLoopback(endpoints []string, withTLS bool) []string {
+	var out []string
+	for _, ep := range endpoints {
+		rest, plain := strings.CutPrefix(ep, "http://")
+		if !plain {
+			var secure bool
+			rest, secure = strings.CutPrefix(ep, "https://")
+			plain = !secure && !withTLS
+		}
+		if plain && !loopback(rest) {
+			out = append(out, ep)
+		}
+	}
+	return out
+}
+
+// loopback reports whether hostport names this machine's loopback: the
+// name localhost or a loopback address.
+func loopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.Trim(hostport, "[]/")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
