@@ -252,3 +252,28 @@ func BenchmarkSignedRecordWrite(b *testing.B) {
 		}
 	}
 }
+
+// Plaintext etcd is refused beyond loopback: which endpoints a member
+// would speak to in the clear off this machine.
+func TestPlaintextEtcdBeyondLoopbackIsNamed(t *testing.T) {
+	cases := map[string]struct {
+		endpoint string
+		withTLS  bool
+		named    bool
+	}{
+		"loopback address, no scheme":  {"127.0.0.1:2379", false, false},
+		"localhost over http":          {"http://localhost:2379", false, false},
+		"IPv6 loopback":                {"http://[::1]:2379", false, false},
+		"another host over http":       {"http://10.0.0.5:2379", false, true},
+		"another host, no scheme":      {"etcd.internal:2379", false, true},
+		"another host, no scheme, TLS": {"etcd.internal:2379", true, false},
+		"another host over https":      {"https://10.0.0.5:2379", false, false},
+		"http:// beside TLS files":     {"http://10.0.0.5:2379", true, true},
+	}
+	for name, c := range cases {
+		got := shared.PlaintextBeyondLoopback([]string{c.endpoint}, c.withTLS)
+		if (len(got) == 1) != c.named {
+			t.Errorf("%s (%s, TLS %v): named %v, want named %v", name, c.endpoint, c.withTLS, got, c.named)
+		}
+	}
+}
