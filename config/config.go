@@ -199,11 +199,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
 		return c, err
 	}
-	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
-		return c, err
-	}
-	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
-	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
+	if err = c.clusterTrust(getenv); err != nil {
 		return c, err
 	}
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
@@ -419,6 +415,17 @@ func clusterTLS(getenv func(string) string) (ca, cert, key string, err error) {
 		return "", "", "", Invalid("BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY go together: set all three (the cluster's CA, this member's certificate and its key, PEM files) or none")
 	}
 	return ca, cert, key, nil
+}
+
+// clusterTrust reads the cluster's TLS files, its secret file and whether
+// a plaintext etcd beyond loopback is accepted.
+func (c *Config) clusterTrust(getenv func(string) string) (err error) {
+	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
+		return err
+	}
+	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
+	c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD"))
+	return err
 }
 
 // ClusterSecretFile is the file in the data directory a member reads the

@@ -95,11 +95,11 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 		}
 		mem.tls = t
 	}
-	if clear := shared.PlaintextBeyondLoopback(cfg.ClusterEtcd, mem.tls != nil); len(clear) > 0 {
+	if plain := shared.PlaintextBeyondLoopback(cfg.ClusterEtcd, mem.tls != nil); len(plain) > 0 {
 		if !cfg.ClusterPlaintextEtcd {
-			return nil, fmt.Errorf("daemon: --cluster: etcd at %s is beyond loopback and spoken to without TLS, where anyone on the path reads and writes the shared state; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (and https:// endpoints), or pass --cluster-plaintext-etcd to accept that", strings.Join(clear, ", "))
+			return nil, fmt.Errorf("daemon: --cluster: etcd at %s is beyond loopback and spoken to without TLS, where anyone on the path reads and writes the shared state; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (and https:// endpoints), or pass --cluster-plaintext-etcd to accept that", strings.Join(plain, ", "))
 		}
-		log.Warn("--cluster-plaintext-etcd: this member speaks to etcd beyond loopback without TLS; anyone on the path reads the shared state", "etcd", strings.Join(clear, ", "))
+		log.Warn("--cluster-plaintext-etcd: this member speaks to etcd beyond loopback without TLS; anyone on the path reads the shared state", "etcd", strings.Join(plain, ", "))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()

@@ -61,8 +61,8 @@ func clusterRow(c config.Config) messages.DoctorRow {
 	if joined && stop.Stopped {
 		text += " The owner's Stop is in force on every member; `buddi resume --all` lifts it."
 	}
-	if clear := shared.PlaintextBeyondLoopback(c.ClusterEtcd, cfg.TLS != nil); len(clear) > 0 {
-		text += fmt.Sprintf(" etcd at %s is spoken to without TLS beyond loopback, which members refuse unless --cluster-plaintext-etcd; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY.", strings.Join(clear, ", "))
+	if plain := shared.PlaintextBeyondLoopback(c.ClusterEtcd, cfg.TLS != nil); len(plain) > 0 {
+		text += fmt.Sprintf(" etcd at %s is spoken to without TLS beyond loopback, which members refuse unless --cluster-plaintext-etcd; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY.", strings.Join(plain, ", "))
 		return row("cluster", Warning, text)
 	}
 	if len(members) == 0 {

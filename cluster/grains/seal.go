@@ -112,11 +112,11 @@ func unseal(key, name, rest []byte, now time.Time) (opened, error) {
 		return opened{}, ErrUnsealed
 	}
 	var n [nonceSize]byte
-	if raw, err := hex.DecodeString(string(nonce)); err != nil || len(raw) != nonceSize {
+	raw, err := hex.DecodeString(string(nonce))
+	if err != nil || len(raw) != nonceSize {
 		return opened{}, ErrUnsealed
-	} else {
-		copy(n[:], raw)
 	}
+	copy(n[:], raw)
 	got, err := hex.DecodeString(string(sum))
 	if err != nil || !hmac.Equal(got, mac(key, name, string(ms), string(nonce), body)) {
 		return opened{}, ErrUnsealed

@@ -18,7 +18,7 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	st := storeOf(t, ctx, etcd)
+	st := storeOf(ctx, t, etcd)
 	defer st.Close()
 	rec, ok, err := st.Get(ctx, shared.Homes, conv)
 	if err != nil || !ok {
@@ -35,7 +35,7 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 
 // storeOf is a client of the cluster's shared state that holds its
 // secret, as a member does.
-func storeOf(t testing.TB, ctx context.Context, etcd *etcdtest.Server) *shared.Store {
+func storeOf(ctx context.Context, t testing.TB, etcd *etcdtest.Server) *shared.Store {
 	t.Helper()
 	secret, err := shared.ReadSecret(secretFor(t, etcd))
 	if err != nil {
