@@ -92,6 +92,15 @@ type Config struct {
 	// members' transport is TLS that admits only certificates the CA
 	// signed.
 	ClusterCA, ClusterCert, ClusterKey string
+	// ClusterSecret is --cluster-secret, BUDDI_CLUSTER_SECRET: the file
+	// holding the cluster's secret (`buddi cluster init` makes it), which
+	// signs the records of the owner's authority and seals what members
+	// send each other; empty for ClusterSecretFile in the data directory.
+	ClusterSecret string
+	// ClusterPlaintextEtcd is --cluster-plaintext-etcd,
+	// BUDDI_CLUSTER_PLAINTEXT_ETCD: let a member speak to an etcd beyond
+	// loopback without TLS, which it refuses otherwise.
+	ClusterPlaintextEtcd bool
 	// Retention is BUDDI_RETENTION: how long the records of a conversation
 	// whose task ended are kept (its task, session, counters, once
 	// answers, and the refusal record's entries); 0 keeps them for good.
@@ -190,7 +199,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
 		return c, err
 	}
-	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
+	if err = c.clusterTrust(getenv); err != nil {
 		return c, err
 	}
 	if c.Retention, err = retention(getenv("BUDDI_RETENTION")); err != nil {
@@ -406,6 +415,29 @@ func clusterTLS(getenv func(string) string) (ca, cert, key string, err error) {
 		return "", "", "", Invalid("BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY go together: set all three (the cluster's CA, this member's certificate and its key, PEM files) or none")
 	}
 	return ca, cert, key, nil
+}
+
+// clusterTrust reads the cluster's TLS files, its secret file and whether
+// a plaintext etcd beyond loopback is accepted.
+func (c *Config) clusterTrust(getenv func(string) string) (err error) {
+	if c.ClusterCA, c.ClusterCert, c.ClusterKey, err = clusterTLS(getenv); err != nil {
+		return err
+	}
+	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
+	c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD"))
+	return err
+}
+
+// ClusterSecretFile is the file in the data directory a member reads the
+// cluster's secret from when --cluster-secret is not given.
+const ClusterSecretFile = "cluster.secret"
+
+// ClusterSecretPath is the cluster's secret file this member reads.
+func (c *Config) ClusterSecretPath() string {
+	if c.ClusterSecret != "" {
+		return c.ClusterSecret
+	}
+	return filepath.Join(c.DataDir, ClusterSecretFile)
 }
 
 // clusterPort reads BUDDI_CLUSTER_PORT: empty for 0 (any free port).

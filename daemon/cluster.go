@@ -37,6 +37,7 @@ type member struct {
 
 	shared   *shared.Store
 	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
+	secret   shared.Secret
 	memberID string
 	grains   *grains.Member
 	relay    *relay
@@ -75,7 +76,17 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 	if !cfg.Cluster {
 		return nil, nil
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	mem := &member{cfg: cfg, addr: addr, log: log}
+	// The secret is read before etcd is touched: without it this member
+	// could verify nothing etcd holds.
+	secret, err := shared.ReadSecret(cfg.ClusterSecretPath())
+	if err != nil {
+		return nil, fmt.Errorf("daemon: --cluster: %w", err)
+	}
+	mem.secret = secret
 	files := shared.TLSFiles{CA: cfg.ClusterCA, Cert: cfg.ClusterCert, Key: cfg.ClusterKey}
 	if files.Set() {
 		t, err := files.Load()
@@ -84,9 +95,15 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 		}
 		mem.tls = t
 	}
+	if plain := shared.PlaintextBeyondLoopback(cfg.ClusterEtcd, mem.tls != nil); len(plain) > 0 {
+		if !cfg.ClusterPlaintextEtcd {
+			return nil, fmt.Errorf("daemon: --cluster: etcd at %s is beyond loopback and spoken to without TLS, where anyone on the path reads and writes the shared state; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (and https:// endpoints), or pass --cluster-plaintext-etcd to accept that", strings.Join(plain, ", "))
+		}
+		log.Warn("--cluster-plaintext-etcd: this member speaks to etcd beyond loopback without TLS; anyone on the path reads the shared state", "etcd", strings.Join(plain, ", "))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS()})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret, Log: log})
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):
@@ -96,6 +113,10 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 		}
 		return nil, fmt.Errorf("daemon: --cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
 	case err != nil:
+		return nil, fmt.Errorf("daemon: --cluster: %w", err)
+	}
+	if err := st.Join(ctx); err != nil {
+		_ = st.Close()
 		return nil, fmt.Errorf("daemon: --cluster: %w", err)
 	}
 	mem.shared = st

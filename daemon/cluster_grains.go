@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,11 +166,7 @@ func (mem *member) startGrains() error {
 	if err != nil {
 		return err
 	}
-	key, err := mem.clusterKey()
-	if err != nil {
-		return err
-	}
-	if err := types.Seal(key); err != nil {
+	if err := types.Seal(mem.secret.TransportKey(), mem.log); err != nil {
 		return err
 	}
 	adv := mem.cfg.ClusterAdvertise
@@ -203,32 +197,6 @@ func (mem *member) startGrains() error {
 		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
 	}
 	return nil
-}
-
-// clusterKey is the key members sign what they send each other with: made
-// by the first member, kept in etcd (whoever reads etcd runs the cluster
-// anyway), read by the others.
-func (mem *member) clusterKey() ([]byte, error) {
-	c, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
-	defer cancel()
-	raw := make([]byte, 32)
-	_, _ = rand.Read(raw)
-	fresh := []byte(hex.EncodeToString(raw))
-	_, err := mem.shared.Create(c, shared.Keys, "members", fresh)
-	if err == nil {
-		return fresh, nil
-	}
-	if !errors.Is(err, shared.ErrExists) {
-		return nil, fmt.Errorf("daemon: --cluster: make the cluster's key: %w", err)
-	}
-	rec, ok, err := mem.shared.Get(c, shared.Keys, "members")
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("daemon: --cluster: read the cluster's key: %w", err)
-	case !ok:
-		return nil, errors.New("daemon: --cluster: the cluster's key was deleted from etcd while this member read it; start it again")
-	}
-	return rec.Value, nil
 }
 
 // conversation is one conversation's grain on the member that holds it

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/drivers/sim"
 )
@@ -24,6 +25,7 @@ func TestClusterMemberRefusesABadMemberID(t *testing.T) {
 	o.Config.Cluster, o.Config.ClusterEtcd = true, []string{etcd.Endpoint()}
 	o.Config.DataDir, o.Config.Addr, o.Config.Driver, o.Config.LogLevel = dir, "127.0.0.1:0", "sim", "warn"
 	o.Log = slog.New(slog.DiscardHandler)
+	withSecret(t, dir)
 	d, err := daemon.Start(o)
 	if err == nil {
 		t.Cleanup(func() { _ = d.Shutdown(t.Context()) })
@@ -31,5 +33,14 @@ func TestClusterMemberRefusesABadMemberID(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), filepath.Join(dir, daemon.MemberIDFile)) || !strings.Contains(err.Error(), "remove it") {
 		t.Fatalf("the refusal does not say which file to fix and how: %v", err)
+	}
+}
+
+// withSecret gives the member whose data directory is dir a cluster
+// secret, as `buddi cluster init` does.
+func withSecret(t *testing.T, dir string) {
+	t.Helper()
+	if err := shared.WriteSecret(filepath.Join(dir, shared.SecretFile)); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
@@ -38,8 +39,44 @@ func TestClusterMemberWithoutEtcdDoesNotStart(t *testing.T) {
 	o.Config.Cluster, o.Config.ClusterEtcd = true, []string{etcd.Endpoint()}
 	o.Config.DataDir, o.Config.Addr, o.Config.Driver = t.TempDir(), "127.0.0.1:0", "sim"
 	o.Log = slog.New(slog.DiscardHandler)
-	if d, err := daemon.Start(o); err == nil {
+	withSecret(t, o.Config.DataDir)
+	d, err := daemon.Start(o)
+	if err == nil {
 		t.Cleanup(func() { d.Shutdown(t.Context()) })
 		t.Fatal("a member started without etcd")
+	}
+	if !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("the refusal does not say etcd does not answer: %v", err)
+	}
+}
+
+// A member refuses an etcd beyond loopback spoken to without TLS, unless
+// told to accept it; then it goes on to reach it.
+func TestClusterMemberRefusesPlaintextEtcdBeyondLoopback(t *testing.T) {
+	cases := map[string]struct {
+		accept  bool
+		refused bool
+	}{
+		"refused by default":               {false, true},
+		"accepted with the plaintext flag": {true, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			o := simOpts(sim.Config{}, nil)
+			// TEST-NET-1: never answers, so an accepted one fails to connect
+			o.Config.Cluster, o.Config.ClusterEtcd = true, []string{"http://192.0.2.1:2379"}
+			o.Config.ClusterPlaintextEtcd = c.accept
+			o.Config.DataDir, o.Config.Addr, o.Config.Driver = t.TempDir(), "127.0.0.1:0", "sim"
+			o.Log = slog.New(slog.DiscardHandler)
+			withSecret(t, o.Config.DataDir)
+			d, err := daemon.Start(o)
+			if err == nil {
+				t.Cleanup(func() { d.Shutdown(t.Context()) })
+				t.Fatal("a member started with an etcd that cannot answer")
+			}
+			if got := strings.Contains(err.Error(), "--cluster-plaintext-etcd"); got != c.refused {
+				t.Fatalf("refused for plaintext: %v, want %v: %v", got, c.refused, err)
+			}
+		})
 	}
 }

@@ -15,13 +15,19 @@ import (
 // clusterWait bounds reaching etcd for the cluster row.
 const clusterWait = 3 * time.Second
 
-// clusterRow is a cluster member's etcd as this host reaches it: whether it
-// answers, the Stop it holds, and the members registered in it.
+// clusterRow is a cluster member's etcd as this host reaches it: whether
+// the cluster's secret file is there and private and is the running
+// cluster's, whether etcd answers (over TLS beyond loopback), the Stop it
+// holds, and the members registered in it.
 func clusterRow(c config.Config) messages.DoctorRow {
 	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
 	defer cancel()
 	where := strings.Join(c.ClusterEtcd, ", ")
-	cfg := shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait}
+	secret, err := shared.ReadSecret(c.ClusterSecretPath())
+	if err != nil {
+		return row("cluster", Error, err.Error())
+	}
+	cfg := shared.Config{Endpoints: c.ClusterEtcd, Prefix: shared.DefaultPrefix, DialTimeout: clusterWait, Secret: secret}
 	if files := (shared.TLSFiles{CA: c.ClusterCA, Cert: c.ClusterCert, Key: c.ClusterKey}); files.Set() {
 		t, err := files.Load()
 		if err != nil {
@@ -34,6 +40,14 @@ func clusterRow(c config.Config) messages.DoctorRow {
 		return clusterDown(where, err)
 	}
 	defer st.Close()
+	joined, err := st.CheckSecret(ctx)
+	var mismatch *shared.SecretMismatchError
+	if errors.As(err, &mismatch) {
+		return row("cluster", Error, mismatch.Error())
+	}
+	if err != nil {
+		return clusterDown(where, err)
+	}
 	members, err := st.Members(ctx)
 	if err != nil {
 		return clusterDown(where, err)
@@ -44,8 +58,12 @@ func clusterRow(c config.Config) messages.DoctorRow {
 		return clusterDown(where, err)
 	}
 	text := fmt.Sprintf("etcd at %s answers; %s%s", where, memberList(members), membershipSentence(c.ClusterMembership))
-	if stop.Stopped {
+	if joined && stop.Stopped {
 		text += " The owner's Stop is in force on every member; `buddi resume --all` lifts it."
+	}
+	if plain := shared.PlaintextBeyondLoopback(c.ClusterEtcd, cfg.TLS != nil); len(plain) > 0 {
+		text += fmt.Sprintf(" etcd at %s is spoken to without TLS beyond loopback, which members refuse unless --cluster-plaintext-etcd; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY.", strings.Join(plain, ", "))
+		return row("cluster", Warning, text)
 	}
 	if len(members) == 0 {
 		return row("cluster", Warning, text+" Start `buddi serve --cluster` on each host; a member registers when it starts.")

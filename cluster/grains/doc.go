@@ -43,7 +43,14 @@
 //
 // Messages cross members as a *wrapperspb.BytesValue holding an envelope:
 // a registered type name, a newline, and the message as JSON ([Registry]);
-// the placement actors' messages do too, in a registry of their own.
+// the placement actors' messages do too, in a registry of their own. A
+// sealed registry ([Registry.Seal]) adds a line between them: the time,
+// a random 16-byte nonce and an HMAC over all of it. The receiver refuses
+// an envelope whose MAC does not verify, whose time is more than a minute
+// from its clock, or whose nonce it has taken within that minute (a copy
+// sent again); every send is encoded afresh. A member seals its placement
+// registry with its session registry's key, so a placement message
+// without a valid seal is refused too.
 // [Member.Request] encodes, finds the activation through protoactor's pid
 // cache or the placement authority, sends once and decodes the answer; an
 // activation's middleware decodes before the caller's actor sees a message

@@ -41,7 +41,7 @@ func (r *Registry) decode(env *wrapperspb.BytesValue) (any, error) {
 	}
 	if key := r.sealKey(); key != nil {
 		var err error
-		if body, err = unseal(key, name, body, time.Now()); err != nil {
+		if body, err = r.unsealOnce(key, name, body, time.Now()); err != nil {
 			return nil, err
 		}
 	}

@@ -120,15 +120,18 @@ func (m *Member) Tell(msg any) error {
 	if m.isClosed() {
 		return ErrClosed
 	}
-	wire, err := m.cfg.Types.encode(msg)
-	if err != nil {
-		return err
-	}
 	self := m.system.Address()
 	for _, addr := range m.Members() {
-		if addr != self {
-			m.system.Root.Send(actor.NewPID(addr, localName), wire)
+		if addr == self {
+			continue
 		}
+		// encoded for each member: a copy of one member's envelope is
+		// refused by every other, not only by the one that took it
+		wire, err := m.cfg.Types.encode(msg)
+		if err != nil {
+			return err
+		}
+		m.system.Root.Send(actor.NewPID(addr, localName), wire)
 	}
 	return nil
 }

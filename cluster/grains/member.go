@@ -62,6 +62,13 @@ func Start(cfg Config) (*Member, error) {
 			remote.WithDialOptions(grpc.WithTransportCredentials(creds)))
 	}
 	places := newPlacement(cfg.Capacity)
+	if key := cfg.Types.sealKey(); key != nil {
+		// placement messages are sealed with the session messages' key
+		if err := places.types.Seal(key, cfg.Logger); err != nil {
+			cancel()
+			return nil, err
+		}
+	}
 	ccfg := cluster.Configure(cfg.Name, provider, places, remote.Configure(cfg.Host, cfg.Port, ropts...),
 		cluster.WithKinds(cluster.NewKind(Kind, props(cfg.Produce, cfg.Types))),
 		cluster.WithRequestTimeout(cfg.RequestTimeout))

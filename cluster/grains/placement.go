@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -43,7 +44,9 @@ const settleWait = 5 * time.Second
 // refuses a new one when it holds Capacity.
 type placement struct {
 	capacity int
-	losses   *losses // the member's: tells a wait on an authority that died
+	types    *Registry    // the placement messages, sealed as the member's are
+	unsealed atomic.Int64 // placement messages refused for their seal
+	losses   *losses      // the member's: tells a wait on an authority that died
 
 	mu      sync.RWMutex
 	members []string // addresses of the members hosting Kind
@@ -58,7 +61,9 @@ type placement struct {
 
 var _ cluster.IdentityLookup = (*placement)(nil)
 
-func newPlacement(capacity int) *placement { return &placement{capacity: capacity} }
+func newPlacement(capacity int) *placement {
+	return &placement{capacity: capacity, types: newPlacementTypes()}
+}
 
 // Setup starts the placer and the activator, and follows the topology.
 func (p *placement) Setup(c *cluster.Cluster, _ []string, _ bool) {
@@ -131,7 +136,7 @@ func (p *placement) RemovePid(ci *cluster.ClusterIdentity, pid *actor.PID) {
 	}
 	if authority := p.authority(ci.Identity); authority != "" {
 		p.cluster.ActorSystem.Root.Send(actor.NewPID(authority, placerName),
-			wire(&released{Identity: ci.Identity, PID: pidOf(pid)}))
+			p.wire(&released{Identity: ci.Identity, PID: pidOf(pid)}))
 	}
 }
 
@@ -163,7 +168,7 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 	if stale != nil {
 		req.Stale = pidOf(stale)
 	}
-	future := p.cluster.ActorSystem.Root.RequestFuture(actor.NewPID(authority, placerName), wire(req), wait)
+	future := p.cluster.ActorSystem.Root.RequestFuture(actor.NewPID(authority, placerName), p.wire(req), wait)
 	done := make(chan result, 1)
 	go func() {
 		reply, err := future.Result()
@@ -180,7 +185,7 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 		if r.err != nil {
 			return nil, r.err
 		}
-		return placedOf(r.reply)
+		return p.placedOf(r.reply)
 	case <-lost: // the authority died: ask its successor once the topology says
 		return nil, errNotPlaced
 	case <-ctx.Done():
@@ -189,8 +194,8 @@ func (p *placement) place(ctx context.Context, identity string, stale *actor.PID
 }
 
 // placedOf reads an authority's answer to a placeRequest.
-func placedOf(reply any) (*actor.PID, error) {
-	switch a := unwire(reply).(type) {
+func (p *placement) placedOf(reply any) (*actor.PID, error) {
+	switch a := p.unwire(reply).(type) {
 	case *placed:
 		return a.PID.pid(), nil
 	case *noRoom:

@@ -28,7 +28,7 @@ func (p *placer) Receive(ctx actor.Context) {
 		p.onTopology(t)
 		return
 	}
-	switch msg := unwire(ctx.Message()).(type) {
+	switch msg := p.places.unwire(ctx.Message()).(type) {
 	case *placeRequest:
 		p.onPlace(ctx, msg)
 	case *held:
@@ -58,7 +58,7 @@ func (p *placer) onPlace(ctx actor.Context, req *placeRequest) {
 		delete(p.live, id)
 	}
 	if pid, ok := p.live[id]; ok {
-		ctx.Respond(wire(&placed{PID: pidOf(pid)}))
+		ctx.Respond(p.places.wire(&placed{PID: pidOf(pid)}))
 		return
 	}
 	if ctx.Sender() == nil {
@@ -106,9 +106,9 @@ func (p *placer) try(ctx actor.Context, a *attempt) {
 	}
 	target := actor.NewPID(a.order[a.next], activatorName)
 	a.next++
-	f := ctx.RequestFuture(target, wire(&activate{Identity: a.id, Probe: a.probing}), activateWait)
+	f := ctx.RequestFuture(target, p.places.wire(&activate{Identity: a.id, Probe: a.probing}), activateWait)
 	ctx.ReenterAfter(f, func(res any, err error) {
-		switch r := unwire(res).(type) {
+		switch r := p.places.unwire(res).(type) {
 		case *activated:
 			p.record(ctx, a.id, r.PID.pid())
 		case *notHeld:
@@ -154,9 +154,8 @@ func (p *placer) onHeld(ctx actor.Context, msg *held) {
 
 // answer tells everyone waiting on id's placement.
 func (p *placer) answer(ctx actor.Context, id string, msg any) {
-	w := wire(msg)
 	for _, to := range p.waiting[id] {
-		ctx.Send(to, w)
+		ctx.Send(to, p.places.wire(msg))
 	}
 	delete(p.waiting, id)
 }
@@ -189,7 +188,7 @@ func (a *activator) Receive(ctx actor.Context) {
 			a.tell(ctx, id, &released{Identity: id, PID: pidOf(msg.Who)})
 		}
 	default:
-		if req, ok := unwire(msg).(*activate); ok {
+		if req, ok := a.places.unwire(msg).(*activate); ok {
 			a.onActivate(ctx, req)
 		}
 	}
@@ -198,22 +197,22 @@ func (a *activator) Receive(ctx actor.Context) {
 func (a *activator) onActivate(ctx actor.Context, req *activate) {
 	id := req.Identity
 	if pid, ok := a.live[id]; ok {
-		ctx.Respond(wire(&activated{PID: pidOf(pid)}))
+		ctx.Respond(a.places.wire(&activated{PID: pidOf(pid)}))
 		return
 	}
 	if req.Probe {
-		ctx.Respond(wire(&notHeld{}))
+		ctx.Respond(a.places.wire(&notHeld{}))
 		return
 	}
 	if c := a.places.capacity; c > 0 && len(a.live) >= c {
-		ctx.Respond(wire(&full{Capacity: c}))
+		ctx.Respond(a.places.wire(&full{Capacity: c}))
 		return
 	}
 	props := cluster.WithClusterIdentity(a.kind, cluster.NewClusterIdentity(id, Kind))
 	pid := ctx.SpawnPrefix(props, id)
 	a.live[id] = pid
 	a.ids[pid.Id] = id
-	ctx.Respond(wire(&activated{PID: pidOf(pid)}))
+	ctx.Respond(a.places.wire(&activated{PID: pidOf(pid)}))
 }
 
 // tell sends msg to the authority for id.
@@ -221,5 +220,5 @@ func (a *activator) tell(ctx actor.Context, id string, msg any) {
 	if len(a.members) == 0 {
 		return
 	}
-	ctx.Send(actor.NewPID(rendezvous(id, a.members)[0], placerName), wire(msg))
+	ctx.Send(actor.NewPID(rendezvous(id, a.members)[0], placerName), a.places.wire(msg))
 }

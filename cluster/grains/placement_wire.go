@@ -1,6 +1,8 @@
 package grains
 
 import (
+	"errors"
+
 	"github.com/asynkron/protoactor-go/actor"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 )
@@ -76,8 +78,10 @@ func samePID(a, b *actor.PID) bool {
 	return a != nil && b != nil && a.Address == b.Address && a.Id == b.Id
 }
 
-// placementTypes registers the placement messages.
-var placementTypes = func() *Registry {
+// newPlacementTypes registers the placement messages in a registry of
+// their own, which a member seals with the cluster's key as it does its
+// session messages: a placement message without a valid seal is refused.
+func newPlacementTypes() *Registry {
 	r := NewRegistry()
 	for _, err := range []error{
 		Register[placeRequest](r, "grains.place"),
@@ -96,26 +100,36 @@ var placementTypes = func() *Registry {
 		}
 	}
 	return r
-}()
+}
 
-// wire encodes a placement message, which always encodes.
-func wire(msg any) *wrapperspb.BytesValue {
-	w, err := placementTypes.encode(msg)
+// wire encodes a placement message, which always encodes, afresh for each
+// send: every send carries a nonce of its own.
+func (p *placement) wire(msg any) *wrapperspb.BytesValue {
+	w, err := p.types.encode(msg)
 	if err != nil {
 		panic(err) // a placement message is registered and plain JSON
 	}
 	return w
 }
 
-// unwire decodes a placement message; anything else is nil.
-func unwire(msg any) any {
+// unwire decodes a placement message; anything else, and one whose seal
+// does not verify, is nil.
+func (p *placement) unwire(msg any) any {
 	w, ok := msg.(*wrapperspb.BytesValue)
 	if !ok {
 		return nil
 	}
-	m, err := placementTypes.decode(w)
+	m, err := p.types.decode(w)
 	if err != nil {
+		p.refused(err)
 		return nil
 	}
 	return m
+}
+
+// refused counts a placement message refused for its seal; tests read it.
+func (p *placement) refused(err error) {
+	if errors.Is(err, ErrUnsealed) {
+		p.unsealed.Add(1)
+	}
 }

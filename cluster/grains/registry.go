@@ -2,6 +2,7 @@ package grains
 
 import (
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 	"sync"
@@ -12,7 +13,9 @@ import (
 // register every type before the first Request.
 type Registry struct {
 	mu     sync.RWMutex
-	key    []byte // the cluster's key once sealed (Seal); nil: not sealed
+	key    []byte       // the cluster's key once sealed (Seal); nil: not sealed
+	spent  *nonces      // the nonces taken, once sealed
+	log    *slog.Logger // hears of replays refused, once sealed
 	byName map[string]reflect.Type
 	byType map[reflect.Type]string
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -201,14 +200,11 @@ func (m *Member) outgoing(ctx context.Context, msg any) (*outbound, context.Cont
 
 // outbound is a message on its way: as it is to an actor on this member
 // (the receiver's middleware lets typed messages through, and its answer
-// comes back typed), and encoded, once, when another member's actor is
-// asked.
+// comes back typed), and encoded afresh, with a nonce of its own, each
+// time another member's actor is asked.
 type outbound struct {
 	msg   any
 	types *Registry
-	once  sync.Once
-	wire  *wrapperspb.BytesValue
-	err   error
 }
 
 // to is what is sent to pid, from the member at self.
@@ -216,6 +212,5 @@ func (o *outbound) to(pid *actor.PID, self string) (any, error) {
 	if pid.Address == self {
 		return o.msg, nil
 	}
-	o.once.Do(func() { o.wire, o.err = o.types.encode(o.msg) })
-	return o.wire, o.err
+	return o.types.encode(o.msg)
 }

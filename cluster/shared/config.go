@@ -3,6 +3,8 @@ package shared
 import (
 	"crypto/tls"
 	"errors"
+	"log/slog"
+	"net"
 	"strings"
 	"time"
 )
@@ -26,6 +28,12 @@ type Config struct {
 	// TLS, when set, is how to reach etcd over TLS (TLS.Client), with
 	// https:// endpoints or host:port ones.
 	TLS *tls.Config
+	// Secret is the cluster's secret (ReadSecret), which every record
+	// carrying the owner's authority is signed and verified with.
+	Secret Secret
+	// Log hears of every record refused for its signature, once per key
+	// and revision; nil discards.
+	Log *slog.Logger
 }
 
 func (c Config) validate() (Config, error) {
@@ -36,6 +44,12 @@ func (c Config) validate() (Config, error) {
 	if c.Prefix == "" {
 		return c, errors.New("shared: the etcd key prefix is empty; give one, such as /buddi, so buddi's keys stay apart from others'")
 	}
+	if c.Secret.IsZero() {
+		return c, errors.New("shared: no cluster secret is configured; make one with `buddi cluster init` and give every member the same file")
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
 	if c.DialTimeout < 0 {
 		return c, errors.New("shared: the etcd dial timeout is negative; give a positive duration or zero for the default")
 	}
@@ -43,4 +57,37 @@ func (c Config) validate() (Config, error) {
 		c.DialTimeout = DefaultDialTimeout
 	}
 	return c, nil
+}
+
+// PlaintextBeyondLoopback lists the endpoints a client would speak to
+// without TLS on a host other than this machine's loopback: every
+// http:// one, and, without TLS, every one that does not say https://.
+func PlaintextBeyondLoopback(endpoints []string, withTLS bool) []string {
+	var out []string
+	for _, ep := range endpoints {
+		rest, plain := strings.CutPrefix(ep, "http://")
+		if !plain {
+			var secure bool
+			rest, secure = strings.CutPrefix(ep, "https://")
+			plain = !secure && !withTLS
+		}
+		if plain && !loopback(rest) {
+			out = append(out, ep)
+		}
+	}
+	return out
+}
+
+// loopback reports whether hostport names this machine's loopback: the
+// name localhost or a loopback address.
+func loopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.Trim(hostport, "[]/")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,6 +1,7 @@
 package shared_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
@@ -19,8 +20,11 @@ func open(t testing.TB, srv *etcdtest.Server) *shared.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix})
+	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, Secret: testSecret})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Join(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -28,6 +32,18 @@ func open(t testing.TB, srv *etcdtest.Server) *shared.Store {
 			t.Errorf("close: %v", err)
 		}
 	})
+	return s
+}
+
+// testSecret is the cluster's secret the tests' members hold.
+var testSecret = secretOf(1)
+
+// secretOf is a secret of 32 bytes of b.
+func secretOf(b byte) shared.Secret {
+	s, err := shared.NewSecret(bytes.Repeat([]byte{b}, shared.SecretSize))
+	if err != nil {
+		panic(err)
+	}
 	return s
 }
 

@@ -203,7 +203,7 @@ func startMember(t *testing.T, endpoint string) *exec.Cmd {
 func runMemberChild(endpoint string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{endpoint}, Prefix: prefix})
+	s, err := shared.Open(ctx, shared.Config{Endpoints: []string{endpoint}, Prefix: prefix, Secret: testSecret})
 	if err == nil {
 		_, err = s.Register(ctx, shared.Member{ID: "child", Addr: "127.0.0.1:7999"})
 	}

@@ -23,8 +23,6 @@ const (
 	Homes Kind = "homes"
 	// Sites are the owner's answers "always" to a site, for every agent.
 	Sites Kind = "sites"
-	// Keys are the cluster's secrets, made once by the first member.
-	Keys Kind = "keys"
 	// Steps are the steps each conversation's task has used (TaskSteps),
 	// written by the member holding the conversation before it answers a
 	// step, so that the budget holds wherever the conversation moves.
@@ -79,7 +77,7 @@ func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev in
 		return 0, err
 	}
 	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-		Then(clientv3.OpPut(key, string(v))).Commit()
+		Then(clientv3.OpPut(key, string(s.stored(k, key, v)))).Commit()
 	switch {
 	case err != nil:
 		return 0, s.unreachable(err)
@@ -112,7 +110,7 @@ func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []
 		return 0, err
 	}
 	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(home), "=", member)).
-		Then(clientv3.OpPut(key, string(v))).Commit()
+		Then(clientv3.OpPut(key, string(s.stored(k, key, v)))).Commit()
 	switch {
 	case err != nil:
 		return 0, s.unreachable(err)
@@ -122,8 +120,19 @@ func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []
 	return resp.Header.Revision, nil
 }
 
-// Get reads one record; false when there is none.
+// Get reads one record; false when there is none, and when the one there
+// is not signed with the cluster's secret (it is logged).
 func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, error) {
+	rec, ok, err := s.getSigned(ctx, k, name)
+	if errors.Is(err, ErrForged) {
+		return Record{}, false, nil
+	}
+	return rec, ok, err
+}
+
+// getSigned is Get that fails with ErrForged (wrapped) for a record that
+// does not verify.
+func (s *Store) getSigned(ctx context.Context, k Kind, name string) (Record, bool, error) {
 	if s.isClosed() {
 		return Record{}, false, ErrClosed
 	}
@@ -139,11 +148,16 @@ func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, err
 		return Record{}, false, nil
 	}
 	kv := resp.Kvs[0]
-	return Record{Name: name, Value: kv.Value, Rev: kv.ModRevision}, true, nil
+	v, err := s.opened(k, kv.Key, kv.Value, kv.ModRevision)
+	if err != nil {
+		return Record{}, false, fmt.Errorf("%s: %w", key, err)
+	}
+	return Record{Name: name, Value: v, Rev: kv.ModRevision}, true, nil
 }
 
 // Swap makes v the record and returns what it replaced (found false when
-// there was none), in one transaction.
+// there was none, or what was there was not signed with the cluster's
+// secret), in one transaction.
 func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Record, found bool, err error) {
 	if s.isClosed() {
 		return Record{}, false, ErrClosed
@@ -152,14 +166,18 @@ func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Re
 	if err != nil {
 		return Record{}, false, err
 	}
-	resp, err := s.cli.Put(ctx, key, string(v), clientv3.WithPrevKV())
+	resp, err := s.cli.Put(ctx, key, string(s.stored(k, key, v)), clientv3.WithPrevKV())
 	if err != nil {
 		return Record{}, false, s.unreachable(err)
 	}
 	if resp.PrevKv == nil {
 		return Record{}, false, nil
 	}
-	return Record{Name: name, Value: resp.PrevKv.Value, Rev: resp.PrevKv.ModRevision}, true, nil
+	prev, err := s.opened(k, resp.PrevKv.Key, resp.PrevKv.Value, resp.PrevKv.ModRevision)
+	if err != nil {
+		return Record{}, false, nil
+	}
+	return Record{Name: name, Value: prev, Rev: resp.PrevKv.ModRevision}, true, nil
 }
 
 // Delete removes a record; removing one that is not there is no error.
@@ -177,7 +195,8 @@ func (s *Store) Delete(ctx context.Context, k Kind, name string) error {
 	return nil
 }
 
-// List reads every record of a kind, by name, and the revision read at.
+// List reads every record of a kind, by name, and the revision read at;
+// a record not signed with the cluster's secret is left out (and logged).
 func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 	if s.isClosed() {
 		return nil, 0, ErrClosed
@@ -188,7 +207,11 @@ func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 	}
 	out := make([]Record, 0, len(resp.Kvs))
 	for _, kv := range resp.Kvs {
-		out = append(out, Record{Name: string(kv.Key[len(s.kindKey(k)):]), Value: kv.Value, Rev: kv.ModRevision})
+		v, err := s.opened(k, kv.Key, kv.Value, kv.ModRevision)
+		if err != nil {
+			continue
+		}
+		out = append(out, Record{Name: string(kv.Key[len(s.kindKey(k)):]), Value: v, Rev: kv.ModRevision})
 	}
 	return out, resp.Header.Revision, nil
 }
@@ -203,4 +226,28 @@ func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error 
 	return watchPrefix(ctx, &listWatcher[Record]{s: s, prefix: s.kindKey(k), fn: fn,
 		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) },
 		same: func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }})
+}
+
+// stored is what is written for a record of kind k at key: signed when
+// the kind carries the owner's authority.
+func (s *Store) stored(k Kind, key string, v []byte) []byte {
+	if !signedKind(k) {
+		return v
+	}
+	return s.sign(key, v)
+}
+
+// opened is a stored record's value, verified when its kind is signed; one
+// that does not verify is logged (once per key and revision) and refused
+// with ErrForged.
+func (s *Store) opened(k Kind, key, stored []byte, rev int64) ([]byte, error) {
+	if !signedKind(k) {
+		return stored, nil
+	}
+	v, err := s.verify(string(key), stored)
+	if err != nil {
+		s.refuse(string(key), rev, forgedWhy)
+		return nil, err
+	}
+	return v, nil
 }

@@ -29,11 +29,11 @@ func (s *Store) PutSteps(ctx context.Context, conv, member string, st TaskSteps)
 }
 
 // StepsOf is how many steps the task of conv created at task has used:
-// zero when none was written for that task. A record that does not decode
-// is an error: the budget is not known, so the task must not go on
-// with a fresh one.
+// zero when none was written for that task. A record that does not decode,
+// or is not signed with the cluster's secret (ErrForged), is an error: the
+// budget is not known, so the task must not go on with a fresh one.
 func (s *Store) StepsOf(ctx context.Context, conv string, task time.Time) (int, error) {
-	rec, ok, err := s.Get(ctx, Steps, conv)
+	rec, ok, err := s.getSigned(ctx, Steps, conv)
 	if err != nil || !ok {
 		return 0, err
 	}

@@ -2,7 +2,9 @@ package shared
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -22,6 +24,13 @@ type Store struct {
 	prefix     string
 	stopKey    string
 	membersKey string // <prefix>/members/, before each member's id
+	secretKey  string // <prefix>/secret, the signed check record
+	signKey    []byte // Secret.RecordKey
+	log        *slog.Logger
+	refused    refusals
+	// stopSeq is the highest sequence of a verified Stop flag this
+	// Store has read or written: an older one written back is refused.
+	stopSeq atomic.Uint64
 
 	// life is cancelled by Close; every Watch goroutine ends with it.
 	life   context.Context
@@ -69,6 +78,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		prefix:     cfg.Prefix,
 		stopKey:    cfg.Prefix + "/stop",
 		membersKey: cfg.Prefix + "/members/",
+		secretKey:  cfg.Prefix + "/secret",
+		signKey:    cfg.Secret.RecordKey(),
+		log:        cfg.Log,
 		life:       life,
 		cancel:     cancel,
 	}, nil
@@ -98,3 +110,5 @@ func (s *Store) isClosed() bool {
 func (s *Store) unreachable(err error) error {
 	return &UnreachableError{Endpoints: s.endpoints, Err: err}
 }
+
+func (s *Store) now() time.Time { return time.Now() }

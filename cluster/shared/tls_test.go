@@ -31,7 +31,7 @@ func TestEtcdOverTLSAdmitsOnlyTheClustersCertificates(t *testing.T) {
 	openWith := func(tl *shared.TLS) (*shared.Store, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		cfg := shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, DialTimeout: 2 * time.Second}
+		cfg := shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, Secret: testSecret, DialTimeout: 2 * time.Second}
 		if tl != nil {
 			cfg.TLS = tl.Client()
 		}

@@ -162,7 +162,7 @@ func (w *watcher) read(ctx context.Context) bool {
 func (w *watcher) apply(ev *clientv3.Event) {
 	w.rev = max(w.rev, ev.Kv.ModRevision)
 	if ev.Type == mvccpb.DELETE {
-		w.deliver(State{Rev: ev.Kv.ModRevision}, nil)
+		w.deliver(w.s.missingStop(ev.Kv.ModRevision))
 		return
 	}
 	st, err := w.s.decodeStop(ev.Kv)

@@ -90,7 +90,7 @@ func TestUnreachableEtcdFailsClosedAndRecovers(t *testing.T) {
 func TestCloseLeavesNoGoroutines(t *testing.T) {
 	srv := etcdtest.Start(t)
 	before := goleak.IgnoreCurrent()
-	s, err := shared.Open(ctxFor(t), shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix})
+	s, err := shared.Open(ctxFor(t), shared.Config{Endpoints: []string{srv.Endpoint()}, Prefix: prefix, Secret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ func TestTheBinaryImportsOnlyTheTopOfTheTree(t *testing.T) {
 	deptest.Only(t, "cmd/buddi", map[string]string{
 		"actors/ledger":      "startup errors of the store are told in one sentence",
 		"apiclient":          "the CLI speaks to serve through the one client",
+		"cluster/shared":     "`buddi cluster init` writes the cluster's secret",
 		"config":             "flags and the environment",
 		"daemon":             "serve starts it",
 		"doctor":             "`buddi doctor`",

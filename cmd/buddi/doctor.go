@@ -21,6 +21,7 @@ func init() {
 func doctorCmd(e *env, args []string) int {
 	f := newFlags(e, "doctor")
 	f.BoolVar(&f.cfg.Cluster, "cluster", f.cfg.Cluster, "check the cluster's etcd (BUDDI_CLUSTER_ETCD) and list its members (env BUDDI_CLUSTER)")
+	f.StringVar(&f.cfg.ClusterSecret, "cluster-secret", f.cfg.ClusterSecret, "with --cluster, the `FILE` holding the cluster's secret; default cluster.secret in the data directory (env BUDDI_CLUSTER_SECRET)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}

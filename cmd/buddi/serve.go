@@ -27,6 +27,8 @@ func serve(e *env, args []string) int {
 	f.BoolVar(&f.cfg.AllowRemote, "allow-remote", f.cfg.AllowRemote, "serve on an address beyond loopback, where tokens cross the network in clear (env BUDDI_ALLOW_REMOTE)")
 	f.BoolVar(&f.cfg.Cluster, "cluster", f.cfg.Cluster, "join the cluster whose etcd BUDDI_CLUSTER_ETCD names (default "+config.DefaultEtcd+"): the owner's Stop holds on every member, and a member that cannot reach etcd refuses new work (env BUDDI_CLUSTER)")
 	f.StringVar(&f.cfg.ClusterAdvertise, "advertise", f.cfg.ClusterAdvertise, "with --cluster, the host:port other members and the owner reach this member at; default the address it listens on (env BUDDI_CLUSTER_ADVERTISE)")
+	f.StringVar(&f.cfg.ClusterSecret, "cluster-secret", f.cfg.ClusterSecret, "with --cluster, the `FILE` holding the cluster's secret (made once by `buddi cluster init`, copied to every member); default cluster.secret in the data directory (env BUDDI_CLUSTER_SECRET)")
+	f.BoolVar(&f.cfg.ClusterPlaintextEtcd, "cluster-plaintext-etcd", f.cfg.ClusterPlaintextEtcd, "with --cluster, speak to an etcd beyond loopback without TLS, where anyone on the path reads the shared state (env BUDDI_CLUSTER_PLAINTEXT_ETCD)")
 	cpuProfile := f.String("cpuprofile", "", "write a CPU profile of the whole run, start to shutdown, to `FILE` (read it with go tool pprof)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code

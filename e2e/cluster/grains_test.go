@@ -18,10 +18,7 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: []string{etcd.Endpoint()}, Prefix: shared.DefaultPrefix})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := storeOf(ctx, t, etcd)
 	defer st.Close()
 	rec, ok, err := st.Get(ctx, shared.Homes, conv)
 	if err != nil || !ok {
@@ -34,6 +31,21 @@ func homeOf(t testing.TB, etcd *etcdtest.Server, conv string, ms ...*member) *me
 	}
 	t.Fatalf("etcd names member %s for %s, which is none of the running ones", rec.Value, conv)
 	return nil
+}
+
+// storeOf is a client of the cluster's shared state that holds its
+// secret, as a member does.
+func storeOf(ctx context.Context, t testing.TB, etcd *etcdtest.Server) *shared.Store {
+	t.Helper()
+	secret, err := shared.ReadSecret(secretFor(t, etcd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := shared.Open(ctx, shared.Config{Endpoints: []string{etcd.Endpoint()}, Prefix: shared.DefaultPrefix, Secret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // sessions lists the sessions the member's owner API lists: every

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -62,7 +63,8 @@ func (m *member) start(t testing.TB) {
 	args := append(slices.Clone(m.wrap), bin, "serve", "--cluster", "--data", m.dir, "--addr", m.addr)
 	m.cmd = exec.Command(args[0], args[1:]...)
 	m.cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_LOG_LEVEL=info",
-		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(strings.TrimPrefix(m.etcd.Endpoint(), "http://"), "https://"))
+		"BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(strings.TrimPrefix(m.etcd.Endpoint(), "http://"), "https://"),
+		"BUDDI_CLUSTER_SECRET="+secretFor(t, m.etcd))
 	m.cmd.Env = append(m.cmd.Env, m.env...)
 	stdout, err := m.cmd.StdoutPipe()
 	if err != nil {
@@ -232,6 +234,27 @@ func (m *member) cli(t testing.TB, args ...string) string {
 		t.Fatalf("buddi %s on %s: %v\n%s", strings.Join(args, " "), m.name, err, out)
 	}
 	return string(out)
+}
+
+// secrets are the secret files of the clusters the tests run, by their
+// etcd: `buddi cluster init` made once per cluster, copied to no one (the
+// members of a test share one machine and name the file).
+var secrets sync.Map // *etcdtest.Server → path
+
+// secretFor is the secret file of the cluster whose etcd is etcd.
+func secretFor(t testing.TB, etcd *etcdtest.Server) string {
+	t.Helper()
+	if p, ok := secrets.Load(etcd); ok {
+		return p.(string)
+	}
+	path := filepath.Join(t.TempDir(), "cluster.secret")
+	cmd := exec.Command(bin, "cluster", "init", "--out", path)
+	cmd.Env = cleanEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("buddi cluster init: %v\n%s", err, out)
+	}
+	p, _ := secrets.LoadOrStore(etcd, path)
+	return p.(string)
 }
 
 // cleanEnv is this process's environment without buddi's own settings.

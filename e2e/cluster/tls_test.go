@@ -49,7 +49,8 @@ func TestMembersWithTheClustersCertificatesSpeakTLS(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "serve", "--cluster", "--data", t.TempDir(), "--addr", daemontest.FreeAddr(t))
-	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(etcd.Endpoint(), "https://"))
+	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(etcd.Endpoint(), "https://"),
+		"BUDDI_CLUSTER_SECRET="+secretFor(t, etcd)) // the secret, but not the certificates
 	out, err := cmd.CombinedOutput()
 	if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "does not answer") || !strings.Contains(string(out), "BUDDI_CLUSTER_CA") {
 		t.Fatalf("a member without the cluster's certificates ended with %v, saying %q; want it refused, naming the TLS settings", err, out)

@@ -1,0 +1,16 @@
+package grains
+
+import "github.com/asynkron/protoactor-go/actor"
+
+// TellTwice is TellTo whose one envelope is sent twice: an envelope
+// captured on the wire and sent again.
+func TellTwice(m *Member, addr string, msg any) error {
+	wire, err := m.cfg.Types.encode(msg)
+	if err != nil {
+		return err
+	}
+	to := actor.NewPID(addr, localName)
+	m.system.Root.Send(to, wire)
+	m.system.Root.Send(to, wire)
+	return nil
+}

@@ -1,0 +1,254 @@
+package cluster_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
+	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
+)
+
+// attacker is a process that can write to the cluster's etcd but does
+// not hold the cluster's secret.
+type attacker struct {
+	t   testing.TB
+	cli *clientv3.Client
+}
+
+func newAttacker(t testing.TB, etcd *etcdtest.Server) *attacker {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{etcd.Endpoint()}, DialTimeout: 10 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cli.Close() })
+	return &attacker{t: t, cli: cli}
+}
+
+func (a *attacker) put(key string, v any) {
+	a.t.Helper()
+	raw, ok := v.([]byte)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(v); err != nil {
+			a.t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if _, err := a.cli.Put(ctx, key, string(raw)); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+func (a *attacker) get(key string) []byte {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	got, err := a.cli.Get(ctx, key)
+	if err != nil || len(got.Kvs) != 1 {
+		a.t.Fatalf("read %s: %v", key, err)
+	}
+	return got.Kvs[0].Value
+}
+
+func (a *attacker) del(key string) {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if _, err := a.cli.Delete(ctx, key); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+// refused waits until the member has logged the refusal of the record at
+// key for why: it has seen the attacker's write there.
+func (m *member) refused(t testing.TB, key, why string) {
+	t.Helper()
+	anyRefused(t, key, why, m)
+}
+
+// anyRefused waits until one of ms has logged the refusal of the record
+// at key for why.
+func anyRefused(t testing.TB, key, why string, ms ...*member) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, m := range ms {
+			for line := range strings.Lines(m.logs.String()) {
+				if strings.Contains(line, "a record in etcd is refused") && strings.Contains(line, key) && strings.Contains(line, why) {
+					return
+				}
+			}
+		}
+	}
+	t.Fatalf("no member logged the refusal of %s (%s)", key, why)
+}
+
+// notSigned is how a member logs a record written without the secret.
+const notSigned = "not signed with this cluster's secret"
+
+// two is a cluster of two members on one etcd, with the agent ada.
+func two(t testing.TB, env ...string) (etcd *etcdtest.Server, a, b *member) {
+	t.Helper()
+	etcd = etcdtest.Start(t)
+	a = startMember(t, etcd, "a", "", env...)
+	a.agent = a.AddAgent(t, "ada", false)
+	b = startMember(t, etcd, "b", a.agent, env...)
+	for _, m := range []*member{a, b} {
+		m.eventually(t, messages.CodeNoTask)
+		m.listsExactly(t, a, b)
+	}
+	return etcd, a, b
+}
+
+// A process that can write to etcd but lacks the cluster's secret cannot
+// add an agent, lift a Stop (by a resume, a delete or an older signed
+// resume written back), start a task or approve a site on any member;
+// each attempt is refused and logged. The owner's resume lifts the Stop.
+func TestAWriterWithoutTheSecretHoldsNoAuthority(t *testing.T) {
+	etcd, a, b := two(t, "BUDDI_SITE_APPROVAL=ask", "BUDDI_SIM_HOSTS=shop.example.com")
+	both := []*member{a, b}
+	evil := newAttacker(t, etcd)
+
+	// An agent with the attacker's token.
+	token := secret.New("ba_")
+	evil.put("/buddi/agents/mallory", map[string]any{"id": "m1", "name": "mallory", "tokenHash": secret.Hash(token),
+		"grants": []string{"*"}, "autoApprove": true, "created": time.Now()})
+	for _, m := range both {
+		m.refused(t, "/buddi/agents/mallory", notSigned)
+		r, err := m.Do("POST", "/api/tools/browser.act", token, map[string]any{"conversation": "evil", "input": map[string]any{"action": "observe"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Code() != messages.CodeUnauthorized {
+			t.Fatalf("the attacker's agent through %s answered %q, want unauthorized", m.name, r.Code())
+		}
+	}
+
+	// A task the owner never gave, on a conversation etcd says another
+	// member held (so a member would adopt it).
+	evil.put("/buddi/homes/forged", []byte("gone-member"))
+	evil.put("/buddi/tasks/forged", map[string]any{"conversation": "forged", "agent": "ada", "description": "not the owner's",
+		"state": "active", "maxSteps": 50, "created": time.Now(), "started": time.Now(), "expires": time.Now().Add(time.Hour)})
+	if r := a.Act(t, a.agent, "forged", map[string]any{"action": "observe"}); r.Code() != messages.CodeNoTask {
+		t.Fatalf("an act on the forged task answered %q, want no_task", r.Code())
+	}
+	anyRefused(t, "/buddi/tasks/forged", notSigned, both...) // by the member holding the conversation
+
+	// An answer "always" to a site the owner never gave.
+	a.Task(t, "ada", "shop", 20)
+	evil.put("/buddi/sites/0123456789abcdef0123456789abcdef", map[string]any{"scheme": "https", "site": map[string]string{"domain": "example.com"}})
+	for _, m := range both {
+		m.refused(t, "/buddi/sites/0123456789abcdef0123456789abcdef", notSigned)
+	}
+	if r := b.Act(t, b.agent, "shop", map[string]any{"action": "navigate", "url": "https://shop.example.com/p/1"}); r.Code() != messages.CodeApprovalRequired {
+		t.Fatalf("a navigation to a site only the attacker answered answered %q, want approval_required", r.Code())
+	}
+
+	// The Stop: a signed "not stopped" captured now, then the owner stops.
+	captured := evil.get("/buddi/stop")
+	if out := a.cli(t, "stop"); !strings.Contains(out, "All browser access is stopped") {
+		t.Fatalf("buddi stop said %q", out)
+	}
+	for _, m := range both {
+		m.eventually(t, messages.CodeStopped)
+	}
+	attempts := []struct {
+		name, why string
+		write     func()
+	}{
+		{"an unsigned resume", notSigned, func() {
+			evil.put("/buddi/stop", map[string]any{"v": 2, "stopped": false, "at": time.Now(), "seq": 1 << 40})
+		}},
+		{"a delete", "it was deleted", func() { evil.del("/buddi/stop") }},
+		{"an older signed resume written back", "is older than", func() { evil.put("/buddi/stop", captured) }},
+	}
+	for _, at := range attempts {
+		at.write()
+		for _, m := range both {
+			m.refused(t, "/buddi/stop", at.why)
+			if r := m.probe(t); r.Code() != messages.CodeStopped {
+				t.Fatalf("after %s, %s answers %q, want stopped", at.name, m.name, r.Code())
+			}
+		}
+	}
+	b.cli(t, "resume", "--all")
+	for _, m := range both {
+		m.eventually(t, messages.CodeNoTask)
+	}
+}
+
+// A member without the cluster's secret, with one others may read, or
+// with another cluster's does not start, and says what to copy where.
+func TestAMemberWithoutTheSecretDoesNotStart(t *testing.T) {
+	etcd := etcdtest.Start(t)
+	startMember(t, etcd, "a", "")
+	dir := t.TempDir()
+	open := filepath.Join(dir, "open.secret")
+	shared, err := os.ReadFile(secretFor(t, etcd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(open, shared, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.secret")
+	if out, err := exec.Command(bin, "cluster", "init", "--out", other).CombinedOutput(); err != nil {
+		t.Fatalf("cluster init: %v: %s", err, out)
+	}
+	cases := map[string]struct{ secret, says string }{
+		"no secret":                  {filepath.Join(dir, "none"), "buddi cluster init --out"},
+		"a secret others may read":   {open, "chmod 600"},
+		"another cluster's secret":   {other, "copy the cluster.secret file of a running member to this host"},
+		"none in the data directory": {"", "No cluster secret at"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			said := refusedStart(t, etcd, "BUDDI_CLUSTER_SECRET="+c.secret)
+			if !strings.Contains(said, c.says) {
+				t.Fatalf("serve said %q, want a sentence saying %q", said, c.says)
+			}
+		})
+	}
+}
+
+// refusedStart runs a member that must not start and returns what it
+// said on stderr when it exited.
+func refusedStart(t testing.TB, etcd *etcdtest.Server, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--cluster", "--data", t.TempDir(), "--addr", daemontest.FreeAddr(t))
+	cmd.Env = append(cleanEnv(), "BUDDI_DRIVER=sim", "BUDDI_CLUSTER_ETCD="+strings.TrimPrefix(etcd.Endpoint(), "http://"))
+	cmd.Env = append(cmd.Env, env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatalf("the member exited cleanly: %s", stderr.String())
+		}
+	case <-time.After(patience):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("the member did not exit; it said %s", stderr.String())
+	}
+	return stderr.String()
+}
