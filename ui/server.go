@@ -77,6 +77,10 @@ type Config struct {
 	// itself: a failed sign-in, a change to the owner's secrets (nil: no
 	// trail). The controls it passes to the actors are recorded there.
 	Record func(*messages.AuditRecord)
+
+	// Tailnet is buddi's node on the owner's tailnet (nil: off); its
+	// listener is served with ServeTailnet.
+	Tailnet Tailnet
 }
 
 // OwnerSecrets is the owner's vault as the dashboard manages it: names
@@ -95,6 +99,8 @@ type Server struct {
 	mcpRoute fasthttp.RequestHandler
 	ln       net.Listener
 	done     chan error
+	// tailnetDone ends the tailnet listener's Serve; nil when not served.
+	tailnetDone chan error
 
 	origins origin.List
 	assets  map[string]*web.Asset
@@ -177,20 +183,47 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	// A Serve that had not started yet when the shutdown came would start
 	// on the open listener and never end: closing it ends Serve either way.
 	_ = s.ln.Close()
-	select {
-	case <-s.done:
-	case <-ctx.Done():
-		return errors.Join(err, ctx.Err())
+	for _, done := range []chan error{s.done, s.tailnetDone} {
+		if done == nil {
+			continue
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		}
 	}
 	return err
 }
 
 func (s *Server) route(ctx *fasthttp.RequestCtx) {
+	if s.cfg.Tailnet != nil && onTailnet(ctx) {
+		if e := s.tailnetGate(ctx); e != nil {
+			refuseTailnet(ctx, e)
+			return
+		}
+	}
 	path := string(ctx.Path())
 	switch {
 	case path == "/healthz":
 		s.health(ctx)
 	case path == "/mcp":
+		if onTailnet(ctx) && s.cfg.Tailnet != nil {
+			// The tailnet's names are checked here; MCP's own guard
+			// knows only the serving address.
+			if e := s.checkHost(ctx); e != nil {
+				writeError(ctx, e)
+				return
+			}
+			if len(ctx.Request.Header.Peek("Origin")) > 0 {
+				if e := s.checkOrigin(ctx); e != nil {
+					writeError(ctx, e)
+					return
+				}
+				ctx.Request.Header.Del("Origin")
+			}
+			ctx.Request.SetHost(s.cfg.Addr)
+		}
 		s.mcpRoute(ctx)
 	case path == "/metrics":
 		s.metrics(ctx)
