@@ -8,5 +8,5 @@ import "github.com/buddi-dev/buddi/config"
 const TailnetLinked = false
 
 func startNode(*wiring) (node, error) {
-	return nil, config.Invalid("this buddi was built without the tailnet (it adds Tailscale to the binary); build it with `make build-tailnet` (go build -tags tailnet), or unset BUDDI_TAILNET")
+	return nil, config.Invalid("this buddi was built without the tailnet (it adds Tailscale to the binary); build one with `make build TAGS=tailnet` (go build -tags tailnet ./cmd/buddi), or unset BUDDI_TAILNET")
 }
