@@ -419,11 +419,11 @@ func (c *Config) Exposure() []string {
 	case BindTailnet:
 		out = append(out, url+": the tailnet address, encrypted by WireGuard")
 	case BindTLS:
-		out = append(out, url+": other machines, over TLS ("+c.TLSCert+")")
+		out = append(out, url+": beyond this machine, over TLS ("+c.TLSCert+")")
 	case BindPlaintext:
-		out = append(out, url+": other machines, in clear (--allow-remote): tokens cross the network unencrypted")
+		out = append(out, url+": beyond this machine, in clear (--allow-remote)")
 	default:
-		out = append(out, url+": refused (beyond loopback without TLS)")
+		out = append(out, url+": beyond this machine, in clear, which serve refuses without TLS or --allow-remote")
 	}
 	if c.Tailnet {
 		out = append(out, "the tailnet node "+c.TailnetHostname+": members of your tailnet, each request attributed by Tailscale's WhoIs")
