@@ -176,7 +176,9 @@ type dialer struct {
 	p   *peer
 }
 
-func (d dialer) Dial(network, addr string) (net.Conn, error) { return d.p.srv.Dial(d.ctx, network, addr) }
+func (d dialer) Dial(network, addr string) (net.Conn, error) {
+	return d.p.srv.Dial(d.ctx, network, addr)
+}
 
 func (p *peer) hand(t *testing.T, ctx context.Context, base, conv, csrf string) *tab {
 	t.Helper()
@@ -272,7 +274,7 @@ func TestBuddiOnATailnet(t *testing.T) {
 		code, r, h := stranger.call(t, base, "GET", path, nil)
 		got := r.Code()
 		if got == "" {
-			got = h.Get("X-Buddi-Code")
+			got = messages.Code(h.Get("X-Buddi-Code"))
 		}
 		if code != http.StatusForbidden || got != messages.CodeTailnetRefused {
 			t.Errorf("the stranger's GET %s answered %d %q; want 403 %s", path, code, got, messages.CodeTailnetRefused)
