@@ -196,13 +196,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
 		return c, err
 	}
-	c.TLSCert, c.TLSKey = strings.TrimSpace(getenv("BUDDI_TLS_CERT")), strings.TrimSpace(getenv("BUDDI_TLS_KEY"))
-	if c.Tailnet, err = Bool("BUDDI_TAILNET", getenv("BUDDI_TAILNET")); err != nil {
+	if err = c.remoteFromEnv(getenv); err != nil {
 		return c, err
 	}
-	c.TailnetAuthKey = strings.TrimSpace(or(getenv("BUDDI_TAILNET_AUTHKEY"), getenv("TS_AUTHKEY")))
-	c.TailnetHostname = strings.TrimSpace(or(getenv("BUDDI_TAILNET_HOSTNAME"), DefaultTailnetHostname))
-	c.TailnetControl = strings.TrimSpace(getenv("BUDDI_TAILNET_CONTROL"))
 	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
 		return c, err
 	}
@@ -337,6 +333,19 @@ func Loopback(addr string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.IsLoopback()
+}
+
+// remoteFromEnv reads how buddi is reached from elsewhere: TLS files and
+// the tailnet.
+func (c *Config) remoteFromEnv(getenv func(string) string) (err error) {
+	c.TLSCert, c.TLSKey = strings.TrimSpace(getenv("BUDDI_TLS_CERT")), strings.TrimSpace(getenv("BUDDI_TLS_KEY"))
+	if c.Tailnet, err = Bool("BUDDI_TAILNET", getenv("BUDDI_TAILNET")); err != nil {
+		return err
+	}
+	c.TailnetAuthKey = strings.TrimSpace(or(getenv("BUDDI_TAILNET_AUTHKEY"), getenv("TS_AUTHKEY")))
+	c.TailnetHostname = strings.TrimSpace(or(getenv("BUDDI_TAILNET_HOSTNAME"), DefaultTailnetHostname))
+	c.TailnetControl = strings.TrimSpace(getenv("BUDDI_TAILNET_CONTROL"))
+	return nil
 }
 
 // tailnetRanges are the addresses Tailscale gives its nodes: traffic to

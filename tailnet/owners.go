@@ -43,7 +43,7 @@ func OpenOwners(dir string) (*Owners, error) {
 	}
 	var f ownersFile
 	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("tailnet: %s is not a list of logins (%v); fix or remove it", o.path, err)
+		return nil, fmt.Errorf("tailnet: %s is not a list of logins (%w); fix or remove it", o.path, err)
 	}
 	o.logins = f.Logins
 	return o, nil

@@ -145,7 +145,7 @@ func New(cfg Config) (*Server, error) {
 	s.extUp = newExtUpgrader(s)
 	s.registerMetrics()
 	s.srv = &fasthttp.Server{
-		Handler:               s.logged(s.recovered(s.route)),
+		Handler:               s.logged(s.recovered(s.gated(s.route))),
 		Name:                  "buddi",
 		MaxRequestBodySize:    MaxBodyBytes,
 		ReadTimeout:           15 * time.Second,
@@ -196,35 +196,27 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-func (s *Server) route(ctx *fasthttp.RequestCtx) {
-	if s.cfg.Tailnet != nil && onTailnet(ctx) {
-		if e := s.tailnetGate(ctx); e != nil {
-			refuseTailnet(ctx, e)
-			return
+// gated attributes every request on the tailnet listener before next
+// sees it (see tailnetGate).
+func (s *Server) gated(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		if s.cfg.Tailnet != nil && onTailnet(ctx) {
+			if e := s.tailnetGate(ctx); e != nil {
+				refuseTailnet(ctx, e)
+				return
+			}
 		}
+		next(ctx)
 	}
+}
+
+func (s *Server) route(ctx *fasthttp.RequestCtx) {
 	path := string(ctx.Path())
 	switch {
 	case path == "/healthz":
 		s.health(ctx)
 	case path == "/mcp":
-		if onTailnet(ctx) && s.cfg.Tailnet != nil {
-			// The tailnet's names are checked here; MCP's own guard
-			// knows only the serving address.
-			if e := s.checkHost(ctx); e != nil {
-				writeError(ctx, e)
-				return
-			}
-			if len(ctx.Request.Header.Peek("Origin")) > 0 {
-				if e := s.checkOrigin(ctx); e != nil {
-					writeError(ctx, e)
-					return
-				}
-				ctx.Request.Header.Del("Origin")
-			}
-			ctx.Request.SetHost(s.cfg.Addr)
-		}
-		s.mcpRoute(ctx)
+		s.mcpOver(ctx)
 	case path == "/metrics":
 		s.metrics(ctx)
 	case strings.HasPrefix(path, "/api/tools/"):

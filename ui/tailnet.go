@@ -248,3 +248,23 @@ func (l *tailnetLease) check(t Tailnet) *messages.Error {
 func loginGone(login string) *messages.Error {
 	return &messages.Error{Code: messages.CodeTailnetRefused, Message: "The tailnet login " + login + " is no longer allowed to use this buddi, so the hand let go."}
 }
+
+// mcpOver serves /mcp. Over the tailnet, the tailnet's names are checked
+// here, since MCP's own guard knows only the serving address.
+func (s *Server) mcpOver(ctx *fasthttp.RequestCtx) {
+	if onTailnet(ctx) && s.cfg.Tailnet != nil {
+		if e := s.checkHost(ctx); e != nil {
+			writeError(ctx, e)
+			return
+		}
+		if len(ctx.Request.Header.Peek("Origin")) > 0 {
+			if e := s.checkOrigin(ctx); e != nil {
+				writeError(ctx, e)
+				return
+			}
+			ctx.Request.Header.Del("Origin")
+		}
+		ctx.Request.SetHost(s.cfg.Addr)
+	}
+	s.mcpRoute(ctx)
+}
