@@ -193,9 +193,6 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.BrowserInstall, err = Bool("BUDDI_BROWSER_INSTALL", getenv("BUDDI_BROWSER_INSTALL")); err != nil {
 		return c, err
 	}
-	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
-		return c, err
-	}
 	if err = c.remoteFromEnv(getenv); err != nil {
 		return c, err
 	}
@@ -335,9 +332,12 @@ func Loopback(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// remoteFromEnv reads how buddi is reached from elsewhere: TLS files and
-// the tailnet.
+// remoteFromEnv reads how buddi is reached from elsewhere: the opt-out of
+// TLS, TLS files and the tailnet.
 func (c *Config) remoteFromEnv(getenv func(string) string) (err error) {
+	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
+		return err
+	}
 	c.TLSCert, c.TLSKey = strings.TrimSpace(getenv("BUDDI_TLS_CERT")), strings.TrimSpace(getenv("BUDDI_TLS_KEY"))
 	if c.Tailnet, err = Bool("BUDDI_TAILNET", getenv("BUDDI_TAILNET")); err != nil {
 		return err
