@@ -14,10 +14,12 @@ export PLAYWRIGHT_NODEJS_PATH ?= $(shell command -v node)
 # the unprivileged user `buddi` (created on first use) with the sandbox on:
 # `make run` and `make test` alike. Nothing here sets BUDDI_BROWSER_NO_SANDBOX.
 
-.PHONY: build deps testdeps run test test-k8s e2e bench bench-hotpath lint clean extension-zip shots
+.PHONY: build deps testdeps run test test-tailnet test-k8s e2e bench bench-hotpath lint clean extension-zip shots
 
 # TAGS=k8s links the Kubernetes membership (BUDDI_CLUSTER_MEMBERSHIP=k8s),
-# for an image run on Kubernetes; it adds 26 MB to the binary.
+# for an image run on Kubernetes; it adds 26 MB to the binary. TAGS=tailnet
+# links Tailscale's tsnet (BUDDI_TAILNET=1: buddi on the owner's tailnet as
+# its own node); see the README for what it adds. Both: TAGS="k8s tailnet".
 TAGS  ?=
 
 build:
@@ -38,6 +40,15 @@ run: deps
 
 test: testdeps lint
 	$(GO) test -race -count=1 -timeout 60m ./...
+	$(MAKE) test-tailnet
+
+# The tailnet's tests with Tailscale linked in (-tags tailnet): its own test
+# control server, DERP and STUN on loopback, no internet. The rest of the
+# daemon is the same with or without the tag (only daemon/tailnet_on.go
+# differs), and the run above tested it; vet checks the tagged build.
+test-tailnet:
+	$(GO) vet -tags tailnet ./daemon/ ./tailnet/ ./cmd/buddi/
+	$(GO) test -race -count=1 -timeout 20m -tags tailnet ./tailnet/
 
 # The cluster's members as pods of a real kube-apiserver (built once from
 # tools/kube), with the Kubernetes membership linked in (-tags k8s).

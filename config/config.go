@@ -35,10 +35,27 @@ type Config struct {
 	// ComputerHelper is BUDDI_COMPUTER_HELPER: the native helper of Use my
 	// apps; unset, buddi looks for it next to its own executable.
 	ComputerHelper string
-	// AllowRemote lets serve listen on an address beyond loopback
-	// (--allow-remote, BUDDI_ALLOW_REMOTE): tokens then cross the network
-	// in clear unless something else encrypts it.
+	// AllowRemote is the explicit opt-out of TLS on a public address
+	// (--allow-remote, BUDDI_ALLOW_REMOTE): serve plain HTTP beyond
+	// loopback, where tokens cross the network in clear unless something
+	// else encrypts it. serve logs it as a warning.
 	AllowRemote bool
+	// TLSCert and TLSKey are --tls-cert and --tls-key (BUDDI_TLS_CERT,
+	// BUDDI_TLS_KEY): PEM files of the certificate and key serve speaks
+	// HTTPS with; both or neither.
+	TLSCert, TLSKey string
+	// Tailnet is BUDDI_TAILNET (--tailnet): buddi joins the owner's
+	// tailnet as its own node and serves there too.
+	Tailnet bool
+	// TailnetAuthKey is BUDDI_TAILNET_AUTHKEY (else TS_AUTHKEY): the auth
+	// key the node joins with; empty prints a login link instead.
+	TailnetAuthKey string
+	// TailnetHostname is BUDDI_TAILNET_HOSTNAME: the node's name on the
+	// tailnet; "buddi" when unset.
+	TailnetHostname string
+	// TailnetControl is BUDDI_TAILNET_CONTROL: the coordination server's
+	// URL; empty for Tailscale's own.
+	TailnetControl string
 	// Egress is BUDDI_BROWSER_HOSTS, BUDDI_PREVIEW_ORIGINS and BUDDI_AIR_GAP.
 	Egress egress.Config
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
@@ -139,6 +156,8 @@ const (
 const (
 	DefaultData = "./data"
 	DefaultAddr = "127.0.0.1:7777"
+	// DefaultTailnetHostname is the node's name on the tailnet.
+	DefaultTailnetHostname = "buddi"
 	// DefaultTelegramAPI is Telegram's public Bot API.
 	DefaultTelegramAPI = "https://api.telegram.org"
 )
@@ -183,7 +202,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.BrowserInstall, err = Bool("BUDDI_BROWSER_INSTALL", getenv("BUDDI_BROWSER_INSTALL")); err != nil {
 		return c, err
 	}
-	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
+	if err = c.remoteFromEnv(getenv); err != nil {
 		return c, err
 	}
 	if c.Cluster, err = Bool("BUDDI_CLUSTER", getenv("BUDDI_CLUSTER")); err != nil {
@@ -322,13 +341,112 @@ func Loopback(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// CheckServeAddr refuses to serve beyond loopback unless AllowRemote is set:
-// agent and owner tokens travel in clear over plain HTTP.
+// remoteFromEnv reads how buddi is reached from elsewhere: the opt-out of
+// TLS, TLS files and the tailnet.
+func (c *Config) remoteFromEnv(getenv func(string) string) (err error) {
+	if c.AllowRemote, err = Bool("BUDDI_ALLOW_REMOTE", getenv("BUDDI_ALLOW_REMOTE")); err != nil {
+		return err
+	}
+	c.TLSCert, c.TLSKey = strings.TrimSpace(getenv("BUDDI_TLS_CERT")), strings.TrimSpace(getenv("BUDDI_TLS_KEY"))
+	if c.Tailnet, err = Bool("BUDDI_TAILNET", getenv("BUDDI_TAILNET")); err != nil {
+		return err
+	}
+	c.TailnetAuthKey = strings.TrimSpace(or(getenv("BUDDI_TAILNET_AUTHKEY"), getenv("TS_AUTHKEY")))
+	c.TailnetHostname = strings.TrimSpace(or(getenv("BUDDI_TAILNET_HOSTNAME"), DefaultTailnetHostname))
+	c.TailnetControl = strings.TrimSpace(getenv("BUDDI_TAILNET_CONTROL"))
+	return nil
+}
+
+// tailnetRanges are the addresses Tailscale gives its nodes: traffic to
+// them is WireGuard's, encrypted end to end.
+var tailnetRanges = []netip.Prefix{netip.MustParsePrefix("100.64.0.0/10"), netip.MustParsePrefix("fd7a:115c:a1e0::/48")}
+
+// TailnetAddr reports whether addr (host:port) is a tailnet address.
+func TailnetAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	for _, p := range tailnetRanges {
+		if p.Contains(ip.Unmap()) {
+			return true
+		}
+	}
+	return false
+}
+
+// Binding is how serve's own address is exposed.
+type Binding int
+
+// Bindings, from the most private.
+const (
+	BindLoopback  Binding = iota // this machine only
+	BindTailnet                  // a tailnet address: WireGuard encrypts it
+	BindTLS                      // beyond loopback, over TLS
+	BindPlaintext                // beyond loopback, in clear: --allow-remote
+	BindRefused                  // beyond loopback, with neither
+)
+
+// Binding says how c.Addr would be exposed.
+func (c *Config) Binding() Binding {
+	switch {
+	case Loopback(c.Addr):
+		return BindLoopback
+	case TailnetAddr(c.Addr):
+		return BindTailnet
+	case c.TLSCert != "":
+		return BindTLS
+	case c.AllowRemote:
+		return BindPlaintext
+	}
+	return BindRefused
+}
+
+// Scheme is the scheme serve speaks on c.Addr: https with TLS files.
+func (c *Config) Scheme() string {
+	if c.TLSCert != "" {
+		return "https"
+	}
+	return "http"
+}
+
+// CheckServeAddr refuses to serve beyond loopback (and beyond the tailnet)
+// in clear unless it is asked for: agent and owner tokens would travel in
+// clear over plain HTTP.
 func (c *Config) CheckServeAddr() error {
-	if Loopback(c.Addr) || c.AllowRemote {
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return Invalid("--tls-cert and --tls-key (BUDDI_TLS_CERT, BUDDI_TLS_KEY) go together; give both PEM files, or neither")
+	}
+	if c.Binding() != BindRefused {
 		return nil
 	}
-	return Invalid("%s is reachable from other machines, and tokens would cross the network in clear; serve on 127.0.0.1, or pass --allow-remote (BUDDI_ALLOW_REMOTE=1) if a tailnet or a TLS proxy carries the traffic", c.Addr)
+	return Invalid("%s is reachable from other machines, and tokens would cross the network in clear; serve on 127.0.0.1 (with BUDDI_TAILNET=1 to reach it over your tailnet), give a certificate with --tls-cert and --tls-key, or pass --allow-remote to serve plain HTTP anyway", c.Addr)
+}
+
+// Exposure says, one line each, what serve exposes where.
+func (c *Config) Exposure() []string {
+	var out []string
+	url := c.Scheme() + "://" + c.Addr
+	switch c.Binding() {
+	case BindLoopback:
+		out = append(out, url+": this machine only")
+	case BindTailnet:
+		out = append(out, url+": the tailnet address, encrypted by WireGuard")
+	case BindTLS:
+		out = append(out, url+": beyond this machine, over TLS ("+c.TLSCert+")")
+	case BindPlaintext:
+		out = append(out, url+": beyond this machine, in clear (--allow-remote)")
+	default:
+		out = append(out, url+": beyond this machine, in clear, which serve refuses without TLS or --allow-remote")
+	}
+	if c.Tailnet {
+		out = append(out, "the tailnet node "+c.TailnetHostname+": members of your tailnet, each request attributed by Tailscale's WhoIs")
+	}
+	return out
 }
 
 // Bool parses a boolean environment value: 1/0, true/false, yes/no, on/off.

@@ -45,21 +45,77 @@ func TestBadTelegramSettingsSaySoInOneSentence(t *testing.T) {
 	}
 }
 
-func TestServingBeyondLoopbackNeedsAllowRemote(t *testing.T) {
-	cases := map[string]bool{ // address → served without --allow-remote
-		"127.0.0.1:7777": true, "127.8.9.10:1": true, "[::1]:7777": true, "localhost:7777": true,
-		"0.0.0.0:7777": false, "[::]:7777": false, "192.168.1.5:7777": false, "100.64.0.1:7777": false,
-		"[::ffff:127.0.0.1]:7777": true, "example.com:7777": false,
+func TestAPublicBindNeedsTLSOrTheExplicitOptOut(t *testing.T) {
+	const cert, key = "/etc/buddi/cert.pem", "/etc/buddi/key.pem"
+	cases := []struct {
+		addr        string
+		tls, optOut bool
+		want        config.Binding
+	}{
+		{"127.0.0.1:7777", false, false, config.BindLoopback},
+		{"127.8.9.10:1", false, false, config.BindLoopback},
+		{"[::1]:7777", false, false, config.BindLoopback},
+		{"localhost:7777", false, false, config.BindLoopback},
+		{"[::ffff:127.0.0.1]:7777", false, false, config.BindLoopback},
+		{"100.64.0.1:7777", false, false, config.BindTailnet},
+		{"100.101.102.103:7777", false, false, config.BindTailnet},
+		{"[fd7a:115c:a1e0::1]:7777", false, false, config.BindTailnet},
+		{"0.0.0.0:7777", false, false, config.BindRefused},
+		{"[::]:7777", false, false, config.BindRefused},
+		{"192.168.1.5:7777", false, false, config.BindRefused},
+		{"100.128.0.1:7777", false, false, config.BindRefused},
+		{"example.com:7777", false, false, config.BindRefused},
+		{"0.0.0.0:7777", true, false, config.BindTLS},
+		{"192.168.1.5:7777", true, true, config.BindTLS},
+		{"0.0.0.0:7777", false, true, config.BindPlaintext},
+		{"[::]:7777", false, true, config.BindPlaintext},
 	}
-	for addr, local := range cases {
-		c := config.Config{Addr: addr}
-		if err := c.CheckServeAddr(); (err == nil) != local {
-			t.Errorf("%s: CheckServeAddr() = %v", addr, err)
+	for _, tc := range cases {
+		c := config.Config{Addr: tc.addr, AllowRemote: tc.optOut}
+		if tc.tls {
+			c.TLSCert, c.TLSKey = cert, key
 		}
-		c.AllowRemote = true
-		if err := c.CheckServeAddr(); err != nil {
-			t.Errorf("%s with AllowRemote: %v", addr, err)
+		if got := c.Binding(); got != tc.want {
+			t.Errorf("%s tls=%v opt-out=%v: Binding() = %d, want %d", tc.addr, tc.tls, tc.optOut, got, tc.want)
 		}
+		err := c.CheckServeAddr()
+		if (err == nil) != (tc.want != config.BindRefused) {
+			t.Errorf("%s tls=%v opt-out=%v: CheckServeAddr() = %v", tc.addr, tc.tls, tc.optOut, err)
+		}
+		if err == nil {
+			continue
+		}
+		msg := err.Error()
+		for _, choice := range []string{"127.0.0.1", "BUDDI_TAILNET=1", "--tls-cert", "--tls-key", "--allow-remote"} {
+			if !strings.Contains(msg, choice) {
+				t.Errorf("%s: the refusal does not name %s: %s", tc.addr, choice, msg)
+			}
+		}
+		if !errors.Is(err, config.ErrInvalid) || strings.Count(msg, ". ") > 0 {
+			t.Errorf("%s: not one sentence of ErrInvalid: %v", tc.addr, err)
+		}
+	}
+}
+
+func TestTLSFilesGoTogether(t *testing.T) {
+	for _, c := range []config.Config{{Addr: "0.0.0.0:7777", TLSCert: "c.pem"}, {Addr: "127.0.0.1:7777", TLSKey: "k.pem"}} {
+		if err := c.CheckServeAddr(); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "both") {
+			t.Errorf("cert %q key %q: %v", c.TLSCert, c.TLSKey, err)
+		}
+	}
+}
+
+func TestExposureSaysWhatIsServedWhere(t *testing.T) {
+	c := config.Config{Addr: "0.0.0.0:7777", TLSCert: "/c.pem", TLSKey: "/k.pem", Tailnet: true, TailnetHostname: "buddi"}
+	got := strings.Join(c.Exposure(), "\n")
+	for _, want := range []string{"https://0.0.0.0:7777", "over TLS", "tailnet node buddi", "WhoIs"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Exposure() lacks %q:\n%s", want, got)
+		}
+	}
+	c = config.Config{Addr: "0.0.0.0:7777", AllowRemote: true}
+	if got := strings.Join(c.Exposure(), "\n"); !strings.Contains(got, "http://0.0.0.0:7777") || !strings.Contains(got, "in clear") || strings.Contains(got, "tailnet") {
+		t.Errorf("plain HTTP beyond loopback: %s", got)
 	}
 }
 

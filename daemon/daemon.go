@@ -63,6 +63,9 @@ type Options struct {
 	// Audit bounds the audit trail (a file's size, the rotated files
 	// kept); the zero value takes 8 MiB and four.
 	Audit audit.Options
+	// TailnetEphemeral makes the tailnet node one the tailnet forgets
+	// once it goes offline (tests).
+	TailnetEphemeral bool
 }
 
 // Daemon is one running buddi: the handles Shutdown closes, in reverse of
@@ -88,6 +91,7 @@ type Daemon struct {
 	telegram  *telegram.Bot
 	http      *ui.Server
 	ln        net.Listener // listening, not serving yet
+	node      node         // buddi's tailnet node; nil when off
 	addr      string
 	Restarts  atomic.Int64
 }
@@ -107,7 +111,7 @@ func Start(o Options) (_ *Daemon, err error) {
 	}
 	w := &wiring{d: d, o: o}
 	for _, step := range []func() error{w.owner, w.listen, w.desktop, w.extension, w.buildModes, w.egress,
-		w.buildSettings, w.cluster, w.stop, w.controller, w.follow, w.serve} {
+		w.buildSettings, w.cluster, w.stop, w.controller, w.follow, w.tailnet, w.serve} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -167,6 +171,9 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		errs = append(errs, d.http.Shutdown(c))
 		cancel()
+	}
+	if d.node != nil {
+		errs = append(errs, d.node.Close())
 	}
 	if d.audit != nil {
 		errs = append(errs, d.audit.Close()) // no surface adds a line now

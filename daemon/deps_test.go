@@ -49,6 +49,7 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"native/protocol":    "Use my apps' approvals are by app",
 		"secret":             "the owner's vault, which sessions fill from and the dashboard manages",
 		"settings":           "the owner's settings and the mode root",
+		"tailnet":            "buddi's tailnet node (-tags tailnet), which the HTTP surface serves on",
 		"ui":                 "the HTTP surface",
 		"ui/audit":           "the audit trail every surface records through",
 		"ui/limit":           "the sign-in limiter the surfaces share",

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/buddi-dev/buddi/config"
@@ -19,11 +20,15 @@ func (w *wiring) announce() {
 		return
 	}
 	path := w.o.Config.DataDir + "/" + instance.OwnerTokenFile
+	scheme := w.o.Config.Scheme()
 	if w.created {
-		fmt.Fprintf(out, "buddi is serving at http://%s. A new owner token was written to %s (owner-only); the CLI reads it from there.\n", d.addr, path)
+		fmt.Fprintf(out, "buddi is serving at %s://%s. A new owner token was written to %s (owner-only); the CLI reads it from there.\n", scheme, d.addr, path)
 	} else {
-		fmt.Fprintf(out, "buddi is serving at http://%s; the owner token is in %s.\n", d.addr, path)
+		fmt.Fprintf(out, "buddi is serving at %s://%s; the owner token is in %s.\n", scheme, d.addr, path)
 	}
+	served := w.o.Config
+	served.Addr = d.addr
+	fmt.Fprintf(out, "Exposed: %s.\n", strings.Join(served.Exposure(), "; "))
 	if !w.o.Terminal {
 		fmt.Fprintln(out, "To sign in to the dashboard, run `buddi open` on this computer: it prints a one-time link (not printed here, where logs may keep it).")
 		return

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"os"
@@ -75,10 +76,25 @@ func (w *wiring) listen() (err error) {
 	if err := w.o.Config.CheckServeAddr(); err != nil {
 		return err
 	}
-	if w.d.ln, err = net.Listen("tcp", w.o.Config.Addr); err != nil {
-		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", w.o.Config.Addr, err)
+	c := w.o.Config
+	var certs []tls.Certificate
+	if c.TLSCert != "" {
+		pair, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
+		if err != nil {
+			return config.Invalid("the TLS files %s and %s cannot be used (%v); give a PEM certificate and its private key", c.TLSCert, c.TLSKey, err)
+		}
+		certs = []tls.Certificate{pair}
+	}
+	if w.d.ln, err = net.Listen("tcp", c.Addr); err != nil {
+		return fmt.Errorf("daemon: listen on %s: %w; choose another --addr", c.Addr, err)
 	}
 	w.d.addr = w.d.ln.Addr().String()
+	if certs != nil {
+		w.d.ln = tls.NewListener(w.d.ln, &tls.Config{Certificates: certs, MinVersion: tls.VersionTLS12})
+	}
+	if c.Binding() == config.BindPlaintext {
+		w.o.Log.Warn("serving plain HTTP beyond loopback, as --allow-remote asks: agent and owner tokens cross the network in clear", "addr", w.d.addr)
+	}
 	return nil
 }
 
@@ -210,7 +226,7 @@ func (w *wiring) serve() (err error) {
 		d.telegram, err = telegram.New(telegram.Config{
 			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
 			Mode: w.modes.Name, AppListed: func(id string) bool { return w.settings.Apps().Allows(id) },
-			PublicOrigin: c.PublicOrigin, Addr: d.addr, Limiter: d.limiter, Record: d.audit.Add,
+			PublicOrigin: c.PublicOrigin, Addr: d.addr, Tailnet: d.tailnetURL, Limiter: d.limiter, Record: d.audit.Add,
 			Log: o.Log, Clock: o.TelegramClock, Tuning: o.Telegram,
 		})
 		if err != nil {
@@ -225,11 +241,25 @@ func (w *wiring) serve() (err error) {
 	if d.telegram != nil {
 		uc.Telegram = d.telegram
 	}
+	var tln net.Listener
+	if d.node != nil {
+		uc.Tailnet = d.node
+		if tln, err = d.node.Listen(); err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("daemon: listen on the tailnet: %w", err)
+		}
+	}
 	if d.http, err = ui.New(uc); err != nil {
 		_ = ln.Close()
+		if tln != nil {
+			_ = tln.Close()
+		}
 		return fmt.Errorf("daemon: %w", err)
 	}
 	d.http.Serve(ln)
+	if tln != nil {
+		d.http.ServeTailnet(tln)
+	}
 	if d.telegram != nil {
 		d.telegram.Start()
 	}

@@ -2,14 +2,15 @@ package doctor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// addrRow says where buddi serves: beyond this machine, its tokens cross
-// the network in plain HTTP. It also flags a serve.json the CLI will not
-// trust.
+// addrRow says what buddi exposes where: beyond this machine without TLS,
+// its tokens cross the network in clear. It also flags a serve.json the CLI
+// will not trust.
 func addrRow(c config.Config, o Options) messages.DoctorRow {
 	addr := c.Addr
 	if o.Serving != nil {
@@ -21,8 +22,11 @@ func addrRow(c config.Config, o Options) messages.DoctorRow {
 			addr = served
 		}
 	}
-	if config.Loopback(addr) {
-		return row("address", OK, "buddi serves on "+addr+", this machine only.")
+	c.Addr = addr
+	exposed := strings.Join(c.Exposure(), "; ")
+	switch c.Binding() {
+	case config.BindLoopback, config.BindTailnet, config.BindTLS:
+		return row("address", OK, "buddi exposes "+exposed+".")
 	}
-	return row("address", Warning, fmt.Sprintf("buddi serves on %s, beyond this machine, over plain HTTP: agent and owner tokens cross the network in clear unless a tailnet or a TLS proxy carries them; serve on 127.0.0.1 where you can.", addr))
+	return row("address", Warning, fmt.Sprintf("buddi exposes %s; agent and owner tokens cross the network in clear there: serve on 127.0.0.1 with BUDDI_TAILNET=1, or give --tls-cert and --tls-key.", exposed))
 }

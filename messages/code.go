@@ -43,6 +43,7 @@ const (
 	CodeMethodNotAllowed  Code = "method_not_allowed"  // wrong HTTP method
 	CodeUnknownTool       Code = "unknown_tool"        // no such tool
 	CodeHostRefused       Code = "host_refused"        // /mcp and the dashboard: a Host header that is not buddi's
+	CodeTailnetRefused    Code = "tailnet_refused"     // the tailnet listener: a login not on the owner's list, or none
 	CodeOriginRefused     Code = "origin_refused"      // /mcp and the dashboard: a browser page's Origin that is not buddi's
 	CodeNoTelegram        Code = "telegram_off"        // no Telegram bot is configured, or it has not reached Telegram yet
 	CodeNotPaired         Code = "not_paired"          // no Telegram chat is paired

@@ -76,6 +76,7 @@ var codes = map[Code]CodeInfo{
 	CodeMethodNotAllowed:  {HTTP: http.StatusMethodNotAllowed},
 	CodeUnknownTool:       {HTTP: notFound},
 	CodeHostRefused:       {HTTP: http.StatusForbidden},
+	CodeTailnetRefused:    {HTTP: http.StatusForbidden},
 	CodeOriginRefused:     {HTTP: http.StatusForbidden},
 	CodeNoTelegram:        {HTTP: conflict},
 	CodeNotPaired:         {HTTP: conflict},

@@ -120,6 +120,26 @@ type DeviceView struct {
 	Expires  time.Time `json:"expires"`
 	LastSeen time.Time `json:"lastSeen"`
 	Current  bool      `json:"current,omitempty"`
+	// Tailnet is who signed this device in over the tailnet, without a
+	// link; nil for a device signed in with a link.
+	Tailnet *TailnetIdentity `json:"tailnet,omitempty"`
+}
+
+// TailnetView answers GET /api/tailnet: where the dashboard is on the
+// tailnet and the owner's list of logins signed in there without a link.
+type TailnetView struct {
+	On     bool     `json:"on"`
+	URL    string   `json:"url,omitempty"`
+	Owners []string `json:"owners"`
+}
+
+// TailnetIdentity is who a request on the tailnet listener comes from, as
+// Tailscale's WhoIs says: the login and the node (device) it came from.
+type TailnetIdentity struct {
+	Login       string `json:"login"`
+	DisplayName string `json:"displayName,omitempty"`
+	Node        string `json:"node"`
+	NodeID      string `json:"nodeId,omitempty"`
 }
 
 // DeviceRemoved answers RemoveDevice.
@@ -157,6 +177,7 @@ func (*Snapshot) answer()        {}
 func (*BrowserSettings) answer() {}
 func (*Opened) answer()          {}
 func (*DeviceView) answer()      {}
+func (*TailnetView) answer()     {}
 func (*DeviceRemoved) answer()   {}
 func (*SignInLink) answer()      {}
 func (*Me) answer()              {}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -59,6 +61,9 @@ func (s *Server) owner(ctx *fasthttp.RequestCtx) (*caller, *messages.Error) {
 	if e != nil {
 		return nil, e
 	}
+	if e := tailnetMatch(ctx, d); e != nil {
+		return nil, e
+	}
 	return &caller{device: d, cookie: cookie}, nil
 }
 
@@ -80,9 +85,30 @@ func (s *Server) device(cookie string) (*messages.DeviceView, *messages.Error) {
 // of the cookie.
 func csrfOf(cookie string) string { return secret.Hash("csrf:" + cookie)[:32] }
 
-// checkHost refuses a Host not on the list (DNS rebinding).
+// tailnetMatch refuses a device the tailnet signed in when its cookie
+// comes from another login than the one it was signed in as.
+func tailnetMatch(ctx *fasthttp.RequestCtx, d *messages.DeviceView) *messages.Error {
+	if d.Tailnet == nil {
+		return nil
+	}
+	if id := tailnetWho(ctx); id == nil || !sameLogin(id.Login, d.Tailnet.Login) {
+		return &messages.Error{Code: messages.CodeUnauthorized, Message: "This browser was signed in by the tailnet login " + d.Tailnet.Login + ", and only that login may use it; open buddi over the tailnet as that login, or sign in with a link."}
+	}
+	return nil
+}
+
+func sameLogin(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// checkHost refuses a Host not on the list (DNS rebinding). Over the
+// tailnet, the node's own names are the list.
 func (s *Server) checkHost(ctx *fasthttp.RequestCtx) *messages.Error {
-	if s.origins.Host(string(ctx.Host())) {
+	if onTailnet(ctx) && s.cfg.Tailnet != nil {
+		if s.cfg.Tailnet.Host(string(ctx.Host())) {
+			return nil
+		}
+	} else if s.origins.Host(string(ctx.Host())) {
 		return nil
 	}
 	return &messages.Error{Code: messages.CodeHostRefused, Message: "buddi's dashboard does not answer under the host " + messages.Clip(string(ctx.Host()), 80) +
@@ -101,7 +127,11 @@ func (s *Server) checkPage(ctx *fasthttp.RequestCtx) *messages.Error {
 // checkOrigin refuses a request without an Origin on the list.
 func (s *Server) checkOrigin(ctx *fasthttp.RequestCtx) *messages.Error {
 	o := string(ctx.Request.Header.Peek("Origin"))
-	if o != "" && s.origins.Origin(o) {
+	if o != "" && onTailnet(ctx) && s.cfg.Tailnet != nil {
+		if host, ok := strings.CutPrefix(strings.ToLower(o), "http://"); ok && s.cfg.Tailnet.Host(host) {
+			return nil
+		}
+	} else if o != "" && s.origins.Origin(o) {
 		return nil
 	}
 	return &messages.Error{Code: messages.CodeOriginRefused, Message: "buddi refuses this request from the page at " + messages.Clip(orNone(o), 80) +

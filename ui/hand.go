@@ -61,8 +61,14 @@ func (s *Server) hand(ctx *fasthttp.RequestCtx) {
 		writeError(ctx, &messages.Error{Code: messages.CodeBadRequest, Message: "Name the conversation to drive: /api/browser/hand?conversation=ID."})
 		return
 	}
+	// Over the tailnet, the socket's lease asks WhoIs again about where it
+	// came from.
+	var tn *tailnetLease
+	if id := tailnetWho(ctx); id != nil {
+		tn = &tailnetLease{who: *id, remote: ctx.RemoteAddr().String()}
+	}
 	s.upgrade(ctx, "/api/browser/hand", func(c net.Conn, req *http.Request, device, cookie string) {
-		s.hands.serve(c, req, conv, device, cookie)
+		s.hands.serve(c, req, conv, device, cookie, tn)
 	})
 }
 
@@ -73,7 +79,8 @@ type handSocket struct {
 	conv   string
 	device string
 	cookie string
-	frames chan []byte // the pacer keeps one frame on the wire
+	tn     *tailnetLease // nil unless the socket came over the tailnet
+	frames chan []byte   // the pacer keeps one frame on the wire
 	pings  chan struct{}
 	notes  chan []byte // text messages for the tab (its attachment)
 	ends   chan *messages.Error
@@ -91,13 +98,13 @@ var _ messages.HandScreen = (*handSocket)(nil)
 
 const handKey = "hand"
 
-func (hs *hands) serve(c net.Conn, req *http.Request, conv, device, cookie string) {
+func (hs *hands) serve(c net.Conn, req *http.Request, conv, device, cookie string, tn *tailnetLease) {
 	conn, err := hs.up.UpgradeFromConn(c, bufio.NewReader(c), req)
 	if err != nil {
 		hs.s.cfg.Log.Debug("hand socket upgrade failed", "err", err)
 		return
 	}
-	h := &handSocket{hs: hs, conn: conn, conv: conv, device: device, cookie: cookie, frames: make(chan []byte, 2),
+	h := &handSocket{hs: hs, conn: conn, conv: conv, device: device, cookie: cookie, tn: tn, frames: make(chan []byte, 2),
 		pings: make(chan struct{}, 1), notes: make(chan []byte, 1), ends: make(chan *messages.Error, 1), done: make(chan struct{})}
 	conn.Session().Store(handKey, h)
 	hs.add(h)
@@ -146,6 +153,20 @@ func (hs *hands) closeDevice(id string) {
 	for _, h := range hs.list() {
 		if h.device == id {
 			e := &messages.Error{Code: messages.CodeSignInExpired, Message: "This browser was signed out; sign in again and take over to drive the page."}
+			h.mu.Lock()
+			h.why = e
+			h.mu.Unlock()
+			h.finish(e)
+		}
+	}
+}
+
+// closeLogin ends the hand sockets a tailnet login opened: it was taken
+// off the owner's list.
+func (hs *hands) closeLogin(login string) {
+	for _, h := range hs.list() {
+		if h.tn != nil && sameLogin(h.tn.who.Login, login) {
+			e := loginGone(login)
 			h.mu.Lock()
 			h.why = e
 			h.mu.Unlock()
@@ -240,9 +261,16 @@ func (h *handSocket) Ping() {
 }
 
 // Check says whether the tab's sign-in still holds.
+// Over the tailnet, it also asks WhoIs again: the node must still be on
+// the tailnet as the same login, and the login on the owner's list.
 func (h *handSocket) Check() *messages.Error {
-	_, e := h.hs.s.device(h.cookie)
-	return e
+	if _, e := h.hs.s.device(h.cookie); e != nil {
+		return e
+	}
+	if h.tn == nil || h.hs.s.cfg.Tailnet == nil {
+		return nil
+	}
+	return h.tn.check(h.hs.s.cfg.Tailnet)
 }
 
 // End is the hand's: it let go of this tab, which is told why; nothing

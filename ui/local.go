@@ -13,19 +13,22 @@ import (
 // only it holds: sign-in links and this browser's sign-out, the journal,
 // the doctor's rows.
 var localRoutes = map[string]func(s *Server, ctx *fasthttp.RequestCtx, who *caller, b *messages.OwnerBody){
-	"POST /api/signin-links":     (*Server).newLink,
-	"POST /api/session/signout":  (*Server).signOut,
-	"POST /api/devices/signout":  (*Server).signOutDevice,
-	"GET /api/devices":           (*Server).listDevices,
-	"GET /api/timeline":          (*Server).timeline,
-	"GET /api/conversations":     (*Server).conversations,
-	"POST /api/browser/snapshot": (*Server).snapshot,
-	"GET /api/doctor":            (*Server).doctor,
-	"POST /api/extension/pair":   (*Server).pairExtension,
-	"GET /api/audit":             (*Server).trail,
-	"GET /api/secrets":           (*Server).listSecrets,
-	"POST /api/secrets":          (*Server).addSecret,
-	"POST /api/secrets/remove":   (*Server).removeSecret,
+	"POST /api/signin-links":          (*Server).newLink,
+	"POST /api/session/signout":       (*Server).signOut,
+	"POST /api/devices/signout":       (*Server).signOutDevice,
+	"GET /api/devices":                (*Server).listDevices,
+	"GET /api/timeline":               (*Server).timeline,
+	"GET /api/conversations":          (*Server).conversations,
+	"POST /api/browser/snapshot":      (*Server).snapshot,
+	"GET /api/doctor":                 (*Server).doctor,
+	"POST /api/extension/pair":        (*Server).pairExtension,
+	"GET /api/audit":                  (*Server).trail,
+	"GET /api/secrets":                (*Server).listSecrets,
+	"POST /api/secrets":               (*Server).addSecret,
+	"POST /api/secrets/remove":        (*Server).removeSecret,
+	"GET /api/tailnet":                (*Server).tailnetInfo,
+	"POST /api/tailnet/owners":        (*Server).addTailnetOwner,
+	"POST /api/tailnet/owners/remove": (*Server).removeTailnetOwner,
 }
 
 func (s *Server) newLink(ctx *fasthttp.RequestCtx, _ *caller, _ *messages.OwnerBody) {
@@ -53,8 +56,20 @@ func (s *Server) signOutDevice(ctx *fasthttp.RequestCtx, _ *caller, b *messages.
 	s.removeDevice(ctx, msg.(*messages.RemoveDevice).ID)
 }
 
-// removeDevice signs a device out and ends its sockets at once.
+// removeDevice signs a device out and ends its sockets at once. A device
+// the tailnet signed in takes its login off the owner's list too: else the
+// next request from that login would sign it in again.
 func (s *Server) removeDevice(ctx *fasthttp.RequestCtx, id string) {
+	var login string
+	if s.cfg.Tailnet != nil {
+		r := s.tell(&messages.ListDevices{})
+		list, _ := r.Result.(messages.DeviceList)
+		for _, d := range list {
+			if d.ID == id && d.Tailnet != nil {
+				login = d.Tailnet.Login
+			}
+		}
+	}
 	r := s.tell(&messages.RemoveDevice{ID: id})
 	if r.Error != nil {
 		writeError(ctx, r.Error)
@@ -62,6 +77,14 @@ func (s *Server) removeDevice(ctx *fasthttp.RequestCtx, id string) {
 	}
 	s.sockets.closeDevice(id)
 	s.hands.closeDevice(id)
+	if login != "" {
+		if err := s.cfg.Tailnet.RemoveOwner(login); err != nil {
+			s.cfg.Log.Warn("tailnet: the signed-out device's login stays on the owner's list", "login", login, "err", err)
+		} else {
+			s.record(&messages.AuditRecord{Action: "tailnet_owner_removed", Detail: login})
+			s.loginRemoved(login)
+		}
+	}
 	writeOK(ctx, r.Result)
 }
 

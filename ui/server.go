@@ -77,6 +77,10 @@ type Config struct {
 	// itself: a failed sign-in, a change to the owner's secrets (nil: no
 	// trail). The controls it passes to the actors are recorded there.
 	Record func(*messages.AuditRecord)
+
+	// Tailnet is buddi's node on the owner's tailnet (nil: off); its
+	// listener is served with ServeTailnet.
+	Tailnet Tailnet
 }
 
 // OwnerSecrets is the owner's vault as the dashboard manages it: names
@@ -95,6 +99,8 @@ type Server struct {
 	mcpRoute fasthttp.RequestHandler
 	ln       net.Listener
 	done     chan error
+	// tailnetDone ends the tailnet listener's Serve; nil when not served.
+	tailnetDone chan error
 
 	origins origin.List
 	assets  map[string]*web.Asset
@@ -139,7 +145,7 @@ func New(cfg Config) (*Server, error) {
 	s.extUp = newExtUpgrader(s)
 	s.registerMetrics()
 	s.srv = &fasthttp.Server{
-		Handler:               s.logged(s.recovered(s.route)),
+		Handler:               s.logged(s.recovered(s.gated(s.route))),
 		Name:                  "buddi",
 		MaxRequestBodySize:    MaxBodyBytes,
 		ReadTimeout:           15 * time.Second,
@@ -177,12 +183,31 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	// A Serve that had not started yet when the shutdown came would start
 	// on the open listener and never end: closing it ends Serve either way.
 	_ = s.ln.Close()
-	select {
-	case <-s.done:
-	case <-ctx.Done():
-		return errors.Join(err, ctx.Err())
+	for _, done := range []chan error{s.done, s.tailnetDone} {
+		if done == nil {
+			continue
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		}
 	}
 	return err
+}
+
+// gated attributes every request on the tailnet listener before next
+// sees it (see tailnetGate).
+func (s *Server) gated(next fasthttp.RequestHandler) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		if s.cfg.Tailnet != nil && onTailnet(ctx) {
+			if e := s.tailnetGate(ctx); e != nil {
+				refuseTailnet(ctx, e)
+				return
+			}
+		}
+		next(ctx)
+	}
 }
 
 func (s *Server) route(ctx *fasthttp.RequestCtx) {
@@ -191,7 +216,7 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 	case path == "/healthz":
 		s.health(ctx)
 	case path == "/mcp":
-		s.mcpRoute(ctx)
+		s.mcpOver(ctx)
 	case path == "/metrics":
 		s.metrics(ctx)
 	case strings.HasPrefix(path, "/api/tools/"):

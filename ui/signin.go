@@ -77,6 +77,11 @@ func (s *Server) session(ctx *fasthttp.RequestCtx, path string) {
 		s.signIn(ctx)
 	case path == "/api/session" && ctx.IsGet():
 		c, e := s.owner(ctx)
+		if id := tailnetWho(ctx); e != nil && id != nil && s.cfg.Tailnet.OwnerAllowed(id.Login) &&
+			(e.Code == messages.CodeUnauthorized || e.Code == messages.CodeSignInExpired) {
+			s.tailnetSignIn(ctx, id)
+			return
+		}
 		if e != nil {
 			writeError(ctx, e)
 			return
@@ -109,17 +114,41 @@ func (s *Server) signIn(ctx *fasthttp.RequestCtx) {
 			Message: "This sign-in link is not valid: it was used already, has expired or is incomplete; run `buddi open` on the computer buddi runs on for a new one."}))
 		return
 	}
-	cookie := secret.New("bd_")
-	now := s.cfg.Now().UTC()
-	dev := messages.DeviceView{ID: secret.New("")[:12], Label: deviceLabel(string(ctx.UserAgent())),
-		Created: now, Expires: now.Add(deviceTTL), LastSeen: now}
-	if r := s.tell(&messages.AddDevice{Device: dev, TokenHash: secret.Hash(cookie)}); r.Error != nil {
-		writeError(ctx, r.Error)
+	// Over the tailnet, the first login to sign in with a link from the
+	// host is the owner's: it goes on the list (confirmed once).
+	id := tailnetWho(ctx)
+	if id != nil && len(s.cfg.Tailnet.OwnerLogins()) == 0 {
+		if err := s.cfg.Tailnet.AddOwner(id.Login); err != nil {
+			writeError(ctx, &messages.Error{Code: messages.CodeInternal, Message: trimPkg(err.Error())})
+			return
+		}
+		s.record(&messages.AuditRecord{Action: "tailnet_owner_added", Detail: id.Login + " (the first sign-in on the tailnet)"})
+	}
+	cookie, dev, e := s.addDevice(string(ctx.UserAgent()), id)
+	if e != nil {
+		writeError(ctx, e)
 		return
 	}
 	s.setCookie(ctx, cookie, deviceTTL)
 	dev.Current = true
 	writeOK(ctx, &messages.Me{Device: dev, CSRF: csrfOf(cookie)})
+}
+
+// addDevice signs a browser in: a new cookie and the device it names,
+// with the tailnet identity that signed it in, if any.
+func (s *Server) addDevice(userAgent string, id *messages.TailnetIdentity) (string, messages.DeviceView, *messages.Error) {
+	cookie := secret.New("bd_")
+	now := s.cfg.Now().UTC()
+	label := deviceLabel(userAgent)
+	if id != nil {
+		label = id.Node + " (" + label + ", tailnet " + id.Login + ")"
+	}
+	dev := messages.DeviceView{ID: secret.New("")[:12], Label: label,
+		Created: now, Expires: now.Add(deviceTTL), LastSeen: now, Tailnet: id}
+	if r := s.tell(&messages.AddDevice{Device: dev, TokenHash: secret.Hash(cookie)}); r.Error != nil {
+		return "", dev, r.Error
+	}
+	return cookie, dev, nil
 }
 
 // setCookie sets (or, with ttl 0, clears) the session cookie: HttpOnly,

@@ -135,6 +135,8 @@ type Device struct {
 	Label     string    `json:"label"`
 	Created   time.Time `json:"created"`
 	Expires   time.Time `json:"expires"`
+	// Tailnet is the tailnet identity that signed the device in, if any.
+	Tailnet *messages.TailnetIdentity `json:"tailnet,omitempty"`
 }
 
 // Desktop is the desktop lock of Use my apps: the conversation that controls

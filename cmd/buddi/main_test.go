@@ -85,7 +85,8 @@ func TestUsageAndErrors(t *testing.T) {
 		"takeover no conv": {[]string{"takeover"}, nil, 2, "err", "expected CONVERSATION"},
 		"resume both":      {[]string{"resume", "c1", "--all"}, nil, 2, "err", "either one CONVERSATION or --all"},
 		"task steps":       {[]string{"task", "start", "--agent", "a", "--conversation", "c", "--steps", "900", "go"}, nil, 2, "err", "out of range"},
-		"remote addr":      {[]string{"serve", "--addr", "0.0.0.0:7777"}, nil, 2, "err", "--allow-remote"},
+		"remote addr":      {[]string{"serve", "--addr", "0.0.0.0:7777"}, nil, 2, "err", "--tls-cert and --tls-key, or pass --allow-remote"},
+		"half tls":         {[]string{"serve", "--addr", "0.0.0.0:7777", "--tls-cert", "c.pem"}, nil, 2, "err", "go together"},
 		"remote env addr":  {[]string{"serve"}, []string{"BUDDI_ADDR=192.0.2.7:7777"}, 2, "err", "in clear"},
 		"mcp no token":     {[]string{"mcp"}, nil, 2, "err", "agent-token"},
 	}

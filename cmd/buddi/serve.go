@@ -24,7 +24,10 @@ func init() {
 func serve(e *env, args []string) int {
 	f := newFlags(e, "serve")
 	accessLog := f.Bool("access-log", false, "log every HTTP request at info level")
-	f.BoolVar(&f.cfg.AllowRemote, "allow-remote", f.cfg.AllowRemote, "serve on an address beyond loopback, where tokens cross the network in clear (env BUDDI_ALLOW_REMOTE)")
+	f.BoolVar(&f.cfg.AllowRemote, "allow-remote", f.cfg.AllowRemote, "serve plain HTTP on an address beyond loopback without TLS, where tokens cross the network in clear; logged as a warning (env BUDDI_ALLOW_REMOTE)")
+	f.StringVar(&f.cfg.TLSCert, "tls-cert", f.cfg.TLSCert, "PEM `FILE` of the certificate to serve HTTPS with, beside --tls-key (env BUDDI_TLS_CERT)")
+	f.StringVar(&f.cfg.TLSKey, "tls-key", f.cfg.TLSKey, "PEM `FILE` of the certificate's private key (env BUDDI_TLS_KEY)")
+	f.BoolVar(&f.cfg.Tailnet, "tailnet", f.cfg.Tailnet, "also serve on your tailnet as its own node, its state under <data>/tailnet; the auth key is BUDDI_TAILNET_AUTHKEY (or TS_AUTHKEY), else a login link is printed (env BUDDI_TAILNET)")
 	f.BoolVar(&f.cfg.Cluster, "cluster", f.cfg.Cluster, "join the cluster whose etcd BUDDI_CLUSTER_ETCD names (default "+config.DefaultEtcd+"): the owner's Stop holds on every member, and a member that cannot reach etcd refuses new work (env BUDDI_CLUSTER)")
 	f.StringVar(&f.cfg.ClusterAdvertise, "advertise", f.cfg.ClusterAdvertise, "with --cluster, the host:port other members and the owner reach this member at; default the address it listens on (env BUDDI_CLUSTER_ADVERTISE)")
 	f.StringVar(&f.cfg.ClusterSecret, "cluster-secret", f.cfg.ClusterSecret, "with --cluster, the `FILE` holding the cluster's secret (made once by `buddi cluster init`, copied to every member); default cluster.secret in the data directory (env BUDDI_CLUSTER_SECRET)")

@@ -45,6 +45,10 @@ type Config struct {
 	// address buddi serves on. Together they make the Take over link.
 	PublicOrigin string
 	Addr         string
+	// Tailnet is the dashboard's address on the tailnet ("" when off or
+	// not up yet): with no public origin, the Take over link is there,
+	// which a phone signed in through Tailscale opens signed in.
+	Tailnet func() string
 	// Limiter counts failed pairing codes; the dashboard's sign-ins share it.
 	Limiter *limit.Limiter
 	// Record adds a line to the audit trail for what the bot decides

@@ -10,12 +10,18 @@ import (
 
 // takeOver is the link to a conversation's Browser tab on the dashboard:
 // on the public origin when one is set and Telegram would take it as a
-// button, else on the loopback address buddi serves on, to be opened on
+// button, else on the tailnet address when buddi is on the tailnet, else
+// on the loopback address buddi serves on, to be opened on
 // that computer (button false).
 func (b *Bot) takeOver(agent, conv string) (link string, button bool) {
 	path := "/#/chat/" + url.PathEscape(agent) + "/" + url.PathEscape(conv) + "?tab=browser"
 	if o := strings.TrimRight(b.cfg.PublicOrigin, "/"); o != "" && buttonHost(o) {
 		return o + path, true
+	}
+	if b.cfg.Tailnet != nil {
+		if o := strings.TrimRight(b.cfg.Tailnet(), "/"); o != "" && buttonHost(o) {
+			return o + path, true
+		}
 	}
 	return "http://" + b.cfg.Addr + path, false
 }

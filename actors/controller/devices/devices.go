@@ -52,7 +52,7 @@ func (b *Book) Add(m *messages.AddDevice) (d ledger.Device, evicted *ledger.Devi
 		b.Remove(old.ID)
 		evicted = &old
 	}
-	d = ledger.Device{ID: v.ID, TokenHash: m.TokenHash, Label: v.Label, Created: v.Created, Expires: v.Expires}
+	d = ledger.Device{ID: v.ID, TokenHash: m.TokenHash, Label: v.Label, Created: v.Created, Expires: v.Expires, Tailnet: v.Tailnet}
 	b.put(d)
 	b.seen[d.ID] = b.now()
 	return d, evicted, nil
@@ -111,5 +111,5 @@ func (b *Book) List() messages.DeviceList {
 }
 
 func (b *Book) view(d ledger.Device) messages.DeviceView {
-	return messages.DeviceView{ID: d.ID, Label: d.Label, Created: d.Created, Expires: d.Expires, LastSeen: b.seen[d.ID]}
+	return messages.DeviceView{ID: d.ID, Label: d.Label, Created: d.Created, Expires: d.Expires, LastSeen: b.seen[d.ID], Tailnet: d.Tailnet}
 }
