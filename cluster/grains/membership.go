@@ -65,7 +65,9 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 		// here.
 		p, err := etcd.NewWithConfig(c.Prefix, clientv3.Config{
 			Endpoints: c.Endpoints, DialTimeout: c.DialTimeout, Context: ctx, TLS: c.EtcdTLS,
-			DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(),
+			// etcd's client dials with grpc.DialContext, where WithBlock
+			// still holds (deprecated for grpc.NewClient only).
+			DialOptions: []grpc.DialOption{grpc.WithBlock()}, Logger: zap.NewNop(), //nolint:staticcheck // see above
 		})
 		if err != nil {
 			return nil, fmt.Errorf("grains: etcd at %v does not answer (%w); start it, or check the etcd endpoints", c.Endpoints, err)
