@@ -98,10 +98,6 @@ type Config struct {
 	// Memberships; etcd when unset. Stop, agents, tasks and site answers
 	// are in etcd whichever it is.
 	ClusterMembership string
-	// ClusterConsul is BUDDI_CLUSTER_CONSUL: the consul agent's HTTP
-	// address (host:port) with the consul membership; empty for consul's
-	// own default (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
-	ClusterConsul string
 	// ClusterCA, ClusterCert and ClusterKey are BUDDI_CLUSTER_CA,
 	// BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY: PEM files of the cluster's
 	// CA and this member's certificate and key, all three or none. With
@@ -129,9 +125,10 @@ type Config struct {
 }
 
 // Memberships are the values BUDDI_CLUSTER_MEMBERSHIP accepts:
-// protoactor's etcd provider, its Kubernetes provider (the pods' labels,
-// from inside a pod) and its consul provider.
-var Memberships = []string{"etcd", "k8s", "consul"}
+// protoactor's etcd provider and its Kubernetes provider (the pods'
+// labels, from inside a pod). The consul provider was never run against a
+// consul agent and is not offered.
+var Memberships = []string{"etcd", "k8s"}
 
 // DefaultEtcd is the etcd a cluster member talks to when
 // BUDDI_CLUSTER_ETCD is unset.
@@ -215,7 +212,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if c.ClusterPort, err = clusterPort(getenv("BUDDI_CLUSTER_PORT")); err != nil {
 		return c, err
 	}
-	if c.ClusterMembership, c.ClusterConsul, err = membership(getenv); err != nil {
+	if c.ClusterMembership, err = membership(getenv); err != nil {
 		return c, err
 	}
 	if err = c.clusterTrust(getenv); err != nil {
@@ -500,23 +497,18 @@ func CheckAdvertise(addr string) error {
 	return nil
 }
 
-// membership reads BUDDI_CLUSTER_MEMBERSHIP and BUDDI_CLUSTER_CONSUL.
-func membership(getenv func(string) string) (kind, consul string, err error) {
-	kind = strings.ToLower(strings.TrimSpace(or(getenv("BUDDI_CLUSTER_MEMBERSHIP"), Memberships[0])))
+// membership reads BUDDI_CLUSTER_MEMBERSHIP. A BUDDI_CLUSTER_CONSUL left
+// from a setup that used consul is refused rather than ignored: the
+// member list would silently move to etcd.
+func membership(getenv func(string) string) (string, error) {
+	kind := strings.ToLower(strings.TrimSpace(or(getenv("BUDDI_CLUSTER_MEMBERSHIP"), Memberships[0])))
+	if kind == "consul" || strings.TrimSpace(getenv("BUDDI_CLUSTER_CONSUL")) != "" {
+		return "", Invalid("the consul membership is no longer offered; unset BUDDI_CLUSTER_CONSUL and BUDDI_CLUSTER_MEMBERSHIP=consul, and let etcd keep the member list (the default) or use k8s")
+	}
 	if !slices.Contains(Memberships, kind) {
-		return "", "", Invalid("BUDDI_CLUSTER_MEMBERSHIP %q is not known; use one of %s", kind, strings.Join(Memberships, ", "))
+		return "", Invalid("BUDDI_CLUSTER_MEMBERSHIP %q is not known; use one of %s", kind, strings.Join(Memberships, ", "))
 	}
-	consul = strings.TrimSpace(getenv("BUDDI_CLUSTER_CONSUL"))
-	if consul == "" {
-		return kind, "", nil
-	}
-	if kind != "consul" {
-		return "", "", Invalid("BUDDI_CLUSTER_CONSUL is set but BUDDI_CLUSTER_MEMBERSHIP is %s; set BUDDI_CLUSTER_MEMBERSHIP=consul to keep the member list in consul, or unset BUDDI_CLUSTER_CONSUL", kind)
-	}
-	if _, port, err := net.SplitHostPort(consul); err != nil || port == "" {
-		return "", "", Invalid("BUDDI_CLUSTER_CONSUL %q is not host:port; give the consul agent's HTTP address, such as 127.0.0.1:8500", consul)
-	}
-	return kind, consul, nil
+	return kind, nil
 }
 
 // clusterTLS reads BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and

@@ -137,24 +137,21 @@ func TestClusterSettings(t *testing.T) {
 
 func TestClusterMembership(t *testing.T) {
 	c, err := load(t, nil)
-	if err != nil || c.ClusterMembership != "etcd" || c.ClusterConsul != "" {
-		t.Fatalf("unset: %q %q %v; want the etcd membership", c.ClusterMembership, c.ClusterConsul, err)
+	if err != nil || c.ClusterMembership != "etcd" {
+		t.Fatalf("unset: %q %v; want the etcd membership", c.ClusterMembership, err)
 	}
 	c, err = load(t, map[string]string{"BUDDI_CLUSTER_MEMBERSHIP": " K8s "})
 	if err != nil || c.ClusterMembership != "k8s" {
 		t.Fatalf("k8s: %q %v", c.ClusterMembership, err)
 	}
-	c, err = load(t, map[string]string{"BUDDI_CLUSTER_MEMBERSHIP": "consul", "BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"})
-	if err != nil || c.ClusterMembership != "consul" || c.ClusterConsul != "10.0.0.7:8500" {
-		t.Fatalf("consul: %q %q %v", c.ClusterMembership, c.ClusterConsul, err)
-	}
-	for _, bad := range []map[string]string{
-		{"BUDDI_CLUSTER_MEMBERSHIP": "zookeeper"},
-		{"BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"},
-		{"BUDDI_CLUSTER_MEMBERSHIP": "consul", "BUDDI_CLUSTER_CONSUL": "10.0.0.7"},
+	for bad, says := range map[string]map[string]string{
+		"not known":      {"BUDDI_CLUSTER_MEMBERSHIP": "zookeeper"},
+		"no longer":      {"BUDDI_CLUSTER_MEMBERSHIP": "consul"},
+		"consul's agent": {"BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"},
+		"consul both":    {"BUDDI_CLUSTER_MEMBERSHIP": "consul", "BUDDI_CLUSTER_CONSUL": "10.0.0.7:8500"},
 	} {
-		if _, err := load(t, bad); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_") {
-			t.Errorf("%v: %v; want an invalid setting named", bad, err)
+		if _, err := load(t, says); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_CLUSTER_") {
+			t.Errorf("%s %v: %v; want an invalid setting named", bad, says, err)
 		}
 	}
 }

@@ -186,8 +186,8 @@ func (mem *member) startGrains() error {
 	slots := mem.capacity(context.Background()).Sessions
 	mem.grains, err = grains.Start(grains.Config{
 		Host: host, Port: mem.cfg.ClusterPort, Endpoints: mem.cfg.ClusterEtcd, Types: types, Logger: log,
-		Membership: mem.cfg.ClusterMembership, Consul: mem.cfg.ClusterConsul,
-		EtcdTLS: mem.etcdTLS(), MemberTLS: mem.memberTLS(),
+		Membership: mem.cfg.ClusterMembership,
+		EtcdTLS:    mem.etcdTLS(), MemberTLS: mem.memberTLS(),
 		Capacity: slots, Local: mem.local,
 		Produce: func(conv string) actor.Actor {
 			return grain.New(&conversation{mem: mem, conv: conv}, mem.log.With("conversation", conv))

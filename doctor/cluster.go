@@ -76,8 +76,6 @@ func membershipSentence(kind string) string {
 	switch kind {
 	case "k8s":
 		return " Members route conversations by the Kubernetes pods' labels (BUDDI_CLUSTER_MEMBERSHIP=k8s)."
-	case "consul":
-		return " Members route conversations by consul's services (BUDDI_CLUSTER_MEMBERSHIP=consul)."
 	}
 	return ""
 }

@@ -285,7 +285,7 @@ type Health struct {
 // list it gave).
 type ClusterHealth struct {
 	// Membership is who keeps the member list conversations are routed
-	// by: etcd, k8s or consul.
+	// by: etcd or k8s.
 	Membership string          `json:"membership"`
 	Etcd       string          `json:"etcd"`
 	Problem    string          `json:"problem,omitempty"`

@@ -39,12 +39,8 @@ type Config struct {
 	Port           int
 	AdvertisedHost string
 	// Membership names who keeps the member list: MembershipEtcd (the
-	// default), MembershipK8s or MembershipConsul.
+	// default) or MembershipK8s.
 	Membership string
-	// Consul is the consul agent's HTTP address with MembershipConsul,
-	// such as 127.0.0.1:8500; empty for consul's own default
-	// (CONSUL_HTTP_ADDR, else 127.0.0.1:8500).
-	Consul string
 	// Endpoints are etcd client URLs; Prefix is the key prefix the etcd
 	// provider keeps the member list under; EtcdTLS, when set, is how its
 	// client reaches etcd over TLS.

@@ -5,8 +5,7 @@
 // provider keeps the member list by default (under
 // <prefix>/protoactor/<cluster name>/ in etcd, apart from cluster/shared's
 // keys); its Kubernetes provider (pods' labels; linked with the k8s build
-// tag) or its consul provider (services with a TTL check) may keep it
-// instead. Config.MemberTLS makes the members' transport mutual TLS.
+// tag) may keep it instead. Config.MemberTLS makes the members' transport mutual TLS.
 // Ask and TellTo reach one member's Local; Each and Tell every member's.
 // Placement is buddi's own identity lookup, which
 // respects each member's Config.Capacity (its browser profiles):

@@ -242,13 +242,14 @@ func TestStartFailsWithAnErrorAndLeavesTheClusterAsItWas(t *testing.T) {
 func TestAMembershipThatCannotBeReachedFailsTheStartWithASentence(t *testing.T) {
 	t.Setenv("KUBERNETES_SERVICE_HOST", "")
 	t.Setenv("KUBERNETES_SERVICE_PORT", "")
-	for _, tc := range []struct{ membership, consul, want string }{
-		{grains.MembershipConsul, etcdtest.FreeAddr(t), "does not answer"},
-		{grains.MembershipK8s, "", map[bool]string{true: "runs only in a Kubernetes pod", false: "built without the k8s membership"}[grains.K8sLinked]},
-		{"zookeeper", "", "no membership is called"},
+	for _, tc := range []struct{ membership, want string }{
+		{grains.MembershipEtcd, "does not answer"},
+		{grains.MembershipK8s, map[bool]string{true: "runs only in a Kubernetes pod", false: "built without the k8s membership"}[grains.K8sLinked]},
+		{"zookeeper", "no membership is called"},
+		{"consul", "no membership is called"},
 	} {
 		cfg := config("http://"+etcdtest.FreeAddr(t), types(t, true))
-		cfg.Membership, cfg.Consul, cfg.DialTimeout = tc.membership, tc.consul, 500*time.Millisecond
+		cfg.Membership, cfg.DialTimeout = tc.membership, 500*time.Millisecond
 		m, err := grains.Start(cfg)
 		if err == nil {
 			m.Shutdown(false)

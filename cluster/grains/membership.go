@@ -3,13 +3,9 @@ package grains
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"time"
 
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/consul"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
-	"github.com/hashicorp/consul/api"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -30,13 +26,10 @@ const (
 	// (K8sLinked): the Kubernetes client adds 26 MB to the binary and
 	// 25 MB to every process's memory at start.
 	MembershipK8s = "k8s"
-	// MembershipConsul keeps it as the services of a consul agent, each
-	// member passing a 3-second TTL check.
-	MembershipConsul = "consul"
 )
 
 // Memberships are the values Config.Membership accepts.
-var Memberships = []string{MembershipEtcd, MembershipK8s, MembershipConsul}
+var Memberships = []string{MembershipEtcd, MembershipK8s}
 
 // membership makes the cluster provider c names. A provider that cannot
 // reach what keeps its list fails here, with a sentence, rather than
@@ -45,19 +38,6 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 	switch c.Membership {
 	case MembershipK8s:
 		return k8sProvider()
-	case MembershipConsul:
-		conf := api.DefaultConfig()
-		if c.Consul != "" {
-			conf.Address = c.Consul
-		}
-		if err := consulAnswers(ctx, conf, c.DialTimeout); err != nil {
-			return nil, err
-		}
-		p, err := consul.NewWithConfig(conf)
-		if err != nil {
-			return nil, fmt.Errorf("grains: consul at %s: %w", conf.Address, err)
-		}
-		return p, nil
 	default:
 		// The provider's etcd calls take no deadline (fetchNodes would
 		// wait forever for an etcd that is away), so its client dials
@@ -74,26 +54,4 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 		}
 		return p, nil
 	}
-}
-
-// consulAnswers asks the consul agent at conf.Address for its cluster's
-// leader within wait. The provider's own client waits on blocking queries
-// with no deadline, so it cannot tell an agent that is away.
-func consulAnswers(ctx context.Context, conf *api.Config, wait time.Duration) error {
-	probe := *conf
-	probe.HttpClient = &http.Client{Timeout: wait}
-	client, err := api.NewClient(&probe)
-	if err != nil {
-		return fmt.Errorf("grains: consul at %s: %w", conf.Address, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	leader, err := client.Status().LeaderWithQueryOptions((&api.QueryOptions{}).WithContext(ctx))
-	switch {
-	case err != nil:
-		return fmt.Errorf("grains: consul at %s does not answer (%w); start its agent, or set BUDDI_CLUSTER_CONSUL to its address", conf.Address, err)
-	case leader == "":
-		return fmt.Errorf("grains: consul at %s has no leader; wait for its servers to elect one", conf.Address)
-	}
-	return nil
 }
