@@ -124,11 +124,12 @@ func TestOwnerCommandsWithoutDaemon(t *testing.T) {
 
 // serve starts `buddi serve` with the sim driver and waits for /healthz.
 type served struct {
-	cmd    *exec.Cmd
-	addr   string
-	dir    string
-	out    *bytes.Buffer
-	signIn string // serve's second line: how to sign in
+	cmd     *exec.Cmd
+	addr    string
+	dir     string
+	out     *bytes.Buffer
+	exposed string // serve's second line: what it serves where
+	signIn  string // serve's third line: how to sign in
 }
 
 func serve(t *testing.T, dir string, env ...string) *served {
@@ -154,6 +155,9 @@ func serveWith(t *testing.T, dir string, flags []string, env ...string) *served 
 	line, _ := said.ReadString('\n')
 	if !strings.Contains(line, "buddi is serving at http://"+addr) {
 		t.Fatalf("serve said %q (stderr %q)", line, out.String())
+	}
+	if s.exposed, _ = said.ReadString('\n'); !strings.HasPrefix(s.exposed, "Exposed: ") {
+		t.Fatalf("serve's second line %q does not say what is exposed where", s.exposed)
 	}
 	s.signIn, _ = said.ReadString('\n')
 	go func() { _, _ = io.Copy(io.Discard, said) }()
