@@ -221,6 +221,9 @@ func TestSigningOutEndsTheHandAtOnce(t *testing.T) {
 	if e := h.end(t); e.Code != messages.CodeSignInExpired {
 		t.Fatalf("the signed-out hand was told %+v", e)
 	}
+	// The tab hears of its end before the hand has finished letting it go
+	// (unpinning, the agent's size back); the session says when it has.
+	waitNoTabDrives(t, d, "c1")
 
 	b2 := signIn(t, d)
 	again, err := dialHand(t, b2, b2.base, "c1")
@@ -436,4 +439,23 @@ func (b *browserSide) attach(t *testing.T, conv string) *handTab {
 	}
 	h.send(t, `{"t":"csrf","token":"`+b.csrf+`"}`)
 	return h
+}
+
+// waitNoTabDrives waits until conv's session shows no dashboard tab
+// driving its hand.
+func waitNoTabDrives(t *testing.T, d *daemontest.Daemon, conv string) {
+	t.Helper()
+	sub := d.Actors().Subscribe(events.Filter{Kinds: messages.KindSession, Conversation: conv})
+	defer sub.Close()
+	var list messages.SessionList
+	d.Must(t, "GET", "/api/browser/sessions", nil).Decode(&list)
+	for _, s := range list {
+		if s.Conversation == conv && !s.Driving {
+			return
+		}
+	}
+	daemontest.Await(t, sub, "for no tab to drive "+conv, func(ev messages.Event) bool {
+		s := ev.(*messages.SessionChanged)
+		return s.Ended || !s.Session.Driving
+	})
 }
