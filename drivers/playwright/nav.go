@@ -44,6 +44,9 @@ func (t *tab) navFailed(ctx context.Context, err error, before navMark) error {
 	if m, _ := t.nav.now(); m.blocked > before.blocked {
 		return t.nav.blockErr()
 	}
+	if netError(err) == "net::ERR_ABORTED" {
+		t.awaitCrash(ctx)
+	}
 	if gone := t.alive(); gone != nil {
 		return gone
 	}
@@ -57,6 +60,26 @@ func (t *tab) navFailed(ctx context.Context, err error, before navMark) error {
 		return fail(drivers.CodeNavFailed, err, "The page could not be loaded ("+name+").")
 	}
 	return fail(drivers.CodeNavFailed, err, "The page could not be loaded.")
+}
+
+// awaitCrash waits, within ctx and at most noteWait, for the tab's page to
+// be heard crashing: a renderer that dies under a navigation aborts it a
+// moment before its crash reaches Playwright, and the agent is owed the
+// crash (the page buddi closed), not a navigation that merely failed.
+func (t *tab) awaitCrash(ctx context.Context) {
+	deadline := time.NewTimer(noteWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !t.crashed.Load() && !t.closed.Load() {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // sameDocument reports whether the tab is at dest, fragments aside.
