@@ -44,8 +44,10 @@ func (t *tab) navFailed(ctx context.Context, err error, before navMark) error {
 	if m, _ := t.nav.now(); m.blocked > before.blocked {
 		return t.nav.blockErr()
 	}
-	if netError(err) == "net::ERR_ABORTED" {
-		t.awaitCrash(ctx)
+	if netError(err) == "net::ERR_ABORTED" && t.awaitCut(ctx) {
+		// buddi closed the page (or it crashed) under the navigation: the
+		// agent is told that (explain finds the note), not a failed load.
+		return fail(drivers.CodeNotAnswering, err, "The page in tab "+t.id+" stopped answering and was closed.")
 	}
 	if gone := t.alive(); gone != nil {
 		return gone
@@ -62,22 +64,25 @@ func (t *tab) navFailed(ctx context.Context, err error, before navMark) error {
 	return fail(drivers.CodeNavFailed, err, "The page could not be loaded.")
 }
 
-// awaitCrash waits, within ctx and at most noteWait, for the tab's page to
-// be heard crashing: a renderer that dies under a navigation aborts it a
-// moment before its crash reaches Playwright, and the agent is owed the
-// crash (the page buddi closed), not a navigation that merely failed.
-func (t *tab) awaitCrash(ctx context.Context) {
+// awaitCut waits, within ctx and at most noteWait, to hear that the tab's
+// page was cut off or crashed, and reports whether it was: a renderer
+// that dies under a navigation aborts it a moment before its crash
+// reaches Playwright.
+func (t *tab) awaitCut(ctx context.Context) bool {
 	deadline := time.NewTimer(noteWait)
 	defer deadline.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for !t.crashed.Load() && !t.closed.Load() {
+	for {
+		if t.crashed.Load() || t.watch.cut.Load() {
+			return true
+		}
 		select {
 		case <-tick.C:
 		case <-deadline.C:
-			return
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }

@@ -46,6 +46,7 @@ type tab struct {
 
 func newTab(id string, b *browser, p pw.Page, owner *Tabs, popup bool) *tab {
 	t := &tab{id: id, b: b, page: p, owner: owner, popup: popup, nav: newNavState(), ready: make(chan struct{})}
+	t.watch.ping.ok = time.Now() // a new page answers, as far as anyone knows
 	t.listen()
 	return t
 }

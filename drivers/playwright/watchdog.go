@@ -65,11 +65,26 @@ const (
 type watch struct {
 	ping    pinger
 	loading atomic.Bool  // its document has not fired its load event yet
+	navAt   atomic.Int64 // when the main frame last asked for a document (Unix ns)
 	size    atomic.Int64 // the elements of its document, as the last answer said
 	cut     atomic.Bool  // buddi cut the page off
 	events  window       // console lines and uncaught errors
 	dropped window       // console lines the page guard dropped
 	navs    window       // documents the main frame asked for
+}
+
+// building reports whether the tab's document may still be being built
+// (its load event has not fired): a call that gave up on it is no
+// evidence against it. Not when the page had already stopped answering,
+// for silentEvidence, when the latest navigation began: that page is the
+// one being left (a script that never yields holds the navigation away
+// from it), and the call that gave up on the navigation is evidence.
+func (w *watch) building() bool {
+	if !w.loading.Load() {
+		return false
+	}
+	nav := time.Unix(0, w.navAt.Load())
+	return !w.ping.lastOK().Before(nav.Add(-silentEvidence))
 }
 
 // pinger keeps one question in flight to something that should answer at
@@ -78,6 +93,7 @@ type pinger struct {
 	mu       sync.Mutex
 	sent     time.Time // when the question in flight was sent; zero when none is
 	answered time.Time // when the last question was answered (or failed)
+	ok       time.Time // when the last question was answered without failing
 	err      error     // how the last question failed, when it failed
 }
 
@@ -106,9 +122,19 @@ func (p *pinger) silent(now time.Time, ask func() error) (time.Duration, error) 
 		err := ask()
 		p.mu.Lock()
 		p.sent, p.answered, p.err = time.Time{}, time.Now(), err
+		if err == nil {
+			p.ok = p.answered
+		}
 		p.mu.Unlock()
 	}()
 	return 0, p.err
+}
+
+// lastOK is when the last question was answered without failing.
+func (p *pinger) lastOK() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ok
 }
 
 // window counts events in fixed windows.
@@ -283,7 +309,7 @@ func (t *tab) witness(ctx context.Context, err error) {
 	default:
 		return
 	}
-	if t.watch.loading.Load() {
+	if t.watch.building() {
 		return
 	}
 	evidence := scaled(silentEvidence, machineLoad(), evidenceStretch)
@@ -348,6 +374,7 @@ const droppedNotice = "buddi dropped "
 // navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
 	t.watch.loading.Store(true)
+	t.watch.navAt.Store(time.Now().UnixNano())
 	if t.watch.navs.hit(navWindow) == navBurst+1 {
 		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
 	}

@@ -59,3 +59,26 @@ func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 		})
 	}
 }
+
+// A page whose script never yields, navigated away from before the
+// watchdog closed it, holds the navigation until buddi closes it: the
+// navigate is told that (page_unresponsive, naming the tab), not that a
+// navigation failed.
+func TestANavigateAwayFromASpinningPageIsToldItWasClosed(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	browsertest.ServeHostiles(s.mux)
+	s.page("/a", "A", "<p>a page</p>")
+	tabs := openConv(t, d, t.Name())
+	if _, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/spin"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(6 * time.Second) // the page spins 300 ms after it loaded; the watchdog's question waits
+	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/a"})
+	t.Logf("the navigate answered: %v", err)
+	wantCode(t, err, drivers.CodeUnresponsive)
+	var de *drivers.Error
+	if !errors.As(err, &de) || !strings.Contains(de.Message, "tab t1") {
+		t.Fatalf("the sentence does not name the tab: %v", err)
+	}
+}

@@ -78,12 +78,8 @@ func TestABudgetHoldsAcrossTwoKilledMembers(t *testing.T) {
 
 	got, left, kills, lost := 0, budget, 0, 0
 	withheld, since := 0, 0 // calls answered without their result: in all, and since the last step
-	var heard []string      // every answer, for the log of a failure
-	defer func() {
-		if t.Failed() {
-			t.Logf("what the agent heard:\n%s", strings.Join(heard, "\n"))
-		}
-	}()
+	var heard []string      // every answer, for the log
+	defer func() { t.Logf("what the agent heard:\n%s", strings.Join(heard, "\n")) }()
 	deadline := time.After(3 * patience)
 	for spent := false; !spent; {
 		var ans answered
