@@ -89,8 +89,7 @@ func TestFillIntoFieldThatBecomesPasswordOnFocusIsRefused(t *testing.T) {
 	}
 	obs = observe(t, tabs, drivers.ObserveOptions{})
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: target(t, obs, "textbox", "Note"), Value: "fine"})
-	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
-	if s.hit("GET /note") == 0 {
+	if !s.awaitHit("GET /note") {
 		t.Fatalf("an ordinary fill did not fire input events: %s", s.allHits())
 	}
 	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "fine") {

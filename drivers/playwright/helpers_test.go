@@ -42,6 +42,17 @@ func (s *site) page(path, title, body string) {
 	})
 }
 
+// awaitHit waits, within 15 s, until the site has been asked key once:
+// a page's fetch reaches the server some time after the event that made it.
+func (s *site) awaitHit(key string) bool {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if s.hit(key) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *site) hit(key string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
