@@ -6,9 +6,9 @@
 // it has been idle and its member holds nothing of the conversation, so
 // its place on the member is free for another.
 //
-// What a call means is the Conversation's: the daemon's member wiring
-// claims the conversation, adopts a task that moved, and runs calls
-// through this member's own actors.
+// What a call means is the Conversation's: cluster/member claims the
+// conversation, adopts a task that moved, and runs calls through this
+// member's own actors.
 //
 // Concurrency: Arrive and Keeps run in Receive, so the Conversation's
 // state is touched only there; Run runs on a goroutine of its own per

@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -84,7 +84,7 @@ const handCheckWait = 5 * time.Second
 
 // openHandThere opens, for a tab on this member, the hand of a
 // conversation whose session runs on another member.
-func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) *messages.OwnerReply {
+func (a *Actors) openHandThere(ctx context.Context, m *messages.HandOpen) *messages.OwnerReply {
 	raw := make([]byte, 12)
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
@@ -121,9 +121,9 @@ func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
 }
 
 // openHandHere opens this member's hand for a tab on another member.
-func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
+func (mem *Self) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 	screen := &remoteScreen{mem: mem, member: h.From, id: h.Screen}
-	r := mem.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
+	r := mem.Gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
 		Take: h.Take, W: h.W, H: h.H})
 	if r.Error != nil {
 		return &grainAnswer{Error: r.Error}
@@ -138,7 +138,7 @@ func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 }
 
 // handHeard passes what another member said of a hand to its half here.
-func (mem *member) handHeard(msg any) any {
+func (mem *Self) handHeard(msg any) any {
 	switch m := msg.(type) {
 	case *handToScreen:
 		v, ok := mem.hands.screens.Load(m.Screen)
@@ -183,7 +183,7 @@ func (mem *member) handHeard(msg any) any {
 // remoteScreen is, on the member running the hand, the tab on another
 // member.
 type remoteScreen struct {
-	mem    *member
+	mem    *Self
 	member string
 	id     string
 	link   atomic.Pointer[string] // the attachment's id, once opened
@@ -218,7 +218,7 @@ func (s *remoteScreen) Check() *messages.Error {
 
 // remoteLink is, on the tab's member, the hand on another member.
 type remoteLink struct {
-	mem    *member
+	mem    *Self
 	member string
 	id     string
 	screen string

@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -96,7 +96,7 @@ func (a *grainAnswer) MarshalJSON() ([]byte, error) {
 	if len(w.Result) == 0 && a.local != nil {
 		raw, err := json.Marshal(a.local)
 		if err != nil {
-			return nil, fmt.Errorf("daemon: encode a conversation's answer: %w", err)
+			return nil, fmt.Errorf("member: encode a conversation's answer: %w", err)
 		}
 		w.Result = raw
 	}
@@ -134,14 +134,14 @@ func grainTypes() (*grains.Registry, error) {
 }
 
 // local answers what another member asks of every member, on this one.
-func (mem *member) local(msg any) any {
+func (mem *Self) local(msg any) any {
 	switch m := msg.(type) {
 	case *memberLists:
 		return mem.holds()
 	case *memberEvent:
 		mem.relay.hear(m)
 	case *memberWatching:
-		mem.bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
+		mem.Bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
 	default:
 		return mem.handHeard(msg)
 	}
@@ -149,19 +149,19 @@ func (mem *member) local(msg any) any {
 }
 
 // holds is what this member holds: its sessions, tasks and site requests.
-func (mem *member) holds() *memberHolds {
+func (mem *Self) holds() *memberHolds {
 	c, cancel := context.WithTimeout(context.Background(), healthWait)
 	defer cancel()
 	h := &memberHolds{}
-	h.Sessions, _ = mem.gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
-	h.Tasks, _ = mem.gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
-	h.Approvals, _ = mem.gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
+	h.Sessions, _ = mem.Gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
+	h.Tasks, _ = mem.Gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
+	h.Approvals, _ = mem.Gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
 	return h
 }
 
 // startGrains joins this member to the cluster's grains; every agent call
-// and conversation control then goes through them (clusterActors).
-func (mem *member) startGrains() error {
+// and conversation control then goes through them (Actors).
+func (mem *Self) startGrains() error {
 	types, err := grainTypes()
 	if err != nil {
 		return err
@@ -175,7 +175,7 @@ func (mem *member) startGrains() error {
 	}
 	host, _, err := net.SplitHostPort(adv)
 	if err != nil {
-		return fmt.Errorf("daemon: --cluster: the advertised address %s has no host: %w", adv, err)
+		return fmt.Errorf("--cluster: the advertised address %s has no host: %w", adv, err)
 	}
 	log := mem.log
 	if log == nil {
@@ -194,7 +194,7 @@ func (mem *member) startGrains() error {
 		},
 	})
 	if err != nil {
-		return fmt.Errorf("daemon: --cluster: join the cluster's grains: %w", err)
+		return fmt.Errorf("--cluster: join the cluster's grains: %w", err)
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func (mem *member) startGrains() error {
 // goes on, and nothing is replayed. A member that knows etcd is away
 // claims nothing: new work is refused at once.
 type conversation struct {
-	mem     *member
+	mem     *Self
 	conv    string
 	claimed bool
 	moved   *ledger.Task // a task to adopt from a lost member, until it is
@@ -263,7 +263,7 @@ func (g *conversation) Deadline(msg any) time.Time {
 func (g *conversation) Run(c context.Context, msg any) any {
 	switch m := msg.(type) {
 	case *grainTool:
-		ans := answerOf(g.mem.gateway.Tool(c, m.Call))
+		ans := answerOf(g.mem.Gateway.Tool(c, m.Call))
 		if e := g.keepSteps(c); e != nil {
 			return &grainAnswer{Error: e}
 		}
@@ -272,7 +272,7 @@ func (g *conversation) Run(c context.Context, msg any) any {
 		if m.Hand != nil {
 			return g.mem.openHandHere(c, m.Hand)
 		}
-		r := g.mem.gateway.Owner(c, m.msg())
+		r := g.mem.Gateway.Owner(c, m.msg())
 		return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
 	}
 	return nil
@@ -287,10 +287,10 @@ func (g *conversation) Late() any {
 // session, or a task pending or running (a pending task's answer must
 // find it here).
 func (g *conversation) Keeps() bool {
-	if g.moved != nil || g.mem.routes.Holds(g.conv) {
+	if g.moved != nil || g.mem.Routes.Holds(g.conv) {
 		return true
 	}
-	t, ok, err := g.mem.store.Task(g.conv)
+	t, ok, err := g.mem.Store.Task(g.conv)
 	return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
 }
 
@@ -318,12 +318,12 @@ func movedError(conv string) *messages.Error {
 // not take the count, the answer is withheld: the step ran and counts
 // here, but the agent does not get what etcd might not know of.
 func (g *conversation) keepSteps(c context.Context) *messages.Error {
-	s := g.mem.routes.Session(g.conv)
+	s := g.mem.Routes.Session(g.conv)
 	if s == nil {
 		return nil // no session here (it ended, or never started): nothing to count
 	}
 	used := s.Shown().StepsUsed
-	t, ok, err := g.mem.store.Task(g.conv)
+	t, ok, err := g.mem.Store.Task(g.conv)
 	if err != nil || !ok {
 		return nil // the task is gone with its session
 	}
@@ -368,7 +368,7 @@ func (g *conversation) arrive() *messages.Error {
 		// A conversation held before (by another member that was lost, or
 		// by this one before it restarted) whose session does not run here
 		// starts again from its task in etcd.
-		if found && !g.mem.routes.Holds(g.conv) {
+		if found && !g.mem.Routes.Holds(g.conv) {
 			if g.moved, g.used, err = g.sharedTask(c); err != nil {
 				return messages.CodeClusterDown.Err(err.Error())
 			}
@@ -377,7 +377,7 @@ func (g *conversation) arrive() *messages.Error {
 	if g.moved == nil {
 		return nil
 	}
-	r := g.mem.gateway.Owner(c, &controller.Adopt{Task: *g.moved, StepsUsed: g.used})
+	r := g.mem.Gateway.Owner(c, &controller.Adopt{Task: *g.moved, StepsUsed: g.used})
 	if r.Error != nil && r.Error.Code != messages.CodeNoTask {
 		return r.Error // tried again on the next call
 	}
