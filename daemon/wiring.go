@@ -229,11 +229,7 @@ func (w *wiring) serve() (err error) {
 	}
 	// Every surface calls the actors through the trail, which records each
 	// act and control once, where it enters.
-	var actors ui.Actors = d.gateway
-	if d.member != nil {
-		actors = d.member.Actors()
-	}
-	actors = audit.Wrap(actors, d.audit, w.routes)
+	actors := audit.Wrap(w.actors(), d.audit, w.routes)
 	if c := o.Config; c.TelegramToken != "" {
 		d.telegram, err = telegram.New(telegram.Config{
 			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
@@ -280,6 +276,15 @@ func (w *wiring) serve() (err error) {
 	}
 	w.announce()
 	return nil
+}
+
+// actors is what the surfaces call: the actors' client, or in a cluster
+// the member's, which sends a conversation's calls to its grain.
+func (w *wiring) actors() ui.Actors {
+	if w.d.member == nil {
+		return w.d.gateway
+	}
+	return w.d.member.Actors()
 }
 
 // readAudit reads the audit trail once the lines added before the read

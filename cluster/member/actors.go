@@ -39,7 +39,7 @@ func (a *Actors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.Tool
 
 // Owner sends the controls of one conversation to its member: its task,
 // release, take-over and hand-back, site answers and screenshots, and the
-// opening of its hand for a tab here (cluster_hand.go). The lists are
+// opening of its hand for a tab here (hand.go). The lists are
 // every member's.
 func (a *Actors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
 	switch m := msg.(type) {

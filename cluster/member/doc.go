@@ -15,8 +15,9 @@
 //   - joins the grains (cluster/grains): every conversation is a grain
 //     (actors/grain) on one member, reached from every member; its
 //     Conversation (conversation.go) claims it in etcd, adopts a task that
-//     moved with the steps it has used, runs calls through this member's
-//     own actors, and writes the steps used before an answer goes back;
+//     moved with the steps it has used (claim.go), runs calls through this
+//     member's own actors, and writes the steps used before an answer goes
+//     back; the messages that cross members are registered in grains.go;
 //   - relays the events of sessions, tasks and site requests to the
 //     other members, and steps and snapshots while someone watches there
 //     (relay.go), and carries a take-over's hand across members (hand.go).
@@ -34,8 +35,9 @@
 // never touch the member's state), the registration's capacity updates,
 // the task mirror and the relay, each a goroutine that ends with the
 // context Close cancels. A conversation's state is touched only in its
-// grain's Receive; its calls run off the grain's mailbox, but its claim
-// in etcd and a moved task's adoption still block in Receive (issue 30). The hands' halves are kept in
+// grain's Receive, which never blocks: what reaches etcd or the actors
+// (the claim, a moved task's adoption, the calls, the idle grain's check
+// of the store) runs off the grain's mailbox and comes back as a message. The hands' halves are kept in
 // sync.Maps, reached from the grains' Local and the hands' own
 // goroutines. Close leaves the grains first (handing this member's
 // conversations to the others), then ends the watches and what they
