@@ -129,11 +129,13 @@ func grainTypes() (*grains.Registry, error) {
 	)
 }
 
-// local answers what another member asks of every member, on this one.
+// local answers what another member asks of every member, on this one,
+// in grains' local actor: what asks the actors is a grains.Later, which
+// runs off its mailbox.
 func (mem *Self) local(msg any) any {
 	switch m := msg.(type) {
 	case *memberLists:
-		return mem.holds()
+		return grains.Later(mem.holds)
 	case *memberEvent:
 		mem.relay.hear(m)
 	case *memberWatching:
@@ -145,8 +147,8 @@ func (mem *Self) local(msg any) any {
 }
 
 // holds is what this member holds: its sessions, tasks and site requests.
-func (mem *Self) holds() *memberHolds {
-	c, cancel := context.WithTimeout(context.Background(), healthWait)
+func (mem *Self) holds(ctx context.Context) any {
+	c, cancel := context.WithTimeout(ctx, healthWait)
 	defer cancel()
 	h := &memberHolds{}
 	h.Sessions, _ = mem.Gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)

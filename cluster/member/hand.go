@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -160,7 +161,8 @@ func (mem *Self) handHeard(msg any) any {
 		if !ok {
 			return &handChecked{Error: &messages.Error{Code: messages.CodeHandEnded, Message: "The tab left."}}
 		}
-		return &handChecked{Error: v.(messages.HandScreen).Check()}
+		// The check may ask the tailnet who the tab is: off the mailbox.
+		return grains.Later(func(context.Context) any { return &handChecked{Error: v.(messages.HandScreen).Check()} })
 	case *handToLink:
 		v, ok := mem.hands.links.Load(m.ID)
 		if !ok {
