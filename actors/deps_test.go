@@ -13,7 +13,11 @@ import (
 // with the k8s tag, on the Kubernetes client, and if any package of
 // buddi's but the cluster's own (cluster/...) imports etcd, gRPC, the
 // Kubernetes or consul clients or protoactor's remote and cluster: cluster
-// mode is wired through cluster/shared and cluster/grains only.
+// mode lives under cluster/... (cluster/member joins this buddi's actors to
+// cluster/shared and cluster/grains; the daemon only starts it). The
+// cluster stays linked into the one default binary (an owner who outgrows
+// one host runs serve --cluster without rebuilding; a single-host serve
+// starts nothing of it); only the Kubernetes client stays behind -tags k8s.
 func TestClusterDependenciesStayUnderCluster(t *testing.T) {
 	for _, tags := range []string{"", "k8s"} {
 		t.Run("tags="+tags, func(t *testing.T) { clusterDependencies(t, tags) })

@@ -19,6 +19,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/hand"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/session"
+	"github.com/buddi-dev/buddi/cluster/member"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
@@ -83,8 +84,8 @@ type Daemon struct {
 	ctl       *actor.PID    // the controller
 	work      *session.Work // what the sessions run off their mailboxes
 	egress    *egress.Live
-	unfollow  func() // ends the desktop lock's following of the Stop
-	member    *member
+	unfollow  func()       // ends the desktop lock's following of the Stop
+	member    *member.Self // with --cluster
 	gateway   *gateway.Gateway
 	limiter   *limit.Limiter
 	audit     *audit.Log // the audit trail, closed after the surfaces
@@ -178,7 +179,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	if d.audit != nil {
 		errs = append(errs, d.audit.Close()) // no surface adds a line now
 	}
-	errs = append(errs, d.member.close())
+	errs = append(errs, d.member.Close())
 	errs = append(errs, d.halt(ctx, d.ext))
 	if err := d.halt(ctx, d.ctl); err != nil {
 		errs = append(errs, err)

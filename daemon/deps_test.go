@@ -23,15 +23,13 @@ func TestDaemonImportsOnlyWhatItWires(t *testing.T) {
 		"actors/desktop":     "it starts the desktop lock, and Use my apps' driver asks it",
 		"actors/extconn":     "it starts the extension connection, and Your browser's driver calls it",
 		"actors/gateway":     "the actors' client the surfaces are handed",
-		"actors/grain":       "a member's conversations run in grains",
 		"actors/hand":        "the hand of a take-over, made for the controller",
 		"actors/ledger":      "it opens the store and starts the ledger",
 		"actors/limits":      "the agents' rates, shared by the controller, its sessions and the browser's own refusals",
 		"actors/routes":      "the routing table the controller writes and the gateway reads",
 		"actors/session":     "the sessions' work off their mailboxes, which shutdown ends and waits for",
 		"actors/stop":        "it starts the one owner of the Stop",
-		"cluster/grains":     "a member joins the cluster's grains",
-		"cluster/shared":     "a member's state in etcd",
+		"cluster/member":     "with --cluster it starts the member, the one way it reaches the cluster",
 		"config":             "it starts from a configuration",
 		"doctor":             "the settings page's checks",
 		"drivers":            "the modes",
@@ -62,6 +60,20 @@ func TestOnlyTheProgramsAndTheirHelperImportTheDaemon(t *testing.T) {
 	for _, pkg := range deptest.Importers(t, deptest.Module+"/daemon") {
 		if !slices.Contains(allowed, strings.TrimPrefix(pkg, deptest.Module+"/")) {
 			t.Errorf("%s imports daemon; only %v may (a part is wired by the daemon, never the other way)", pkg, allowed)
+		}
+	}
+}
+
+// The daemon starts the cluster's member and holds none of its behaviour:
+// no cluster_*.go file (the member lives in cluster/member).
+func TestTheDaemonHoldsNoClusterFile(t *testing.T) {
+	files, err := filepath.Glob("cluster*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			t.Errorf("%s: the cluster's behaviour lives in cluster/member, not in the daemon", name)
 		}
 	}
 }

@@ -17,8 +17,10 @@
 //
 // wiring.go and modes.go are those steps, each handing the next the narrow
 // functions and handles it needs; daemon.go keeps of them only what
-// Shutdown closes. The cluster_*.go files are a member of a cluster, handed
-// the parts they call (member.parts) once the controller runs.
+// Shutdown closes. A member of a cluster (--cluster) is cluster/member: the
+// daemon opens it (member.Open, nil on one host), hands it the parts it
+// calls (member.Parts) once the controller runs, gives the surfaces its
+// Actors, and closes it; it holds none of the cluster's behaviour.
 //
 // Concurrency: Start builds everything in order and undoes what it built if
 // a later step fails. Shutdown runs in reverse dependency order — surfaces

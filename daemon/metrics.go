@@ -47,7 +47,7 @@ func (w *wiring) metrics() func(string, messages.Code, time.Duration) {
 		})
 	if mem := d.member; mem != nil {
 		r.CounterFunc("buddi_cluster_claims_total", "Conversations this member tried to claim in etcd (new work here: a first call, a task, a move).", nil, func(emit metrics.Emit) {
-			emit(float64(mem.claims.Load()))
+			emit(float64(mem.Claims()))
 		})
 	}
 	return func(action string, code messages.Code, t time.Duration) {

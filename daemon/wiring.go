@@ -17,6 +17,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/limits"
 	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/stop"
+	"github.com/buddi-dev/buddi/cluster/member"
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/doctor"
 	"github.com/buddi-dev/buddi/drivers"
@@ -151,10 +152,13 @@ func (w *wiring) buildSettings() error {
 	return air.Set(w.cfg.Egress.AirGap)
 }
 
-// cluster joins etcd with --cluster (nothing on one host).
+// cluster joins etcd with --cluster (nothing on one host): the member
+// (cluster/member) is all a cluster adds, and the daemon only starts it.
 func (w *wiring) cluster() (err error) {
-	w.d.member, err = openMember(w.cfg, w.d.addr, w.o.Log)
-	return err
+	if w.d.member, err = member.Open(w.cfg, w.d.addr, w.o.Log); err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	return nil
 }
 
 // stop starts the one owner of the Stop at the root, beside the ledger, so
@@ -165,7 +169,7 @@ func (w *wiring) stop() (err error) {
 	if w.stops, err = stop.Open(d.store, d.member != nil); err != nil {
 		return err
 	}
-	return d.spawn(&d.stop, stop.Props(stop.Config{Board: w.stops, Ledger: d.ledger, Shared: d.member.sharedStop(),
+	return d.spawn(&d.stop, stop.Props(stop.Config{Board: w.stops, Ledger: d.ledger, Shared: d.member.SharedStop(),
 		Bus: w.bus, Log: w.o.Log}), "stop")
 }
 
@@ -180,8 +184,8 @@ func (w *wiring) controller() error {
 		Store: d.store, Ledger: d.ledger, Mode: w.modes, Policy: d.egress, Reach: w.reach, Secrets: w.secrets,
 		AskSites: w.cfg.SiteApproval == "ask", AgentProfiles: agentProfiles, Routes: w.routes, Bus: w.bus, Limits: w.limits,
 		Settings: w.settings, Log: o.Log, Chaos: o.Chaos, Restarts: &d.Restarts, Work: d.work, Acts: w.metrics(), Hand: o.hand,
-		Stops: w.stops, Stop: d.stop, Agents: d.member.sharedAgents(), Sites: d.member.sharedSites(),
-		Membership: d.member.membership(), Retention: w.cfg.Retention,
+		Stops: w.stops, Stop: d.stop, Agents: d.member.SharedAgents(), Sites: d.member.SharedSites(),
+		Membership: d.member.Membership(), Retention: w.cfg.Retention,
 	}), "controller")
 	if err != nil {
 		return err
@@ -200,8 +204,12 @@ func (w *wiring) follow() error {
 	if d.member == nil {
 		return nil
 	}
-	return d.member.join(parts{store: d.store, routes: w.routes, bus: w.bus, gateway: d.gateway,
-		root: d.sys.Root, controller: d.ctl, stop: d.stop, stops: w.stops})
+	err := d.member.Join(member.Parts{Store: d.store, Routes: w.routes, Bus: w.bus, Gateway: d.gateway,
+		Root: d.sys.Root, Controller: d.ctl, Stop: d.stop, Stops: w.stops})
+	if err != nil {
+		return fmt.Errorf("daemon: %w", err)
+	}
+	return nil
 }
 
 // serve starts the HTTP surface and, with a token, the Telegram bot, and
@@ -221,7 +229,7 @@ func (w *wiring) serve() (err error) {
 	}
 	// Every surface calls the actors through the trail, which records each
 	// act and control once, where it enters.
-	actors := audit.Wrap(d.member.actors(d.gateway), d.audit, w.routes)
+	actors := audit.Wrap(w.actors(), d.audit, w.routes)
 	if c := o.Config; c.TelegramToken != "" {
 		d.telegram, err = telegram.New(telegram.Config{
 			Token: c.TelegramToken, API: c.TelegramAPI, Actors: audit.Wrap(d.gateway, d.audit, w.routes), Pages: d.egress,
@@ -268,6 +276,15 @@ func (w *wiring) serve() (err error) {
 	}
 	w.announce()
 	return nil
+}
+
+// actors is what the surfaces call: the actors' client, or in a cluster
+// the member's, which sends a conversation's calls to its grain.
+func (w *wiring) actors() ui.Actors {
+	if w.d.member == nil {
+		return w.d.gateway
+	}
+	return w.d.member.Actors()
 }
 
 // readAudit reads the audit trail once the lines added before the read

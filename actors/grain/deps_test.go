@@ -6,7 +6,7 @@ import (
 	"github.com/buddi-dev/buddi/internal/deptest"
 )
 
-// The grain runs what its Conversation says; what a call means is the member wiring's.
+// The grain runs what its Conversation says; what a call means is the member's (cluster/member).
 func TestGrainImportsNothingOfBuddis(t *testing.T) {
 	deptest.Only(t, "actors/grain", map[string]string{})
 }

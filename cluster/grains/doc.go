@@ -7,6 +7,8 @@
 // keys); its Kubernetes provider (pods' labels; linked with the k8s build
 // tag) may keep it instead. Config.MemberTLS makes the members' transport mutual TLS.
 // Ask and TellTo reach one member's Local; Each and Tell every member's.
+// A Local answer that must wait (on an actor, on I/O) is a Later, which
+// the member's local actor runs off its mailbox.
 // Placement is buddi's own identity lookup, which
 // respects each member's Config.Capacity (its browser profiles):
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 )
@@ -14,8 +15,18 @@ const localName = "buddi-member"
 
 // Local answers a registered message sent to every member with Each, on
 // this member; nil answers nothing (the asker hears no answer from it).
-// It runs on the member's local actor, one message at a time.
+// It runs on the member's local actor, one message at a time, in order,
+// and must not block: an answer that must wait (on an actor, on I/O) is
+// a Later.
 type Local func(msg any) any
+
+// Later is what a Local returns for an answer that must wait: the local
+// actor runs it off its mailbox, bounded by LaterWait, and answers with
+// what it returns (nil: nothing), while the messages after it go on.
+type Later func(ctx context.Context) any
+
+// LaterWait bounds a Later.
+const LaterWait = 10 * time.Second
 
 // localActor hands what arrives to the Config's Local.
 type localActor struct{ answer Local }
@@ -25,10 +36,36 @@ func (l *localActor) Receive(ctx actor.Context) {
 	case actor.SystemMessage, actor.AutoReceiveMessage:
 		return
 	}
-	if r := l.answer(ctx.Message()); r != nil && ctx.Sender() != nil {
+	r := l.answer(ctx.Message())
+	if later, ok := r.(Later); ok {
+		l.later(ctx, later)
+		return
+	}
+	if r != nil && ctx.Sender() != nil {
 		ctx.Respond(r)
 	}
 }
+
+// later runs f on a goroutine of its own; its answer comes back through a
+// future into the mailbox, and goes to the asker from there (through the
+// actor's encoding).
+func (l *localActor) later(ctx actor.Context, f Later) {
+	fut := actor.NewFuture(ctx.ActorSystem(), LaterWait)
+	to, root := fut.PID(), ctx.ActorSystem().Root
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), LaterWait)
+		defer cancel()
+		root.Send(to, &laterAnswer{f(c)})
+	}()
+	ctx.ReenterAfter(fut, func(res any, err error) {
+		if a, ok := res.(*laterAnswer); ok && err == nil && a.v != nil && ctx.Sender() != nil {
+			ctx.Respond(a.v)
+		}
+	})
+}
+
+// laterAnswer carries a Later's answer through its future.
+type laterAnswer struct{ v any }
 
 // startLocal spawns this member's local actor when the Config has a Local.
 func (m *Member) startLocal() error {

@@ -245,3 +245,55 @@ func TestACapturedEnvelopeSentAgainIsRefusedByTheMember(t *testing.T) {
 		t.Fatalf("b took the envelope %d times, want once", n)
 	}
 }
+
+// A Local answer that must wait (a grains.Later) runs off the local
+// actor's mailbox: a message after it is answered meanwhile, and the
+// waiting one is answered once it is done.
+func TestALocalAnswerThatWaitsHoldsUpNoOther(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	cfg := config(srv.Endpoint(), types(t, true))
+	release := make(chan struct{})
+	cfg.Local = func(msg any) any {
+		switch msg.(type) {
+		case *Where:
+			return grains.Later(func(ctx context.Context) any {
+				select {
+				case <-release:
+					return &Count{Addr: "waited"}
+				case <-ctx.Done():
+					return nil
+				}
+			})
+		case *Odd:
+			return &Count{Addr: "at once"}
+		}
+		return nil
+	}
+	m, err := grains.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Shutdown(false) })
+	waitMembers(t, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	waited := make(chan any, 1)
+	go func() {
+		v, err := m.Ask(ctx, m.Address(), &Where{})
+		if err != nil {
+			v = err
+		}
+		waited <- v
+	}()
+	v, err := m.Ask(ctx, m.Address(), &Odd{})
+	if c, ok := v.(*Count); err != nil || !ok || c.Addr != "at once" {
+		t.Fatalf("a message after a waiting one was answered %v (%v)", v, err)
+	}
+	close(release)
+	if c, ok := (<-waited).(*Count); !ok || c.Addr != "waited" {
+		t.Fatalf("the waiting message was answered %v", c)
+	}
+}

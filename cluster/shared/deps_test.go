@@ -14,7 +14,7 @@ func TestSharedStateImportsNothingOfBuddis(t *testing.T) {
 	})
 }
 
-// Shared state is etcd plumbing under the member wiring.
+// Shared state is etcd plumbing under the member (cluster/member).
 func TestSharedStateImportsNoPackageOfBuddis(t *testing.T) {
 	deptest.Only(t, "cluster/shared", map[string]string{})
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/cluster/etcdtest"
-	"github.com/buddi-dev/buddi/daemon"
+	clustermember "github.com/buddi-dev/buddi/cluster/member"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
@@ -187,7 +187,7 @@ func (m *member) healthUntil(t testing.TB, ok func(messages.Health) bool) messag
 // id is the member id its data directory holds.
 func (m *member) id(t testing.TB) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(m.dir, daemon.MemberIDFile))
+	b, err := os.ReadFile(filepath.Join(m.dir, clustermember.IDFile))
 	if err != nil {
 		t.Fatal(err)
 	}

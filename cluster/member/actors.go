@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -11,16 +11,23 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// clusterActors is what the surfaces call in a cluster: agent calls and
-// controls of one conversation go to its grain, wherever it is; the rest
-// is this member's.
-type clusterActors struct {
+// Actors is what the surfaces call in a cluster: agent calls and controls
+// of one conversation go to its grain, wherever it is; the rest is this
+// member's.
+type Actors struct {
 	*gateway.Gateway
-	mem *member
+	mem *Self
+}
+
+// Actors is what the surfaces call in a cluster (the daemon hands it to
+// them as their ui.Actors): agent calls and controls of one conversation
+// go through the grains.
+func (mem *Self) Actors() *Actors {
+	return &Actors{Gateway: mem.Gateway, mem: mem}
 }
 
 // Tool runs an agent call on the member that holds its conversation.
-func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.ToolResult, *messages.Error) {
+func (a *Actors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.ToolResult, *messages.Error) {
 	dl, _ := ctx.Deadline()
 	res, err := a.mem.grains.Request(ctx, c.Conversation, &grainTool{Call: c, Deadline: dl})
 	ans, e := fromGrain(res, err)
@@ -32,14 +39,14 @@ func (a clusterActors) Tool(ctx context.Context, c *messages.ToolCall) (*message
 
 // Owner sends the controls of one conversation to its member: its task,
 // release, take-over and hand-back, site answers and screenshots, and the
-// opening of its hand for a tab here (cluster_hand.go). The lists are
+// opening of its hand for a tab here (hand.go). The lists are
 // every member's.
-func (a clusterActors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
+func (a *Actors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
 	switch m := msg.(type) {
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
 		return a.everyMember(ctx, msg)
 	case *messages.HandOpen:
-		if !a.mem.routes.Holds(m.Conversation) {
+		if !a.mem.Routes.Holds(m.Conversation) {
 			return a.openHandThere(ctx, m)
 		}
 		return a.Gateway.Owner(ctx, msg)
@@ -96,7 +103,7 @@ func fromGrain(res any, err error) (*grainAnswer, *messages.Error) {
 // each conversation lives on one. A member that does not answer in time
 // is left out (the others' lists still come); when none answers, this
 // member's own list is given.
-func (a clusterActors) everyMember(ctx context.Context, msg any) *messages.OwnerReply {
+func (a *Actors) everyMember(ctx context.Context, msg any) *messages.OwnerReply {
 	answers, err := a.mem.grains.Each(ctx, &memberLists{})
 	if err != nil && len(answers) == 0 {
 		return a.Gateway.Owner(ctx, msg)

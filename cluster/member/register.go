@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -19,10 +19,10 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// MemberIDFile is the file in the data directory that holds this host's
+// IDFile is the file in the data directory that holds this host's
 // member id, made on its first start in a cluster, so that a restart
 // registers the same id.
-const MemberIDFile = "member-id"
+const IDFile = "member-id"
 
 // capacityPause is the least time between two reads of this member's
 // capacity for its registration.
@@ -33,7 +33,7 @@ const healthWait = 5 * time.Second
 
 // memberID reads the data directory's member id, making one the first time.
 func memberID(dir string) (string, error) {
-	path := filepath.Join(dir, MemberIDFile)
+	path := filepath.Join(dir, IDFile)
 	b, err := os.ReadFile(path)
 	if err == nil {
 		id := strings.TrimSpace(string(b))
@@ -43,13 +43,13 @@ func memberID(dir string) (string, error) {
 		return id, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("daemon: read the member id in %s: %w", path, err)
+		return "", fmt.Errorf("read the member id in %s: %w", path, err)
 	}
 	raw := make([]byte, 8)
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
 	if err := os.WriteFile(path, []byte(id+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("daemon: write the member id to %s: %w", path, err)
+		return "", fmt.Errorf("write the member id to %s: %w", path, err)
 	}
 	return id, nil
 }
@@ -58,7 +58,7 @@ func memberID(dir string) (string, error) {
 // current and feeds the controller the member list. What it starts ends
 // with stop, which waits for it; the registration itself ends with the
 // store's Close, which deletes the member's key.
-func (mem *member) joinCluster(ctx context.Context) (stop func(), err error) {
+func (mem *Self) joinCluster(ctx context.Context) (stop func(), err error) {
 	id, err := memberID(mem.cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -72,16 +72,16 @@ func (mem *member) joinCluster(ctx context.Context) (stop func(), err error) {
 	defer cancel()
 	reg, err := mem.shared.Register(rctx, shared.Member{ID: id, Addr: addr, Capacity: mem.capacity(ctx)})
 	if err != nil {
-		return nil, fmt.Errorf("daemon: --cluster: register this member as %s: %w", id, err)
+		return nil, fmt.Errorf("--cluster: register this member as %s: %w", id, err)
 	}
 	err = mem.shared.WatchMembers(ctx, func(ms []shared.Member) {
-		mem.root.Send(mem.controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
+		mem.Root.Send(mem.Controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("daemon: watch the cluster's members: %w", err)
+		return nil, fmt.Errorf("watch the cluster's members: %w", err)
 	}
 	var wg sync.WaitGroup
-	sub := mem.gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
+	sub := mem.Gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
 	wg.Go(func() {
 		defer sub.Close()
 		for {
@@ -103,8 +103,8 @@ func (mem *member) joinCluster(ctx context.Context) (stop func(), err error) {
 	return wg.Wait, nil
 }
 
-// membership names who keeps the member list, or "" on a single host.
-func (mem *member) membership() string {
+// Membership names who keeps the member list, or "" on a single host.
+func (mem *Self) Membership() string {
 	if mem == nil {
 		return ""
 	}
@@ -116,10 +116,10 @@ func (mem *member) membership() string {
 
 // capacity is this member's profiles and sessions as the controller counts
 // them; zero when it does not answer in time.
-func (mem *member) capacity(ctx context.Context) shared.Capacity {
+func (mem *Self) capacity(ctx context.Context) shared.Capacity {
 	c, cancel := context.WithTimeout(ctx, healthWait)
 	defer cancel()
-	h, e := mem.gateway.Health(c)
+	h, e := mem.Gateway.Health(c)
 	if e != nil {
 		return shared.Capacity{}
 	}

@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -10,26 +10,16 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/controller"
-	"github.com/buddi-dev/buddi/actors/gateway"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
-	"github.com/buddi-dev/buddi/ui"
 )
 
-// actors is what the surfaces call: in a cluster, through the grains.
-func (mem *member) actors(g *gateway.Gateway) ui.Actors {
-	if mem == nil {
-		return g
-	}
-	return clusterActors{Gateway: g, mem: mem}
-}
-
-// sharedAgents is the controller's view of the cluster's agents: nil (an
+// SharedAgents is the controller's view of the cluster's agents: nil (an
 // interface holding nothing) on one host.
-func (mem *member) sharedAgents() controller.SharedAgents {
+func (mem *Self) SharedAgents() controller.SharedAgents {
 	if mem == nil {
 		return nil
 	}
@@ -76,7 +66,7 @@ func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) *message
 // watchAgents feeds the controller the cluster's agents; the first list is
 // delivered before it returns, so the member knows every agent before it
 // serves anyone.
-func (mem *member) watchAgents(ctx context.Context) error {
+func (mem *Self) watchAgents(ctx context.Context) error {
 	return mem.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record) {
 		m := &controller.ClusterAgents{Agents: make([]ledger.Agent, 0, len(rs))}
 		for _, r := range rs {
@@ -87,7 +77,7 @@ func (mem *member) watchAgents(ctx context.Context) error {
 			}
 			m.Agents = append(m.Agents, ag)
 		}
-		mem.root.Send(mem.controller, m)
+		mem.Root.Send(mem.Controller, m)
 	})
 }
 
@@ -99,8 +89,8 @@ const taskRetry = time.Second
 // over after this one is lost knows its task and budget. Only the member
 // etcd names as holding the conversation writes it (shared.PutAsHome). A
 // write etcd does not take is tried again until a newer state replaces it.
-func (mem *member) mirrorTasks(ctx context.Context) (stop func()) {
-	sub := mem.gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
+func (mem *Self) mirrorTasks(ctx context.Context) (stop func()) {
+	sub := mem.Gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer sub.Close()
@@ -119,7 +109,7 @@ func (mem *member) mirrorTasks(ctx context.Context) (stop func()) {
 
 // nextTasks waits up to taskRetry for task events and adds the tasks they
 // show to pending, the newest per conversation.
-func (mem *member) nextTasks(ctx context.Context, sub *events.Subscription, pending map[string]ledger.Task) {
+func (mem *Self) nextTasks(ctx context.Context, sub *events.Subscription, pending map[string]ledger.Task) {
 	c, cancel := context.WithTimeout(ctx, taskRetry)
 	ev, err := sub.Next(c)
 	cancel()
@@ -134,17 +124,17 @@ func (mem *member) nextTasks(ctx context.Context, sub *events.Subscription, pend
 }
 
 // taskOf is the task an event shows, with the agent's id from the ledger.
-func (mem *member) taskOf(v messages.TaskView) ledger.Task {
+func (mem *Self) taskOf(v messages.TaskView) ledger.Task {
 	t := ledger.Task{Conversation: v.Conversation, Agent: v.Agent, Description: v.Description, State: v.State,
 		MaxSteps: v.MaxSteps, Lifetime: v.Lifetime, Created: v.Created, Started: v.Started, Expires: v.Expires,
 		EndReason: v.EndReason}
-	if stored, ok, err := mem.store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
+	if stored, ok, err := mem.Store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
 		t.AgentID = stored.AgentID
 	}
 	return t
 }
 
-func (mem *member) putTask(ctx context.Context, t ledger.Task) error {
+func (mem *Self) putTask(ctx context.Context, t ledger.Task) error {
 	v, err := json.Marshal(t)
 	if err != nil {
 		return nil // cannot happen for this struct; nothing to retry
@@ -158,9 +148,9 @@ func (mem *member) putTask(ctx context.Context, t ledger.Task) error {
 	return err
 }
 
-// sharedSites is the controller's view of the cluster's answers "always":
+// SharedSites is the controller's view of the cluster's answers "always":
 // nil (an interface holding nothing) on one host.
-func (mem *member) sharedSites() controller.SharedSites {
+func (mem *Self) SharedSites() controller.SharedSites {
 	if mem == nil {
 		return nil
 	}
@@ -206,7 +196,7 @@ func (s sitesInEtcd) DeleteSite(ctx context.Context, site string) *messages.Erro
 
 // watchSites feeds the controller the cluster's answers "always"; the
 // first list is delivered before it returns.
-func (mem *member) watchSites(ctx context.Context) error {
+func (mem *Self) watchSites(ctx context.Context) error {
 	return mem.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record) {
 		m := &controller.ClusterSites{Always: make([]egress.Approval, 0, len(rs))}
 		for _, r := range rs {
@@ -217,6 +207,6 @@ func (mem *member) watchSites(ctx context.Context) error {
 			}
 			m.Always = append(m.Always, ap)
 		}
-		mem.root.Send(mem.controller, m)
+		mem.Root.Send(mem.Controller, m)
 	})
 }

@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -26,14 +26,13 @@ import (
 // clusterOpenWait bounds reaching etcd when a member starts.
 const clusterOpenWait = 10 * time.Second
 
-// member is this buddi as a member of a cluster (--cluster): what the
-// cluster_*.go files use of the rest, handed over once (parts), and what
-// they start and close themselves.
-type member struct {
+// Self is this buddi as a member of a cluster (--cluster): what it uses of
+// the rest, handed over once (Parts), and what it starts and closes itself.
+type Self struct {
 	cfg  config.Config
 	addr string
 	log  *slog.Logger
-	parts
+	Parts
 
 	shared   *shared.Store
 	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
@@ -46,58 +45,59 @@ type member struct {
 	claims   atomic.Int64       // conversations this member tried to claim in etcd
 }
 
-// parts are this member's own parts the cluster calls: its store (read
-// only), routing table, bus and actors.
-type parts struct {
-	store      *ledger.Store
-	routes     *routes.Table
-	bus        *events.Bus
-	gateway    *gateway.Gateway
-	root       *actor.RootContext
-	controller *actor.PID
-	stop       *actor.PID // the owner's Stop, which the watch of etcd's flag feeds
-	stops      *stop.Board
+// Parts are this buddi's own parts the member calls, which the daemon
+// hands over once its controller runs: its store (read only), routing
+// table, bus and actors.
+type Parts struct {
+	Store      *ledger.Store
+	Routes     *routes.Table
+	Bus        *events.Bus
+	Gateway    *gateway.Gateway
+	Root       *actor.RootContext
+	Controller *actor.PID
+	Stop       *actor.PID // the owner's Stop, which the watch of etcd's flag feeds
+	Stops      *stop.Board
 }
 
 // etcdDown is the refusal of new work while this member knows etcd is
 // away (or has not heard from it yet), or nil: the sentence its controller
 // gives, at once.
-func (mem *member) etcdDown() *messages.Error {
-	if why := mem.stops.Load().Unreachable(); why != "" {
+func (mem *Self) etcdDown() *messages.Error {
+	if why := mem.Stops.Load().Unreachable(); why != "" {
 		return messages.CodeClusterDown.Err(why)
 	}
 	return nil
 }
 
-// openMember connects a member (--cluster) to the cluster's etcd; nil
-// without --cluster. A member that cannot reach etcd does not start: it
+// Open connects a member (--cluster) to the cluster's etcd; nil without
+// --cluster. A member that cannot reach etcd does not start: it
 // could not know whether the owner stopped browser access.
-func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, error) {
+func Open(cfg config.Config, addr string, log *slog.Logger) (*Self, error) {
 	if !cfg.Cluster {
 		return nil, nil
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	mem := &member{cfg: cfg, addr: addr, log: log}
+	mem := &Self{cfg: cfg, addr: addr, log: log}
 	// The secret is read before etcd is touched: without it this member
 	// could verify nothing etcd holds.
 	secret, err := shared.ReadSecret(cfg.ClusterSecretPath())
 	if err != nil {
-		return nil, fmt.Errorf("daemon: --cluster: %w", err)
+		return nil, fmt.Errorf("--cluster: %w", err)
 	}
 	mem.secret = secret
 	files := shared.TLSFiles{CA: cfg.ClusterCA, Cert: cfg.ClusterCert, Key: cfg.ClusterKey}
 	if files.Set() {
 		t, err := files.Load()
 		if err != nil {
-			return nil, fmt.Errorf("daemon: --cluster: %w", err)
+			return nil, fmt.Errorf("--cluster: %w", err)
 		}
 		mem.tls = t
 	}
 	if plain := shared.PlaintextBeyondLoopback(cfg.ClusterEtcd, mem.tls != nil); len(plain) > 0 {
 		if !cfg.ClusterPlaintextEtcd {
-			return nil, fmt.Errorf("daemon: --cluster: etcd at %s is beyond loopback and spoken to without TLS, where anyone on the path reads and writes the shared state; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (and https:// endpoints), or pass --cluster-plaintext-etcd to accept that", strings.Join(plain, ", "))
+			return nil, fmt.Errorf("--cluster: etcd at %s is beyond loopback and spoken to without TLS, where anyone on the path reads and writes the shared state; give BUDDI_CLUSTER_CA, BUDDI_CLUSTER_CERT and BUDDI_CLUSTER_KEY (and https:// endpoints), or pass --cluster-plaintext-etcd to accept that", strings.Join(plain, ", "))
 		}
 		log.Warn("--cluster-plaintext-etcd: this member speaks to etcd beyond loopback without TLS; anyone on the path reads the shared state", "etcd", strings.Join(plain, ", "))
 	}
@@ -111,20 +111,20 @@ func openMember(cfg config.Config, addr string, log *slog.Logger) (*member, erro
 		if mem.tls != nil {
 			how = "check that it trusts the CA in BUDDI_CLUSTER_CA and serves TLS"
 		}
-		return nil, fmt.Errorf("daemon: --cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
+		return nil, fmt.Errorf("--cluster: etcd at %s does not answer (%w), so this member does not start; start etcd, set BUDDI_CLUSTER_ETCD to its client endpoints, or, %s", strings.Join(down.Endpoints, ", "), down.Err, how)
 	case err != nil:
-		return nil, fmt.Errorf("daemon: --cluster: %w", err)
+		return nil, fmt.Errorf("--cluster: %w", err)
 	}
 	if err := st.Join(ctx); err != nil {
 		_ = st.Close()
-		return nil, fmt.Errorf("daemon: --cluster: %w", err)
+		return nil, fmt.Errorf("--cluster: %w", err)
 	}
 	mem.shared = st
 	return mem, nil
 }
 
 // etcdTLS is how this member reaches etcd: nil in the clear.
-func (mem *member) etcdTLS() *tls.Config {
+func (mem *Self) etcdTLS() *tls.Config {
 	if mem.tls == nil {
 		return nil
 	}
@@ -132,20 +132,20 @@ func (mem *member) etcdTLS() *tls.Config {
 }
 
 // memberTLS is the members' transport's TLS: nil in the clear.
-func (mem *member) memberTLS() *tls.Config {
+func (mem *Self) memberTLS() *tls.Config {
 	if mem.tls == nil {
 		return nil
 	}
 	return mem.tls.Member()
 }
 
-// join feeds the controller what this member's watches learn of the shared
+// Join feeds the controller what this member's watches learn of the shared
 // Stop, agents and site answers, registers the member (joinCluster), mirrors
 // its tasks, joins the grains and relays its events. The first event of
 // each watch is delivered before it returns, so the member knows of a Stop
 // and of every agent before it serves anyone.
-func (mem *member) join(p parts) error {
-	mem.parts = p
+func (mem *Self) Join(p Parts) error {
+	mem.Parts = p
 	ctx, cancel := context.WithCancel(context.Background())
 	var waits []func()
 	mem.unwatch = func() {
@@ -177,7 +177,7 @@ func (mem *member) join(p parts) error {
 	return nil
 }
 
-func (mem *member) watchStop(ctx context.Context) error {
+func (mem *Self) watchStop(ctx context.Context) error {
 	err := mem.shared.Watch(ctx, func(ev shared.Event) {
 		m := &messages.ClusterStop{Reachable: ev.Reachable, Stopped: ev.State.Stopped, At: ev.State.At, Rev: ev.State.Rev}
 		var down *shared.UnreachableError
@@ -187,17 +187,17 @@ func (mem *member) watchStop(ctx context.Context) error {
 		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
-		mem.root.Send(mem.stop, m)
+		mem.Root.Send(mem.Stop, m)
 	})
 	if err != nil {
-		return fmt.Errorf("daemon: watch the cluster's Stop: %w", err)
+		return fmt.Errorf("watch the cluster's Stop: %w", err)
 	}
 	return nil
 }
 
-// close leaves the grains' cluster (handing this member's conversations to
+// Close leaves the grains' cluster (handing this member's conversations to
 // the others), ends the watches and closes the client; nil-safe.
-func (mem *member) close() error {
+func (mem *Self) Close() error {
 	if mem == nil {
 		return nil
 	}
@@ -210,9 +210,13 @@ func (mem *member) close() error {
 	return mem.shared.Close()
 }
 
-// sharedStop is the stop actor's view of the store: nil (an interface
+// Claims counts the conversations this member tried to claim in etcd
+// (new work here: a first call, a task, a move).
+func (mem *Self) Claims() int64 { return mem.claims.Load() }
+
+// SharedStop is the stop actor's view of the store: nil (an interface
 // holding no store) on one host.
-func (mem *member) sharedStop() stop.Shared {
+func (mem *Self) SharedStop() stop.Shared {
 	if mem == nil {
 		return nil
 	}

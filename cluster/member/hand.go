@@ -1,4 +1,4 @@
-package daemon
+package member
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -84,7 +85,7 @@ const handCheckWait = 5 * time.Second
 
 // openHandThere opens, for a tab on this member, the hand of a
 // conversation whose session runs on another member.
-func (a clusterActors) openHandThere(ctx context.Context, m *messages.HandOpen) *messages.OwnerReply {
+func (a *Actors) openHandThere(ctx context.Context, m *messages.HandOpen) *messages.OwnerReply {
 	raw := make([]byte, 12)
 	_, _ = rand.Read(raw)
 	id := hex.EncodeToString(raw)
@@ -121,9 +122,9 @@ func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
 }
 
 // openHandHere opens this member's hand for a tab on another member.
-func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
+func (mem *Self) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 	screen := &remoteScreen{mem: mem, member: h.From, id: h.Screen}
-	r := mem.gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
+	r := mem.Gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
 		Take: h.Take, W: h.W, H: h.H})
 	if r.Error != nil {
 		return &grainAnswer{Error: r.Error}
@@ -138,7 +139,7 @@ func (mem *member) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 }
 
 // handHeard passes what another member said of a hand to its half here.
-func (mem *member) handHeard(msg any) any {
+func (mem *Self) handHeard(msg any) any {
 	switch m := msg.(type) {
 	case *handToScreen:
 		v, ok := mem.hands.screens.Load(m.Screen)
@@ -160,7 +161,8 @@ func (mem *member) handHeard(msg any) any {
 		if !ok {
 			return &handChecked{Error: &messages.Error{Code: messages.CodeHandEnded, Message: "The tab left."}}
 		}
-		return &handChecked{Error: v.(messages.HandScreen).Check()}
+		// The check may ask the tailnet who the tab is: off the mailbox.
+		return grains.Later(func(context.Context) any { return &handChecked{Error: v.(messages.HandScreen).Check()} })
 	case *handToLink:
 		v, ok := mem.hands.links.Load(m.ID)
 		if !ok {
@@ -183,7 +185,7 @@ func (mem *member) handHeard(msg any) any {
 // remoteScreen is, on the member running the hand, the tab on another
 // member.
 type remoteScreen struct {
-	mem    *member
+	mem    *Self
 	member string
 	id     string
 	link   atomic.Pointer[string] // the attachment's id, once opened
@@ -218,7 +220,7 @@ func (s *remoteScreen) Check() *messages.Error {
 
 // remoteLink is, on the tab's member, the hand on another member.
 type remoteLink struct {
-	mem    *member
+	mem    *Self
 	member string
 	id     string
 	screen string
