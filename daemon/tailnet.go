@@ -19,6 +19,7 @@ type node interface {
 	OwnerAllowed(login string) bool
 	AddOwner(login string) error
 	RemoveOwner(login string) error
+	OnChange(f func())
 	Listen() (net.Listener, error)
 	Up(ctx context.Context) error
 	Close() error

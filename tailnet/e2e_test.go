@@ -37,7 +37,7 @@ const patience = 90 * time.Second
 
 // control runs Tailscale's own test coordination server, DERP and STUN on
 // loopback: a tailnet with no internet.
-func control(t *testing.T) string {
+func control(t *testing.T) *testcontrol.Server {
 	t.Helper()
 	netns.SetEnabled(false) // the nodes dial loopback
 	t.Cleanup(func() { netns.SetEnabled(true) })
@@ -47,7 +47,7 @@ func control(t *testing.T) string {
 	c.HTTPTestServer = httptest.NewUnstartedServer(c)
 	c.HTTPTestServer.Start()
 	t.Cleanup(c.HTTPTestServer.Close)
-	return c.HTTPTestServer.URL
+	return c
 }
 
 // peer is a device on the tailnet: a tsnet node of its own, with its login.
@@ -221,7 +221,7 @@ func (h headers) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestBuddiOnATailnet(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	controlURL := control(t)
+	controlURL := control(t).HTTPTestServer.URL
 	o := daemon.Options{Mode: sim.NewMode(sim.Config{}, 1), TailnetEphemeral: true}
 	o.Config.Tailnet, o.Config.TailnetControl, o.Config.TailnetHostname = true, controlURL, "buddi"
 	d := daemontest.Start(t, "", o)

@@ -26,6 +26,9 @@ type Tailnet interface {
 	OwnerAllowed(login string) bool
 	AddOwner(login string) error
 	RemoveOwner(login string) error
+	// OnChange calls f after each change of the tailnet the node sees: a
+	// peer added, changed or removed, its own state or login.
+	OnChange(f func())
 }
 
 // whoIsWait bounds one WhoIs.
@@ -46,7 +49,10 @@ func (l tailnetListener) Accept() (net.Conn, error) {
 
 // ServeTailnet serves the same surface on the tailnet's listener, where
 // every request is attributed with WhoIs. Shutdown closes it too.
+// From then on, each change of the tailnet checks again, at once, every
+// hand that came over it (hands.recheckTailnet).
 func (s *Server) ServeTailnet(ln net.Listener) {
+	s.cfg.Tailnet.OnChange(s.hands.recheckTailnet)
 	s.tailnetDone = make(chan error, 1)
 	go func() { s.tailnetDone <- s.srv.Serve(tailnetListener{ln}) }()
 }
