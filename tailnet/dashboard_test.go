@@ -35,8 +35,8 @@ func TestTheOwnerSeesAndEditsTheTailnetOnTheDashboard(t *testing.T) {
 	if _, err := d.TailnetUp(ctx); err != nil {
 		t.Fatalf("buddi joins the tailnet: %v", err)
 	}
-	phone := join(t, ctx, c.HTTPTestServer.URL, "owner-phone")
-	base := "http://" + buddiIP(t, ctx, phone)
+	phone := join(ctx, t, c.HTTPTestServer.URL, "owner-phone")
+	base := "http://" + buddiIP(ctx, t, phone)
 
 	dash := webtest.Open(t, d)
 	p := dash.Page(t, 375, 812)

@@ -104,8 +104,8 @@ func TestTheHandEndsWhenTheTailnetDropsTheOwnersNode(t *testing.T) {
 			if _, err := d.TailnetUp(ctx); err != nil {
 				t.Fatalf("buddi joins the tailnet: %v", err)
 			}
-			owner := join(t, ctx, c.HTTPTestServer.URL, "owner-phone")
-			base := "http://" + buddiIP(t, ctx, owner)
+			owner := join(ctx, t, c.HTTPTestServer.URL, "owner-phone")
+			base := "http://" + buddiIP(ctx, t, owner)
 			link := d.SignInLink().URL
 			if code, r, _ := owner.call(t, base, "POST", "/api/session", map[string]string{"token": link[strings.LastIndex(link, "/")+1:]}); code != 200 || !r.OK {
 				t.Fatalf("signing in with the host's link over the tailnet answered %d %+v", code, r.Error)
@@ -119,7 +119,7 @@ func TestTheHandEndsWhenTheTailnetDropsTheOwnersNode(t *testing.T) {
 			d.AddAgent(t, "ada", false)
 			d.Task(t, "ada", "c1", 80)
 			d.Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
-			h := owner.hand(t, ctx, base, "c1", me.CSRF)
+			h := owner.hand(ctx, t, base, "c1", me.CSRF)
 			if n := h.note(t); n.Type != messages.HandNoteAttached {
 				t.Fatalf("the owner's hand over the tailnet said %+v; want it attached", n)
 			}

@@ -74,7 +74,7 @@ func (o *Owners) Empty() bool {
 func (o *Owners) Add(login string) error {
 	login = normal(login)
 	if login == "" || len(login) > 200 || strings.ContainsAny(login, " \t\r\n") {
-		return fmt.Errorf("tailnet: %q is not a tailnet login; give it as Tailscale shows it, like you@example.com.", login)
+		return fmt.Errorf("tailnet: %q is not a tailnet login; give it as Tailscale shows it, like you@example.com", login)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()

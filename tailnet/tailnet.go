@@ -275,7 +275,7 @@ func (n *Node) watch(ctx context.Context) {
 // mapChanged reports whether a note changes who is on the tailnet as this
 // node sees it.
 func mapChanged(note *ipn.Notify) bool {
-	return note.State != nil || note.NetMap != nil || note.SelfChange != nil || note.LoginFinished != nil ||
+	return note.State != nil || note.SelfChange != nil || note.LoginFinished != nil ||
 		len(note.PeersChanged) > 0 || len(note.PeersRemoved) > 0
 }
 

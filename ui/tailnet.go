@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -221,9 +222,14 @@ func noTailnet() *messages.Error {
 	return &messages.Error{Code: messages.CodeBadInput, Message: "buddi is not on a tailnet; start it with BUDDI_TAILNET=1 (or --tailnet) first."}
 }
 
+// trimPkg is a tailnet error as the owner reads it: without the package's
+// prefix, ending as a sentence does.
 func trimPkg(s string) string {
 	if len(s) > 9 && s[:9] == "tailnet: " {
-		return s[9:]
+		s = s[9:]
+	}
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
 	}
 	return s
 }
