@@ -6,6 +6,13 @@
 // The node's state lives under <data>/tailnet, owner-only. Nothing of it
 // listens on a public interface: tsnet's listeners are in its own
 // userspace network stack, reached through WireGuard only.
+//
+// Concurrency: one goroutine (watch) follows the node's IPN bus from Start
+// until Close: it says the login link and the address, keeps the node's
+// state, and calls the OnChange watchers, in order, after each change of
+// the tailnet's map (a peer added, changed, expired or removed; the node's
+// own state). Watchers must not block: the surface's only sends each
+// tailnet hand a message to check its lease now.
 package tailnet
 
 import (
