@@ -56,6 +56,10 @@ type Config struct {
 	// TailnetControl is BUDDI_TAILNET_CONTROL: the coordination server's
 	// URL; empty for Tailscale's own.
 	TailnetControl string
+	// TailnetOwners is BUDDI_TAILNET_OWNERS: tailnet logins, separated by
+	// commas, put on the owner's list at start (the list keeps the logins
+	// added since; the signed-in owner edits it on the dashboard).
+	TailnetOwners []string
 	// Egress is BUDDI_BROWSER_HOSTS, BUDDI_PREVIEW_ORIGINS and BUDDI_AIR_GAP.
 	Egress egress.Config
 	// Display is true when DISPLAY or WAYLAND_DISPLAY is set: the browser
@@ -351,7 +355,25 @@ func (c *Config) remoteFromEnv(getenv func(string) string) (err error) {
 	c.TailnetAuthKey = strings.TrimSpace(or(getenv("BUDDI_TAILNET_AUTHKEY"), getenv("TS_AUTHKEY")))
 	c.TailnetHostname = strings.TrimSpace(or(getenv("BUDDI_TAILNET_HOSTNAME"), DefaultTailnetHostname))
 	c.TailnetControl = strings.TrimSpace(getenv("BUDDI_TAILNET_CONTROL"))
-	return nil
+	c.TailnetOwners, err = TailnetLogins("BUDDI_TAILNET_OWNERS", getenv("BUDDI_TAILNET_OWNERS"))
+	return err
+}
+
+// TailnetLogins reads a list of tailnet logins separated by commas, as
+// Tailscale shows them (lower-cased; empty entries skipped).
+func TailnetLogins(name, v string) ([]string, error) {
+	var out []string
+	for _, l := range strings.Split(v, ",") {
+		l = strings.ToLower(strings.TrimSpace(l))
+		switch {
+		case l == "":
+		case len(l) > 200 || strings.ContainsAny(l, " \t\r\n") || !strings.Contains(l, "@"):
+			return nil, Invalid("%s: %q is not a tailnet login; give logins as Tailscale shows them, separated by commas, like you@example.com", name, l)
+		default:
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 // tailnetRanges are the addresses Tailscale gives its nodes: traffic to

@@ -202,3 +202,16 @@ func TestRetention(t *testing.T) {
 		}
 	}
 }
+
+func TestTailnetOwnersAreLoginsSeparatedByCommas(t *testing.T) {
+	c, err := load(t, map[string]string{"BUDDI_TAILNET_OWNERS": " You@Example.com, ,phone@github "})
+	if err != nil || strings.Join(c.TailnetOwners, " ") != "you@example.com phone@github" {
+		t.Fatalf("two logins: %q %v", c.TailnetOwners, err)
+	}
+	for _, bad := range []string{"you example.com", "you@example.com,nobody"} {
+		_, err := load(t, map[string]string{"BUDDI_TAILNET_OWNERS": bad})
+		if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "BUDDI_TAILNET_OWNERS") || strings.Count(err.Error(), ". ") > 0 {
+			t.Errorf("%q: not one sentence naming the setting: %v", bad, err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"net"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -19,6 +20,7 @@ type node interface {
 	OwnerAllowed(login string) bool
 	AddOwner(login string) error
 	RemoveOwner(login string) error
+	OnChange(f func())
 	Listen() (net.Listener, error)
 	Up(ctx context.Context) error
 	Close() error
@@ -55,5 +57,13 @@ func (w *wiring) tailnet() error {
 		return err
 	}
 	w.d.node = n
+	// BUDDI_TAILNET_OWNERS seeds the owner's list; the list keeps what
+	// was added since, and a login removed on the dashboard comes back
+	// only with the next start that names it.
+	for _, login := range w.o.Config.TailnetOwners {
+		if err := n.AddOwner(login); err != nil {
+			return fmt.Errorf("daemon: BUDDI_TAILNET_OWNERS: %w", err)
+		}
+	}
 	return nil
 }

@@ -60,6 +60,9 @@ type HandLink interface {
 	Input(in *HandInput)
 	// Pong reports the tab answered a ping.
 	Pong()
+	// Recheck asks the hand to check the tab's sign-in now, off its
+	// schedule: what the sign-in rests on changed (the tailnet's map).
+	Recheck()
 	// Gone reports the tab's socket closed: why is nil when the tab just
 	// left (another may attach), or says why the hand must end (its
 	// sign-in was revoked).

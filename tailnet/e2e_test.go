@@ -37,7 +37,7 @@ const patience = 90 * time.Second
 
 // control runs Tailscale's own test coordination server, DERP and STUN on
 // loopback: a tailnet with no internet.
-func control(t *testing.T) string {
+func control(t *testing.T) *testcontrol.Server {
 	t.Helper()
 	netns.SetEnabled(false) // the nodes dial loopback
 	t.Cleanup(func() { netns.SetEnabled(true) })
@@ -47,7 +47,7 @@ func control(t *testing.T) string {
 	c.HTTPTestServer = httptest.NewUnstartedServer(c)
 	c.HTTPTestServer.Start()
 	t.Cleanup(c.HTTPTestServer.Close)
-	return c.HTTPTestServer.URL
+	return c
 }
 
 // peer is a device on the tailnet: a tsnet node of its own, with its login.
@@ -57,7 +57,7 @@ type peer struct {
 	jar   string // the dashboard's session cookie, once signed in
 }
 
-func join(t *testing.T, ctx context.Context, controlURL, name string) *peer {
+func join(ctx context.Context, t *testing.T, controlURL, name string) *peer {
 	t.Helper()
 	s := &tsnet.Server{Dir: filepath.Join(t.TempDir(), name), ControlURL: controlURL, Hostname: name,
 		Store: new(mem.Store), Ephemeral: true, Logf: logger.Discard}
@@ -109,7 +109,7 @@ func (p *peer) call(t *testing.T, base, method, path string, body any) (int, *da
 }
 
 // buddiIP is buddi's tailnet address, as p's node sees the tailnet.
-func buddiIP(t *testing.T, ctx context.Context, p *peer) string {
+func buddiIP(ctx context.Context, t *testing.T, p *peer) string {
 	t.Helper()
 	lc, err := p.srv.LocalClient()
 	if err != nil {
@@ -180,7 +180,7 @@ func (d dialer) Dial(network, addr string) (net.Conn, error) {
 	return d.p.srv.Dial(d.ctx, network, addr)
 }
 
-func (p *peer) hand(t *testing.T, ctx context.Context, base, conv, csrf string) *tab {
+func (p *peer) hand(ctx context.Context, t *testing.T, base, conv, csrf string) *tab {
 	t.Helper()
 	h := &tab{notes: make(chan messages.HandNote, 16)}
 	host := strings.TrimPrefix(base, "http://")
@@ -221,19 +221,19 @@ func (h headers) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestBuddiOnATailnet(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	controlURL := control(t)
+	controlURL := control(t).HTTPTestServer.URL
 	o := daemon.Options{Mode: sim.NewMode(sim.Config{}, 1), TailnetEphemeral: true}
 	o.Config.Tailnet, o.Config.TailnetControl, o.Config.TailnetHostname = true, controlURL, "buddi"
 	d := daemontest.Start(t, "", o)
 	if _, err := d.TailnetUp(ctx); err != nil {
 		t.Fatalf("buddi joins the tailnet: %v", err)
 	}
-	owner := join(t, ctx, controlURL, "owner-phone")
-	stranger := join(t, ctx, controlURL, "stranger")
+	owner := join(ctx, t, controlURL, "owner-phone")
+	stranger := join(ctx, t, controlURL, "stranger")
 	if owner.login == stranger.login {
 		t.Fatalf("the owner and the stranger share the login %s", owner.login)
 	}
-	base := "http://" + buddiIP(t, ctx, owner)
+	base := "http://" + buddiIP(ctx, t, owner)
 
 	// The first sign-in over the tailnet, with a link from the host, puts
 	// the owner's login on the list.
@@ -300,7 +300,7 @@ func TestBuddiOnATailnet(t *testing.T) {
 
 	// The owner drives a take-over's hand over the tailnet.
 	d.Must(t, "POST", "/api/browser/takeover", messages.OwnerBody{Conversation: "c1"})
-	h := owner.hand(t, ctx, base, "c1", me.CSRF)
+	h := owner.hand(ctx, t, base, "c1", me.CSRF)
 	if n := h.note(t); n.Type != messages.HandNoteAttached {
 		t.Fatalf("the owner's hand over the tailnet said %+v; want it attached", n)
 	}

@@ -6,6 +6,13 @@
 // The node's state lives under <data>/tailnet, owner-only. Nothing of it
 // listens on a public interface: tsnet's listeners are in its own
 // userspace network stack, reached through WireGuard only.
+//
+// Concurrency: one goroutine (watch) follows the node's IPN bus from Start
+// until Close: it says the login link and the address, keeps the node's
+// state, and calls the OnChange watchers, in order, after each change of
+// the tailnet's map (a peer added, changed, expired or removed; the node's
+// own state). Watchers must not block: the surface's only sends each
+// tailnet hand a message to check its lease now.
 package tailnet
 
 import (
@@ -16,6 +23,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,9 +72,11 @@ type Node struct {
 	done   chan struct{}
 	closed sync.Once
 
-	mu    sync.Mutex
-	hosts map[string]bool // names and addresses the node answers under, lower case
-	url   string          // http://<MagicDNS name or address>, once up
+	mu       sync.Mutex
+	hosts    map[string]bool // names and addresses the node answers under, lower case
+	url      string          // http://<MagicDNS name or address>, once up
+	state    ipn.State       // the node's last state; NoState before the first
+	watchers []func()        // called after each change of the tailnet
 }
 
 // Start brings the node up in the background: Listen works at once, and
@@ -153,8 +163,41 @@ func (n *Node) Host(host string) bool {
 	return n.hosts[strings.Trim(host, "[]")]
 }
 
-// ErrStopped is WhoIs's error once the node is closed.
-var ErrStopped = errors.New("tailnet: the node is stopped")
+// WhoIs's errors besides the local API's own.
+var (
+	// ErrStopped: the node is closed.
+	ErrStopped = errors.New("tailnet: the node is stopped")
+	// ErrNotRunning: the node is on no tailnet now (logged out, stopped).
+	ErrNotRunning = errors.New("tailnet: the node is not running")
+	// ErrExpired: the peer's key expired (a logout, or an admin's expiry).
+	ErrExpired = errors.New("tailnet: the peer's key expired")
+)
+
+// State is the node's last state as the node reported it.
+func (n *Node) State() ipn.State {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.state
+}
+
+// OnChange calls f after each change of the tailnet the node sees: a peer
+// added, changed or removed, the node's own state, node or login. f runs
+// on the node's watcher and must not block.
+func (n *Node) OnChange(f func()) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.watchers = append(n.watchers, f)
+}
+
+// changed tells the watchers the tailnet changed.
+func (n *Node) changed() {
+	n.mu.Lock()
+	watchers := slices.Clone(n.watchers)
+	n.mu.Unlock()
+	for _, f := range watchers {
+		f()
+	}
+}
 
 // WhoIs says who the connection from remoteAddr (ip:port on the tailnet)
 // comes from. A peer the tailnet no longer has (logged out, removed), or a
@@ -165,12 +208,18 @@ func (n *Node) WhoIs(ctx context.Context, remoteAddr string) (messages.TailnetId
 		return messages.TailnetIdentity{}, ErrStopped
 	default:
 	}
+	if st := n.State(); st != ipn.NoState && st != ipn.Running {
+		return messages.TailnetIdentity{}, fmt.Errorf("%w (it is %s)", ErrNotRunning, st)
+	}
 	w, err := n.lc.WhoIs(ctx, remoteAddr)
 	if err != nil {
 		return messages.TailnetIdentity{}, err
 	}
 	if w.Node == nil || w.UserProfile == nil || w.UserProfile.LoginName == "" {
 		return messages.TailnetIdentity{}, errors.New("tailnet: WhoIs named no login")
+	}
+	if w.Node.Expired || !w.Node.KeyExpiry.IsZero() && !w.Node.KeyExpiry.After(time.Now()) {
+		return messages.TailnetIdentity{}, ErrExpired
 	}
 	name := w.Node.ComputedName
 	if name == "" {
@@ -191,10 +240,11 @@ func (n *Node) Close() error {
 	return err
 }
 
-// watch follows the node's state: it says the login link when one is
-// needed, and where buddi is once the node runs.
+// watch follows the node's state and its map of the tailnet: it says the
+// login link when one is needed, and where buddi is once the node runs,
+// and tells the watchers of every change (OnChange).
 func (n *Node) watch(ctx context.Context) {
-	w, err := n.lc.WatchIPNBus(ctx, ipn.NotifyInitialState)
+	w, err := n.lc.WatchIPNBus(ctx, ipn.NotifyInitialState|ipn.NotifyPeerChanges)
 	if err != nil {
 		n.cfg.Log.Warn("tailnet: cannot follow the node's state", "err", err)
 		return
@@ -210,6 +260,11 @@ func (n *Node) watch(ctx context.Context) {
 			said = *u
 			n.cfg.Say("buddi's tailnet node needs a login: open " + *u + " to add it to your tailnet (or start buddi with BUDDI_TAILNET_AUTHKEY set).")
 		}
+		if note.State != nil {
+			n.mu.Lock()
+			n.state = *note.State
+			n.mu.Unlock()
+		}
 		if note.State != nil && *note.State == ipn.Running {
 			c, cancel := context.WithTimeout(ctx, 10*time.Second)
 			n.learn(c)
@@ -218,7 +273,17 @@ func (n *Node) watch(ctx context.Context) {
 				n.cfg.Say("buddi is on your tailnet at " + u + "/; the logins on the owner's list open it signed in.")
 			}
 		}
+		if mapChanged(&note) {
+			n.changed()
+		}
 	}
+}
+
+// mapChanged reports whether a note changes who is on the tailnet as this
+// node sees it.
+func mapChanged(note *ipn.Notify) bool {
+	return note.State != nil || note.SelfChange != nil || note.LoginFinished != nil ||
+		len(note.PeersChanged) > 0 || len(note.PeersRemoved) > 0
 }
 
 // learn reads the node's names and addresses.

@@ -175,6 +175,19 @@ func (hs *hands) closeLogin(login string) {
 	}
 }
 
+// recheckTailnet asks the hand of every socket that came over the
+// tailnet to check its lease now: the tailnet changed (a node logged out
+// or was removed, Tailscale stopped), and the hand must not wait for its
+// next periodic check to learn of it. Each check is the lease's own
+// (Check, off the hand's mailbox), which ends the hand with its sentence.
+func (hs *hands) recheckTailnet() {
+	for _, h := range hs.list() {
+		if l := h.attached(); l != nil && h.tn != nil {
+			l.Recheck()
+		}
+	}
+}
+
 func (hs *hands) list() []*handSocket {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -26,6 +27,9 @@ type Tailnet interface {
 	OwnerAllowed(login string) bool
 	AddOwner(login string) error
 	RemoveOwner(login string) error
+	// OnChange calls f after each change of the tailnet the node sees: a
+	// peer added, changed or removed, its own state or login.
+	OnChange(f func())
 }
 
 // whoIsWait bounds one WhoIs.
@@ -46,7 +50,10 @@ func (l tailnetListener) Accept() (net.Conn, error) {
 
 // ServeTailnet serves the same surface on the tailnet's listener, where
 // every request is attributed with WhoIs. Shutdown closes it too.
+// From then on, each change of the tailnet checks again, at once, every
+// hand that came over it (hands.recheckTailnet).
 func (s *Server) ServeTailnet(ln net.Listener) {
+	s.cfg.Tailnet.OnChange(s.hands.recheckTailnet)
 	s.tailnetDone = make(chan error, 1)
 	go func() { s.tailnetDone <- s.srv.Serve(tailnetListener{ln}) }()
 }
@@ -215,9 +222,14 @@ func noTailnet() *messages.Error {
 	return &messages.Error{Code: messages.CodeBadInput, Message: "buddi is not on a tailnet; start it with BUDDI_TAILNET=1 (or --tailnet) first."}
 }
 
+// trimPkg is a tailnet error as the owner reads it: without the package's
+// prefix, ending as a sentence does.
 func trimPkg(s string) string {
 	if len(s) > 9 && s[:9] == "tailnet: " {
-		return s[9:]
+		s = s[9:]
+	}
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
 	}
 	return s
 }

@@ -12,7 +12,8 @@
 // published or put in an error.
 //
 // The lease: the tab's dashboard sign-in is checked at most a second after
-// any input and at least every 30 s; a failed check ends the hand at once,
+// any input and at least every 30 s, and at once when the surface asks
+// (HandLink.Recheck: the tailnet changed); a failed check ends the hand at once,
 // as do two hours, ten minutes without input, two unanswered pings (one
 // every 15 s) and a tab two megabytes behind. The pinned page closing,
 // leaving the allowed sites or losing its debugger ends it too. An ending

@@ -218,6 +218,12 @@ func TestTheHandEnds(t *testing.T) {
 			}},
 		"signed out, no input": {limits: hand.Limits{LeaseEvery: 20 * time.Millisecond}, code: messages.CodeSignInExpired,
 			act: func(_ *world, s *screen, _ messages.HandLink) { s.signout.Store(true) }},
+		// The periodic check is an hour away: only the recheck can end it.
+		"signed out, rechecked": {limits: hand.Limits{LeaseEvery: time.Hour}, code: messages.CodeSignInExpired,
+			act: func(_ *world, s *screen, l messages.HandLink) {
+				s.signout.Store(true)
+				l.Recheck()
+			}},
 		"pings unanswered": {limits: hand.Limits{PingEvery: 10 * time.Millisecond}, code: messages.CodeHandEnded,
 			act: func(*world, *screen, messages.HandLink) {}},
 		"two hours": {limits: hand.Limits{MaxLife: 50 * time.Millisecond}, code: messages.CodeHandEnded,

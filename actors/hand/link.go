@@ -21,6 +21,7 @@ type link struct {
 
 func (l *link) Input(in *messages.HandInput) { l.sys.Root.Send(l.hand, &input{gen: l.gen, in: in}) }
 func (l *link) Pong()                        { l.sys.Root.Send(l.hand, &pong{gen: l.gen}) }
+func (l *link) Recheck()                     { l.sys.Root.Send(l.hand, &leaseDue{gen: l.gen}) }
 func (l *link) Gone(why *messages.Error)     { l.sys.Root.Send(l.hand, &detach{gen: l.gen, why: why}) }
 
 // The hand's own messages.

@@ -63,11 +63,12 @@ type (
 )
 
 // handToLink is, for a hand on another member, the tab's input, a pong,
-// or its leaving (Gone, with why).
+// a check of its sign-in asked now (Check), or its leaving (Gone, with why).
 type handToLink struct {
 	ID    string              `json:"id"`
 	Input *messages.HandInput `json:"input,omitempty"`
 	Pong  bool                `json:"pong,omitempty"`
+	Check bool                `json:"check,omitempty"`
 	Gone  bool                `json:"gone,omitempty"`
 	Why   *messages.Error     `json:"why,omitempty"`
 }
@@ -175,6 +176,8 @@ func (mem *Self) handHeard(msg any) any {
 			l.Gone(m.Why)
 		case m.Pong:
 			l.Pong()
+		case m.Check:
+			l.Recheck()
 		case m.Input != nil:
 			l.Input(m.Input)
 		}
@@ -233,6 +236,7 @@ func (l *remoteLink) tell(m *handToLink) {
 
 func (l *remoteLink) Input(in *messages.HandInput) { l.tell(&handToLink{Input: in}) }
 func (l *remoteLink) Pong()                        { l.tell(&handToLink{Pong: true}) }
+func (l *remoteLink) Recheck()                     { l.tell(&handToLink{Check: true}) }
 
 func (l *remoteLink) Gone(why *messages.Error) {
 	l.mem.hands.screens.Delete(l.screen)

@@ -54,7 +54,11 @@ export interface Frame {
 // A move: a view of from now shows to.
 export interface MovedView { from: string; to: string; agent: string }
 
-export interface DeviceView { id: string; label: string; created: string; expires: string; lastSeen: string; current?: boolean }
+export interface TailnetIdentity { login: string; displayName?: string; node: string; nodeId?: string }
+
+export interface DeviceView { id: string; label: string; created: string; expires: string; lastSeen: string; current?: boolean; tailnet?: TailnetIdentity }
+
+export interface TailnetView { on: boolean; url?: string; owners: string[] }
 
 export interface Me { device: DeviceView; csrf: string }
 

@@ -8,6 +8,7 @@ import "../settings/devices";
 import "../settings/doctor";
 import "../settings/privacy";
 import "../settings/secrets";
+import "../settings/tailnet";
 import "../settings/telegram";
 import "../settings/yourbrowser";
 import { sections } from "../settings/registry";

@@ -1,4 +1,7 @@
-// Settings → Signed-in devices, each with "Sign out this device".
+// Settings → Signed-in devices, each with "Sign out this device". A device
+// the tailnet signed in is named by its node and tailnet login (and
+// marked data-tailnet); signing it out takes that login off the owner's
+// list too.
 import { get, post } from "../api";
 import { clock, fill, h } from "../dom";
 import { act } from "../notice";
@@ -23,7 +26,8 @@ function render(root: HTMLElement): () => void {
       void load();
       return `${d.label} is signed out.`;
     }));
-    return h("li", { "data-device": d.id }, h("span", {}, `${d.label}${d.current ? " (this browser)" : ""} · signed in ${clock(d.created)} · last seen ${d.lastSeen.startsWith("0001") ? "—" : clock(d.lastSeen)}`), b, said);
+    // A tailnet device's label names its node and login already.
+    return h("li", { "data-device": d.id, "data-tailnet": d.tailnet?.login }, h("span", {}, `${d.label}${d.current ? " (this browser)" : ""} · signed in ${clock(d.created)} · last seen ${d.lastSeen.startsWith("0001") ? "—" : clock(d.lastSeen)}`), b, said);
   })))).catch(() => {});
   void load();
   return () => {};
