@@ -126,12 +126,14 @@ func TestTheHandEndsWhenTheTailnetDropsTheOwnersNode(t *testing.T) {
 			h.send(t, map[string]any{"t": string(messages.HandMove), "x": 10.0, "y": 10.0})
 			waitDriving(t, d, "c1", true)
 
+			dropped := time.Now()
 			drop(t, c, owner, buddiNode(t, c, owner))
 			select {
 			case got := <-codes:
 				if got != [2]string{"c1", string(messages.CodeTailnetRefused)} {
 					t.Fatalf("the hand ended with %v; want c1 ended with %s", got, messages.CodeTailnetRefused)
 				}
+				t.Logf("the hand ended %v after the control server was told to drop the owner's node", time.Since(dropped).Round(time.Millisecond))
 			case <-time.After(patience):
 				t.Fatal("the hand never ended after the tailnet dropped the owner's node")
 			}
