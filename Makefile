@@ -99,9 +99,13 @@ LINT := $(GO) tool -modfile=tools/go.mod golangci-lint
 
 # The dashboard's TypeScript is type-checked by tsc, pinned in
 # ui/web/package.json (esbuild, which bundles it, does not check types).
+# The tailnet's files build only with -tags tailnet: they are linted in a
+# second pass with the tag.
 lint:
 	$(GO) vet ./...
+	$(GO) vet -tags tailnet ./tailnet/... ./daemon/
 	$(LINT) run --allow-parallel-runners ./...
+	$(LINT) run --allow-parallel-runners --build-tags tailnet ./tailnet/... ./daemon/
 	cd ui/web && npm ci --no-audit --no-fund --ignore-scripts && npx tsc --noEmit -p .
 
 clean:
