@@ -148,3 +148,18 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// RunDriver starts a Playwright driver of this package's version with the
+// real node, for a browser of the caller's own (a test's owner browser):
+// it holds the environment the drivers of buddi's browsers set while they
+// start, so it never starts as one of them (as this binary, in their
+// sandbox).
+func RunDriver(ctx context.Context, opts *pw.RunOptions) (*pw.Playwright, error) {
+	var p *pw.Playwright
+	err := withNode(ctx, nil, func() error {
+		var err error
+		p, err = pw.Run(opts)
+		return err
+	})
+	return p, err
+}

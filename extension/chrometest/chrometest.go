@@ -36,7 +36,7 @@ func Launch(t testing.TB, dirs ...string) pw.BrowserContext {
 	if os.Geteuid() == 0 {
 		t.Setenv(playwright.EnvNoSandbox, "1")
 	}
-	run, err := pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true, Stdout: io.Discard})
+	run, err := playwright.RunDriver(context.Background(), &pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true, Stdout: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -33,10 +34,28 @@ func clickAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
 // tapAt taps the hand's canvas where page point (x, y) is drawn.
 func tapAt(t *testing.T, p pw.Page, cv pw.Locator, x, y float64) {
 	t.Helper()
-	bx, by := canvasPoint(t, cv, x, y)
+	bx, by := settledPoint(t, cv, x, y)
 	if err := p.Touchscreen().Tap(int(bx), int(by)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// settledPoint is canvasPoint once the picture stopped moving: the same
+// in two reads 200 ms apart (within 10 s). Raising or lowering the phone's
+// keyboard field lays the picture out again, and a tap aimed at the
+// picture's old place lands beside its target.
+func settledPoint(t *testing.T, cv pw.Locator, x, y float64) (float64, float64) {
+	t.Helper()
+	bx, by := canvasPoint(t, cv, x, y)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		nx, ny := canvasPoint(t, cv, x, y)
+		if nx == bx && ny == by {
+			break
+		}
+		bx, by = nx, ny
+	}
+	return bx, by
 }
 
 // canvasPoint is where on the screen the canvas draws page point (x, y).

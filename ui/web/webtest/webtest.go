@@ -58,7 +58,7 @@ func Browser(t testing.TB) pw.Browser {
 		if shared.err = playwright.InstallDriver(ctx, io.Discard); shared.err != nil {
 			return
 		}
-		if shared.pw, shared.err = pw.Run(&pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true, Stdout: io.Discard}); shared.err != nil {
+		if shared.pw, shared.err = playwright.RunDriver(ctx, &pw.RunOptions{DriverDirectory: playwright.DriverDir(), SkipInstallBrowsers: true, Stdout: io.Discard}); shared.err != nil {
 			return
 		}
 		headless := true
