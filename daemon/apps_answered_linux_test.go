@@ -28,7 +28,7 @@ func TestAppCardsAnsweredOutsideTheDashboard(t *testing.T) {
 		o.Config.TelegramToken, o.Config.TelegramAPI = telegramtest.Token, fake.URL
 		o.Telegram = telegram.Tuning{Poll: 2 * time.Second, Pace: 20 * time.Millisecond}
 	})
-	pairTelegram(t, d, fake)
+	d.PairTelegram(t, fake)
 	token := d.AddAgent(t, "ada", true)
 	openByName := map[string]any{"action": "open", "app": "Calculator"}
 

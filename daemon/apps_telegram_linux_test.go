@@ -27,7 +27,7 @@ func TestTelegramSendsWindowsOfAppsTheOwnerAllowed(t *testing.T) {
 		o.Config.TelegramToken, o.Config.TelegramAPI = telegramtest.Token, fake.URL
 		o.Telegram = telegram.Tuning{Poll: 2 * time.Second, Pace: 20 * time.Millisecond}
 	})
-	pairTelegram(t, d, fake)
+	d.PairTelegram(t, fake)
 	token := d.AddAgent(t, "ada", true)
 	steps := d.Events(t, events.Filter{Kinds: messages.KindStep})
 

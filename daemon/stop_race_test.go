@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -16,24 +15,6 @@ import (
 	"github.com/buddi-dev/buddi/ui/telegram/telegramtest"
 )
 
-// pairTelegram pairs the owner's chat with the bot through the link the
-// owner API gives.
-func pairTelegram(t *testing.T, d *daemontest.Daemon, fake *telegramtest.Server) {
-	t.Helper()
-	fake.AwaitCount(t, "getUpdates", 1)
-	var link messages.TelegramLink
-	d.Must(t, "POST", "/api/telegram/pair", nil).Decode(&link)
-	u, err := url.Parse(link.Link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub := d.Events(t, events.Filter{Kinds: messages.KindTelegram})
-	fake.Push(telegramtest.Text(telegramtest.User{ID: 4242, Name: "Ada"}, "/start "+u.Query().Get("start")))
-	daemontest.Await(t, sub, "the pairing", func(ev messages.Event) bool {
-		return ev.(*messages.TelegramChanged).View.Paired
-	})
-}
-
 // The owner stops and resumes from the dashboard and from Telegram at once,
 // over and over, while the ledger is stalled: when every request is
 // answered, the last decision holds everywhere — what /healthz says, what
@@ -46,7 +27,7 @@ func TestAStopAndAResumeRacingFromTwoSurfacesEndInTheLastOnesState(t *testing.T)
 	o.Config.TelegramToken, o.Config.TelegramAPI = telegramtest.Token, fake.URL
 	o.Telegram = telegram.Tuning{Poll: 2 * time.Second, Pace: 20 * time.Millisecond}
 	d := daemontest.Start(t, dir, o)
-	pairTelegram(t, d, fake)
+	d.PairTelegram(t, fake)
 	token := d.AddAgent(t, "ada", false)
 	d.Task(t, "ada", "c1", 80)
 	stops := d.Events(t, events.Filter{Kinds: messages.KindStop})

@@ -5,14 +5,12 @@ package tailnet_test
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"testing"
 	"time"
 
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
-	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/ui/telegram"
 	"github.com/buddi-dev/buddi/ui/telegram/telegramtest"
@@ -37,16 +35,7 @@ func TestTelegramsTakeOverGoesToTheTailnetAddress(t *testing.T) {
 	}
 
 	// The owner pairs the chat and binds the conversation to it.
-	fake.AwaitCount(t, "getUpdates", 1)
-	var link messages.TelegramLink
-	d.Must(t, "POST", "/api/telegram/pair", nil).Decode(&link)
-	u, err := url.Parse(link.Link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub := d.Events(t, events.Filter{Kinds: messages.KindTelegram})
-	fake.Push(telegramtest.Text(telegramtest.User{ID: 4242, Name: "Ada"}, "/start "+u.Query().Get("start")))
-	daemontest.Await(t, sub, "the pairing", func(ev messages.Event) bool { return ev.(*messages.TelegramChanged).View.Paired })
+	d.PairTelegram(t, fake)
 	tok := d.AddAgent(t, "ada", false)
 	d.Task(t, "ada", "c1", 80)
 	d.Must(t, "POST", "/api/telegram/bind", messages.OwnerBody{Conversation: "c1"})
