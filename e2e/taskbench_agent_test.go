@@ -42,6 +42,20 @@ type tool interface {
 
 var errNoSearch = errors.New("no search in this policy")
 
+// looksAfter is a tool that can read the page in the same call as an
+// action that changes it (buddi's thenObserve): the agent says before an
+// open or a click whether it will look at the page next.
+type looksAfter interface{ lookNext(will bool) }
+
+// willLook tells the tool whether the agent looks at the page after its
+// next open or click: it does, in the observe-first policy, when it still
+// has something to find there.
+func (a *agent) willLook(more bool) {
+	if la, ok := a.t.(looksAfter); ok {
+		la.lookNext(more && !a.findFirst)
+	}
+}
+
 // agent runs tasks with one tool under one policy.
 type agent struct {
 	t tool
@@ -51,6 +65,7 @@ type agent struct {
 }
 
 func (a *agent) run(ctx context.Context, s *session, base string, tk task) (bool, string) {
+	a.willLook(true)
 	if err := a.t.open(ctx, s, base+tk.start); err != nil {
 		return false, err.Error()
 	}
@@ -61,11 +76,12 @@ func (a *agent) run(ctx context.Context, s *session, base string, tk task) (bool
 		return a.searchForm(ctx, s, base, tk)
 	}
 	url := ""
-	for _, link := range tk.links {
+	for i, link := range tk.links {
 		ref, err := a.reach(ctx, s, "link", link, "")
 		if err != nil {
 			return false, err.Error()
 		}
+		a.willLook(i < len(tk.links)-1)
 		if url, err = a.t.click(ctx, s, ref, link+" link"); err != nil {
 			return false, err.Error()
 		}
@@ -177,6 +193,7 @@ func (a *agent) searchForm(ctx context.Context, s *session, base string, tk task
 	if err != nil {
 		return false, err.Error()
 	}
+	a.willLook(false)
 	url, err := a.t.click(ctx, s, ref, link+" link")
 	if err != nil {
 		return false, err.Error()

@@ -18,7 +18,8 @@ import (
 // descriptions teach.
 
 // buddiTool is buddi serve with `buddi mcp` in front of it. Its policy is
-// the one browser_act's description teaches: observe; when the target is
+// the one browser_act's description teaches: observe (in the same call as
+// the navigate or click before it, with thenObserve); when the target is
 // not shown, find; a read of a part, and the whole page last. With
 // findFirst it searches first, to compare with a peer's own search.
 type buddiTool struct {
@@ -28,7 +29,15 @@ type buddiTool struct {
 	conv  string // the conversation of the task under way
 	tasks int    // conversations begun
 	obs   string // the latest observation id
+	// then asks the next open or click to observe the page after it
+	// (thenObserve), and seen is what that brought, for look to read.
+	then bool
+	seen string
 }
+
+// lookNext says whether the agent will look at the page after its next
+// open or click: then buddi observes in the same call.
+func (t *buddiTool) lookNext(will bool) { t.then = will }
 
 func newBuddi(tb testing.TB, site, label string) *buddiTool {
 	b := serve(tb, "", "BUDDI_PREVIEW_ORIGINS="+site)
@@ -80,11 +89,30 @@ func (t *buddiTool) act(ctx context.Context, s *session, args map[string]any) (s
 }
 
 func (t *buddiTool) open(ctx context.Context, s *session, url string) error {
-	_, err := t.act(ctx, s, map[string]any{"action": "navigate", "url": url})
+	_, err := t.changes(ctx, s, map[string]any{"action": "navigate", "url": url})
 	return err
 }
 
+// changes sends an action that changes the page, observing after it when
+// the agent said it will look.
+func (t *buddiTool) changes(ctx context.Context, s *session, args map[string]any) (string, error) {
+	if t.then {
+		args["thenObserve"] = true
+	}
+	t.then, t.seen = false, ""
+	out, err := t.act(ctx, s, args)
+	if err == nil && args["thenObserve"] == true && firstLine(buddiObs, out) != "" {
+		t.seen = out
+	}
+	return out, err
+}
+
+// look reads the observation the last action brought, or observes.
 func (t *buddiTool) look(ctx context.Context, s *session) (string, error) {
+	if seen := t.seen; seen != "" {
+		t.seen = ""
+		return seen, nil
+	}
 	return t.act(ctx, s, map[string]any{"action": "observe"})
 }
 
@@ -155,7 +183,7 @@ func (t *buddiTool) ref(text, role, name string) string {
 }
 
 func (t *buddiTool) click(ctx context.Context, s *session, ref, _ string) (string, error) {
-	out, err := t.act(ctx, s, map[string]any{"action": "click", "observation": t.obs, "target": map[string]any{"ref": ref}})
+	out, err := t.changes(ctx, s, map[string]any{"action": "click", "observation": t.obs, "target": map[string]any{"ref": ref}})
 	return firstLine(buddiURL, out), err
 }
 

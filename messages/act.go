@@ -29,6 +29,7 @@ type ActInput struct {
 	Name        string      `json:"name,omitempty" jsonschema:"find: the element's accessible name"`
 	Exact       bool        `json:"exact,omitempty" jsonschema:"find: whole, case-sensitive match instead of a case-insensitive substring"`
 	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
+	ThenObserve bool        `json:"thenObserve,omitempty" jsonschema:"navigate, click and the other actions that change the page: observe the page after it in the same call, answered as that observation (two steps)"`
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
 	MaxChars    int         `json:"maxChars,omitempty" jsonschema:"dom: cap on the returned HTML in characters, at most 8000"`
 	Selector    string      `json:"selector,omitempty" jsonschema:"dom: a CSS selector; the first element it matches is read instead of the whole page"`
@@ -113,10 +114,14 @@ type WaitInput struct {
 	Ref      string `json:"ref,omitempty" jsonschema:"a ref from the latest observation whose element must be shown"`
 }
 
-// Cost is how many steps an act spends: one, or one per script step.
+// Cost is how many steps an act spends: one, one per script step, or two
+// for an action that observes the page after it.
 func (in *ActInput) Cost() int {
-	if Spec(in.Action).Run == RunScript {
+	switch {
+	case Spec(in.Action).Run == RunScript:
 		return len(in.Steps)
+	case in.ThenObserve:
+		return 2
 	}
 	return 1
 }

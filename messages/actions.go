@@ -67,6 +67,12 @@ func (s *ActionSpec) StartWait() time.Duration {
 	return max(0, min(maxStartWait, ToolDeadline-5*time.Second-s.Deadline))
 }
 
+// ObservesAfter says the action may take thenObserve: it is one driver
+// call that may change the page.
+func (s *ActionSpec) ObservesAfter() bool {
+	return s.Run == RunDo && (s.Mutating || s.ChangesPage)
+}
+
 // actions is the table, in the order agents read it.
 var actions = []*ActionSpec{
 	{Name: "navigate", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,

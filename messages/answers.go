@@ -19,8 +19,10 @@ type Answer interface{ answer() }
 // cannot tell, and the page's own words about it are not evidence.
 const AuthenticatedUser = "unknown"
 
-// Observation answers observe.
+// Observation answers observe, and an action sent with thenObserve: then
+// Outcome is the action's (as Outcome's), and the rest the page after it.
 type Observation struct {
+	Outcome    string    `json:"outcome,omitempty"`
 	ID         string    `json:"observation"`
 	ObservedAt time.Time `json:"observedAt"`
 	// Text is a line with the time, then inside the untrusted-content fence

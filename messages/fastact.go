@@ -182,6 +182,7 @@ var actFields = map[string]actField{
 	"exact":       {bit: 22, f: func(in *ActInput) *bool { return &in.Exact }},
 	"screenshot":  {bit: 23, f: func(in *ActInput) *bool { return &in.Screenshot }},
 	"fullRes":     {bit: 24, f: func(in *ActInput) *bool { return &in.FullRes }},
+	"thenObserve": {bit: 26, f: func(in *ActInput) *bool { return &in.ThenObserve }},
 }
 
 const targetBit = 25

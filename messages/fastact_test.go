@@ -16,6 +16,7 @@ func FuzzDecodeActFast(f *testing.F) {
 		`{"action":"find","text":"Deals","exact":true,"role":"link","name":"x"}`,
 		`{"action":"dom","maxChars":100,"selector":"main > p"}`,
 		`{"action":"observe","screenshot":false,"fullRes":true,"fullPage":true,"within":"e4","after":"e9","rows":"1-4"}`,
+		`{"action":"click","observation":"o2.1","target":{"ref":"e7"},"thenObserve":true}`,
 		`{"action":"navigate","url":"https://a.example/p?q=1","urlSource":"page_link","timeoutMs":0}`,
 		`{"action":"press","observation":"o1","key":"End"}{}`,
 		`{"action":"press","Action":"x"}`,

@@ -80,8 +80,8 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 	if in.Target.Point() && in.Action != "click" {
 		return badInput("only click takes a pixel target; %s needs a ref from your latest observation", in.Action)
 	}
-	if len(in.Value) > MaxValueChars {
-		return badInput("the value is longer than %d characters", MaxValueChars)
+	if e := checkShared(in, spec, inScript); e != nil {
+		return e
 	}
 	if err := spec.check(in); err != nil {
 		var e *Error
@@ -89,6 +89,18 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 			return e
 		}
 		return badInput("%s", err.Error())
+	}
+	return nil
+}
+
+// checkShared checks the fields any action may carry: thenObserve and
+// the value's length.
+func checkShared(in *ActInput, spec *ActionSpec, inScript bool) *Error {
+	if in.ThenObserve && (inScript || !spec.ObservesAfter()) {
+		return badInput("thenObserve goes with one navigate, click or other action that changes the page, outside a script, not with %s; call observe on its own instead", in.Action)
+	}
+	if len(in.Value) > MaxValueChars {
+		return badInput("the value is longer than %d characters", MaxValueChars)
 	}
 	return nil
 }

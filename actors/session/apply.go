@@ -54,7 +54,21 @@ func (a *Actor) apply(ctx actor.Context, in *messages.ActInput, d *done) *messag
 		a.ev.stale("the page changed after " + in.Action)
 	}
 	a.keepShot(d.thumb)
+	if d.then != nil {
+		return a.observedAfter(out, d)
+	}
 	r := a.outcome(in, out)
+	r.Timing = messages.WaitedFor(d.waited)
+	return &messages.ToolResult{Result: r}
+}
+
+// observedAfter answers an action sent with thenObserve with the
+// observation of the page after it, carrying the action's outcome.
+func (a *Actor) observedAfter(out *drivers.Outcome, d *done) *messages.ToolResult {
+	a.fails.observe = 0
+	a.url, a.title = d.then.URL, d.then.Title
+	r := a.observation(a.ev.set(a.rec.Epoch, d.then), d.then, false)
+	r.Outcome = out.Result
 	r.Timing = messages.WaitedFor(d.waited)
 	return &messages.ToolResult{Result: r}
 }

@@ -34,7 +34,7 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 	}
 	if left := a.stepsLeft(); in.Cost() > left {
 		ctx.Respond(messages.Fail(messages.CodeBudgetShort, fmt.Sprintf(
-			"This script has %d steps but only %d are left in the budget; send a shorter one.", in.Cost(), left)))
+			"This act needs %d steps but only %d are left in the budget; send a shorter script, or the action without thenObserve.", in.Cost(), left)))
 		return
 	}
 	act, e := a.prepare(in, m.SitesApproved)

@@ -30,6 +30,9 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 			c, stop := context.WithTimeout(base, spec.Deadline)
 			d.run(c, drv, conv, in, act)
 			stop()
+			if d.err == nil && in.ThenObserve {
+				d.observeAfter(base)
+			}
 		}
 		sys.Root.Send(self, d)
 	})
@@ -55,6 +58,7 @@ type done struct {
 	opened     bool // the call opened tabs the session did not hold
 	obs        *drivers.Observation
 	out        *drivers.Outcome
+	then       *drivers.Observation // of the page after out, when the act asked thenObserve
 	script     []messages.ScriptStep
 	err        error                     // of the action, or of a script's failing step
 	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
@@ -103,6 +107,25 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	}
 	if d.watch && d.picture == nil {
 		d.picture, d.pictureApp = capture(d.tabs)
+	}
+}
+
+// observeAfter observes the page after an action sent with thenObserve,
+// within what is left of the tool's deadline (less a margin for the
+// answer) and at most an observe's own deadline. When that is too little
+// or the observation fails, then stays nil and the action's own answer
+// goes back, saying to observe. (A watched session's picture of the page
+// after the action was taken by run.)
+func (d *done) observeAfter(base context.Context) {
+	const margin = 5 * time.Second
+	left := min(messages.Spec("observe").Deadline, messages.ToolDeadline-margin-time.Since(d.started))
+	if left < time.Second {
+		return
+	}
+	c, cancel := context.WithTimeout(base, left)
+	defer cancel()
+	if obs, err := d.tabs.Observe(c, drivers.ObserveOptions{}); err == nil {
+		d.then = obs
 	}
 }
 

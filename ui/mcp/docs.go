@@ -9,7 +9,7 @@ import (
 
 const instructions = `buddi lends you a real browser that its owner watches and can take over.
 Call browser_status first. Acting needs a task the owner granted: ask with browser_task, then check browser_status until it is active.
-With a task, call browser_act with action observe, then act on the refs it returns, naming that observation's id; observe again after the page changes.
+With a task, call browser_act with action observe, then act on the refs it returns, naming that observation's id; observe again after the page changes, or add "thenObserve": true to the action that changes it.
 Errors come back as "<code>: <sentence>"; the sentence says what to do next.`
 
 const statusDoc = `Report whether buddi's browser is available to you and the state of your session: whether a task is active or pending, steps and time left, whether the owner paused or took over, and the current page. Read-only; call it first, and again when an action is refused.`
@@ -37,7 +37,8 @@ func actDoc(reach *messages.Reach) string {
 		"What you need is not shown? Action \"find\" with \"text\" (words on the page; or \"role\" and \"name\") searches the whole page in one call: " +
 		"the best matches first, each with its ref (or the ref of the paragraph or table that holds it), its section, and the sentence or table row around it. " +
 		"To read a part whole, observe \"within\" a ref: a heading reads its section, a table its rows (add \"rows\": \"40-60\" for those rows). " +
-		"Read the whole page with \"fullPage\" last; a read that does not fit ends with \"continues\", to send back as it is for the next part.\n")
+		"Read the whole page with \"fullPage\" last; a read that does not fit ends with \"continues\", to send back as it is for the next part. " +
+		"To see the page after navigate, click or another action that changes it, add \"thenObserve\": true: the answer is the observation of the page after it (with the action's \"outcome\"), one call for two steps.\n")
 	b.WriteString("Actions: ")
 	for i, a := range messages.Actions() {
 		if i > 0 {
