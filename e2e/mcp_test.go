@@ -81,4 +81,15 @@ func TestE2EMCPClientDrivesTheLoop(t *testing.T) {
 	if !isErr || !strings.Contains(out, "stale_observation") {
 		t.Fatalf("a stale click through MCP gave %q (error %v), want stale_observation", out, isErr)
 	}
+	// An action sent with thenObserve answers with the page after it, whose
+	// refs act at once.
+	text, isErr = call(map[string]any{"action": "navigate", "url": s.URL + "/form", "thenObserve": true})
+	obsID = regexp.MustCompile(`"observation":\s*"([^"]+)"`).FindStringSubmatch(text)
+	box = regexp.MustCompile(`textbox "Name"[^\n]*\[ref=([^\]]+)\]`).FindStringSubmatch(text)
+	if isErr || !strings.HasPrefix(text, "Observed ") || !strings.Contains(text, `"outcome":"loaded"`) || obsID == nil || box == nil {
+		t.Fatalf("navigate with thenObserve through MCP answered:\n%s", text)
+	}
+	if out, isErr := call(map[string]any{"action": "fill", "observation": obsID[1], "target": map[string]any{"ref": box[1]}, "value": "Ada"}); isErr {
+		t.Fatalf("fill on the observation a navigate brought: %s", out)
+	}
 }
