@@ -139,7 +139,8 @@ func scrolled(t *testing.T, p pw.Page, y float64, atMost bool) {
 	}
 	if _, err := p.WaitForFunction(`([y]) => { const s = document.querySelector("canvas.hand-canvas")?.dataset.scroll;
 		if (!s) return false; const v = Number(s.split("x")[1]); return v `+cmp+` y; }`, []any{y}); err != nil {
-		t.Fatalf("the driven page did not scroll to %s %.0f px: %v", cmp, y, err)
+		last, _ := p.Locator("canvas.hand-canvas").GetAttribute("data-scroll", pw.LocatorGetAttributeOptions{Timeout: pw.Float(1000)})
+		t.Fatalf("the driven page did not scroll to %s %.0f px (the picture shows it at %q): %v", cmp, y, last, err)
 	}
 }
 
@@ -173,7 +174,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 
 	swipe(t, p, 190, 650, -450)
 	scrolled(t, p, 200, false)
-	swipe(t, p, 190, 250, 600)
+	swipe(t, p, 190, 250, 540) // back past the top, the finger still on the screen
 	scrolled(t, p, 0, true)
 
 	x, y := l.at(40, 126) // the field

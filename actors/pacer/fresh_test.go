@@ -81,3 +81,35 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		}
 	}
 }
+
+// A wheel step's picture may be made before the page says it had the
+// step (the page scrolls on its own thread): when the page then makes no
+// newer picture, the one waiting from before the step still reaches the
+// tab, so a swipe's last scroll is never left undrawn.
+func TestAPictureFromBeforeAWheelStepIsSentWhenNoNewerComes(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		sys := actortest.System(t)
+		pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
+		s := &screen{frames: make(chan messages.HandFrameHeader, 16)}
+		p := sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Gap: time.Millisecond, FreshFor: 50 * time.Millisecond}))
+		sink := <-pin.sink
+		var r1, r2 atomic.Int32
+		made := time.Now().Add(-time.Second)
+
+		sink(picture(made, &r1))
+		first := <-s.frames
+		last := made.Add(10 * time.Millisecond) // the swipe's end, on the page
+		sink(picture(last, &r2))                // waits: the first is on the wire
+		time.Sleep(20 * time.Millisecond)
+		sys.Root.Send(p, &pacer.Fresh{At: time.Now(), Drop: drop}) // the step's answer came later
+		sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
+		select {
+		case got := <-s.frames:
+			if want := float64(last.UnixMicro()) / 1000; got.TimeMs != want {
+				t.Fatalf("drop %v: the tab got the picture made at %.0f, want the last one, made at %.0f", drop, got.TimeMs, want)
+			}
+		case <-time.After(actortest.Wait):
+			t.Fatalf("drop %v: the page's last picture never reached the tab", drop)
+		}
+	}
+}
