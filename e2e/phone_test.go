@@ -144,6 +144,18 @@ func scrolled(t *testing.T, p pw.Page, y float64, atMost bool) {
 	}
 }
 
+// inShape waits until the picture drawn is in the shape of the page it
+// names: a picture the page made while it was laid out again can be of
+// the old shape under the new size, until the next one.
+func inShape(t *testing.T, p pw.Page) {
+	t.Helper()
+	if _, err := p.WaitForFunction(`() => { const c = document.querySelector("canvas.hand-canvas"); const s = c?.dataset.page;
+		if (!s || !c.height) return false; const [w, h] = s.split("x").map(Number);
+		return Math.abs(c.width / c.height - w / h) < 0.02 * (w / h); }`, nil); err != nil {
+		t.Fatalf("the picture is not drawn in the shape of its page: %v", err)
+	}
+}
+
 // On a phone (375×812, touch, two device pixels to one) against buddi serve
 // with real Chromium, the owner takes a page over and drives it by thumb:
 // the picture fills the screen and shows the page at its natural size, a
@@ -162,6 +174,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 	}
 	webtest.Click(t, p.Locator(".browser-tab button", pw.PageLocatorOptions{HasText: "Take over"}))
 	l := picture(t, p)
+	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-portrait")
 
 	give := p.Locator(".hand-bar button", pw.PageLocatorOptions{HasText: "Give it back"})
@@ -203,6 +216,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 		return s && Number(s.split("x")[0]) > Number(s.split("x")[1]); }`, nil); err != nil {
 		t.Fatalf("turned, the phone's page was not laid out again: %v", err)
 	}
+	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-landscape")
 
 	webtest.Click(t, give)
