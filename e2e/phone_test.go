@@ -139,7 +139,20 @@ func scrolled(t *testing.T, p pw.Page, y float64, atMost bool) {
 	}
 	if _, err := p.WaitForFunction(`([y]) => { const s = document.querySelector("canvas.hand-canvas")?.dataset.scroll;
 		if (!s) return false; const v = Number(s.split("x")[1]); return v `+cmp+` y; }`, []any{y}); err != nil {
-		t.Fatalf("the driven page did not scroll to %s %.0f px: %v", cmp, y, err)
+		last, _ := p.Locator("canvas.hand-canvas").GetAttribute("data-scroll", pw.LocatorGetAttributeOptions{Timeout: pw.Float(1000)})
+		t.Fatalf("the driven page did not scroll to %s %.0f px (the picture shows it at %q): %v", cmp, y, last, err)
+	}
+}
+
+// inShape waits until the picture drawn is in the shape of the page it
+// names: a picture the page made while it was laid out again can be of
+// the old shape under the new size, until the next one.
+func inShape(t *testing.T, p pw.Page) {
+	t.Helper()
+	if _, err := p.WaitForFunction(`() => { const c = document.querySelector("canvas.hand-canvas"); const s = c?.dataset.page;
+		if (!s || !c.height) return false; const [w, h] = s.split("x").map(Number);
+		return Math.abs(c.width / c.height - w / h) < 0.02 * (w / h); }`, nil); err != nil {
+		t.Fatalf("the picture is not drawn in the shape of its page: %v", err)
 	}
 }
 
@@ -161,6 +174,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 	}
 	webtest.Click(t, p.Locator(".browser-tab button", pw.PageLocatorOptions{HasText: "Take over"}))
 	l := picture(t, p)
+	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-portrait")
 
 	give := p.Locator(".hand-bar button", pw.PageLocatorOptions{HasText: "Give it back"})
@@ -173,7 +187,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 
 	swipe(t, p, 190, 650, -450)
 	scrolled(t, p, 200, false)
-	swipe(t, p, 190, 250, 600)
+	swipe(t, p, 190, 250, 540) // back past the top, the finger still on the screen
 	scrolled(t, p, 0, true)
 
 	x, y := l.at(40, 126) // the field
@@ -202,6 +216,7 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 		return s && Number(s.split("x")[0]) > Number(s.split("x")[1]); }`, nil); err != nil {
 		t.Fatalf("turned, the phone's page was not laid out again: %v", err)
 	}
+	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-landscape")
 
 	webtest.Click(t, give)

@@ -110,14 +110,17 @@ func (a *Actor) arm(ctx actor.Context) {
 }
 
 // frame sends f if the wire is free, else keeps it as the one waiting; a
-// picture made before a press or a key the owner waits to see is dropped.
-// The browser makes its next picture once the pacer's rate allows.
+// picture made before a press or a key the owner waits to see is set
+// aside, and the browser is let make the next at once (the one the owner
+// waits for). Otherwise the browser makes its next picture once the
+// pacer's rate allows.
 func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
 	a.hold(f.Release)
-	defer a.let(ctx, false)
 	if a.stale(f) {
+		a.let(ctx, true)
 		return
 	}
+	defer a.let(ctx, false)
 	a.held.stash = nil
 	if w, h := int(f.Header.PageWidth), int(f.Header.PageHeight); w != a.w || h != a.h {
 		a.w, a.h = w, h

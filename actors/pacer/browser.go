@@ -19,9 +19,12 @@ type held struct {
 	due   bool      // a release is scheduled
 	timer *time.Timer
 	// Pictures made before before are dropped until until (Fresh.Drop).
-	before     float64 // ms since the epoch, as the frames' TimeMs
-	until      time.Time
-	stash      *drivers.CastFrame // the newest picture dropped so, without its Release
+	before float64 // ms since the epoch, as the frames' TimeMs
+	until  time.Time
+	// stash is the newest picture set aside (dropped so, or waiting when
+	// an input came), sent at freshEnd unless a newer one came.
+	stash      *drivers.CastFrame
+	endDue     bool // a freshEnd is scheduled
 	freshTimer *time.Timer
 }
 
@@ -54,21 +57,40 @@ func (a *Actor) let(ctx actor.Context, now bool) {
 	}
 }
 
-// fresh drops the picture waiting when the page made it before the
-// input, and asks the browser for the next at once.
+// fresh sets aside the picture waiting when the page made it before the
+// input, and asks the browser for the next at once. A picture set aside
+// goes to the tab after all when the page made no newer one by FreshFor
+// after the input: a wheel step's scroll can be drawn before the page
+// answers the step, and the owner must see where the page stopped.
 func (a *Actor) fresh(ctx actor.Context, m *Fresh) {
 	ms := float64(m.At.UnixMicro()) / 1000
 	if f := a.waiting; f != nil && f.Header.TimeMs < ms {
 		a.waiting = nil
+		a.aside(f)
 	}
 	if m.Drop && !a.cfg.Now().Before(a.held.until) {
 		// The first of a burst (a press and its release, a word typed)
 		// draws the line: a picture after it may show them all.
 		a.held.before, a.held.until = ms, a.cfg.Now().Add(a.cfg.FreshFor)
-		self, sys := ctx.Self(), ctx.ActorSystem()
-		a.held.freshTimer = time.AfterFunc(a.cfg.FreshFor, func() { sys.Root.Send(self, &freshEnd{}) })
+		a.endFresh(ctx)
+	} else if a.held.stash != nil && !a.held.endDue {
+		a.endFresh(ctx)
 	}
 	a.let(ctx, true)
+}
+
+// aside keeps f as the picture to send when no newer one comes.
+func (a *Actor) aside(f *drivers.CastFrame) {
+	if s := a.held.stash; s == nil || s.Header.TimeMs <= f.Header.TimeMs {
+		a.held.stash = f
+	}
+}
+
+// endFresh schedules freshEnd FreshFor from now.
+func (a *Actor) endFresh(ctx actor.Context) {
+	a.held.endDue = true
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	a.held.freshTimer = time.AfterFunc(a.cfg.FreshFor, func() { sys.Root.Send(self, &freshEnd{}) })
 }
 
 // stale keeps f aside when the page made it before a press or a key whose
@@ -79,12 +101,17 @@ func (a *Actor) stale(f *drivers.CastFrame) bool {
 	if f.Header.TimeMs >= a.held.before || !a.cfg.Now().Before(a.held.until) {
 		return false
 	}
-	a.held.stash = f
+	a.aside(f)
 	return true
 }
 
-// freshEnd sends the picture kept aside, if no newer one came.
+// freshEnd sends the picture kept aside, if no newer one came, once no
+// press's time of dropping runs (its own end comes then).
 func (a *Actor) freshEnd(ctx actor.Context) {
+	a.held.endDue = false
+	if a.cfg.Now().Before(a.held.until) {
+		return
+	}
 	f := a.held.stash
 	a.held.stash = nil
 	if f == nil {

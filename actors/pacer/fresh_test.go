@@ -34,7 +34,8 @@ func picture(at time.Time, released *atomic.Int32) *drivers.CastFrame {
 // The browser is held to the pacer's rate; the owner's input lets it go
 // at once, and the first picture the tab gets after a press is one made
 // after it: the one waiting from before and one made before but arriving
-// after are both passed over.
+// after are both passed over, and passing one over lets the browser make
+// the next at once.
 func TestAfterAPressTheNextPictureSentIsOneMadeAfterIt(t *testing.T) {
 	sys := actortest.System(t)
 	pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
@@ -57,6 +58,9 @@ func TestAfterAPressTheNextPictureSentIsOneMadeAfterIt(t *testing.T) {
 	sys.Root.Send(p, &pacer.Fresh{At: press, Drop: true})
 	waitFor(t, "the browser let go at the press", func() bool { return r2.Load() == 1 })
 	sink(picture(press.Add(-5*time.Millisecond), &r3)) // made before the press, here after it
+	// Passed over, it lets the browser make the next at once, the pacer's
+	// rate notwithstanding: that next is the one the owner waits for.
+	waitFor(t, "the browser let go at once after a picture from before the press", func() bool { return r3.Load() == 1 })
 	sink(picture(press.Add(20*time.Millisecond), &r4))
 	sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
 	select {
@@ -78,6 +82,38 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 	for end := time.Now().Add(actortest.Wait); !ok(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("waited for %s", what)
+		}
+	}
+}
+
+// A wheel step's picture may be made before the page says it had the
+// step (the page scrolls on its own thread): when the page then makes no
+// newer picture, the one waiting from before the step still reaches the
+// tab, so a swipe's last scroll is never left undrawn.
+func TestAPictureFromBeforeAWheelStepIsSentWhenNoNewerComes(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		sys := actortest.System(t)
+		pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
+		s := &screen{frames: make(chan messages.HandFrameHeader, 16)}
+		p := sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Gap: time.Millisecond, FreshFor: 50 * time.Millisecond}))
+		sink := <-pin.sink
+		var r1, r2 atomic.Int32
+		made := time.Now().Add(-time.Second)
+
+		sink(picture(made, &r1))
+		first := <-s.frames
+		last := made.Add(10 * time.Millisecond) // the swipe's end, on the page
+		sink(picture(last, &r2))                // waits: the first is on the wire
+		time.Sleep(20 * time.Millisecond)
+		sys.Root.Send(p, &pacer.Fresh{At: time.Now(), Drop: drop}) // the step's answer came later
+		sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
+		select {
+		case got := <-s.frames:
+			if want := float64(last.UnixMicro()) / 1000; got.TimeMs != want {
+				t.Fatalf("drop %v: the tab got the picture made at %.0f, want the last one, made at %.0f", drop, got.TimeMs, want)
+			}
+		case <-time.After(actortest.Wait):
+			t.Fatalf("drop %v: the page's last picture never reached the tab", drop)
 		}
 	}
 }

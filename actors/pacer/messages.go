@@ -20,8 +20,9 @@ type TooFarBehind struct{ Bytes int }
 type Stepped struct{ Step int }
 
 // Fresh tells the pacer an input of the owner's reached the page at At:
-// the picture waiting (made before it) is dropped and the browser is asked
-// for its next picture at once, past the pacer's own rate. With Drop (a
+// the picture waiting (made before it) is set aside and the browser is
+// asked for its next picture at once, past the pacer's own rate; the one
+// set aside is sent FreshFor after At only if no newer one came. With Drop (a
 // press, a release or a key, whose effect the owner waits to see), pictures
 // the page made before At are not sent either, for FreshFor after it, so
 // the first picture sent after the input shows it.
