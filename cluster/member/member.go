@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,12 @@ import (
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
 )
+
+// GenerationsFile is the file in the data directory where a member keeps
+// the newest generation it has seen of the owner's records in etcd (the
+// Stop flag, agents, site answers), so that after a restart it still
+// refuses an older one written back.
+const GenerationsFile = "cluster-generations.json"
 
 // clusterOpenWait bounds reaching etcd when a member starts.
 const clusterOpenWait = 10 * time.Second
@@ -103,7 +110,8 @@ func Open(cfg config.Config, addr string, log *slog.Logger) (*Self, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret, Log: log})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret,
+		Generations: filepath.Join(cfg.DataDir, GenerationsFile), Log: log})
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):
