@@ -176,6 +176,11 @@ func (mem *Self) Join(p Parts) error {
 	if err := mem.watchSites(ctx); err != nil {
 		return err
 	}
+	// every conversation's records, followed so that a conversation
+	// adopted later is not taken with an older record written back
+	if err := mem.shared.FollowGenerations(ctx, shared.Homes, shared.Tasks, shared.Steps); err != nil {
+		return fmt.Errorf("follow the cluster's conversations: %w", err)
+	}
 	waits = append(waits, mem.mirrorTasks(ctx))
 	mem.relay = &relay{mem: mem, heard: map[messages.Event]bool{}}
 	if err := mem.startGrains(); err != nil {

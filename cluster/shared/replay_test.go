@@ -1,6 +1,7 @@
 package shared_test
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"path/filepath"
@@ -189,6 +190,61 @@ func TestForgedHomesAndMembersAreRefused(t *testing.T) {
 	for _, key := range []string{prefix + "/homes/c2", prefix + "/members/evil"} {
 		if n := log.count("key=" + key + " "); n != 1 {
 			t.Errorf("the forged %s was logged %d times, want once: %s", key, n, log.buf.String())
+		}
+	}
+}
+
+// A member that follows the conversations' records without reading them
+// refuses an older count of steps written back, and a count deleted, when
+// it later adopts the conversation: it learned the newer generation as the
+// holder wrote it.
+func TestAFollowingMemberRefusesOlderStepsItNeverRead(t *testing.T) {
+	srv := etcdtest.Start(t)
+	holder := open(t, srv)
+	log := &logBuf{}
+	adopter, err := openWith(t, srv, testSecret, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := adopter.FollowGenerations(ctx, shared.Homes, shared.Tasks, shared.Steps); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := holder.Swap(ctxFor(t), shared.Homes, "c1", []byte("m1")); err != nil {
+		t.Fatal(err)
+	}
+	task := time.Now().UTC()
+	steps := prefix + "/steps/c1"
+	if err := holder.PutSteps(ctxFor(t), "c1", "m1", shared.TaskSteps{Task: task, Used: 3}); err != nil {
+		t.Fatal(err)
+	}
+	three := capture(t, srv, steps)
+	if err := holder.PutSteps(ctxFor(t), "c1", "m1", shared.TaskSteps{Task: task, Used: 40}); err != nil {
+		t.Fatal(err)
+	}
+	writeBack(t, srv, steps, three)
+	waitLogged(t, log, "key="+steps+" ")
+	if used, err := adopter.StepsOf(ctxFor(t), "c1", task); !errors.Is(err, shared.ErrReplayed) {
+		t.Fatalf("the adopter reads the steps written back as %d (%v), want ErrReplayed", used, err)
+	}
+	if _, err := rawClient(t, srv).Delete(ctxFor(t), steps); err != nil {
+		t.Fatal(err)
+	}
+	if used, err := adopter.StepsOf(ctxFor(t), "c1", task); !errors.Is(err, shared.ErrReplayed) {
+		t.Fatalf("the adopter reads the deleted steps as %d (%v), want ErrReplayed", used, err)
+	}
+	if n := log.count("key=" + steps + " "); n != 1 {
+		t.Errorf("the steps written back were logged %d times, want once: %s", n, log.buf.String())
+	}
+}
+
+// waitLogged waits until log holds s.
+func waitLogged(t *testing.T, log *logBuf, s string) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); log.count(s) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q was never logged: %s", s, log.buf.String())
 		}
 	}
 }
