@@ -36,10 +36,10 @@ const clusterOpenWait = 10 * time.Second
 // Self is this buddi as a member of a cluster (--cluster): what it uses of
 // the rest, handed over once (Parts), and what it starts and closes itself.
 type Self struct {
-	cfg  config.Config
-	addr string
-	log  *slog.Logger
-	Parts
+	cfg   config.Config
+	addr  string
+	log   *slog.Logger
+	parts Parts // this buddi's own parts, handed over by Join
 
 	shared   *shared.Store
 	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
@@ -70,7 +70,7 @@ type Parts struct {
 // away (or has not heard from it yet), or nil: the sentence its controller
 // gives, at once.
 func (mem *Self) etcdDown() *messages.Error {
-	if why := mem.Stops.Load().Unreachable(); why != "" {
+	if why := mem.parts.Stops.Load().Unreachable(); why != "" {
 		return messages.CodeClusterDown.Err(why)
 	}
 	return nil
@@ -153,7 +153,7 @@ func (mem *Self) memberTLS() *tls.Config {
 // each watch is delivered before it returns, so the member knows of a Stop
 // and of every agent before it serves anyone.
 func (mem *Self) Join(p Parts) error {
-	mem.Parts = p
+	mem.parts = p
 	ctx, cancel := context.WithCancel(context.Background())
 	var waits []func()
 	mem.unwatch = func() {
@@ -200,7 +200,7 @@ func (mem *Self) watchStop(ctx context.Context) error {
 		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
-		mem.Root.Send(mem.Stop, m)
+		mem.parts.Root.Send(mem.parts.Stop, m)
 	})
 	if err != nil {
 		return fmt.Errorf("watch the cluster's Stop: %w", err)
