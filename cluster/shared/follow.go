@@ -2,6 +2,7 @@ package shared
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -28,8 +29,9 @@ func (s *Store) FollowGenerations(ctx context.Context, kinds ...Kind) error {
 	})
 }
 
-// followOnce follows kinds from etcd's current revision until a watch
-// fails or ctx ends.
+// followOnce follows kinds from etcd's current revision until the watch
+// fails or ctx ends: one watch of the whole prefix, whose events of other
+// kinds are passed over.
 func (s *Store) followOnce(ctx context.Context, kinds []Kind) {
 	rctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	now, err := s.cli.Get(rctx, s.stopKey, clientv3.WithCountOnly())
@@ -39,42 +41,25 @@ func (s *Store) followOnce(ctx context.Context, kinds []Kind) {
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
-	events := make(chan *clientv3.Event)
-	done := make(chan struct{}, len(kinds))
-	for _, k := range kinds {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			wch := s.cli.Watch(clientv3.WithRequireLeader(fctx), s.kindKey(k), clientv3.WithPrefix(), clientv3.WithRev(now.Header.Revision+1))
-			for resp := range wch {
-				if resp.Err() != nil {
-					return
-				}
-				for _, ev := range resp.Events {
-					select {
-					case events <- ev:
-					case <-fctx.Done():
-						return
-					}
-				}
-			}
-		}()
-	}
-	defer func() {
-		stop()
-		for range kinds {
-			<-done
-		}
-	}()
-	for {
-		select {
-		case <-ctx.Done():
+	wch := s.cli.Watch(clientv3.WithRequireLeader(fctx), s.prefix+"/", clientv3.WithPrefix(), clientv3.WithRev(now.Header.Revision+1))
+	for resp := range wch {
+		if resp.Err() != nil {
 			return
-		case <-done:
-			return // one watch failed: follow all again
-		case ev := <-events:
-			if ev.Type == mvccpb.PUT {
+		}
+		for _, ev := range resp.Events {
+			if ev.Type == mvccpb.PUT && s.ofKinds(string(ev.Kv.Key), kinds) {
 				_, _, _ = s.open(string(ev.Kv.Key), ev.Kv.Value, ev.Kv.ModRevision)
 			}
 		}
 	}
+}
+
+// ofKinds reports whether key is a record of one of kinds.
+func (s *Store) ofKinds(key string, kinds []Kind) bool {
+	for _, k := range kinds {
+		if strings.HasPrefix(key, s.kindKey(k)) {
+			return true
+		}
+	}
+	return false
 }

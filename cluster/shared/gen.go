@@ -72,7 +72,7 @@ func (g *gens) load() error {
 	}
 	var kept map[string]uint64
 	if err := json.Unmarshal(b, &kept); err != nil {
-		return fmt.Errorf("shared: the generations file %s does not decode (%v); move it away to start from what etcd holds", g.path, err)
+		return fmt.Errorf("shared: the generations file %s does not decode (%w); move it away to start from what etcd holds", g.path, err)
 	}
 	for k, gen := range kept {
 		g.m[k] = &genEntry{gen: gen}

@@ -131,12 +131,9 @@ func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []
 		return 0, err
 	}
 	for range maxWriteAttempts {
-		h, ok := s.gens.get(home)
-		if !ok || !h.revKnown {
-			if err := s.readKey(ctx, home); err != nil {
-				return 0, err
-			}
-			h, _ = s.gens.get(home)
+		h, err := s.known(ctx, home)
+		if err != nil {
+			return 0, err
 		}
 		if !h.live || string(h.val) != member {
 			return 0, ErrNotHome
@@ -210,6 +207,19 @@ func (s *Store) readKey(ctx context.Context, key string) error {
 	return nil
 }
 
+// known is what this Store knows of key, read from etcd first when it
+// does not know the key's revision.
+func (s *Store) known(ctx context.Context, key string) (genEntry, error) {
+	if e, ok := s.gens.get(key); ok && e.revKnown {
+		return e, nil
+	}
+	if err := s.readKey(ctx, key); err != nil {
+		return genEntry{}, err
+	}
+	e, _ := s.gens.get(key)
+	return e, nil
+}
+
 // observe notes what kvs (a read of key) hold.
 func (s *Store) observe(key string, kvs []*mvccpb.KeyValue) {
 	if len(kvs) == 0 {
@@ -235,12 +245,9 @@ func (s *Store) write(ctx context.Context, key string, v []byte, gone bool, cond
 		return nil, ErrClosed
 	}
 	for attempt := range maxWriteAttempts {
-		e, ok := s.gens.get(key)
-		if !ok || !e.revKnown {
-			if err := s.readKey(ctx, key); err != nil {
-				return nil, err
-			}
-			e, _ = s.gens.get(key)
+		e, err := s.known(ctx, key)
+		if err != nil {
+			return nil, err
 		}
 		if check != nil {
 			if err := check(e); err != nil {
