@@ -9,9 +9,10 @@ import (
 	"sync"
 )
 
-// Every signed record carries a generation under its MAC, one higher
-// than the record it replaced at its key (a removal is a signed
-// tombstone with the next generation, not a bare delete). A Store
+// Every signed record carries a generation under its MAC, higher than
+// the record it replaced at its key and at least the writer's clock in
+// nanoseconds (nextGen; a removal is a signed tombstone with the next
+// generation, not a bare delete). A Store
 // remembers, per key, the highest generation it has verified and refuses
 // a value with a lower one: an older record written back by something
 // that reached etcd (a replay of a "not stopped" flag after the owner's

@@ -234,7 +234,7 @@ func (s *Store) observe(key string, kvs []*mvccpb.KeyValue) {
 var errConds = errors.New("shared: the write's conditions do not hold")
 
 // write signs v (a tombstone when gone) with the generation after the
-// newest this Store has seen at key and puts it in one transaction that
+// newest this Store has seen at key (nextGen) and puts it in one transaction that
 // holds only while the key is at the revision last seen there and conds
 // hold. check, when given, refuses the write from what is known of the
 // key before each attempt. When the key changed meanwhile it is read and
@@ -254,7 +254,7 @@ func (s *Store) write(ctx context.Context, key string, v []byte, gone bool, cond
 				return nil, err
 			}
 		}
-		gen := e.gen + 1
+		gen := nextGen(e.gen, s.now())
 		cmps := append([]clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(key), "=", e.rev)}, conds...)
 		resp, err := s.cli.Txn(ctx).If(cmps...).
 			Then(clientv3.OpPut(key, string(s.sign(key, gen, gone, v)), append(opts, clientv3.WithPrevKV())...)).
@@ -276,6 +276,15 @@ func (s *Store) write(ctx context.Context, key string, v []byte, gone bool, cond
 		}
 	}
 	return nil, &ContendedError{Key: key, Attempts: maxWriteAttempts}
+}
+
+// nextGen is the generation of a record written over one of generation
+// newest: past it, and at least the time of the write in nanoseconds, so
+// that a member that knows nothing of a key (a member restarted after
+// its lease let its key go, a key deleted past the secret) still writes
+// one newer than any written before it, while clocks agree.
+func nextGen(newest uint64, now time.Time) uint64 {
+	return max(newest+1, uint64(max(now.UnixNano(), 0)))
 }
 
 // backOff waits a random while, longer with each attempt lost to another

@@ -248,3 +248,39 @@ func waitLogged(t *testing.T, log *logBuf, s string) {
 		}
 	}
 }
+
+// A member that comes back after its key went with its lease, knowing
+// nothing of it, is listed again by a member that saw its earlier
+// registration: its record is newer than any written before it.
+func TestAMemberBackAfterItsKeyWentIsListedByOneThatSawItBefore(t *testing.T) {
+	srv := etcdtest.Start(t)
+	watcher := open(t, srv)
+	first := open(t, srv)
+	reg, err := first.Register(ctxFor(t), shared.Member{ID: "m1", Addr: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Update(shared.Capacity{Sessions: 4, SessionsInUse: 1}) // a second record at the key
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		ms, err := watcher.Members(ctxFor(t))
+		if err == nil && len(ms) == 1 && ms[0].Capacity.SessionsInUse == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("members before: %+v (%v)", ms, err)
+		}
+	}
+	reg.Leave() // revokes the lease: the key is gone
+	if ms, err := watcher.Members(ctxFor(t)); err != nil || len(ms) != 0 {
+		t.Fatalf("members after m1 left: %+v (%v)", ms, err)
+	}
+	again := open(t, srv)
+	reg, err = again.Register(ctxFor(t), shared.Member{ID: "m1", Addr: "127.0.0.1:2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Leave)
+	if ms, err := watcher.Members(ctxFor(t)); err != nil || len(ms) != 1 || ms[0].Addr != "127.0.0.1:2" {
+		t.Fatalf("members after m1 came back: %+v (%v), want m1 at its new address", ms, err)
+	}
+}
