@@ -23,7 +23,7 @@ type Actors struct {
 // them as their ui.Actors): agent calls and controls of one conversation
 // go through the grains.
 func (mem *Self) Actors() *Actors {
-	return &Actors{Gateway: mem.Gateway, mem: mem}
+	return &Actors{Gateway: mem.parts.Gateway, mem: mem}
 }
 
 // Tool runs an agent call on the member that holds its conversation.
@@ -46,7 +46,7 @@ func (a *Actors) Owner(ctx context.Context, msg any) *messages.OwnerReply {
 	case *messages.ListSessions, *messages.ListTasks, *messages.ListSiteRequests:
 		return a.everyMember(ctx, msg)
 	case *messages.HandOpen:
-		if !a.mem.Routes.Holds(m.Conversation) {
+		if !a.mem.parts.Routes.Holds(m.Conversation) {
 			return a.openHandThere(ctx, m)
 		}
 		return a.Gateway.Owner(ctx, msg)

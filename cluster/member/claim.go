@@ -84,7 +84,7 @@ func (g *conversation) claim(c context.Context) any {
 		return &claimed{err: messages.CodeClusterDown.Err(err.Error())}
 	}
 	r := &claimed{home: true}
-	if !found || g.mem.Routes.Holds(g.conv) {
+	if !found || g.mem.parts.Routes.Holds(g.conv) {
 		return r
 	}
 	if r.moved, r.used, err = g.sharedTask(c); err != nil {
@@ -98,7 +98,7 @@ func (g *conversation) claim(c context.Context) any {
 
 // adopt asks the controller to start a moved task here, off the mailbox.
 func (g *conversation) adopt(c context.Context, t ledger.Task, used int) *messages.Error {
-	return g.mem.Gateway.Owner(c, &controller.Adopt{Task: t, StepsUsed: used}).Error
+	return g.mem.parts.Gateway.Owner(c, &controller.Adopt{Task: t, StepsUsed: used}).Error
 }
 
 // sharedTask is the conversation's task in etcd when it still runs, and

@@ -73,7 +73,7 @@ func (g *conversation) Deadline(msg any) time.Time {
 func (g *conversation) Run(c context.Context, msg any) any {
 	switch m := msg.(type) {
 	case *grainTool:
-		ans := answerOf(g.mem.Gateway.Tool(c, m.Call))
+		ans := answerOf(g.mem.parts.Gateway.Tool(c, m.Call))
 		if e := g.keepSteps(c); e != nil {
 			return &grainAnswer{Error: e}
 		}
@@ -82,7 +82,7 @@ func (g *conversation) Run(c context.Context, msg any) any {
 		if m.Hand != nil {
 			return g.mem.openHandHere(c, m.Hand)
 		}
-		r := g.mem.Gateway.Owner(c, m.msg())
+		r := g.mem.parts.Gateway.Owner(c, m.msg())
 		return answerOf(&messages.ToolResult{Result: r.Result, Error: r.Error}, nil)
 	}
 	return nil
@@ -101,10 +101,10 @@ func (g *conversation) Keeps() func() bool {
 		return func() bool { return true }
 	}
 	return func() bool {
-		if g.mem.Routes.Holds(g.conv) {
+		if g.mem.parts.Routes.Holds(g.conv) {
 			return true
 		}
-		t, ok, err := g.mem.Store.Task(g.conv)
+		t, ok, err := g.mem.parts.Store.Task(g.conv)
 		return err != nil || (ok && (t.State == ledger.TaskPending || t.State == ledger.TaskActive))
 	}
 }
@@ -133,12 +133,12 @@ func movedError(conv string) *messages.Error {
 // not take the count, the answer is withheld: the step ran and counts
 // here, but the agent does not get what etcd might not know of.
 func (g *conversation) keepSteps(c context.Context) *messages.Error {
-	s := g.mem.Routes.Session(g.conv)
+	s := g.mem.parts.Routes.Session(g.conv)
 	if s == nil {
 		return nil // no session here (it ended, or never started): nothing to count
 	}
 	used := s.Shown().StepsUsed
-	t, ok, err := g.mem.Store.Task(g.conv)
+	t, ok, err := g.mem.parts.Store.Task(g.conv)
 	if err != nil || !ok {
 		return nil // the task is gone with its session
 	}

@@ -139,7 +139,7 @@ func (mem *Self) local(msg any) any {
 	case *memberEvent:
 		mem.relay.hear(m)
 	case *memberWatching:
-		mem.Bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
+		mem.parts.Bus.WatchElsewhere(watchedKinds, time.Now().Add(min(m.For, watchFor)))
 	default:
 		return mem.handHeard(msg)
 	}
@@ -151,9 +151,9 @@ func (mem *Self) holds(ctx context.Context) any {
 	c, cancel := context.WithTimeout(ctx, healthWait)
 	defer cancel()
 	h := &memberHolds{}
-	h.Sessions, _ = mem.Gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
-	h.Tasks, _ = mem.Gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
-	h.Approvals, _ = mem.Gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
+	h.Sessions, _ = mem.parts.Gateway.Owner(c, &messages.ListSessions{}).Result.(messages.SessionList)
+	h.Tasks, _ = mem.parts.Gateway.Owner(c, &messages.ListTasks{}).Result.(messages.TaskList)
+	h.Approvals, _ = mem.parts.Gateway.Owner(c, &messages.ListSiteRequests{}).Result.(messages.SiteRequests)
 	return h
 }
 

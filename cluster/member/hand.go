@@ -125,7 +125,7 @@ func decodeOpened(ans *grainAnswer, op *handOpened) *messages.Error {
 // openHandHere opens this member's hand for a tab on another member.
 func (mem *Self) openHandHere(c context.Context, h *handOpen) *grainAnswer {
 	screen := &remoteScreen{mem: mem, member: h.From, id: h.Screen}
-	r := mem.Gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
+	r := mem.parts.Gateway.Owner(c, &messages.HandOpen{Conversation: h.Conversation, Screen: screen, Resume: h.Resume,
 		Take: h.Take, W: h.W, H: h.H})
 	if r.Error != nil {
 		return &grainAnswer{Error: r.Error}

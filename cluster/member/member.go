@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -23,16 +24,22 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
+// GenerationsFile is the file in the data directory where a member keeps
+// the newest generation it has seen of the owner's records in etcd (the
+// Stop flag, agents, site answers), so that after a restart it still
+// refuses an older one written back.
+const GenerationsFile = "cluster-generations.json"
+
 // clusterOpenWait bounds reaching etcd when a member starts.
 const clusterOpenWait = 10 * time.Second
 
 // Self is this buddi as a member of a cluster (--cluster): what it uses of
 // the rest, handed over once (Parts), and what it starts and closes itself.
 type Self struct {
-	cfg  config.Config
-	addr string
-	log  *slog.Logger
-	Parts
+	cfg   config.Config
+	addr  string
+	log   *slog.Logger
+	parts Parts // this buddi's own parts, handed over by Join
 
 	shared   *shared.Store
 	tls      *shared.TLS // the cluster's TLS (BUDDI_CLUSTER_CA…); nil in the clear
@@ -63,7 +70,7 @@ type Parts struct {
 // away (or has not heard from it yet), or nil: the sentence its controller
 // gives, at once.
 func (mem *Self) etcdDown() *messages.Error {
-	if why := mem.Stops.Load().Unreachable(); why != "" {
+	if why := mem.parts.Stops.Load().Unreachable(); why != "" {
 		return messages.CodeClusterDown.Err(why)
 	}
 	return nil
@@ -103,7 +110,8 @@ func Open(cfg config.Config, addr string, log *slog.Logger) (*Self, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), clusterOpenWait)
 	defer cancel()
-	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret, Log: log})
+	st, err := shared.Open(ctx, shared.Config{Endpoints: cfg.ClusterEtcd, Prefix: shared.DefaultPrefix, TLS: mem.etcdTLS(), Secret: secret,
+		Generations: filepath.Join(cfg.DataDir, GenerationsFile), Log: log})
 	var down *shared.UnreachableError
 	switch {
 	case errors.As(err, &down):
@@ -145,7 +153,7 @@ func (mem *Self) memberTLS() *tls.Config {
 // each watch is delivered before it returns, so the member knows of a Stop
 // and of every agent before it serves anyone.
 func (mem *Self) Join(p Parts) error {
-	mem.Parts = p
+	mem.parts = p
 	ctx, cancel := context.WithCancel(context.Background())
 	var waits []func()
 	mem.unwatch = func() {
@@ -168,6 +176,11 @@ func (mem *Self) Join(p Parts) error {
 	if err := mem.watchSites(ctx); err != nil {
 		return err
 	}
+	// every conversation's records, followed so that a conversation
+	// adopted later is not taken with an older record written back
+	if err := mem.shared.FollowGenerations(ctx, shared.Homes, shared.Tasks, shared.Steps); err != nil {
+		return fmt.Errorf("follow the cluster's conversations: %w", err)
+	}
 	waits = append(waits, mem.mirrorTasks(ctx))
 	mem.relay = &relay{mem: mem, heard: map[messages.Event]bool{}}
 	if err := mem.startGrains(); err != nil {
@@ -187,7 +200,7 @@ func (mem *Self) watchStop(ctx context.Context) error {
 		case ev.Err != nil:
 			m.Why = ev.Err.Error()
 		}
-		mem.Root.Send(mem.Stop, m)
+		mem.parts.Root.Send(mem.parts.Stop, m)
 	})
 	if err != nil {
 		return fmt.Errorf("watch the cluster's Stop: %w", err)

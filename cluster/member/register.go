@@ -75,13 +75,13 @@ func (mem *Self) joinCluster(ctx context.Context) (stop func(), err error) {
 		return nil, fmt.Errorf("--cluster: register this member as %s: %w", id, err)
 	}
 	err = mem.shared.WatchMembers(ctx, func(ms []shared.Member) {
-		mem.Root.Send(mem.Controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
+		mem.parts.Root.Send(mem.parts.Controller, &messages.ClusterMembers{Self: id, Members: clusterMembers(ms)})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("watch the cluster's members: %w", err)
 	}
 	var wg sync.WaitGroup
-	sub := mem.Gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
+	sub := mem.parts.Gateway.Subscribe(events.Filter{Kinds: messages.KindSession | messages.KindStop})
 	wg.Go(func() {
 		defer sub.Close()
 		for {
@@ -119,7 +119,7 @@ func (mem *Self) Membership() string {
 func (mem *Self) capacity(ctx context.Context) shared.Capacity {
 	c, cancel := context.WithTimeout(ctx, healthWait)
 	defer cancel()
-	h, e := mem.Gateway.Health(c)
+	h, e := mem.parts.Gateway.Health(c)
 	if e != nil {
 		return shared.Capacity{}
 	}

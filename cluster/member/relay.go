@@ -79,7 +79,7 @@ type relay struct {
 // start follows the bus until ctx ends; stop waits for it.
 func (r *relay) start(ctx context.Context) (stop func()) {
 	// Passive: the relay itself must not make sessions take snapshots.
-	sub := r.mem.Gateway.Subscribe(events.Filter{Kinds: relayKinds | watchedKinds, Passive: true})
+	sub := r.mem.parts.Gateway.Subscribe(events.Filter{Kinds: relayKinds | watchedKinds, Passive: true})
 	var wg sync.WaitGroup
 	wg.Go(func() { r.announce(ctx) })
 	wg.Go(func() {
@@ -123,14 +123,14 @@ func (r *relay) tell(e messages.Event) {
 	case *messages.ApprovalRequested:
 		m.Approval = ev
 	case *messages.StepTaken:
-		if !r.mem.Bus.WatchedElsewhere(messages.KindStep) {
+		if !r.mem.parts.Bus.WatchedElsewhere(messages.KindStep) {
 			return
 		}
 		cp := *ev
 		cp.Picture = nil // Telegram's, on this member
 		m.Step = &cp
 	case *messages.SnapshotTaken:
-		if !r.mem.Bus.WatchedElsewhere(messages.KindSnapshot) {
+		if !r.mem.parts.Bus.WatchedElsewhere(messages.KindSnapshot) {
 			return
 		}
 		m.Snapshot = ev
@@ -148,7 +148,7 @@ func (r *relay) announce(ctx context.Context) {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	for {
-		if r.mem.Bus.WatchedHere(messages.KindSnapshot) {
+		if r.mem.parts.Bus.WatchedHere(messages.KindSnapshot) {
 			if err := r.mem.grains.Tell(&memberWatching{For: watchFor}); err != nil {
 				r.mem.log.Debug("a watch was not told to the other members", "err", err)
 			}
@@ -173,5 +173,5 @@ func (r *relay) hear(m *memberEvent) {
 	}
 	r.heard[e] = true
 	r.mu.Unlock()
-	r.mem.Bus.Publish(e)
+	r.mem.parts.Bus.Publish(e)
 }

@@ -77,7 +77,7 @@ func (mem *Self) watchAgents(ctx context.Context) error {
 			}
 			m.Agents = append(m.Agents, ag)
 		}
-		mem.Root.Send(mem.Controller, m)
+		mem.parts.Root.Send(mem.parts.Controller, m)
 	})
 }
 
@@ -90,7 +90,7 @@ const taskRetry = time.Second
 // etcd names as holding the conversation writes it (shared.PutAsHome). A
 // write etcd does not take is tried again until a newer state replaces it.
 func (mem *Self) mirrorTasks(ctx context.Context) (stop func()) {
-	sub := mem.Gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
+	sub := mem.parts.Gateway.Subscribe(events.Filter{Kinds: messages.KindTask})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer sub.Close()
@@ -128,7 +128,7 @@ func (mem *Self) taskOf(v messages.TaskView) ledger.Task {
 	t := ledger.Task{Conversation: v.Conversation, Agent: v.Agent, Description: v.Description, State: v.State,
 		MaxSteps: v.MaxSteps, Lifetime: v.Lifetime, Created: v.Created, Started: v.Started, Expires: v.Expires,
 		EndReason: v.EndReason}
-	if stored, ok, err := mem.Store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
+	if stored, ok, err := mem.parts.Store.Task(v.Conversation); err == nil && ok && stored.Agent == v.Agent {
 		t.AgentID = stored.AgentID
 	}
 	return t
@@ -207,6 +207,6 @@ func (mem *Self) watchSites(ctx context.Context) error {
 			}
 			m.Always = append(m.Always, ap)
 		}
-		mem.Root.Send(mem.Controller, m)
+		mem.parts.Root.Send(mem.parts.Controller, m)
 	})
 }

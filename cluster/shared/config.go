@@ -31,6 +31,11 @@ type Config struct {
 	// Secret is the cluster's secret (ReadSecret), which every record
 	// carrying the owner's authority is signed and verified with.
 	Secret Secret
+	// Generations is the file where this member keeps the newest
+	// generation it has seen of the Stop flag, each agent and each site
+	// answer, so that after a restart it still refuses an older one
+	// written back (gen.go); empty keeps them in memory only.
+	Generations string
 	// Log hears of every record refused for its signature, once per key
 	// and revision; nil discards.
 	Log *slog.Logger

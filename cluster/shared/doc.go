@@ -12,13 +12,16 @@
 // once, then follows every later change, and says when etcd cannot be
 // reached and when it can again.
 //
-// Records carrying the owner's authority (the Stop flag, agents, tasks,
-// steps, site answers) are signed with a key derived from the cluster's
-// [Secret], which is never in etcd, and verified on every read, list and
-// watch; what does not verify is refused and logged (see sign.go). The
-// first member to [Store.Join] signs a check record and a "not stopped"
-// flag; from then on a missing flag counts as a Stop, and a flag whose
-// sequence is lower than the highest a Store has seen is refused.
+// Every record the members share (the Stop flag, agents, tasks, steps,
+// site answers, homes, members) is signed with a key derived from the
+// cluster's [Secret], which is never in etcd, and verified on every read,
+// list and watch; what does not verify is refused and logged (see
+// sign.go). Each carries a generation under its MAC, and a Store refuses
+// a record older than the newest it has seen at its key, so a validly
+// signed record written back later is refused too; a removal is a signed
+// tombstone (see gen.go for what a member that has seen nothing can and
+// cannot tell). The first member to [Store.Join] signs a check record and
+// a "not stopped" flag; from then on a missing flag counts as a Stop.
 //
 // Failing closed is the caller's rule and this package's: a host that cannot
 // reach etcd refuses new work ([Event.AllowsWork] is false), and a stored

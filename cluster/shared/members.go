@@ -48,7 +48,7 @@ type memberValue struct {
 	Since    time.Time `json:"since"`
 }
 
-const memberVersion = 1
+const memberVersion = 1 // stored signed (sign.go)
 
 // memberID is what a member id may be: it is a key segment in etcd.
 var memberID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -69,19 +69,26 @@ func (m Member) validate() error {
 
 func (s *Store) memberKey(id string) string { return s.membersKey + id }
 
-func (m Member) encode() (string, error) {
+func (m Member) encode() ([]byte, error) {
 	b, err := json.Marshal(memberValue{Version: memberVersion, Addr: m.Addr, Capacity: m.Capacity, Since: m.Since.UTC()})
 	if err != nil {
-		return "", fmt.Errorf("shared: encoding member %s: %w", m.ID, err)
+		return nil, fmt.Errorf("shared: encoding member %s: %w", m.ID, err)
 	}
-	return string(b), nil
+	return b, nil
 }
 
 // decodeMember reads one member's key; ok is false for a value this
-// buddi cannot read (another version, or garbage), which is left out.
+// buddi cannot read (another version, or garbage), and for one refused
+// (not signed with the cluster's secret, or older than one seen: a member
+// entry written by something that reached etcd, logged), which is left
+// out.
 func (s *Store) decodeMember(kv *mvccpb.KeyValue) (Member, bool) {
+	raw, live, err := s.open(string(kv.Key), kv.Value, kv.ModRevision)
+	if err != nil || !live {
+		return Member{}, false
+	}
 	var v memberValue
-	if json.Unmarshal(kv.Value, &v) != nil || v.Version != memberVersion || v.Addr == "" {
+	if json.Unmarshal(raw, &v) != nil || v.Version != memberVersion || v.Addr == "" {
 		return Member{}, false
 	}
 	id := strings.TrimPrefix(string(kv.Key), s.membersKey)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
+	"time"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
@@ -59,32 +62,51 @@ func (s *Store) recordKey(k Kind, name string) (string, error) {
 func (s *Store) kindKey(k Kind) string { return s.prefix + "/" + string(k) + "/" }
 
 // Create writes a new record and fails with ErrExists when the name is
-// taken: one transaction, so of two members creating one name only one
-// succeeds. It returns the revision etcd committed.
+// taken by a live record (a removed one's tombstone is written over): one
+// transaction, so of two members creating one name only one succeeds. It
+// returns the revision etcd committed.
 func (s *Store) Create(ctx context.Context, k Kind, name string, v []byte) (int64, error) {
-	return s.PutIf(ctx, k, name, v, 0)
-}
-
-// PutIf writes a record only if etcd's last write of it is revision rev
-// (0: only if it does not exist), and fails with ErrChanged (ErrExists for
-// rev 0) otherwise. It returns the revision etcd committed.
-func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev int64) (int64, error) {
-	if s.isClosed() {
-		return 0, ErrClosed
-	}
 	key, err := s.recordKey(k, name)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-		Then(clientv3.OpPut(key, string(s.stored(k, key, v)))).Commit()
-	switch {
-	case err != nil:
-		return 0, s.unreachable(err)
-	case !resp.Succeeded && rev == 0:
+	if err := s.readKey(ctx, key); err != nil {
+		return 0, err
+	}
+	if e, _ := s.gens.get(key); e.live {
 		return 0, ErrExists
-	case !resp.Succeeded:
-		return 0, ErrChanged
+	}
+	resp, err := s.write(ctx, key, v, false, nil, func(e genEntry) error {
+		if e.live {
+			return ErrExists
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return resp.Header.Revision, nil
+}
+
+// PutIf writes a record only if etcd's last write of it is revision rev
+// (0: only if there is none, live or removed), and fails with ErrChanged
+// (ErrExists for rev 0) otherwise. It returns the revision etcd committed.
+func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev int64) (int64, error) {
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.write(ctx, key, v, false, nil, func(e genEntry) error {
+		switch {
+		case e.rev == rev:
+			return nil
+		case rev == 0:
+			return ErrExists
+		}
+		return ErrChanged
+	})
+	if err != nil {
+		return 0, err
 	}
 	return resp.Header.Revision, nil
 }
@@ -94,13 +116,12 @@ func (s *Store) PutIf(ctx context.Context, k Kind, name string, v []byte, rev in
 var ErrNotHome = errors.New("shared: this member no longer holds the conversation")
 
 // PutAsHome writes a conversation's record of kind k only while the Homes
-// record names member as holding it: one transaction, so a member that has
-// lost the conversation to another cannot overwrite what the new holder
-// writes. It fails with ErrNotHome otherwise.
+// record names member as holding it: one transaction, guarded by the home
+// record's revision as this Store last read or wrote it, so a member that
+// has lost the conversation to another cannot overwrite what the new
+// holder writes. It fails with ErrNotHome otherwise (also when the home
+// record is forged or older than one seen).
 func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []byte) (int64, error) {
-	if s.isClosed() {
-		return 0, ErrClosed
-	}
 	key, err := s.recordKey(k, conv)
 	if err != nil {
 		return 0, err
@@ -109,29 +130,43 @@ func (s *Store) PutAsHome(ctx context.Context, k Kind, conv, member string, v []
 	if err != nil {
 		return 0, err
 	}
-	resp, err := s.cli.Txn(ctx).If(clientv3.Compare(clientv3.Value(home), "=", member)).
-		Then(clientv3.OpPut(key, string(s.stored(k, key, v)))).Commit()
-	switch {
-	case err != nil:
-		return 0, s.unreachable(err)
-	case !resp.Succeeded:
-		return 0, ErrNotHome
+	for range maxWriteAttempts {
+		h, err := s.known(ctx, home)
+		if err != nil {
+			return 0, err
+		}
+		if !h.live || string(h.val) != member {
+			return 0, ErrNotHome
+		}
+		resp, err := s.write(ctx, key, v, false, []clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(home), "=", h.rev)}, nil)
+		if errors.Is(err, errConds) {
+			// the home record changed since: read it again
+			if err := s.readKey(ctx, home); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		return resp.Header.Revision, nil
 	}
-	return resp.Header.Revision, nil
+	return 0, &ContendedError{Key: home, Attempts: maxWriteAttempts}
 }
 
-// Get reads one record; false when there is none, and when the one there
-// is not signed with the cluster's secret (it is logged).
+// Get reads one record; false when there is none, when it was removed,
+// and when the one there is not signed with the cluster's secret or is
+// older than one seen (it is logged).
 func (s *Store) Get(ctx context.Context, k Kind, name string) (Record, bool, error) {
 	rec, ok, err := s.getSigned(ctx, k, name)
-	if errors.Is(err, ErrForged) {
+	if errors.Is(err, ErrForged) || errors.Is(err, ErrReplayed) {
 		return Record{}, false, nil
 	}
 	return rec, ok, err
 }
 
-// getSigned is Get that fails with ErrForged (wrapped) for a record that
-// does not verify.
+// getSigned is Get that fails with ErrForged or ErrReplayed (wrapped) for
+// a record refused.
 func (s *Store) getSigned(ctx context.Context, k Kind, name string) (Record, bool, error) {
 	if s.isClosed() {
 		return Record{}, false, ErrClosed
@@ -145,58 +180,177 @@ func (s *Store) getSigned(ctx context.Context, k Kind, name string) (Record, boo
 		return Record{}, false, s.unreachable(err)
 	}
 	if len(resp.Kvs) == 0 {
+		s.absent(key)
 		return Record{}, false, nil
 	}
 	kv := resp.Kvs[0]
-	v, err := s.opened(k, kv.Key, kv.Value, kv.ModRevision)
+	v, live, err := s.open(key, kv.Value, kv.ModRevision)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("%s: %w", key, err)
+	}
+	if !live {
+		return Record{}, false, nil
 	}
 	return Record{Name: name, Value: v, Rev: kv.ModRevision}, true, nil
 }
 
-// Swap makes v the record and returns what it replaced (found false when
-// there was none, or what was there was not signed with the cluster's
-// secret), in one transaction.
-func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Record, found bool, err error) {
+// readKey reads key to learn its revision and generation.
+func (s *Store) readKey(ctx context.Context, key string) error {
 	if s.isClosed() {
-		return Record{}, false, ErrClosed
+		return ErrClosed
 	}
+	resp, err := s.cli.Get(ctx, key)
+	if err != nil {
+		return s.unreachable(err)
+	}
+	s.observe(key, resp.Kvs)
+	return nil
+}
+
+// known is what this Store knows of key, read from etcd first when it
+// does not know the key's revision.
+func (s *Store) known(ctx context.Context, key string) (genEntry, error) {
+	if e, ok := s.gens.get(key); ok && e.revKnown {
+		return e, nil
+	}
+	if err := s.readKey(ctx, key); err != nil {
+		return genEntry{}, err
+	}
+	e, _ := s.gens.get(key)
+	return e, nil
+}
+
+// observe notes what kvs (a read of key) hold.
+func (s *Store) observe(key string, kvs []*mvccpb.KeyValue) {
+	if len(kvs) == 0 {
+		s.absent(key)
+		return
+	}
+	_, _, _ = s.open(key, kvs[0].Value, kvs[0].ModRevision)
+}
+
+// errConds is a write's own conditions failing while its key was as last
+// seen.
+var errConds = errors.New("shared: the write's conditions do not hold")
+
+// write signs v (a tombstone when gone) with the generation after the
+// newest this Store has seen at key (nextGen) and puts it in one transaction that
+// holds only while the key is at the revision last seen there and conds
+// hold. check, when given, refuses the write from what is known of the
+// key before each attempt. When the key changed meanwhile it is read and
+// the write tried again, up to maxWriteAttempts; when only conds failed
+// it fails with errConds.
+func (s *Store) write(ctx context.Context, key string, v []byte, gone bool, conds []clientv3.Cmp, check func(genEntry) error, opts ...clientv3.OpOption) (*clientv3.TxnResponse, error) {
+	if s.isClosed() {
+		return nil, ErrClosed
+	}
+	for attempt := range maxWriteAttempts {
+		e, err := s.known(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if check != nil {
+			if err := check(e); err != nil {
+				return nil, err
+			}
+		}
+		gen := nextGen(e.gen, s.now())
+		cmps := append([]clientv3.Cmp{clientv3.Compare(clientv3.ModRevision(key), "=", e.rev)}, conds...)
+		resp, err := s.cli.Txn(ctx).If(cmps...).
+			Then(clientv3.OpPut(key, string(s.sign(key, gen, gone, v)), append(opts, clientv3.WithPrevKV())...)).
+			Else(clientv3.OpGet(key)).Commit()
+		if err != nil {
+			return nil, s.unreachable(err)
+		}
+		if resp.Succeeded {
+			s.gens.saw(key, resp.Header.Revision, gen, true, !gone, s.kept(key, signed{v: v, gone: gone}))
+			return resp, nil
+		}
+		kvs := resp.Responses[0].GetResponseRange().Kvs
+		if modRevision(kvs) == e.rev {
+			return nil, errConds
+		}
+		s.observe(key, kvs)
+		if err := backOff(ctx, attempt); err != nil {
+			return nil, s.unreachable(err)
+		}
+	}
+	return nil, &ContendedError{Key: key, Attempts: maxWriteAttempts}
+}
+
+// nextGen is the generation of a record written over one of generation
+// newest: past it, and at least the time of the write in nanoseconds, so
+// that a member that knows nothing of a key (a member restarted after
+// its lease let its key go, a key deleted past the secret) still writes
+// one newer than any written before it, while clocks agree.
+func nextGen(newest uint64, now time.Time) uint64 {
+	return max(newest+1, uint64(max(now.UnixNano(), 0)))
+}
+
+// backOff waits a random while, longer with each attempt lost to another
+// writer (up to 32 ms), so that hosts writing one key at once do not keep
+// colliding.
+func backOff(ctx context.Context, attempt int) error {
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 5))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Swap makes v the record and returns what it replaced (found false when
+// there was none, it was removed, or what was there was refused), in one
+// transaction.
+func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Record, found bool, err error) {
 	key, err := s.recordKey(k, name)
 	if err != nil {
 		return Record{}, false, err
 	}
-	resp, err := s.cli.Put(ctx, key, string(s.stored(k, key, v)), clientv3.WithPrevKV())
+	var before genEntry
+	resp, err := s.write(ctx, key, v, false, nil, func(e genEntry) error { before = e; return nil })
 	if err != nil {
-		return Record{}, false, s.unreachable(err)
+		return Record{}, false, err
 	}
-	if resp.PrevKv == nil {
+	prev := resp.Responses[0].GetResponsePut().PrevKv
+	if prev == nil || !before.live {
 		return Record{}, false, nil
 	}
-	prev, err := s.opened(k, resp.PrevKv.Key, resp.PrevKv.Value, resp.PrevKv.ModRevision)
-	if err != nil {
+	rec, err := s.verify(key, prev.Value)
+	if err != nil || rec.gone {
 		return Record{}, false, nil
 	}
-	return Record{Name: name, Value: prev, Rev: resp.PrevKv.ModRevision}, true, nil
+	return Record{Name: name, Value: rec.v, Rev: prev.ModRevision}, true, nil
 }
 
-// Delete removes a record; removing one that is not there is no error.
+// Delete removes a record: a signed tombstone takes its place, so an
+// earlier record written back over it is refused by every member that saw
+// the removal. Removing one that is not there writes nothing.
 func (s *Store) Delete(ctx context.Context, k Kind, name string) error {
-	if s.isClosed() {
-		return ErrClosed
-	}
 	key, err := s.recordKey(k, name)
 	if err != nil {
 		return err
 	}
-	if _, err := s.cli.Delete(ctx, key); err != nil {
-		return s.unreachable(err)
+	_, err = s.write(ctx, key, nil, true, nil, func(e genEntry) error {
+		if !e.live && e.rev == 0 && e.gen == 0 {
+			return errNothing
+		}
+		return nil
+	})
+	if errors.Is(err, errNothing) {
+		return nil
 	}
-	return nil
+	return err
 }
 
-// List reads every record of a kind, by name, and the revision read at;
-// a record not signed with the cluster's secret is left out (and logged).
+// errNothing is a removal of a record never there.
+var errNothing = errors.New("shared: nothing to remove")
+
+// List reads every live record of a kind, by name, and the revision read
+// at; a record refused (not signed with the cluster's secret, or older
+// than one seen) is left out and logged, and a removed one is left out.
 func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 	if s.isClosed() {
 		return nil, 0, ErrClosed
@@ -207,8 +361,8 @@ func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 	}
 	out := make([]Record, 0, len(resp.Kvs))
 	for _, kv := range resp.Kvs {
-		v, err := s.opened(k, kv.Key, kv.Value, kv.ModRevision)
-		if err != nil {
+		v, live, err := s.open(string(kv.Key), kv.Value, kv.ModRevision)
+		if err != nil || !live {
 			continue
 		}
 		out = append(out, Record{Name: string(kv.Key[len(s.kindKey(k)):]), Value: v, Rev: kv.ModRevision})
@@ -226,28 +380,4 @@ func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error 
 	return watchPrefix(ctx, &listWatcher[Record]{s: s, prefix: s.kindKey(k), fn: fn,
 		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) },
 		same: func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }})
-}
-
-// stored is what is written for a record of kind k at key: signed when
-// the kind carries the owner's authority.
-func (s *Store) stored(k Kind, key string, v []byte) []byte {
-	if !signedKind(k) {
-		return v
-	}
-	return s.sign(key, v)
-}
-
-// opened is a stored record's value, verified when its kind is signed; one
-// that does not verify is logged (once per key and revision) and refused
-// with ErrForged.
-func (s *Store) opened(k Kind, key, stored []byte, rev int64) ([]byte, error) {
-	if !signedKind(k) {
-		return stored, nil
-	}
-	v, err := s.verify(string(key), stored)
-	if err != nil {
-		s.refuse(string(key), rev, forgedWhy)
-		return nil, err
-	}
-	return v, nil
 }

@@ -123,10 +123,8 @@ func (r *Registration) put(ctx context.Context, lease clientv3.LeaseID) error {
 	if err != nil {
 		return err
 	}
-	if _, err := r.s.cli.Put(ctx, r.s.memberKey(m.ID), val, clientv3.WithLease(lease)); err != nil {
-		return r.s.unreachable(err)
-	}
-	return nil
+	_, err = r.s.write(ctx, r.s.memberKey(m.ID), val, false, nil, nil, clientv3.WithLease(lease))
+	return err
 }
 
 // run keeps the lease alive until ctx ends, then revokes it.

@@ -9,68 +9,131 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// Records that carry the owner's authority (the Stop flag, agents, tasks,
-// their steps, site answers) are stored signed:
+// Records shared in etcd (the Stop flag, agents, tasks, their steps,
+// site answers, homes and the member list) are stored signed:
 //
-//	buddi-signed-v1 <HMAC-SHA256 in hex>\n<the record's JSON>
+//	buddi-signed-v2 <HMAC-SHA256 in hex> <generation> <live|gone>\n<JSON>
 //
 // The MAC, under the key derived from the cluster's secret
-// (Secret.RecordKey), covers the record's etcd key and its value, so a
-// signed value moved to another key does not verify. Every read, list and
-// watch verifies; what does not verify was written by someone without the
-// secret, is logged once per key and revision, and counts as absent (an
-// agent, a task, a site answer), as an unknown budget (steps: an error),
-// or as a Stop (the Stop flag: failing closed).
+// (Secret.RecordKey), covers the record's etcd key, its generation,
+// whether it is a tombstone and its value, so a signed value moved to
+// another key, given another generation or turned into a removal does not
+// verify. Every read, list and watch verifies; what does not verify was
+// written by someone without the secret, is logged once per key and
+// revision, and counts as absent (an agent, a task, a site answer, a
+// home, a member), as an unknown budget (steps: an error), or as a Stop
+// (the Stop flag: failing closed). Generations are gen.go's.
 
-const signedMagic = "buddi-signed-v1 "
+const signedMagic = "buddi-signed-v2 "
 
 // ErrForged says a record's signature does not verify: it was not written
 // by a member holding this cluster's secret.
 var ErrForged = errors.New("shared: the record is not signed with this cluster's secret")
 
-// signedKind reports whether records of k carry the owner's authority and
-// are therefore signed. A conversation's Homes record is not: it names the
-// member holding it, compared as is in etcd's transactions.
-func signedKind(k Kind) bool { return k != Homes }
+// ErrReplayed says a record verifies but is older than one this member
+// has seen at its key: an earlier record was written back.
+var ErrReplayed = errors.New("shared: the record is older than one this member has seen at its key (an earlier record was written back)")
 
-func (s *Store) sign(key string, v []byte) []byte {
-	out := make([]byte, 0, len(signedMagic)+64+1+len(v))
+// signed is a verified record: its value, generation and whether it is a
+// tombstone (a removal).
+type signed struct {
+	v    []byte
+	gen  uint64
+	gone bool
+}
+
+func (s *Store) sign(key string, gen uint64, gone bool, v []byte) []byte {
+	out := make([]byte, 0, len(signedMagic)+64+24+len(v))
 	out = append(out, signedMagic...)
-	out = append(out, hex.EncodeToString(s.recordMAC(key, v))...)
+	out = append(out, hex.EncodeToString(s.recordMAC(key, gen, gone, v))...)
+	out = append(out, ' ')
+	out = strconv.AppendUint(out, gen, 10)
+	out = append(out, ' ')
+	out = append(out, liveness(gone)...)
 	out = append(out, '\n')
 	return append(out, v...)
 }
 
-func (s *Store) recordMAC(key string, v []byte) []byte {
+func liveness(gone bool) string {
+	if gone {
+		return "gone"
+	}
+	return "live"
+}
+
+func (s *Store) recordMAC(key string, gen uint64, gone bool, v []byte) []byte {
 	h := hmac.New(sha256.New, s.signKey)
 	h.Write([]byte(strconv.Itoa(len(key))))
 	h.Write([]byte{':'})
 	h.Write([]byte(key))
+	h.Write([]byte(" " + strconv.FormatUint(gen, 10) + " " + liveness(gone) + "\n"))
 	h.Write(v)
 	return h.Sum(nil)
 }
 
-// verify returns the value a signed record holds, or ErrForged.
-func (s *Store) verify(key string, stored []byte) ([]byte, error) {
+// verify returns what a signed record holds, or ErrForged.
+func (s *Store) verify(key string, stored []byte) (signed, error) {
 	rest, ok := bytes.CutPrefix(stored, []byte(signedMagic))
 	if !ok {
-		return nil, ErrForged
+		return signed{}, ErrForged
 	}
-	sum, v, ok := bytes.Cut(rest, []byte{'\n'})
+	head, v, ok := bytes.Cut(rest, []byte{'\n'})
 	if !ok {
-		return nil, ErrForged
+		return signed{}, ErrForged
 	}
-	got, err := hex.DecodeString(string(sum))
-	if err != nil || !hmac.Equal(got, s.recordMAC(key, v)) {
-		return nil, ErrForged
+	f := strings.Fields(string(head))
+	if len(f) != 3 || (f[2] != "live" && f[2] != "gone") {
+		return signed{}, ErrForged
 	}
-	return v, nil
+	gen, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return signed{}, ErrForged
+	}
+	got, err := hex.DecodeString(f[0])
+	gone := f[2] == "gone"
+	if err != nil || !hmac.Equal(got, s.recordMAC(key, gen, gone, v)) {
+		return signed{}, ErrForged
+	}
+	return signed{v: v, gen: gen, gone: gone}, nil
 }
+
+// open verifies the value stored at key (at revision rev) and checks its
+// generation against the newest this Store has seen there: what does not
+// verify is refused with ErrForged, what is older with ErrReplayed (each
+// logged once per key and revision). A tombstone opens with live false.
+func (s *Store) open(key string, stored []byte, rev int64) (v []byte, live bool, err error) {
+	rec, err := s.verify(key, stored)
+	if err != nil {
+		s.gens.saw(key, rev, 0, false, false, nil)
+		s.refuse(key, rev, forgedWhy)
+		return nil, false, ErrForged
+	}
+	if newest := s.gens.newest(key); rec.gen < newest {
+		s.gens.saw(key, rev, 0, false, false, nil)
+		s.refuse(key, rev, fmt.Sprintf("its generation %d is older than %d, which this member has seen there: an earlier record was written back", rec.gen, newest))
+		return nil, false, ErrReplayed
+	}
+	s.gens.saw(key, rev, rec.gen, true, !rec.gone, s.kept(key, rec))
+	return rec.v, !rec.gone, nil
+}
+
+// kept is the value the memory of generations keeps for key: a home's,
+// which PutAsHome compares.
+func (s *Store) kept(key string, rec signed) []byte {
+	if rec.gone || !strings.HasPrefix(key, s.kindKey(Homes)) {
+		return nil
+	}
+	return bytes.Clone(rec.v)
+}
+
+// absent records that key holds nothing (at the store's revision).
+func (s *Store) absent(key string) { s.gens.saw(key, 0, 0, false, false, nil) }
 
 // refusals remembers which refused records were logged, so each is logged
 // once per key and revision.
@@ -123,11 +186,12 @@ func (s *Store) Join(ctx context.Context) error {
 	if s.isClosed() {
 		return ErrClosed
 	}
-	stop, err := s.stopValue(false, 1, s.now())
+	val, err := stopJSON(false, s.now())
 	if err != nil {
 		return err
 	}
-	check := s.sign(s.secretKey, secretRecord)
+	stop := s.sign(s.stopKey, 1, false, val)
+	check := s.sign(s.secretKey, 1, false, secretRecord)
 	absent := func(k string) clientv3.Cmp { return clientv3.Compare(clientv3.CreateRevision(k), "=", 0) }
 	resp, err := s.cli.Txn(ctx).If(absent(s.secretKey), absent(s.stopKey)).
 		Then(clientv3.OpPut(s.secretKey, string(check)), clientv3.OpPut(s.stopKey, string(stop))).Commit()
@@ -163,8 +227,8 @@ func (s *Store) CheckSecret(ctx context.Context) (bool, error) {
 	if len(got.Kvs) == 0 {
 		return false, nil
 	}
-	v, err := s.verify(s.secretKey, got.Kvs[0].Value)
-	if err != nil || !bytes.Equal(v, secretRecord) {
+	rec, err := s.verify(s.secretKey, got.Kvs[0].Value)
+	if err != nil || rec.gone || !bytes.Equal(rec.v, secretRecord) {
 		return true, &SecretMismatchError{Key: s.secretKey}
 	}
 	return true, nil

@@ -12,7 +12,7 @@ func BenchmarkSignVerify(b *testing.B) {
 	s := &Store{signKey: secret.RecordKey()}
 	v := []byte(`{"name":"agent-1","id":"a1","tokenHash":"0123456789abcdef0123456789abcdef","grants":["act"]}`)
 	for b.Loop() {
-		if _, err := s.verify("/buddi/agents/agent-1", s.sign("/buddi/agents/agent-1", v)); err != nil {
+		if _, err := s.verify("/buddi/agents/agent-1", s.sign("/buddi/agents/agent-1", 7, false, v)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -30,12 +30,23 @@ func (s *Store) PutSteps(ctx context.Context, conv, member string, st TaskSteps)
 
 // StepsOf is how many steps the task of conv created at task has used:
 // zero when none was written for that task. A record that does not decode,
-// or is not signed with the cluster's secret (ErrForged), is an error: the
-// budget is not known, so the task must not go on with a fresh one.
+// is not signed with the cluster's secret (ErrForged), is older than one
+// this member has seen, or was seen and is gone (ErrReplayed), is an
+// error: the budget is not known, so the task must not go on with a
+// fresh one.
 func (s *Store) StepsOf(ctx context.Context, conv string, task time.Time) (int, error) {
 	rec, ok, err := s.getSigned(ctx, Steps, conv)
-	if err != nil || !ok {
+	if err != nil {
 		return 0, err
+	}
+	if !ok {
+		key, _ := s.recordKey(Steps, conv)
+		if s.gens.newest(key) > 0 {
+			// a count this member saw is gone: steps are never removed
+			// by a member, so it was deleted past the cluster's secret
+			return 0, fmt.Errorf("shared: the steps of %s were in etcd and are gone: %w", conv, ErrReplayed)
+		}
+		return 0, nil
 	}
 	var st TaskSteps
 	if err := json.Unmarshal(rec.Value, &st); err != nil {

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
-	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// maxWriteAttempts bounds how often SetStop re-reads and retries after
+// maxWriteAttempts bounds how often a write re-reads and retries after
 // another host changed the key between its read and its write.
 const maxWriteAttempts = 16
 
@@ -27,91 +26,81 @@ type State struct {
 	Rev int64
 }
 
-// stopValue is the JSON stored, signed, at <prefix>/stop. Seq grows with
-// every write: a member refuses a flag whose Seq is lower than the highest
-// it has seen, so an older signed Stop or resume written back (replayed)
-// does not count.
+// stopValue is the JSON stored, signed, at <prefix>/stop. Its
+// generation (gen.go) grows with every write: a member refuses a flag
+// older than the newest it has seen, so an earlier Stop or resume written
+// back (replayed) does not count.
 type stopValue struct {
 	Version int       `json:"v"`
 	Stopped bool      `json:"stopped"`
 	At      time.Time `json:"at"`
-	Seq     uint64    `json:"seq"`
 }
 
-const stopVersion = 2
+const stopVersion = 3
 
-// stopValue is the signed value of a Stop flag.
-func (s *Store) stopValue(stopped bool, seq uint64, at time.Time) ([]byte, error) {
-	val, err := json.Marshal(stopValue{Version: stopVersion, Stopped: stopped, At: at.UTC(), Seq: seq})
+// stopJSON is the value of a Stop flag, before it is signed.
+func stopJSON(stopped bool, at time.Time) ([]byte, error) {
+	val, err := json.Marshal(stopValue{Version: stopVersion, Stopped: stopped, At: at.UTC()})
 	if err != nil {
 		return nil, fmt.Errorf("shared: encoding the Stop flag: %w", err)
 	}
-	return s.sign(s.stopKey, val), nil
-}
-
-// nextSeq is the sequence of a flag written over kvs: past both what is
-// stored (when it verifies) and the highest this Store has seen.
-func (s *Store) nextSeq(kvs []*mvccpb.KeyValue) uint64 {
-	seq := s.stopSeq.Load()
-	if len(kvs) > 0 {
-		if raw, err := s.verify(s.stopKey, kvs[0].Value); err == nil {
-			var v stopValue
-			if json.Unmarshal(raw, &v) == nil {
-				seq = max(seq, v.Seq)
-			}
-		}
-	}
-	return seq + 1
-}
-
-// saw raises the highest sequence seen to seq.
-func (s *Store) saw(seq uint64) {
-	for {
-		old := s.stopSeq.Load()
-		if seq <= old || s.stopSeq.CompareAndSwap(old, seq) {
-			return
-		}
-	}
+	return val, nil
 }
 
 // SetStop writes the Stop flag (stopped false is a resume) and returns the
 // revision etcd committed it at. It returns only after the commit, so a nil
 // error means every host's watch will deliver it. The write is a
 // transaction that succeeds only if the key is unchanged since this host
-// read it; when another host wrote in between, SetStop reads again and
-// retries, up to a bound, then fails with a *ContendedError. A malformed
-// stored value is overwritten: an owner's Stop or resume repairs it.
+// last read it; when another host wrote in between, SetStop reads again and
+// retries, up to a bound, then fails with a *ContendedError. A malformed,
+// forged or replayed stored value is overwritten: an owner's Stop or
+// resume repairs it.
 func (s *Store) SetStop(ctx context.Context, stopped bool, at time.Time) (int64, error) {
-	if s.isClosed() {
-		return 0, ErrClosed
-	}
-	got, err := s.cli.Get(ctx, s.stopKey)
+	val, err := stopJSON(stopped, at)
 	if err != nil {
-		return 0, s.unreachable(err)
+		return 0, err
 	}
-	seen, kvs := modRevision(got.Kvs), got.Kvs
-	for range maxWriteAttempts {
-		seq := s.nextSeq(kvs)
-		val, err := s.stopValue(stopped, seq, at)
-		if err != nil {
-			return 0, err
-		}
-		resp, err := s.cli.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(s.stopKey), "=", seen)).
-			Then(clientv3.OpPut(s.stopKey, string(val))).
-			Else(clientv3.OpGet(s.stopKey)).
-			Commit()
-		if err != nil {
-			return 0, s.unreachable(err)
-		}
-		if resp.Succeeded {
-			s.saw(seq)
-			return resp.Header.Revision, nil
-		}
-		kvs = resp.Responses[0].GetResponseRange().Kvs
-		seen = modRevision(kvs)
+	resp, err := s.write(ctx, s.stopKey, val, false, nil, nil)
+	if err != nil {
+		return 0, err
 	}
-	return 0, &ContendedError{Key: s.stopKey, Attempts: maxWriteAttempts}
+	return resp.Header.Revision, nil
+}
+
+// repairStop signs again, with a newer generation, the flag this Store
+// last accepted, after it found an older one written back over it; a Stop
+// in either counts (the flag resolves to stopped when they differ), so a
+// repair never lifts a Stop. A member that joins later then reads the
+// owner's flag, not the replayed one. Nothing is written when the flag
+// was replaced meanwhile by one not older (another member repaired it, or
+// the owner wrote).
+func (s *Store) repairStop(ctx context.Context, known State, replayed []byte) {
+	stopped := known.Stopped
+	if rec, err := s.verify(s.stopKey, replayed); err == nil {
+		var v stopValue
+		if json.Unmarshal(rec.v, &v) != nil || v.Stopped {
+			stopped = true
+		}
+	}
+	at := known.At
+	if at.IsZero() {
+		at = s.now()
+	}
+	val, err := stopJSON(stopped, at)
+	if err != nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, registerTimeout)
+	defer cancel()
+	_, err = s.write(rctx, s.stopKey, val, false, nil, func(e genEntry) error {
+		if e.live {
+			return errNothing
+		}
+		return nil
+	})
+	if err == nil {
+		s.log.Warn("shared: the Stop flag this member last accepted is signed again over the older one written back", "flag", s.stopKey, "stopped", stopped)
+	}
 }
 
 // Stop reads the Stop flag linearizably: the answer reflects every write
@@ -134,6 +123,7 @@ func (s *Store) readStop(ctx context.Context) (State, int64, error) {
 		return State{Stopped: true}, 0, s.unreachable(err)
 	}
 	if len(resp.Kvs) == 0 {
+		s.absent(s.stopKey)
 		st, err := s.missingStop(resp.Header.Revision)
 		return st, resp.Header.Revision, err
 	}
@@ -153,29 +143,26 @@ func (s *Store) missingStop(rev int64) (State, error) {
 
 // decodeStop turns a stored key into a State; a value it cannot decode,
 // one not signed with the cluster's secret, and one older than the newest
-// this Store has seen (a replay) yield Stopped true and a *MalformedError.
+// this Store has seen (a replay: ErrReplayed) yield Stopped true and a
+// *MalformedError.
 func (s *Store) decodeStop(kv *mvccpb.KeyValue) (State, error) {
 	var v stopValue
-	raw, err := s.verify(s.stopKey, kv.Value)
-	if err != nil {
-		s.refuse(s.stopKey, kv.ModRevision, forgedWhy)
-		return State{Stopped: true, Rev: kv.ModRevision}, &MalformedError{Key: s.stopKey, Value: kv.Value, Err: err}
+	raw, live, err := s.open(s.stopKey, kv.Value, kv.ModRevision)
+	if err == nil && !live {
+		err = errStopMissing
 	}
-	err = json.Unmarshal(raw, &v)
+	if err == nil {
+		err = json.Unmarshal(raw, &v)
+	}
 	if err == nil && v.Version != stopVersion {
 		err = fmt.Errorf("version %d, where this buddi reads version %d", v.Version, stopVersion)
 	}
 	if err == nil && v.At.IsZero() {
 		err = errors.New("no time is recorded")
 	}
-	if err == nil && v.Seq < s.stopSeq.Load() {
-		err = fmt.Errorf("its sequence %d is older than %d, which this member has seen: an earlier flag was written back", v.Seq, s.stopSeq.Load())
-		s.refuse(s.stopKey, kv.ModRevision, err.Error())
-	}
 	if err != nil {
 		return State{Stopped: true, Rev: kv.ModRevision}, &MalformedError{Key: s.stopKey, Value: kv.Value, Err: err}
 	}
-	s.saw(v.Seq)
 	return State{Stopped: v.Stopped, At: v.At, Rev: kv.ModRevision}, nil
 }
 

@@ -3,8 +3,8 @@ package shared
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -28,9 +28,7 @@ type Store struct {
 	signKey    []byte // Secret.RecordKey
 	log        *slog.Logger
 	refused    refusals
-	// stopSeq is the highest sequence of a verified Stop flag this
-	// Store has read or written: an older one written back is refused.
-	stopSeq atomic.Uint64
+	gens       *gens // the newest generation seen at each key (gen.go)
 
 	// life is cancelled by Close; every Watch goroutine ends with it.
 	life   context.Context
@@ -71,8 +69,23 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		_ = cli.Close()
 		return nil, &UnreachableError{Endpoints: cfg.Endpoints, Err: err}
 	}
+	g := &gens{path: cfg.Generations, warn: cfg.Log.Warn}
+	durable := []string{cfg.Prefix + "/stop", cfg.Prefix + "/" + string(Agents) + "/", cfg.Prefix + "/" + string(Sites) + "/"}
+	g.durable = func(key string) bool {
+		for _, d := range durable {
+			if key == d || (strings.HasSuffix(d, "/") && strings.HasPrefix(key, d)) {
+				return true
+			}
+		}
+		return false
+	}
+	if err := g.load(); err != nil {
+		_ = cli.Close()
+		return nil, err
+	}
 	life, cancel := context.WithCancel(context.Background())
 	return &Store{
+		gens:       g,
 		cli:        cli,
 		endpoints:  cfg.Endpoints,
 		prefix:     cfg.Prefix,

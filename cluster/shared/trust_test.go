@@ -159,8 +159,11 @@ func TestOnlyTheOwnersResumeLiftsAStop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// refused (a *MalformedError), or already signed again by the
+		// watch as the Stop it knew (a replay is repaired)
 		var malformed *shared.MalformedError
-		if st, err := s.Stop(ctxFor(t)); !st.Stopped || !errors.As(err, &malformed) {
+		st, err := s.Stop(ctxFor(t))
+		if !st.Stopped || (!strings.Contains(name, "older") && !errors.As(err, &malformed)) {
 			t.Errorf("after %s the flag reads %+v (%v), want stopped", name, st, err)
 		}
 		ev := w.waitFor(t, "after "+name, func(ev shared.Event) bool { return ev.State.Rev >= rev.Header.Revision })

@@ -78,10 +78,11 @@ type watcher struct {
 	s  *Store
 	fn func(Event)
 
-	started   bool  // an event was delivered
-	reachable bool  // the last read or watch answer succeeded
-	last      State // the state last delivered
-	rev       int64 // the store revision the etcd watch resumes after
+	started   bool   // an event was delivered
+	reachable bool   // the last read or watch answer succeeded
+	last      State  // the state last delivered
+	accepted  *State // the last state read without error; nil before one
+	rev       int64  // the store revision the etcd watch resumes after
 }
 
 func (w *watcher) run(ctx context.Context) {
@@ -130,7 +131,7 @@ func (w *watcher) follow(ctx context.Context, tick *time.Ticker) {
 				return
 			}
 			for _, ev := range resp.Events {
-				w.apply(ev)
+				w.apply(ctx, ev)
 			}
 		case <-tick.C:
 			if !w.read(ctx) {
@@ -155,18 +156,36 @@ func (w *watcher) read(ctx context.Context) bool {
 		return false
 	}
 	w.rev = max(w.rev, rev)
+	w.repair(ctx, err)
 	w.deliver(st, err)
 	return true
 }
 
-func (w *watcher) apply(ev *clientv3.Event) {
+func (w *watcher) apply(ctx context.Context, ev *clientv3.Event) {
 	w.rev = max(w.rev, ev.Kv.ModRevision)
 	if ev.Type == mvccpb.DELETE {
+		w.s.absent(w.s.stopKey)
 		w.deliver(w.s.missingStop(ev.Kv.ModRevision))
 		return
 	}
 	st, err := w.s.decodeStop(ev.Kv)
+	w.repair(ctx, err)
 	w.deliver(st, err)
+}
+
+// repair signs the flag this member last accepted again when err says an
+// older one was written back over it (repairStop); a member that has
+// accepted none counts the flag as a Stop.
+func (w *watcher) repair(ctx context.Context, err error) {
+	var malformed *MalformedError
+	if !errors.Is(err, ErrReplayed) || !errors.As(err, &malformed) {
+		return
+	}
+	known := State{Stopped: true}
+	if w.accepted != nil {
+		known = *w.accepted
+	}
+	w.s.repairStop(ctx, known, malformed.Value)
 }
 
 // deliver calls fn with st unless fn already has it or something newer.
@@ -176,6 +195,9 @@ func (w *watcher) deliver(st State, err error) {
 		return
 	}
 	w.started, w.reachable, w.last = true, true, st
+	if err == nil {
+		w.accepted = &st
+	}
 	w.fn(Event{Reachable: true, State: st, Err: err})
 }
 

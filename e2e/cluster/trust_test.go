@@ -252,3 +252,89 @@ func refusedStart(t testing.TB, etcd *etcdtest.Server, env ...string) string {
 	}
 	return stderr.String()
 }
+
+// olderWhy is how a member logs a signed record older than one it saw.
+const olderWhy = "is older than"
+
+// Older records, validly signed, written back by a process that can write
+// to etcd are refused and logged by every member: a removed agent's
+// record does not bring it back, and an earlier count of steps does not
+// give a fresh budget to the member that adopts the conversation after its
+// member was killed (it refuses to adopt; the task does not go on).
+func TestOlderSignedRecordsWrittenBackAreRefusedByEveryMember(t *testing.T) {
+	etcd, a, b := two(t)
+	both := []*member{a, b}
+	evil := newAttacker(t, etcd)
+
+	bob := a.AddAgent(t, "bob", false)
+	captured := evil.get("/buddi/agents/bob")
+	b.Must(t, "DELETE", "/api/agents/bob", nil)
+	a.Task(t, "ada", "probe", 5)
+	for _, m := range both {
+		untilCode(t, m, bob, messages.CodeUnauthorized)
+	}
+	evil.put("/buddi/agents/bob", captured)
+	for _, m := range both {
+		m.refused(t, "/buddi/agents/bob", olderWhy)
+		if r := m.Act(t, bob, "probe", map[string]any{"action": "observe"}); r.Code() != messages.CodeUnauthorized {
+			t.Fatalf("bob's token, after bob's record was written back, answered %q through %s, want unauthorized", r.Code(), m.name)
+		}
+	}
+
+	const budget = 20
+	a.Task(t, "ada", "s1", budget)
+	for range 2 {
+		a.Observe(t, a.agent, "s1")
+	}
+	early := evil.get("/buddi/steps/s1")
+	for range 3 {
+		a.Observe(t, a.agent, "s1")
+	}
+	evil.put("/buddi/steps/s1", early)
+	for _, m := range both {
+		m.refused(t, "/buddi/steps/s1", olderWhy)
+	}
+	home := homeOf(t, etcd, "s1", a, b)
+	home.kill9()
+	via := others(home, a, b)[0]
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
+		r := via.Act(t, via.agent, "s1", map[string]any{"action": "observe"})
+		if r.OK {
+			t.Fatalf("s1 answered through %s with %+v after its earlier count of steps was written back; want its adoption refused", via.name, r)
+		}
+		if r.Code() == messages.CodeNoTask || (r.Code() == messages.CodeClusterDown && strings.Contains(r.Error.Message, "older than")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("s1 through %s answers %q", via.name, r.Code())
+		}
+	}
+	if n := refusals(via, "/buddi/steps/s1"); n != 1 {
+		t.Errorf("%s logged the steps written back %d times, want once:\n%s", via.name, n, via.logs.String())
+	}
+}
+
+// untilCode acts as token through m until it answers want.
+func untilCode(t testing.TB, m *member, token string, want messages.Code) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		r := m.Act(t, token, "probe", map[string]any{"action": "observe"})
+		if r.Code() == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s answers %q, want %q", m.name, r.Code(), want)
+		}
+	}
+}
+
+// refusals counts the refusals m logged of the record at key.
+func refusals(m *member, key string) int {
+	n := 0
+	for line := range strings.Lines(m.logs.String()) {
+		if strings.Contains(line, "a record in etcd is refused") && strings.Contains(line, key+" ") {
+			n++
+		}
+	}
+	return n
+}
