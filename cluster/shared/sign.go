@@ -77,8 +77,19 @@ func (s *Store) recordMAC(key string, gen uint64, gone bool, v []byte) []byte {
 	return h.Sum(nil)
 }
 
-// verify returns what a signed record holds, or ErrForged.
+// signedMagicV1 marks a record signed by a member of the version before
+// generations: its MAC covers the key and the value only.
+const signedMagicV1 = "buddi-signed-v1 "
+
+// verify returns what a signed record holds, or ErrForged. A record of
+// the first version (written before an upgrade) verifies under its own MAC
+// as a live record of generation 0: it is read, and the next write of its
+// key replaces it with a record of this version; a member that has seen a
+// newer generation at the key refuses it as a replay.
 func (s *Store) verify(key string, stored []byte) (signed, error) {
+	if old, ok := bytes.CutPrefix(stored, []byte(signedMagicV1)); ok {
+		return s.verifyV1(key, old)
+	}
 	rest, ok := bytes.CutPrefix(stored, []byte(signedMagic))
 	if !ok {
 		return signed{}, ErrForged
@@ -101,6 +112,25 @@ func (s *Store) verify(key string, stored []byte) (signed, error) {
 		return signed{}, ErrForged
 	}
 	return signed{v: v, gen: gen, gone: gone}, nil
+}
+
+// verifyV1 verifies a first-version record: `<mac>\n<json>`, the MAC over
+// the key's length, the key and the value.
+func (s *Store) verifyV1(key string, rest []byte) (signed, error) {
+	mac, v, ok := bytes.Cut(rest, []byte{'\n'})
+	got, err := hex.DecodeString(string(mac))
+	if !ok || err != nil {
+		return signed{}, ErrForged
+	}
+	h := hmac.New(sha256.New, s.signKey)
+	h.Write([]byte(strconv.Itoa(len(key))))
+	h.Write([]byte{':'})
+	h.Write([]byte(key))
+	h.Write(v)
+	if !hmac.Equal(got, h.Sum(nil)) {
+		return signed{}, ErrForged
+	}
+	return signed{v: v}, nil
 }
 
 // open verifies the value stored at key (at revision rev) and checks its

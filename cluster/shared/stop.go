@@ -38,6 +38,11 @@ type stopValue struct {
 
 const stopVersion = 3
 
+// stopVersionV1 is the Stop flag a first-version record holds (with a
+// sequence number of its own, which its generation 0 replaces): read, so
+// that an upgrade keeps the owner's Stop or resume.
+const stopVersionV1 = 2
+
 // stopJSON is the value of a Stop flag, before it is signed.
 func stopJSON(stopped bool, at time.Time) ([]byte, error) {
 	val, err := json.Marshal(stopValue{Version: stopVersion, Stopped: stopped, At: at.UTC()})
@@ -154,7 +159,7 @@ func (s *Store) decodeStop(kv *mvccpb.KeyValue) (State, error) {
 	if err == nil {
 		err = json.Unmarshal(raw, &v)
 	}
-	if err == nil && v.Version != stopVersion {
+	if err == nil && v.Version != stopVersion && v.Version != stopVersionV1 {
 		err = fmt.Errorf("version %d, where this buddi reads version %d", v.Version, stopVersion)
 	}
 	if err == nil && v.At.IsZero() {
