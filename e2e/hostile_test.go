@@ -30,6 +30,14 @@ type answered struct {
 	code         messages.Code // "" when ok
 	message      string
 	took         time.Duration
+	url, text    string // what an observation that answered ok showed
+}
+
+// shows reports whether a is an observation of the hostile page h at
+// name: its address and its text, not a blank tab that replaced it.
+func (a answered) shows(name string, h browsertest.Hostile) bool {
+	return a.code == "" && a.action == "observe" && h.Shows != "" &&
+		strings.HasSuffix(a.url, "/"+name) && strings.Contains(a.text, h.Shows)
 }
 
 // crowd is one run of three conversations in one browser: what the two
@@ -143,7 +151,8 @@ func neighbour(t testing.TB, b *buddi, tok, conv, page string, done <-chan struc
 
 // openHostiles opens each hostile page in the hostile conversation: a
 // navigate, then observes (at most six) until buddi closed it
-// (page_unresponsive) or, for a page it keeps bounded, one is read ok. A
+// (page_unresponsive) or, for a page it keeps bounded, one reads the
+// page. A
 // page buddi closes that still answers is given two seconds before the
 // next observe: a page growing its memory takes a while to reach its
 // bound on a loaded machine, and the verdict is owed to it, not to the
@@ -157,7 +166,7 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 	for _, name := range names {
 		h := browsertest.Hostiles[name]
 		last := hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
-		for i := 0; i < 6 && !settled(h, last); i++ {
+		for i := 0; i < 6 && !settled(name, h, last); i++ {
 			if strings.HasSuffix(last.message, "paused until the owner resumes access.") {
 				// Three observations in a row did not answer (a page of
 				// 200,000 elements on a loaded machine): the owner resumes,
@@ -172,12 +181,12 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 	}
 }
 
-// settled reports whether a is the answer a hostile page comes to.
-func settled(h browsertest.Hostile, a answered) bool {
+// settled reports whether a is the answer the hostile page name comes to.
+func settled(name string, h browsertest.Hostile, a answered) bool {
 	if h.Cut {
 		return a.code == messages.CodePageUnresponsive
 	}
-	return a.code == "" && a.action == "observe"
+	return a.shows(name, h)
 }
 
 func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) answered {
@@ -186,6 +195,10 @@ func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) an
 	a := answered{page: page, action: input["action"].(string), took: time.Since(start)}
 	if !r.OK {
 		a.code, a.message = r.Code(), r.Error.Message
+	} else if a.action == "observe" {
+		obs := r.Map()
+		a.url, _ = obs["url"].(string)
+		a.text, _ = obs["text"].(string)
 	}
 	c.mu.Lock()
 	c.hostile = append(c.hostile, a)
@@ -199,7 +212,9 @@ func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) an
 // 200,000 elements. The other two make their acts meanwhile without one
 // failing; each hostile page buddi closes is answered page_unresponsive
 // with a sentence (at most not_answering before it), each answer within
-// its act's deadline, and the pages it keeps are read ok.
+// its act's deadline, and the pages it keeps are read: the last
+// observation of each shows that page (its address and its text), not the
+// blank tab buddi leaves after closing one.
 func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 	c := runCrowd(t, true)
 	for _, f := range c.failures {
@@ -208,7 +223,7 @@ func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 	t.Logf("the neighbours' %d acts: p99 %v", len(c.took), c.p99().Round(time.Millisecond))
 	last := map[string]answered{}
 	for _, a := range c.hostile {
-		t.Logf("%-8s %-8s %-18s %6v %s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message)
+		t.Logf("%-8s %-8s %-18s %6v %s%s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message, a.url)
 		if deadline := messages.Spec(a.action).Deadline; a.took > deadline+5*time.Second {
 			t.Errorf("%s: %s answered after %v, past its deadline of %v", a.page, a.action, a.took, deadline)
 		}
@@ -226,8 +241,8 @@ func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 		switch a := last[name]; {
 		case h.Cut && a.code != messages.CodePageUnresponsive:
 			t.Errorf("%s: buddi did not close it; the last answer: %s %s", name, orOK(a.code), a.message)
-		case !h.Cut && a.code != "":
-			t.Errorf("%s: the page was not read: %s %s", name, a.code, a.message)
+		case !h.Cut && !a.shows(name, h):
+			t.Errorf("%s: the page was not read: the last answer: %s %s %s %s", name, a.action, orOK(a.code), a.message, a.url)
 		}
 	}
 }

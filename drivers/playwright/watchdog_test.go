@@ -14,8 +14,9 @@ import (
 // Each hostile page buddi cuts off is closed: a call waiting on it, or the
 // next, is told page_unresponsive with a sentence naming the tab (those
 // before it, at most not_answering), and the conversation keeps a blank
-// tab that works. The others are read like any page, their cost bounded
-// (a 6 MB title reads as 300 bytes).
+// tab that works. The others are read like any page: the observation is
+// of that page (its address, its text), not of a blank tab that replaced
+// it, and its cost is bounded (a 6 MB title reads as 300 bytes).
 func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
@@ -40,6 +41,9 @@ func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 			if !h.Cut {
 				if err != nil {
 					t.Fatalf("%s: %v after %v", name, err, time.Since(start).Round(time.Millisecond))
+				}
+				if !strings.HasSuffix(obs.URL, "/"+name) || !strings.Contains(obs.Tree, h.Shows) {
+					t.Fatalf("%s: the observation is of %s, without %q:\n%s", name, obs.URL, h.Shows, obs.Tree)
 				}
 				if len(obs.Title) > drivers.MaxTitle+len("…") {
 					t.Fatalf("%s: a title of %d bytes", name, len(obs.Title))
