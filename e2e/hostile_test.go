@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -254,21 +255,36 @@ func orOK(c messages.Code) string {
 	return string(c)
 }
 
-// BenchmarkNoisyNeighbours reports the p99 of two conversations' acts
-// while a third opens the hostile pages, and without it.
+// BenchmarkNoisyNeighbours runs, in one process, the two neighbours alone
+// and then beside the hostile conversation, and reports both p99s of
+// their acts and the ratio (the issue asks for at most 2), with the failed
+// acts beside the hostile pages. Each run logs the machine's load.
 func BenchmarkNoisyNeighbours(b *testing.B) {
-	for _, hostile := range []bool{false, true} {
-		b.Run(fmt.Sprintf("hostile=%v", hostile), func(b *testing.B) {
-			var p99 time.Duration
-			acts, failed := 0, 0
-			for i := 0; i < b.N; i++ {
-				c := runCrowd(b, hostile)
-				p99 = max(p99, c.p99())
-				acts, failed = acts+len(c.took), failed+len(c.failures)
-			}
-			b.ReportMetric(float64(p99.Milliseconds()), "p99-ms")
-			b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
-			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
-		})
+	var alone, beside time.Duration
+	acts, failed := 0, 0
+	for i := 0; i < b.N; i++ {
+		base := runCrowd(b, false)
+		b.Logf("alone: %d acts, p99 %v, load %s", len(base.took), base.p99().Round(time.Millisecond), loadavg())
+		c := runCrowd(b, true)
+		b.Logf("beside the hostile pages: %d acts, p99 %v, %d failed, load %s", len(c.took), c.p99().Round(time.Millisecond), len(c.failures), loadavg())
+		for _, f := range c.failures {
+			b.Logf("a neighbour's act failed: %s", f)
+		}
+		alone, beside = max(alone, base.p99()), max(beside, c.p99())
+		acts, failed = acts+len(c.took), failed+len(c.failures)
 	}
+	b.ReportMetric(float64(alone.Milliseconds()), "alone-p99-ms")
+	b.ReportMetric(float64(beside.Milliseconds()), "hostile-p99-ms")
+	b.ReportMetric(float64(beside)/float64(max(alone, time.Millisecond)), "p99-ratio")
+	b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
+	b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+}
+
+// loadavg is the machine's load averages as /proc/loadavg says them.
+func loadavg() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(raw))[:3], " ")
 }
