@@ -126,7 +126,8 @@ func (w *watch) settling() bool {
 // waits behind buddi's read, not behind the page's script, and is excused
 // (excused) when the document is large (bigDocument). A page that does
 // not answer first (its script spins) gets no excuse, nor does a small
-// document (reading it takes no time). While the watchdog's question waits behind an earlier read
+// document (reading it takes no time), which is read without that
+// question, as the page's last answer measured it. While the watchdog's question waits behind an earlier read
 // of buddi's that gave up (and goes on in the page), or the document is
 // still being laid out after its load event, the read waits for the
 // page's answer as long as ctx lets it, rather than pile a read behind
@@ -138,6 +139,9 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	}
 	_, patience := t.bounds(machineLoad())
 	behindOwn := t.watch.excused(time.Now(), patience) || t.watch.settling()
+	if !behindOwn && t.watch.size.Load() < bigDocument {
+		return func(error) {}, nil // as the page's last answer said: small, read at once
+	}
 	c, cancel := ctx, context.CancelFunc(func() {})
 	if !behindOwn {
 		c, cancel = context.WithTimeout(ctx, underLoad(freeWait))
@@ -511,6 +515,7 @@ const droppedNotice = "buddi dropped "
 // navigating counts a document the main frame asked for; the first past
 // navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
+	t.watch.size.Store(0) // the next answer measures the new document
 	t.watch.loading.Store(true)
 	t.watch.navAt.Store(time.Now().UnixNano())
 	if t.watch.navs.hit(navWindow) == navBurst+1 {
