@@ -162,7 +162,12 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	if size < bigDocument {
 		return func(error) {}, nil
 	}
-	w := &t.watch
+	return t.watch.mark(), nil
+}
+
+// mark marks one of buddi's reads of the page in flight until the
+// returned func is called with how it ended.
+func (w *watch) mark() func(err error) {
 	start := time.Now().UnixNano()
 	w.reading.Store(start)
 	return func(err error) {
@@ -170,7 +175,14 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 			w.gaveUp.Store(start)
 		}
 		w.reading.CompareAndSwap(start, 0)
-	}, nil
+	}
+}
+
+// ask sends the watchdog's question when none is in flight (ask runs on
+// a goroutine of its own), noting the read of buddi's it waits behind.
+func (w *watch) ask(now time.Time, ask func() error) time.Duration {
+	quiet, _ := w.ping.silent(now, w.reading.Load(), ask)
+	return quiet
 }
 
 // excused reports whether the question in flight waits behind buddi's own
@@ -385,7 +397,7 @@ func (t *tab) check(load float64) {
 	}
 	limit, patience := t.bounds(load)
 	now := time.Now()
-	quiet, _ := t.watch.ping.silent(now, t.watch.reading.Load(), func() error {
+	quiet := t.watch.ask(now, func() error {
 		// It gives up only past any verdict: a question that gave up
 		// counts as answered.
 		ctx, cancel := context.WithTimeout(context.Background(), limit+patience+2*watchEvery)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
@@ -84,5 +85,47 @@ func TestANavigateAwayFromASpinningPageIsToldItWasClosed(t *testing.T) {
 	var de *drivers.Error
 	if !errors.As(err, &de) || !strings.Contains(de.Message, "tab t1") {
 		t.Fatalf("the sentence does not name the tab: %v", err)
+	}
+}
+
+// The watchdog's question sent while buddi's own read of a large document
+// is in flight waits behind that read: it is excused while the read is in
+// flight and, when the read gave up (it goes on in the page), until
+// OwnReadPatience after it began; not once the read ended well, and not
+// when the question was sent before the read (it waits on the page's own
+// script).
+func TestAQuestionBehindBuddisOwnReadIsExcusedForABoundedTime(t *testing.T) {
+	never := make(chan struct{})
+	defer close(never)
+
+	var w playwright.Watch
+	w.Ask(time.Now(), never)
+	end := w.Read()
+	if w.Excused(time.Now()) {
+		t.Fatal("a question sent before the read is excused")
+	}
+	end(errors.New("gave up"))
+
+	var ok playwright.Watch
+	end = ok.Read()
+	ok.Ask(time.Now(), never)
+	if !ok.Excused(time.Now()) {
+		t.Fatal("a question sent during the read is not excused")
+	}
+	end(nil)
+	if ok.Excused(time.Now()) {
+		t.Fatal("a question still waiting after the read ended well is excused")
+	}
+
+	var gave playwright.Watch
+	began := time.Now()
+	end = gave.Read()
+	gave.Ask(time.Now(), never)
+	end(errors.New("gave up"))
+	if !gave.Excused(time.Now()) {
+		t.Fatal("a question behind a read that gave up is not excused")
+	}
+	if gave.Excused(began.Add(playwright.OwnReadPatience + time.Second)) {
+		t.Fatal("a question behind a read that gave up is excused past the patience")
 	}
 }
