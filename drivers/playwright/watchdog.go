@@ -126,12 +126,12 @@ func (w *watch) settling() bool {
 // waits behind buddi's read, not behind the page's script, and is excused
 // (excused) when the document is large (bigDocument). A page that does
 // not answer first (its script spins) gets no excuse, nor does a small
-// document (reading it takes no time), which is read without that
-// question, as the page's last answer measured it. While the watchdog's question waits behind an earlier read
-// of buddi's that gave up (and goes on in the page), or the document is
-// still being laid out after its load event, the read waits for the
-// page's answer as long as ctx lets it, rather than pile a read behind
-// that work; err says it did not come.
+// document (reading it takes no time), which is read at once, as the
+// page's last answer measured it. While the watchdog's question waits
+// behind an earlier read of buddi's that gave up (and goes on in the
+// page), or a large document is still being laid out after its load
+// event, the read waits for the page's answer as long as ctx lets it,
+// rather than pile a read behind that work; err says it did not come.
 func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	s := t.session()
 	if s == nil {
@@ -140,7 +140,7 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	_, patience := t.bounds(machineLoad())
 	behindOwn := t.watch.excused(time.Now(), patience) || t.watch.settling()
 	if !behindOwn && t.watch.size.Load() < bigDocument {
-		return func(error) {}, nil // as the page's last answer said: small, read at once
+		return func(error) {}, nil
 	}
 	c, cancel := ctx, context.CancelFunc(func() {})
 	if !behindOwn {
