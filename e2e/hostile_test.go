@@ -49,12 +49,17 @@ type crowd struct {
 	took     []time.Duration
 	failures []string
 	hostile  []answered
+	page     string   // the hostile page open now ("" before the first)
+	slow     []string // the neighbours' acts, slowest first after sortSlow
+	slowTook []time.Duration
 }
 
 func (c *crowd) act(conv, action string, r *daemontest.Reply, took time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.took = append(c.took, took)
+	c.slow = append(c.slow, fmt.Sprintf("%v %s %s beside %q", took.Round(time.Millisecond), conv, action, c.page))
+	c.slowTook = append(c.slowTook, took)
 	if !r.OK {
 		c.failures = append(c.failures, fmt.Sprintf("%s %s: %s: %s", conv, action, r.Code(), r.Error.Message))
 	}
@@ -166,6 +171,9 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 	sort.Strings(names)
 	for _, name := range names {
 		h := browsertest.Hostiles[name]
+		c.mu.Lock()
+		c.page = name
+		c.mu.Unlock()
 		last := hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
 		for i := 0; i < 6 && !settled(name, h, last); i++ {
 			if strings.HasSuffix(last.message, "paused until the owner resumes access.") {
@@ -221,7 +229,10 @@ func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 	for _, f := range c.failures {
 		t.Errorf("a neighbour's act failed: %s", f)
 	}
-	t.Logf("the neighbours' %d acts: p99 %v", len(c.took), c.p99().Round(time.Millisecond))
+	t.Logf("the neighbours' %d acts: p99 %v, load %s", len(c.took), c.p99().Round(time.Millisecond), loadavg())
+	for _, s := range c.slowest(5) {
+		t.Logf("slow: %s", s)
+	}
 	last := map[string]answered{}
 	for _, a := range c.hostile {
 		t.Logf("%-8s %-8s %-18s %6v %s%s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message, a.url)
@@ -270,6 +281,9 @@ func BenchmarkNoisyNeighbours(b *testing.B) {
 		for _, f := range c.failures {
 			b.Logf("a neighbour's act failed: %s", f)
 		}
+		for _, s := range c.slowest(5) {
+			b.Logf("slow: %s", s)
+		}
 		alone, beside = max(alone, base.p99()), max(beside, c.p99())
 		acts, failed = acts+len(c.took), failed+len(c.failures)
 	}
@@ -278,6 +292,23 @@ func BenchmarkNoisyNeighbours(b *testing.B) {
 	b.ReportMetric(float64(beside)/float64(max(alone, time.Millisecond)), "p99-ratio")
 	b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
 	b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+}
+
+// slowest are the n slowest of the neighbours' acts, each with the hostile
+// page open at the time.
+func (c *crowd) slowest(n int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	idx := make([]int, len(c.slow))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return c.slowTook[idx[a]] > c.slowTook[idx[b]] })
+	out := []string{}
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, c.slow[i])
+	}
+	return out
 }
 
 // loadavg is the machine's load averages as /proc/loadavg says them.
