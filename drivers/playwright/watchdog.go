@@ -525,17 +525,13 @@ func (t *tab) guardDropped(text string) {
 const droppedNotice = "buddi dropped "
 
 // navigating counts a document the main frame asked for; the first past
-// navBurst in navWindow cuts the page off. A loaded machine stretches the
-// window (a page that navigates itself every few milliseconds gets
-// through less than one document a second on a 2-core machine running
-// twelve times its work).
+// navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
 	t.watch.size.Store(0) // the next answer measures the new document
 	t.watch.loading.Store(true)
 	t.watch.navAt.Store(time.Now().UnixNano())
-	window := underLoad(navWindow)
-	if t.watch.navs.hit(window) == navBurst+1 {
-		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(window.Seconds())))
+	if t.watch.navs.hit(navWindow) == navBurst+1 {
+		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
 	}
 }
 
