@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -30,6 +31,14 @@ type answered struct {
 	code         messages.Code // "" when ok
 	message      string
 	took         time.Duration
+	url, text    string // what an observation that answered ok showed
+}
+
+// shows reports whether a is an observation of the hostile page h at
+// name: its address and its text, not a blank tab that replaced it.
+func (a answered) shows(name string, h browsertest.Hostile) bool {
+	return a.code == "" && a.action == "observe" && h.Shows != "" &&
+		strings.HasSuffix(a.url, "/"+name) && strings.Contains(a.text, h.Shows)
 }
 
 // crowd is one run of three conversations in one browser: what the two
@@ -40,12 +49,17 @@ type crowd struct {
 	took     []time.Duration
 	failures []string
 	hostile  []answered
+	page     string   // the hostile page open now ("" before the first)
+	slow     []string // the neighbours' acts, slowest first after sortSlow
+	slowTook []time.Duration
 }
 
 func (c *crowd) act(conv, action string, r *daemontest.Reply, took time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.took = append(c.took, took)
+	c.slow = append(c.slow, fmt.Sprintf("%v %s %s beside %q", took.Round(time.Millisecond), conv, action, c.page))
+	c.slowTook = append(c.slowTook, took)
 	if !r.OK {
 		c.failures = append(c.failures, fmt.Sprintf("%s %s: %s: %s", conv, action, r.Code(), r.Error.Message))
 	}
@@ -143,7 +157,8 @@ func neighbour(t testing.TB, b *buddi, tok, conv, page string, done <-chan struc
 
 // openHostiles opens each hostile page in the hostile conversation: a
 // navigate, then observes (at most six) until buddi closed it
-// (page_unresponsive) or, for a page it keeps bounded, one is read ok. A
+// (page_unresponsive) or, for a page it keeps bounded, one reads the
+// page. A
 // page buddi closes that still answers is given two seconds before the
 // next observe: a page growing its memory takes a while to reach its
 // bound on a loaded machine, and the verdict is owed to it, not to the
@@ -156,8 +171,11 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 	sort.Strings(names)
 	for _, name := range names {
 		h := browsertest.Hostiles[name]
+		c.mu.Lock()
+		c.page = name
+		c.mu.Unlock()
 		last := hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
-		for i := 0; i < 6 && !settled(h, last); i++ {
+		for i := 0; i < 6 && !settled(name, h, last); i++ {
 			if strings.HasSuffix(last.message, "paused until the owner resumes access.") {
 				// Three observations in a row did not answer (a page of
 				// 200,000 elements on a loaded machine): the owner resumes,
@@ -169,15 +187,18 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 			}
 			last = hostileAct(t, b, tok, name, in{"action": "observe"}, c)
 		}
+		if strings.HasSuffix(last.message, "paused until the owner resumes access.") {
+			b.Must(t, "POST", "/api/browser/resume", in{"conversation": "hostile"}) // the next page's verdict is its own
+		}
 	}
 }
 
-// settled reports whether a is the answer a hostile page comes to.
-func settled(h browsertest.Hostile, a answered) bool {
+// settled reports whether a is the answer the hostile page name comes to.
+func settled(name string, h browsertest.Hostile, a answered) bool {
 	if h.Cut {
 		return a.code == messages.CodePageUnresponsive
 	}
-	return a.code == "" && a.action == "observe"
+	return a.shows(name, h)
 }
 
 func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) answered {
@@ -186,6 +207,10 @@ func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) an
 	a := answered{page: page, action: input["action"].(string), took: time.Since(start)}
 	if !r.OK {
 		a.code, a.message = r.Code(), r.Error.Message
+	} else if a.action == "observe" {
+		obs := r.Map()
+		a.url, _ = obs["url"].(string)
+		a.text, _ = obs["text"].(string)
 	}
 	c.mu.Lock()
 	c.hostile = append(c.hostile, a)
@@ -199,16 +224,21 @@ func hostileAct(t testing.TB, b *buddi, tok, page string, input in, c *crowd) an
 // 200,000 elements. The other two make their acts meanwhile without one
 // failing; each hostile page buddi closes is answered page_unresponsive
 // with a sentence (at most not_answering before it), each answer within
-// its act's deadline, and the pages it keeps are read ok.
+// its act's deadline, and the pages it keeps are read: the last
+// observation of each shows that page (its address and its text), not the
+// blank tab buddi leaves after closing one.
 func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 	c := runCrowd(t, true)
 	for _, f := range c.failures {
 		t.Errorf("a neighbour's act failed: %s", f)
 	}
-	t.Logf("the neighbours' %d acts: p99 %v", len(c.took), c.p99().Round(time.Millisecond))
+	t.Logf("the neighbours' %d acts: p99 %v, load %s", len(c.took), c.p99().Round(time.Millisecond), loadavg())
+	for _, s := range c.slowest(5) {
+		t.Logf("slow: %s", s)
+	}
 	last := map[string]answered{}
 	for _, a := range c.hostile {
-		t.Logf("%-8s %-8s %-18s %6v %s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message)
+		t.Logf("%-8s %-8s %-18s %6v %s%s", a.page, a.action, orOK(a.code), a.took.Round(time.Millisecond), a.message, a.url)
 		if deadline := messages.Spec(a.action).Deadline; a.took > deadline+5*time.Second {
 			t.Errorf("%s: %s answered after %v, past its deadline of %v", a.page, a.action, a.took, deadline)
 		}
@@ -226,8 +256,8 @@ func TestE2EHostilePagesLeaveOtherConversationsAlone(t *testing.T) {
 		switch a := last[name]; {
 		case h.Cut && a.code != messages.CodePageUnresponsive:
 			t.Errorf("%s: buddi did not close it; the last answer: %s %s", name, orOK(a.code), a.message)
-		case !h.Cut && a.code != "":
-			t.Errorf("%s: the page was not read: %s %s", name, a.code, a.message)
+		case !h.Cut && !a.shows(name, h):
+			t.Errorf("%s: the page was not read: the last answer: %s %s %s %s", name, a.action, orOK(a.code), a.message, a.url)
 		}
 	}
 }
@@ -239,21 +269,56 @@ func orOK(c messages.Code) string {
 	return string(c)
 }
 
-// BenchmarkNoisyNeighbours reports the p99 of two conversations' acts
-// while a third opens the hostile pages, and without it.
+// BenchmarkNoisyNeighbours runs, in one process, the two neighbours alone
+// and then beside the hostile conversation, and reports both p99s of
+// their acts and the ratio (the issue asks for at most 2), with the failed
+// acts beside the hostile pages. Each run logs the machine's load.
 func BenchmarkNoisyNeighbours(b *testing.B) {
-	for _, hostile := range []bool{false, true} {
-		b.Run(fmt.Sprintf("hostile=%v", hostile), func(b *testing.B) {
-			var p99 time.Duration
-			acts, failed := 0, 0
-			for i := 0; i < b.N; i++ {
-				c := runCrowd(b, hostile)
-				p99 = max(p99, c.p99())
-				acts, failed = acts+len(c.took), failed+len(c.failures)
-			}
-			b.ReportMetric(float64(p99.Milliseconds()), "p99-ms")
-			b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
-			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
-		})
+	var alone, beside time.Duration
+	acts, failed := 0, 0
+	for i := 0; i < b.N; i++ {
+		base := runCrowd(b, false)
+		b.Logf("alone: %d acts, p99 %v, load %s", len(base.took), base.p99().Round(time.Millisecond), loadavg())
+		c := runCrowd(b, true)
+		b.Logf("beside the hostile pages: %d acts, p99 %v, %d failed, load %s", len(c.took), c.p99().Round(time.Millisecond), len(c.failures), loadavg())
+		for _, f := range c.failures {
+			b.Logf("a neighbour's act failed: %s", f)
+		}
+		for _, s := range c.slowest(5) {
+			b.Logf("slow: %s", s)
+		}
+		alone, beside = max(alone, base.p99()), max(beside, c.p99())
+		acts, failed = acts+len(c.took), failed+len(c.failures)
 	}
+	b.ReportMetric(float64(alone.Milliseconds()), "alone-p99-ms")
+	b.ReportMetric(float64(beside.Milliseconds()), "hostile-p99-ms")
+	b.ReportMetric(float64(beside)/float64(max(alone, time.Millisecond)), "p99-ratio")
+	b.ReportMetric(float64(acts)/float64(b.N), "acts/op")
+	b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+}
+
+// slowest are the n slowest of the neighbours' acts, each with the hostile
+// page open at the time.
+func (c *crowd) slowest(n int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	idx := make([]int, len(c.slow))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return c.slowTook[idx[a]] > c.slowTook[idx[b]] })
+	out := []string{}
+	for _, i := range idx[:min(n, len(idx))] {
+		out = append(out, c.slow[i])
+	}
+	return out
+}
+
+// loadavg is the machine's load averages as /proc/loadavg says them.
+func loadavg() string {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(raw))[:3], " ")
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,6 +45,11 @@ func serve(t testing.TB, dir string, env ...string) *buddi {
 	addr := daemontest.FreeAddr(t)
 	b := &buddi{dir: dir, addr: addr, logs: &daemontest.Buffer{}, env: env}
 	b.cmd = exec.Command(bin, "serve", "--data", dir, "--addr", addr)
+	if prof := os.Getenv("BUDDI_E2E_CPUPROFILE"); prof != "" {
+		// A CPU profile of each serve, start to shutdown, for a benchmark
+		// that asks where the time goes (go tool pprof).
+		b.cmd.Args = append(b.cmd.Args, "--cpuprofile", filepath.Join(prof, "serve-"+filepath.Base(dir)+".pprof"))
+	}
 	b.cmd.Env = append(os.Environ(), "BUDDI_LOG_LEVEL=info")
 	b.cmd.Env = append(b.cmd.Env, env...)
 	stdout, _ := b.cmd.StdoutPipe()

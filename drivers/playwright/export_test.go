@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -103,3 +104,24 @@ const inViewControls = `() => {
   for (const el of document.querySelectorAll('[data-test-ref]')) el.removeAttribute('data-test-ref');
   return out;
 }`
+
+// Watch is the watchdog's view of one page, for the black-box tests.
+type Watch struct{ w watch }
+
+// Read marks one of buddi's reads of a large document in flight, as a read
+// does once the page answered that its renderer is free; the returned func
+// ends it.
+func (w *Watch) Read() func(error) { return w.w.mark() }
+
+// Ask sends the watchdog's question at now; it is answered when answer is
+// closed.
+func (w *Watch) Ask(now time.Time, answer <-chan struct{}) {
+	w.w.ask(now, func() error { <-answer; return nil })
+}
+
+// Excused reports whether the question in flight is excused at now.
+func (w *Watch) Excused(now time.Time) bool { return w.w.excused(now, ownReadPatience) }
+
+// OwnReadPatience is how long a question behind a read that gave up is
+// excused.
+const OwnReadPatience = ownReadPatience

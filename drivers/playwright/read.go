@@ -33,7 +33,13 @@ func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer,
 		return nil, err
 	}
 	var ans readAnswer
-	if err := probe(ctx, f, "observe "+url.PathEscape(string(raw)), &ans); err != nil {
+	done, err := t.reads(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = probe(ctx, f, "observe "+url.PathEscape(string(raw)), &ans)
+	done(err)
+	if err != nil {
 		return nil, err
 	}
 	if ans.Error != "" {

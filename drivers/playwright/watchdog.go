@@ -59,12 +59,33 @@ const (
 	// without waiting for silentAfter.
 	silentEvidence  = 4 * time.Second
 	evidenceStretch = 2
+	// ownReadPatience: a question that waits behind buddi's own read of
+	// the page (the renderer runs one script at a time, and reading a
+	// document of 200,000 elements on a loaded machine takes it tens of
+	// seconds) is no evidence while that read is in flight, nor, when the
+	// read gave up, until this long (or the page's own bound, when
+	// longer) after the read began: the read still runs in the page after
+	// buddi stopped waiting for it. Then the page is cut off if its
+	// question still waits: a page whose script started spinning just as
+	// buddi's read was sent waits this long at most.
+	ownReadPatience = 30 * time.Second
+	// bigDocument: a document of this many elements takes a loaded
+	// renderer seconds to lay out or to read, and only such a document
+	// is given the patience above (and that of a document being laid
+	// out): a page that stops answering on a small one is spinning.
+	bigDocument = 20_000
+	// freeWait is how long a read waits, on an idle machine, for the page
+	// to answer the question that tells its renderer is free.
+	freeWait = time.Second
 )
 
 // watch is the watchdog's view of one tab.
 type watch struct {
 	ping    pinger
+	reading atomic.Int64 // when buddi's own read of the page in flight began (Unix ns); 0 when none is
+	gaveUp  atomic.Int64 // when the latest of buddi's reads that gave up on the page began (Unix ns)
 	loading atomic.Bool  // its document has not fired its load event yet
+	loaded  atomic.Int64 // when its document last fired its load event (Unix ns)
 	navAt   atomic.Int64 // when the main frame last asked for a document (Unix ns)
 	size    atomic.Int64 // the elements of its document, as the last answer said
 	cut     atomic.Bool  // buddi cut the page off
@@ -79,12 +100,105 @@ type watch struct {
 // for silentEvidence, when the latest navigation began: that page is the
 // one being left (a script that never yields holds the navigation away
 // from it), and the call that gave up on the navigation is evidence.
+//
+// A large document (bigDocument) that fired its load event but has not
+// answered a question since is still being laid out (200,000 elements
+// take a loaded renderer many seconds after their load event).
 func (w *watch) building() bool {
 	if !w.loading.Load() {
-		return false
+		return w.settling()
 	}
 	nav := time.Unix(0, w.navAt.Load())
 	return !w.ping.lastOK().Before(nav.Add(-silentEvidence))
+}
+
+// settling reports whether the document is large, fired its load event
+// and has not answered a question since.
+func (w *watch) settling() bool {
+	loaded := w.loaded.Load()
+	return !w.loading.Load() && loaded != 0 && w.size.Load() >= bigDocument && w.ping.lastOK().UnixNano() < loaded
+}
+
+// reads is called before one of buddi's own reads of the page; the
+// returned func is called with how it ended. When the page answers a
+// question of its own first (within freeWait), its renderer is free and
+// runs the read next: until the read ends, a question the watchdog sends
+// waits behind buddi's read, not behind the page's script, and is excused
+// (excused) when the document is large (bigDocument). A page that does
+// not answer first (its script spins) gets no excuse, nor does a small
+// document (reading it takes no time), which is read at once, as the
+// page's last answer measured it. While the watchdog's question waits
+// behind an earlier read of buddi's that gave up (and goes on in the
+// page), or a large document is still being laid out after its load
+// event, the read waits for the page's answer as long as ctx lets it,
+// rather than pile a read behind that work; err says it did not come.
+func (t *tab) reads(ctx context.Context) (func(err error), error) {
+	s := t.session()
+	if s == nil {
+		return func(error) {}, nil
+	}
+	_, patience := t.bounds(machineLoad())
+	behindOwn := t.watch.excused(time.Now(), patience) || t.watch.settling()
+	if !behindOwn && t.watch.size.Load() < bigDocument {
+		return func(error) {}, nil
+	}
+	c, cancel := ctx, context.CancelFunc(func() {})
+	if !behindOwn {
+		c, cancel = context.WithTimeout(ctx, underLoad(freeWait))
+	}
+	v, err := call(c, func() (any, error) {
+		return s.Send("Runtime.evaluate", map[string]any{"expression": sizeExpr, "returnByValue": true})
+	})
+	cancel()
+	switch {
+	case err != nil && behindOwn:
+		return nil, err
+	case err != nil:
+		return func(error) {}, nil
+	}
+	t.watch.ping.answeredOK(time.Now())
+	size := int64(resultNumber(v))
+	t.watch.size.Store(size)
+	if size < bigDocument {
+		return func(error) {}, nil
+	}
+	return t.watch.mark(), nil
+}
+
+// mark marks one of buddi's reads of the page in flight until the
+// returned func is called with how it ended.
+func (w *watch) mark() func(err error) {
+	start := time.Now().UnixNano()
+	w.reading.Store(start)
+	return func(err error) {
+		if err != nil {
+			w.gaveUp.Store(start)
+		}
+		w.reading.CompareAndSwap(start, 0)
+	}
+}
+
+// ask sends the watchdog's question when none is in flight (ask runs on
+// a goroutine of its own), noting the read of buddi's it waits behind.
+func (w *watch) ask(now time.Time, ask func() error) time.Duration {
+	quiet, _ := w.ping.silent(now, w.reading.Load(), ask)
+	return quiet
+}
+
+// excused reports whether the question in flight waits behind buddi's own
+// read of the page, not behind the page's own script: it was sent while
+// that read was in flight, and the read still is, or it gave up (and goes
+// on in the page) less than patience ago. A read that ended well ended in
+// the page too: a question still waiting then waits on the page.
+func (w *watch) excused(now time.Time, patience time.Duration) bool {
+	by := w.ping.behind()
+	if by == 0 {
+		return false
+	}
+	if w.reading.Load() == by {
+		return true
+	}
+	return w.gaveUp.Load() == by && now.Before(time.Unix(0, by).Add(patience))
 }
 
 // pinger keeps one question in flight to something that should answer at
@@ -92,6 +206,7 @@ func (w *watch) building() bool {
 type pinger struct {
 	mu       sync.Mutex
 	sent     time.Time // when the question in flight was sent; zero when none is
+	after    int64     // the read of buddi's (its start, Unix ns) in flight when it was sent; 0 when none was
 	answered time.Time // when the last question was answered (or failed)
 	ok       time.Time // when the last question was answered without failing
 	err      error     // how the last question failed, when it failed
@@ -110,24 +225,42 @@ func (p *pinger) quiet(now time.Time) (time.Duration, time.Time) {
 
 // silent sends a question when none is in flight (ask runs on a goroutine
 // of its own) and says how long the one in flight has waited, and how the
-// last one failed, if it did.
-func (p *pinger) silent(now time.Time, ask func() error) (time.Duration, error) {
+// last one failed, if it did. after is the start of buddi's own read in
+// flight (0: none is), which a question sent now waits behind.
+func (p *pinger) silent(now time.Time, after int64, ask func() error) (time.Duration, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.sent.IsZero() {
 		return now.Sub(p.sent), p.err
 	}
-	p.sent = now
+	p.sent, p.after = now, after
 	go func() {
 		err := ask()
 		p.mu.Lock()
-		p.sent, p.answered, p.err = time.Time{}, time.Now(), err
+		p.sent, p.after, p.answered, p.err = time.Time{}, 0, time.Now(), err
 		if err == nil {
 			p.ok = p.answered
 		}
 		p.mu.Unlock()
 	}()
 	return 0, p.err
+}
+
+// answeredOK records an answer of the page to a question asked outside the
+// watchdog.
+func (p *pinger) answeredOK(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ok = now
+}
+
+// behind is the start of the read of buddi's that the question in flight
+// was sent during (Unix ns); 0 when none is in flight or it was sent
+// while no read was.
+func (p *pinger) behind() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.after
 }
 
 // lastOK is when the last question was answered without failing.
@@ -215,7 +348,7 @@ func (b *browser) checkSelf(s pw.CDPSession, load float64) string {
 		return ""
 	}
 	limit := scaled(wedgedAfter, load, wedgedStretch)
-	quiet, err := b.ping.silent(time.Now(), func() error {
+	quiet, err := b.ping.silent(time.Now(), 0, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
 		defer cancel()
 		_, err := call(ctx, func() (any, error) { return s.Send("Browser.getVersion", nil) })
@@ -252,7 +385,8 @@ func (d *Driver) tabsIn(b *browser) []*tab {
 }
 
 // check asks the page its question, and cuts it off when it has left the
-// one in flight unanswered too long.
+// one in flight unanswered too long (not counting while it waits behind
+// buddi's own read of the page: see ownReadPatience).
 func (t *tab) check(load float64) {
 	if t.closed.Load() || t.closing.Load() {
 		return
@@ -261,12 +395,12 @@ func (t *tab) check(load float64) {
 	if s == nil {
 		return
 	}
-	limit := scaled(silentAfter, load, silentStretch)
-	if t.watch.loading.Load() {
-		limit *= 2 // a document still being built gets longer
-	}
-	quiet, _ := t.watch.ping.silent(time.Now(), func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
+	limit, patience := t.bounds(load)
+	now := time.Now()
+	quiet := t.watch.ask(now, func() error {
+		// It gives up only past any verdict: a question that gave up
+		// counts as answered.
+		ctx, cancel := context.WithTimeout(context.Background(), limit+patience+2*watchEvery)
 		defer cancel()
 		v, err := call(ctx, func() (any, error) {
 			return s.Send("Runtime.evaluate", map[string]any{"expression": sizeExpr, "returnByValue": true})
@@ -275,11 +409,23 @@ func (t *tab) check(load float64) {
 		return err
 	})
 	switch size := t.watch.size.Load(); {
-	case quiet > limit:
+	case quiet > limit && !t.watch.excused(now, patience):
+		t.b.log.Info("the watchdog's question went unanswered", "tab", t.id, "quiet", quiet.Round(time.Millisecond), "limit", limit, "load", load)
 		t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
 	case size > maxElements:
 		t.cut(fmt.Sprintf("grew its page to %d elements", size))
 	}
+}
+
+// bounds are how long the page may leave its question unanswered now, and
+// how long after one of buddi's own reads began a question waiting behind
+// it is excused.
+func (t *tab) bounds(load float64) (limit, patience time.Duration) {
+	limit = scaled(silentAfter, load, silentStretch)
+	if t.watch.loading.Load() || t.watch.settling() {
+		limit *= 2 // a document still being built gets longer
+	}
+	return limit, max(limit, ownReadPatience)
 }
 
 // sizeExpr is the watchdog's question to a page: how many elements its
@@ -301,8 +447,10 @@ func resultNumber(v any) float64 {
 // silentEvidence of silence): a page that does not give it is cut off now,
 // without waiting for silentAfter, and so is one whose answer says its
 // document grew past maxElements. A page still loading is left to
-// silentAfter: building a large document is no misbehaviour. It waits no
-// longer than ctx, the call's.
+// silentAfter: building a large document is no misbehaviour; so is one
+// whose question waits behind buddi's own read (a read of a large
+// document that gave up goes on in the page). It waits no longer than
+// ctx, the call's.
 func (t *tab) witness(ctx context.Context, err error) {
 	switch drivers.CodeOf(err) {
 	case drivers.CodeNotAnswering, drivers.CodeTimeout:
@@ -312,16 +460,22 @@ func (t *tab) witness(ctx context.Context, err error) {
 	if t.watch.building() {
 		return
 	}
-	evidence := scaled(silentEvidence, machineLoad(), evidenceStretch)
+	load := machineLoad()
+	_, patience := t.bounds(load)
+	evidence := scaled(silentEvidence, load, evidenceStretch)
 	failed := time.Now()
 	end := failed.Add(evidence + 2*watchEvery)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(end) {
 		end = dl
 	}
 	for first := true; first || time.Now().Before(end) && !t.closing.Load(); first = false {
-		quiet, answered := t.watch.ping.quiet(time.Now())
+		now := time.Now()
+		quiet, answered := t.watch.ping.quiet(now)
 		switch {
+		case t.watch.excused(now, patience):
+			return
 		case quiet >= evidence:
+			t.b.log.Info("a call that gave up witnessed the page's silence", "tab", t.id, "quiet", quiet.Round(time.Millisecond), "evidence", evidence, "load", load)
 			t.cut(fmt.Sprintf("stopped answering for %d s", int(quiet.Seconds())))
 			return
 		case answered.After(failed):
@@ -373,6 +527,7 @@ const droppedNotice = "buddi dropped "
 // navigating counts a document the main frame asked for; the first past
 // navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
+	t.watch.size.Store(0) // the next answer measures the new document
 	t.watch.loading.Store(true)
 	t.watch.navAt.Store(time.Now().UnixNano())
 	if t.watch.navs.hit(navWindow) == navBurst+1 {

@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
 // Each hostile page buddi cuts off is closed: a call waiting on it, or the
 // next, is told page_unresponsive with a sentence naming the tab (those
 // before it, at most not_answering), and the conversation keeps a blank
-// tab that works. The others are read like any page, their cost bounded
-// (a 6 MB title reads as 300 bytes).
+// tab that works. The others are read like any page: the observation is
+// of that page (its address, its text), not of a blank tab that replaced
+// it, and its cost is bounded (a 6 MB title reads as 300 bytes).
 func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
@@ -40,6 +42,9 @@ func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 			if !h.Cut {
 				if err != nil {
 					t.Fatalf("%s: %v after %v", name, err, time.Since(start).Round(time.Millisecond))
+				}
+				if !strings.HasSuffix(obs.URL, "/"+name) || !strings.Contains(obs.Tree, h.Shows) {
+					t.Fatalf("%s: the observation is of %s, without %q:\n%s", name, obs.URL, h.Shows, obs.Tree)
 				}
 				if len(obs.Title) > drivers.MaxTitle+len("…") {
 					t.Fatalf("%s: a title of %d bytes", name, len(obs.Title))
@@ -80,5 +85,47 @@ func TestANavigateAwayFromASpinningPageIsToldItWasClosed(t *testing.T) {
 	var de *drivers.Error
 	if !errors.As(err, &de) || !strings.Contains(de.Message, "tab t1") {
 		t.Fatalf("the sentence does not name the tab: %v", err)
+	}
+}
+
+// The watchdog's question sent while buddi's own read of a large document
+// is in flight waits behind that read: it is excused while the read is in
+// flight and, when the read gave up (it goes on in the page), until
+// OwnReadPatience after it began; not once the read ended well, and not
+// when the question was sent before the read (it waits on the page's own
+// script).
+func TestAQuestionBehindBuddisOwnReadIsExcusedForABoundedTime(t *testing.T) {
+	never := make(chan struct{})
+	defer close(never)
+
+	var w playwright.Watch
+	w.Ask(time.Now(), never)
+	end := w.Read()
+	if w.Excused(time.Now()) {
+		t.Fatal("a question sent before the read is excused")
+	}
+	end(errors.New("gave up"))
+
+	var ok playwright.Watch
+	end = ok.Read()
+	ok.Ask(time.Now(), never)
+	if !ok.Excused(time.Now()) {
+		t.Fatal("a question sent during the read is not excused")
+	}
+	end(nil)
+	if ok.Excused(time.Now()) {
+		t.Fatal("a question still waiting after the read ended well is excused")
+	}
+
+	var gave playwright.Watch
+	began := time.Now()
+	end = gave.Read()
+	gave.Ask(time.Now(), never)
+	end(errors.New("gave up"))
+	if !gave.Excused(time.Now()) {
+		t.Fatal("a question behind a read that gave up is not excused")
+	}
+	if gave.Excused(began.Add(playwright.OwnReadPatience + time.Second)) {
+		t.Fatal("a question behind a read that gave up is excused past the patience")
 	}
 }
