@@ -23,6 +23,7 @@ func (t *tab) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	limit := a.TimeoutOr(navTimeout, 0)
 	start := time.Now()
 	before, _ := t.nav.now()
+	t.watch.asking()
 	_, done, err := callWatched(ctx, func() (pw.Response, error) {
 		return t.page.Goto(a.URL, pw.PageGotoOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})
 	})
@@ -104,6 +105,7 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	start := time.Now()
 	before, _ := t.nav.now()
 	from := t.page.URL()
+	t.watch.asking()
 	_, done, err := callWatched(ctx, func() (pw.Response, error) {
 		if a.Kind == drivers.Back {
 			return t.page.GoBack(pw.PageGoBackOptions{WaitUntil: pw.WaitUntilStateCommit, Timeout: ms(ctx, limit)})

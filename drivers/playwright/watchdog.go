@@ -92,6 +92,37 @@ type watch struct {
 	events  window       // console lines and uncaught errors
 	dropped window       // console lines the page guard dropped
 	navs    window       // documents the main frame asked for
+	asked   atomic.Int32 // navigations buddi itself started and the main frame has not asked for yet (at most maxAsked)
+}
+
+// maxAsked bounds the navigations buddi started that the watch excuses
+// from the burst of a page navigating itself: one per navigate, back or
+// forward, not piling up when one asked for no document (a fragment).
+const maxAsked = 2
+
+// asking notes that buddi starts a navigation of the tab (the agent's
+// navigate, back or forward): its document does not count as the page
+// navigating itself.
+func (w *watch) asking() {
+	for {
+		n := w.asked.Load()
+		if n >= maxAsked || w.asked.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+// ours takes one navigation buddi started, if any is waiting.
+func (w *watch) ours() bool {
+	for {
+		n := w.asked.Load()
+		if n <= 0 {
+			return false
+		}
+		if w.asked.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
 }
 
 // building reports whether the tab's document may still be being built
@@ -524,12 +555,16 @@ func (t *tab) guardDropped(text string) {
 // droppedNotice starts the page guard's notice of dropped console lines.
 const droppedNotice = "buddi dropped "
 
-// navigating counts a document the main frame asked for; the first past
+// navigating counts a document the main frame asked for on its own (not
+// one buddi's navigate, back or forward asked for); the first past
 // navBurst in navWindow cuts the page off.
 func (t *tab) navigating() {
 	t.watch.size.Store(0) // the next answer measures the new document
 	t.watch.loading.Store(true)
 	t.watch.navAt.Store(time.Now().UnixNano())
+	if t.watch.ours() {
+		return
+	}
 	if t.watch.navs.hit(navWindow) == navBurst+1 {
 		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
 	}

@@ -129,3 +129,32 @@ func TestAQuestionBehindBuddisOwnReadIsExcusedForABoundedTime(t *testing.T) {
 		t.Fatal("a question behind a read that gave up is excused past the patience")
 	}
 }
+
+// The agent's own navigations are not the page navigating itself: an
+// agent going through more pages than the burst allows, fast, back and
+// forth, keeps its tab.
+func TestAnAgentsOwnFastNavigationsAreNotCut(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "A", "<p>page a</p>")
+	s.page("/b", "B", "<p>page b</p>")
+	tabs := openConv(t, d, t.Name())
+	for i := range 16 {
+		u := s.URL + "/a"
+		if i%2 == 1 {
+			u = s.URL + "/b"
+		}
+		if _, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: u}); err != nil {
+			t.Fatalf("navigate %d: %v", i+1, err)
+		}
+	}
+	for _, k := range []drivers.Kind{drivers.Back, drivers.Back, drivers.Forward, drivers.Forward} {
+		if _, err := tabs.Do(testCtx(t), &drivers.Action{Kind: k}); err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+	}
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	if !strings.HasSuffix(obs.URL, "/b") || !strings.Contains(obs.Tree, "page b") {
+		t.Fatalf("after the agent's own navigations the tab shows %s:\n%s", obs.URL, obs.Tree)
+	}
+}
