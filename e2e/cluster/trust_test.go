@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -268,6 +269,7 @@ func TestOlderSignedRecordsWrittenBackAreRefusedByEveryMember(t *testing.T) {
 
 	bob := a.AddAgent(t, "bob", false)
 	captured := evil.get("/buddi/agents/bob")
+	b.knowsAgent(t, "bob") // added through a: b learns of it by its watch
 	b.Must(t, "DELETE", "/api/agents/bob", nil)
 	a.Task(t, "ada", "probe", 5)
 	for _, m := range both {
@@ -324,6 +326,24 @@ func untilCode(t testing.TB, m *member, token string, want messages.Code) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s answers %q, want %q", m.name, r.Code(), want)
+		}
+	}
+}
+
+// knowsAgent polls the owner's list of agents on m until it holds name:
+// an agent added through another member reaches m by its watch of etcd.
+func (m *member) knowsAgent(t testing.TB, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		var list messages.AgentList
+		if err := m.Must(t, "GET", "/api/agents", nil).Decode(&list); err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(list, func(ag messages.AgentView) bool { return ag.Name == name }) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s does not list the agent %s, added through another member", m.name, name)
 		}
 	}
 }
