@@ -198,12 +198,18 @@ func (s *Store) ServeGenerations(ctx context.Context, self string) error {
 	})
 }
 
+// serveOnce answers the requests etcd holds, then each one made after,
+// until the watch fails or ctx ends: a member that registered before it
+// served (or while etcd was away) still answers the members waiting on it.
 func (s *Store) serveOnce(ctx context.Context, self string) {
 	rctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	now, err := s.cli.Get(rctx, s.stopKey, clientv3.WithCountOnly())
+	now, err := s.cli.Get(rctx, s.syncKey(), clientv3.WithPrefix())
 	cancel()
 	if err != nil {
 		return
+	}
+	for _, kv := range now.Kvs {
+		s.serveRequest(ctx, kv, self)
 	}
 	fctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -213,21 +219,28 @@ func (s *Store) serveOnce(ctx context.Context, self string) {
 			return
 		}
 		for _, ev := range resp.Events {
-			key := string(ev.Kv.Key)
-			nonce := strings.TrimPrefix(key, s.syncKey())
-			if ev.Type != mvccpb.PUT || strings.Contains(nonce, "/") {
-				continue // an answer, or a request gone
-			}
-			rec, err := s.verify(key, ev.Kv.Value)
-			var ask syncAsk
-			if err != nil || rec.gone || json.Unmarshal(rec.v, &ask) != nil {
-				s.refuse(key, ev.Kv.ModRevision, forgedWhy)
-				continue
-			}
-			if ask.From != self {
-				s.answer(ctx, key, self)
+			if ev.Type == mvccpb.PUT {
+				s.serveRequest(ctx, ev.Kv, self)
 			}
 		}
+	}
+}
+
+// serveRequest answers the request kv holds, unless it is an answer, its
+// own or does not verify (which is refused and logged).
+func (s *Store) serveRequest(ctx context.Context, kv *mvccpb.KeyValue, self string) {
+	key := string(kv.Key)
+	if strings.Contains(strings.TrimPrefix(key, s.syncKey()), "/") {
+		return // an answer
+	}
+	rec, err := s.verify(key, kv.Value)
+	var ask syncAsk
+	if err != nil || rec.gone || json.Unmarshal(rec.v, &ask) != nil {
+		s.refuse(key, kv.ModRevision, forgedWhy)
+		return
+	}
+	if ask.From != self {
+		s.answer(ctx, key, self)
 	}
 }
 

@@ -23,11 +23,6 @@ func TestAMemberThatHasSeenNothingLearnsTheGenerationsOfTheRunningOnes(t *testin
 	if _, err := running.Register(ctxFor(t), shared.Member{ID: "running", Addr: "127.0.0.1:7001"}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	if err := running.ServeGenerations(ctx, "running"); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := running.Create(ctxFor(t), shared.Agents, "bob", []byte(`{"name":"bob"}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -55,10 +50,31 @@ func TestAMemberThatHasSeenNothingLearnsTheGenerationsOfTheRunningOnes(t *testin
 	if fresh.Remembers() || fresh.Founded() {
 		t.Fatalf("a Store without a file on a running cluster says it remembers (%v) or founded it (%v)", fresh.Remembers(), fresh.Founded())
 	}
-	got, err := fresh.LearnGenerations(ctxFor(t), "fresh", patience, false)
-	if err != nil {
+	// The running member answers from when it serves: here only once the
+	// request is in etcd (as a member that registered before it served).
+	learned := make(chan shared.Learned, 1)
+	go func() {
+		got, err := fresh.LearnGenerations(ctxFor(t), "fresh", patience, false)
+		if err != nil {
+			t.Error(err)
+		}
+		learned <- got
+	}()
+	raw := rawClient(t, srv)
+	for deadline := time.Now().Add(patience); ; time.Sleep(10 * time.Millisecond) {
+		if r, err := raw.Get(ctxFor(t), prefix+"/gensync/", clientv3.WithPrefix(), clientv3.WithCountOnly()); err == nil && r.Count > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new member wrote no request")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if err := running.ServeGenerations(ctx, "running"); err != nil {
 		t.Fatal(err)
 	}
+	got := <-learned
 	if len(got.Answered) != 1 || got.Answered[0] != "running" || got.Keys < 2 {
 		t.Fatalf("the new member learned %+v; want the running member's answer, raising bob's and the flag's generations", got)
 	}
