@@ -358,3 +358,60 @@ func refusals(m *member, key string) int {
 	}
 	return n
 }
+
+// A member that starts after older signed records were written back (one
+// with a new data directory, and one that was down while they changed)
+// learns the newest generations from the running member before it reads
+// etcd: it refuses and logs the removed agent's record written back, and
+// sees the owner's Stop. With no member running, a member with a new data
+// directory does not start, and says why, unless told to trust etcd.
+func TestAMemberThatStartsLearnsWhatTheRunningMembersHaveSeen(t *testing.T) {
+	etcd, a, b := two(t)
+	evil := newAttacker(t, etcd)
+	b.stop()
+	bob := a.AddAgent(t, "bob", false)
+	captured := evil.get("/buddi/agents/bob")
+	notStopped := evil.get("/buddi/stop")
+	a.Must(t, "DELETE", "/api/agents/bob", nil)
+	if out := a.cli(t, "stop"); !strings.Contains(out, "All browser access is stopped") {
+		t.Fatalf("buddi stop said %q", out)
+	}
+	a.eventually(t, messages.CodeStopped)
+	evil.put("/buddi/agents/bob", captured)
+	evil.put("/buddi/stop", notStopped)
+	a.refused(t, "/buddi/agents/bob", olderWhy)
+
+	b.start(t) // its generations file never saw bob
+	fresh := startMember(t, etcd, "fresh", a.agent)
+	for _, m := range []*member{b, fresh} {
+		m.refused(t, "/buddi/agents/bob", olderWhy)
+		if !strings.Contains(m.logs.String(), "learned the generations of the cluster's records from the other members") {
+			t.Errorf("%s did not say it learned the generations from the other members:\n%s", m.name, m.logs.String())
+		}
+		var list messages.AgentList
+		if err := m.Must(t, "GET", "/api/agents", nil).Decode(&list); err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(list, func(ag messages.AgentView) bool { return ag.Name == "bob" }) {
+			t.Fatalf("%s lists bob, whose record was written back after his removal", m.name)
+		}
+		if r := m.Act(t, bob, "probe", map[string]any{"action": "observe"}); r.Code() != messages.CodeUnauthorized {
+			t.Fatalf("bob's token through %s answered %q, want unauthorized", m.name, r.Code())
+		}
+		if r := m.probe(t); r.Code() != messages.CodeStopped {
+			t.Fatalf("%s answers %q, want the owner's Stop", m.name, r.Code())
+		}
+	}
+
+	for _, m := range []*member{a, b, fresh} {
+		m.stop()
+	}
+	said := refusedStart(t, etcd, "BUDDI_CLUSTER_SECRET="+secretFor(t, etcd))
+	if !strings.Contains(said, "no other member answered") || !strings.Contains(said, "--cluster-trust-etcd") {
+		t.Fatalf("a member with a new data directory and no member running said %q; want it refused, naming --cluster-trust-etcd", said)
+	}
+	trusting := startMember(t, etcd, "trusting", a.agent, "BUDDI_CLUSTER_TRUST_ETCD=1")
+	if !strings.Contains(trusting.logs.String(), "--cluster-trust-etcd: this member remembers no generation") {
+		t.Fatalf("the member told to trust etcd did not say so:\n%s", trusting.logs.String())
+	}
+}
