@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -413,5 +417,51 @@ func TestAMemberThatStartsLearnsWhatTheRunningMembersHaveSeen(t *testing.T) {
 	trusting := startMember(t, etcd, "trusting", a.agent, "BUDDI_CLUSTER_TRUST_ETCD=1")
 	if !strings.Contains(trusting.logs.String(), "--cluster-trust-etcd: this member remembers no generation") {
 		t.Fatalf("the member told to trust etcd did not say so:\n%s", trusting.logs.String())
+	}
+}
+
+// An entry in protoactor's member list (unsigned, in etcd under
+// /buddi/protoactor) written by a process that can write to etcd names an
+// address it listens on: the members never admit it, since it cannot
+// answer their sealed hello, and log it; no conversation is placed there,
+// and every conversation answers through either member while it is listed.
+func TestAForgedEntryInProtoactorsMemberListGetsNoConversation(t *testing.T) {
+	etcd, a, b := two(t)
+	both := []*member{a, b}
+	evil := newAttacker(t, etcd)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() { // takes connections and answers nothing
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c); _ = c.Close() }()
+		}
+	}()
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	p, _ := strconv.Atoi(port)
+	evil.put("/buddi/protoactor/buddi/forged", map[string]any{"id": "forged", "name": "buddi", "host": host, "address": host,
+		"port": p, "kinds": []string{"session"}, "alive": true})
+	for _, m := range both {
+		for deadline := time.Now().Add(patience); !strings.Contains(m.logs.String(), "does not prove it holds the cluster's key"); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not log the forged member:\n%s", m.name, m.logs.String())
+			}
+		}
+	}
+	for i := range 12 {
+		conv := fmt.Sprintf("forged-%d", i)
+		a.Task(t, "ada", conv, 10)
+		via := both[i%2]
+		via.Observe(t, via.agent, conv)
+		home := homeOf(t, etcd, conv, a, b)
+		if s, ok := stepsOf(t, home, conv); !ok || s.StepsUsed != 1 {
+			t.Fatalf("%s, the member etcd names for %s, lists %+v (found %v); want its one step", home.name, conv, s, ok)
+		}
 	}
 }
