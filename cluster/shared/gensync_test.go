@@ -107,20 +107,20 @@ func TestForgedAnswersTeachNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := rawClient(t, srv)
-	stop := make(chan struct{})
-	t.Cleanup(func() { close(stop) })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
 	go func() {
+		defer close(done)
 		// the attacker answers every request, as the registered member
-		w := raw.Watch(context.Background(), prefix+"/gensync/", clientv3.WithPrefix())
-		for {
-			select {
-			case <-stop:
-				return
-			case resp := <-w:
-				for _, ev := range resp.Events {
-					_, _ = raw.Put(context.Background(), string(ev.Kv.Key)+"/silent", `buddi-signed-v2 00 1 live
-{"gens":{"/stop":18446744073709551615}}`)
+		w := raw.Watch(ctx, prefix+"/gensync/", clientv3.WithPrefix())
+		for resp := range w {
+			for _, ev := range resp.Events {
+				if strings.Contains(strings.TrimPrefix(string(ev.Kv.Key), prefix+"/gensync/"), "/") {
+					continue // an answer: its own
 				}
+				_, _ = raw.Put(ctx, string(ev.Kv.Key)+"/silent", `buddi-signed-v2 00 1 live
+{"gens":{"/stop":18446744073709551615}}`)
 			}
 		}
 	}()
