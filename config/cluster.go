@@ -80,7 +80,10 @@ func (c *Config) clusterTrust(getenv func(string) string) (err error) {
 		return err
 	}
 	c.ClusterSecret = strings.TrimSpace(getenv("BUDDI_CLUSTER_SECRET"))
-	c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD"))
+	if c.ClusterPlaintextEtcd, err = Bool("BUDDI_CLUSTER_PLAINTEXT_ETCD", getenv("BUDDI_CLUSTER_PLAINTEXT_ETCD")); err != nil {
+		return err
+	}
+	c.ClusterTrustEtcd, err = Bool("BUDDI_CLUSTER_TRUST_ETCD", getenv("BUDDI_CLUSTER_TRUST_ETCD"))
 	return err
 }
 

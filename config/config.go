@@ -116,6 +116,11 @@ type Config struct {
 	// BUDDI_CLUSTER_PLAINTEXT_ETCD: let a member speak to an etcd beyond
 	// loopback without TLS, which it refuses otherwise.
 	ClusterPlaintextEtcd bool
+	// ClusterTrustEtcd is --cluster-trust-etcd, BUDDI_CLUSTER_TRUST_ETCD:
+	// let a member that remembers no generation of the cluster's records
+	// (a new data directory) and hears from no other member take the
+	// newest validly signed records etcd holds, which it refuses otherwise.
+	ClusterTrustEtcd bool
 	// Retention is BUDDI_RETENTION: how long the records of a conversation
 	// whose task ended are kept (its task, session, counters, once
 	// answers, and the refusal record's entries); 0 keeps them for good.

@@ -51,7 +51,9 @@
 // from its clock, or whose nonce it has taken within that minute (a copy
 // sent again); every send is encoded afresh. A member seals its placement
 // registry with its session registry's key, so a placement message
-// without a valid seal is refused too.
+// without a valid seal is refused too. A sealed member routes and sends
+// only to the members of protoactor's (unsigned) list that answered its
+// sealed hello ([Member.Members], admission.go).
 // [Member.Request] encodes, finds the activation through protoactor's pid
 // cache or the placement authority, sends once and decodes the answer; an
 // activation's middleware decodes before the caller's actor sees a message

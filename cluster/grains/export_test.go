@@ -14,3 +14,6 @@ func TellTwice(m *Member, addr string, msg any) error {
 	m.system.Root.Send(to, wire)
 	return nil
 }
+
+// Listed is the last topology's addresses, admitted or not.
+func Listed(m *Member) []string { return m.listed() }

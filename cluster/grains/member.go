@@ -62,6 +62,7 @@ func Start(cfg Config) (*Member, error) {
 			remote.WithDialOptions(grpc.WithTransportCredentials(creds)))
 	}
 	places := newPlacement(cfg.Capacity)
+	places.log = cfg.Logger
 	if key := cfg.Types.sealKey(); key != nil {
 		// placement messages are sealed with the session messages' key
 		if err := places.types.Seal(key, cfg.Logger); err != nil {
@@ -157,8 +158,12 @@ func (m *Member) isClosed() bool {
 func (m *Member) Authority(identity string) string { return m.places.authority(identity) }
 
 // Members lists the addresses of the members this one currently routes
-// to, itself included, as of the last topology its member list published.
-func (m *Member) Members() []string {
+// and sends to, itself included: those of the last topology its member
+// list published that proved they hold the cluster's key (admission.go).
+func (m *Member) Members() []string { return m.places.admitted() }
+
+// listed is the last topology's addresses, admitted or not.
+func (m *Member) listed() []string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return slices.Clone(m.members)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -49,8 +50,14 @@ type placement struct {
 	losses   *losses      // the member's: tells a wait on an authority that died
 
 	mu      sync.RWMutex
-	members []string // addresses of the members hosting Kind
+	members []string // addresses of the admitted members hosting Kind
 	self    string
+	seen    []string        // the last topology's members hosting Kind
+	version uint64          // of seen, counted
+	proven  map[string]bool // members that answered a hello (admission.go)
+	asking  map[string]bool // members being said hello to
+	closed  bool
+	log     *slog.Logger
 
 	cluster   *cluster.Cluster
 	sub       *eventstream.Subscription
@@ -62,7 +69,7 @@ type placement struct {
 var _ cluster.IdentityLookup = (*placement)(nil)
 
 func newPlacement(capacity int) *placement {
-	return &placement{capacity: capacity, types: newPlacementTypes()}
+	return &placement{capacity: capacity, types: newPlacementTypes(), proven: map[string]bool{}, asking: map[string]bool{}}
 }
 
 // Setup starts the placer and the activator, and follows the topology.
@@ -82,7 +89,7 @@ func (p *placement) Setup(c *cluster.Cluster, _ []string, _ bool) {
 
 // follow copies the addresses of a topology's members that host Kind
 // (protoactor hands its member sets out without a lock) and tells both
-// actors.
+// actors those admitted (admission.go).
 func (p *placement) follow(ev any) {
 	t, ok := ev.(*cluster.ClusterTopology)
 	if !ok {
@@ -94,18 +101,16 @@ func (p *placement) follow(ev any) {
 			addrs = append(addrs, m.Address())
 		}
 	}
-	p.mu.Lock()
-	p.members = addrs
-	p.mu.Unlock()
-	root := p.cluster.ActorSystem.Root
-	root.Send(p.placer, &topology{members: slices.Clone(addrs)})
-	root.Send(p.activator, &topology{members: slices.Clone(addrs)})
+	p.admit(addrs)
 }
 
 // Shutdown stops the activations, the activator and the placer; protoactor
 // calls it twice on a graceful shutdown, so it runs once.
 func (p *placement) Shutdown() {
 	p.once.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		p.mu.Unlock()
 		system := p.cluster.ActorSystem
 		system.EventStream.Unsubscribe(p.sub)
 		_ = system.Root.PoisonFuture(p.activator).Wait()

@@ -188,8 +188,11 @@ func (a *activator) Receive(ctx actor.Context) {
 			a.tell(ctx, id, &released{Identity: id, PID: pidOf(msg.Who)})
 		}
 	default:
-		if req, ok := a.places.unwire(msg).(*activate); ok {
+		switch req := a.places.unwire(msg).(type) {
+		case *activate:
 			a.onActivate(ctx, req)
+		case *hello:
+			ctx.Respond(a.places.wire(&helloBack{Challenge: req.Challenge}))
 		}
 	}
 }

@@ -94,6 +94,8 @@ func newPlacementTypes() *Registry {
 		Register[notHeld](r, "grains.notHeld"),
 		Register[held](r, "grains.held"),
 		Register[released](r, "grains.released"),
+		Register[hello](r, "grains.hello"),
+		Register[helloBack](r, "grains.helloBack"),
 	} {
 		if err != nil {
 			panic(err) // constant names and types: cannot fail

@@ -176,7 +176,7 @@ func (m *Member) departed(addr string) bool {
 	if addr == m.system.Address() {
 		return false
 	}
-	ms := m.Members()
+	ms := m.listed()
 	return len(ms) > 0 && !slices.Contains(ms, addr)
 }
 

@@ -128,7 +128,53 @@ func Open(cfg config.Config, addr string, log *slog.Logger) (*Self, error) {
 		return nil, fmt.Errorf("--cluster: %w", err)
 	}
 	mem.shared = st
+	if mem.memberID, err = memberID(cfg.DataDir); err != nil {
+		_ = st.Close()
+		return nil, fmt.Errorf("--cluster: %w", err)
+	}
+	if err := mem.learnGenerations(); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
 	return mem, nil
+}
+
+// syncWait bounds a starting member's wait for the other members'
+// generations of the cluster's records.
+const syncWait = 5 * time.Second
+
+// learnGenerations asks the running members for the newest generation
+// they have verified of every record (shared.LearnGenerations) before this
+// member reads any, so that it refuses an older record written back to
+// etcd while it was away or before it ever ran. A member that founded the
+// cluster has nothing to learn. One that remembers generations itself
+// (its file) goes on with them when no one answers. One that remembers
+// nothing and hears from no one does not start, unless the owner said to
+// trust etcd (--cluster-trust-etcd): it could not tell the newest records
+// from older ones written back.
+func (mem *Self) learnGenerations() error {
+	st := mem.shared
+	if st.Founded() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), syncWait+clusterOpenWait)
+	defer cancel()
+	got, err := st.LearnGenerations(ctx, mem.memberID, syncWait, st.Remembers() || mem.cfg.ClusterTrustEtcd)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--cluster: ask the other members for the generations of the cluster's records: %w", err)
+	case len(got.Answered) > 0:
+		mem.log.Info("learned the generations of the cluster's records from the other members", "answered", strings.Join(got.Answered, ","), "raised", got.Keys)
+	case st.Remembers():
+		if len(got.Asked) > 0 {
+			mem.log.Warn("no other member answered for the generations of the cluster's records; this member refuses the records older than those it saw before it stopped", "asked", strings.Join(got.Asked, ","))
+		}
+	case mem.cfg.ClusterTrustEtcd:
+		mem.log.Warn("--cluster-trust-etcd: this member remembers no generation of the cluster's records and no other member answered; it takes the newest validly signed records etcd holds, where an older one written back is not told apart")
+	default:
+		return fmt.Errorf("--cluster: this member remembers no generation of the cluster's records (%s is missing from its data directory) and no other member answered within %v, so it cannot tell the newest records in etcd from older ones written back; start it while another member runs, copy %s from a member's data directory, or, if every member's data is lost, start one with --cluster-trust-etcd", GenerationsFile, syncWait, GenerationsFile)
+	}
+	return nil
 }
 
 // etcdTLS is how this member reaches etcd: nil in the clear.
@@ -180,6 +226,10 @@ func (mem *Self) Join(p Parts) error {
 	// adopted later is not taken with an older record written back
 	if err := mem.shared.FollowGenerations(ctx, shared.Homes, shared.Tasks, shared.Steps); err != nil {
 		return fmt.Errorf("follow the cluster's conversations: %w", err)
+	}
+	// what it has read, told to members that start after it
+	if err := mem.shared.ServeGenerations(ctx, mem.memberID); err != nil {
+		return fmt.Errorf("answer other members for the cluster's generations: %w", err)
 	}
 	waits = append(waits, mem.mirrorTasks(ctx))
 	mem.relay = &relay{mem: mem, heard: map[messages.Event]bool{}}

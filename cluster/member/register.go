@@ -59,11 +59,7 @@ func memberID(dir string) (string, error) {
 // with stop, which waits for it; the registration itself ends with the
 // store's Close, which deletes the member's key.
 func (mem *Self) joinCluster(ctx context.Context) (stop func(), err error) {
-	id, err := memberID(mem.cfg.DataDir)
-	if err != nil {
-		return nil, err
-	}
-	mem.memberID = id
+	id := mem.memberID
 	addr := mem.cfg.ClusterAdvertise
 	if addr == "" {
 		addr = mem.addr

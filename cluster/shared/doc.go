@@ -19,8 +19,9 @@
 // sign.go). Each carries a generation under its MAC, and a Store refuses
 // a record older than the newest it has seen at its key, so a validly
 // signed record written back later is refused too; a removal is a signed
-// tombstone (see gen.go for what a member that has seen nothing can and
-// cannot tell). The first member to [Store.Join] signs a check record and
+// tombstone; a member that starts learns the generations the running
+// members have verified before it reads anything (see gen.go and
+// gensync.go for what a member that has seen nothing can and cannot tell). The first member to [Store.Join] signs a check record and
 // a "not stopped" flag; from then on a missing flag counts as a Stop.
 //
 // Failing closed is the caller's rule and this package's: a host that cannot

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -24,14 +25,16 @@ import (
 // file of the member's own (Config.Generations), so a member that
 // restarts still refuses what it refused before; a conversation's records
 // (homes, tasks, steps) are remembered in memory only, up to maxGens keys.
-// A member that has never read a key (a new data directory, or a
-// conversation it never held) takes the newest validly signed value etcd
-// holds: a replay written before it first reads the key, or a raw delete
-// of a record it never saw, is not detected by it. The running members
-// that saw the newer value keep refusing the replay, and one that sees an
-// older Stop flag written back signs the flag it knows again with a
-// higher generation (repairStop), so a member joining after that reads the
-// owner's flag.
+// What a member never saw (a new data directory, a change made while it
+// was down, a conversation it never held) it learns from the running
+// members before it reads anything (LearnGenerations, gensync.go): each
+// answers with what it has verified, and the highest generation given
+// for a key is the least the new member accepts there. What no running
+// member saw cannot be learned: a member started when none runs goes on
+// with its file, and one with neither does not start unless told to trust
+// etcd (the member package says so). A running member that sees an older
+// Stop flag written back signs the flag it knows again with a higher
+// generation (repairStop).
 
 // maxGens bounds the keys whose generations a Store remembers in memory;
 // past it, a conversation's keys are forgotten (the owner's are kept).
@@ -54,6 +57,8 @@ type gens struct {
 	path    string                // the file; empty keeps nothing
 	warn    func(msg string, args ...any)
 	saveMu  sync.Mutex // orders the file's writes
+	// fromFile is whether load read a file kept before
+	fromFile bool
 }
 
 // load reads the file of generations kept before; a missing file is an
@@ -78,6 +83,7 @@ func (g *gens) load() error {
 	for k, gen := range kept {
 		g.m[k] = &genEntry{gen: gen}
 	}
+	g.fromFile = true
 	return nil
 }
 
@@ -185,3 +191,45 @@ func writeFile(path string, kept map[string]uint64) error {
 	}
 	return nil
 }
+
+// seed raises the generation known at each key of best to the one given
+// (learned from the other members, LearnGenerations) and returns how many
+// rose; what was read at those keys is forgotten, so they are read again.
+func (g *gens) seed(best map[string]uint64) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for k, gen := range best {
+		e := g.entry(k)
+		if gen > e.gen {
+			e.gen = gen
+			e.rev, e.revKnown, e.live, e.val = 0, false, false, nil
+			n++
+		}
+	}
+	return n
+}
+
+// shared is what this memory answers another member (ServeGenerations):
+// every key's generation by its key under prefix, up to limit of them, the
+// owner's records (kept in the file) first.
+func (g *gens) shared(prefix string, limit int) map[string]uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := make(map[string]uint64, min(len(g.m), limit))
+	for _, durable := range []bool{true, false} {
+		for k, e := range g.m {
+			if len(out) >= limit {
+				return out
+			}
+			if e.gen > 0 && g.durable(k) == durable && strings.HasPrefix(k, prefix+"/") {
+				out[strings.TrimPrefix(k, prefix)] = e.gen
+			}
+		}
+	}
+	return out
+}
+
+// remembers reports whether the memory was read from a file this member
+// kept before (false for a new data directory, or a Store without a file).
+func (g *gens) remembers() bool { return g.fromFile }

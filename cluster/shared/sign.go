@@ -228,6 +228,7 @@ func (s *Store) Join(ctx context.Context) error {
 	if err != nil {
 		return s.unreachable(err)
 	}
+	s.founded = resp.Succeeded
 	if !resp.Succeeded {
 		// a cluster that ran before signing (its Stop flag is there): the
 		// check record is made, and the unsigned flag counts as a Stop
@@ -242,6 +243,15 @@ func (s *Store) Join(ctx context.Context) error {
 	}
 	return err
 }
+
+// Founded reports whether this Store's Join founded the cluster: etcd
+// held no check record and no Stop flag before it.
+func (s *Store) Founded() bool { return s.founded }
+
+// Remembers reports whether this Store read the generations it knows from
+// the file its member kept before (Config.Generations): false for a member
+// that has never run on its data directory, or whose file is gone.
+func (s *Store) Remembers() bool { return s.gens.remembers() }
 
 // CheckSecret reports whether etcd holds the secret check record, and
 // fails with a *SecretMismatchError when it holds one this Store's secret

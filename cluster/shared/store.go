@@ -29,6 +29,7 @@ type Store struct {
 	log        *slog.Logger
 	refused    refusals
 	gens       *gens // the newest generation seen at each key (gen.go)
+	founded    bool  // Join founded the cluster (set before the Store is shared)
 
 	// life is cancelled by Close; every Watch goroutine ends with it.
 	life   context.Context

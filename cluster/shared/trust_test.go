@@ -32,6 +32,12 @@ func (l *logBuf) Write(p []byte) (int, error) {
 	return l.buf.Write(p)
 }
 
+func (l *logBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
 func (l *logBuf) count(s string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -32,6 +32,7 @@ func serve(e *env, args []string) int {
 	f.StringVar(&f.cfg.ClusterAdvertise, "advertise", f.cfg.ClusterAdvertise, "with --cluster, the host:port other members and the owner reach this member at; default the address it listens on (env BUDDI_CLUSTER_ADVERTISE)")
 	f.StringVar(&f.cfg.ClusterSecret, "cluster-secret", f.cfg.ClusterSecret, "with --cluster, the `FILE` holding the cluster's secret (made once by `buddi cluster init`, copied to every member); default cluster.secret in the data directory (env BUDDI_CLUSTER_SECRET)")
 	f.BoolVar(&f.cfg.ClusterPlaintextEtcd, "cluster-plaintext-etcd", f.cfg.ClusterPlaintextEtcd, "with --cluster, speak to an etcd beyond loopback without TLS, where anyone on the path reads the shared state (env BUDDI_CLUSTER_PLAINTEXT_ETCD)")
+	f.BoolVar(&f.cfg.ClusterTrustEtcd, "cluster-trust-etcd", f.cfg.ClusterTrustEtcd, "with --cluster, let a member with a new data directory start when no other member answers, taking the newest signed records etcd holds (an older one written back there is not told apart); once, to start a cluster again after every member's data was lost (env BUDDI_CLUSTER_TRUST_ETCD)")
 	cpuProfile := f.String("cpuprofile", "", "write a CPU profile of the whole run, start to shutdown, to `FILE` (read it with go tool pprof)")
 	if code, ok := f.parse(args, 0); !ok {
 		return code

@@ -199,6 +199,9 @@ func movedWithTask(t testing.TB, etcd *etcdtest.Server, conv string, before mess
 func TestAgentsAreTheClustersAndARemovalHoldsEverywhere(t *testing.T) {
 	_, a, b, c := three(t)
 	bea := c.AddAgent(t, "bea_b", false)
+	for _, m := range []*member{a, b} {
+		m.knowsAgent(t, "bea_b") // by its watch of etcd, a moment after c's answer
+	}
 	a.Task(t, "bea_b", "c_3", 10)
 	for _, m := range []*member{a, b, c} {
 		if r := m.Act(t, bea, "c_3", map[string]any{"action": "observe"}); !r.OK {

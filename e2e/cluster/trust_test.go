@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -268,6 +273,7 @@ func TestOlderSignedRecordsWrittenBackAreRefusedByEveryMember(t *testing.T) {
 
 	bob := a.AddAgent(t, "bob", false)
 	captured := evil.get("/buddi/agents/bob")
+	b.knowsAgent(t, "bob") // added through a: b learns of it by its watch
 	b.Must(t, "DELETE", "/api/agents/bob", nil)
 	a.Task(t, "ada", "probe", 5)
 	for _, m := range both {
@@ -328,6 +334,24 @@ func untilCode(t testing.TB, m *member, token string, want messages.Code) {
 	}
 }
 
+// knowsAgent polls the owner's list of agents on m until it holds name:
+// an agent added through another member reaches m by its watch of etcd.
+func (m *member) knowsAgent(t testing.TB, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(patience); ; time.Sleep(20 * time.Millisecond) {
+		var list messages.AgentList
+		if err := m.Must(t, "GET", "/api/agents", nil).Decode(&list); err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(list, func(ag messages.AgentView) bool { return ag.Name == name }) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s does not list the agent %s, added through another member", m.name, name)
+		}
+	}
+}
+
 // refusals counts the refusals m logged of the record at key.
 func refusals(m *member, key string) int {
 	n := 0
@@ -337,4 +361,107 @@ func refusals(m *member, key string) int {
 		}
 	}
 	return n
+}
+
+// A member that starts after older signed records were written back (one
+// with a new data directory, and one that was down while they changed)
+// learns the newest generations from the running member before it reads
+// etcd: it refuses and logs the removed agent's record written back, and
+// sees the owner's Stop. With no member running, a member with a new data
+// directory does not start, and says why, unless told to trust etcd.
+func TestAMemberThatStartsLearnsWhatTheRunningMembersHaveSeen(t *testing.T) {
+	etcd, a, b := two(t)
+	evil := newAttacker(t, etcd)
+	b.stop()
+	bob := a.AddAgent(t, "bob", false)
+	captured := evil.get("/buddi/agents/bob")
+	notStopped := evil.get("/buddi/stop")
+	a.Must(t, "DELETE", "/api/agents/bob", nil)
+	if out := a.cli(t, "stop"); !strings.Contains(out, "All browser access is stopped") {
+		t.Fatalf("buddi stop said %q", out)
+	}
+	a.eventually(t, messages.CodeStopped)
+	evil.put("/buddi/agents/bob", captured)
+	evil.put("/buddi/stop", notStopped)
+	a.refused(t, "/buddi/agents/bob", olderWhy)
+
+	b.start(t) // its generations file never saw bob
+	fresh := startMember(t, etcd, "fresh", a.agent)
+	for _, m := range []*member{b, fresh} {
+		m.refused(t, "/buddi/agents/bob", olderWhy)
+		if !strings.Contains(m.logs.String(), "learned the generations of the cluster's records from the other members") {
+			t.Errorf("%s did not say it learned the generations from the other members:\n%s", m.name, m.logs.String())
+		}
+		var list messages.AgentList
+		if err := m.Must(t, "GET", "/api/agents", nil).Decode(&list); err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(list, func(ag messages.AgentView) bool { return ag.Name == "bob" }) {
+			t.Fatalf("%s lists bob, whose record was written back after his removal", m.name)
+		}
+		if r := m.Act(t, bob, "probe", map[string]any{"action": "observe"}); r.Code() != messages.CodeUnauthorized {
+			t.Fatalf("bob's token through %s answered %q, want unauthorized", m.name, r.Code())
+		}
+		if r := m.probe(t); r.Code() != messages.CodeStopped {
+			t.Fatalf("%s answers %q, want the owner's Stop", m.name, r.Code())
+		}
+	}
+
+	for _, m := range []*member{a, b, fresh} {
+		m.stop()
+	}
+	said := refusedStart(t, etcd, "BUDDI_CLUSTER_SECRET="+secretFor(t, etcd))
+	if !strings.Contains(said, "no other member answered") || !strings.Contains(said, "--cluster-trust-etcd") {
+		t.Fatalf("a member with a new data directory and no member running said %q; want it refused, naming --cluster-trust-etcd", said)
+	}
+	trusting := startMember(t, etcd, "trusting", a.agent, "BUDDI_CLUSTER_TRUST_ETCD=1")
+	if !strings.Contains(trusting.logs.String(), "--cluster-trust-etcd: this member remembers no generation") {
+		t.Fatalf("the member told to trust etcd did not say so:\n%s", trusting.logs.String())
+	}
+}
+
+// An entry in protoactor's member list (unsigned, in etcd under
+// /buddi/protoactor) written by a process that can write to etcd names an
+// address it listens on: the members never admit it, since it cannot
+// answer their sealed hello, and log it; no conversation is placed there,
+// and every conversation answers through either member while it is listed.
+func TestAForgedEntryInProtoactorsMemberListGetsNoConversation(t *testing.T) {
+	etcd, a, b := two(t)
+	both := []*member{a, b}
+	evil := newAttacker(t, etcd)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() { // takes connections and answers nothing
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c); _ = c.Close() }()
+		}
+	}()
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	p, _ := strconv.Atoi(port)
+	evil.put("/buddi/protoactor/buddi/forged", map[string]any{"id": "forged", "name": "buddi", "host": host, "address": host,
+		"port": p, "kinds": []string{"session"}, "alive": true})
+	for _, m := range both {
+		for deadline := time.Now().Add(patience); !strings.Contains(m.logs.String(), "does not prove it holds the cluster's key"); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s did not log the forged member:\n%s", m.name, m.logs.String())
+			}
+		}
+	}
+	for i := range 12 {
+		conv := fmt.Sprintf("forged-%d", i)
+		a.Task(t, "ada", conv, 10)
+		via := both[i%2]
+		via.Observe(t, via.agent, conv)
+		home := homeOf(t, etcd, conv, a, b)
+		if s, ok := stepsOf(t, home, conv); !ok || s.StepsUsed != 1 {
+			t.Fatalf("%s, the member etcd names for %s, lists %+v (found %v); want its one step", home.name, conv, s, ok)
+		}
+	}
 }
