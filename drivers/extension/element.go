@@ -116,22 +116,6 @@ func (ts *Tabs) knows(tab int) bool {
 	return ok
 }
 
-func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Click:
-		return r.click(ctx)
-	case drivers.Fill, drivers.SecretFill:
-		return r.fill(ctx, a.Value, walker.SecretOrigins(a))
-	case drivers.Select:
-		return r.selectOptions(ctx, a.Values)
-	case drivers.Hover:
-		return r.hover(ctx)
-	case drivers.Submit:
-		return r.submit(ctx)
-	}
-	return nil, badInput("Unknown action " + string(a.Kind) + ".")
-}
-
 // point scrolls the element into view and finds its middle, checking that
 // the element itself (or what it contains) is what a pointer there hits.
 const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});

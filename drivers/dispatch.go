@@ -1,0 +1,93 @@
+package drivers
+
+import "context"
+
+// Inputs are the actions that put input on a page: the table's mutating
+// ones. Each checks its Target (when it takes one) still names the element
+// observed before any input.
+type Inputs interface {
+	Click(ctx context.Context, a *Action) (*Outcome, error)
+	// Fill types a.Value: fill and secret_fill (a.Kind says which; a
+	// secret goes only into a field of one of a.Origins).
+	Fill(ctx context.Context, a *Action) (*Outcome, error)
+	Select(ctx context.Context, a *Action) (*Outcome, error)
+	Press(ctx context.Context, a *Action) (*Outcome, error)
+	Hover(ctx context.Context, a *Action) (*Outcome, error)
+	Scroll(ctx context.Context, a *Action) (*Outcome, error)
+	Submit(ctx context.Context, a *Action) (*Outcome, error)
+}
+
+// Pages are the actions that move between or read a conversation's pages.
+type Pages interface {
+	Navigate(ctx context.Context, a *Action) (*Outcome, error)
+	// History goes back or forward (a.Kind says which).
+	History(ctx context.Context, a *Action) (*Outcome, error)
+	// Tab lists, opens, switches or closes tabs (a.TabOp says which).
+	Tab(ctx context.Context, a *Action) (*Outcome, error)
+	WaitFor(ctx context.Context, a *Action) (*Outcome, error)
+	DOM(ctx context.Context, a *Action) (*Outcome, error)
+	Console(ctx context.Context, a *Action) (*Outcome, error)
+	Screenshot(ctx context.Context, a *Action) (*Outcome, error)
+}
+
+// Actions is what Dispatch drives: a method for each action a driver
+// performs. A mode without one answers with its own coded refusal from
+// that method. Open is not here: Dispatch sends it to an AppOpener and
+// refuses it with ErrNoApps otherwise.
+type Actions interface {
+	Inputs
+	Pages
+}
+
+// method is how Dispatch reaches the driver for one kind.
+type method func(Actions, context.Context, *Action) (*Outcome, error)
+
+// methods maps every Kind to the one method that performs it; a test
+// checks it covers Kinds.
+var methods = map[Kind]method{
+	Click:      Actions.Click,
+	Fill:       Actions.Fill,
+	SecretFill: Actions.Fill,
+	Select:     Actions.Select,
+	Press:      Actions.Press,
+	Hover:      Actions.Hover,
+	Scroll:     Actions.Scroll,
+	Submit:     Actions.Submit,
+	Navigate:   Actions.Navigate,
+	Back:       Actions.History,
+	Forward:    Actions.History,
+	TabAction:  Actions.Tab,
+	WaitFor:    Actions.WaitFor,
+	DOM:        Actions.DOM,
+	Console:    Actions.Console,
+	Screenshot: Actions.Screenshot,
+	Open:       openApp,
+}
+
+// Dispatch performs a on impl by its kind: the one place an action's kind
+// picks what a driver does. A driver's Do keeps its own work around the
+// call (locks, bounds, what a failure means) and calls it.
+func Dispatch(ctx context.Context, impl Actions, a *Action) (*Outcome, error) {
+	if a == nil {
+		return nil, Errorf(CodeBadInput, nil, "No action was given.")
+	}
+	m, ok := methods[a.Kind]
+	if !ok {
+		return nil, ErrUnknownAction(a.Kind)
+	}
+	return m(impl, ctx, a)
+}
+
+// ErrUnknownAction refuses a kind no driver performs.
+func ErrUnknownAction(k Kind) *Error {
+	return Errorf(CodeBadInput, nil, "Unknown action %s.", k)
+}
+
+// openApp opens an app where impl opens apps (computer mode), and refuses
+// it in the browser modes.
+func openApp(impl Actions, ctx context.Context, a *Action) (*Outcome, error) {
+	if o, ok := impl.(AppOpener); ok {
+		return o.OpenApp(ctx, a)
+	}
+	return nil, ErrNoApps()
+}
