@@ -32,6 +32,7 @@ func TestOnlyTheModeChoiceImportsTheSim(t *testing.T) {
 // The driver interfaces are what sessions drive and modes open.
 func TestDriversImportOnlyTheContract(t *testing.T) {
 	deptest.Only(t, "drivers", map[string]string{
-		"messages": "observations, codes and the action table are the contract's",
+		"messages":          "observations, codes and the action table are the contract's",
+		"messages/handwire": "a pinned page takes the hand socket's input",
 	})
 }

@@ -35,7 +35,7 @@
 // CSRF token, then the socket is attached to the conversation's hand (one
 // tab at a time); the page's picture goes out as binary frames and the
 // owner's pointer and keys come in as small JSON messages, decoded and
-// checked (messages.DecodeHandInput) and never logged.
+// checked (handwire.DecodeInput) and never logged.
 //
 // GET /api/extension/socket is the "Your browser" extension's: no cookie,
 // but only a loopback peer without proxy headers, under a loopback Host,

@@ -9,8 +9,9 @@ import (
 // Your browser is a driver over the extension's wire.
 func TestExtensionDriverImportsOnlyDriversAndTheEngine(t *testing.T) {
 	deptest.Only(t, "drivers/extension", map[string]string{
-		"drivers":        "it implements the driver and mode interfaces",
-		"drivers/walker": "it runs the page engine in the owner's tabs",
-		"messages":       "the extension's wire and the contract's codes",
+		"drivers":           "it implements the driver and mode interfaces",
+		"drivers/walker":    "it runs the page engine in the owner's tabs",
+		"messages":          "the extension's wire and the contract's codes",
+		"messages/handwire": "a pinned page takes the hand socket's input",
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var (
@@ -104,7 +105,7 @@ func (p *pinned) frame(raw json.RawMessage) {
 		return
 	}
 	m := f.Metadata
-	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{TimeMs: m.Timestamp * 1000,
+	sink(&drivers.CastFrame{JPEG: jpg, Header: handwire.FrameHeader{TimeMs: m.Timestamp * 1000,
 		PageWidth: uint16(m.DeviceWidth), PageHeight: uint16(m.DeviceHeight), Scale: float32(m.PageScaleFactor),
 		OffsetTop: float32(m.OffsetTop), ScrollX: float32(m.ScrollOffsetX), ScrollY: float32(m.ScrollOffsetY)}})
 }
@@ -176,7 +177,7 @@ func (p *pinned) Unpin() {
 }
 
 // Input sends one of the owner's pointer or key inputs to the cast tab.
-func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+func (p *pinned) Input(ctx context.Context, in *handwire.Input) error {
 	select {
 	case <-p.gone:
 		return p.failed()
@@ -190,21 +191,21 @@ func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
 }
 
 // handEvent is the debugger command one input of the hand is.
-func handEvent(in *messages.HandInput) (string, map[string]any) {
+func handEvent(in *handwire.Input) (string, map[string]any) {
 	switch in.Kind {
-	case messages.HandMove:
+	case handwire.Move:
 		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": in.X, "y": in.Y}
-	case messages.HandDown, messages.HandUp:
+	case handwire.Down, handwire.Up:
 		kind := "mousePressed"
-		if in.Kind == messages.HandUp {
+		if in.Kind == handwire.Up {
 			kind = "mouseReleased"
 		}
 		return "Input.dispatchMouseEvent", map[string]any{"type": kind, "x": in.X, "y": in.Y, "button": in.Button, "clickCount": 1}
-	case messages.HandWheel:
+	case handwire.Wheel:
 		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseWheel", "x": in.X, "y": in.Y, "deltaX": in.DX, "deltaY": in.DY}
-	case messages.HandKeyDown, messages.HandKeyUp:
+	case handwire.KeyDown, handwire.KeyUp:
 		kind := "keyDown"
-		if in.Kind == messages.HandKeyUp {
+		if in.Kind == handwire.KeyUp {
 			kind = "keyUp"
 		}
 		ev := map[string]any{"type": kind, "key": in.Key}
@@ -215,7 +216,7 @@ func handEvent(in *messages.HandInput) (string, map[string]any) {
 			}
 		}
 		return "Input.dispatchKeyEvent", ev
-	case messages.HandChar:
+	case handwire.Char:
 		return "Input.insertText", map[string]any{"text": in.Key}
 	}
 	return "", nil
