@@ -35,6 +35,7 @@ func TestTheHTTPSurfaceImportsOnlyTheContractAndItsParts(t *testing.T) {
 		"config":            "serve's address rules are the configuration's",
 		"events":            "the dashboard socket follows the bus",
 		"messages":          "the contract",
+		"messages/extwire":  "the extension socket's wire: it decodes what the extension sends",
 		"messages/handwire": "the hand socket's wire: frames out, input in",
 		"metrics":           "/metrics",
 		"secret":            "sign-in tokens are hashed there",

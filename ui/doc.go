@@ -40,7 +40,7 @@
 // GET /api/extension/socket is the "Your browser" extension's: no cookie,
 // but only a loopback peer without proxy headers, under a loopback Host,
 // from the Origin chrome-extension://<an accepted id>. Its messages are
-// decoded strictly (messages.DecodeExt) and handed to the extension
+// decoded strictly (extwire.Decode) and handed to the extension
 // connection actor, which proves both ends before anything else; one
 // writer goroutine sends what the actor queues, and closes when told.
 //

@@ -12,6 +12,7 @@ func TestExtensionDriverImportsOnlyDriversAndTheEngine(t *testing.T) {
 		"drivers":           "it implements the driver and mode interfaces",
 		"drivers/walker":    "it runs the page engine in the owner's tabs",
 		"messages":          "the extension's wire and the contract's codes",
+		"messages/extwire":  "the extension's wire limits and the command methods it may send",
 		"messages/handwire": "a pinned page takes the hand socket's input",
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
@@ -70,7 +71,7 @@ type frameData struct {
 
 // event is the listener: it runs on the connection actor and only decodes
 // and hands on.
-func (p *pinned) event(ev *messages.ExtEvent) {
+func (p *pinned) event(ev *extwire.Event) {
 	switch {
 	case ev.Name == "dropped":
 		p.end(messages.CodeBrowserOffline, "Your browser's connection to buddi dropped; take over again when it is back.")
