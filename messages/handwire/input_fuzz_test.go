@@ -9,7 +9,7 @@ import (
 	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
-func FuzzDecodeHandInput(f *testing.F) {
+func FuzzDecodeInput(f *testing.F) {
 	for _, s := range []string{
 		`{"t":"move","x":1,"y":2}`, `{"t":"down","x":1,"y":2,"b":"left"}`, `{"t":"wheel","x":1,"y":2,"dy":-120}`,
 		`{"t":"keydown","k":"Shift"}`, `{"t":"char","k":"é"}`, `{"t":"char","k":"ab"}`, `{"t":"ack","seq":7}`,
@@ -57,7 +57,7 @@ func FuzzDecodeHandInput(f *testing.F) {
 	})
 }
 
-func TestHandFrameRoundTrips(t *testing.T) {
+func TestFrameRoundTrips(t *testing.T) {
 	h := handwire.FrameHeader{Step: 1, Seq: 9, TimeMs: 1.5e12, PageWidth: 1280, PageHeight: 800, Scale: 1, ScrollY: 300}
 	got, jpg, err := handwire.DecodeFrame(handwire.EncodeFrame(h, []byte{0xFF, 0xD8}))
 	if err != nil || got != h || len(jpg) != 2 {
