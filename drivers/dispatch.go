@@ -39,29 +39,40 @@ type Actions interface {
 	Pages
 }
 
+// driven is a driver as Dispatch drives it: its actions, and open, which
+// is its own where it opens apps (computer mode) and refused otherwise.
+type driven struct{ Actions }
+
+func (d driven) Open(ctx context.Context, a *Action) (*Outcome, error) {
+	if o, ok := d.Actions.(AppOpener); ok {
+		return o.OpenApp(ctx, a)
+	}
+	return nil, ErrNoApps()
+}
+
 // method is how Dispatch reaches the driver for one kind.
-type method func(Actions, context.Context, *Action) (*Outcome, error)
+type method func(driven, context.Context, *Action) (*Outcome, error)
 
 // methods maps every Kind to the one method that performs it; a test
 // checks it covers Kinds.
 var methods = map[Kind]method{
-	Click:      Actions.Click,
-	Fill:       Actions.Fill,
-	SecretFill: Actions.Fill,
-	Select:     Actions.Select,
-	Press:      Actions.Press,
-	Hover:      Actions.Hover,
-	Scroll:     Actions.Scroll,
-	Submit:     Actions.Submit,
-	Navigate:   Actions.Navigate,
-	Back:       Actions.History,
-	Forward:    Actions.History,
-	TabAction:  Actions.Tab,
-	WaitFor:    Actions.WaitFor,
-	DOM:        Actions.DOM,
-	Console:    Actions.Console,
-	Screenshot: Actions.Screenshot,
-	Open:       openApp,
+	Click:      driven.Click,
+	Fill:       driven.Fill,
+	SecretFill: driven.Fill,
+	Select:     driven.Select,
+	Press:      driven.Press,
+	Hover:      driven.Hover,
+	Scroll:     driven.Scroll,
+	Submit:     driven.Submit,
+	Navigate:   driven.Navigate,
+	Back:       driven.History,
+	Forward:    driven.History,
+	TabAction:  driven.Tab,
+	WaitFor:    driven.WaitFor,
+	DOM:        driven.DOM,
+	Console:    driven.Console,
+	Screenshot: driven.Screenshot,
+	Open:       driven.Open,
 }
 
 // Dispatch performs a on impl by its kind: the one place an action's kind
@@ -75,19 +86,10 @@ func Dispatch(ctx context.Context, impl Actions, a *Action) (*Outcome, error) {
 	if !ok {
 		return nil, ErrUnknownAction(a.Kind)
 	}
-	return m(impl, ctx, a)
+	return m(driven{impl}, ctx, a)
 }
 
 // ErrUnknownAction refuses a kind no driver performs.
 func ErrUnknownAction(k Kind) *Error {
 	return Errorf(CodeBadInput, nil, "Unknown action %s.", k)
-}
-
-// openApp opens an app where impl opens apps (computer mode), and refuses
-// it in the browser modes.
-func openApp(impl Actions, ctx context.Context, a *Action) (*Outcome, error) {
-	if o, ok := impl.(AppOpener); ok {
-		return o.OpenApp(ctx, a)
-	}
-	return nil, ErrNoApps()
 }

@@ -88,13 +88,26 @@ type Event struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
-func (*Event) ExtIn()     {}
-func (*Hello) ExtIn()     {}
-func (*Token) ExtIn()     {}
-func (*Pong) ExtIn()      {}
-func (*Reply) ExtIn()     {}
+// ExtIn marks Event as a message the extension sends.
+func (*Event) ExtIn() {}
+
+// ExtIn marks Hello as a message the extension sends.
+func (*Hello) ExtIn() {}
+
+// ExtIn marks Token as a message the extension sends.
+func (*Token) ExtIn() {}
+
+// ExtIn marks Pong as a message the extension sends.
+func (*Pong) ExtIn() {}
+
+// ExtIn marks Reply as a message the extension sends.
+func (*Reply) ExtIn() {}
+
+// ExtIn marks Abandoned as a message the extension sends.
 func (*Abandoned) ExtIn() {}
-func (*Forget) ExtIn()    {}
+
+// ExtIn marks Forget as a message the extension sends.
+func (*Forget) ExtIn() {}
 
 // Out is one of buddi's messages; Encode writes it.
 type Out struct {
