@@ -8,7 +8,7 @@ import (
 )
 
 func TestDriversImportNoActor(t *testing.T) {
-	for _, pkg := range []string{"drivers", "drivers/sim", "drivers/playwright", "drivers/native", "drivers/drivertest", "drivers/extension", "drivers/walker"} {
+	for _, pkg := range []string{"drivers", "drivers/sim", "drivers/playwright", "drivers/native", "drivers/drivertest", "drivers/extension", "drivers/walker", "drivers/cdp"} {
 		deptest.Check(t, deptest.Module+"/"+pkg, map[string]string{
 			deptest.Module + "/actors": "drivers act on pages; actors drive them, never the other way",
 			deptest.Module + "/ui":     "drivers know nothing of the surfaces",

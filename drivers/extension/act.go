@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -144,7 +145,7 @@ func (ts *Tabs) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	var ans struct {
 		ErrorText string `json:"errorText"`
 	}
-	if err := ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": a.URL}, false, &ans); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.Navigate{URL: a.URL}, false, &ans); err != nil {
 		return nil, err
 	}
 	if ans.ErrorText != "" {
@@ -196,7 +197,7 @@ func (ts *Tabs) landed(ctx context.Context, tab int, url string) error {
 	if f := ts.d.cfg.OnRefused; f != nil {
 		f(ts.conv, url, err)
 	}
-	_ = ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": "about:blank"}, false, nil)
+	_ = ts.cdp(ctx, tab, cdp.Navigate{URL: "about:blank"}, false, nil)
 	return err
 }
 
@@ -209,7 +210,7 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 			URL string `json:"url"`
 		} `json:"entries"`
 	}
-	if err := ts.cdp(ctx, tab, "Page.getNavigationHistory", nil, false, &h); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.NavigationHistory{}, false, &h); err != nil {
 		return nil, err
 	}
 	i := h.CurrentIndex - 1
@@ -226,7 +227,7 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if err := ts.checkURL(h.Entries[i].URL); err != nil {
 		return nil, err
 	}
-	if err := ts.cdp(ctx, tab, "Page.navigateToHistoryEntry", map[string]any{"entryId": h.Entries[i].ID}, false, nil); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.NavigateToHistoryEntry{EntryID: h.Entries[i].ID}, false, nil); err != nil {
 		return nil, err
 	}
 	if err := sleep(ctx, navStart); err != nil {

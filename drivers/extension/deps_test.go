@@ -10,6 +10,7 @@ import (
 func TestExtensionDriverImportsOnlyDriversAndTheEngine(t *testing.T) {
 	deptest.Only(t, "drivers/extension", map[string]string{
 		"drivers":           "it implements the driver and mode interfaces",
+		"drivers/cdp":       "the DevTools commands it sends through the extension's debugger, typed",
 		"drivers/walker":    "it runs the page engine in the owner's tabs",
 		"messages":          "the extension's wire and the contract's codes",
 		"messages/extwire":  "the extension's wire limits and the command methods it may send",

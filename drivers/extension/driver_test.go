@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/messages/handwire"
 )
@@ -175,13 +176,14 @@ func TestTheHandsInputIsTheDebuggers(t *testing.T) {
 		{handwire.Input{Kind: handwire.Wheel, X: 1, Y: 1, DY: 120}, "Input.dispatchMouseEvent",
 			map[string]any{"type": "mouseWheel", "deltaY": 120.0}},
 		{handwire.Input{Kind: handwire.KeyDown, Key: "Enter"}, "Input.dispatchKeyEvent",
-			map[string]any{"type": "keyDown", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"}},
+			map[string]any{"type": "keyDown", "code": "Enter", "windowsVirtualKeyCode": 13.0, "text": "\r"}},
 		{handwire.Input{Kind: handwire.KeyUp, Key: "Enter"}, "Input.dispatchKeyEvent",
 			map[string]any{"type": "keyUp", "code": "Enter"}},
 		{handwire.Input{Kind: handwire.Char, Key: "é"}, "Input.insertText", map[string]any{"text": "é"}},
 	}
 	for _, c := range cases {
-		method, params := handEvent(&c.in)
+		cmd := handEvent(&c.in)
+		method, params := cmd.Method(), cdp.Params(cmd)
 		if method != c.method {
 			t.Errorf("%s: %s; want %s", c.in.Kind, method, c.method)
 		}
@@ -191,7 +193,7 @@ func TestTheHandsInputIsTheDebuggers(t *testing.T) {
 			}
 		}
 	}
-	if _, up := handEvent(&handwire.Input{Kind: handwire.KeyUp, Key: "Enter"}); up["text"] != nil {
+	if up := cdp.Params(handEvent(&handwire.Input{Kind: handwire.KeyUp, Key: "Enter"})); up["text"] != nil {
 		t.Error("a key's release types text")
 	}
 }

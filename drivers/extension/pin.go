@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/messages/handwire"
@@ -184,41 +185,40 @@ func (p *pinned) Input(ctx context.Context, in *handwire.Input) error {
 		return p.failed()
 	default:
 	}
-	method, params := handEvent(in)
-	if method == "" {
+	c := handEvent(in)
+	if c == nil {
 		return nil
 	}
-	return p.ts.d.call(ctx, "hand", map[string]any{"conv": p.ts.conv, "tab": p.tab, "method": method, "params": params}, nil)
+	return p.ts.d.call(ctx, "hand", map[string]any{"conv": p.ts.conv, "tab": p.tab, "method": c.Method(), "params": c}, nil)
 }
 
 // handEvent is the debugger command one input of the hand is.
-func handEvent(in *handwire.Input) (string, map[string]any) {
+func handEvent(in *handwire.Input) cdp.Command {
 	switch in.Kind {
 	case handwire.Move:
-		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": in.X, "y": in.Y}
+		return cdp.MouseEvent{Type: cdp.MouseMoved, X: in.X, Y: in.Y}
 	case handwire.Down, handwire.Up:
-		kind := "mousePressed"
+		kind := cdp.MousePressed
 		if in.Kind == handwire.Up {
-			kind = "mouseReleased"
+			kind = cdp.MouseReleased
 		}
-		return "Input.dispatchMouseEvent", map[string]any{"type": kind, "x": in.X, "y": in.Y, "button": in.Button, "clickCount": 1}
+		return cdp.MouseEvent{Type: kind, X: in.X, Y: in.Y, Button: in.Button, ClickCount: 1}
 	case handwire.Wheel:
-		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseWheel", "x": in.X, "y": in.Y, "deltaX": in.DX, "deltaY": in.DY}
+		return cdp.MouseWheel{X: in.X, Y: in.Y, DeltaX: in.DX, DeltaY: in.DY}
 	case handwire.KeyDown, handwire.KeyUp:
-		kind := "keyDown"
+		ev := cdp.KeyEvent{Type: cdp.KeyDown, Key: in.Key}
 		if in.Kind == handwire.KeyUp {
-			kind = "keyUp"
+			ev.Type = cdp.KeyUp
 		}
-		ev := map[string]any{"type": kind, "key": in.Key}
 		if k, ok := namedKeys[in.Key]; ok {
-			ev["code"], ev["windowsVirtualKeyCode"] = k.code, k.vk
-			if kind == "keyDown" && k.text != "" {
-				ev["text"] = k.text
+			ev.Code, ev.WindowsVirtualKeyCode = k.code, k.vk
+			if ev.Type == cdp.KeyDown {
+				ev.Text = k.text
 			}
 		}
-		return "Input.dispatchKeyEvent", ev
+		return ev
 	case handwire.Char:
-		return "Input.insertText", map[string]any{"text": in.Key}
+		return cdp.InsertText{Text: in.Key}
 	}
-	return "", nil
+	return nil
 }

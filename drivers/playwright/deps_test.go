@@ -10,6 +10,7 @@ import (
 func TestPlaywrightImportsOnlyDriversTheEngineAndEgress(t *testing.T) {
 	deptest.Only(t, "drivers/playwright", map[string]string{
 		"drivers":           "it implements the driver and mode interfaces",
+		"drivers/cdp":       "the DevTools commands it sends on its CDP sessions, typed",
 		"drivers/walker":    "it runs the page engine",
 		"egress":            "its launch flags and address checks are egress's",
 		"messages":          "the contract: answers, codes, events and the messages it takes",

@@ -11,6 +11,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/messages/handwire"
 )
@@ -115,7 +116,7 @@ func (p *pinned) frame(ev map[string]any) {
 	var once sync.Once
 	ack := func() {
 		once.Do(func() {
-			go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+			go func() { _, _ = send(p.s, cdp.ScreencastFrameAck{SessionID: int(id)}) }()
 		})
 	}
 	p.mu.Lock()
@@ -151,15 +152,14 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	p.sink = sink
 	p.mu.Unlock()
 	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
-	params := map[string]any{"format": "jpeg", "quality": o.Quality,
-		"maxWidth": o.MaxWidth, "maxHeight": o.MaxHeight, "everyNthFrame": 1}
+	start := cdp.StartScreencast{Format: "jpeg", Quality: o.Quality, MaxWidth: o.MaxWidth, MaxHeight: o.MaxHeight, EveryNthFrame: 1}
 	// Chromium finishes stopping a screencast after it answered the stop:
 	// a start right behind it can find it still active, for a moment.
 	for {
 		if !p.current(epoch) {
 			return nil // stopped, or started again, meanwhile
 		}
-		_, err := call(ctx, func() (any, error) { return p.s.Send("Page.startScreencast", params) })
+		_, err := call(ctx, func() (any, error) { return send(p.s, start) })
 		if err == nil {
 			if !p.current(epoch) { // stopped while it started
 				_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
