@@ -41,6 +41,7 @@ type MouseEvent struct {
 	ClickCount int     `json:"clickCount,omitempty"` // pressed, released
 }
 
+// Method is Input.dispatchMouseEvent.
 func (MouseEvent) Method() string { return "Input.dispatchMouseEvent" }
 
 // MouseWheel turns the wheel over X, Y by DeltaX and DeltaY pixels; the
@@ -49,6 +50,7 @@ type MouseWheel struct {
 	X, Y, DeltaX, DeltaY float64
 }
 
+// Method is Input.dispatchMouseEvent.
 func (MouseWheel) Method() string { return "Input.dispatchMouseEvent" }
 
 // MarshalJSON writes the wheel as the mouse event it is.
@@ -79,6 +81,7 @@ type KeyEvent struct {
 	Text                  string `json:"text,omitempty"`
 }
 
+// Method is Input.dispatchKeyEvent.
 func (KeyEvent) Method() string { return "Input.dispatchKeyEvent" }
 
 // InsertText types Text as if pasted: no key events.
@@ -86,6 +89,7 @@ type InsertText struct {
 	Text string `json:"text"`
 }
 
+// Method is Input.insertText.
 func (InsertText) Method() string { return "Input.insertText" }
 
 // Navigate loads URL in the page.
@@ -93,11 +97,13 @@ type Navigate struct {
 	URL string `json:"url"`
 }
 
+// Method is Page.navigate.
 func (Navigate) Method() string { return "Page.navigate" }
 
 // NavigationHistory asks for the page's history.
 type NavigationHistory struct{}
 
+// Method is Page.getNavigationHistory.
 func (NavigationHistory) Method() string { return "Page.getNavigationHistory" }
 
 // NavigateToHistoryEntry goes to one entry of the page's history.
@@ -105,11 +111,13 @@ type NavigateToHistoryEntry struct {
 	EntryID int `json:"entryId"`
 }
 
+// Method is Page.navigateToHistoryEntry.
 func (NavigateToHistoryEntry) Method() string { return "Page.navigateToHistoryEntry" }
 
 // StopLoading stops the page's load.
 type StopLoading struct{}
 
+// Method is Page.stopLoading.
 func (StopLoading) Method() string { return "Page.stopLoading" }
 
 // Viewport is a rectangle of the page in CSS pixels, drawn at Scale.
@@ -128,6 +136,7 @@ type CaptureScreenshot struct {
 	Clip    *Viewport `json:"clip,omitempty"`
 }
 
+// Method is Page.captureScreenshot.
 func (CaptureScreenshot) Method() string { return "Page.captureScreenshot" }
 
 // StartScreencast sends the page's pictures as they change, each at most
@@ -140,11 +149,13 @@ type StartScreencast struct {
 	EveryNthFrame int    `json:"everyNthFrame"`
 }
 
+// Method is Page.startScreencast.
 func (StartScreencast) Method() string { return "Page.startScreencast" }
 
 // StopScreencast stops the pictures.
 type StopScreencast struct{}
 
+// Method is Page.stopScreencast.
 func (StopScreencast) Method() string { return "Page.stopScreencast" }
 
 // ScreencastFrameAck says the picture SessionID was taken: the next may come.
@@ -152,6 +163,7 @@ type ScreencastFrameAck struct {
 	SessionID int `json:"sessionId"`
 }
 
+// Method is Page.screencastFrameAck.
 func (ScreencastFrameAck) Method() string { return "Page.screencastFrameAck" }
 
 // Evaluate runs Expression in the page and answers its value.
@@ -160,6 +172,7 @@ type Evaluate struct {
 	ReturnByValue bool   `json:"returnByValue"`
 }
 
+// Method is Runtime.evaluate.
 func (Evaluate) Method() string { return "Runtime.evaluate" }
 
 // RequestPattern is which requests FetchEnable pauses.
@@ -175,6 +188,7 @@ type FetchEnable struct {
 	Patterns []RequestPattern `json:"patterns"`
 }
 
+// Method is Fetch.enable.
 func (FetchEnable) Method() string { return "Fetch.enable" }
 
 // FailRequest fails the paused request RequestID with ErrorReason.
@@ -183,6 +197,7 @@ type FailRequest struct {
 	ErrorReason string `json:"errorReason"`
 }
 
+// Method is Fetch.failRequest.
 func (FailRequest) Method() string { return "Fetch.failRequest" }
 
 // ContinueRequest lets the paused request RequestID go on.
@@ -190,6 +205,7 @@ type ContinueRequest struct {
 	RequestID string `json:"requestId"`
 }
 
+// Method is Fetch.continueRequest.
 func (ContinueRequest) Method() string { return "Fetch.continueRequest" }
 
 // UsageAndQuota asks how much Origin stores.
@@ -197,6 +213,7 @@ type UsageAndQuota struct {
 	Origin string `json:"origin"`
 }
 
+// Method is Storage.getUsageAndQuota.
 func (UsageAndQuota) Method() string { return "Storage.getUsageAndQuota" }
 
 // ClearDataForOrigin deletes what Origin stores, of StorageTypes.
@@ -205,4 +222,5 @@ type ClearDataForOrigin struct {
 	StorageTypes string `json:"storageTypes"`
 }
 
+// Method is Storage.clearDataForOrigin.
 func (ClearDataForOrigin) Method() string { return "Storage.clearDataForOrigin" }
