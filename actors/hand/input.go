@@ -2,6 +2,7 @@ package hand
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -103,7 +104,13 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 	t := a.att
 	t.busy = false
 	if m.fail != nil {
-		a.cfg.Log.Debug("an input of the hand failed", "conversation", a.cfg.Conversation, "code", m.fail.Code)
+		// A lost pointer move is made good by the next; a lost tap, key or
+		// wheel step is something the owner did that the page never saw.
+		level := slog.LevelWarn
+		if m.kind == handwire.Move {
+			level = slog.LevelDebug
+		}
+		a.cfg.Log.Log(context.Background(), level, "an input of the hand failed", "conversation", a.cfg.Conversation, "input", string(m.kind), "code", m.fail.Code)
 	} else if m.kind != handwire.Move {
 		// The owner waits to see what the input did: the picture after it
 		// goes before any made earlier.

@@ -77,6 +77,7 @@ func (a *Actor) observedAfter(out *drivers.Outcome, d *done) *messages.ToolResul
 func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *messages.ToolResult {
 	e := refusal(err)
 	spec := messages.Spec(in.Action)
+	_, wasHeld := a.st.(*paused)
 	switch e.Code {
 	case drivers.CodeNotAnswering:
 		a.notAnswering(ctx, spec)
@@ -106,9 +107,26 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 		}
 	}
 	if _, held := a.st.(*paused); held {
-		e.Message += " The session is now paused until the owner resumes access."
+		if third := inARow(e.Code); !wasHeld && third != "" {
+			e.Message = third // its own advice (observe again, try another ref) waits for the owner now
+		} else {
+			e.Message += " The session is now paused until the owner resumes access."
+		}
 	}
 	return messages.FailWith(e)
+}
+
+// inARow is what the agent is told when a failure of code was the third in
+// a row and paused the session; "" for a code that pauses at once.
+func inARow(code messages.Code) string {
+	const then = " so the session is now paused until the owner resumes access: tell the owner, and observe again once access is resumed."
+	switch code {
+	case drivers.CodeNotAnswering:
+		return "The page did not answer a third observation in a row," + then
+	case drivers.CodeTargetGone, drivers.CodeTargetMiss:
+		return "A third target in a row did not match the page," + then
+	}
+	return ""
 }
 
 // notAnswering voids the observation after a page did not answer, and

@@ -261,10 +261,11 @@ func TestPauseRules(t *testing.T) {
 		faults sim.Faults
 		acts   int
 		reason string
+		last   string // what the failure that paused the session says
 	}{
-		"three observe failures": {sim.Faults{ObserveFail: 1}, 3, "observation failed three times"},
-		"input half happened":    {sim.Faults{PartialInput: 1}, 1, "half happened"},
-		"tab gone":               {sim.Faults{TabGone: 1}, 1, "is gone"},
+		"three observe failures": {sim.Faults{ObserveFail: 1}, 3, "observation failed three times", "The page did not answer a third observation in a row, so the session is now paused"},
+		"input half happened":    {sim.Faults{PartialInput: 1}, 1, "half happened", "The session is now paused until the owner resumes access."},
+		"tab gone":               {sim.Faults{TabGone: 1}, 1, "is gone", "The session is now paused until the owner resumes access."},
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := start(t, sim.Config{}, nil)
@@ -276,13 +277,17 @@ func TestPauseRules(t *testing.T) {
 				in = &messages.ActInput{Action: "fill", Observation: o.ID, Value: "abcdef",
 					Target: &messages.TargetRef{Ref: refIn(t, o, "textbox", "")}}
 			}
+			var r *messages.ToolResult
 			for range c.acts {
-				if r := w.act(t, in); r.Error == nil {
+				if r = w.act(t, in); r.Error == nil {
 					t.Fatalf("%s succeeded", in.Action)
 				}
 			}
+			if !strings.Contains(r.Error.Message, c.last) || strings.Contains(r.Error.Message, "wait a moment") {
+				t.Fatalf("the failure that paused the session says %q; want %q and no advice to retry", r.Error.Message, c.last)
+			}
 			w.drv.SetFaults(sim.Faults{})
-			r := w.act(t, &messages.ActInput{Action: "observe"})
+			r = w.act(t, &messages.ActInput{Action: "observe"})
 			wantCode(t, r, messages.CodePaused)
 			if !strings.Contains(r.Error.Message, c.reason) || !strings.Contains(r.Error.Message, "`buddi resume c1`") {
 				t.Fatalf("the paused refusal says %q", r.Error.Message)

@@ -66,6 +66,7 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 // pressKey presses the key where the focus is and reports what it did.
 func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := t.nav.now()
+	t.watch.touching()
 	if err := do(ctx, func() error { return t.page.Keyboard().Press(a.Value) }); err != nil {
 		return nil, t.failed(err, func(err error) error {
 			return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")

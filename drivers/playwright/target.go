@@ -30,6 +30,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 	if err != nil {
 		return nil, err
 	}
+	t.watch.touching() // what follows may navigate, as the agent's doing
 	ref := tg.Ref
 	f := t.page.MainFrame()
 	if fr := t.frameOf(ref); fr != nil {

@@ -94,6 +94,26 @@ type watch struct {
 	dropped window       // console lines the page guard dropped
 	navs    window       // documents the main frame asked for
 	asked   atomic.Int32 // navigations buddi itself started and the main frame has not asked for yet (at most maxAsked)
+	touched atomic.Int64 // when the agent last put input into the page (Unix ns); 0 once a navigation was put down to it
+}
+
+// gestureWindow is how long after the agent's input (a click, a key, a
+// choice in a list) a document the main frame asks for is that input's
+// doing, as a link followed, not the page navigating itself; stretched by
+// the machine's load. One input excuses one document.
+const gestureWindow = 10 * time.Second
+
+// touching notes the agent's input into the page.
+func (w *watch) touching() { w.touched.Store(time.Now().UnixNano()) }
+
+// byGesture takes the agent's latest input, if it is recent enough for the
+// navigation that just began to be its doing.
+func (w *watch) byGesture() bool {
+	at := w.touched.Load()
+	if at == 0 || time.Since(time.Unix(0, at)) > underLoad(gestureWindow) {
+		return false
+	}
+	return w.touched.CompareAndSwap(at, 0)
 }
 
 // maxAsked bounds the navigations buddi started that the watch excuses
@@ -557,17 +577,22 @@ func (t *tab) guardDropped(text string) {
 const droppedNotice = "buddi dropped "
 
 // navigating counts a document the main frame asked for on its own (not
-// one buddi's navigate, back or forward asked for); the first past
-// navBurst in navWindow cuts the page off.
+// one buddi's navigate, back or forward asked for, nor one that followed
+// the agent's input); the first past navBurst in navWindow cuts the page
+// off. A loaded machine stretches the window: a page that navigates itself
+// every few milliseconds gets through fewer than two documents a second on
+// two cores running twelve times their work. Only the page's own
+// navigations count, so an agent that works fast is never taken for it.
 func (t *tab) navigating() {
 	t.watch.size.Store(0) // the next answer measures the new document
 	t.watch.loading.Store(true)
 	t.watch.navAt.Store(time.Now().UnixNano())
-	if t.watch.ours() {
+	if t.watch.ours() || t.watch.byGesture() {
 		return
 	}
-	if t.watch.navs.hit(navWindow) == navBurst+1 {
-		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(navWindow.Seconds())))
+	window := underLoad(navWindow)
+	if t.watch.navs.hit(window) == navBurst+1 {
+		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(window.Seconds())))
 	}
 }
 

@@ -136,8 +136,8 @@ func TestAQuestionBehindBuddisOwnReadIsExcusedForABoundedTime(t *testing.T) {
 func TestAnAgentsOwnFastNavigationsAreNotCut(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
-	s.page("/a", "A", "<p>page a</p>")
-	s.page("/b", "B", "<p>page b</p>")
+	s.page("/a", "A", `<p>page a</p><a href="/b">to b</a>`)
+	s.page("/b", "B", `<p>page b</p><a href="/a">to a</a>`)
 	tabs := openConv(t, d, t.Name())
 	for i := range 16 {
 		u := s.URL + "/a"
@@ -156,5 +156,19 @@ func TestAnAgentsOwnFastNavigationsAreNotCut(t *testing.T) {
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	if !strings.HasSuffix(obs.URL, "/b") || !strings.Contains(obs.Tree, "page b") {
 		t.Fatalf("after the agent's own navigations the tab shows %s:\n%s", obs.URL, obs.Tree)
+	}
+	// Links the agent follows are its doing too, however fast it clicks.
+	for i := range 16 {
+		next := "to a"
+		if i%2 == 1 {
+			next = "to b"
+		}
+		if _, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "link", next)}); err != nil {
+			t.Fatalf("click %d (%s): %v", i+1, next, err)
+		}
+		obs = observe(t, tabs, drivers.ObserveOptions{})
+	}
+	if !strings.HasSuffix(obs.URL, "/b") || !strings.Contains(obs.Tree, "page b") {
+		t.Fatalf("after the agent's own clicks the tab shows %s:\n%s", obs.URL, obs.Tree)
 	}
 }

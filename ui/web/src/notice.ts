@@ -41,5 +41,35 @@ function say(out: HTMLElement | null, text: string, bad: boolean): void {
     out.textContent = text;
     out.className = "said" + (bad ? " bad" : "");
   }
-  if (!out || !out.isConnected || out.getClientRects().length === 0) notify(text, bad);
+  if (!out || !out.isConnected || out.getClientRects().length === 0) {
+    notify(text, bad);
+    return;
+  }
+  follow(out, text, bad);
+}
+
+// A card often goes away because of what its control did (a task request
+// accepted, a site approved), and the event that removes it may come after
+// the answer: the sentence said beside the control then follows it out into
+// the notice, so it is not lost with the card.
+const followFor = 10000;
+const said = new Map<HTMLElement, { text: string; bad: boolean; until: number }>();
+let watching: MutationObserver | null = null;
+
+function follow(out: HTMLElement, text: string, bad: boolean): void {
+  said.set(out, { text, bad, until: Date.now() + followFor });
+  if (watching) return;
+  watching = new MutationObserver(() => {
+    const now = Date.now();
+    for (const [el, s] of said) {
+      if (el.isConnected && now < s.until) continue;
+      said.delete(el);
+      if (!el.isConnected && now < s.until && el.textContent === s.text) notify(s.text, s.bad);
+    }
+    if (said.size === 0 && watching) {
+      watching.disconnect();
+      watching = null;
+    }
+  });
+  watching.observe(document.body, { childList: true, subtree: true });
 }

@@ -116,3 +116,32 @@ func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 		t.Fatalf("the approved site: %v", r.Code())
 	}
 }
+
+// When the answer to Accept reaches the dashboard before the event that
+// removes the request's card, the sentence is first said beside the button;
+// when the card then goes, the sentence follows it into the notice instead
+// of vanishing with the card. The events are held back by routing the
+// dashboard's event socket, so the order is the slow one every time.
+func TestASentenceSaidBesideACardFollowsItIntoTheNoticeWhenTheCardGoes(t *testing.T) {
+	o := start(t, askOpts())
+	p := o.Page(t, 1280, 900)
+	events := newHeldEvents(t, p)
+	o.SignIn(t, p)
+	tok := o.AddAgent(t, "ada", false)
+	if r := o.Tool(t, tok, "browser.task", "c3", in{"description": "read one page"}); !r.OK {
+		t.Fatalf("browser.task: %s", r.Code())
+	}
+	goTo(t, o, p, "#/tasks")
+	req := p.Locator(`.task-request[data-conversation="c3"]`)
+	webtest.Visible(t, req)
+
+	events.hold()
+	webtest.Click(t, req.Locator("button", pw.LocatorLocatorOptions{HasText: "Accept"}))
+	said(t, req, "Accepted: ada has 80 steps in c3")
+	if n, err := p.Locator(".notice.show").Count(); err != nil || n != 0 {
+		t.Fatalf("the notice showed while the sentence was beside the button (%d, %v): once is enough", n, err)
+	}
+	events.release()
+	webtest.Gone(t, req)
+	notice(t, p, "Accepted: ada has 80 steps in c3")
+}

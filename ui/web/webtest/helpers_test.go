@@ -2,6 +2,7 @@ package webtest_test
 
 import (
 	"strconv"
+	"sync"
 	"testing"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -92,4 +93,56 @@ func askOpts() daemon.Options {
 func notice(t *testing.T, p pw.Page, want string) {
 	t.Helper()
 	webtest.Visible(t, p.Locator(".notice", pw.PageLocatorOptions{HasText: want}))
+}
+
+// heldEvents stands between the dashboard and its event socket: while held,
+// what buddi sends waits, and release delivers it in order.
+type heldEvents struct {
+	mu      sync.Mutex
+	held    bool
+	waiting []any
+	page    pw.WebSocketRoute
+}
+
+func newHeldEvents(t *testing.T, p pw.Page) *heldEvents {
+	t.Helper()
+	h := &heldEvents{}
+	err := p.RouteWebSocket("**/api/events", func(ws pw.WebSocketRoute) {
+		server, err := ws.ConnectToServer()
+		if err != nil {
+			return
+		}
+		h.mu.Lock()
+		h.page = ws
+		h.mu.Unlock()
+		server.OnMessage(func(m any) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if h.held && h.page == ws {
+				h.waiting = append(h.waiting, m)
+				return
+			}
+			ws.Send(m)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func (h *heldEvents) hold() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held = true
+}
+
+func (h *heldEvents) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held = false
+	for _, m := range h.waiting {
+		h.page.Send(m)
+	}
+	h.waiting = nil
 }
