@@ -8,7 +8,7 @@ import (
 )
 
 func TestDriversImportNoActor(t *testing.T) {
-	for _, pkg := range []string{"drivers", "drivers/sim", "drivers/playwright", "drivers/native", "drivers/drivertest", "drivers/extension", "drivers/walker"} {
+	for _, pkg := range []string{"drivers", "drivers/sim", "drivers/playwright", "drivers/native", "drivers/drivertest", "drivers/extension", "drivers/walker", "drivers/cdp"} {
 		deptest.Check(t, deptest.Module+"/"+pkg, map[string]string{
 			deptest.Module + "/actors": "drivers act on pages; actors drive them, never the other way",
 			deptest.Module + "/ui":     "drivers know nothing of the surfaces",
@@ -32,6 +32,7 @@ func TestOnlyTheModeChoiceImportsTheSim(t *testing.T) {
 // The driver interfaces are what sessions drive and modes open.
 func TestDriversImportOnlyTheContract(t *testing.T) {
 	deptest.Only(t, "drivers", map[string]string{
-		"messages": "observations, codes and the action table are the contract's",
+		"messages":          "observations, codes and the action table are the contract's",
+		"messages/handwire": "a pinned page takes the hand socket's input",
 	})
 }

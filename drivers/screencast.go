@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // The remote hand's two optional capabilities. A Tabs that can show its
@@ -37,7 +38,7 @@ type Pinned interface {
 
 // RawInput takes the hand's pointer and key input on a pinned page.
 type RawInput interface {
-	Input(ctx context.Context, in *messages.HandInput) error
+	Input(ctx context.Context, in *handwire.Input) error
 }
 
 // Fitter lays a pinned page out for the owner's touch screen: the page is
@@ -58,7 +59,7 @@ type CastOptions struct {
 // CastFrame is one picture of the page and where the page was.
 type CastFrame struct {
 	JPEG   []byte
-	Header messages.HandFrameHeader // Seq and Step are the pacer's to set
+	Header handwire.FrameHeader // Seq and Step are the pacer's to set
 	// Release lets the browser make its next picture (it may be called
 	// more than once); nil when the browser does not wait for it.
 	Release func()

@@ -29,6 +29,7 @@ import (
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/extension/chrometest"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // caller sends the driver's commands through the daemon's extension
@@ -345,10 +346,10 @@ func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 	}
 	x, y := box.X+box.Width/2, box.Y+box.Height/2
 	raw := pin.(drivers.RawInput)
-	for _, in := range []*messages.HandInput{
-		{Kind: messages.HandMove, X: x, Y: y},
-		{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft},
-		{Kind: messages.HandUp, X: x, Y: y, Button: messages.ButtonLeft},
+	for _, in := range []*handwire.Input{
+		{Kind: handwire.Move, X: x, Y: y},
+		{Kind: handwire.Down, X: x, Y: y, Button: handwire.ButtonLeft},
+		{Kind: handwire.Up, X: x, Y: y, Button: handwire.ButtonLeft},
 	} {
 		if err := raw.Input(ctx, in); err != nil {
 			t.Fatalf("the hand's %s: %v", in.Kind, err)
@@ -359,7 +360,7 @@ func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 	if err := pin.StopCast(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err = raw.Input(ctx, &messages.HandInput{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft})
+	err = raw.Input(ctx, &handwire.Input{Kind: handwire.Down, X: x, Y: y, Button: handwire.ButtonLeft})
 	if drivers.CodeOf(err) != messages.CodeNoHand {
 		t.Fatalf("the hand's input with no screencast running gave %v; want %s", err, messages.CodeNoHand)
 	}

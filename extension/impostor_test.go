@@ -22,6 +22,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // TestAnImpostorCannotDisplaceOrBorrowThePairing is a local process posing
@@ -46,14 +47,14 @@ func TestAnImpostorCannotDisplaceOrBorrowThePairing(t *testing.T) {
 	code := connect(t, popup, addr)
 	impostor := dialExt(t, addr)
 	impostor.hello(true)
-	if own := impostor.recv(messages.ExtCodeType).Code; own == code {
+	if own := impostor.recv(extwire.CodeType).Code; own == code {
 		t.Fatal("the impostor was shown the extension's code")
 	}
 	if r := pair(t, d, code); !r.OK {
 		t.Fatalf("the code the popup shows, after the impostor asked for one: %+v", r.Error)
 	}
 	waitFor(t, "the extension to connect", func() bool { return view(t, d).Connected })
-	if m := impostor.recv(messages.ExtRefusedType); m.Error == nil || m.Error.Code != messages.CodeExtRefused {
+	if m := impostor.recv(extwire.RefusedType); m.Error == nil || m.Error.Code != messages.CodeExtRefused {
 		t.Fatalf("the impostor's code after the owner paired the extension: %+v", m)
 	}
 	rec, _, err := extension.Load(d.Dir)
@@ -65,7 +66,7 @@ func TestAnImpostorCannotDisplaceOrBorrowThePairing(t *testing.T) {
 	// that nonce, and a wrong token gets nothing.
 	impostor = dialExt(t, addr)
 	impostor.hello(false)
-	p := impostor.recv(messages.ExtProofType)
+	p := impostor.recv(extwire.ProofType)
 	sig, _ := base64.StdEncoding.DecodeString(p.Sig)
 	key, _ := hex.DecodeString(rec.TokenHash)
 	alone := hmac.New(sha256.New, key)
@@ -73,8 +74,8 @@ func TestAnImpostorCannotDisplaceOrBorrowThePairing(t *testing.T) {
 	if hmac.Equal(sig, alone.Sum(nil)) || p.Nonce == "" || p.Addr != addr {
 		t.Fatalf("buddi signed the impostor's nonce alone, or left out its own nonce or address: %+v", p)
 	}
-	impostor.send(&messages.ExtToken{Type: "token", Token: "bx_" + strings.Repeat("0", 64), Proof: p.Sig})
-	if m := impostor.recv(messages.ExtRefusedType); m.Error == nil || m.Error.Code != messages.CodeExtRefused {
+	impostor.send(&extwire.Token{Type: "token", Token: "bx_" + strings.Repeat("0", 64), Proof: p.Sig})
+	if m := impostor.recv(extwire.RefusedType); m.Error == nil || m.Error.Code != messages.CodeExtRefused {
 		t.Fatalf("a wrong token: %+v", m)
 	}
 	status(t, d)
@@ -82,7 +83,7 @@ func TestAnImpostorCannotDisplaceOrBorrowThePairing(t *testing.T) {
 	// A hello asking to pair, while paired, gets a code and changes nothing.
 	impostor = dialExt(t, addr)
 	impostor.hello(true)
-	impostor.recv(messages.ExtCodeType)
+	impostor.recv(extwire.CodeType)
 	if v := view(t, d); !v.Paired || !v.Connected {
 		t.Fatalf("a pairing hello while paired: %+v", v)
 	}
@@ -198,7 +199,7 @@ func (r *relay) read(in io.Reader) {
 				return
 			}
 		}
-		if n > messages.ExtMaxMessage {
+		if n > extwire.MaxMessage {
 			return
 		}
 		payload := make([]byte, n)

@@ -12,7 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/extension"
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -43,16 +43,16 @@ func (e *goExt) send(v any) {
 	}
 }
 
-func (e *goExt) recv(typ string) *messages.ExtOut {
+func (e *goExt) recv(typ string) *extwire.Out {
 	for {
-		var m messages.ExtOut
+		var m extwire.Out
 		if err := websocket.JSON.Receive(e.ws, &m); err != nil {
 			e.tb.Fatalf("waiting for %s: %v", typ, err)
 		}
 		if m.Type == typ {
 			return &m
 		}
-		if m.Type != messages.ExtPingType {
+		if m.Type != extwire.PingType {
 			e.tb.Fatalf("got %+v, want %s", m, typ)
 		}
 	}
@@ -61,22 +61,22 @@ func (e *goExt) recv(typ string) *messages.ExtOut {
 func (e *goExt) hello(pair bool) {
 	e.nonce = make([]byte, 32)
 	_, _ = rand.Read(e.nonce)
-	e.send(&messages.ExtHello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(e.nonce), Pair: pair, Build: "0.1.0.0"})
+	e.send(&extwire.Hello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(e.nonce), Pair: pair, Build: "0.1.0.0"})
 }
 
 // prove does the handshake of a paired extension, checking buddi's proof.
 func (e *goExt) prove(token string) {
 	e.hello(false)
-	p := e.recv(messages.ExtProofType)
+	p := e.recv(extwire.ProofType)
 	theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
 	hash := secret.Hash(token)
-	want := messages.ExtProof(hash, messages.ExtProverBuddi, e.addr, extension.ID(), e.nonce, theirs)
+	want := extwire.Proof(hash, extwire.ProverBuddi, e.addr, extension.ID(), e.nonce, theirs)
 	if sig, _ := base64.StdEncoding.DecodeString(p.Sig); !hmac.Equal(sig, want) {
 		e.tb.Fatal("buddi's proof does not verify")
 	}
-	mine := messages.ExtProof(hash, messages.ExtProverExtension, e.addr, extension.ID(), e.nonce, theirs)
-	e.send(&messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mine)})
-	e.recv(messages.ExtReadyType)
+	mine := extwire.Proof(hash, extwire.ProverExtension, e.addr, extension.ID(), e.nonce, theirs)
+	e.send(&extwire.Token{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mine)})
+	e.recv(extwire.ReadyType)
 }
 
 // BenchmarkSocketHandshake measures one reconnection of a paired
@@ -86,9 +86,9 @@ func BenchmarkSocketHandshake(b *testing.B) {
 	d := daemontest.Start(b, "", daemon.Options{Version: "bench"})
 	e := dialExt(b, d.Addr())
 	e.hello(true)
-	code := e.recv(messages.ExtCodeType).Code
+	code := e.recv(extwire.CodeType).Code
 	d.Must(b, http.MethodPost, "/api/extension/pair", map[string]string{"code": code})
-	token := e.recv(messages.ExtPairedType).Token
+	token := e.recv(extwire.PairedType).Token
 	e.prove(token)
 	b.ResetTimer()
 	for b.Loop() {

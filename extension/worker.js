@@ -81,7 +81,7 @@ function hello(sock) {
 }
 
 // transcript is what both sides' proofs of this connection cover (as
-// messages.ExtProof has it): who proves, the address this extension
+// messages/extwire.Proof has it): who proves, the address this extension
 // dialled, its id, its nonce and buddi's.
 function transcript(prover, theirs) {
   return enc.encode(['buddi-extension-proof/2', prover, dialled, chrome.runtime.id, b64(nonce), theirs].join('\n'));

@@ -17,6 +17,7 @@ func TestLoadtestImportsOnlyWhatItDrives(t *testing.T) {
 		"instance":          "it reads the owner token of its buddi",
 		"internal/slowlink": "remote hands behind a slow link",
 		"messages":          "the contract: answers, codes, events and the messages it takes",
+		"messages/handwire": "it reads the hand socket's frames as a dashboard tab does",
 		"ui/audit":          "it counts the lines of its buddi's audit trail",
 	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/buddi-dev/buddi/internal/slowlink"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // The remote hands: --hands N takes over N conversations of their own and
@@ -140,7 +141,7 @@ func (h *hands) drive(ctx context.Context, conv string, l *slowlink.Link) {
 	// Through the link, but under buddi's own host, as the browser would.
 	hdr := http.Header{"Origin": {base}, "Host": {strings.TrimPrefix(base, "http://")}, "Cookie": {"buddi_session=" + h.cookie}}
 	conn, _, err := gws.NewClient(t, &gws.ClientOption{Addr: "ws://" + l.Addr() + "/api/browser/hand?conversation=" + conv,
-		RequestHeader: hdr, ReadMaxPayloadSize: handMaxFrame + messages.HandFrameHeaderSize})
+		RequestHeader: hdr, ReadMaxPayloadSize: handMaxFrame + handwire.FrameHeaderSize})
 	if err != nil {
 		return
 	}
@@ -181,7 +182,7 @@ func (t *tab) OnMessage(c *gws.Conn, m *gws.Message) {
 		return
 	}
 	now := time.Now()
-	hd, jpg, err := messages.DecodeHandFrame(m.Bytes())
+	hd, jpg, err := handwire.DecodeFrame(m.Bytes())
 	if err != nil {
 		t.h.r.check.HandFrame(t.conv, "a binary message that is not a hand frame")
 		return
@@ -200,7 +201,7 @@ func (t *tab) OnMessage(c *gws.Conn, m *gws.Message) {
 	t.acked, t.ackAt = hd.Seq, time.Now()
 	t.mu.Unlock()
 	t.h.frames.Add(1)
-	t.h.bytes.Add(int64(len(jpg) + messages.HandFrameHeaderSize))
+	t.h.bytes.Add(int64(len(jpg) + handwire.FrameHeaderSize))
 	t.h.ages.record(age)
 	t.h.r.check.HandFrame(t.conv, problem)
 	_ = c.WriteString(`{"t":"ack","seq":` + strconv.FormatUint(uint64(hd.Seq), 10) + `}`)

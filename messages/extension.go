@@ -7,7 +7,7 @@ import "time"
 // (extconn) owns the pairing and every connection. They meet through
 // ExtensionOpen, as the hand does: the surface hands the actor an
 // ExtensionWire to write on and gets back an ExtensionLink to pass what the
-// extension sends. The wire's messages are in extwire.go.
+// extension sends. The wire's messages are package extwire.
 
 // ExtensionOpen hands one upgraded extension socket to the connection
 // actor. ExtensionID is the id in the socket's Origin, already one of the
@@ -29,7 +29,7 @@ func (*ExtensionOpened) answer() {}
 // ExtensionWire is the extension's socket as the actor writes on it. Its
 // methods never block on the network.
 type ExtensionWire interface {
-	// Send queues one encoded message (EncodeExt) for the extension.
+	// Send queues one encoded message (extwire.Encode) for the extension.
 	Send(b []byte)
 	// Close sends why (when not nil) as a refused message, then closes.
 	Close(why *Error)
@@ -38,13 +38,17 @@ type ExtensionWire interface {
 // ExtensionLink is the way the surface passes the extension's messages to
 // the actor. Its methods never block.
 type ExtensionLink interface {
-	// Message passes one decoded message (DecodeExt).
+	// Message passes one decoded message (extwire.Decode).
 	Message(in ExtIn)
 	// Bad reports a message that could not be decoded; the connection ends.
 	Bad(e *Error)
 	// Gone reports the socket closed.
 	Gone()
 }
+
+// ExtIn is one decoded message of the extension: package extwire defines
+// them, each marked with ExtIn.
+type ExtIn interface{ ExtIn() }
 
 // GetExtension asks what buddi knows of the paired extension; answered
 // with *ExtensionView.
@@ -86,17 +90,3 @@ type ExtensionView struct {
 }
 
 func (*ExtensionView) answer() {}
-
-// Extension limits.
-const (
-	ExtPingEvery    = 20 * time.Second // a data message: protocol pings do not wake the worker
-	ExtMissedPings  = 3                // pings unanswered before the connection closes
-	ExtCommandWait  = time.Minute      // a command unanswered this long fails
-	ExtAbandonWait  = 10 * time.Second // how long buddi waits for an abandon to be confirmed
-	ExtCodeLife     = 5 * time.Minute  // a pairing code, and the connection showing it
-	ExtCodeTries    = 5                // wrong codes that spend one
-	ExtHelloWait    = 10 * time.Second // a connection must prove itself within this
-	ExtMaxMessage   = 8 << 20          // the largest message either side sends
-	ExtMaxConnected = 4                // connections still proving themselves at once
-	ExtMaxPairing   = 3                // connections showing a pairing code at once
-)

@@ -1,10 +1,14 @@
 package messages
 
-import "time"
+import (
+	"time"
+
+	"github.com/buddi-dev/buddi/messages/handwire"
+)
 
 // The remote hand: while the owner has taken a page over, the dashboard's
-// hand socket carries the page's picture out (binary frames, handframe.go)
-// and the owner's pointer and keys in (JSON text messages, handinput.go).
+// hand socket carries the page's picture out (binary frames) and the
+// owner's pointer and keys in (JSON text messages): package handwire.
 // The socket is the surface's; the hand actor is the session's child. They
 // meet through HandOpen: the surface hands the actor a HandScreen to paint
 // on, and gets back a HandLink to send the owner's input through.
@@ -42,7 +46,7 @@ func (*HandOpened) answer() {}
 // HandScreen is the dashboard tab a hand paints on; the surface implements
 // it. Its methods never block on the network.
 type HandScreen interface {
-	// Frame queues one encoded frame (EncodeHandFrame) for the tab.
+	// Frame queues one encoded frame (handwire.EncodeFrame) for the tab.
 	Frame(b []byte)
 	// Ping sends a ping the tab answers with a pong (HandLink.Pong).
 	Ping()
@@ -56,8 +60,8 @@ type HandScreen interface {
 // HandLink is the way the surface passes the owner's input to the hand.
 // Its methods never block.
 type HandLink interface {
-	// Input passes one decoded input (DecodeHandInput).
-	Input(in *HandInput)
+	// Input passes one decoded input (handwire.DecodeInput).
+	Input(in *handwire.Input)
 	// Pong reports the tab answered a ping.
 	Pong()
 	// Recheck asks the hand to check the tab's sign-in now, off its
@@ -80,18 +84,15 @@ type HandEnded struct{ Why *Error }
 
 // The hand's limits, as the specification sets them.
 const (
-	HandMaxLife     = 2 * time.Hour    // a hand never lives longer
-	HandIdle        = 10 * time.Minute // no input for this long ends it
-	HandPingEvery   = 15 * time.Second // two pings unanswered end it
-	HandLeaseEvery  = 30 * time.Second // the sign-in is checked at least this often
-	HandLeaseAfter  = time.Second      // and at most this long after any input
-	HandMaxBehind   = 2 << 20          // bytes the tab may fall behind before the hand ends
-	HandStepBehind  = 256 << 10        // bytes behind, for HandStepAfter, that step quality down
-	HandStepAfter   = time.Second      // how long behind before stepping down
-	HandClearAfter  = 5 * time.Second  // how long clear before stepping back up
-	HandInputMax    = 256              // bytes in one input message
-	HandWheelMax    = 5000             // pixels of one wheel step, either way
-	HandCoordsSlack = 1                // CSS pixels a coordinate may stray past the frame's edge
+	HandMaxLife    = 2 * time.Hour    // a hand never lives longer
+	HandIdle       = 10 * time.Minute // no input for this long ends it
+	HandPingEvery  = 15 * time.Second // two pings unanswered end it
+	HandLeaseEvery = 30 * time.Second // the sign-in is checked at least this often
+	HandLeaseAfter = time.Second      // and at most this long after any input
+	HandMaxBehind  = 2 << 20          // bytes the tab may fall behind before the hand ends
+	HandStepBehind = 256 << 10        // bytes behind, for HandStepAfter, that step quality down
+	HandStepAfter  = time.Second      // how long behind before stepping down
+	HandClearAfter = 5 * time.Second  // how long clear before stepping back up
 )
 
 // HandNote is a text message the hand socket sends its tab: "attached"

@@ -46,7 +46,7 @@ func DecodeOwnerBody(raw []byte) (*OwnerBody, *Error) {
 		return &b, nil
 	}
 	if err := decodeStrict(raw, &b); err != nil {
-		return nil, &Error{Code: CodeBadInput, Message: "The body is not valid JSON for this route: " + firstLine(err.Error())}
+		return nil, &Error{Code: CodeBadInput, Message: "The body is not valid JSON for this route: " + FirstLine(err.Error())}
 	}
 	return &b, nil
 }
@@ -116,15 +116,6 @@ func (b *OwnerBody) Unbind() (any, *Error) {
 // AddAgent is the body as a new agent.
 func (b *OwnerBody) AddAgent() (any, *Error) {
 	return &AddAgent{Name: b.Name, AutoApprove: b.AutoApprove}, nil
-}
-
-func firstLine(s string) string {
-	for i := range len(s) {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // RevokeSite is the body as a revocation of a site's answers.

@@ -119,3 +119,13 @@ func Clip(s string, n int) string {
 	}
 	return s[:i] + "…"
 }
+
+// FirstLine is s up to its first line break.
+func FirstLine(s string) string {
+	for i := range len(s) {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -43,6 +43,10 @@ func DecodeAct(raw []byte) (*ActInput, *Error) {
 	return &in, nil
 }
 
+// DecodeStrict reads raw as one JSON value into v: no unknown fields and
+// nothing after it. The wire packages decode with it too.
+func DecodeStrict(raw []byte, v any) error { return decodeStrict(raw, v) }
+
 // errTrailing is decodeStrict's complaint about data after the object.
 var errTrailing = errors.New("data after the JSON value")
 

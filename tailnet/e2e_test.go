@@ -29,6 +29,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 	buddimcp "github.com/buddi-dev/buddi/ui/mcp"
 )
 
@@ -193,7 +194,7 @@ func (p *peer) hand(ctx context.Context, t *testing.T, base, conv, csrf string) 
 	go conn.ReadLoop()
 	t.Cleanup(func() { _ = conn.NetConn().Close() })
 	h.conn = conn
-	h.send(t, map[string]any{"t": string(messages.HandCSRF), "token": csrf})
+	h.send(t, map[string]any{"t": string(handwire.CSRF), "token": csrf})
 	return h
 }
 
@@ -304,7 +305,7 @@ func TestBuddiOnATailnet(t *testing.T) {
 	if n := h.note(t); n.Type != messages.HandNoteAttached {
 		t.Fatalf("the owner's hand over the tailnet said %+v; want it attached", n)
 	}
-	h.send(t, map[string]any{"t": string(messages.HandMove), "x": 10.0, "y": 10.0})
+	h.send(t, map[string]any{"t": string(handwire.Move), "x": 10.0, "y": 10.0})
 
 	// Taking the owner's login off the list ends the hand.
 	d.Must(t, "POST", "/api/tailnet/owners/remove", messages.OwnerBody{Name: owner.login})

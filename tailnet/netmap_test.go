@@ -21,6 +21,7 @@ import (
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // endings is a log handler that passes on the hands' endings: the code of
@@ -123,7 +124,7 @@ func TestTheHandEndsWhenTheTailnetDropsTheOwnersNode(t *testing.T) {
 			if n := h.note(t); n.Type != messages.HandNoteAttached {
 				t.Fatalf("the owner's hand over the tailnet said %+v; want it attached", n)
 			}
-			h.send(t, map[string]any{"t": string(messages.HandMove), "x": 10.0, "y": 10.0})
+			h.send(t, map[string]any{"t": string(handwire.Move), "x": 10.0, "y": 10.0})
 			waitDriving(t, d, "c1", true)
 
 			dropped := time.Now()

@@ -32,15 +32,17 @@ func TestTheBinaryDoesNotLinkTheBundler(t *testing.T) {
 // The HTTP surface sees the contract, the bus and its own parts; the actors only through ui.Actors.
 func TestTheHTTPSurfaceImportsOnlyTheContractAndItsParts(t *testing.T) {
 	deptest.Only(t, "ui", map[string]string{
-		"config":     "serve's address rules are the configuration's",
-		"events":     "the dashboard socket follows the bus",
-		"messages":   "the contract",
-		"metrics":    "/metrics",
-		"secret":     "sign-in tokens are hashed there",
-		"ui/journal": "the dashboard's journal",
-		"ui/limit":   "the sign-in limiter",
-		"ui/mcp":     "MCP over HTTP",
-		"ui/origin":  "Host and Origin checks",
-		"ui/web":     "the embedded dashboard",
+		"config":            "serve's address rules are the configuration's",
+		"events":            "the dashboard socket follows the bus",
+		"messages":          "the contract",
+		"messages/extwire":  "the extension socket's wire: it decodes what the extension sends",
+		"messages/handwire": "the hand socket's wire: frames out, input in",
+		"metrics":           "/metrics",
+		"secret":            "sign-in tokens are hashed there",
+		"ui/journal":        "the dashboard's journal",
+		"ui/limit":          "the sign-in limiter",
+		"ui/mcp":            "MCP over HTTP",
+		"ui/origin":         "Host and Origin checks",
+		"ui/web":            "the embedded dashboard",
 	})
 }

@@ -35,12 +35,12 @@
 // CSRF token, then the socket is attached to the conversation's hand (one
 // tab at a time); the page's picture goes out as binary frames and the
 // owner's pointer and keys come in as small JSON messages, decoded and
-// checked (messages.DecodeHandInput) and never logged.
+// checked (handwire.DecodeInput) and never logged.
 //
 // GET /api/extension/socket is the "Your browser" extension's: no cookie,
 // but only a loopback peer without proxy headers, under a loopback Host,
 // from the Origin chrome-extension://<an accepted id>. Its messages are
-// decoded strictly (messages.DecodeExt) and handed to the extension
+// decoded strictly (extwire.Decode) and handed to the extension
 // connection actor, which proves both ends before anything else; one
 // writer goroutine sends what the actor queues, and closes when told.
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/buddi-dev/buddi/config"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // The extension's socket: GET /api/extension/socket upgrades (gws, on the
@@ -24,7 +25,7 @@ import (
 // loopback peer, with no proxy header (a proxy in front of buddi would make
 // every peer look local), under a loopback Host of buddi's port, from the
 // Origin chrome-extension://<an accepted id>. What the socket carries is
-// decoded here (messages.DecodeExt) and handed to the connection actor,
+// decoded here (extwire.Decode) and handed to the connection actor,
 // which runs the handshake; nothing the extension sends is logged.
 const (
 	extOpenWait  = 10 * time.Second
@@ -38,7 +39,7 @@ var proxyHeaders = []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-
 
 func newExtUpgrader(s *Server) *gws.Upgrader {
 	return gws.NewUpgrader(extEvents{}, &gws.ServerOption{
-		ReadMaxPayloadSize: messages.ExtMaxMessage,
+		ReadMaxPayloadSize: extwire.MaxMessage,
 		HandshakeTimeout:   5 * time.Second,
 		CheckUtf8Enabled:   true,
 		Logger:             gwsLogger{s},
@@ -171,7 +172,7 @@ func (x *extSocket) write() {
 				_ = x.conn.WriteMessage(gws.OpcodeText, <-x.out)
 			}
 			if e != nil {
-				_ = x.conn.WriteMessage(gws.OpcodeText, messages.EncodeExt(&messages.ExtOut{Type: messages.ExtRefusedType, Error: e}))
+				_ = x.conn.WriteMessage(gws.OpcodeText, extwire.Encode(&extwire.Out{Type: extwire.RefusedType, Error: e}))
 			}
 			_ = x.conn.WriteClose(closeRefused, nil)
 			_ = x.conn.NetConn().Close()
@@ -233,7 +234,7 @@ func (extEvents) OnMessage(c *gws.Conn, m *gws.Message) {
 		l.Bad(messages.Errorf(messages.CodeBadMessage, "The extension sent a binary message; its messages are JSON text."))
 		return
 	}
-	in, e := messages.DecodeExt(m.Bytes())
+	in, e := extwire.Decode(m.Bytes())
 	if e != nil {
 		l.Bad(e)
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -21,8 +22,8 @@ import (
 // events socket does) to a WebSocket on which the owner drives a taken-over
 // page. The page's first message is the CSRF token; only then is the
 // socket attached to the conversation's hand, which refuses a second tab.
-// Frames go out as binary messages (messages.EncodeHandFrame); the owner's
-// input comes in as small JSON text messages (messages.DecodeHandInput),
+// Frames go out as binary messages (handwire.EncodeFrame); the owner's
+// input comes in as small JSON text messages (handwire.DecodeInput),
 // which are checked and passed on, never logged. When the hand ends, one
 // text message {"type":"end","error":{...}} says why, then the socket closes.
 const (
@@ -308,18 +309,18 @@ func (h *handSocket) finish(e *messages.Error) {
 // Refused input is dropped, never forwarded, and never logged (it may be
 // a typed key).
 func (h *handSocket) message(b []byte) {
-	in, e := messages.DecodeHandInput(b)
+	in, err := handwire.DecodeInput(b)
 	h.mu.Lock()
 	first := !h.csrf
 	h.mu.Unlock()
 	link := h.attached()
 	if first {
-		h.first(in, e)
+		h.first(in, err)
 		return
 	}
 	switch {
-	case e != nil || link == nil:
-	case in.Kind == messages.HandGive:
+	case err != nil || link == nil:
+	case in.Kind == handwire.Give:
 		go h.give()
 	default:
 		link.Input(in)
@@ -337,8 +338,8 @@ func (h *handSocket) give() {
 }
 
 // first checks the CSRF token and attaches; anything else first ends the socket.
-func (h *handSocket) first(in *messages.HandInput, e *messages.Error) {
-	if e != nil || in.Kind != messages.HandCSRF || !secret.Match(in.Token, secret.Hash(csrfOf(h.cookie))) {
+func (h *handSocket) first(in *handwire.Input, refused error) {
+	if refused != nil || in.Kind != handwire.CSRF || !secret.Match(in.Token, secret.Hash(csrfOf(h.cookie))) {
 		h.finish(&messages.Error{Code: messages.CodeBadCSRF, Message: "The hand socket's first message must carry the dashboard's CSRF token; reload the dashboard."})
 		return
 	}

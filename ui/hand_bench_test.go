@@ -14,6 +14,7 @@ import (
 
 	"github.com/buddi-dev/buddi/internal/slowlink"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // flipPage turns black or white on every press.
@@ -49,7 +50,7 @@ func (p *painter) OnMessage(c *gws.Conn, m *gws.Message) {
 		return
 	}
 	now := time.Now()
-	h, jpg, err := messages.DecodeHandFrame(m.Bytes())
+	h, jpg, err := handwire.DecodeFrame(m.Bytes())
 	if err != nil {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // handTab is a dashboard tab's hand socket, as a program: it draws nothing
@@ -26,7 +27,7 @@ import (
 type handTab struct {
 	gws.BuiltinEventHandler
 	conn   *gws.Conn
-	frames chan messages.HandFrameHeader
+	frames chan handwire.FrameHeader
 	ends   chan *messages.Error
 	closed chan error
 }
@@ -34,7 +35,7 @@ type handTab struct {
 func (h *handTab) OnMessage(c *gws.Conn, m *gws.Message) {
 	defer m.Close()
 	if m.Opcode == gws.OpcodeBinary {
-		hdr, _, err := messages.DecodeHandFrame(m.Bytes())
+		hdr, _, err := handwire.DecodeFrame(m.Bytes())
 		if err != nil {
 			return
 		}
@@ -68,7 +69,7 @@ func (h *handTab) send(t *testing.T, msg string) {
 
 func dialHand(t *testing.T, b *browserSide, origin, conv string) (*handTab, error) {
 	t.Helper()
-	h := &handTab{frames: make(chan messages.HandFrameHeader, 64), ends: make(chan *messages.Error, 1), closed: make(chan error, 1)}
+	h := &handTab{frames: make(chan handwire.FrameHeader, 64), ends: make(chan *messages.Error, 1), closed: make(chan error, 1)}
 	hdr := http.Header{"Origin": {origin}}
 	if b.cookie != "" {
 		hdr.Set("Cookie", "buddi_session="+b.cookie)
@@ -84,7 +85,7 @@ func dialHand(t *testing.T, b *browserSide, origin, conv string) (*handTab, erro
 	return h, nil
 }
 
-func (h *handTab) frame(t *testing.T) messages.HandFrameHeader {
+func (h *handTab) frame(t *testing.T) handwire.FrameHeader {
 	t.Helper()
 	select {
 	case f := <-h.frames:
@@ -94,7 +95,7 @@ func (h *handTab) frame(t *testing.T) messages.HandFrameHeader {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no frame")
 	}
-	return messages.HandFrameHeader{}
+	return handwire.FrameHeader{}
 }
 
 func (h *handTab) end(t *testing.T) *messages.Error {

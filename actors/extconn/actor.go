@@ -8,6 +8,7 @@ import (
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // Actor is the extension connection: the pairing and the live conn.
@@ -23,7 +24,7 @@ type Actor struct {
 	wrong    int
 	timer    *time.Timer
 	// listeners hear the live conn's events, and Dropped when it goes.
-	listeners map[int64]func(*messages.ExtEvent)
+	listeners map[int64]func(*extwire.Event)
 	nextID    int64
 }
 
@@ -42,7 +43,7 @@ func Props(cfg Config) *actor.Props {
 	cfg = cfg.withDefaults()
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Actor{cfg: cfg, conns: map[string]*actor.PID{}, pairings: map[string]*pairing{},
-			listeners: map[int64]func(*messages.ExtEvent){}}
+			listeners: map[int64]func(*extwire.Event){}}
 	},
 		actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
 }
@@ -165,7 +166,7 @@ func (a *Actor) terminated(who *actor.PID) {
 	delete(a.conns, who.Id)
 	if a.live != nil && a.live.Equal(who) {
 		a.live = nil
-		a.tell(&messages.ExtEvent{Type: messages.ExtEventType, Name: Dropped})
+		a.tell(&extwire.Event{Type: extwire.EventType, Name: Dropped})
 	}
 	delete(a.pairings, who.Id)
 }
@@ -173,9 +174,9 @@ func (a *Actor) terminated(who *actor.PID) {
 // send passes a command to the live conn, keeping its sender.
 func (a *Actor) send(ctx actor.Context, m *Send) {
 	switch {
-	case !messages.ValidMethod(m.Method):
+	case !extwire.ValidMethod(m.Method):
 		ctx.Respond(&Reply{Err: messages.Errorf(messages.CodeBadInput, "%q is not a command of the extension.", m.Method)})
-	case len(m.Params) > messages.ExtMaxMessage/2:
+	case len(m.Params) > extwire.MaxMessage/2:
 		ctx.Respond(&Reply{Err: messages.Errorf(messages.CodeBadInput, "The command's parameters are too large.")})
 	case a.live == nil:
 		ctx.Respond(&Reply{Err: offline()})
@@ -199,7 +200,7 @@ func (a *Actor) view() *messages.ExtensionView {
 }
 
 // tell passes an event to every listener; a listener must not block.
-func (a *Actor) tell(ev *messages.ExtEvent) {
+func (a *Actor) tell(ev *extwire.Event) {
 	for _, fn := range a.listeners {
 		fn(ev)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // Send asks the live extension to run one command; answered with *Reply.
@@ -29,7 +30,7 @@ type Reply struct {
 // Listen registers Fn to hear the live extension's events (and Dropped,
 // with no tab, when its connection goes); answered with *Listening. Fn is
 // called on the actor's goroutine and must not block.
-type Listen struct{ Fn func(*messages.ExtEvent) }
+type Listen struct{ Fn func(*extwire.Event) }
 
 // Listening names a listener, for Unlisten.
 type Listening struct{ ID int64 }
@@ -42,7 +43,7 @@ type Unlisten struct{ ID int64 }
 const Dropped = "dropped"
 
 // Subscribe registers fn with the actor at pid and returns what removes it.
-func Subscribe(root *actor.RootContext, pid *actor.PID, fn func(*messages.ExtEvent)) (func(), error) {
+func Subscribe(root *actor.RootContext, pid *actor.PID, fn func(*extwire.Event)) (func(), error) {
 	res, err := root.RequestFuture(pid, &Listen{Fn: fn}, 5*time.Second).Result()
 	if err != nil {
 		return nil, err
@@ -65,7 +66,7 @@ func Call(ctx context.Context, root *actor.RootContext, pid *actor.PID, method s
 		}
 		raw = b
 	}
-	wait := 2 * messages.ExtCommandWait
+	wait := 2 * extwire.CommandWait
 	if dl, ok := ctx.Deadline(); ok {
 		wait = time.Until(dl)
 	}
@@ -106,6 +107,6 @@ func (c Client) Call(ctx context.Context, method string, params any) (json.RawMe
 func (c Client) Online() bool { return c.Flag != nil && c.Flag.Load() }
 
 // Listen hears the live extension's events until the returned stop.
-func (c Client) Listen(fn func(*messages.ExtEvent)) (func(), error) {
+func (c Client) Listen(fn func(*extwire.Event)) (func(), error) {
 	return Subscribe(c.Root, c.PID, fn)
 }

@@ -3,7 +3,7 @@ package extconn_test
 import (
 	"testing"
 
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // BenchmarkHandshake measures one reconnection of a paired extension
@@ -18,5 +18,5 @@ func BenchmarkHandshake(b *testing.B) {
 		e.proveWith(token)
 	}
 	b.StopTimer()
-	_ = messages.ExtReadyType
+	_ = extwire.ReadyType
 }

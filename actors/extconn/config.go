@@ -5,11 +5,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // Config is what the connection actor needs. Zero limits take the
-// specification's (messages.Ext*).
+// specification's (package extwire).
 type Config struct {
 	Dir    string // the data directory, where extension.json lives
 	Name   string // which buddi this is, as the popup shows it
@@ -61,16 +61,16 @@ func (c Config) withDefaults() Config {
 			*n = v
 		}
 	}
-	def(&l.PingEvery, messages.ExtPingEvery)
-	def(&l.CommandWait, messages.ExtCommandWait)
-	def(&l.AbandonWait, messages.ExtAbandonWait)
-	def(&l.CodeLife, messages.ExtCodeLife)
-	def(&l.HelloWait, messages.ExtHelloWait)
+	def(&l.PingEvery, extwire.PingEvery)
+	def(&l.CommandWait, extwire.CommandWait)
+	def(&l.AbandonWait, extwire.AbandonWait)
+	def(&l.CodeLife, extwire.CodeLife)
+	def(&l.HelloWait, extwire.HelloWait)
 	def(&l.Tick, 500*time.Millisecond)
-	defInt(&l.MissedPings, messages.ExtMissedPings)
-	defInt(&l.CodeTries, messages.ExtCodeTries)
-	defInt(&l.Pending, messages.ExtMaxConnected)
-	defInt(&l.Pairing, messages.ExtMaxPairing)
+	defInt(&l.MissedPings, extwire.MissedPings)
+	defInt(&l.CodeTries, extwire.CodeTries)
+	defInt(&l.Pending, extwire.MaxConnected)
+	defInt(&l.Pairing, extwire.MaxPairing)
 	defInt(&l.Queue, 64)
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // conn is one extension socket: Hello → (Pairing →) Hello → Proved →
@@ -107,7 +108,7 @@ func (c *conn) hello(ctx actor.Context) {
 	case *tick:
 		c.handshakeTick(ctx)
 	case *inMsg:
-		h, ok := m.in.(*messages.ExtHello)
+		h, ok := m.in.(*extwire.Hello)
 		if !ok || c.asked {
 			c.outOfOrder(ctx, m.in, "a hello")
 			return
@@ -119,7 +120,7 @@ func (c *conn) hello(ctx actor.Context) {
 		c.asked = false
 		c.over.buddi = newNonce()
 		c.behavior.Become(c.proved)
-		c.send(&messages.ExtOut{Type: messages.ExtProofType, Sig: base64.StdEncoding.EncodeToString(c.over.mac(m.hash, messages.ExtProverBuddi)),
+		c.send(&extwire.Out{Type: extwire.ProofType, Sig: base64.StdEncoding.EncodeToString(c.over.mac(m.hash, extwire.ProverBuddi)),
 			Nonce: base64.StdEncoding.EncodeToString(c.over.buddi), Addr: c.over.addr})
 	case *showCode:
 		c.asked = false
@@ -146,9 +147,9 @@ func (c *conn) pairing(ctx actor.Context) {
 	case *paired:
 		c.since, c.over.ext, c.over.buddi = c.cfg.Now(), nil, nil
 		c.behavior.Become(c.hello)
-		c.send(&messages.ExtOut{Type: messages.ExtPairedType, Token: m.token, Buddi: c.cfg.Name})
+		c.send(&extwire.Out{Type: extwire.PairedType, Token: m.token, Buddi: c.cfg.Name})
 	case *inMsg:
-		if p, ok := m.in.(*messages.ExtPong); ok {
+		if p, ok := m.in.(*extwire.Pong); ok {
 			c.pong(p)
 			return
 		}
@@ -158,7 +159,7 @@ func (c *conn) pairing(ctx actor.Context) {
 
 func (c *conn) showCode(m *showCode) {
 	c.since = time.UnixMilli(m.expires)
-	c.send(&messages.ExtOut{Type: messages.ExtCodeType, Code: m.code, Expires: m.expires})
+	c.send(&extwire.Out{Type: extwire.CodeType, Code: m.code, Expires: m.expires})
 }
 
 // proved has proved buddi to the extension and waits for its token.
@@ -167,7 +168,7 @@ func (c *conn) proved(ctx actor.Context) {
 	case *tick:
 		c.handshakeTick(ctx)
 	case *inMsg:
-		t, ok := m.in.(*messages.ExtToken)
+		t, ok := m.in.(*extwire.Token)
 		if !ok || c.asked {
 			c.outOfOrder(ctx, m.in, "the token")
 			return
@@ -179,7 +180,7 @@ func (c *conn) proved(ctx actor.Context) {
 		c.asked = false
 		c.pingAt, c.missed, c.cmds.live = c.cfg.Now(), 0, true
 		c.behavior.Become(c.readyState)
-		c.send(&messages.ExtOut{Type: messages.ExtReadyType, Buddi: c.cfg.Name})
+		c.send(&extwire.Out{Type: extwire.ReadyType, Buddi: c.cfg.Name})
 	}
 }
 
@@ -187,7 +188,7 @@ func (c *conn) ready() bool { return c.cmds.live }
 
 // mac is prover's proof over this connection, keyed by the token's hash.
 func (t transcript) mac(hash, prover string) []byte {
-	return messages.ExtProof(hash, prover, t.addr, t.id, t.ext, t.buddi)
+	return extwire.Proof(hash, prover, t.addr, t.id, t.ext, t.buddi)
 }
 
 // newNonce is buddi's nonce of one connection: 32 random bytes.
@@ -213,40 +214,40 @@ func (c *conn) ping(ctx actor.Context) bool {
 	c.seq++
 	c.missed++
 	c.pingAt = c.cfg.Now()
-	c.send(&messages.ExtOut{Type: messages.ExtPingType, Seq: c.seq})
+	c.send(&extwire.Out{Type: extwire.PingType, Seq: c.seq})
 	return true
 }
 
-func (c *conn) pong(p *messages.ExtPong) {
+func (c *conn) pong(p *extwire.Pong) {
 	if p.Seq <= c.seq {
 		c.missed = 0
 	}
 }
 
-func (c *conn) send(m *messages.ExtOut) {
+func (c *conn) send(m *extwire.Out) {
 	if !c.closed {
-		c.wire.Send(messages.EncodeExt(m))
+		c.wire.Send(extwire.Encode(m))
 	}
 }
 
-func (c *conn) outOfOrder(ctx actor.Context, in messages.ExtIn, want string) {
+func (c *conn) outOfOrder(ctx actor.Context, in extwire.In, want string) {
 	c.close(ctx, messages.Errorf(messages.CodeExtRefused,
 		"The extension sent %s when buddi expected %s; the connection is closed.", kind(in), want))
 }
 
-func kind(in messages.ExtIn) string {
+func kind(in extwire.In) string {
 	switch in.(type) {
-	case *messages.ExtHello:
+	case *extwire.Hello:
 		return "a hello"
-	case *messages.ExtToken:
+	case *extwire.Token:
 		return "its token"
-	case *messages.ExtPong:
+	case *extwire.Pong:
 		return "a pong"
-	case *messages.ExtReply:
+	case *extwire.Reply:
 		return "a command reply"
-	case *messages.ExtAbandoned:
+	case *extwire.Abandoned:
 		return "an abandon confirmation"
-	case *messages.ExtForget:
+	case *extwire.Forget:
 		return "forget"
 	}
 	return "a message"

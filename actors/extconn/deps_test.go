@@ -20,9 +20,10 @@ func TestExtconnKnowsNoDriverOrSurface(t *testing.T) {
 // The connection of Your browser's extension carries commands; the driver decides them.
 func TestExtconnImportsOnlyTheRuntimeTheExtensionAndTheContract(t *testing.T) {
 	deptest.Only(t, "actors/extconn", map[string]string{
-		"actors":    "the actor runtime",
-		"extension": "the extension's ids and record",
-		"messages":  "the extension's wire",
-		"secret":    "pairing codes and keys",
+		"actors":           "the actor runtime",
+		"extension":        "the extension's ids and record",
+		"messages":         "the extension's wire",
+		"messages/extwire": "the extension socket's messages, which it speaks",
+		"secret":           "pairing codes and keys",
 	})
 }

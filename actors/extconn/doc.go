@@ -6,7 +6,7 @@
 // extensions show. Each socket the surface upgrades becomes a child conn
 // that must prove itself: Hello (the extension's nonce; buddi's nonce and
 // proof), Proved (the extension's token and proof, checked by the Actor),
-// Ready. Both proofs (messages.ExtProof) cover both nonces, buddi's end of
+// Ready. Both proofs (extwire.Proof) cover both nonces, buddi's end of
 // the socket and the extension's id, so neither is a signature over a
 // nonce the other side chose, and neither verifies through a relay at
 // another address. A code showing makes a fourth state, Pairing, which

@@ -7,6 +7,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // TestEventsReachListenersOnlyFromTheLiveConnectionAndDroppedEndsThem:
@@ -15,27 +16,27 @@ import (
 // goes, every listener hears dropped; an unlistened one hears nothing.
 func TestEventsReachListenersOnlyFromTheLiveConnectionAndDroppedEndsThem(t *testing.T) {
 	b := start(t)
-	heard := make(chan *messages.ExtEvent, 16)
-	stop, err := extconn.Subscribe(b.sys.Root, b.pid, func(ev *messages.ExtEvent) { heard <- ev })
+	heard := make(chan *extwire.Event, 16)
+	stop, err := extconn.Subscribe(b.sys.Root, b.pid, func(ev *extwire.Event) { heard <- ev })
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := make(chan *messages.ExtEvent, 16)
-	unlisten, err := extconn.Subscribe(b.sys.Root, b.pid, func(ev *messages.ExtEvent) { quiet <- ev })
+	quiet := make(chan *extwire.Event, 16)
+	unlisten, err := extconn.Subscribe(b.sys.Root, b.pid, func(ev *extwire.Event) { quiet <- ev })
 	if err != nil {
 		t.Fatal(err)
 	}
 	unlisten()
 
 	a, _ := b.pair(t, idA)
-	a.msg(&messages.ExtEvent{Type: "event", Name: "frame", Tab: 7, Data: json.RawMessage(`{"data":"AA=="}`)})
+	a.msg(&extwire.Event{Type: "event", Name: "frame", Tab: 7, Data: json.RawMessage(`{"data":"AA=="}`)})
 	ev := next(t, heard)
 	if ev.Name != "frame" || ev.Tab != 7 || string(ev.Data) != `{"data":"AA=="}` {
 		t.Fatalf("the listener heard %+v", ev)
 	}
 
 	proving := b.open(t, idA)
-	proving.msg(&messages.ExtEvent{Type: "event", Name: "frame", Tab: 7})
+	proving.msg(&extwire.Event{Type: "event", Name: "frame", Tab: 7})
 	proving.expectClosed(messages.CodeExtRefused)
 
 	a.link.Gone()
@@ -50,7 +51,7 @@ func TestEventsReachListenersOnlyFromTheLiveConnectionAndDroppedEndsThem(t *test
 	}
 }
 
-func next(t *testing.T, c chan *messages.ExtEvent) *messages.ExtEvent {
+func next(t *testing.T, c chan *extwire.Event) *extwire.Event {
 	t.Helper()
 	select {
 	case ev := <-c:

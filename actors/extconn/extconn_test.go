@@ -15,6 +15,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -47,24 +48,24 @@ func TestACommandReachesOnlyTheProvenConnection(t *testing.T) {
 	// gets nothing; the live one gets the command.
 	second := b.open(t, idA)
 	second.hello(false)
-	proof := second.expect(messages.ExtProofType)
+	proof := second.expect(extwire.ProofType)
 	f := b.call("tabs.count")
-	cmd := a.expect(messages.ExtCommandType)
+	cmd := a.expect(extwire.CommandType)
 	if cmd.Method != "tabs.count" || cmd.ID <= 0 || string(cmd.Params) != `{"x":1}` {
 		t.Fatalf("command: %+v", cmd)
 	}
-	a.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`3`)})
+	a.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`3`)})
 	if r := replyOf(t, f); r.Err != nil || string(r.Result) != "3" {
 		t.Fatalf("reply: %+v", r)
 	}
 	second.expectQuiet()
 	// Once it sends the token it replaces the first, which is closed.
 	second.msg(second.answer(token, proof))
-	second.expect(messages.ExtReadyType)
+	second.expect(extwire.ReadyType)
 	a.expectClosed(messages.CodeExtRefused)
 	f = b.call("tabs.count")
-	cmd = second.expect(messages.ExtCommandType)
-	second.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Error: &messages.Error{Code: "no_tab", Message: "No such tab."}})
+	cmd = second.expect(extwire.CommandType)
+	second.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Error: &messages.Error{Code: "no_tab", Message: "No such tab."}})
 	if r := replyOf(t, f); r.Err == nil || r.Err.Code != "no_tab" {
 		t.Fatalf("error reply: %+v", r)
 	}
@@ -78,42 +79,42 @@ func TestHandshakeRefusals(t *testing.T) {
 		code   messages.Code
 	}{
 		"token before hello": {true, func(e *ext, _ string) {
-			e.msg(&messages.ExtToken{Type: "token", Token: "bx_" + strings.Repeat("0", 64), Proof: zeros})
+			e.msg(&extwire.Token{Type: "token", Token: "bx_" + strings.Repeat("0", 64), Proof: zeros})
 		}, messages.CodeExtRefused},
 		"reply before proof": {true, func(e *ext, _ string) {
-			e.msg(&messages.ExtReply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
+			e.msg(&extwire.Reply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
 		}, messages.CodeExtRefused},
 		"reply after the proof, before the token": {true, func(e *ext, _ string) {
 			e.hello(false)
-			e.expect(messages.ExtProofType)
-			e.msg(&messages.ExtReply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
+			e.expect(extwire.ProofType)
+			e.msg(&extwire.Reply{Type: "reply", ID: 1, Result: json.RawMessage(`1`)})
 		}, messages.CodeExtRefused},
 		"wrong token": {true, func(e *ext, _ string) {
 			e.hello(false)
-			e.msg(e.answer("bx_"+strings.Repeat("0", 64), e.expect(messages.ExtProofType)))
+			e.msg(e.answer("bx_"+strings.Repeat("0", 64), e.expect(extwire.ProofType)))
 		}, messages.CodeExtRefused},
 		"right token, no proof": {true, func(e *ext, token string) {
 			e.hello(false)
-			e.expect(messages.ExtProofType)
-			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: zeros})
+			e.expect(extwire.ProofType)
+			e.msg(&extwire.Token{Type: "token", Token: token, Proof: zeros})
 		}, messages.CodeExtRefused},
 		"right token, proof through a relay at another address": {true, func(e *ext, token string) {
 			e.hello(false)
-			p := e.expect(messages.ExtProofType)
+			p := e.expect(extwire.ProofType)
 			theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
-			mac := messages.ExtProof(secret.Hash(token), messages.ExtProverExtension, "127.0.0.1:7778", e.id, e.nonce, theirs)
-			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)})
+			mac := extwire.Proof(secret.Hash(token), extwire.ProverExtension, "127.0.0.1:7778", e.id, e.nonce, theirs)
+			e.msg(&extwire.Token{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)})
 		}, messages.CodeExtRefused},
 		"right token, proof over another of buddi's nonces": {true, func(e *ext, token string) {
 			e.hello(false)
-			p := e.expect(messages.ExtProofType)
+			p := e.expect(extwire.ProofType)
 			p.Nonce = zeros
 			e.msg(e.answer(token, p))
 		}, messages.CodeExtRefused},
 		"right token, buddi's own proof sent back": {true, func(e *ext, token string) {
 			e.hello(false)
-			p := e.expect(messages.ExtProofType)
-			e.msg(&messages.ExtToken{Type: "token", Token: token, Proof: p.Sig})
+			p := e.expect(extwire.ProofType)
+			e.msg(&extwire.Token{Type: "token", Token: token, Proof: p.Sig})
 		}, messages.CodeExtRefused},
 		"bad nonce": {true, func(e *ext, _ string) { e.raw(`{"type":"hello","nonce":"c2hvcnQ=","build":"1.0.0.0"}`) }, messages.CodeBadMessage},
 		"malformed": {true, func(e *ext, _ string) { e.raw(`{"type":"hello",`) }, messages.CodeBadMessage},
@@ -121,15 +122,15 @@ func TestHandshakeRefusals(t *testing.T) {
 			e.raw(`{"type":"pong","seq":1,"token":"x"}`)
 		}, messages.CodeBadMessage},
 		"oversized": {true, func(e *ext, _ string) {
-			e.raw(`{"type":"reply","id":1,"result":"` + strings.Repeat("a", messages.ExtMaxMessage) + `"}`)
+			e.raw(`{"type":"reply","id":1,"result":"` + strings.Repeat("a", extwire.MaxMessage) + `"}`)
 		}, messages.CodeBadMessage},
 		"hello twice": {true, func(e *ext, _ string) {
 			e.hello(false)
-			e.expect(messages.ExtProofType)
+			e.expect(extwire.ProofType)
 			e.hello(false)
 		}, messages.CodeExtRefused},
 		"unpaired hello":  {false, func(e *ext, _ string) { e.hello(false) }, messages.CodeNotPaired},
-		"silent too long": {false, func(e *ext, _ string) { e.b.clock.Advance(messages.ExtHelloWait) }, messages.CodeExtRefused},
+		"silent too long": {false, func(e *ext, _ string) { e.b.clock.Advance(extwire.HelloWait) }, messages.CodeExtRefused},
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := start(t)
@@ -150,14 +151,14 @@ func TestHandshakeRefusals(t *testing.T) {
 func TestAReplyForAnUnknownIDIsRefusedAndTheConnectionGoesOn(t *testing.T) {
 	b := start(t)
 	a, _ := b.pair(t, idA)
-	a.msg(&messages.ExtReply{Type: "reply", ID: 99, Result: json.RawMessage(`1`)})
-	n := a.expect(messages.ExtNoticeType)
+	a.msg(&extwire.Reply{Type: "reply", ID: 99, Result: json.RawMessage(`1`)})
+	n := a.expect(extwire.NoticeType)
 	if n.ID != 99 || n.Error == nil || n.Error.Code != messages.CodeBadMessage {
 		t.Fatalf("notice: %+v", n)
 	}
 	f := b.call("tabs.count")
-	cmd := a.expect(messages.ExtCommandType)
-	a.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`2`)})
+	cmd := a.expect(extwire.CommandType)
+	a.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`2`)})
 	if r := replyOf(t, f); r.Err != nil {
 		t.Fatalf("reply: %+v", r)
 	}
@@ -168,15 +169,15 @@ func TestThreeMissedPingsClose(t *testing.T) {
 	a, _ := b.pair(t, idA)
 	// Answered pings keep the connection.
 	for range 5 {
-		b.clock.Advance(messages.ExtPingEvery)
-		p := a.expect(messages.ExtPingType)
-		a.msg(&messages.ExtPong{Type: "pong", Seq: p.Seq})
+		b.clock.Advance(extwire.PingEvery)
+		p := a.expect(extwire.PingType)
+		a.msg(&extwire.Pong{Type: "pong", Seq: p.Seq})
 	}
 	for range 3 {
-		b.clock.Advance(messages.ExtPingEvery)
-		a.expect(messages.ExtPingType)
+		b.clock.Advance(extwire.PingEvery)
+		a.expect(extwire.PingType)
 	}
-	b.clock.Advance(messages.ExtPingEvery)
+	b.clock.Advance(extwire.PingEvery)
 	a.expectClosed(messages.CodeBrowserOffline)
 	if r := replyOf(t, b.call("tabs.count")); r.Err == nil || r.Err.Code != messages.CodeBrowserOffline {
 		t.Fatalf("a command after the close: %+v", r)
@@ -187,40 +188,40 @@ func TestAnUnansweredCommandFailsAndNothingFollowsItsAbandonUntilConfirmed(t *te
 	b := start(t)
 	a, _ := b.pair(t, idA)
 	stuck := b.call("page.stall")
-	first := a.expect(messages.ExtCommandType)
-	b.clock.Advance(messages.ExtCommandWait)
+	first := a.expect(extwire.CommandType)
+	b.clock.Advance(extwire.CommandWait)
 	r := replyOf(t, stuck)
 	if r.Err == nil || r.Err.Code != messages.CodeTimeout || !strings.Contains(r.Err.Message, "abandon") {
 		t.Fatalf("the stuck command: %+v", r)
 	}
-	if ab := a.expect(messages.ExtAbandonType); ab.ID != first.ID {
+	if ab := a.expect(extwire.AbandonType); ab.ID != first.ID {
 		t.Fatalf("abandon %d, want %d", ab.ID, first.ID)
 	}
 	next := b.call("tabs.count")
-	b.clock.Advance(messages.ExtAbandonWait - time.Second) // pings are due, but nothing may be sent
+	b.clock.Advance(extwire.AbandonWait - time.Second) // pings are due, but nothing may be sent
 	a.expectQuiet()
 	// The late reply of the abandoned command is dropped quietly.
-	a.msg(&messages.ExtReply{Type: "reply", ID: first.ID, Result: json.RawMessage(`1`)})
-	a.msg(&messages.ExtAbandoned{Type: "abandoned", ID: first.ID})
-	cmd := a.expect(messages.ExtCommandType)
+	a.msg(&extwire.Reply{Type: "reply", ID: first.ID, Result: json.RawMessage(`1`)})
+	a.msg(&extwire.Abandoned{Type: "abandoned", ID: first.ID})
+	cmd := a.expect(extwire.CommandType)
 	if cmd.Method != "tabs.count" {
 		t.Fatalf("after the abandon: %+v", cmd)
 	}
-	a.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`4`)})
+	a.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`4`)})
 	if r := replyOf(t, next); r.Err != nil || string(r.Result) != "4" {
 		t.Fatalf("the command queued behind the abandon: %+v", r)
 	}
 
 	// Unconfirmed, the abandon is let go after ten seconds.
 	b.call("page.stall")
-	a.expect(messages.ExtCommandType)
-	b.clock.Advance(messages.ExtCommandWait)
-	a.expect(messages.ExtAbandonType)
+	a.expect(extwire.CommandType)
+	b.clock.Advance(extwire.CommandWait)
+	a.expect(extwire.AbandonType)
 	later := b.call("tabs.count")
 	a.expectQuiet()
-	b.clock.Advance(messages.ExtAbandonWait)
-	cmd = a.expect(messages.ExtCommandType)
-	a.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`5`)})
+	b.clock.Advance(extwire.AbandonWait)
+	cmd = a.expect(extwire.CommandType)
+	a.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`5`)})
 	if r := replyOf(t, later); r.Err != nil {
 		t.Fatalf("after the abandon wait: %+v", r)
 	}
@@ -233,7 +234,7 @@ func TestFiveWrongCodesSpendTheCode(t *testing.T) {
 	}
 	e := b.open(t, idA)
 	e.hello(true)
-	code := e.expect(messages.ExtCodeType).Code
+	code := e.expect(extwire.CodeType).Code
 	if v := b.view(t); v.Pairing != idA || v.Paired {
 		t.Fatalf("view while a code shows: %+v", v)
 	}
@@ -247,25 +248,25 @@ func TestFiveWrongCodesSpendTheCode(t *testing.T) {
 			t.Fatalf("wrong code %d: %+v", i+1, r)
 		}
 	}
-	fresh := e.expect(messages.ExtCodeType)
+	fresh := e.expect(extwire.CodeType)
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: code}); fresh.Code != code && r.Error == nil {
 		t.Fatal("the spent code still paired")
 	}
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: fresh.Code}); r.Error != nil {
 		t.Fatalf("the new code: %+v", r.Error)
 	}
-	e.expect(messages.ExtPairedType)
+	e.expect(extwire.PairedType)
 }
 
 func TestACodeAndItsConnectionLiveFiveMinutes(t *testing.T) {
 	b := start(t)
 	e := b.open(t, idA)
 	e.hello(true)
-	code := e.expect(messages.ExtCodeType).Code
-	b.clock.Advance(messages.ExtPingEvery)
-	p := e.expect(messages.ExtPingType) // pings keep the worker awake while the owner types
-	e.msg(&messages.ExtPong{Type: "pong", Seq: p.Seq})
-	b.clock.Advance(messages.ExtCodeLife)
+	code := e.expect(extwire.CodeType).Code
+	b.clock.Advance(extwire.PingEvery)
+	p := e.expect(extwire.PingType) // pings keep the worker awake while the owner types
+	e.msg(&extwire.Pong{Type: "pong", Seq: p.Seq})
+	b.clock.Advance(extwire.CodeLife)
 	e.expectClosed(messages.CodeExpired)
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: code}); r.Error == nil || r.Error.Code != messages.CodeNoCode {
 		t.Fatalf("an expired code: %+v", r)
@@ -297,7 +298,7 @@ func TestASecondCopyIsRefusedUntilForgotten(t *testing.T) {
 func TestForgetFromThePopup(t *testing.T) {
 	b := start(t)
 	a, token := b.pair(t, idA)
-	a.msg(&messages.ExtForget{Type: "forget"})
+	a.msg(&extwire.Forget{Type: "forget"})
 	a.expectClosed(messages.CodeNotPaired)
 	again := b.open(t, idA)
 	again.hello(false)
@@ -329,7 +330,7 @@ func TestBuddisProofIsOverBothNoncesTheAddressAndTheID(t *testing.T) {
 	hash := secret.Hash(token)
 	impostor := b.open(t, idA)
 	impostor.hello(false)
-	p := impostor.expect(messages.ExtProofType)
+	p := impostor.expect(extwire.ProofType)
 	sig, _ := base64.StdEncoding.DecodeString(p.Sig)
 	ours, err := base64.StdEncoding.DecodeString(p.Nonce)
 	if err != nil || len(ours) != 32 || p.Addr != addr {
@@ -340,10 +341,10 @@ func TestBuddisProofIsOverBothNoncesTheAddressAndTheID(t *testing.T) {
 	}
 	for name, other := range map[string][]byte{
 		"over the chosen nonce alone":   hmacOf(hash, impostor.nonce),
-		"through a relay elsewhere":     messages.ExtProof(hash, messages.ExtProverBuddi, "127.0.0.1:7778", idA, impostor.nonce, ours),
-		"for another copy":              messages.ExtProof(hash, messages.ExtProverBuddi, addr, idB, impostor.nonce, ours),
-		"as the extension's own proof":  messages.ExtProof(hash, messages.ExtProverExtension, addr, idA, impostor.nonce, ours),
-		"with the nonces the other way": messages.ExtProof(hash, messages.ExtProverBuddi, addr, idA, ours, impostor.nonce),
+		"through a relay elsewhere":     extwire.Proof(hash, extwire.ProverBuddi, "127.0.0.1:7778", idA, impostor.nonce, ours),
+		"for another copy":              extwire.Proof(hash, extwire.ProverBuddi, addr, idB, impostor.nonce, ours),
+		"as the extension's own proof":  extwire.Proof(hash, extwire.ProverExtension, addr, idA, impostor.nonce, ours),
+		"with the nonces the other way": extwire.Proof(hash, extwire.ProverBuddi, addr, idA, ours, impostor.nonce),
 	} {
 		if hmac.Equal(sig, other) {
 			t.Errorf("buddi's proof equals one %s", name)
@@ -351,8 +352,8 @@ func TestBuddisProofIsOverBothNoncesTheAddressAndTheID(t *testing.T) {
 	}
 	again := b.open(t, idA)
 	again.nonce = impostor.nonce
-	again.msg(&messages.ExtHello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(again.nonce), Build: "0.1.0.0"})
-	if q := again.expect(messages.ExtProofType); q.Sig == p.Sig || q.Nonce == p.Nonce {
+	again.msg(&extwire.Hello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(again.nonce), Build: "0.1.0.0"})
+	if q := again.expect(extwire.ProofType); q.Sig == p.Sig || q.Nonce == p.Nonce {
 		t.Fatal("the same chosen nonce got the same proof twice")
 	}
 }
@@ -365,10 +366,10 @@ func TestAPairingHelloDisplacesNothing(t *testing.T) {
 	live, _ := b.pair(t, idA)
 	impostor := b.open(t, idA)
 	impostor.hello(true)
-	bad := impostor.expect(messages.ExtCodeType).Code
+	bad := impostor.expect(extwire.CodeType).Code
 	f := b.call("tabs.count")
-	cmd := live.expect(messages.ExtCommandType)
-	live.msg(&messages.ExtReply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`1`)})
+	cmd := live.expect(extwire.CommandType)
+	live.msg(&extwire.Reply{Type: "reply", ID: cmd.ID, Result: json.RawMessage(`1`)})
 	if r := replyOf(t, f); r.Err != nil {
 		t.Fatalf("the live connection stopped answering: %+v", r.Err)
 	}
@@ -377,31 +378,31 @@ func TestAPairingHelloDisplacesNothing(t *testing.T) {
 	}
 	owners := b.open(t, idA)
 	owners.hello(true)
-	good := owners.expect(messages.ExtCodeType).Code
+	good := owners.expect(extwire.CodeType).Code
 	late := b.open(t, idA)
 	late.hello(true)
-	if c := late.expect(messages.ExtCodeType).Code; c == good || c == bad {
+	if c := late.expect(extwire.CodeType).Code; c == good || c == bad {
 		t.Fatalf("two connections show the same code %s", c)
 	}
 	owners.expectQuiet() // still showing its code
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: good}); r.Error != nil {
 		t.Fatalf("the code the owner saw: %+v", r.Error)
 	}
-	owners.expect(messages.ExtPairedType)
+	owners.expect(extwire.PairedType)
 	impostor.expectClosed(messages.CodeExtRefused)
 	late.expectClosed(messages.CodeExtRefused)
 	live.expectClosed(messages.CodeNotPaired)
 }
 
-// At most messages.ExtMaxPairing codes show at once; one more is refused
+// At most extwire.MaxPairing codes show at once; one more is refused
 // with a sentence, and the codes showing still pair.
 func TestCodesShowingAreBounded(t *testing.T) {
 	b := start(t)
 	var first string
-	for i := range messages.ExtMaxPairing {
+	for i := range extwire.MaxPairing {
 		e := b.open(t, idA)
 		e.hello(true)
-		if c := e.expect(messages.ExtCodeType).Code; i == 0 {
+		if c := e.expect(extwire.CodeType).Code; i == 0 {
 			first = c
 		}
 	}

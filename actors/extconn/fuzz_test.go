@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // FuzzHandshake feeds a paired buddi's fresh connection any sequence of
@@ -34,7 +34,7 @@ func FuzzHandshake(f *testing.F) {
 		for {
 			select {
 			case m := <-e.w.out:
-				if m.Type == messages.ExtReadyType || m.Type == messages.ExtCommandType || m.Type == messages.ExtPairedType {
+				if m.Type == extwire.ReadyType || m.Type == extwire.CommandType || m.Type == extwire.PairedType {
 					t.Fatalf("buddi sent %s to a connection that never gave the token", m.Type)
 				}
 			case <-deadline:

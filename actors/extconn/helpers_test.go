@@ -14,6 +14,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/extconn"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -43,13 +44,13 @@ func start(t testing.TB) *buddi {
 
 // wire is the extension's socket at the seam the actor owns.
 type wire struct {
-	out    chan *messages.ExtOut
+	out    chan *extwire.Out
 	closed chan *messages.Error
 	once   sync.Once
 }
 
 func (w *wire) Send(b []byte) {
-	var m messages.ExtOut
+	var m extwire.Out
 	if err := json.Unmarshal(b, &m); err != nil {
 		panic(err)
 	}
@@ -70,7 +71,7 @@ type ext struct {
 
 func (b *buddi) open(t testing.TB, id string) *ext {
 	t.Helper()
-	w := &wire{out: make(chan *messages.ExtOut, 64), closed: make(chan *messages.Error, 1)}
+	w := &wire{out: make(chan *extwire.Out, 64), closed: make(chan *messages.Error, 1)}
 	r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.ExtensionOpen{ExtensionID: id, Addr: addr, Wire: w})
 	if r.Error != nil {
 		t.Fatalf("open refused: %+v", r.Error)
@@ -80,7 +81,7 @@ func (b *buddi) open(t testing.TB, id string) *ext {
 
 // raw passes bytes as the surface would: decoded, or reported bad.
 func (e *ext) raw(s string) {
-	in, bad := messages.DecodeExt([]byte(s))
+	in, bad := extwire.Decode([]byte(s))
 	if bad != nil {
 		e.link.Bad(bad)
 		return
@@ -99,12 +100,12 @@ func (e *ext) msg(v any) {
 func (e *ext) hello(pair bool) {
 	e.nonce = make([]byte, 32)
 	_, _ = rand.Read(e.nonce)
-	e.msg(&messages.ExtHello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(e.nonce), Pair: pair, Build: "0.1.0.0"})
+	e.msg(&extwire.Hello{Type: "hello", Nonce: base64.StdEncoding.EncodeToString(e.nonce), Pair: pair, Build: "0.1.0.0"})
 }
 
 // expect waits for buddi's next message, which must be of type typ; pings
 // on the way are answered, as the extension does, unless typ is ping.
-func (e *ext) expect(typ string) *messages.ExtOut {
+func (e *ext) expect(typ string) *extwire.Out {
 	e.t.Helper()
 	for {
 		if m := e.next(typ); m != nil {
@@ -113,12 +114,12 @@ func (e *ext) expect(typ string) *messages.ExtOut {
 	}
 }
 
-func (e *ext) next(typ string) *messages.ExtOut {
+func (e *ext) next(typ string) *extwire.Out {
 	e.t.Helper()
 	select {
 	case m := <-e.w.out:
-		if m.Type == messages.ExtPingType && typ != m.Type {
-			e.msg(&messages.ExtPong{Type: "pong", Seq: m.Seq})
+		if m.Type == extwire.PingType && typ != m.Type {
+			e.msg(&extwire.Pong{Type: "pong", Seq: m.Seq})
 			return nil
 		}
 		if m.Type != typ {
@@ -139,7 +140,7 @@ func (e *ext) expectClosed(code messages.Code) {
 	for {
 		select {
 		case m := <-e.w.out:
-			if m.Type == messages.ExtCommandType || m.Type == messages.ExtReadyType {
+			if m.Type == extwire.CommandType || m.Type == extwire.ReadyType {
 				e.t.Fatalf("buddi sent %s on a connection it was closing", m.Type)
 			}
 		case why := <-e.w.closed:
@@ -171,30 +172,30 @@ func (e *ext) expectQuiet() {
 func (e *ext) proveWith(token string) {
 	e.t.Helper()
 	e.hello(false)
-	p := e.expect(messages.ExtProofType)
+	p := e.expect(extwire.ProofType)
 	if !e.verify(token, p) {
 		e.t.Fatal("buddi's proof does not match the token")
 	}
 	e.msg(e.answer(token, p))
-	e.expect(messages.ExtReadyType)
+	e.expect(extwire.ReadyType)
 }
 
 // verify checks buddi's proof as the extension does: with its token, the
 // address it dialled, its id and both nonces.
-func (e *ext) verify(token string, p *messages.ExtOut) bool {
+func (e *ext) verify(token string, p *extwire.Out) bool {
 	theirs, err := base64.StdEncoding.DecodeString(p.Nonce)
 	if err != nil || p.Addr != addr {
 		return false
 	}
 	got, err := base64.StdEncoding.DecodeString(p.Sig)
-	return err == nil && hmac.Equal(got, messages.ExtProof(secret.Hash(token), messages.ExtProverBuddi, addr, e.id, e.nonce, theirs))
+	return err == nil && hmac.Equal(got, extwire.Proof(secret.Hash(token), extwire.ProverBuddi, addr, e.id, e.nonce, theirs))
 }
 
 // answer is the extension's token with its proof over this connection.
-func (e *ext) answer(token string, p *messages.ExtOut) *messages.ExtToken {
+func (e *ext) answer(token string, p *extwire.Out) *extwire.Token {
 	theirs, _ := base64.StdEncoding.DecodeString(p.Nonce)
-	mac := messages.ExtProof(secret.Hash(token), messages.ExtProverExtension, addr, e.id, e.nonce, theirs)
-	return &messages.ExtToken{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)}
+	mac := extwire.Proof(secret.Hash(token), extwire.ProverExtension, addr, e.id, e.nonce, theirs)
+	return &extwire.Token{Type: "token", Token: token, Proof: base64.StdEncoding.EncodeToString(mac)}
 }
 
 // pair pairs a new connection of id and returns it (ready) and its token.
@@ -202,11 +203,11 @@ func (b *buddi) pair(t testing.TB, id string) (*ext, string) {
 	t.Helper()
 	e := b.open(t, id)
 	e.hello(true)
-	code := e.expect(messages.ExtCodeType).Code
+	code := e.expect(extwire.CodeType).Code
 	if r := actortest.Ask[*messages.OwnerReply](t, b.sys, b.pid, &messages.PairExtension{Code: code}); r.Error != nil {
 		t.Fatalf("pairing with the shown code: %+v", r.Error)
 	}
-	token := e.expect(messages.ExtPairedType).Token
+	token := e.expect(extwire.PairedType).Token
 	e.proveWith(token)
 	return e, token
 }

@@ -4,13 +4,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // What a conn and the Actor say to each other, and what the link and the
 // timers bring.
 type (
 	// from the link
-	inMsg  struct{ in messages.ExtIn }
+	inMsg  struct{ in extwire.In }
 	badMsg struct{ e *messages.Error }
 	gone   struct{}
 	tick   struct{}
@@ -18,7 +19,7 @@ type (
 	// conn → Actor (requests; the answer comes back to the conn)
 	helloFrom struct {
 		id    string
-		hello *messages.ExtHello
+		hello *extwire.Hello
 	}
 	tokenFrom struct {
 		id    string
@@ -30,7 +31,7 @@ type (
 	forgetFrom struct{}
 	eventFrom  struct {
 		conn *actor.PID
-		ev   *messages.ExtEvent
+		ev   *extwire.Event
 	}
 	closing struct{ conn *actor.PID } // the conn closed its socket
 
@@ -60,6 +61,6 @@ type link struct {
 
 var _ messages.ExtensionLink = (*link)(nil)
 
-func (l *link) Message(in messages.ExtIn) { l.sys.Root.Send(l.conn, &inMsg{in: in}) }
-func (l *link) Bad(e *messages.Error)     { l.sys.Root.Send(l.conn, &badMsg{e: e}) }
-func (l *link) Gone()                     { l.sys.Root.Send(l.conn, &gone{}) }
+func (l *link) Message(in extwire.In) { l.sys.Root.Send(l.conn, &inMsg{in: in}) }
+func (l *link) Bad(e *messages.Error) { l.sys.Root.Send(l.conn, &badMsg{e: e}) }
+func (l *link) Gone()                 { l.sys.Root.Send(l.conn, &gone{}) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -149,7 +150,7 @@ func (a *Actor) pair(ctx actor.Context, code string) *messages.OwnerReply {
 func (a *Actor) token(ctx actor.Context, m *tokenFrom) any {
 	conn := ctx.Sender()
 	if a.rec == nil || a.rec.ID != m.id || !secret.Match(m.token, a.rec.TokenHash) ||
-		!hmac.Equal(m.mac, m.over.mac(a.rec.TokenHash, messages.ExtProverExtension)) {
+		!hmac.Equal(m.mac, m.over.mac(a.rec.TokenHash, extwire.ProverExtension)) {
 		return &refuse{err: messages.Errorf(messages.CodeExtRefused,
 			"The extension's token or its proof does not match this buddi's pairing; forget this buddi in the popup and pair again.")}
 	}

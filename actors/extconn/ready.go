@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // cmdState is a Ready conn's commands: those in flight, those abandoned
@@ -79,20 +80,20 @@ func (c *conn) readyState(ctx actor.Context) {
 	}
 }
 
-func (c *conn) readyIn(ctx actor.Context, in messages.ExtIn) {
+func (c *conn) readyIn(ctx actor.Context, in extwire.In) {
 	switch m := in.(type) {
-	case *messages.ExtPong:
+	case *extwire.Pong:
 		c.pong(m)
-	case *messages.ExtReply:
+	case *extwire.Reply:
 		c.reply(m)
-	case *messages.ExtAbandoned:
+	case *extwire.Abandoned:
 		if c.cmds.awaiting[m.ID] {
 			delete(c.cmds.awaiting, m.ID)
 			c.unblock()
 		}
-	case *messages.ExtForget:
+	case *extwire.Forget:
 		ctx.Send(ctx.Parent(), &forgetFrom{})
-	case *messages.ExtEvent:
+	case *extwire.Event:
 		ctx.Send(ctx.Parent(), &eventFrom{conn: ctx.Self(), ev: m})
 	default:
 		c.outOfOrder(ctx, in, "a reply or a pong")
@@ -103,16 +104,16 @@ func (c *conn) dispatch(to *actor.PID, m *Send) {
 	c.cmds.next++
 	id := c.cmds.next
 	c.cmds.inflight[id] = &pending{to: to, sentAt: c.cfg.Now()}
-	c.send(&messages.ExtOut{Type: messages.ExtCommandType, ID: id, Method: m.Method, Params: m.Params})
+	c.send(&extwire.Out{Type: extwire.CommandType, ID: id, Method: m.Method, Params: m.Params})
 }
 
 // reply answers a command; a reply for an id buddi does not wait on is
 // refused with a notice (one it abandoned is dropped quietly).
-func (c *conn) reply(m *messages.ExtReply) {
+func (c *conn) reply(m *extwire.Reply) {
 	p, ok := c.cmds.inflight[m.ID]
 	if !ok {
 		if !c.cmds.abandoned[m.ID] {
-			c.send(&messages.ExtOut{Type: messages.ExtNoticeType, ID: m.ID, Error: messages.Errorf(messages.CodeBadMessage,
+			c.send(&extwire.Out{Type: extwire.NoticeType, ID: m.ID, Error: messages.Errorf(messages.CodeBadMessage,
 				"buddi has no command %d waiting for a reply; the reply was dropped.", m.ID)})
 		}
 		return
@@ -132,7 +133,7 @@ func (c *conn) deadlines() {
 		delete(c.cmds.inflight, id)
 		c.answer(p.to, &Reply{Err: messages.Errorf(messages.CodeTimeout,
 			"The browser did not answer within a minute, so buddi gave up on the command and told the browser to abandon it.")})
-		c.send(&messages.ExtOut{Type: messages.ExtAbandonType, ID: id})
+		c.send(&extwire.Out{Type: extwire.AbandonType, ID: id})
 		c.cmds.abandoned[id] = true
 		c.cmds.awaiting[id] = true
 		c.cmds.abandonAt = now

@@ -13,6 +13,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/pacer"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // What happens once an attachment has let go.
@@ -43,7 +44,7 @@ type attachment struct {
 	w, h    int     // the page's size, from its last picture
 	x, y    float64 // the pointer's last position
 
-	queue   []*messages.HandInput
+	queue   []*handwire.Input
 	busy    bool
 	running chan struct{} // closed when the input being sent is done
 	buttons map[string]bool

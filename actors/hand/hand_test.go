@@ -16,12 +16,13 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // screen is a dashboard tab at the seam the hand owns: it records frames,
 // answers pings when asked to, and says whether its sign-in holds.
 type screen struct {
-	frames  chan messages.HandFrameHeader
+	frames  chan handwire.FrameHeader
 	ends    chan *messages.Error
 	pings   atomic.Int64
 	pong    func()
@@ -29,11 +30,11 @@ type screen struct {
 }
 
 func newScreen() *screen {
-	return &screen{frames: make(chan messages.HandFrameHeader, 1024), ends: make(chan *messages.Error, 1)}
+	return &screen{frames: make(chan handwire.FrameHeader, 1024), ends: make(chan *messages.Error, 1)}
 }
 
 func (s *screen) Frame(b []byte) {
-	h, _, err := messages.DecodeHandFrame(b)
+	h, _, err := handwire.DecodeFrame(b)
 	if err == nil {
 		s.frames <- h
 	}
@@ -115,9 +116,9 @@ func (w *world) open(t *testing.T, s *screen) messages.HandLink {
 	return l
 }
 
-func in(t *testing.T, msg string) *messages.HandInput {
+func in(t *testing.T, msg string) *handwire.Input {
 	t.Helper()
-	i, e := messages.DecodeHandInput([]byte(msg))
+	i, e := handwire.DecodeInput([]byte(msg))
 	if e != nil {
 		t.Fatalf("%s: %+v", msg, e)
 	}
@@ -171,13 +172,13 @@ func TestMovesMayMergeButNothingElseDoes(t *testing.T) {
 	s := newScreen()
 	l := w.open(t, s)
 	for i := range 200 {
-		l.Input(&messages.HandInput{Kind: messages.HandMove, X: float64(i % 100), Y: 5})
+		l.Input(&handwire.Input{Kind: handwire.Move, X: float64(i % 100), Y: 5})
 		if i%20 == 0 {
-			l.Input(&messages.HandInput{Kind: messages.HandKeyDown, Key: "Enter"})
-			l.Input(&messages.HandInput{Kind: messages.HandKeyUp, Key: "Enter"})
+			l.Input(&handwire.Input{Kind: handwire.KeyDown, Key: "Enter"})
+			l.Input(&handwire.Input{Kind: handwire.KeyUp, Key: "Enter"})
 		}
 	}
-	l.Input(&messages.HandInput{Kind: messages.HandMove, X: 77, Y: 7})
+	l.Input(&handwire.Input{Kind: handwire.Move, X: 77, Y: 7})
 	if _, err := w.sys.Root.RequestFuture(w.hand, &messages.GiveBack{}, actortest.Wait).Result(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,16 +186,16 @@ func TestMovesMayMergeButNothingElseDoes(t *testing.T) {
 	keys, moves := 0, 0
 	for _, i := range got {
 		switch i.Kind {
-		case messages.HandKeyDown, messages.HandKeyUp:
+		case handwire.KeyDown, handwire.KeyUp:
 			keys++
-		case messages.HandMove:
+		case handwire.Move:
 			moves++
 		}
 	}
 	if keys != 20 || moves == 0 || moves > 201 {
 		t.Fatalf("the page got %d keys (want 20) and %d moves", keys, moves)
 	}
-	if last := got[len(got)-1]; last.Kind != messages.HandMove || last.X != 77 {
+	if last := got[len(got)-1]; last.Kind != handwire.Move || last.X != 77 {
 		t.Fatalf("the last move was not kept: %+v", last)
 	}
 }
@@ -214,7 +215,7 @@ func TestTheHandEnds(t *testing.T) {
 		"signed out after input": {code: messages.CodeSignInExpired,
 			act: func(_ *world, s *screen, l messages.HandLink) {
 				s.signout.Store(true)
-				l.Input(&messages.HandInput{Kind: messages.HandMove, X: 1, Y: 1})
+				l.Input(&handwire.Input{Kind: handwire.Move, X: 1, Y: 1})
 			}},
 		"signed out, no input": {limits: hand.Limits{LeaseEvery: 20 * time.Millisecond}, code: messages.CodeSignInExpired,
 			act: func(_ *world, s *screen, _ messages.HandLink) { s.signout.Store(true) }},
@@ -294,7 +295,7 @@ func frameOf(t *testing.T, s *screen, l messages.HandLink, w, h int) {
 	for end := time.After(actortest.Wait); ; {
 		select {
 		case f := <-s.frames:
-			l.Input(&messages.HandInput{Kind: messages.HandAck, Seq: f.Seq})
+			l.Input(&handwire.Input{Kind: handwire.Ack, Seq: f.Seq})
 			if int(f.PageWidth) == w && int(f.PageHeight) == h {
 				return
 			}

@@ -10,20 +10,21 @@ import (
 	"github.com/buddi-dev/buddi/actors/pacer"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // input takes one message of the tab: an ack goes to the pacer; anything
 // else is checked and queued in order. A move replaces a move still
 // waiting behind it in the queue; nothing else is ever replaced or merged.
-func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
+func (a *Actor) input(ctx actor.Context, in *handwire.Input) {
 	t := a.att
 	switch in.Kind {
-	case messages.HandAck:
+	case handwire.Ack:
 		ctx.Send(t.pacer, &pacer.Ack{Seq: in.Seq})
 		return
-	case messages.HandCSRF, messages.HandGive:
+	case handwire.CSRF, handwire.Give:
 		return // the surface's own: checked, or turned into a resume
-	case messages.HandView:
+	case handwire.View:
 		if t.fit == nil {
 			return // the page was not laid out for this tab's screen
 		}
@@ -33,7 +34,7 @@ func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
 	}
 	t.lastIn = a.cfg.Now()
 	a.leaseSoon(ctx)
-	if n := len(t.queue); n > 0 && in.Kind == messages.HandMove && t.queue[n-1].Kind == messages.HandMove {
+	if n := len(t.queue); n > 0 && in.Kind == handwire.Move && t.queue[n-1].Kind == handwire.Move {
 		t.queue[n-1] = in
 	} else {
 		t.queue = append(t.queue, in)
@@ -46,18 +47,18 @@ func (a *Actor) input(ctx actor.Context, in *messages.HandInput) {
 }
 
 // hold tracks the buttons and modifiers the queued input leaves held.
-func (a *Actor) hold(in *messages.HandInput) {
+func (a *Actor) hold(in *handwire.Input) {
 	t := a.att
 	switch in.Kind {
-	case messages.HandDown:
+	case handwire.Down:
 		t.buttons[in.Button] = true
-	case messages.HandUp:
+	case handwire.Up:
 		delete(t.buttons, in.Button)
-	case messages.HandKeyDown:
-		if messages.HandModifiers[in.Key] {
+	case handwire.KeyDown:
+		if handwire.Modifiers[in.Key] {
 			t.keys[in.Key] = true
 		}
-	case messages.HandKeyUp:
+	case handwire.KeyUp:
 		delete(t.keys, in.Key)
 	}
 }
@@ -90,8 +91,8 @@ func (a *Actor) next(ctx actor.Context) {
 }
 
 // send passes in to the page: a new screen size lays it out again.
-func send(c context.Context, raw drivers.RawInput, fit drivers.Fitter, in *messages.HandInput) error {
-	if in.Kind == messages.HandView {
+func send(c context.Context, raw drivers.RawInput, fit drivers.Fitter, in *handwire.Input) error {
+	if in.Kind == handwire.View {
 		return fit.Fit(c, in.W, in.H)
 	}
 	return raw.Input(c, in)
@@ -106,14 +107,14 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 		// A lost pointer move is made good by the next; a lost tap, key or
 		// wheel step is something the owner did that the page never saw.
 		level := slog.LevelWarn
-		if m.kind == messages.HandMove {
+		if m.kind == handwire.Move {
 			level = slog.LevelDebug
 		}
 		a.cfg.Log.Log(context.Background(), level, "an input of the hand failed", "conversation", a.cfg.Conversation, "input", string(m.kind), "code", m.fail.Code)
-	} else if m.kind != messages.HandMove {
+	} else if m.kind != handwire.Move {
 		// The owner waits to see what the input did: the picture after it
 		// goes before any made earlier.
-		ctx.Send(t.pacer, &pacer.Fresh{At: m.at, Drop: m.kind != messages.HandWheel})
+		ctx.Send(t.pacer, &pacer.Fresh{At: m.at, Drop: m.kind != handwire.Wheel})
 	}
 	if t.leaving {
 		a.release(ctx)
@@ -123,13 +124,13 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 }
 
 // heldInput is what lets go of what t holds: each button up, each modifier up.
-func heldInput(t *attachment) []*messages.HandInput {
-	var out []*messages.HandInput
+func heldInput(t *attachment) []*handwire.Input {
+	var out []*handwire.Input
 	for b := range t.buttons {
-		out = append(out, &messages.HandInput{Kind: messages.HandUp, Button: b, X: t.x, Y: t.y})
+		out = append(out, &handwire.Input{Kind: handwire.Up, Button: b, X: t.x, Y: t.y})
 	}
 	for k := range t.keys {
-		out = append(out, &messages.HandInput{Kind: messages.HandKeyUp, Key: k})
+		out = append(out, &handwire.Input{Kind: handwire.KeyUp, Key: k})
 	}
 	return out
 }

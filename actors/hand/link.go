@@ -7,6 +7,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var _ messages.HandLink = (*link)(nil)
@@ -19,16 +20,16 @@ type link struct {
 	gen  int
 }
 
-func (l *link) Input(in *messages.HandInput) { l.sys.Root.Send(l.hand, &input{gen: l.gen, in: in}) }
-func (l *link) Pong()                        { l.sys.Root.Send(l.hand, &pong{gen: l.gen}) }
-func (l *link) Recheck()                     { l.sys.Root.Send(l.hand, &leaseDue{gen: l.gen}) }
-func (l *link) Gone(why *messages.Error)     { l.sys.Root.Send(l.hand, &detach{gen: l.gen, why: why}) }
+func (l *link) Input(in *handwire.Input) { l.sys.Root.Send(l.hand, &input{gen: l.gen, in: in}) }
+func (l *link) Pong()                    { l.sys.Root.Send(l.hand, &pong{gen: l.gen}) }
+func (l *link) Recheck()                 { l.sys.Root.Send(l.hand, &leaseDue{gen: l.gen}) }
+func (l *link) Gone(why *messages.Error) { l.sys.Root.Send(l.hand, &detach{gen: l.gen, why: why}) }
 
 // The hand's own messages.
 type (
 	input struct {
 		gen int
-		in  *messages.HandInput
+		in  *handwire.Input
 	}
 	pong   struct{ gen int }
 	detach struct {
@@ -44,7 +45,7 @@ type (
 	inputDone struct {
 		gen  int
 		fail *messages.Error
-		kind messages.HandKind
+		kind handwire.Kind
 		at   time.Time // when the page had it
 	}
 	leased struct {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // Actor paces one tab's frames.
@@ -148,7 +148,7 @@ func (a *Actor) send(f *drivers.CastFrame) {
 	h := f.Header
 	h.Seq, h.Step = a.seq, uint8(a.step)
 	a.wire, a.wireLen = a.seq, len(f.JPEG)
-	a.cfg.Screen.Frame(messages.EncodeHandFrame(h, f.JPEG))
+	a.cfg.Screen.Frame(handwire.EncodeFrame(h, f.JPEG))
 }
 
 // ack frees the wire; the waiting frame, if any, goes at once.

@@ -10,6 +10,7 @@ import (
 	"github.com/buddi-dev/buddi/actors/pacer"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // heldPin is a browser that makes its next picture only once told (as the
@@ -28,7 +29,7 @@ func (*heldPin) Unpin()                         {}
 // picture is one frame made at at, which counts its releases.
 func picture(at time.Time, released *atomic.Int32) *drivers.CastFrame {
 	return &drivers.CastFrame{JPEG: []byte{0xFF, 0xD8, 1}, Release: func() { released.Add(1) },
-		Header: messages.HandFrameHeader{TimeMs: float64(at.UnixMicro()) / 1000, PageWidth: 400, PageHeight: 300}}
+		Header: handwire.FrameHeader{TimeMs: float64(at.UnixMicro()) / 1000, PageWidth: 400, PageHeight: 300}}
 }
 
 // The browser is held to the pacer's rate; the owner's input lets it go
@@ -39,7 +40,7 @@ func picture(at time.Time, released *atomic.Int32) *drivers.CastFrame {
 func TestAfterAPressTheNextPictureSentIsOneMadeAfterIt(t *testing.T) {
 	sys := actortest.System(t)
 	pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
-	s := &screen{frames: make(chan messages.HandFrameHeader, 16)}
+	s := &screen{frames: make(chan handwire.FrameHeader, 16)}
 	p := sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Gap: time.Hour, FreshFor: time.Hour}))
 	sink := <-pin.sink
 	var r1, r2, r3, r4 atomic.Int32
@@ -94,7 +95,7 @@ func TestAPictureFromBeforeAWheelStepIsSentWhenNoNewerComes(t *testing.T) {
 	for _, drop := range []bool{false, true} {
 		sys := actortest.System(t)
 		pin := &heldPin{sink: make(chan func(*drivers.CastFrame), 1)}
-		s := &screen{frames: make(chan messages.HandFrameHeader, 16)}
+		s := &screen{frames: make(chan handwire.FrameHeader, 16)}
 		p := sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Gap: time.Millisecond, FreshFor: 50 * time.Millisecond}))
 		sink := <-pin.sink
 		var r1, r2 atomic.Int32

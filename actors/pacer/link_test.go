@@ -17,6 +17,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/internal/slowlink"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // newSlowLink puts a throttled link in front of addr, closed when the test ends.
@@ -116,7 +117,7 @@ func (e *serverSide) OnOpen(c *gws.Conn) {
 			}
 			h := f.Header
 			h.Seq = seq.Add(1)
-			w.Frame(messages.EncodeHandFrame(h, f.JPEG))
+			w.Frame(handwire.EncodeFrame(h, f.JPEG))
 		}
 		_ = s.pin.Cast(context.Background(), s.cfg.Steps[0], sink)
 		c.Session().Store(wireKey, w)
@@ -132,8 +133,8 @@ func (e *serverSide) OnMessage(c *gws.Conn, m *gws.Message) {
 	defer m.Close()
 	v, _ := c.Session().Load(wireKey)
 	if pid, ok := v.(*actor.PID); ok {
-		in, err := messages.DecodeHandInput(m.Bytes())
-		if err == nil && in.Kind == messages.HandAck {
+		in, err := handwire.DecodeInput(m.Bytes())
+		if err == nil && in.Kind == handwire.Ack {
 			e.s.sys.Root.Send(pid, &pacer.Ack{Seq: in.Seq})
 		}
 	}
@@ -158,13 +159,13 @@ type viewer struct {
 	steps map[uint8]bool
 	ages  []time.Duration
 	bytes int64
-	got   chan messages.HandFrameHeader
+	got   chan handwire.FrameHeader
 	first time.Time
 }
 
 func dialViewer(t testing.TB, addr string) *viewer {
 	t.Helper()
-	v := &viewer{steps: map[uint8]bool{}, got: make(chan messages.HandFrameHeader, 100000)}
+	v := &viewer{steps: map[uint8]bool{}, got: make(chan handwire.FrameHeader, 100000)}
 	conn, _, err := gws.NewClient(v, &gws.ClientOption{Addr: "ws://" + addr + "/"})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func dialViewer(t testing.TB, addr string) *viewer {
 
 func (v *viewer) OnMessage(c *gws.Conn, m *gws.Message) {
 	defer m.Close()
-	h, jpg, err := messages.DecodeHandFrame(m.Bytes())
+	h, jpg, err := handwire.DecodeFrame(m.Bytes())
 	if err != nil {
 		return
 	}
@@ -191,7 +192,7 @@ func (v *viewer) OnMessage(c *gws.Conn, m *gws.Message) {
 	if v.first.IsZero() {
 		v.first = now
 	}
-	v.bytes += int64(len(jpg) + messages.HandFrameHeaderSize)
+	v.bytes += int64(len(jpg) + handwire.FrameHeaderSize)
 	v.ages = append(v.ages, now.Sub(time.UnixMicro(int64(h.TimeMs*1000))))
 	v.mu.Unlock()
 	_ = c.WriteString(`{"t":"ack","seq":` + itoa(h.Seq) + `}`)

@@ -11,12 +11,13 @@ import (
 	"github.com/buddi-dev/buddi/actors/pacer"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
-type screen struct{ frames chan messages.HandFrameHeader }
+type screen struct{ frames chan handwire.FrameHeader }
 
 func (s *screen) Frame(b []byte) {
-	h, _, err := messages.DecodeHandFrame(b)
+	h, _, err := handwire.DecodeFrame(b)
 	if err == nil {
 		s.frames <- h
 	}
@@ -40,7 +41,7 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pin.Unpin()
-	s := &screen{frames: make(chan messages.HandFrameHeader, 64)}
+	s := &screen{frames: make(chan handwire.FrameHeader, 64)}
 	steps := make(chan int, 8)
 	pid := make(chan *actor.PID, 1)
 	sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -69,7 +70,7 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 		t.Fatalf("%d more frames went out without an ack", n)
 	}
 	sys.Root.Send(p, &pacer.Ack{Seq: first.Seq})
-	var last messages.HandFrameHeader
+	var last handwire.FrameHeader
 	for up := false; !up; {
 		select {
 		case f := <-s.frames:

@@ -25,6 +25,7 @@ func TestMemberImportsOnlyWhatItJoins(t *testing.T) {
 		"egress":            "the owner's site answers it mirrors",
 		"events":            "the bus whose events it relays and mirrors",
 		"messages":          "the contract",
+		"messages/handwire": "a hand's input, passed to the member that holds the page",
 	})
 }
 

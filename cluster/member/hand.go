@@ -11,6 +11,7 @@ import (
 
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // The hand across members. A take-over's live view is drawn by the session
@@ -65,12 +66,12 @@ type (
 // handToLink is, for a hand on another member, the tab's input, a pong,
 // a check of its sign-in asked now (Check), or its leaving (Gone, with why).
 type handToLink struct {
-	ID    string              `json:"id"`
-	Input *messages.HandInput `json:"input,omitempty"`
-	Pong  bool                `json:"pong,omitempty"`
-	Check bool                `json:"check,omitempty"`
-	Gone  bool                `json:"gone,omitempty"`
-	Why   *messages.Error     `json:"why,omitempty"`
+	ID    string          `json:"id"`
+	Input *handwire.Input `json:"input,omitempty"`
+	Pong  bool            `json:"pong,omitempty"`
+	Check bool            `json:"check,omitempty"`
+	Gone  bool            `json:"gone,omitempty"`
+	Why   *messages.Error `json:"why,omitempty"`
 }
 
 // remoteHands are this member's halves of hands across members: the
@@ -234,9 +235,9 @@ func (l *remoteLink) tell(m *handToLink) {
 	_ = l.mem.grains.TellTo(l.member, m)
 }
 
-func (l *remoteLink) Input(in *messages.HandInput) { l.tell(&handToLink{Input: in}) }
-func (l *remoteLink) Pong()                        { l.tell(&handToLink{Pong: true}) }
-func (l *remoteLink) Recheck()                     { l.tell(&handToLink{Check: true}) }
+func (l *remoteLink) Input(in *handwire.Input) { l.tell(&handToLink{Input: in}) }
+func (l *remoteLink) Pong()                    { l.tell(&handToLink{Pong: true}) }
+func (l *remoteLink) Recheck()                 { l.tell(&handToLink{Check: true}) }
 
 func (l *remoteLink) Gone(why *messages.Error) {
 	l.mem.hands.screens.Delete(l.screen)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -28,7 +29,7 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		return nil, err
 	}
 	defer end()
-	out, err := ts.do(ctx, a)
+	out, err := drivers.Dispatch(ctx, acting{ts}, a)
 	if err != nil {
 		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
@@ -36,46 +37,80 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	return out, nil
 }
 
-func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Open:
-		return nil, drivers.ErrNoApps()
-	case drivers.Click, drivers.Fill, drivers.SecretFill, drivers.Select, drivers.Hover, drivers.Submit:
-		if a.Point != nil {
-			return nil, badInput("Your browser takes refs, not points: observe and name the element by its ref.")
-		}
-		r, err := ts.resolve(ctx, a.Target)
-		if err != nil {
-			return nil, err
-		}
-		return r.act(ctx, a)
-	case drivers.Press:
-		return ts.press(ctx, a)
-	case drivers.Scroll:
-		return ts.scroll(ctx, a)
-	case drivers.TabAction:
-		return ts.tabOp(ctx, a)
+// acting is the conversation's tabs as the dispatcher drives them, inside
+// Do's bounds: its methods are the actions.
+type acting struct{ *Tabs }
+
+var _ drivers.Actions = acting{}
+
+// onElement resolves a's target and performs f on the checked element.
+func (ts acting) onElement(ctx context.Context, a *drivers.Action, f func(*resolved) (*drivers.Outcome, error)) (*drivers.Outcome, error) {
+	if a.Point != nil {
+		return nil, badInput("Your browser takes refs, not points: observe and name the element by its ref.")
 	}
-	return ts.pageAction(ctx, a)
+	r, err := ts.resolve(ctx, a.Target)
+	if err != nil {
+		return nil, err
+	}
+	return f(r)
 }
 
-// pageAction runs the actions that take no element.
-func (ts *Tabs) pageAction(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Navigate:
-		return ts.navigate(ctx, a)
-	case drivers.Back, drivers.Forward:
-		return ts.history(ctx, a)
-	case drivers.WaitFor:
-		return ts.waitFor(ctx, a)
-	case drivers.DOM:
-		return ts.dom(ctx, a)
-	case drivers.Console:
-		return nil, fail(messages.CodeUnsupported, nil, "Your browser does not give buddi the page's console; observe or read the dom instead.")
-	case drivers.Screenshot:
-		return ts.screenshot(ctx, a)
-	}
-	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+func (ts acting) Click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx) })
+}
+
+func (ts acting) Fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) {
+		return r.fill(ctx, a.Value, walker.SecretOrigins(a))
+	})
+}
+
+func (ts acting) Select(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.selectOptions(ctx, a.Values) })
+}
+
+func (ts acting) Hover(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.hover(ctx) })
+}
+
+func (ts acting) Submit(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.submit(ctx) })
+}
+
+func (ts acting) Press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.press(ctx, a)
+}
+
+func (ts acting) Scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.scroll(ctx, a)
+}
+
+func (ts acting) Tab(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.tabOp(ctx, a)
+}
+
+func (ts acting) Navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.navigate(ctx, a)
+}
+
+func (ts acting) History(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.history(ctx, a)
+}
+
+func (ts acting) WaitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.waitFor(ctx, a)
+}
+
+func (ts acting) DOM(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.dom(ctx, a)
+}
+
+func (acting) Console(context.Context, *drivers.Action) (*drivers.Outcome, error) {
+	return nil, fail(messages.CodeUnsupported, nil, "Your browser does not give buddi the page's console; observe or read the dom instead.")
+}
+
+func (ts acting) Screenshot(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.screenshot(ctx, a)
 }
 
 // checkURL asks the owner's URL rules about raw.
@@ -110,7 +145,7 @@ func (ts *Tabs) navigate(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	var ans struct {
 		ErrorText string `json:"errorText"`
 	}
-	if err := ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": a.URL}, false, &ans); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.Navigate{URL: a.URL}, false, &ans); err != nil {
 		return nil, err
 	}
 	if ans.ErrorText != "" {
@@ -162,7 +197,7 @@ func (ts *Tabs) landed(ctx context.Context, tab int, url string) error {
 	if f := ts.d.cfg.OnRefused; f != nil {
 		f(ts.conv, url, err)
 	}
-	_ = ts.cdp(ctx, tab, "Page.navigate", map[string]any{"url": "about:blank"}, false, nil)
+	_ = ts.cdp(ctx, tab, cdp.Navigate{URL: "about:blank"}, false, nil)
 	return err
 }
 
@@ -175,7 +210,7 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 			URL string `json:"url"`
 		} `json:"entries"`
 	}
-	if err := ts.cdp(ctx, tab, "Page.getNavigationHistory", nil, false, &h); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.NavigationHistory{}, false, &h); err != nil {
 		return nil, err
 	}
 	i := h.CurrentIndex - 1
@@ -192,7 +227,7 @@ func (ts *Tabs) history(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if err := ts.checkURL(h.Entries[i].URL); err != nil {
 		return nil, err
 	}
-	if err := ts.cdp(ctx, tab, "Page.navigateToHistoryEntry", map[string]any{"entryId": h.Entries[i].ID}, false, nil); err != nil {
+	if err := ts.cdp(ctx, tab, cdp.NavigateToHistoryEntry{EntryID: h.Entries[i].ID}, false, nil); err != nil {
 		return nil, err
 	}
 	if err := sleep(ctx, navStart); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers/walker"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
 // Name is the mode's name, as settings and browser.status say it.
@@ -53,5 +54,5 @@ type Connection interface {
 // navigations, a tab gone), and "dropped" when the connection goes. fn
 // must not block.
 type Listener interface {
-	Listen(fn func(*messages.ExtEvent)) (stop func(), err error)
+	Listen(fn func(*extwire.Event)) (stop func(), err error)
 }

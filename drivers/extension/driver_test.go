@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // fake is the extension at the Caller seam: answer decides each reply.
@@ -165,22 +167,23 @@ func TestARefReadBeforeTheTabMovedOnIsStale(t *testing.T) {
 // debugger command Chrome takes, named keys with their codes.
 func TestTheHandsInputIsTheDebuggers(t *testing.T) {
 	cases := []struct {
-		in     messages.HandInput
+		in     handwire.Input
 		method string
 		want   map[string]any
 	}{
-		{messages.HandInput{Kind: messages.HandDown, X: 3, Y: 4, Button: messages.ButtonRight}, "Input.dispatchMouseEvent",
+		{handwire.Input{Kind: handwire.Down, X: 3, Y: 4, Button: handwire.ButtonRight}, "Input.dispatchMouseEvent",
 			map[string]any{"type": "mousePressed", "button": "right", "x": 3.0}},
-		{messages.HandInput{Kind: messages.HandWheel, X: 1, Y: 1, DY: 120}, "Input.dispatchMouseEvent",
+		{handwire.Input{Kind: handwire.Wheel, X: 1, Y: 1, DY: 120}, "Input.dispatchMouseEvent",
 			map[string]any{"type": "mouseWheel", "deltaY": 120.0}},
-		{messages.HandInput{Kind: messages.HandKeyDown, Key: "Enter"}, "Input.dispatchKeyEvent",
-			map[string]any{"type": "keyDown", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"}},
-		{messages.HandInput{Kind: messages.HandKeyUp, Key: "Enter"}, "Input.dispatchKeyEvent",
+		{handwire.Input{Kind: handwire.KeyDown, Key: "Enter"}, "Input.dispatchKeyEvent",
+			map[string]any{"type": "keyDown", "code": "Enter", "windowsVirtualKeyCode": 13.0, "text": "\r"}},
+		{handwire.Input{Kind: handwire.KeyUp, Key: "Enter"}, "Input.dispatchKeyEvent",
 			map[string]any{"type": "keyUp", "code": "Enter"}},
-		{messages.HandInput{Kind: messages.HandChar, Key: "é"}, "Input.insertText", map[string]any{"text": "é"}},
+		{handwire.Input{Kind: handwire.Char, Key: "é"}, "Input.insertText", map[string]any{"text": "é"}},
 	}
 	for _, c := range cases {
-		method, params := handEvent(&c.in)
+		cmd := handEvent(&c.in)
+		method, params := cmd.Method(), cdp.Params(cmd)
 		if method != c.method {
 			t.Errorf("%s: %s; want %s", c.in.Kind, method, c.method)
 		}
@@ -190,7 +193,7 @@ func TestTheHandsInputIsTheDebuggers(t *testing.T) {
 			}
 		}
 	}
-	if _, up := handEvent(&messages.HandInput{Kind: messages.HandKeyUp, Key: "Enter"}); up["text"] != nil {
+	if up := cdp.Params(handEvent(&handwire.Input{Kind: handwire.KeyUp, Key: "Enter"})); up["text"] != nil {
 		t.Error("a key's release types text")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
@@ -116,22 +117,6 @@ func (ts *Tabs) knows(tab int) bool {
 	return ok
 }
 
-func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Click:
-		return r.click(ctx)
-	case drivers.Fill, drivers.SecretFill:
-		return r.fill(ctx, a.Value, walker.SecretOrigins(a))
-	case drivers.Select:
-		return r.selectOptions(ctx, a.Values)
-	case drivers.Hover:
-		return r.hover(ctx)
-	case drivers.Submit:
-		return r.submit(ctx)
-	}
-	return nil, badInput("Unknown action " + string(a.Kind) + ".")
-}
-
 // point scrolls the element into view and finds its middle, checking that
 // the element itself (or what it contains) is what a pointer there hits.
 const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
@@ -176,11 +161,11 @@ func (r *resolved) point(ctx context.Context) (*point, error) {
 // mouse sends the debugger's mouse events at p, in order.
 func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) error {
 	for i, k := range kinds {
-		ev := map[string]any{"type": k, "x": p.X, "y": p.Y}
-		if k != "mouseMoved" {
-			ev["button"], ev["clickCount"] = "left", 1
+		ev := cdp.MouseEvent{Type: k, X: p.X, Y: p.Y}
+		if k != cdp.MouseMoved {
+			ev.Button, ev.ClickCount = "left", 1
 		}
-		if err := r.ts.input(ctx, p.via, "Input.dispatchMouseEvent", ev); err != nil {
+		if err := r.ts.input(ctx, p.via, ev); err != nil {
 			if i > 0 && kinds[i-1] == "mousePressed" {
 				return fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
 			}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 )
 
 // namedKeys are the keys press accepts by name, with what the debugger's
@@ -127,21 +128,18 @@ func (ts *Tabs) checkKey(st focusAnswer, key, namedText string, isNamed bool) er
 
 // sendKey presses and releases one key through the debugger.
 func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey, isNamed bool) error {
-	ev := map[string]any{"type": "keyDown", "key": key, "text": key}
+	down := cdp.KeyEvent{Type: cdp.KeyDown, Key: key, Text: key}
 	if isNamed {
-		ev = map[string]any{"type": "keyDown", "key": key, "code": named.code, "windowsVirtualKeyCode": named.vk}
-		if named.text != "" {
-			ev["text"] = named.text
-		}
+		down = cdp.KeyEvent{Type: cdp.KeyDown, Key: key, Code: named.code, WindowsVirtualKeyCode: named.vk, Text: named.text}
 		if key == "Space" {
-			ev["key"] = " "
+			down.Key = " "
 		}
 	}
-	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", ev, true, nil); err != nil {
+	if err := ts.cdp(ctx, tab, down, true, nil); err != nil {
 		return err
 	}
-	up := map[string]any{"type": "keyUp", "key": ev["key"], "code": ev["code"], "windowsVirtualKeyCode": ev["windowsVirtualKeyCode"]}
-	if err := ts.cdp(ctx, tab, "Input.dispatchKeyEvent", up, true, nil); err != nil {
+	up := cdp.KeyEvent{Type: cdp.KeyUp, Key: down.Key, Code: down.Code, WindowsVirtualKeyCode: down.WindowsVirtualKeyCode}
+	if err := ts.cdp(ctx, tab, up, true, nil); err != nil {
 		return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
 	}
 	return nil
@@ -187,8 +185,8 @@ func (ts *Tabs) scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	if err := ts.eval(ctx, tab, "({W: innerWidth, H: innerHeight})", false, &v); err != nil {
 		return nil, err
 	}
-	ev := map[string]any{"type": "mouseWheel", "x": v.W / 2, "y": v.H / 2, "deltaX": 0, "deltaY": a.DeltaY}
-	if err := ts.cdp(ctx, tab, "Input.dispatchMouseEvent", ev, true, nil); err != nil {
+	wheel := cdp.MouseWheel{X: v.W / 2, Y: v.H / 2, DeltaY: float64(a.DeltaY)}
+	if err := ts.cdp(ctx, tab, wheel, true, nil); err != nil {
 		return nil, err
 	}
 	st, err := ts.info(ctx, tab)

@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var (
@@ -69,7 +72,7 @@ type frameData struct {
 
 // event is the listener: it runs on the connection actor and only decodes
 // and hands on.
-func (p *pinned) event(ev *messages.ExtEvent) {
+func (p *pinned) event(ev *extwire.Event) {
 	switch {
 	case ev.Name == "dropped":
 		p.end(messages.CodeBrowserOffline, "Your browser's connection to buddi dropped; take over again when it is back.")
@@ -104,7 +107,7 @@ func (p *pinned) frame(raw json.RawMessage) {
 		return
 	}
 	m := f.Metadata
-	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{TimeMs: m.Timestamp * 1000,
+	sink(&drivers.CastFrame{JPEG: jpg, Header: handwire.FrameHeader{TimeMs: m.Timestamp * 1000,
 		PageWidth: uint16(m.DeviceWidth), PageHeight: uint16(m.DeviceHeight), Scale: float32(m.PageScaleFactor),
 		OffsetTop: float32(m.OffsetTop), ScrollX: float32(m.ScrollOffsetX), ScrollY: float32(m.ScrollOffsetY)}})
 }
@@ -176,47 +179,46 @@ func (p *pinned) Unpin() {
 }
 
 // Input sends one of the owner's pointer or key inputs to the cast tab.
-func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+func (p *pinned) Input(ctx context.Context, in *handwire.Input) error {
 	select {
 	case <-p.gone:
 		return p.failed()
 	default:
 	}
-	method, params := handEvent(in)
-	if method == "" {
+	c := handEvent(in)
+	if c == nil {
 		return nil
 	}
-	return p.ts.d.call(ctx, "hand", map[string]any{"conv": p.ts.conv, "tab": p.tab, "method": method, "params": params}, nil)
+	return p.ts.d.call(ctx, "hand", map[string]any{"conv": p.ts.conv, "tab": p.tab, "method": c.Method(), "params": c}, nil)
 }
 
 // handEvent is the debugger command one input of the hand is.
-func handEvent(in *messages.HandInput) (string, map[string]any) {
+func handEvent(in *handwire.Input) cdp.Command {
 	switch in.Kind {
-	case messages.HandMove:
-		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": in.X, "y": in.Y}
-	case messages.HandDown, messages.HandUp:
-		kind := "mousePressed"
-		if in.Kind == messages.HandUp {
-			kind = "mouseReleased"
+	case handwire.Move:
+		return cdp.MouseEvent{Type: cdp.MouseMoved, X: in.X, Y: in.Y}
+	case handwire.Down, handwire.Up:
+		kind := cdp.MousePressed
+		if in.Kind == handwire.Up {
+			kind = cdp.MouseReleased
 		}
-		return "Input.dispatchMouseEvent", map[string]any{"type": kind, "x": in.X, "y": in.Y, "button": in.Button, "clickCount": 1}
-	case messages.HandWheel:
-		return "Input.dispatchMouseEvent", map[string]any{"type": "mouseWheel", "x": in.X, "y": in.Y, "deltaX": in.DX, "deltaY": in.DY}
-	case messages.HandKeyDown, messages.HandKeyUp:
-		kind := "keyDown"
-		if in.Kind == messages.HandKeyUp {
-			kind = "keyUp"
+		return cdp.MouseEvent{Type: kind, X: in.X, Y: in.Y, Button: in.Button, ClickCount: 1}
+	case handwire.Wheel:
+		return cdp.MouseWheel{X: in.X, Y: in.Y, DeltaX: in.DX, DeltaY: in.DY}
+	case handwire.KeyDown, handwire.KeyUp:
+		ev := cdp.KeyEvent{Type: cdp.KeyDown, Key: in.Key}
+		if in.Kind == handwire.KeyUp {
+			ev.Type = cdp.KeyUp
 		}
-		ev := map[string]any{"type": kind, "key": in.Key}
 		if k, ok := namedKeys[in.Key]; ok {
-			ev["code"], ev["windowsVirtualKeyCode"] = k.code, k.vk
-			if kind == "keyDown" && k.text != "" {
-				ev["text"] = k.text
+			ev.Code, ev.WindowsVirtualKeyCode = k.code, k.vk
+			if ev.Type == cdp.KeyDown {
+				ev.Text = k.text
 			}
 		}
-		return "Input.dispatchKeyEvent", ev
-	case messages.HandChar:
-		return "Input.insertText", map[string]any{"text": in.Key}
+		return ev
+	case handwire.Char:
+		return cdp.InsertText{Text: in.Key}
 	}
-	return "", nil
+	return nil
 }

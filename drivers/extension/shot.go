@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 )
 
 // Screenshot bounds, the Playwright driver's: the longest edge in pixels.
@@ -67,8 +68,9 @@ func (ts *Tabs) shoot(ctx context.Context, tab int, full bool) (*shot, error) {
 	var ans struct {
 		Data string `json:"data"`
 	}
-	clip := map[string]any{"x": 0, "y": 0, "width": v.W, "height": v.H, "scale": scale * max(v.DPR, 1)}
-	if err := ts.cdp(ctx, tab, "Page.captureScreenshot", map[string]any{"format": "jpeg", "quality": shotQuality, "clip": clip}, false, &ans); err != nil {
+	shot := cdp.CaptureScreenshot{Format: "jpeg", Quality: shotQuality,
+		Clip: &cdp.Viewport{Width: v.W, Height: v.H, Scale: scale * max(v.DPR, 1)}}
+	if err := ts.cdp(ctx, tab, shot, false, &ans); err != nil {
 		return nil, err
 	}
 	raw, err := base64.StdEncoding.DecodeString(ans.Data)

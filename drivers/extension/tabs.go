@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 )
 
 // Tabs is one conversation's tab group.
@@ -83,7 +84,7 @@ func (ts *Tabs) Interrupt() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = ts.cdp(ctx, tab, "Page.stopLoading", nil, false, nil)
+		_ = ts.cdp(ctx, tab, cdp.StopLoading{}, false, nil)
 	}()
 }
 
@@ -146,15 +147,15 @@ func (ts *Tabs) setObserved(in at, url string, args readArgs, fr framing) {
 
 // cdp sends one debugger command to tab; input marks a command the
 // extension refuses while the owner looks at the tab.
-func (ts *Tabs) cdp(ctx context.Context, tab int, method string, params any, input bool, out any) error {
-	return ts.d.call(ctx, "cdp", map[string]any{"conv": ts.conv, "tab": tab, "method": method, "params": params, "input": input}, out)
+func (ts *Tabs) cdp(ctx context.Context, tab int, c cdp.Command, input bool, out any) error {
+	return ts.d.call(ctx, "cdp", map[string]any{"conv": ts.conv, "tab": tab, "method": c.Method(), "params": c, "input": input}, out)
 }
 
 // input sends one input command to the document in: the tab's page, or
 // a frame that runs in a process of its own, in its coordinates.
-func (ts *Tabs) input(ctx context.Context, in at, method string, params any) error {
+func (ts *Tabs) input(ctx context.Context, in at, c cdp.Command) error {
 	p := in.params(ts.conv)
-	p["method"], p["params"], p["input"] = method, params, true
+	p["method"], p["params"], p["input"] = c.Method(), c, true
 	return frameLost(ts.d.call(ctx, "cdp", p, nil))
 }
 

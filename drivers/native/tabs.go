@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/native/protocol"
 )
 
@@ -91,23 +90,7 @@ func (t *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*drive
 
 // Do performs one action on the computer.
 func (t *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Click:
-		return t.click(ctx, a)
-	case drivers.Fill:
-		return t.fill(ctx, a)
-	case drivers.Press:
-		return t.press(ctx, a)
-	case drivers.Navigate:
-		return t.navigate(ctx, a)
-	case drivers.Open:
-		return t.OpenApp(ctx, a)
-	case drivers.Screenshot:
-		return t.screenshot(ctx)
-	case drivers.Select, drivers.TabAction:
-		return nil, drivers.Errorf(messages.CodeUnsupported, nil, "Use my apps has no %s: click the visible option or tab instead.", a.Kind)
-	}
-	return nil, drivers.Errorf(messages.CodeUnsupported, nil, "Use my apps cannot %s; observe, click, fill, press, open or navigate instead.", a.Kind)
+	return drivers.Dispatch(ctx, acting{t}, a)
 }
 
 // guardFor is the guard of an input on target, from its evidence, or from

@@ -29,7 +29,7 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		return nil, err
 	}
 	defer end()
-	out, err := ts.do(ctx, a)
+	out, err := drivers.Dispatch(ctx, acting{ts}, a)
 	if err != nil {
 		err = ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
 		if t, _ := ts.current(); t != nil {
@@ -46,57 +46,82 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	return out, nil
 }
 
-func (ts *Tabs) do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Open:
-		return nil, drivers.ErrNoApps()
-	case drivers.TabAction:
-		return ts.tabOp(ctx, a)
-	case drivers.Click, drivers.Fill, drivers.SecretFill, drivers.Select, drivers.Hover, drivers.Submit:
-		r, err := ts.resolve(ctx, a.Target)
-		if err != nil {
-			return nil, err
-		}
-		return r.act(ctx, a)
-	case drivers.Press:
-		return ts.press(ctx, a)
-	case drivers.Scroll:
-		return ts.scroll(ctx, a)
+// acting is the conversation's tabs as the dispatcher drives them, inside
+// Do's bounds: its methods are the actions.
+type acting struct{ *Tabs }
+
+var _ drivers.Actions = acting{}
+
+// onElement resolves a's target and performs f on the checked element.
+func (ts acting) onElement(ctx context.Context, a *drivers.Action, f func(*resolved) (*drivers.Outcome, error)) (*drivers.Outcome, error) {
+	r, err := ts.resolve(ctx, a.Target)
+	if err != nil {
+		return nil, err
 	}
+	return f(r)
+}
+
+// onPage performs f on the active tab.
+func (ts acting) onPage(f func(*tab) (*drivers.Outcome, error)) (*drivers.Outcome, error) {
 	t, err := ts.current()
 	if err != nil {
 		return nil, err
 	}
-	switch a.Kind {
-	case drivers.Navigate:
-		return t.navigate(ctx, a)
-	case drivers.Back, drivers.Forward:
-		return t.history(ctx, a)
-	case drivers.WaitFor:
-		return t.waitFor(ctx, a)
-	case drivers.DOM:
-		return t.dom(ctx, a)
-	case drivers.Console:
-		return t.consoleText(a), nil
-	case drivers.Screenshot:
-		return t.screenshotOutcome(ctx, a)
-	}
-	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+	return f(t)
 }
 
-// act dispatches a target-taking action on its checked element.
-func (r *resolved) act(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	switch a.Kind {
-	case drivers.Click:
-		return r.click(ctx, a)
-	case drivers.Fill, drivers.SecretFill:
-		return r.fill(ctx, a)
-	case drivers.Select:
-		return r.selectOptions(ctx, a)
-	case drivers.Hover:
-		return r.hover(ctx)
-	case drivers.Submit:
-		return r.submit(ctx, a)
-	}
-	return nil, badInput("Unknown action " + string(a.Kind) + ".")
+func (ts acting) Click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx, a) })
+}
+
+func (ts acting) Fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.fill(ctx, a) })
+}
+
+func (ts acting) Select(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.selectOptions(ctx, a) })
+}
+
+func (ts acting) Hover(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.hover(ctx) })
+}
+
+func (ts acting) Submit(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.submit(ctx, a) })
+}
+
+func (ts acting) Press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.press(ctx, a)
+}
+
+func (ts acting) Scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.scroll(ctx, a)
+}
+
+func (ts acting) Tab(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.tabOp(ctx, a)
+}
+
+func (ts acting) Navigate(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.navigate(ctx, a) })
+}
+
+func (ts acting) History(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.history(ctx, a) })
+}
+
+func (ts acting) WaitFor(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.waitFor(ctx, a) })
+}
+
+func (ts acting) DOM(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.dom(ctx, a) })
+}
+
+func (ts acting) Console(_ context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.consoleText(a), nil })
+}
+
+func (ts acting) Screenshot(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	return ts.onPage(func(t *tab) (*drivers.Outcome, error) { return t.screenshotOutcome(ctx, a) })
 }

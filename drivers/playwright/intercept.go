@@ -8,6 +8,7 @@ import (
 
 	pw "github.com/mxschmitt/playwright-go"
 
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -47,8 +48,8 @@ func openGate(ctx context.Context, b *browser) (*gate, error) {
 	}
 	g := &gate{b: b, s: s, frames: map[string]*tab{}, refused: map[string]error{}}
 	s.On("Fetch.requestPaused", func(ev map[string]any) { go g.paused(ev) })
-	patterns := []any{map[string]any{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}}
-	if _, err := call(ctx, func() (any, error) { return s.Send("Fetch.enable", map[string]any{"patterns": patterns}) }); err != nil {
+	enable := cdp.FetchEnable{Patterns: []cdp.RequestPattern{{URLPattern: "*", ResourceType: "Document", RequestStage: "Request"}}}
+	if _, err := call(ctx, func() (any, error) { return send(s, enable) }); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -77,11 +78,11 @@ func (g *gate) paused(ev map[string]any) {
 			reason = "Aborted"
 		}
 		_, _ = call(ctx, func() (any, error) {
-			return g.s.Send("Fetch.failRequest", map[string]any{"requestId": id, "errorReason": reason})
+			return send(g.s, cdp.FailRequest{RequestID: id, ErrorReason: reason})
 		})
 		return
 	}
-	_, _ = call(ctx, func() (any, error) { return g.s.Send("Fetch.continueRequest", map[string]any{"requestId": id}) })
+	_, _ = call(ctx, func() (any, error) { return send(g.s, cdp.ContinueRequest{RequestID: id}) })
 }
 
 // check runs CheckURL on url. A refusal for the main frame of a tab we

@@ -14,6 +14,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -112,7 +113,7 @@ func (d *Driver) read(ctx context.Context, b *browser, s pw.CDPSession) (*store,
 // usage is the bytes an origin keeps in quota-managed storage (databases,
 // caches, file systems), or 0 when the browser cannot tell.
 func usage(ctx context.Context, s pw.CDPSession, origin string) float64 {
-	r, err := call(ctx, func() (any, error) { return s.Send("Storage.getUsageAndQuota", map[string]any{"origin": origin}) })
+	r, err := call(ctx, func() (any, error) { return send(s, cdp.UsageAndQuota{Origin: origin}) })
 	if err != nil {
 		return 0
 	}
@@ -215,7 +216,7 @@ func clearOrigins(ctx context.Context, s pw.CDPSession, st *store, site string) 
 			continue
 		}
 		if _, err := call(ctx, func() (any, error) {
-			return s.Send("Storage.clearDataForOrigin", map[string]any{"origin": o, "storageTypes": "all"})
+			return send(s, cdp.ClearDataForOrigin{Origin: o, StorageTypes: "all"})
 		}); err != nil {
 			return fail(drivers.CodeNotAnswering, err, "The browser did not clear "+o+" in time; try again.")
 		}

@@ -11,7 +11,9 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var (
@@ -114,7 +116,7 @@ func (p *pinned) frame(ev map[string]any) {
 	var once sync.Once
 	ack := func() {
 		once.Do(func() {
-			go func() { _, _ = p.s.Send("Page.screencastFrameAck", map[string]any{"sessionId": int(id)}) }()
+			go func() { _, _ = send(p.s, cdp.ScreencastFrameAck{SessionID: int(id)}) }()
 		})
 	}
 	p.mu.Lock()
@@ -132,7 +134,7 @@ func (p *pinned) frame(ev map[string]any) {
 	}
 	meta, _ := ev["metadata"].(map[string]any)
 	num := func(k string) float64 { v, _ := meta[k].(float64); return v }
-	sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
+	sink(&drivers.CastFrame{JPEG: jpg, Header: handwire.FrameHeader{
 		TimeMs: num("timestamp") * 1000, PageWidth: uint16(num("deviceWidth")), PageHeight: uint16(num("deviceHeight")),
 		Scale: float32(num("pageScaleFactor")), OffsetTop: float32(num("offsetTop")),
 		ScrollX: float32(num("scrollOffsetX")), ScrollY: float32(num("scrollOffsetY"))}, Release: ack})
@@ -150,15 +152,14 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	p.sink = sink
 	p.mu.Unlock()
 	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
-	params := map[string]any{"format": "jpeg", "quality": o.Quality,
-		"maxWidth": o.MaxWidth, "maxHeight": o.MaxHeight, "everyNthFrame": 1}
+	start := cdp.StartScreencast{Format: "jpeg", Quality: o.Quality, MaxWidth: o.MaxWidth, MaxHeight: o.MaxHeight, EveryNthFrame: 1}
 	// Chromium finishes stopping a screencast after it answered the stop:
 	// a start right behind it can find it still active, for a moment.
 	for {
 		if !p.current(epoch) {
 			return nil // stopped, or started again, meanwhile
 		}
-		_, err := call(ctx, func() (any, error) { return p.s.Send("Page.startScreencast", params) })
+		_, err := call(ctx, func() (any, error) { return send(p.s, start) })
 		if err == nil {
 			if !p.current(epoch) { // stopped while it started
 				_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
@@ -217,7 +218,7 @@ func (p *pinned) Unpin() {
 }
 
 // Input sends one pointer or key input to the pinned page.
-func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+func (p *pinned) Input(ctx context.Context, in *handwire.Input) error {
 	select {
 	case <-p.gone:
 		w := p.Why()
@@ -227,20 +228,20 @@ func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
 	m, k := p.t.page.Mouse(), p.t.page.Keyboard()
 	_, err := call(ctx, func() (struct{}, error) {
 		switch in.Kind {
-		case messages.HandMove:
+		case handwire.Move:
 			return struct{}{}, m.Move(in.X, in.Y)
-		case messages.HandDown, messages.HandUp:
+		case handwire.Down, handwire.Up:
 			return struct{}{}, press(m, in)
-		case messages.HandWheel:
+		case handwire.Wheel:
 			if err := m.Move(in.X, in.Y); err != nil {
 				return struct{}{}, err
 			}
 			return struct{}{}, m.Wheel(in.DX, in.DY)
-		case messages.HandKeyDown:
+		case handwire.KeyDown:
 			return struct{}{}, k.Down(in.Key)
-		case messages.HandKeyUp:
+		case handwire.KeyUp:
 			return struct{}{}, k.Up(in.Key)
-		case messages.HandChar:
+		case handwire.Char:
 			return struct{}{}, k.Type(in.Key)
 		}
 		return struct{}{}, nil
@@ -251,13 +252,13 @@ func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
 	return nil
 }
 
-func press(m pw.Mouse, in *messages.HandInput) error {
+func press(m pw.Mouse, in *handwire.Input) error {
 	if err := m.Move(in.X, in.Y); err != nil {
 		return err
 	}
-	b := map[string]*pw.MouseButton{messages.ButtonLeft: pw.MouseButtonLeft,
-		messages.ButtonMiddle: pw.MouseButtonMiddle, messages.ButtonRight: pw.MouseButtonRight}[in.Button]
-	if in.Kind == messages.HandDown {
+	b := map[string]*pw.MouseButton{handwire.ButtonLeft: pw.MouseButtonLeft,
+		handwire.ButtonMiddle: pw.MouseButtonMiddle, handwire.ButtonRight: pw.MouseButtonRight}[in.Button]
+	if in.Kind == handwire.Down {
 		return m.Down(pw.MouseDownOptions{Button: b})
 	}
 	return m.Up(pw.MouseUpOptions{Button: b})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // A pin drives the page it pinned even after another tab became active,
@@ -36,7 +37,7 @@ func TestAPinStaysOnItsPageAndIsGoneWhenItCloses(t *testing.T) {
 	if w := pin.Why(); w == nil || w.Code != messages.CodeTabGone {
 		t.Fatalf("the pin is gone because %+v, want tab_gone", w)
 	}
-	if err := raw.Input(testCtx(t), &messages.HandInput{Kind: messages.HandMove, X: 1, Y: 1}); err == nil {
+	if err := raw.Input(testCtx(t), &handwire.Input{Kind: handwire.Move, X: 1, Y: 1}); err == nil {
 		t.Fatal("input reached a pin whose page closed")
 	}
 }
@@ -91,9 +92,9 @@ func pinActive(t *testing.T, tabs drivers.Tabs) (drivers.Pinned, drivers.RawInpu
 // press presses and releases the left button at x, y through the hand's input.
 func press(t *testing.T, raw drivers.RawInput, x, y float64) {
 	t.Helper()
-	for _, in := range []*messages.HandInput{
-		{Kind: messages.HandDown, X: x, Y: y, Button: messages.ButtonLeft},
-		{Kind: messages.HandUp, X: x, Y: y, Button: messages.ButtonLeft},
+	for _, in := range []*handwire.Input{
+		{Kind: handwire.Down, X: x, Y: y, Button: handwire.ButtonLeft},
+		{Kind: handwire.Up, X: x, Y: y, Button: handwire.ButtonLeft},
 	} {
 		if err := raw.Input(testCtx(t), in); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"time"
 
+	pw "github.com/mxschmitt/playwright-go"
+
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 )
 
 // errAbandoned marks a call given up because its context ended.
@@ -82,3 +85,6 @@ func ended(err error, code drivers.Code, msg string) error {
 	}
 	return err
 }
+
+// send sends one typed DevTools command on s.
+func send(s pw.CDPSession, c cdp.Command) (any, error) { return s.Send(c.Method(), cdp.Params(c)) }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -29,7 +30,7 @@ func (t *tab) title(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, titleWait)
 	defer cancel()
 	v, err := call(ctx, func() (any, error) {
-		return s.Send("Runtime.evaluate", map[string]any{"expression": titleExpr, "returnByValue": true})
+		return send(s, cdp.Evaluate{Expression: titleExpr, ReturnByValue: true})
 	})
 	if err != nil {
 		return ""

@@ -12,6 +12,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -198,7 +199,7 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 		c, cancel = context.WithTimeout(ctx, underLoad(freeWait))
 	}
 	v, err := call(c, func() (any, error) {
-		return s.Send("Runtime.evaluate", map[string]any{"expression": sizeExpr, "returnByValue": true})
+		return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
 	})
 	cancel()
 	switch {
@@ -454,7 +455,7 @@ func (t *tab) check(load float64) {
 		ctx, cancel := context.WithTimeout(context.Background(), limit+patience+2*watchEvery)
 		defer cancel()
 		v, err := call(ctx, func() (any, error) {
-			return s.Send("Runtime.evaluate", map[string]any{"expression": sizeExpr, "returnByValue": true})
+			return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
 		})
 		t.watch.size.Store(int64(resultNumber(v)))
 		return err

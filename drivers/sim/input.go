@@ -17,15 +17,36 @@ type effect struct {
 
 var noEffect = effect{field: -1}
 
-// input dispatches click, fill, select, press, hover, scroll and submit.
-// Nothing is dispatched unless the target still names the element observed.
-func (t *Tabs) input(c *call) (*drivers.Outcome, error) {
+// effectOf validates an input against node i of page p (n, or -1 and nil
+// for an untargeted press or scroll), whose fields hold st, and says what
+// it does.
+type effectOf func(p *page, st state, i int32, n *node) (effect, error)
+
+// nothing is the effect of an input that changes no state (hover, scroll).
+func nothing(*page, state, int32, *node) (effect, error) { return noEffect, nil }
+
+// aiming says whether an input needs a target.
+type aiming bool
+
+const (
+	targeted   aiming = false
+	untargeted aiming = true // the target is optional (press, scroll)
+)
+
+// input dispatches click, fill, select, press, hover, scroll and submit,
+// each with its effect. Nothing is dispatched unless the target still
+// names the element observed.
+func (t *Tabs) input(c *call, at aiming, of effectOf) (*drivers.Outcome, error) {
 	a := c.a
 	t.mu.Lock()
-	tb, p, i, err := t.aim(a)
+	tb, p, i, err := t.aim(a, at)
 	var eff effect
 	if err == nil {
-		eff, err = t.effect(p, tb.vals, i, a)
+		var n *node
+		if i >= 0 {
+			n = &p.nodes[i]
+		}
+		eff, err = of(p, tb.vals, i, n)
 	}
 	if err != nil {
 		t.mu.Unlock()
@@ -51,15 +72,15 @@ func (t *Tabs) input(c *call) (*drivers.Outcome, error) {
 }
 
 // aim checks the action's target against the active tab's page and returns
-// the node it names, or -1 for an untargeted press or scroll.
-func (t *Tabs) aim(a *drivers.Action) (*tab, *page, int32, error) {
+// the node it names, or -1 for an optional target not given.
+func (t *Tabs) aim(a *drivers.Action, at aiming) (*tab, *page, int32, error) {
 	tb, err := t.activeTab()
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	p := tb.page()
 	if a.Target == nil {
-		if a.Kind == drivers.Press || a.Kind == drivers.Scroll {
+		if at == untargeted {
 			return tb, p, -1, nil
 		}
 		return nil, nil, 0, errBadInput("A %s needs a target from the latest observation.", a.Kind)
@@ -81,35 +102,6 @@ func (t *Tabs) aim(a *drivers.Action) (*tab, *page, int32, error) {
 		return nil, nil, 0, errMiss()
 	}
 	return tb, p, i, nil
-}
-
-// effect validates the input against its element and says what it does.
-func (t *Tabs) effect(p *page, st state, i int32, a *drivers.Action) (effect, error) {
-	var n *node
-	if i >= 0 {
-		n = &p.nodes[i]
-	}
-	switch a.Kind {
-	case drivers.Click:
-		return t.click(p, st, i, n), nil
-	case drivers.Fill, drivers.SecretFill:
-		return fill(p, i, n, a)
-	case drivers.Select:
-		return choose(p, i, n, a.Values)
-	case drivers.Press:
-		if a.Value == "" {
-			return noEffect, errBadInput("Name the key to press, such as Enter.")
-		}
-		if n != nil && a.Value == "Enter" && n.editable() && n.form >= 0 {
-			return submitted(p), nil
-		}
-	case drivers.Submit:
-		if n.form < 0 && n.role != "form" {
-			return noEffect, errBadInput("%s is not in a form; click a link or button instead.", n.ref)
-		}
-		return submitted(p), nil
-	}
-	return noEffect, nil
 }
 
 func (t *Tabs) click(p *page, st state, i int32, n *node) effect {

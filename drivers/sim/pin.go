@@ -8,6 +8,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var (
@@ -111,7 +112,7 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 				return
 			case now := <-tick.C:
 				w, h := p.size()
-				sink(&drivers.CastFrame{JPEG: jpg, Header: messages.HandFrameHeader{
+				sink(&drivers.CastFrame{JPEG: jpg, Header: handwire.FrameHeader{
 					TimeMs: float64(now.UnixMicro()) / 1000, PageWidth: uint16(w), PageHeight: uint16(h), Scale: 1}})
 			}
 		}
@@ -161,7 +162,7 @@ func (p *pinned) Unpin() {
 }
 
 // Input records one hand input (a typed character without its key).
-func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
+func (p *pinned) Input(ctx context.Context, in *handwire.Input) error {
 	if err := ctx.Err(); err != nil {
 		return errContext(err)
 	}
@@ -171,7 +172,7 @@ func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
 	default:
 	}
 	rec := *in
-	if rec.Kind == messages.HandChar {
+	if rec.Kind == handwire.Char {
 		rec.Key = ""
 	}
 	p.t.mu.Lock()
@@ -182,10 +183,10 @@ func (p *pinned) Input(ctx context.Context, in *messages.HandInput) error {
 
 // HandInputs is the hand input the tabs' pins received, in order, typed
 // characters without their key.
-func (t *Tabs) HandInputs() []messages.HandInput {
+func (t *Tabs) HandInputs() []handwire.Input {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]messages.HandInput(nil), t.hands...)
+	return append([]handwire.Input(nil), t.hands...)
 }
 
 // Fits are the sizes the tabs' pins laid their page out at, in order;

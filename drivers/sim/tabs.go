@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
-	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 var _ drivers.Tabs = (*Tabs)(nil)
@@ -30,8 +30,8 @@ type Tabs struct {
 	closed  bool
 	counts  Counts
 	console []string
-	hands   []messages.HandInput // what pins received (pin.go)
-	fits    [][2]int             // the sizes pins laid the page out at (pin.go)
+	hands   []handwire.Input // what pins received (pin.go)
+	fits    [][2]int         // the sizes pins laid the page out at (pin.go)
 }
 
 func newTabs(d *Driver, conversation string) *Tabs {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 )
 
 // BenchmarkStopToLastRefusal measures, over three member processes, the
@@ -107,12 +108,12 @@ func BenchmarkHandFrames(bm *testing.B) {
 			for bm.Loop() {
 				select {
 				case f := <-tab.frames:
-					fr, _, err := messages.DecodeHandFrame(f)
+					fr, _, err := handwire.DecodeFrame(f)
 					if err != nil {
 						bm.Fatal(err)
 					}
 					frames++
-					tab.send(bm, map[string]any{"t": string(messages.HandAck), "seq": fr.Seq})
+					tab.send(bm, map[string]any{"t": string(handwire.Ack), "seq": fr.Seq})
 				case n := <-tab.notes:
 					bm.Fatalf("the hand ended: %+v", n)
 				case <-time.After(patience):
@@ -122,7 +123,7 @@ func BenchmarkHandFrames(bm *testing.B) {
 			took := time.Since(start)
 			bm.ReportMetric(float64(frames)/took.Seconds(), "frames/s")
 			bm.ReportMetric(ms(took)/float64(max(frames, 1)), "ms/frame")
-			tab.send(bm, map[string]any{"t": string(messages.HandGive)})
+			tab.send(bm, map[string]any{"t": string(handwire.Give)})
 		})
 	}
 }

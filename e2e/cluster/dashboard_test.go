@@ -12,6 +12,7 @@ import (
 	"github.com/lxzan/gws"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/handwire"
 	"github.com/buddi-dev/buddi/secret"
 )
 
@@ -131,7 +132,7 @@ func (m *member) hand(t testing.TB, conv string) *handTab {
 	cookie := m.signIn(t)
 	h := &handTab{notes: make(chan messages.HandNote, 16), frames: make(chan []byte, 16)}
 	h.conn = m.socket(t, "/api/browser/hand?conversation="+conv, cookie, h)
-	h.send(t, map[string]any{"t": string(messages.HandCSRF), "token": secret.Hash("csrf:" + cookie)[:32]})
+	h.send(t, map[string]any{"t": string(handwire.CSRF), "token": secret.Hash("csrf:" + cookie)[:32]})
 	return h
 }
 
@@ -227,12 +228,12 @@ func TestATakeOverIsDrivenThroughAMemberThatDoesNotRunIt(t *testing.T) {
 	for len(seqs) < 3 {
 		select {
 		case f := <-tab.frames:
-			fr, _, err := messages.DecodeHandFrame(f)
+			fr, _, err := handwire.DecodeFrame(f)
 			if err != nil {
 				t.Fatalf("a frame from %s through %s does not decode: %v", home.name, other.name, err)
 			}
 			seqs = append(seqs, fr.Seq)
-			tab.send(t, map[string]any{"t": string(messages.HandAck), "seq": fr.Seq})
+			tab.send(t, map[string]any{"t": string(handwire.Ack), "seq": fr.Seq})
 		case n := <-tab.notes:
 			t.Fatalf("the hand ended before three frames came: %+v", n)
 		case <-time.After(patience):
@@ -242,7 +243,7 @@ func TestATakeOverIsDrivenThroughAMemberThatDoesNotRunIt(t *testing.T) {
 	if r := home.Act(t, home.agent, "h1", map[string]any{"action": "observe"}); r.Code() != messages.CodeTakenOver {
 		t.Fatalf("while the owner drives h1 the agent's act answered %q", r.Code())
 	}
-	tab.send(t, map[string]any{"t": string(messages.HandGive)})
+	tab.send(t, map[string]any{"t": string(handwire.Give)})
 	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
 		r := home.Act(t, home.agent, "h1", map[string]any{"action": "observe"})
 		if r.OK {

@@ -1,4 +1,4 @@
-package messages
+package extwire
 
 import (
 	"crypto/hmac"
@@ -11,11 +11,11 @@ import (
 // Who makes a proof on the extension's wire: each side signs with its own
 // label, so neither proof can be replayed as the other's.
 const (
-	ExtProverBuddi     = "buddi"
-	ExtProverExtension = "extension"
+	ProverBuddi     = "buddi"
+	ProverExtension = "extension"
 )
 
-// ExtProof is the MAC of one side's proof on the extension's wire:
+// Proof is the MAC of one side's proof on the extension's wire:
 // HMAC-SHA-256 keyed by the SHA-256 of the extension's token (hash, hex,
 // as buddi stores it), over
 //
@@ -26,7 +26,7 @@ const (
 // on no other: not through a relay at another address, not for another
 // copy of the extension, not with either nonce changed. extension/worker.js
 // computes the same bytes.
-func ExtProof(hash, prover, addr, id string, extNonce, buddiNonce []byte) []byte {
+func Proof(hash, prover, addr, id string, extNonce, buddiNonce []byte) []byte {
 	key, _ := hex.DecodeString(hash)
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(strings.Join([]string{"buddi-extension-proof/2", prover, addr, id,

@@ -1,4 +1,4 @@
-package messages_test
+package extwire_test
 
 import (
 	"encoding/json"
@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/messages/extwire"
 )
 
-// FuzzDecodeExt: whatever the extension's socket carries, the decoder
+// FuzzDecode: whatever the extension's socket carries, the decoder
 // answers a message or one sentence with bad_message, never a panic, and
 // a message it accepts encodes back to JSON it accepts again.
-func FuzzDecodeExt(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"hello","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","build":"0.1.0.0"}`,
 		`{"type":"hello","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","pair":true,"build":"0.1.0.24"}`,
@@ -31,7 +32,7 @@ func FuzzDecodeExt(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in, e := messages.DecodeExt(b)
+		in, e := extwire.Decode(b)
 		if e != nil {
 			if in != nil || e.Code != messages.CodeBadMessage || e.Message == "" || strings.Contains(e.Message, "\n") {
 				t.Fatalf("refusal %+v with %v", e, in)
@@ -42,7 +43,7 @@ func FuzzDecodeExt(f *testing.F) {
 		if err != nil {
 			t.Fatalf("an accepted message does not encode: %v", err)
 		}
-		if _, e := messages.DecodeExt(again); e != nil {
+		if _, e := extwire.Decode(again); e != nil {
 			t.Fatalf("%s was accepted, but its encoding %s is not: %v", b, again, e)
 		}
 	})

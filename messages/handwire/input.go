@@ -1,4 +1,4 @@
-package messages
+package handwire
 
 import (
 	"bytes"
@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// HandKind is what one input of the hand does.
-type HandKind string
+// Kind is what one input of the hand does.
+type Kind string
 
 // Hand input kinds. Ack, CSRF and Give are the socket's own: Ack says the
 // tab drew frame Seq; CSRF is the first message, carrying the page's token
@@ -18,24 +18,24 @@ type HandKind string
 // could overtake input still on its way). View lays the page out again at
 // the touch screen's new size (the phone turned).
 const (
-	HandMove    HandKind = "move"
-	HandDown    HandKind = "down"
-	HandUp      HandKind = "up"
-	HandWheel   HandKind = "wheel"
-	HandKeyDown HandKind = "keydown"
-	HandKeyUp   HandKind = "keyup"
-	HandChar    HandKind = "char" // one typed character
-	HandAck     HandKind = "ack"
-	HandCSRF    HandKind = "csrf"
-	HandGive    HandKind = "give" // Give it back: resume, after every input sent before it
-	HandView    HandKind = "view" // the touch screen's size changed
+	Move    Kind = "move"
+	Down    Kind = "down"
+	Up      Kind = "up"
+	Wheel   Kind = "wheel"
+	KeyDown Kind = "keydown"
+	KeyUp   Kind = "keyup"
+	Char    Kind = "char" // one typed character
+	Ack     Kind = "ack"
+	CSRF    Kind = "csrf"
+	Give    Kind = "give" // Give it back: resume, after every input sent before it
+	View    Kind = "view" // the touch screen's size changed
 )
 
 // The sizes, in CSS pixels, a touch screen may ask the page to be laid out
 // at (each side).
 const (
-	HandViewMin = 120
-	HandViewMax = 4096
+	ViewMin = 120
+	ViewMax = 4096
 )
 
 // Mouse buttons.
@@ -45,10 +45,10 @@ const (
 	ButtonRight  = "right"
 )
 
-// HandInput is one validated message of the hand socket. X and Y are CSS
+// Input is one validated message of the hand socket. X and Y are CSS
 // pixels of the page's viewport, as the frame header maps them.
-type HandInput struct {
-	Kind   HandKind
+type Input struct {
+	Kind   Kind
 	X, Y   float64
 	Button string  // down and up
 	DX, DY float64 // wheel
@@ -61,9 +61,9 @@ type HandInput struct {
 }
 
 // Pointer says whether the input carries a position.
-func (in *HandInput) Pointer() bool {
+func (in *Input) Pointer() bool {
 	switch in.Kind {
-	case HandMove, HandDown, HandUp, HandWheel:
+	case Move, Down, Up, Wheel:
 		return true
 	}
 	return false
@@ -71,25 +71,25 @@ func (in *HandInput) Pointer() bool {
 
 // Within says whether the input's position lies on a page of w×h CSS
 // pixels (inputs without a position always do).
-func (in *HandInput) Within(w, h int) bool {
+func (in *Input) Within(w, h int) bool {
 	if !in.Pointer() {
 		return true
 	}
-	s := float64(HandCoordsSlack)
+	s := float64(CoordsSlack)
 	return in.X >= -s && in.Y >= -s && in.X <= float64(w)+s && in.Y <= float64(h)+s
 }
 
-// HandKeys are the key names a hand may press and release; anything else
+// Keys are the key names a hand may press and release; anything else
 // is typed as one character.
-var HandKeys = map[string]bool{
+var Keys = map[string]bool{
 	"Enter": true, "Tab": true, "Backspace": true, "Delete": true, "Escape": true, "Space": true,
 	"ArrowUp": true, "ArrowDown": true, "ArrowLeft": true, "ArrowRight": true,
 	"Home": true, "End": true, "PageUp": true, "PageDown": true,
 	"Shift": true, "Control": true, "Alt": true, "Meta": true,
 }
 
-// HandModifiers are the keys a hand releases when it lets go.
-var HandModifiers = map[string]bool{"Shift": true, "Control": true, "Alt": true, "Meta": true}
+// Modifiers are the keys a hand releases when it lets go.
+var Modifiers = map[string]bool{"Shift": true, "Control": true, "Alt": true, "Meta": true}
 
 // wireInput is the JSON of one hand message.
 type wireInput struct {
@@ -108,24 +108,24 @@ type wireInput struct {
 	H      *int     `json:"h"`
 }
 
-// DecodeHandInput reads one message of the hand socket. It refuses (with
-// code bad_input and a sentence that never repeats what was typed) an
+// DecodeInput reads one message of the hand socket. It refuses (with a
+// *Refusal) an
 // oversized message, an unknown type or field, a position that is missing
 // or not a finite number, an unknown button, a key off the allow list, and
 // a typed key that is not exactly one printable character.
-func DecodeHandInput(b []byte) (*HandInput, *Error) {
-	if len(b) > HandInputMax {
-		return nil, handRefusal("That input message is too long; one message carries one pointer event or one key.")
+func DecodeInput(b []byte) (*Input, error) {
+	if len(b) > InputMax {
+		return nil, refuse("That input message is too long; one message carries one pointer event or one key.")
 	}
 	var w wireInput
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&w); err != nil || d.More() {
-		return nil, handRefusal("That input message is not one JSON object of the hand's form; reload the dashboard.")
+		return nil, refuse("That input message is not one JSON object of the hand's form; reload the dashboard.")
 	}
-	in := &HandInput{Kind: HandKind(w.T)}
+	in := &Input{Kind: Kind(w.T)}
 	switch in.Kind {
-	case HandMove, HandDown, HandUp, HandWheel:
+	case Move, Down, Up, Wheel:
 		return pointerInput(in, &w)
 	default:
 		return otherInput(in, &w)
@@ -133,68 +133,68 @@ func DecodeHandInput(b []byte) (*HandInput, *Error) {
 }
 
 // otherInput reads the messages without a position: keys, acks, the token.
-func otherInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+func otherInput(in *Input, w *wireInput) (*Input, error) {
 	switch in.Kind {
-	case HandKeyDown, HandKeyUp, HandChar:
+	case KeyDown, KeyUp, Char:
 		return keyInput(in, w)
-	case HandAck:
+	case Ack:
 		if w.Seq == nil {
-			return nil, handRefusal("An ack names the frame it drew.")
+			return nil, refuse("An ack names the frame it drew.")
 		}
 		in.Seq = *w.Seq
-	case HandGive:
-	case HandCSRF:
+	case Give:
+	case CSRF:
 		if w.Token == "" || len(w.Token) > 64 || len(w.Resume) > 64 {
-			return nil, handRefusal("The first message carries the dashboard's CSRF token; reload the dashboard.")
+			return nil, refuse("The first message carries the dashboard's CSRF token; reload the dashboard.")
 		}
 		in.Token, in.Resume, in.Take = w.Token, w.Resume, w.Take
 		if w.W != nil || w.H != nil {
 			return viewInput(in, w)
 		}
-	case HandView:
+	case View:
 		return viewInput(in, w)
 	default:
-		return nil, handRefusal("That input message has an unknown type; reload the dashboard.")
+		return nil, refuse("That input message has an unknown type; reload the dashboard.")
 	}
 	return in, nil
 }
 
 // keyInput reads a key pressed or let go, or a character typed.
-func keyInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+func keyInput(in *Input, w *wireInput) (*Input, error) {
 	switch {
-	case in.Kind == HandChar && !oneChar(w.K):
-		return nil, handRefusal("A typed key carries exactly one printable character.")
-	case in.Kind != HandChar && !HandKeys[w.K]:
-		return nil, handRefusal("That key is not one the hand presses; type it as a character instead.")
+	case in.Kind == Char && !oneChar(w.K):
+		return nil, refuse("A typed key carries exactly one printable character.")
+	case in.Kind != Char && !Keys[w.K]:
+		return nil, refuse("That key is not one the hand presses; type it as a character instead.")
 	}
 	in.Key = w.K
 	return in, nil
 }
 
 // viewInput reads the size of a touch screen.
-func viewInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
-	ok := func(n *int) bool { return n != nil && *n >= HandViewMin && *n <= HandViewMax }
+func viewInput(in *Input, w *wireInput) (*Input, error) {
+	ok := func(n *int) bool { return n != nil && *n >= ViewMin && *n <= ViewMax }
 	if !ok(w.W) || !ok(w.H) {
-		return nil, handRefusal("A screen's size is two whole numbers of CSS pixels, each from 120 to 4096.")
+		return nil, refuse("A screen's size is two whole numbers of CSS pixels, each from 120 to 4096.")
 	}
 	in.W, in.H = *w.W, *w.H
 	return in, nil
 }
 
-func pointerInput(in *HandInput, w *wireInput) (*HandInput, *Error) {
+func pointerInput(in *Input, w *wireInput) (*Input, error) {
 	if w.X == nil || w.Y == nil || !finite(*w.X) || !finite(*w.Y) {
-		return nil, handRefusal("A pointer input carries its position as two numbers.")
+		return nil, refuse("A pointer input carries its position as two numbers.")
 	}
 	in.X, in.Y = *w.X, *w.Y
 	switch in.Kind {
-	case HandDown, HandUp:
+	case Down, Up:
 		if w.B != ButtonLeft && w.B != ButtonMiddle && w.B != ButtonRight {
-			return nil, handRefusal("A press or release names its button: left, middle or right.")
+			return nil, refuse("A press or release names its button: left, middle or right.")
 		}
 		in.Button = w.B
-	case HandWheel:
-		if !finite(w.DX) || !finite(w.DY) || math.Abs(w.DX) > HandWheelMax || math.Abs(w.DY) > HandWheelMax {
-			return nil, handRefusal("A wheel input scrolls by at most 5000 pixels each way.")
+	case Wheel:
+		if !finite(w.DX) || !finite(w.DY) || math.Abs(w.DX) > WheelMax || math.Abs(w.DY) > WheelMax {
+			return nil, refuse("A wheel input scrolls by at most 5000 pixels each way.")
 		}
 		in.DX, in.DY = w.DX, w.DY
 	}
@@ -208,4 +208,11 @@ func oneChar(s string) bool {
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1e6 }
 
-func handRefusal(msg string) *Error { return &Error{Code: CodeBadInput, Message: msg} }
+// Refusal is why a message was refused: one sentence that never repeats
+// what was typed. The socket drops refused input unread (a refused first
+// message ends it as bad_csrf).
+type Refusal struct{ Reason string }
+
+func (r *Refusal) Error() string { return r.Reason }
+
+func refuse(reason string) error { return &Refusal{Reason: reason} }

@@ -1,4 +1,4 @@
-package messages
+package handwire
 
 import (
 	"encoding/binary"
@@ -6,20 +6,20 @@ import (
 	"math"
 )
 
-// HandFrameHeaderSize is the length of a hand frame's header; the JPEG
+// FrameHeaderSize is the length of a hand frame's header; the JPEG
 // follows it.
-const HandFrameHeaderSize = 36
+const FrameHeaderSize = 36
 
-// HandFrameVersion is the header's first byte.
-const HandFrameVersion = 1
+// FrameVersion is the header's first byte.
+const FrameVersion = 1
 
-// HandFrameHeader is what the tab needs to draw a frame and map a pointer
+// FrameHeader is what the tab needs to draw a frame and map a pointer
 // on it back to the page: which frame (Seq, acked back), the page's size in
 // CSS pixels, its scale and offsets when the picture was taken, and when.
 // Little-endian: version u8, step u8, seq u32, time f64 (ms since the
 // epoch), page width u16, page height u16, scale f32, offset top f32,
 // scroll x f32, scroll y f32, two reserved bytes.
-type HandFrameHeader struct {
+type FrameHeader struct {
 	Step       uint8 // quality step: 0 full, 1 reduced
 	Seq        uint32
 	TimeMs     float64
@@ -31,11 +31,11 @@ type HandFrameHeader struct {
 	ScrollY    float32
 }
 
-// EncodeHandFrame is one binary message: the header, then the JPEG.
-func EncodeHandFrame(h HandFrameHeader, jpeg []byte) []byte {
-	b := make([]byte, HandFrameHeaderSize, HandFrameHeaderSize+len(jpeg))
+// EncodeFrame is one binary message: the header, then the JPEG.
+func EncodeFrame(h FrameHeader, jpeg []byte) []byte {
+	b := make([]byte, FrameHeaderSize, FrameHeaderSize+len(jpeg))
 	le := binary.LittleEndian
-	b[0], b[1] = HandFrameVersion, h.Step
+	b[0], b[1] = FrameVersion, h.Step
 	le.PutUint32(b[2:], h.Seq)
 	le.PutUint64(b[6:], math.Float64bits(h.TimeMs))
 	le.PutUint16(b[14:], h.PageWidth)
@@ -47,18 +47,18 @@ func EncodeHandFrame(h HandFrameHeader, jpeg []byte) []byte {
 	return append(b, jpeg...)
 }
 
-// ErrHandFrame is a message that is not a hand frame.
-var ErrHandFrame = errors.New("messages: not a hand frame")
+// ErrFrame is a message that is not a hand frame.
+var ErrFrame = errors.New("handwire: not a hand frame")
 
-// DecodeHandFrame splits a binary message into its header and JPEG.
-func DecodeHandFrame(b []byte) (HandFrameHeader, []byte, error) {
-	if len(b) < HandFrameHeaderSize || b[0] != HandFrameVersion {
-		return HandFrameHeader{}, nil, ErrHandFrame
+// DecodeFrame splits a binary message into its header and JPEG.
+func DecodeFrame(b []byte) (FrameHeader, []byte, error) {
+	if len(b) < FrameHeaderSize || b[0] != FrameVersion {
+		return FrameHeader{}, nil, ErrFrame
 	}
 	le := binary.LittleEndian
 	f32 := func(i int) float32 { return math.Float32frombits(le.Uint32(b[i:])) }
-	h := HandFrameHeader{Step: b[1], Seq: le.Uint32(b[2:]), TimeMs: math.Float64frombits(le.Uint64(b[6:])),
+	h := FrameHeader{Step: b[1], Seq: le.Uint32(b[2:]), TimeMs: math.Float64frombits(le.Uint64(b[6:])),
 		PageWidth: le.Uint16(b[14:]), PageHeight: le.Uint16(b[16:]),
 		Scale: f32(18), OffsetTop: f32(22), ScrollX: f32(26), ScrollY: f32(30)}
-	return h, b[HandFrameHeaderSize:], nil
+	return h, b[FrameHeaderSize:], nil
 }
