@@ -32,10 +32,8 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "Send the agent token as `Authorization: Bearer <token>`; `buddi agent add NAME` makes one."})
 		return
 	}
-	var b toolBody
-	dec := json.NewDecoder(bytes.NewReader(ctx.PostBody()))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
+	b, ok := decodeToolBody(ctx.PostBody())
+	if !ok {
 		writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}."})
 		return
 	}
@@ -45,6 +43,18 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		return
 	}
 	writeOK(ctx, tr.Result)
+}
+
+// decodeToolBody reads the body as one JSON value, refusing unknown
+// fields; the shape agents send is read without reflection.
+func decodeToolBody(body []byte) (toolBody, bool) {
+	if conv, input, ok := messages.SplitToolBody(body); ok {
+		return toolBody{Conversation: conv, Input: input}, true
+	}
+	var b toolBody
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	return b, dec.Decode(&b) == nil
 }
 
 // runTool checks one agent call against the contract and runs it through

@@ -156,7 +156,7 @@ func Props(cfg Config) *actor.Props {
 	strategy := actors.DefaultBackoff(cfg.Log)
 	strategy.OnRestart = func(*actor.PID, any) { cfg.Restarts.Add(1) }
 	return actor.PropsFromProducer(func() actor.Actor { return &Actor{cfg: cfg} },
-		actor.WithSupervisor(strategy))
+		actor.WithSupervisor(strategy), actor.WithDispatcher(actors.Dispatcher))
 }
 
 // Receive routes every message to the part that handles it.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/actors/ledger"
 	"github.com/buddi-dev/buddi/actors/routes"
@@ -39,7 +40,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 		Driver: drv, Policy: a.cfg.Policy, Secrets: a.cfg.Secrets, Reach: a.cfg.Reach, Carry: carry, Route: route, Bus: a.cfg.Bus,
 		Hand: a.cfg.Hand, Log: a.cfg.Log, Chaos: a.cfg.Chaos, Now: a.cfg.Now, Acts: a.cfg.Acts, Work: a.cfg.Work,
 		Surface: a.surfaceOf(t.Conversation),
-	}))
+	}), actor.WithDispatcher(actors.Dispatcher))
 	// Each spawn gets its own name: the previous session of the conversation
 	// may still be stopping, and its Terminated must not match this one.
 	a.spawned++

@@ -40,7 +40,7 @@ func NewActor(store *Store, log *slog.Logger, ret Retention) *Actor {
 // Props are the ledger's props: a mailbox with an owner lane.
 func Props(store *Store, log *slog.Logger, ret Retention) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor { return NewActor(store, log, ret) },
-		actor.WithMailbox(actor.UnboundedPriority()))
+		actor.WithMailbox(actor.UnboundedPriority()), actor.WithDispatcher(actors.Dispatcher))
 }
 
 // Receive stages writes and commits them in groups.

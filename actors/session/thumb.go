@@ -47,6 +47,12 @@ func scaled(img []byte, edge, quality int, quit <-chan struct{}) []byte {
 		return nil
 	}
 	defer func() { <-scaling }()
+	// Look again: while this waited for a core, another session may have
+	// scaled the same picture (a thousand sessions' first pictures of the
+	// same page, all at once, each decoded it).
+	if out, ok := scales.get(img, edge, quality); ok {
+		return out
+	}
 	out := scale(img, edge, quality)
 	scales.put(img, edge, quality, out)
 	return out

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"runtime"
 	"testing"
 )
 
@@ -85,4 +86,42 @@ func TestScaledAgainIsTheSameWithoutACore(t *testing.T) {
 	if got := scaled(raw, thumbEdge, thumbQuality, quit); got != nil {
 		t.Fatal("a thumbnail was answered with the owner's picture")
 	}
+}
+
+// TestScaledLooksAgainAfterWaitingForACore holds every core's slot while
+// a picture waits for one, keeps an answer for that picture meanwhile (as
+// another session scaling the same page would), and frees a slot: the
+// waiting picture is answered with what was kept, not decoded again.
+func TestScaledLooksAgainAfterWaitingForACore(t *testing.T) {
+	scales.forget()
+	t.Cleanup(scales.forget)
+	raw := jpegOf(t, image.NewGray(image.Rect(0, 0, 1280, 720)))
+	for range cap(scaling) {
+		scaling <- struct{}{}
+	}
+	got := make(chan []byte)
+	go func() { got <- scaled(raw, snapEdge, snapQuality, nil) }()
+	for !waitingForCore() {
+		runtime.Gosched()
+	}
+	kept := []byte("kept by another session")
+	scales.put(raw, snapEdge, snapQuality, kept)
+	<-scaling
+	if out := <-got; !bytes.Equal(out, kept) {
+		t.Fatalf("the picture was scaled again (%d bytes) after another session scaled it", len(out))
+	}
+	for range cap(scaling) - 1 {
+		<-scaling
+	}
+}
+
+// waitingForCore says whether a goroutine waits in scaled for a slot.
+func waitingForCore() bool {
+	buf := make([]byte, 1<<20)
+	for _, g := range bytes.Split(buf[:runtime.Stack(buf, true)], []byte("\n\n")) {
+		if (bytes.Contains(g, []byte("[chan send")) || bytes.Contains(g, []byte("[select"))) && bytes.Contains(g, []byte("session.scaled(")) {
+			return true
+		}
+	}
+	return false
 }

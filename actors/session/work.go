@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/buddi-dev/buddi/actors"
 )
 
 // Work is what the sessions of one daemon run off their mailboxes: an act,
@@ -21,13 +23,18 @@ type Work struct {
 // NewWork returns the work of one daemon's sessions.
 func NewWork() *Work { return &Work{quit: make(chan struct{})} }
 
-// Go runs f off the mailbox, counted; a nil Work runs it uncounted.
+// Go runs f off the mailbox, counted, on a warm goroutine; a nil Work
+// runs it uncounted.
 func (w *Work) Go(f func()) {
 	if w == nil {
 		go f()
 		return
 	}
-	w.wg.Go(f)
+	w.wg.Add(1)
+	actors.Dispatcher.Schedule(func() {
+		defer w.wg.Done()
+		f()
+	})
 }
 
 // Pictures is how many of the owner's pictures are being taken or scaled
@@ -45,7 +52,9 @@ func (w *Work) picture(f func()) {
 		go f()
 		return
 	}
-	w.wg.Go(func() {
+	w.wg.Add(1)
+	actors.Dispatcher.Schedule(func() {
+		defer w.wg.Done()
 		defer w.picturing()()
 		f()
 	})

@@ -1,0 +1,88 @@
+package actors_test
+
+import (
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/buddi-dev/buddi/actors"
+)
+
+// TestWarmRunsEachFuncWithoutWaitingForABusyOne schedules funcs that each
+// wait for the next to have started: Schedule must hand each to a
+// goroutine of its own while the others are busy, or the chain would
+// never end.
+func TestWarmRunsEachFuncWithoutWaitingForABusyOne(t *testing.T) {
+	w := actors.NewWarm(10)
+	const n = 50
+	started := make([]chan struct{}, n+1)
+	for i := range started {
+		started[i] = make(chan struct{})
+	}
+	close(started[n])
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		w.Schedule(func() {
+			defer wg.Done()
+			close(started[i])
+			<-started[i+1]
+		})
+	}
+	wg.Wait()
+}
+
+// TestWarmRunsSeriesOfFuncs runs many funcs one after another through
+// one Warm, each once.
+func TestWarmRunsSeriesOfFuncs(t *testing.T) {
+	w := actors.NewWarm(10)
+	if w.Throughput() != 10 {
+		t.Fatalf("throughput %d, want 10", w.Throughput())
+	}
+	ran := make(chan int)
+	seen := make(map[int]bool)
+	for i := range 1000 {
+		w.Schedule(func() { ran <- i })
+		got := <-ran
+		if seen[got] {
+			t.Fatalf("func %d ran twice", got)
+		}
+		seen[got] = true
+	}
+	if len(seen) != 1000 {
+		t.Fatalf("%d funcs ran, want 1000", len(seen))
+	}
+}
+
+// TestWarmRunsAnActorsMailbox spawns an actor on the hot path's
+// dispatcher and asks it: its messages are delivered in order.
+func TestWarmRunsAnActorsMailbox(t *testing.T) {
+	sys := actors.NewSystem(slog.New(slog.DiscardHandler))
+	var got []int
+	done := make(chan struct{})
+	pid := sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if n, ok := ctx.Message().(int); ok {
+			got = append(got, n)
+			if n == 99 {
+				close(done)
+			}
+		}
+	}, actor.WithDispatcher(actors.Dispatcher)))
+	for i := range 100 {
+		sys.Root.Send(pid, i)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the actor did not get its messages")
+	}
+	for i, n := range got {
+		if n != i {
+			t.Fatalf("message %d was %d: out of order", i, n)
+		}
+	}
+	sys.Root.Stop(pid)
+}
