@@ -106,14 +106,22 @@ func (a *Actor) failed(ctx actor.Context, in *messages.ActInput, err error) *mes
 			a.ev.stale(in.Action + " failed and may have changed the page")
 		}
 	}
-	if _, held := a.st.(*paused); held {
-		if third := inARow(e.Code); !wasHeld && third != "" {
-			e.Message = third // its own advice (observe again, try another ref) waits for the owner now
-		} else {
-			e.Message += " The session is now paused until the owner resumes access."
-		}
-	}
+	a.sayPaused(e, wasHeld)
 	return messages.FailWith(e)
+}
+
+// sayPaused tells the agent in e that the session is paused, when it is:
+// a failure that paused it as the third in a row says only that, since its
+// own advice (observe again, try another ref) waits for the owner now.
+func (a *Actor) sayPaused(e *messages.Error, wasHeld bool) {
+	if _, held := a.st.(*paused); !held {
+		return
+	}
+	if third := inARow(e.Code); !wasHeld && third != "" {
+		e.Message = third
+		return
+	}
+	e.Message += " The session is now paused until the owner resumes access."
 }
 
 // inARow is what the agent is told when a failure of code was the third in
