@@ -72,17 +72,23 @@
 // the caller's actor receives decoded messages in its own Receive, one at
 // a time. Shutdown stops, in order: the provider's etcd registration and
 // watch, the activations and the placement actors, gossip (graceful
-// only), the remote server, and then the provider's etcd client context;
-// it is safe to call more than once.
+// only), the remote server, and then the provider's etcd client; it is
+// safe to call more than once.
 //
 // # What protoactor does not do, at the version buddi pins
 //
-// Its cluster races on its own state (the etcd provider's shutdown flag,
-// the member and block lists, gossip's shared rand.Rand, grpc's global
-// logger replaced by every remote start), so the cluster tests run in a
-// build without the race detector (TestClusterWithoutTheRaceDetector). A
-// member's Shutdown leaves its etcd client's connection and two
-// log-throttle goroutines behind: no goleak here. StartMember sleeps a
+// Its etcd provider keeps a member's entry on a 3-second lease that
+// cannot be changed, and its member list blocks, for as long as the
+// process runs, a member it once saw leave: a keep-alive late by three
+// seconds on a loaded machine cut a member off for good. buddi keeps the
+// etcd member list itself (membership_etcd.go), in the same keys and JSON,
+// on a lease of [MemberLease], with a deadline on every etcd call; an
+// entry of its own that lapsed is written again and logged as an error.
+// Its cluster races on its own state (the member and block lists,
+// gossip's shared rand.Rand, grpc's global logger replaced by every remote
+// start), so the cluster tests run in a build without the race detector
+// (TestClusterWithoutTheRaceDetector). A member's Shutdown leaves
+// protoactor's log-throttle goroutines behind: no goleak here. StartMember sleeps a
 // second; a graceful Shutdown two more. The identity lookup interface has
 // no context and answers only a PID, so Request asks the placement
 // authority itself, with its ctx; an authority waits up to five seconds

@@ -36,8 +36,7 @@ type Member struct {
 
 // Start joins the cluster and returns once this member has registered in
 // etcd and seen the member list. An error stops what the start had
-// started, but for the provider's etcd client connection, which protoactor
-// gives no way to close.
+// started, the member list's etcd client included.
 func Start(cfg Config) (*Member, error) {
 	cfg, err := cfg.validate()
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -16,7 +15,7 @@ import (
 // (Stop, agents, tasks, site answers) stays in etcd.
 const (
 	// MembershipEtcd keeps the list under Config.Prefix in etcd, with a
-	// lease per member.
+	// lease of MemberLease per member (membership_etcd.go).
 	MembershipEtcd = "etcd"
 	// MembershipK8s keeps it in the labels of the members' pods: each
 	// member labels its own pod and watches its namespace's. It runs only
@@ -39,11 +38,9 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 	case MembershipK8s:
 		return k8sProvider()
 	default:
-		// The provider's etcd calls take no deadline (fetchNodes would
-		// wait forever for an etcd that is away), so its client dials
-		// blocking: an etcd that does not answer within DialTimeout fails
-		// here.
-		p, err := etcd.NewWithConfig(c.Prefix, clientv3.Config{
+		// The client dials blocking: an etcd that does not answer within
+		// DialTimeout fails here, before the member starts anything.
+		cli, err := clientv3.New(clientv3.Config{
 			Endpoints: c.Endpoints, DialTimeout: c.DialTimeout, Context: ctx, TLS: c.EtcdTLS,
 			// etcd's client dials with grpc.DialContext, where WithBlock
 			// still holds (deprecated for grpc.NewClient only).
@@ -52,6 +49,6 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 		if err != nil {
 			return nil, fmt.Errorf("grains: etcd at %v does not answer (%w); start it, or check the etcd endpoints", c.Endpoints, err)
 		}
-		return p, nil
+		return newEtcdMembers(cli, c.Prefix, c.DialTimeout, MemberLease), nil
 	}
 }
