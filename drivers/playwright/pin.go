@@ -49,7 +49,7 @@ func (ts *Tabs) Pin(ctx context.Context) (drivers.Pinned, error) {
 		}
 	})
 	s.On("Page.screencastFrame", p.frame)
-	if t.closed.Load() || t.page.IsClosed() {
+	if t.closed.Load() {
 		p.end(messages.CodeTabGone, "The page you were driving closed; take over again to drive another.")
 	}
 	return p, nil
@@ -309,7 +309,7 @@ func (p *pinned) Unfit(ctx context.Context) error {
 	size := p.agents
 	p.agents = nil
 	p.mu.Unlock()
-	if size == nil || p.t.page.IsClosed() {
+	if size == nil || p.t.closed.Load() {
 		return nil
 	}
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {

@@ -168,8 +168,11 @@ func (t *tab) close(ctx context.Context) error {
 }
 
 // alive fails with tab_gone or not_answering when the page cannot be used.
+// t.closed is set by the page's close event; Page.IsClosed is not asked,
+// since playwright-go writes its flag on its dispatcher goroutine without a
+// lock (the race detector caught the read).
 func (t *tab) alive() error {
-	if t.closed.Load() || t.page.IsClosed() {
+	if t.closed.Load() {
 		return fail(drivers.CodeTabGone, nil, "The tab "+t.id+" was closed; observe again to see the open tabs.")
 	}
 	if t.crashed.Load() {
