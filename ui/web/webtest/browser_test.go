@@ -120,8 +120,8 @@ func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 // When the answer to Accept reaches the dashboard before the event that
 // removes the request's card, the sentence is first said beside the button;
 // when the card then goes, the sentence follows it into the notice instead
-// of vanishing with the card. The events are held back by routing the
-// dashboard's event socket, so the order is the slow one every time.
+// of vanishing with the card. The events are held back in the page
+// (heldEvents), so the order is the slow one every time.
 func TestASentenceSaidBesideACardFollowsItIntoTheNoticeWhenTheCardGoes(t *testing.T) {
 	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)

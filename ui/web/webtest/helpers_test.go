@@ -2,7 +2,6 @@ package webtest_test
 
 import (
 	"strconv"
-	"sync"
 	"testing"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -96,53 +95,61 @@ func notice(t *testing.T, p pw.Page, want string) {
 }
 
 // heldEvents stands between the dashboard and its event socket: while held,
-// what buddi sends waits, and release delivers it in order.
+// what buddi sends waits in the page, and release delivers it in order. It
+// is done in the page (a listener on the socket ahead of the dashboard's),
+// not with Playwright's WebSocket route, whose playwright-go handlers race.
 type heldEvents struct {
-	mu      sync.Mutex
-	held    bool
-	waiting []any
-	page    pw.WebSocketRoute
+	t    *testing.T
+	page pw.Page
 }
+
+// holdEvents is the script that wraps the page's WebSocket: a message on
+// /api/events that arrives while window.__events.held is kept, and
+// window.__events.release() hands what was kept to the dashboard.
+const holdEvents = `(() => {
+  const Real = window.WebSocket;
+  const h = { held: false, waiting: [], passing: false, release() {} };
+  window.__events = h;
+  window.WebSocket = class extends Real {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!String(url).includes("/api/events")) return;
+      this.addEventListener("message", (ev) => {
+        if (h.passing || !h.held) return;
+        ev.stopImmediatePropagation();
+        h.waiting.push(ev.data);
+      });
+      h.release = () => {
+        h.held = false;
+        h.passing = true;
+        try {
+          for (const data of h.waiting.splice(0)) this.dispatchEvent(new MessageEvent("message", { data }));
+        } finally {
+          h.passing = false;
+        }
+      };
+    }
+  };
+})()`
 
 func newHeldEvents(t *testing.T, p pw.Page) *heldEvents {
 	t.Helper()
-	h := &heldEvents{}
-	err := p.RouteWebSocket("**/api/events", func(ws pw.WebSocketRoute) {
-		server, err := ws.ConnectToServer()
-		if err != nil {
-			return
-		}
-		h.mu.Lock()
-		h.page = ws
-		h.mu.Unlock()
-		server.OnMessage(func(m any) {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.held && h.page == ws {
-				h.waiting = append(h.waiting, m)
-				return
-			}
-			ws.Send(m)
-		})
-	})
-	if err != nil {
+	if err := p.AddInitScript(pw.Script{Content: pw.String(holdEvents)}); err != nil {
 		t.Fatal(err)
 	}
-	return h
+	return &heldEvents{t: t, page: p}
 }
 
 func (h *heldEvents) hold() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.held = true
+	h.t.Helper()
+	if _, err := h.page.Evaluate("window.__events.held = true"); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 func (h *heldEvents) release() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.held = false
-	for _, m := range h.waiting {
-		h.page.Send(m)
+	h.t.Helper()
+	if _, err := h.page.Evaluate("window.__events.release()"); err != nil {
+		h.t.Fatal(err)
 	}
-	h.waiting = nil
 }
