@@ -1,6 +1,7 @@
 package desktop_test
 
 import (
+	"context"
 	"log/slog"
 	"path/filepath"
 	"testing"
@@ -161,4 +162,38 @@ func TestATakeOverKeepsTheLock(t *testing.T) {
 	if s := actortest.Ask[*desktop.State](t, b.sys, b.lock, &desktop.Query{}); s.Holder != "b" || s.Kept {
 		t.Fatalf("the lock is %+v; want b's, not kept", s)
 	}
+}
+
+// The driver's release returns only once the lock has answered it: the
+// owner is told a session was released after its tabs closed, and another
+// conversation's open that follows must find the computer free (a release
+// sent without waiting was refused to that open under load).
+func TestTheDriversReleaseReturnsOnceTheLockHasTakenItIn(t *testing.T) {
+	sys := actortest.System(t)
+	asked, answer := make(chan struct{}), make(chan struct{})
+	slow := sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if _, ok := ctx.Message().(*desktop.Release); ok {
+			close(asked)
+			<-answer // answered when the test says
+			ctx.Respond(&desktop.Released{})
+		}
+	}))
+	returned := make(chan struct{})
+	go func() {
+		desktop.Client{Root: sys.Root, PID: slow}.Release(context.Background(), "c1")
+		close(returned)
+	}()
+	<-asked
+	select {
+	case <-returned:
+		t.Fatal("Release returned before the lock answered it")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(answer)
+	<-returned
+
+	b := start(t, t.TempDir(), actortest.NewClock(t0))
+	held(t, b, "c1")
+	desktop.Client{Root: b.sys.Root, PID: b.lock}.Release(context.Background(), "c1")
+	held(t, b, "c2")
 }

@@ -82,5 +82,13 @@ func (c Client) Acquire(ctx context.Context, conv string) error {
 	return errors.New("desktop: the lock answered something unexpected")
 }
 
-// Release gives the lock back if conv holds it.
-func (c Client) Release(conv string) { c.Root.Send(c.PID, &Release{Conversation: conv}) }
+// Release gives the lock back if conv holds it, and returns once the lock
+// has taken that in (or after lockWait, or when ctx ends), so that a
+// release the owner was told of is one another conversation's open sees.
+func (c Client) Release(ctx context.Context, conv string) {
+	wait := lockWait
+	if dl, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(dl))
+	}
+	_, _ = c.Root.RequestFuture(c.PID, &Release{Conversation: conv}, max(wait, time.Millisecond)).Result()
+}

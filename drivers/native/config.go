@@ -66,6 +66,7 @@ func (c Config) client() *protocol.Client {
 type Lock interface {
 	// Acquire takes or renews the lock for conversation, or says why not.
 	Acquire(ctx context.Context, conversation string) error
-	// Release gives the lock back if conversation holds it.
-	Release(conversation string)
+	// Release gives the lock back if conversation holds it, returning once
+	// the lock has taken it in (bounded by ctx).
+	Release(ctx context.Context, conversation string)
 }

@@ -27,7 +27,7 @@ func (l *oneHolder) Acquire(_ context.Context, conv string) error {
 	return nil
 }
 
-func (l *oneHolder) Release(conv string) {
+func (l *oneHolder) Release(_ context.Context, conv string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.holder == conv {

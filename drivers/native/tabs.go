@@ -276,10 +276,10 @@ func (t *Tabs) Interrupt() {
 
 // Close forgets the conversation's app and observation and gives the
 // desktop lock back; every app and window stays open.
-func (t *Tabs) Close(context.Context) error {
+func (t *Tabs) Close(ctx context.Context) error {
 	t.drop()
 	if l := t.d.cfg.Lock; l != nil {
-		l.Release(t.conversation)
+		l.Release(ctx, t.conversation)
 	}
 	return nil
 }
