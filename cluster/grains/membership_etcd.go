@@ -83,15 +83,10 @@ func newEtcdMembers(cli *clientv3.Client, prefix string, timeout, lease time.Dur
 // StartMember reads the member list, publishes it with this member in it,
 // registers this member and follows the list.
 func (p *etcdMembers) StartMember(c *cluster.Cluster) error {
-	if err := p.init(c); err != nil {
-		return err
-	}
-	rev, err := p.read()
+	rev, err := p.begin(c)
 	if err != nil {
 		return err
 	}
-	p.members[p.key] = p.self.member()
-	p.publish()
 	lease, err := p.register()
 	if err != nil {
 		return err
@@ -104,17 +99,27 @@ func (p *etcdMembers) StartMember(c *cluster.Cluster) error {
 
 // StartClient reads and follows the member list without registering.
 func (p *etcdMembers) StartClient(c *cluster.Cluster) error {
-	if err := p.init(c); err != nil {
-		return err
-	}
-	rev, err := p.read()
+	rev, err := p.begin(c)
 	if err != nil {
 		return err
 	}
-	p.publish()
 	p.wg.Add(1)
 	go p.follow(rev)
 	return nil
+}
+
+// begin reads the member list and publishes it, returning the revision
+// read at.
+func (p *etcdMembers) begin(c *cluster.Cluster) (int64, error) {
+	if err := p.init(c); err != nil {
+		return 0, err
+	}
+	rev, err := p.read()
+	if err != nil {
+		return 0, err
+	}
+	p.publish()
+	return rev, nil
 }
 
 func (p *etcdMembers) init(c *cluster.Cluster) error {
