@@ -214,7 +214,8 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 	}
 	if _, err := p.WaitForFunction(`() => { const c = document.querySelector("canvas.hand-canvas"); const s = c?.dataset.page;
 		return s && Number(s.split("x")[0]) > Number(s.split("x")[1]); }`, nil); err != nil {
-		t.Fatalf("turned, the phone's page was not laid out again: %v", err)
+		d, _ := p.Evaluate(`() => { const c = document.querySelector("canvas.hand-canvas"); return JSON.stringify({...c.dataset, canvas: [c.width, c.height], screen: [innerWidth, innerHeight]}); }`)
+		t.Fatalf("turned, the phone's page was not laid out again (the picture: %v): %v", d, err)
 	}
 	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-landscape")

@@ -86,7 +86,7 @@ func (a *Actor) next(ctx actor.Context) {
 			// a typed key could carry the key.
 			fail = &messages.Error{Code: coded(err, "").Code}
 		}
-		sys.Root.Send(self, &inputDone{gen: gen, fail: fail, kind: in.Kind, at: time.Now()})
+		sys.Root.Send(self, &inputDone{gen: gen, fail: fail, kind: in.Kind, w: in.W, h: in.H, at: time.Now()})
 	}()
 }
 
@@ -111,6 +111,8 @@ func (a *Actor) inputDone(ctx actor.Context, m *inputDone) {
 			level = slog.LevelDebug
 		}
 		a.cfg.Log.Log(context.Background(), level, "an input of the hand failed", "conversation", a.cfg.Conversation, "input", string(m.kind), "code", m.fail.Code)
+	} else if m.kind == handwire.View {
+		ctx.Send(t.pacer, &pacer.Refit{Width: m.w, Height: m.h})
 	} else if m.kind != handwire.Move {
 		// The owner waits to see what the input did: the picture after it
 		// goes before any made earlier.

@@ -46,6 +46,7 @@ type (
 		gen  int
 		fail *messages.Error
 		kind handwire.Kind
+		w, h int       // a View's screen
 		at   time.Time // when the page had it
 	}
 	leased struct {

@@ -66,6 +66,9 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.started(ctx, m)
 	case *Fresh:
 		a.fresh(ctx, m)
+	case *Refit:
+		a.portrait = m.Height > m.Width
+		a.cast(ctx, a.want)
 	case *release:
 		a.held.due = false
 		a.let(ctx, false)

@@ -31,6 +31,13 @@ type Fresh struct {
 	Drop bool
 }
 
+// Refit tells the pacer the page was laid out again for a screen of
+// Width×Height. Chromium drops the first picture after a resize and makes
+// the next only when the page changes again, so on a still page the tab
+// would keep the old shape: the screencast starts again, which makes a
+// picture at once, bounded for the new shape.
+type Refit struct{ Width, Height int }
+
 // frame is one picture from the screencast.
 type frame struct{ f *drivers.CastFrame }
 
