@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -47,8 +48,9 @@ type browser struct {
 	// mourned is set, under Driver.mu, once the driver has heard of its
 	// death and started the next browser.
 	mourned bool
-	ping    pinger // the watchdog's question to the browser itself
-	steps   []any  // how long each step of the launch took, for its log line
+	ping    pinger     // the watchdog's question to the browser itself
+	steps   []any      // how long each step of the launch took, for its log line
+	stderr  *driverLog // the driver's stderr, with Chromium's in it: its last words when it dies
 }
 
 // launch starts the driver and the browser, as the account browserAccount
@@ -85,13 +87,14 @@ func launch(ctx context.Context, cfg *Config) (*browser, error) {
 	stderr := &driverLog{log: cfg.Logger}
 	var p *pw.Playwright
 	err = withNode(ctx, pl, func() (err error) {
+		defer setEnv(browserStderr, "pw:browser")()
 		p, err = pw.Run(&pw.RunOptions{DriverDirectory: DriverDir(), Stdout: io.Discard, Stderr: stderr, Logger: cfg.Logger})
 		return err
 	})
 	if err != nil {
 		return nil, stderr.launchError(err)
 	}
-	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a,
+	b := &browser{pw: p, profile: profile, cfg: cfg, log: cfg.Logger, account: a, stderr: stderr,
 		gone: make(chan struct{}), stop: make(chan struct{}), steps: []any{"driver", time.Since(begun).Round(time.Millisecond)}}
 	if err := b.start(ctx, path); err != nil {
 		b.close()
@@ -166,22 +169,61 @@ func (b *browser) newPage(ctx context.Context) (pw.Page, error) {
 	return call(ctx, b.bctx.NewPage)
 }
 
-// driverLog sends the driver's stderr to the log, a line per write, and
-// keeps the line the stand-in for node prints when it cannot go on.
+// browserStderr is the driver's setting that passes Chromium's stderr on
+// to its own (Playwright's debug log of the browser process).
+const browserStderr = "DEBUG"
+
+// setEnv sets key to value for the driver about to start, unless the
+// environment sets it already, and returns what puts it back. It runs
+// under withNode's lock.
+func setEnv(key, value string) func() {
+	old, had := os.LookupEnv(key)
+	if had {
+		return func() {}
+	}
+	_ = os.Setenv(key, value)
+	return func() { restoreEnv(key, old, had) }
+}
+
+// lastWordsMax bounds what is kept of the driver's stderr.
+const lastWordsMax = 4 << 10
+
+// driverLog sends the driver's stderr to the log, a line per write, keeps
+// the line the stand-in for node prints when it cannot go on, and keeps
+// the last lastWordsMax bytes: said in the log when the browser dies.
 type driverLog struct {
 	log       *slog.Logger
 	mu        sync.Mutex
 	complaint string
+	last      []byte
 }
 
 func (w *driverLog) Write(p []byte) (int, error) {
 	w.log.Debug("playwright driver", "stderr", string(p))
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if c := complaintIn(p); c != "" {
-		w.mu.Lock()
 		w.complaint = c
-		w.mu.Unlock()
+	}
+	for line := range bytes.Lines(p) {
+		if !bytes.Contains(line, []byte(":ERROR:dbus/")) { // a headless browser has no session bus, and says so often
+			w.last = append(w.last, line...)
+		}
+	}
+	if n := len(w.last); n > lastWordsMax {
+		w.last = append(w.last[:0], w.last[n-lastWordsMax:]...)
 	}
 	return len(p), nil
+}
+
+// lastWords is the end of what the driver wrote to its stderr.
+func (w *driverLog) lastWords() string {
+	if w == nil {
+		return ""
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(bytes.TrimSpace(w.last))
 }
 
 // launchError is launchError with what the stand-in said, when it said

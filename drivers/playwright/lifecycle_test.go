@@ -1,10 +1,13 @@
 package playwright_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,11 +20,16 @@ import (
 
 // A browser killed under two conversations comes back by itself: each
 // conversation's next call is told so (browser_restarted), and the one
-// after finds its tab, by id, at the page it had. Close then kills the
-// browser, and nothing opens after it.
+// after finds its tab, by id, at the page it had; the log says it died,
+// with the driver's last words about the browser process. Close then
+// kills the browser, and nothing opens after it.
 func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 	dir := browsertest.TempDir(t)
-	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir })
+	var logs lockedBuffer
+	d := browsertest.New(t, func(c *playwright.Config) {
+		c.DataDir = dir
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
 	if st := d.Status(testCtx(t)); !st.Running || !st.Found || !st.Headless || st.Problem != "" || st.Driver != "playwright" ||
 		st.Launch == nil || st.Launch.State != messages.LaunchReady {
 		t.Fatalf("status: %+v", st)
@@ -55,6 +63,14 @@ func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 	}
 	if st := d.Status(testCtx(t)); !st.Running || st.Launch.Restarts != 1 {
 		t.Fatalf("status after the restart: %+v %+v", st, st.Launch)
+	}
+	for end := time.Now().Add(time.Minute); !strings.Contains(logs.String(), "last words"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no last words of the browser in the log:\n%s", logs.String())
+		}
+	}
+	if words := logs.String()[strings.Index(logs.String(), "last words"):]; !strings.Contains(words, "signal=SIGKILL") {
+		t.Fatalf("the browser's last words do not say how it ended: %s", words)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
@@ -113,4 +129,23 @@ func TestNewValidates(t *testing.T) {
 	}
 	_, err := playwright.Find(playwright.Config{Channel: "msedge-dev"})
 	wantCode(t, err, drivers.CodeNoBrowser)
+}
+
+// lockedBuffer is a log's buffer that the driver's goroutines write and
+// the test reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

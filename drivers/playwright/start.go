@@ -188,6 +188,9 @@ func (d *Driver) launch(ctx context.Context, r *run, old *browser) {
 // or it stopped answering): each of its conversations is told once that
 // the browser restarted, and a new browser starts, which reopens their
 // tabs. A browser is mourned once; the driver's own Close is no death.
+// lastWordsAfter is how long after a browser's death its last words are logged.
+const lastWordsAfter = time.Second
+
 func (d *Driver) died(b *browser, why string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -197,6 +200,12 @@ func (d *Driver) died(b *browser, why string) {
 	b.mourned = true
 	b.dead.Store(true)
 	d.cfg.Logger.Warn("the browser stopped; starting it again", "why", why)
+	// What the browser process said last reaches the driver's stderr on a
+	// pipe of its own, after its connection closed: it is logged a moment
+	// later.
+	time.AfterFunc(lastWordsAfter, func() {
+		d.cfg.Logger.Warn("the browser's last words", "driver", b.stderr.lastWords())
+	})
 	for _, ts := range d.convs {
 		if ts.browser() == b {
 			ts.browserLost()

@@ -52,6 +52,9 @@ const (
 	// new one, not a redirect's next hop) are a page navigating itself.
 	navBurst  = 10
 	navWindow = 5 * time.Second
+	// closeGrace is how long a page cut off has to close before it is
+	// crashed; closing one took at most half a second here.
+	closeGrace = 3 * time.Second
 	// maxElements bounds a page's document: one that grows past it (a
 	// runaway DOM) is cut off before it takes the machine's memory.
 	maxElements = 1_000_000
@@ -630,9 +633,11 @@ func (ts *Tabs) replaceIfLast() chan struct{} {
 }
 
 // cutOff opens the blank tab that replaces a page cut off (when
-// replacing is set), then closes the page. A renderer busy in the page's
-// own script takes Page.crash between two of its steps, and a crashed
-// page closes at once.
+// replacing is set), then closes the page. Closing ends a renderer busy in
+// the page's own script too: Chromium ends the process once its last page
+// goes. Only a page that has not closed within closeGrace is crashed
+// (Page.crash), then closed again; crashing every page cut off took the
+// whole browser down now and then.
 func (t *tab) cutOff(replacing chan struct{}) {
 	if replacing != nil {
 		ts := t.owner
@@ -650,6 +655,12 @@ func (t *tab) cutOff(replacing chan struct{}) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
+	first, stop := context.WithTimeout(ctx, underLoad(closeGrace))
+	err := t.close(first)
+	stop()
+	if err == nil || t.closed.Load() {
+		return
+	}
 	if s := t.session(); s != nil && !t.crashed.Load() {
 		c, stop := context.WithTimeout(ctx, 2*time.Second)
 		_, _ = call(c, func() (any, error) { return s.Send("Page.crash", nil) })

@@ -17,11 +17,17 @@ import (
 // before it, at most not_answering), and the conversation keeps a blank
 // tab that works. The others are read like any page: the observation is
 // of that page (its address, its text), not of a blank tab that replaced
-// it, and its cost is bounded (a 6 MB title reads as 300 bytes).
+// it, and its cost is bounded (a 6 MB title reads as 300 bytes). Cutting
+// a page off leaves the browser up: a neighbour reads its own page after
+// each cut (Page.crash sent to a cut page took the whole browser down
+// about one time in two).
 func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
 	browsertest.ServeHostiles(s.mux)
+	s.page("/calm", "Calm", "<p>A calm page.</p>")
+	neighbour := openConv(t, d, t.Name()+"-neighbour")
+	navigate(t, neighbour, s.URL+"/calm")
 	for name, h := range browsertest.Hostiles {
 		t.Run(name, func(t *testing.T) {
 			tabs := openConv(t, d, t.Name())
@@ -60,6 +66,9 @@ func TestHostilePagesAreClosedOrBounded(t *testing.T) {
 			obs = observe(t, tabs, drivers.ObserveOptions{})
 			if obs.URL != "about:blank" || len(obs.Tabs) != 1 {
 				t.Fatalf("after the cut: %s, %d tabs", obs.URL, len(obs.Tabs))
+			}
+			if obs, err := neighbour.Observe(testCtx(t), drivers.ObserveOptions{}); err != nil || !strings.HasSuffix(obs.URL, "/calm") {
+				t.Fatalf("after %s was cut off, the neighbour's observe: %v", name, err)
 			}
 		})
 	}
