@@ -193,3 +193,34 @@ func appendString(b []byte, s string) []byte {
 	}
 	return append(append(b, s[start:]...), '"')
 }
+
+// AppendJSON appends r and the line's end to b exactly as encoding/json's
+// Encoder writes them: one line of the audit trail. ok is false for a time
+// encoding/json refuses, which the caller encodes with encoding/json.
+func (r *AuditRecord) AppendJSON(b []byte) (_ []byte, ok bool) {
+	if !jsonTime(r.At) {
+		return b, false
+	}
+	b = append(b, `{"at":"`...)
+	b = r.At.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `",`...)
+	b = appendField(b, "kind", r.Kind)
+	b = appendOmitted(b, "agent", r.Agent)
+	b = appendOmitted(b, "conversation", r.Conversation)
+	b = appendField(append(b, ','), "action", r.Action)
+	b = appendOmitted(b, "target", r.Target)
+	if len(r.Steps) > 0 {
+		b = append(b, `,"steps":[`...)
+		for i, s := range r.Steps {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		b = append(b, ']')
+	}
+	b = appendField(append(b, ','), "code", string(r.Code))
+	b = appendOmitted(b, "url", r.URL)
+	b = appendOmitted(b, "detail", r.Detail)
+	return append(b, "}\n"...), true
+}

@@ -119,3 +119,31 @@ func randomAnswer(r *rand.Rand) messages.Answer {
 	return &messages.Outcome{Outcome: s(), StepsLeft: n, URL: s(), Title: s(), Tabs: tabs, Text: s(), AuthenticatedUser: s(),
 		Screenshot: shot, Width: r.IntN(3) * 640, Height: r.IntN(3) * -400, Next: s(), Timing: timing}
 }
+
+// An audit line is written byte for byte as encoding/json writes it.
+func TestAuditRecordAppendJSONIsWhatEncodingJSONWrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	s := func() string {
+		if r.IntN(3) == 0 {
+			return ""
+		}
+		return randomText(r)
+	}
+	for i := range 2000 {
+		rec := messages.AuditRecord{At: time.Unix(r.Int64N(1<<35), r.Int64N(1e9)).In(time.FixedZone("", (r.IntN(47)-23)*3600)),
+			Kind: s(), Agent: s(), Conversation: s(), Action: s(), Target: s(), Code: messages.Code(s()), URL: s(), Detail: s()}
+		for range r.IntN(3) {
+			rec.Steps = append(rec.Steps, s())
+		}
+		var want bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(&rec); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := rec.AppendJSON(nil); !ok || !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("record %d: ok=%v\n got %q\nwant %q", i, ok, got, want.Bytes())
+		}
+	}
+	if _, ok := (&messages.AuditRecord{At: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}).AppendJSON(nil); ok {
+		t.Error("a year before 0 was written")
+	}
+}
