@@ -197,9 +197,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	if d.unfollow != nil {
 		d.unfollow()
 	}
-	if d.vault != nil {
-		errs = append(errs, d.vault.Close()) // no session reads it now
-	}
+	errs = append(errs, d.vault.Close()) // no session reads it now
 	errs = append(errs, d.halt(ctx, d.desk))
 	ledgerDown := true
 	if d.ledger != nil {

@@ -142,8 +142,6 @@ func appendTiming(b []byte, t *Timing) []byte {
 	return append(b, '}')
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendString appends s quoted as encoding/json writes a string with
 // HTML escaping (its default): <, > and & as \u00XX, control bytes escaped,
 // invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
@@ -151,48 +149,51 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
+		if c := s[i]; c < utf8.RuneSelf && asciiEscapes[c] == "" {
 			i++
-			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
+		esc, size := escapeAt(s, i)
+		if esc != "" {
+			b = append(append(b, s[start:i]...), esc...)
+			start = i + size
 		}
 		i += size
-		start = i
 	}
 	return append(append(b, s[start:]...), '"')
 }
+
+// escapeAt is what encoding/json writes for the character at s[i], which
+// is not a plain ASCII one, and the character's size; "" when it is
+// written as it is.
+func escapeAt(s string, i int) (string, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiEscapes[c], 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return `\ufffd`, 1
+	case r == '\u2028':
+		return `\u2028`, size
+	case r == '\u2029':
+		return `\u2029`, size
+	}
+	return "", size
+}
+
+// asciiEscapes is encoding/json's escape of each ASCII byte it escapes
+// with HTML escaping on; "" for the bytes it writes as they are.
+var asciiEscapes = func() (t [utf8.RuneSelf]string) {
+	const hexDigits = "0123456789abcdef"
+	for c := range 0x20 {
+		t[c] = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xF])
+	}
+	t['\b'], t['\f'], t['\n'], t['\r'], t['\t'] = `\b`, `\f`, `\n`, `\r`, `\t`
+	t['"'], t['\\'] = `\"`, `\\`
+	t['<'], t['>'], t['&'] = `\u003c`, `\u003e`, `\u0026`
+	return t
+}()
 
 // AppendJSON appends r and the line's end to b exactly as encoding/json's
 // Encoder writes them: one line of the audit trail. ok is false for a time

@@ -236,7 +236,11 @@ func (v *Vault) Watch() error {
 }
 
 // Close ends the watch Watch began, if any, and waits for its goroutine.
+// A nil vault has nothing to close.
 func (v *Vault) Close() error {
+	if v == nil {
+		return nil
+	}
 	v.wmu.Lock()
 	w := v.w
 	v.w = nil
