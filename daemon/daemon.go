@@ -25,6 +25,7 @@ import (
 	"github.com/buddi-dev/buddi/egress"
 	"github.com/buddi-dev/buddi/instance"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/secret"
 	"github.com/buddi-dev/buddi/ui"
 	"github.com/buddi-dev/buddi/ui/audit"
 	"github.com/buddi-dev/buddi/ui/limit"
@@ -88,7 +89,8 @@ type Daemon struct {
 	member    *member.Self // with --cluster
 	gateway   *gateway.Gateway
 	limiter   *limit.Limiter
-	audit     *audit.Log // the audit trail, closed after the surfaces
+	audit     *audit.Log    // the audit trail, closed after the surfaces
+	vault     *secret.Vault // the owner's secrets, whose file it watches
 	telegram  *telegram.Bot
 	http      *ui.Server
 	ln        net.Listener // listening, not serving yet
@@ -195,6 +197,7 @@ func (d *Daemon) Shutdown(ctx context.Context) error {
 	if d.unfollow != nil {
 		d.unfollow()
 	}
+	errs = append(errs, d.vault.Close()) // no session reads it now
 	errs = append(errs, d.halt(ctx, d.desk))
 	ledgerDown := true
 	if d.ledger != nil {

@@ -127,7 +127,11 @@ func (w *wiring) egress() (err error) {
 		c.Known = egress.NewKnown()
 	}
 	// The secrets the owner gave buddi: no URL the browser opens may carry one.
-	w.secrets = &ownerSecrets{vault: secret.NewVault(w.cfg.DataDir), known: c.Known, fixed: []string{w.o.Config.TelegramToken}}
+	w.d.vault = secret.NewVault(w.cfg.DataDir)
+	if err := w.d.vault.Watch(); err != nil { // every act then reads the file's state
+		w.o.Log.Debug("the secrets file is not watched", "err", err)
+	}
+	w.secrets = &ownerSecrets{vault: w.d.vault, known: c.Known, fixed: []string{w.o.Config.TelegramToken}}
 	c.Known.SetOwner(append([]string{w.o.Config.TelegramToken}, w.secrets.Values()...))
 	w.d.egress, err = egress.NewLive(c)
 	return err

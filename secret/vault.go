@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -56,10 +57,18 @@ type Vault struct {
 
 	// values is Values as of the file it was read from, which every act
 	// asks for: a stat of the file tells whether it is still that file (a
-	// write renames a new file into place, so its inode changes).
+	// write renames a new file into place, so its inode changes). While
+	// the vault watches its file (Watch), values read at generation vgen
+	// hold until the watch or a write of this vault moves gen on, and no
+	// act stats the file.
 	vmu    sync.Mutex
 	vfile  fileStamp
 	values []string
+	vgen   uint64
+	gen    atomic.Uint64
+	w      *watcher
+	wmu    sync.Mutex // guards w
+	watchd atomic.Bool
 }
 
 // fileStamp tells one version of a file from another.
@@ -131,6 +140,7 @@ func (v *Vault) write(list []Owned) error {
 	err = errors.Join(tmp.Chmod(0o600), writeAll(tmp, b), tmp.Sync(), tmp.Close())
 	if err == nil {
 		err = os.Rename(tmp.Name(), v.path)
+		v.changed()
 	}
 	if err != nil {
 		return messages.Errorf(messages.CodeStoreFailed, "The secrets file cannot be written (%v); check the disk and the data directory's owner.", err)
@@ -173,10 +183,20 @@ func (v *Vault) Get(name string) (Owned, error) {
 // They are read again only when the file changed since the last read; the
 // slice returned is shared, and callers must not modify it.
 func (v *Vault) Values() []string {
+	gen := v.gen.Load()
+	if v.watchd.Load() {
+		v.vmu.Lock()
+		if v.vfile.ok && v.vgen == gen {
+			defer v.vmu.Unlock()
+			return v.values
+		}
+		v.vmu.Unlock()
+	}
 	st := v.stamp()
 	v.vmu.Lock()
 	defer v.vmu.Unlock()
 	if st.ok && st == v.vfile {
+		v.vgen = gen
 		return v.values
 	}
 	list, _ := v.read()
@@ -186,12 +206,55 @@ func (v *Vault) Values() []string {
 	}
 	// Kept only when the file did not change while it was read.
 	if st.ok && v.stamp() == st {
-		v.vfile, v.values = st, out
+		v.vfile, v.values, v.vgen = st, out, gen
 	} else {
 		v.vfile, v.values = fileStamp{}, nil
 	}
 	return out
 }
+
+// Watch has the vault learn of changes to its file from the system (inotify
+// on Linux) instead of reading the file's state on every Values: another
+// process's change is seen once the watch reports it, within moments; a
+// write of this vault at once. Where the directory cannot be watched (it
+// does not exist, or the system has no such watch) Watch returns the
+// reason and the vault goes on reading the file's state. Close ends it.
+func (v *Vault) Watch() error {
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
+	if v.w != nil {
+		return nil
+	}
+	w, err := watch(v.path, v.changed, func() { v.watchd.Store(false); v.changed() })
+	if err != nil {
+		return err
+	}
+	v.w = w
+	v.changed() // what was read before the watch began is read again
+	v.watchd.Store(true)
+	return nil
+}
+
+// Close ends the watch Watch began, if any, and waits for its goroutine.
+// A nil vault has nothing to close.
+func (v *Vault) Close() error {
+	if v == nil {
+		return nil
+	}
+	v.wmu.Lock()
+	w := v.w
+	v.w = nil
+	v.wmu.Unlock()
+	v.watchd.Store(false)
+	if w == nil {
+		return nil
+	}
+	return w.close()
+}
+
+// changed moves the vault's generation on: the values read before are read
+// again.
+func (v *Vault) changed() { v.gen.Add(1) }
 
 // Add stores a secret, replacing one of the same name.
 func (v *Vault) Add(o Owned) error {

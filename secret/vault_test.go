@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
@@ -134,4 +135,62 @@ func TestVaultValuesFollowTheFile(t *testing.T) {
 	if got := daemon.Values(); len(got) != 0 {
 		t.Fatalf("after the file was removed: values %q", got)
 	}
+}
+
+// TestWatchedVaultFollowsTheFile reads the values through a vault that
+// watches its file while another vault (the `buddi secret` command) and
+// an editor change it: each change is seen (another process's once the
+// watch reports it), and a write of the watching vault itself at once.
+func TestWatchedVaultFollowsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	daemon, cli := secret.NewVault(dir), secret.NewVault(dir)
+	if err := daemon.Watch(); err != nil {
+		t.Skipf("no file watch here: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := daemon.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	seen := func(when string, want ...string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for got := daemon.Values(); strings.Join(got, ",") != strings.Join(want, ","); got = daemon.Values() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: values %q, want %q", when, got, want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	seen("no file")
+	add := func(v *secret.Vault, name, value string) {
+		t.Helper()
+		if err := v.Add(secret.Owned{Name: name, Origins: []string{"https://example.com"}, Value: value}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(cli, "one", "value-one")
+	seen("the file made by another vault", "value-one")
+	add(cli, "two", "value-two")
+	seen("the file replaced by another vault", "value-one", "value-two")
+	add(daemon, "three", "value-three")
+	if got := daemon.Values(); strings.Join(got, ",") != "value-one,value-two,value-three" {
+		t.Fatalf("at once after its own write: values %q", got)
+	}
+	path := filepath.Join(dir, secret.VaultFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(raw), "value-two", "value-2", 1)
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil { // an edit in place
+		t.Fatal(err)
+	}
+	seen("the file edited in place", "value-one", "value-2", "value-three")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	seen("the file removed")
+	add(cli, "four", "value-four")
+	seen("the file made again", "value-four")
 }

@@ -64,8 +64,24 @@ func encodeAnswer(v any) ([]byte, *messages.Error) {
 	return raw, nil
 }
 
+// writeOK sends result in a successful envelope. The hot path's answers
+// (observations and outcomes) are written without reflection, byte for
+// byte as writeJSON writes them.
 func writeOK(ctx *fasthttp.RequestCtx, result messages.Answer) {
-	writeJSON(ctx, fasthttp.StatusOK, envelope{OK: true, Result: result})
+	buf := answers.Get().(*bytes.Buffer)
+	defer putAnswer(buf)
+	b, ok := messages.AppendOK(buf.AvailableBuffer(), result)
+	if !ok || len(b)-1 > messages.MaxAnswerBytes {
+		writeJSON(ctx, fasthttp.StatusOK, envelope{OK: true, Result: result})
+		return
+	}
+	ctx.Response.Header.Set("Cache-Control", "no-store")
+	ctx.SetContentType("application/json")
+	ctx.SetStatusCode(fasthttp.StatusOK)
+	ctx.SetBody(b)
+	if cap(b) > buf.Cap() {
+		buf.Grow(cap(b)) // the pooled buffer keeps room for the next one
+	}
 }
 
 // writeError answers e with the HTTP status the contract gives its code.

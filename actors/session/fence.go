@@ -88,10 +88,10 @@ func (a *Actor) fenced(p *pageText, kind string) string {
 // the frame's number; "" when there are none.
 func targets(tree string, refs map[string]drivers.Target) string {
 	type key struct{ role, name string }
-	order := drivers.RefsIn(tree)
-	if bound(order, refs) {
+	if bound(tree, refs) {
 		return ""
 	}
+	order := drivers.RefsIn(tree)
 	same := make(map[key][]string, len(order))
 	var keys []key
 	for _, r := range order {
@@ -119,11 +119,22 @@ func targets(tree string, refs map[string]drivers.Target) string {
 
 // bound says whether the tree's refs are each the one element of their
 // role and name and none is in a frame, as in most trees: the targets list
-// is then empty, which counts alone tell.
-func bound(order []string, refs map[string]drivers.Target) bool {
+// is then empty, which counts alone tell. It reads the refs off the tree
+// in place; a ref the tree names twice says no, and targets builds the
+// list (which is then empty all the same).
+func bound(tree string, refs map[string]drivers.Target) bool {
 	type key struct{ role, name string }
-	counts := make(map[key]int, len(order))
-	for _, r := range order {
+	seen := make(map[key]struct{}, len(refs))
+	for rest := tree; ; {
+		i := strings.Index(rest, refMark)
+		if i < 0 {
+			return true
+		}
+		rest = rest[i+len(refMark):]
+		r, ok := refAt(rest)
+		if !ok {
+			continue
+		}
 		t, ok := refs[r]
 		switch {
 		case !ok:
@@ -131,12 +142,37 @@ func bound(order []string, refs map[string]drivers.Target) bool {
 			return false
 		case t.Name != "":
 			k := key{t.Role, t.Name}
-			if counts[k]++; counts[k] > 1 {
+			if _, dup := seen[k]; dup {
 				return false
 			}
+			seen[k] = struct{}{}
 		}
 	}
-	return true
+}
+
+// refMark opens a ref in a tree line, as drivers.RefsIn reads it.
+const refMark = "[ref="
+
+// refAt is the ref at the start of s ("e12]" or "ax12]"), if one is there:
+// the refs drivers.RefsIn takes.
+func refAt(s string) (string, bool) {
+	j := 0
+	switch {
+	case strings.HasPrefix(s, "e"):
+		j = 1
+	case strings.HasPrefix(s, "ax"):
+		j = 2
+	default:
+		return "", false
+	}
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != ']' {
+		return "", false
+	}
+	return s[:k], true
 }
 
 func label(t drivers.Target) string {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,4 +45,63 @@ func TestTabsAreListedWhenThereAreOthersOrWhenAsked(t *testing.T) {
 			t.Errorf("%d tabs, always=%v: listed=%v\n%s", len(c.tabs), c.always, got, p.b.String())
 		}
 	}
+}
+
+// The targets list is the same whether the tree binds every ref (read off
+// the tree in place) or not (the full list): a table of trees against the
+// list built from drivers.RefsIn with no shortcut.
+func TestTargetsAreTheFullListForEveryTree(t *testing.T) {
+	refs := map[string]drivers.Target{
+		"e1": {Role: "link", Name: "Home"}, "e2": {Role: "link", Name: "Edit"},
+		"e3": {Role: "link", Name: "Edit"}, "e4": {Role: "button", Name: "Edit"},
+		"e5": {Role: "textbox", Name: "Card", Frame: 1}, "e6": {Role: "generic"},
+		"e7": {Role: "generic"}, "ax8": {Role: "link", Name: "Home"}, "x9": {Role: "link", Name: "Home"},
+	}
+	cases := map[string]string{
+		"none":                 "- text\n",
+		"bound":                "- link \"Home\" [ref=e1]\n- link \"Edit\" [ref=e2]\n- button \"Edit\" [ref=e4]\n",
+		"repeated label":       "- link \"Edit\" [ref=e2]\n- link \"Edit\" [ref=e3]\n",
+		"a ref named twice":    "- link \"Edit\" [ref=e2]\n- link \"Edit\" [ref=e2]\n",
+		"in a frame":           "- link \"Home\" [ref=e1]\n- textbox \"Card\" [ref=e5]\n",
+		"nameless repeated":    "- generic [ref=e6]\n- generic [ref=e7]\n",
+		"ax ref repeats":       "- link \"Home\" [ref=e1]\n- link \"Home\" [ref=ax8]\n",
+		"not a ref's shape":    "- link \"Home\" [ref=e1]\n- link \"Home\" [ref=x9]\n",
+		"unknown ref":          "- link \"Home\" [ref=e1]\n- link \"Home\" [ref=e99]\n",
+		"mark without a close": "- link \"Home\" [ref=e1]\n- [ref=e3",
+		"mark at the end":      "- link \"Home\" [ref=e1] [ref=",
+	}
+	for name, tree := range cases {
+		if got, want := targets(tree, refs), fullTargets(tree, refs); got != want {
+			t.Errorf("%s: targets =\n%q\nwant\n%q", name, got, want)
+		}
+	}
+}
+
+// fullTargets is the targets list built from every ref of the tree.
+func fullTargets(tree string, refs map[string]drivers.Target) string {
+	type key struct{ role, name string }
+	order := drivers.RefsIn(tree)
+	same := map[key][]string{}
+	var keys []key
+	for _, r := range order {
+		if t, ok := refs[r]; ok && t.Name != "" && t.Frame == 0 {
+			k := key{t.Role, t.Name}
+			if len(same[k]) == 0 {
+				keys = append(keys, k)
+			}
+			same[k] = append(same[k], r)
+		}
+	}
+	var b strings.Builder
+	for _, k := range keys {
+		if rs := same[k]; len(rs) > 1 {
+			b.WriteString("- " + label(drivers.Target{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
+		}
+	}
+	for _, r := range order {
+		if t, ok := refs[r]; ok && t.Frame > 0 {
+			b.WriteString("- " + r + " " + label(t) + " [frame=" + strconv.Itoa(t.Frame) + "]\n")
+		}
+	}
+	return b.String()
 }

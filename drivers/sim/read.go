@@ -12,22 +12,36 @@ import (
 // gives the same shapes as the real driver: the viewport and an outline of
 // the rest, parts with a continuation, regions, and find.
 
-// span renders nodes [from, to) until maxChars, whole lines only. It returns
-// the text, the nodes shown and the first node not shown (to when all fit).
-func (p *page) span(st state, from, to int32, maxChars int) (string, []int32, int32) {
-	var b []byte
-	var shown []int32
+// span appends nodes [from, to) to b as tree lines until maxChars of them,
+// whole lines only. It returns b, the nodes shown and the first node not
+// shown (to when all fit).
+func (p *page) span(b []byte, st state, from, to int32, maxChars int) ([]byte, []int32, int32) {
+	start := len(b)
+	shown := make([]int32, 0, min(to-from, spanNodes))
 	i := from
 	for ; i < to; i++ {
 		n := len(b)
 		b = appendLine(b, p, i, st)
-		if len(b) > maxChars && len(shown) > 0 {
+		if len(b)-start > maxChars && len(shown) > 0 {
 			b = b[:n]
 			break
 		}
 		shown = append(shown, i)
 	}
-	return string(b), shown, i
+	return b, shown, i
+}
+
+// spanNodes and lineBytes size a read's buffers: a viewport's worth of
+// nodes, and about what one line of the tree takes.
+const (
+	spanNodes = 64
+	lineBytes = 48
+)
+
+// readBuffer is room for the lines of nodes [from, to), up to maxChars
+// and what follows them.
+func readBuffer(from, to int32, maxChars int) []byte {
+	return make([]byte, 0, min(int(to-from)*lineBytes, maxChars)+continuationChars)
 }
 
 // end is the first node after node i's region: its subtree, or for a
@@ -78,10 +92,9 @@ func (p *page) counts(from, to int32) string {
 var outlined = map[string]bool{"banner": true, "navigation": true, "main": true, "contentinfo": true,
 	"complementary": true, "form": true, "heading": true}
 
-// outline lists the landmarks and headings from node from on, with what
-// they hold and their refs.
-func (p *page) outline(from int32) (string, []int32) {
-	var b strings.Builder
+// outline appends the landmarks and headings from node from on to b,
+// with what they hold and their refs.
+func (p *page) outline(b []byte, from int32) ([]byte, []int32) {
 	var refs []int32
 	for i := from; i < int32(len(p.nodes)); i++ {
 		n := &p.nodes[i]
@@ -89,19 +102,21 @@ func (p *page) outline(from int32) (string, []int32) {
 			continue
 		}
 		if len(refs) == 0 {
-			b.WriteString("Elsewhere on the page (observe within a ref to read it, or find):\n- below the viewport:\n")
+			b = append(b, "Elsewhere on the page (observe within a ref to read it, or find):\n- below the viewport:\n"...)
 		}
-		b.WriteString("  - " + n.role)
+		b = append(append(b, "  - "...), n.role...)
 		if n.name != "" {
-			b.WriteString(" \"" + n.name + "\"")
+			b = append(append(append(b, " \""...), n.name...), '"')
 		}
 		if n.level > 0 {
-			b.WriteString(" [level=" + strconv.Itoa(int(n.level)) + "]")
+			b = strconv.AppendInt(append(b, " [level="...), int64(n.level), 10)
+			b = append(b, ']')
 		}
-		b.WriteString(" [ref=" + n.ref + "]: " + p.counts(i+1, p.end(i)) + "\n")
+		b = append(append(append(b, " [ref="...), n.ref...), "]: "...)
+		b = append(append(b, p.counts(i+1, p.end(i))...), '\n')
 		refs = append(refs, i)
 	}
-	return b.String(), refs
+	return b, refs
 }
 
 // find lists the nodes matching q, each with its landmark and heading path.
@@ -193,9 +208,9 @@ func (p *page) read(st state, tab string, opts drivers.ObserveOptions) (string, 
 			maxChars = defaultViewMax
 		}
 		fold := int32(sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= viewportLines }))
-		text, shown, next := p.span(st, 0, fold, maxChars)
-		more, outRefs := p.outline(next)
-		return text + more, append(shown, outRefs...), nil, nil
+		b, shown, next := p.span(readBuffer(0, fold, maxChars), st, 0, fold, maxChars)
+		b, outRefs := p.outline(b, next)
+		return string(b), append(shown, outRefs...), nil, nil
 	}
 	return p.part(st, from, to, maxChars, opts)
 }
@@ -206,19 +221,20 @@ func (p *page) part(st state, from, to int32, maxChars int, opts drivers.Observe
 	if maxChars <= 0 {
 		maxChars = defaultTreeMax
 	}
-	text, shown, next := p.span(st, from, to, maxChars)
+	b, shown, next := p.span(readBuffer(from, to, maxChars), st, from, to, maxChars)
 	if next < to {
 		// Leave room for the line that says how to go on.
-		text, shown, next = p.span(st, from, to, maxChars-continuationChars)
+		b, shown, next = p.span(b[:0], st, from, to, maxChars-continuationChars)
 	}
 	if next >= to || len(shown) == 0 {
-		return text, shown, nil, nil
+		return string(b), shown, nil, nil
 	}
 	last := shown[len(shown)-1]
 	c := &drivers.Continuation{FullPage: opts.Within == nil, After: p.nodes[last].ref, Left: int(to - next)}
 	if opts.Within != nil {
 		c.Within = opts.Within.Ref
 	}
-	text += "- (continues: " + strconv.Itoa(c.Left) + " more after " + c.After + ")\n"
-	return text, shown, c, nil
+	b = strconv.AppendInt(append(b, "- (continues: "...), int64(c.Left), 10)
+	b = append(append(append(b, " more after "...), c.After...), ")\n"...)
+	return string(b), shown, c, nil
 }

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -53,6 +52,7 @@ type Log struct {
 	f    *os.File
 	size int64
 	buf  []byte
+	line []byte // the line being written
 }
 
 // Open opens (or creates) the trail under dataDir and starts its writer.
@@ -191,15 +191,15 @@ func (l *Log) wrote(n int) {
 func (l *Log) write(batch []messages.AuditRecord) {
 	l.buf = l.buf[:0]
 	for i := range batch {
-		line, err := json.Marshal(&batch[i])
-		if err != nil {
-			continue // a record of strings, codes and a time always marshals
+		var ok bool
+		if l.line, ok = batch[i].AppendJSON(l.line[:0]); !ok {
+			continue // only a time past year 9999 is not written
 		}
-		if l.size+int64(len(l.buf)+len(line)+1) > l.opts.MaxBytes && l.size+int64(len(l.buf)) > 0 {
+		if l.size+int64(len(l.buf)+len(l.line)) > l.opts.MaxBytes && l.size+int64(len(l.buf)) > 0 {
 			l.flush()
 			l.rotate()
 		}
-		l.buf = append(append(l.buf, line...), '\n')
+		l.buf = append(l.buf, l.line...)
 		if batch[i].Kind == messages.AuditAct {
 			l.acts.Add(1)
 		} else {
