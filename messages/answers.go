@@ -288,10 +288,13 @@ type Health struct {
 type ClusterHealth struct {
 	// Membership is who keeps the member list conversations are routed
 	// by: etcd or k8s.
-	Membership string          `json:"membership"`
-	Etcd       string          `json:"etcd"`
-	Problem    string          `json:"problem,omitempty"`
-	Members    []ClusterMember `json:"members"`
+	Membership string `json:"membership"`
+	Etcd       string `json:"etcd"`
+	Problem    string `json:"problem,omitempty"`
+	// Lapsed says, when this member's entry in the member list lapsed
+	// since it started, what follows and what to do (restart it).
+	Lapsed  string          `json:"lapsed,omitempty"`
+	Members []ClusterMember `json:"members"`
 }
 
 // Liveness is /healthz for anyone but the owner: buddi answers, and which

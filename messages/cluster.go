@@ -24,6 +24,12 @@ type ClusterMembers struct {
 	Members []ClusterMember
 }
 
+// ClusterLapsed tells the controller this member's entry in the member
+// list conversations are routed by lapsed At (etcd heard no keep-alive for
+// its whole lease) and was written again: the members that saw it go route
+// nothing to it until it restarts.
+type ClusterLapsed struct{ At time.Time }
+
 // ClusterMember is one member of a cluster: its id (stable for its data
 // directory), the address it is reached at and its capacity. Self marks
 // the member that answers.

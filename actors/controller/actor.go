@@ -95,6 +95,7 @@ type Carry struct {
 	mu      sync.Mutex
 	install install
 	members *messages.ClusterMembers
+	lapsed  time.Time // when this member's entry in the member list last lapsed
 }
 
 // Actor is the controller: a thin router over its parts (agents, tasks,
@@ -289,7 +290,8 @@ func (a *Actor) health() *messages.Health {
 	}
 	h.Browser = drivers.LaunchOf(a.cfg.Mode)
 	if a.clustered() {
-		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList()}
+		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList(),
+			Lapsed: a.cfg.Carry.lapsedSaid()}
 		if e := a.clusterDown(); e != nil {
 			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message
 		}

@@ -1,12 +1,29 @@
 package controller
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/messages"
 )
 
 func (c *Carry) setMembers(m *messages.ClusterMembers) { c.mu.Lock(); c.members = m; c.mu.Unlock() }
+
+func (c *Carry) setLapsed(at time.Time) { c.mu.Lock(); c.lapsed = at; c.mu.Unlock() }
+
+// lapsedSaid is what /healthz says of this member's lapsed entry in the
+// member list, or "" when it never lapsed.
+func (c *Carry) lapsedSaid() string {
+	c.mu.Lock()
+	at := c.lapsed
+	c.mu.Unlock()
+	if at.IsZero() {
+		return ""
+	}
+	return "This member's entry in the cluster's member list lapsed at " + at.UTC().Format(time.RFC3339) +
+		" (etcd heard no keep-alive for its whole lease); the members that saw it go route no conversation to it until it restarts: restart it."
+}
 
 // memberList is the members as the watch last listed them, this one
 // marked; empty (not nil) before the first list.
@@ -50,6 +67,8 @@ func (a *Actor) cluster(ctx actor.Context) bool {
 	switch m := ctx.Message().(type) {
 	case *messages.ClusterMembers:
 		a.cfg.Carry.setMembers(m)
+	case *messages.ClusterLapsed:
+		a.cfg.Carry.setLapsed(m.At)
 	case *ClusterAgents:
 		a.clusterAgents(ctx, m)
 	case *ClusterSites:

@@ -66,6 +66,10 @@ type Config struct {
 	Local Local
 	// Logger receives protoactor's logs; nil discards all but errors.
 	Logger *slog.Logger
+	// OnLapse, when set, is called each time this member's entry in etcd's
+	// member list lapsed and was written again: the members that saw it go
+	// route nothing to it until it restarts.
+	OnLapse func()
 }
 
 func (c Config) validate() (Config, error) {

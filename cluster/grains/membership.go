@@ -49,6 +49,8 @@ func (c Config) membership(ctx context.Context) (cluster.ClusterProvider, error)
 		if err != nil {
 			return nil, fmt.Errorf("grains: etcd at %v does not answer (%w); start it, or check the etcd endpoints", c.Endpoints, err)
 		}
-		return newEtcdMembers(cli, c.Prefix, c.DialTimeout, MemberLease), nil
+		p := newEtcdMembers(cli, c.Prefix, c.DialTimeout, MemberLease)
+		p.onLapse = c.OnLapse
+		return p, nil
 	}
 }

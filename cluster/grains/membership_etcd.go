@@ -39,6 +39,7 @@ type etcdMembers struct {
 	prefix  string
 	timeout time.Duration
 	lease   time.Duration
+	onLapse func() // Config.OnLapse; nil: only the log says it
 
 	c      *cluster.Cluster
 	log    *slog.Logger
@@ -214,6 +215,9 @@ func (p *etcdMembers) keepAlive(lease clientv3.LeaseID) {
 		}
 		p.log.Error("grains: this member's entry in etcd's member list lapsed (etcd heard no keep-alive for " + p.lease.String() +
 			"); writing it again, but members that saw it go do not route to it until it restarts: restart it if its sessions answer cluster_unreachable")
+		if p.onLapse != nil {
+			p.onLapse()
+		}
 		for {
 			if lease, err = p.register(); err == nil {
 				break

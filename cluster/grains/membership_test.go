@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,8 +61,8 @@ func entryOf(t *testing.T, cli *clientv3.Client, addr string) (string, clientv3.
 
 // A member's entry in etcd lives on a lease of MemberLease (a keep-alive
 // late by protoactor's 3 s no longer loses it); when the lease lapses all
-// the same, the member says so and writes its entry again, and never
-// publishes itself as gone.
+// the same, the member says so (in its log and to OnLapse) and writes its
+// entry again, and never publishes itself as gone.
 func TestAMembersEntryLivesOnTheMemberLeaseAndIsWrittenAgainWhenItLapses(t *testing.T) {
 	if raceDetector {
 		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
@@ -70,6 +71,8 @@ func TestAMembersEntryLivesOnTheMemberLeaseAndIsWrittenAgainWhenItLapses(t *test
 	logs := &syncBuffer{}
 	cfg := config(srv.Endpoint(), types(t, true))
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	var lapses atomic.Int32
+	cfg.OnLapse = func() { lapses.Add(1) }
 	m, err := grains.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +118,9 @@ func TestAMembersEntryLivesOnTheMemberLeaseAndIsWrittenAgainWhenItLapses(t *test
 	}
 	if !strings.Contains(logs.String(), "entry in etcd's member list lapsed") {
 		t.Errorf("the member did not log its lapsed entry:\n%s", logs.String())
+	}
+	if n := lapses.Load(); n != 1 {
+		t.Errorf("OnLapse was called %d times for one lapse", n)
 	}
 	if !slices.Contains(m.Members(), m.Address()) {
 		t.Errorf("after its entry lapsed the member routes to %v, without itself", m.Members())

@@ -187,6 +187,9 @@ func (mem *Self) startGrains() error {
 		Membership: mem.cfg.ClusterMembership,
 		EtcdTLS:    mem.etcdTLS(), MemberTLS: mem.memberTLS(),
 		Capacity: slots, Local: mem.local,
+		OnLapse: func() {
+			mem.parts.Root.Send(mem.parts.Controller, &messages.ClusterLapsed{At: time.Now()})
+		},
 		Produce: func(conv string) actor.Actor {
 			return grain.New(&conversation{mem: mem, conv: conv}, mem.log.With("conversation", conv))
 		},

@@ -1,9 +1,14 @@
 package cluster_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/buddi-dev/buddi/cluster/etcdtest"
+	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -86,5 +91,34 @@ func TestAStopMadeWithoutEtcdLandsWhenEtcdReturns(t *testing.T) {
 		m.healthUntil(t, func(h messages.Health) bool {
 			return h.Stopped && h.Cluster.Etcd == "reachable" && h.Cluster.Membership == "etcd"
 		})
+	}
+}
+
+// A member whose entry in the member list lapsed (etcd heard no keep-alive
+// for its whole lease) writes it again and says so in its health, with
+// what to do: the members that saw it go route nothing to it until it
+// restarts.
+func TestAMemberWhoseEntryLapsedSaysSoInItsHealth(t *testing.T) {
+	etcd := etcdtest.Start(t)
+	a := startMember(t, etcd, "a", "")
+	if h := a.health(t); h.Cluster == nil || h.Cluster.Lapsed != "" {
+		t.Fatalf("a member that just started says of its entry: %+v", h.Cluster)
+	}
+	etcdc := newAttacker(t, etcd).cli
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	entries, err := etcdc.Get(ctx, grains.DefaultPrefix+"/", clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries.Kvs) != 1 || entries.Kvs[0].Lease == 0 {
+		t.Fatalf("etcd's member list holds %d entries; want the one member's, on a lease", len(entries.Kvs))
+	}
+	if _, err := etcdc.Revoke(ctx, clientv3.LeaseID(entries.Kvs[0].Lease)); err != nil {
+		t.Fatal(err)
+	}
+	h := a.healthUntil(t, func(h messages.Health) bool { return h.Cluster.Lapsed != "" })
+	if !strings.Contains(h.Cluster.Lapsed, "restart it") || !strings.HasSuffix(h.Cluster.Lapsed, ".") {
+		t.Fatalf("the member's health says of its lapsed entry %q; want a sentence saying to restart it", h.Cluster.Lapsed)
 	}
 }
