@@ -107,17 +107,24 @@ func secretToken(tok string) (string, bool) {
 	return "", false
 }
 
+// isJWT is three dot-separated base64url parts, the first two JSON
+// objects ("eyJ…") of ten characters or more. It reads tok in place: every
+// long token of every page passes through it.
 func isJWT(tok string) bool {
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 || !strings.HasPrefix(parts[0], "eyJ") || !strings.HasPrefix(parts[1], "eyJ") {
+	header, rest, ok := strings.Cut(tok, ".")
+	if !ok {
 		return false
 	}
-	for _, p := range parts[:2] {
-		if len(p) < 10 || !allIn(p, b64url) {
+	payload, signature, ok := strings.Cut(rest, ".")
+	if !ok || strings.Contains(signature, ".") {
+		return false
+	}
+	for _, p := range [2]string{header, payload} {
+		if len(p) < 10 || !strings.HasPrefix(p, "eyJ") || !allIn(p, b64url) {
 			return false
 		}
 	}
-	return allIn(parts[2], b64url)
+	return allIn(signature, b64url)
 }
 
 // randomLooking is a long run of base64 or hex that mixes character kinds
