@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
+	"unicode/utf8"
 )
 
 // Fence wraps text read out of a page in one block marked as untrusted page
@@ -16,29 +17,57 @@ import (
 // lines are all the block adds: an answer pays for them on every call.
 // This is a mitigation, not a boundary.
 func Fence(kind, text string) string {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	return fence(kind, text, fenceTag)
+}
+
+// FenceMasked is Fence of the text MaskSecrets leaves, with the values it
+// masked, in one pass over text: the block a page's reading reaches an
+// agent in. Text without secrets and in valid UTF-8, a page's usual
+// reading, is copied once, into the block.
+func FenceMasked(kind, text string) (string, []string) {
+	return fenceMasked(kind, text, fenceTag)
+}
+
+// fenceMasked is FenceMasked with the source of tags given.
+func fenceMasked(kind, text string, tag func() string) (string, []string) {
+	text, found := maskKeys(text)
+	s := scanSecrets(text)
+	return fence(kind, s.apply(text, true), tag), s.values(text, found)
+}
+
+// fence is Fence of text in valid UTF-8, with the source of tags given.
+func fence(kind, text string, newTag func() string) string {
 	kind = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
 		}
 		return -1
 	}, kind)
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	tag := fenceTag()
+	tag := newTag()
 	for strings.Contains(text, tag) {
-		tag = fenceTag()
+		tag = newTag()
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 128)
 	b.WriteString("<untrusted-page-content ")
 	if kind != "" && kind != "page" {
-		b.WriteString("kind=\"" + kind + "\" ")
+		b.WriteString(`kind="`)
+		b.WriteString(kind)
+		b.WriteString(`" `)
 	}
-	b.WriteString("fence=\"" + tag + "\">\n")
+	b.WriteString(`fence="`)
+	b.WriteString(tag)
+	b.WriteString("\">\n")
 	b.WriteString(text)
 	if !strings.HasSuffix(text, "\n") {
 		b.WriteByte('\n')
 	}
-	b.WriteString("</untrusted-page-content fence=\"" + tag + "\">")
+	b.WriteString(`</untrusted-page-content fence="`)
+	b.WriteString(tag)
+	b.WriteString(`">`)
 	return b.String()
 }
 

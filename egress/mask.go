@@ -21,47 +21,119 @@ const minSecret = 15
 // masked, in order. Like the scan of typed values, it catches plaintext
 // only.
 func MaskSecrets(text string) (string, []string) {
+	text, found := maskKeys(text)
+	s := scanSecrets(text)
+	return s.apply(text, false), s.values(text, found)
+}
+
+// maskKeys masks private key blocks whole, the one kind of secret that
+// spans tokens, and returns the text and the blocks it masked.
+func maskKeys(text string) (string, []string) {
+	if !strings.Contains(text, "PRIVATE KEY") {
+		return text, nil
+	}
 	var found []string
-	if strings.Contains(text, "PRIVATE KEY") {
-		text = privateKeyBlock.ReplaceAllStringFunc(text, func(block string) string {
-			found = append(found, block)
-			return marker("private_key")
-		})
+	text = privateKeyBlock.ReplaceAllStringFunc(text, func(block string) string {
+		found = append(found, block)
+		return marker("private_key")
+	})
+	return text, found
+}
+
+// secretSpan is one token of a text that looks like a credential:
+// text[start:end], of the kind secretToken named.
+type secretSpan struct {
+	start, end int
+	kind       string
+}
+
+// secretScan is what one pass over a text found: the tokens to mask, in
+// order, and whether the text holds bytes that are not UTF-8.
+type secretScan struct {
+	spans   []secretSpan
+	invalid bool
+}
+
+// tokenBreaks marks the bytes isTokenBreak splits at; bytes of a
+// multi-byte character never split.
+var tokenBreaks = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = isTokenBreak(rune(c))
 	}
-	var b strings.Builder
-	done := 0  // text[:done] is in b already
+	return t
+}()
+
+// scanSecrets reads text once, token by token, for what looks like a
+// credential, and notes on the way whether it is valid UTF-8.
+func scanSecrets(text string) secretScan {
+	var s secretScan
 	start := 0 // where the current token began
-	check := func(end int) {
-		tok := text[start:end]
-		if len(tok) < minSecret {
-			return
-		}
-		// A sentence's full stop or exclamation after a key is not part of it.
-		core := strings.TrimRight(tok, ".!")
-		if kind, ok := secretToken(core); ok && core != "" {
-			found = append(found, core)
-			b.WriteString(text[done:start])
-			b.WriteString(marker(kind))
-			done = start + len(core)
-		}
-	}
 	for i := 0; i < len(text); {
 		c := text[i]
-		size := 1
-		if c >= utf8.RuneSelf {
-			_, size = utf8.DecodeRuneInString(text[i:])
-		} else if isTokenBreak(rune(c)) {
-			check(i)
-			start = i + 1
+		if c < utf8.RuneSelf {
+			if tokenBreaks[c] {
+				s.check(text, start, i)
+				start = i + 1
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		s.invalid = s.invalid || r == utf8.RuneError && size == 1
 		i += size
 	}
-	check(len(text))
-	if done == 0 {
-		return text, found
+	s.check(text, start, len(text))
+	return s
+}
+
+// check notes text[start:end], a whole token, if it looks like a secret.
+// A sentence's full stop or exclamation after a key is not part of it.
+func (s *secretScan) check(text string, start, end int) {
+	if end-start < minSecret {
+		return
 	}
-	b.WriteString(text[done:])
-	return b.String(), found
+	core := strings.TrimRight(text[start:end], ".!")
+	if kind, ok := secretToken(core); ok && core != "" {
+		s.spans = append(s.spans, secretSpan{start, start + len(core), kind})
+	}
+}
+
+// values appends the masked tokens of text to found.
+func (s secretScan) values(text string, found []string) []string {
+	for _, sp := range s.spans {
+		found = append(found, text[sp.start:sp.end])
+	}
+	return found
+}
+
+// apply is text with each span replaced by its marker and, when valid is
+// asked for, each run of bytes that are not UTF-8 by U+FFFD. It is text
+// itself when there is nothing to change.
+func (s secretScan) apply(text string, valid bool) string {
+	fix := valid && s.invalid
+	if len(s.spans) == 0 && !fix {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text) + 32*len(s.spans))
+	done := 0 // text[:done] is in b already
+	for _, sp := range s.spans {
+		writeText(&b, text[done:sp.start], fix)
+		b.WriteString(marker(sp.kind))
+		done = sp.end
+	}
+	writeText(&b, text[done:], fix)
+	return b.String()
+}
+
+// writeText writes s to b, with each run of bytes that are not UTF-8 as
+// U+FFFD when fix is set. Spans begin and end at ASCII bytes, so fixing a
+// text piece by piece between them is fixing it whole.
+func writeText(b *strings.Builder, s string, fix bool) {
+	if fix {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	b.WriteString(s)
 }
 
 func marker(kind string) string { return "[masked: " + secretNames[kind] + "]" }

@@ -91,12 +91,18 @@ func isTokenBreak(r rune) bool {
 	return false
 }
 
-func secretToken(tok string) (string, bool) {
+// ruleStarts marks the bytes a tokenRule's prefix starts with: a token
+// that starts otherwise skips the table.
+var ruleStarts = func() (t [256]bool) {
 	for _, r := range tokenRules {
-		rest, ok := strings.CutPrefix(tok, r.prefix)
-		if ok && len(rest) >= r.min && (r.max == 0 || len(rest) == r.max) && allIn(rest, r.set) {
-			return r.kind, true
-		}
+		t[r.prefix[0]] = true
+	}
+	return t
+}()
+
+func secretToken(tok string) (string, bool) {
+	if kind, ok := vendorToken(tok); ok {
+		return kind, true
 	}
 	if isJWT(tok) {
 		return "jwt", true
@@ -107,17 +113,38 @@ func secretToken(tok string) (string, bool) {
 	return "", false
 }
 
+// isJWT is three dot-separated base64url parts, the first two JSON
+// objects ("eyJ…") of ten characters or more. It reads tok in place: every
+// long token of every page passes through it.
+// vendorToken is the kind of the tokenRule tok follows, if any.
+func vendorToken(tok string) (string, bool) {
+	if tok == "" || !ruleStarts[tok[0]] {
+		return "", false
+	}
+	for _, r := range tokenRules {
+		rest, ok := strings.CutPrefix(tok, r.prefix)
+		if ok && len(rest) >= r.min && (r.max == 0 || len(rest) == r.max) && allIn(rest, r.set) {
+			return r.kind, true
+		}
+	}
+	return "", false
+}
+
 func isJWT(tok string) bool {
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 || !strings.HasPrefix(parts[0], "eyJ") || !strings.HasPrefix(parts[1], "eyJ") {
+	header, rest, ok := strings.Cut(tok, ".")
+	if !ok {
 		return false
 	}
-	for _, p := range parts[:2] {
-		if len(p) < 10 || !allIn(p, b64url) {
+	payload, signature, ok := strings.Cut(rest, ".")
+	if !ok || strings.Contains(signature, ".") {
+		return false
+	}
+	for _, p := range [2]string{header, payload} {
+		if len(p) < 10 || !strings.HasPrefix(p, "eyJ") || !allIn(p, b64url) {
 			return false
 		}
 	}
-	return allIn(parts[2], b64url)
+	return allIn(signature, b64url)
 }
 
 // randomLooking is a long run of base64 or hex that mixes character kinds

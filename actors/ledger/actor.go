@@ -18,6 +18,8 @@ type Actor struct {
 	store *Store
 	log   *slog.Logger
 	stage *stage
+	// values encodes what a write puts, in one buffer kept across writes.
+	values encoder
 	// flushing is true while a flush marker waits in the mailbox.
 	flushing bool
 	// last is the order of the newest op committed per key.
@@ -82,7 +84,7 @@ func (a *Actor) staged(ctx actor.Context, w *Write) bool {
 	if a.stage == nil {
 		a.stage = newStage(a.store.db)
 	}
-	if err := a.stage.add(w, a.last); err != nil {
+	if err := a.stage.add(w, a.last, &a.values); err != nil {
 		a.log.Error("ledger write refused", "err", err)
 		if w.ReplyTo != nil {
 			ctx.Send(w.ReplyTo, &Written{Err: err})

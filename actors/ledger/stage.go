@@ -21,33 +21,36 @@ func newStage(db *pebble.DB) *stage {
 	return &stage{b: db.NewBatch(), noSync: true, orders: map[string]uint64{}}
 }
 
-// add stages w's ops that are newer than committed (last) and staged ones.
-// An op that cannot be encoded refuses the whole write, and only it.
-func (s *stage) add(w *Write, last *committedOrders) error {
+// add stages w's ops that are newer than committed (last) and staged ones,
+// their values encoded with e. An op that cannot be encoded refuses the
+// whole write, and only it.
+func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 	type enc struct {
-		op Op
-		v  []byte
+		op         Op
+		start, end int // the value's stored form in e's buffer
 	}
+	e.reset()
 	keep := make([]enc, 0, len(w.Ops))
 	for _, op := range w.Ops {
 		if op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)]) {
 			continue // stale: a newer op for this key already got here
 		}
-		var v []byte
+		k := enc{op: op}
 		if !op.Delete {
 			var err error
-			if v, err = encode(op.Value); err != nil {
+			if k.start, k.end, err = e.add(op.Value); err != nil {
 				return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
 			}
 		}
-		keep = append(keep, enc{op, v})
+		keep = append(keep, k)
 	}
-	for _, e := range keep {
-		if err := s.put(e.op, e.v); err != nil {
+	values := e.buf.Bytes()
+	for _, k := range keep {
+		if err := s.put(k.op, values[k.start:k.end]); err != nil {
 			return err
 		}
-		if e.op.order != 0 {
-			s.orders[string(e.op.Key)] = e.op.order
+		if k.op.order != 0 {
+			s.orders[string(k.op.Key)] = k.op.order
 		}
 	}
 	s.waiting = append(s.waiting, w)

@@ -16,9 +16,6 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 )
 
-// valueVersion is the first byte of every stored value.
-const valueVersion byte = 1
-
 // Failures opening the store.
 var (
 	ErrLocked  = errors.New("ledger: store is in use by another process")
@@ -233,14 +230,6 @@ func List[T any](s *Store, prefix string) ([]T, error) {
 		return nil
 	})
 	return out, err
-}
-
-func encode(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte{valueVersion}, b...), nil
 }
 
 func decode(key, raw []byte, v any) error {

@@ -64,9 +64,9 @@ func (p *pageText) fence(kind string) string {
 	if p.b.Len() == 0 {
 		return ""
 	}
-	text, found := egress.MaskSecrets(p.b.String())
+	text, found := egress.FenceMasked(kind, p.b.String())
 	p.masked = append(p.masked, found...)
-	return egress.Fence(kind, text)
+	return text
 }
 
 // fenced is p's fence; the values it masked are told to the URL policy, so
