@@ -45,6 +45,25 @@ type hands struct {
 	ages   hist             // how old each picture was when it arrived
 }
 
+// openHandPage makes the hand's conversation hold a page: an observe,
+// asked again when the run's own chaos crashed the session under it (the
+// answer is restarted, as the crash rate provokes on any act).
+func (r *run) openHandPage(token, conv string) error {
+	body := []byte(`{"conversation":"` + conv + `","input":{"action":"observe"}}`)
+	for try := 0; ; try++ {
+		var rep actReply
+		if err := r.cl.do("POST", "/api/tools/browser.act", token, body, &rep); err != nil {
+			return err
+		}
+		switch {
+		case rep.Error == nil:
+			return nil
+		case rep.Error.Code != messages.CodeRestarted || try == 9:
+			return refuse("hand %s could not open its page: %s", conv, rep.Error.Message)
+		}
+	}
+}
+
 // setupHands signs a dashboard tab in and starts each hand's conversation.
 func (r *run) setupHands() (*hands, error) {
 	h := &hands{r: r, why: map[string]int64{}}
@@ -57,13 +76,8 @@ func (r *run) setupHands() (*hands, error) {
 		if code := r.startTask("task_start", a.name, conv, maxSteps); code != "" {
 			return h, refuse("the task of hand %s did not start: %s", conv, code)
 		}
-		body := []byte(`{"conversation":"` + conv + `","input":{"action":"observe"}}`)
-		var rep actReply
-		if err := r.cl.do("POST", "/api/tools/browser.act", a.token, body, &rep); err != nil {
+		if err := r.openHandPage(a.token, conv); err != nil {
 			return h, err
-		}
-		if rep.Error != nil {
-			return h, refuse("hand %s could not open its page: %s", conv, rep.Error.Message)
 		}
 		l, err := slowlink.New(strings.TrimPrefix(r.local.base(), "http://"), r.cfg.LinkKbps)
 		if err != nil {
