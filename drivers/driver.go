@@ -94,15 +94,16 @@ func RefsIn(tree string) []string {
 			return out
 		}
 		rest = rest[i+len(mark):]
-		if ref, ok := refAt(rest); ok && !seen[ref] {
+		if ref, ok := RefAt(rest); ok && !seen[ref] {
 			seen[ref] = true
 			out = append(out, ref)
 		}
 	}
 }
 
-// refAt is the ref at the start of s ("e12]" or "ax12]"), if one is there.
-func refAt(s string) (string, bool) {
+// RefAt is the ref at the start of s ("e12]" or "ax12]"), if one is
+// there: the refs RefsIn takes.
+func RefAt(s string) (string, bool) {
 	j := 0
 	switch {
 	case strings.HasPrefix(s, "e"):

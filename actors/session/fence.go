@@ -131,7 +131,7 @@ func bound(tree string, refs map[string]drivers.Target) bool {
 			return true
 		}
 		rest = rest[i+len(refMark):]
-		r, ok := refAt(rest)
+		r, ok := drivers.RefAt(rest)
 		if !ok {
 			continue
 		}
@@ -152,28 +152,6 @@ func bound(tree string, refs map[string]drivers.Target) bool {
 
 // refMark opens a ref in a tree line, as drivers.RefsIn reads it.
 const refMark = "[ref="
-
-// refAt is the ref at the start of s ("e12]" or "ax12]"), if one is there:
-// the refs drivers.RefsIn takes.
-func refAt(s string) (string, bool) {
-	j := 0
-	switch {
-	case strings.HasPrefix(s, "e"):
-		j = 1
-	case strings.HasPrefix(s, "ax"):
-		j = 2
-	default:
-		return "", false
-	}
-	k := j
-	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-		k++
-	}
-	if k == j || k >= len(s) || s[k] != ']' {
-		return "", false
-	}
-	return s[:k], true
-}
 
 func label(t drivers.Target) string {
 	role := t.Role
