@@ -13,7 +13,6 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/cdp"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // The watchdog is one goroutine per browser. Every watchEvery it asks the
@@ -347,98 +346,6 @@ func (c *window) add(n int, w time.Duration) int {
 	return c.n
 }
 
-// watch starts the browser's watchdog; it ends when the browser closes or
-// dies (and then tells d).
-func (b *browser) watch(d *Driver) {
-	go func() {
-		s := b.pingSession()
-		tick := time.NewTicker(watchEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-b.stop:
-				return
-			case <-b.gone:
-				d.died(b, "its browser closed")
-				return
-			case <-tick.C:
-			}
-			load := machineLoad()
-			if why := b.checkSelf(s, load); why != "" {
-				killProfile(b.profile)
-				d.died(b, why)
-				return
-			}
-			for _, t := range d.tabsIn(b) {
-				t.check(load)
-			}
-		}
-	}()
-}
-
-// pingSession is the browser-level session the watchdog asks the browser
-// over: the gate's, or one of its own; nil when none opens.
-func (b *browser) pingSession() pw.CDPSession {
-	if b.gate != nil {
-		return b.gate.s
-	}
-	br := b.bctx.Browser()
-	if br == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), wedgedAfter)
-	defer cancel()
-	s, err := call(ctx, br.NewBrowserCDPSession)
-	if err != nil {
-		return nil
-	}
-	return s
-}
-
-// checkSelf asks the browser a question and says why it is to be killed
-// and started again, if it is: its connection broke, or it has not
-// answered for wedgedAfter.
-func (b *browser) checkSelf(s pw.CDPSession, load float64) string {
-	if s == nil {
-		return ""
-	}
-	limit := scaled(wedgedAfter, load, wedgedStretch)
-	quiet, err := b.ping.silent(time.Now(), 0, func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), limit+watchEvery)
-		defer cancel()
-		_, err := call(ctx, func() (any, error) { return s.Send("Browser.getVersion", nil) })
-		return err
-	})
-	switch {
-	case err != nil && isClosed(err):
-		return "its connection to buddi broke"
-	case quiet > limit:
-		return fmt.Sprintf("it did not answer for %d s", int(quiet.Seconds()))
-	}
-	return ""
-}
-
-// tabsIn lists the tabs every conversation has in b.
-func (d *Driver) tabsIn(b *browser) []*tab {
-	d.mu.Lock()
-	convs := make([]*Tabs, 0, len(d.convs))
-	for _, ts := range d.convs {
-		convs = append(convs, ts)
-	}
-	d.mu.Unlock()
-	var out []*tab
-	for _, ts := range convs {
-		ts.mu.Lock()
-		for _, t := range ts.tabs {
-			if t.b == b {
-				out = append(out, t)
-			}
-		}
-		ts.mu.Unlock()
-	}
-	return out
-}
-
 // check asks the page its question, and cuts it off when it has left the
 // one in flight unanswered too long (not counting while it waits behind
 // buddi's own read of the page: see ownReadPatience).
@@ -596,77 +503,5 @@ func (t *tab) navigating() {
 	window := underLoad(navWindow)
 	if t.watch.navs.hit(window) == navBurst+1 {
 		t.cut(fmt.Sprintf("navigated itself more than %d times in %d s", navBurst, int(window.Seconds())))
-	}
-}
-
-// cut cuts the page off: it leaves its conversation's tabs at once, its
-// conversation is told why on its next call, and the page is closed on a
-// goroutine of its own, where a blank tab replaces it when it was the
-// conversation's last (calls wait for that tab). It never blocks, so the
-// dispatch goroutine may call it.
-func (t *tab) cut(why string) {
-	if t.closing.Load() || !t.watch.cut.CompareAndSwap(false, true) {
-		return
-	}
-	ts := t.owner
-	url := messages.Clip(t.page.URL(), 200)
-	t.b.log.Warn("closed a page that stopped answering", "conversation", ts.conv, "tab", t.id, "url", url, "why", why)
-	ts.setNote(fail(drivers.CodeUnresponsive, nil, fmt.Sprintf(
-		"The page in tab %s (%s) %s, so buddi closed it to keep the browser answering; observe again to see this conversation's tabs, and do not open that page again.",
-		t.id, url, why)))
-	t.closing.Store(true)
-	ts.forget(t)
-	replacing := ts.replaceIfLast()
-	go t.cutOff(replacing)
-}
-
-// replaceIfLast marks the conversation as waiting for a blank tab when it
-// has none left; nil when it has tabs (or is closed).
-func (ts *Tabs) replaceIfLast() chan struct{} {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if ts.closed || len(ts.tabs) > 0 || ts.replacing != nil {
-		return nil
-	}
-	ts.replacing = make(chan struct{})
-	return ts.replacing
-}
-
-// cutOff opens the blank tab that replaces a page cut off (when
-// replacing is set), then closes the page. Closing ends a renderer busy in
-// the page's own script too: Chromium ends the process once its last page
-// goes. Only a page that has not closed within closeGrace is crashed
-// (Page.crash), then closed again; crashing every page cut off took the
-// whole browser down now and then.
-func (t *tab) cutOff(replacing chan struct{}) {
-	if replacing != nil {
-		ts := t.owner
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		if _, err := ts.openTab(ctx); err != nil {
-			t.b.log.Warn("no blank tab replaced a page cut off", "conversation", ts.conv, "err", err)
-		}
-		cancel()
-		ts.mu.Lock()
-		if ts.replacing == replacing { // else shut closed it
-			ts.replacing = nil
-			close(replacing)
-		}
-		ts.mu.Unlock()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	first, stop := context.WithTimeout(ctx, underLoad(closeGrace))
-	err := t.close(first)
-	stop()
-	if err == nil || t.closed.Load() {
-		return
-	}
-	if s := t.session(); s != nil && !t.crashed.Load() {
-		c, stop := context.WithTimeout(ctx, 2*time.Second)
-		_, _ = call(c, func() (any, error) { return s.Send("Page.crash", nil) })
-		stop()
-	}
-	if err := t.close(ctx); err != nil {
-		t.b.log.Warn("a page cut off did not close", "tab", t.id, "err", err)
 	}
 }
