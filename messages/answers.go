@@ -295,6 +295,10 @@ type ClusterHealth struct {
 	// since it started, what follows and what to do (restart it).
 	Lapsed  string          `json:"lapsed,omitempty"`
 	Members []ClusterMember `json:"members"`
+	// Routes are the cluster addresses (host:port) of the members this
+	// one places conversations on, itself included: a member listed but
+	// not here has not proved it holds the cluster's key yet.
+	Routes []string `json:"routes"`
 }
 
 // Liveness is /healthz for anyone but the owner: buddi answers, and which

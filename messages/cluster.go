@@ -30,6 +30,11 @@ type ClusterMembers struct {
 // nothing to it until it restarts.
 type ClusterLapsed struct{ At time.Time }
 
+// ClusterRoutes tells the controller the cluster addresses of the members
+// this member places conversations on, itself included: those of the
+// member list that proved they hold the cluster's key.
+type ClusterRoutes struct{ Addresses []string }
+
 // ClusterMember is one member of a cluster: its id (stable for its data
 // directory), the address it is reached at and its capacity. Self marks
 // the member that answers.

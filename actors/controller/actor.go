@@ -96,6 +96,7 @@ type Carry struct {
 	install install
 	members *messages.ClusterMembers
 	lapsed  time.Time // when this member's entry in the member list last lapsed
+	routes  []string  // the members placement routes conversations to
 }
 
 // Actor is the controller: a thin router over its parts (agents, tasks,
@@ -291,7 +292,7 @@ func (a *Actor) health() *messages.Health {
 	h.Browser = drivers.LaunchOf(a.cfg.Mode)
 	if a.clustered() {
 		h.Cluster = &messages.ClusterHealth{Membership: a.cfg.Membership, Etcd: "reachable", Members: a.cfg.Carry.memberList(),
-			Lapsed: a.cfg.Carry.lapsedSaid()}
+			Lapsed: a.cfg.Carry.lapsedSaid(), Routes: a.cfg.Carry.routeList()}
 		if e := a.clusterDown(); e != nil {
 			h.Cluster.Etcd, h.Cluster.Problem = "unreachable", e.Message
 		}

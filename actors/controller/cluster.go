@@ -12,6 +12,16 @@ func (c *Carry) setMembers(m *messages.ClusterMembers) { c.mu.Lock(); c.members 
 
 func (c *Carry) setLapsed(at time.Time) { c.mu.Lock(); c.lapsed = at; c.mu.Unlock() }
 
+func (c *Carry) setRoutes(addrs []string) { c.mu.Lock(); c.routes = addrs; c.mu.Unlock() }
+
+// routeList is the members placement routes conversations to; empty (not
+// nil) before the first.
+func (c *Carry) routeList() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string{}, c.routes...)
+}
+
 // lapsedSaid is what /healthz says of this member's lapsed entry in the
 // member list, or "" when it never lapsed.
 func (c *Carry) lapsedSaid() string {
@@ -69,6 +79,8 @@ func (a *Actor) cluster(ctx actor.Context) bool {
 		a.cfg.Carry.setMembers(m)
 	case *messages.ClusterLapsed:
 		a.cfg.Carry.setLapsed(m.At)
+	case *messages.ClusterRoutes:
+		a.cfg.Carry.setRoutes(m.Addresses)
 	case *ClusterAgents:
 		a.clusterAgents(ctx, m)
 	case *ClusterSites:

@@ -16,7 +16,9 @@
 // (Prepare's work, Keeps' check) and Run run on goroutines of their own,
 // and what they return comes back through a future into the mailbox
 // (ReenterAfter). While a preparation runs the grain holds the calls that
-// come, in order, and answers them once it is done.
+// come, in order, and answers them once it is done. A grain whose
+// conversation was lost to another activation stops once its calls are
+// answered.
 package grain
 
 import (
@@ -52,6 +54,11 @@ type Conversation interface {
 	// holds anything of the conversation (a session, a task pending or
 	// running).
 	Keeps() (check func() bool)
+	// Lost reports, after a call ran, whether the conversation now
+	// belongs to another activation (a call found it claimed elsewhere):
+	// the grain stops once no call of its runs, so the next call is
+	// placed anew. Arrive answers the calls that come meanwhile.
+	Lost() bool
 }
 
 // Idle is how long a grain without calls waits before it asks whether its
@@ -166,9 +173,13 @@ func (g *grain) call(ctx actor.Context, c call) {
 		g.running--
 		if a, ok := res.(*answer); ok && err == nil {
 			reply(ctx, c.sender, a.v)
-			return
+		} else {
+			reply(ctx, c.sender, g.c.Late())
 		}
-		reply(ctx, c.sender, g.c.Late())
+		if g.running == 0 && g.c.Lost() {
+			g.log.Info("a conversation's grain stops: another activation holds the conversation now")
+			ctx.Stop(ctx.Self())
+		}
 	})
 }
 

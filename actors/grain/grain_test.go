@@ -22,6 +22,7 @@ type conversation struct {
 	ready    bool
 	prepares atomic.Int32
 	runs     atomic.Int32
+	lost     atomic.Bool // Run loses the conversation on a *lose call
 }
 
 func newConversation(refuse bool) *conversation {
@@ -55,13 +56,20 @@ func (c *conversation) Arrive(any) any         { return nil }
 func (c *conversation) Deadline(any) time.Time { return time.Now().Add(20 * time.Second) }
 func (c *conversation) Late() any              { return "late" }
 func (c *conversation) Keeps() func() bool     { return func() bool { return true } }
+func (c *conversation) Lost() bool             { return c.lost.Load() }
 func (c *conversation) Run(_ context.Context, msg any) any {
 	c.runs.Add(1)
+	if _, ok := msg.(*lose); ok {
+		c.lost.Store(true)
+	}
 	return msg
 }
 
 // call is a call sent to the grain.
 type call struct{ n int }
+
+// lose is a call that finds the conversation held elsewhere.
+type lose struct{}
 
 func spawn(t *testing.T, c *conversation) (*actor.RootContext, *actor.PID) {
 	t.Helper()
@@ -123,5 +131,38 @@ func TestGrainRefusesTheCallsOfAFailedPreparation(t *testing.T) {
 	}
 	if n := c.runs.Load(); n != 0 {
 		t.Fatalf("%d calls ran after their preparation failed", n)
+	}
+}
+
+// A call that finds the conversation held by another activation gets its
+// answer, and then the grain stops: the next call is placed anew.
+func TestGrainStopsOnceItsConversationIsLostAndItsCallAnswered(t *testing.T) {
+	c := newConversation(false)
+	c.ready = true
+	root, pid := spawn(t, c)
+	if res, err := root.RequestFuture(pid, &call{1}, 10*time.Second).Result(); err != nil || res.(*call).n != 1 {
+		t.Fatalf("the first call was answered %v (%v)", res, err)
+	}
+	stopped := make(chan struct{})
+	watcher := root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *actor.Started:
+			ctx.Watch(pid)
+		case *actor.Terminated:
+			if m.Who.Equal(pid) {
+				close(stopped)
+			}
+		}
+	}))
+	defer root.Stop(watcher)
+	if res, err := root.RequestFuture(pid, &lose{}, 10*time.Second).Result(); err != nil {
+		t.Fatalf("the call that lost the conversation was not answered: %v", err)
+	} else if _, ok := res.(*lose); !ok {
+		t.Fatalf("the call that lost the conversation was answered %v", res)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the grain did not stop after its conversation was lost")
 	}
 }

@@ -150,6 +150,9 @@ func (p *placement) publish(version uint64) {
 	root := p.cluster.ActorSystem.Root
 	root.Send(p.placer, &topology{members: slices.Clone(members)})
 	root.Send(p.activator, &topology{members: slices.Clone(members)})
+	if p.onRoutes != nil {
+		p.onRoutes(slices.Clone(members))
+	}
 	p.mu.Unlock()
 }
 

@@ -70,6 +70,11 @@ type Config struct {
 	// member list lapsed and was written again: the members that saw it go
 	// route nothing to it until it restarts.
 	OnLapse func()
+	// OnRoutes, when set, is called with the cluster addresses of the
+	// members placement routes sessions to (this one included: those of
+	// protoactor's list that proved they hold the cluster's key) each time
+	// they change, in the order they changed.
+	OnRoutes func(addrs []string)
 }
 
 func (c Config) validate() (Config, error) {

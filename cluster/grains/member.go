@@ -62,6 +62,7 @@ func Start(cfg Config) (*Member, error) {
 	}
 	places := newPlacement(cfg.Capacity)
 	places.log = cfg.Logger
+	places.onRoutes = cfg.OnRoutes
 	if key := cfg.Types.sealKey(); key != nil {
 		// placement messages are sealed with the session messages' key
 		if err := places.types.Seal(key, cfg.Logger); err != nil {

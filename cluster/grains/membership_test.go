@@ -126,3 +126,32 @@ func TestAMembersEntryLivesOnTheMemberLeaseAndIsWrittenAgainWhenItLapses(t *test
 		t.Errorf("after its entry lapsed the member routes to %v, without itself", m.Members())
 	}
 }
+
+// OnRoutes hears the members a member routes sessions to, as they change:
+// after a second member proved it holds the cluster's key, the last call
+// names both.
+func TestOnRoutesHearsTheMembersRoutedTo(t *testing.T) {
+	if raceDetector {
+		t.Skip("protoactor's cluster races on its own state; TestClusterWithoutTheRaceDetector runs this test without the race detector")
+	}
+	srv := etcdtest.Start(t)
+	cfg := config(srv.Endpoint(), types(t, true))
+	var heard atomic.Pointer[[]string]
+	cfg.OnRoutes = func(addrs []string) { heard.Store(&addrs) }
+	m, err := grains.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Shutdown(false) })
+	other := start(t, srv, types(t, true))
+	waitMembers(t, m, other)
+	want := []string{m.Address(), other.Address()}
+	slices.Sort(want)
+	var got []string
+	if p := heard.Load(); p != nil {
+		got = slices.Sorted(slices.Values(*p))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("OnRoutes last heard %v; the member routes to %v", got, want)
+	}
+}

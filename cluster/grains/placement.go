@@ -58,6 +58,8 @@ type placement struct {
 	asking  map[string]bool // members being said hello to
 	closed  bool
 	log     *slog.Logger
+	// onRoutes is Config.OnRoutes (nil: none)
+	onRoutes func(addrs []string)
 
 	cluster   *cluster.Cluster
 	sub       *eventstream.Subscription

@@ -135,6 +135,7 @@ func (p *placer) try(ctx actor.Context, a *attempt) {
 // is stopped.
 func (p *placer) record(ctx actor.Context, id string, pid *actor.PID) {
 	if old, ok := p.live[id]; ok && !samePID(old, pid) {
+		p.places.twice(id, old, pid)
 		ctx.Poison(pid)
 		pid = old
 	}
@@ -147,9 +148,18 @@ func (p *placer) record(ctx actor.Context, id string, pid *actor.PID) {
 func (p *placer) onHeld(ctx actor.Context, msg *held) {
 	pid := msg.PID.pid()
 	if old, ok := p.live[msg.Identity]; ok && !samePID(old, pid) {
+		p.places.twice(msg.Identity, pid, old)
 		ctx.Poison(old)
 	}
 	p.live[msg.Identity] = pid
+}
+
+// twice logs a session found activated twice: kept has its state, and
+// stopped is stopped.
+func (p *placement) twice(id string, kept, stopped *actor.PID) {
+	if p.log != nil {
+		p.log.Warn("grains: a session was activated on two members; the one placed meanwhile is stopped", "session", id, "kept", kept.Address, "stopped", stopped.Address)
+	}
 }
 
 // answer tells everyone waiting on id's placement.
@@ -213,6 +223,9 @@ func (a *activator) onActivate(ctx actor.Context, req *activate) {
 	}
 	props := cluster.WithClusterIdentity(a.kind, cluster.NewClusterIdentity(id, Kind))
 	pid := ctx.SpawnPrefix(props, id)
+	if a.places.log != nil {
+		a.places.log.Debug("grains: session activated here", "session", id, "members", len(a.members))
+	}
 	a.live[id] = pid
 	a.ids[pid.Id] = id
 	ctx.Respond(a.places.wire(&activated{PID: pidOf(pid)}))

@@ -79,14 +79,16 @@ func (g *conversation) Prepared(result any) any {
 // or by this one before it restarted) whose session does not run here
 // starts again from its task in etcd.
 func (g *conversation) claim(c context.Context) any {
-	_, found, err := g.mem.shared.Swap(c, shared.Homes, g.conv, []byte(g.mem.memberID))
+	old, found, err := g.mem.shared.Swap(c, shared.Homes, g.conv, []byte(g.mem.memberID))
 	if err != nil {
 		return &claimed{err: messages.CodeClusterDown.Err(err.Error())}
 	}
 	r := &claimed{home: true}
 	if !found || g.mem.parts.Routes.Holds(g.conv) {
+		g.mem.log.Debug("this member holds the conversation now", "conversation", g.conv)
 		return r
 	}
+	g.mem.log.Info("this member holds the conversation now, after another", "conversation", g.conv, "before", string(old.Value))
 	if r.moved, r.used, err = g.sharedTask(c); err != nil {
 		return &claimed{home: true, err: messages.CodeClusterDown.Err(err.Error())}
 	}

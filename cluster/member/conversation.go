@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/buddi-dev/buddi/actors/grain"
@@ -28,6 +29,9 @@ type conversation struct {
 	moved   *ledger.Task // a task to adopt from a lost member, until it is
 	used    int          // the steps it had used, as etcd holds them
 	restart bool         // the next act answers restarted
+	// lost is set when a call found the conversation claimed by another
+	// member: this activation is not its door any more and stops.
+	lost atomic.Bool
 
 	// steps is the count etcd holds, as this member last wrote or read
 	// it; Run's goroutines write it, one at a time.
@@ -42,6 +46,9 @@ var _ grain.Conversation = (*conversation)(nil)
 // Arrive turns away a control that names nothing, and answers an agent's
 // first act after a move; the claim came before (claim.go).
 func (g *conversation) Arrive(msg any) any {
+	if g.lost.Load() {
+		return &grainAnswer{Error: messages.Errorf(messages.CodeRestarted, "Conversation %s is moving to another member of the cluster and this call did not run; send it again.", g.conv)}
+	}
 	switch m := msg.(type) {
 	case *grainTool:
 		if g.restart && m.Call.Tool == messages.ToolAct {
@@ -109,6 +116,11 @@ func (g *conversation) Keeps() func() bool {
 	}
 }
 
+// Lost reports whether a call found the conversation claimed by another
+// member (keepSteps): the grain stops, and the next call goes to the
+// activation placement finds or makes, which claims it again.
+func (g *conversation) Lost() bool { return g.lost.Load() }
+
 // answerOf is a local answer as it crosses members.
 func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
 	if e != nil {
@@ -118,6 +130,12 @@ func answerOf(tr *messages.ToolResult, e *messages.Error) *grainAnswer {
 		return &grainAnswer{Error: tr.Error}
 	}
 	return &grainAnswer{local: tr.Result}
+}
+
+// lostError answers a call whose step ran on an activation that found the
+// conversation claimed by another member: its answer is withheld.
+func lostError(conv string) *messages.Error {
+	return messages.Errorf(messages.CodeRestarted, "Conversation %s moved to another member of the cluster while this call ran, so its answer is not given; observe again.", conv)
 }
 
 // movedError is the first act's answer after a conversation moved.
@@ -150,7 +168,9 @@ func (g *conversation) keepSteps(c context.Context) *messages.Error {
 	err = g.mem.shared.PutSteps(c, g.conv, g.mem.memberID, shared.TaskSteps{Task: t.Created, Used: used})
 	switch {
 	case errors.Is(err, shared.ErrNotHome):
-		return messages.Errorf(messages.CodeRestarted, "Conversation %s moved to another member of the cluster while this call ran, so its answer is not given; observe again.", g.conv)
+		g.mem.log.Warn("another member claimed the conversation while this one ran its session; this activation stops and the next call goes where the cluster places it", "conversation", g.conv)
+		g.lost.Store(true)
+		return lostError(g.conv)
 	case err != nil:
 		return messages.CodeClusterDown.Err("this step ran but its count could not be written there, so its answer is withheld: " + err.Error())
 	}

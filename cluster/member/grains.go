@@ -190,6 +190,9 @@ func (mem *Self) startGrains() error {
 		OnLapse: func() {
 			mem.parts.Root.Send(mem.parts.Controller, &messages.ClusterLapsed{At: time.Now()})
 		},
+		OnRoutes: func(addrs []string) {
+			mem.parts.Root.Send(mem.parts.Controller, &messages.ClusterRoutes{Addresses: addrs})
+		},
 		Produce: func(conv string) actor.Actor {
 			return grain.New(&conversation{mem: mem, conv: conv}, mem.log.With("conversation", conv))
 		},

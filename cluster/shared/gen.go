@@ -120,18 +120,28 @@ func (g *gens) entry(key string) *genEntry {
 
 // saw records what a read or a write found at key: its revision, and,
 // when it verified and is not older than the newest known (fresh), its
-// generation and whether it is live. It reports whether the generation
-// rose, and the highest known.
+// generation and whether it is live. It reports the highest generation
+// known. What is seen at a revision below the one known is late (a
+// write's answer handled after the watch brought the write that followed
+// it): it changes nothing but the generation, so the value and revision
+// known never go back to an earlier pair.
 func (g *gens) saw(key string, rev int64, gen uint64, fresh, live bool, val []byte) (newest uint64) {
 	g.mu.Lock()
 	e := g.entry(key)
-	e.rev, e.revKnown = rev, true
 	rose := false
-	if fresh {
+	switch {
+	case rev > 0 && e.revKnown && rev < e.rev:
+		if fresh {
+			rose = gen > e.gen
+			e.gen = max(e.gen, gen)
+		}
+	case fresh:
+		e.rev, e.revKnown = rev, true
 		rose = gen > e.gen
 		e.gen = max(e.gen, gen)
 		e.live, e.val = live, val
-	} else {
+	default:
+		e.rev, e.revKnown = rev, true
 		e.live, e.val = false, nil
 	}
 	newest = e.gen

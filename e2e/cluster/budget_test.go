@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/cluster/shared"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -141,5 +143,71 @@ func TestABudgetHoldsAcrossTwoKilledMembers(t *testing.T) {
 		t.Fatalf("the agent got %d steps and lost %d in flight of %d; want them to add up to its budget", got, lost, budget)
 	case lost > withheld:
 		t.Fatalf("%d steps lost over %d calls answered without their result; at most one each", lost, withheld)
+	}
+}
+
+// A conversation claimed in etcd by another running member while its
+// session runs where it was (as a second activation made while the
+// members' lists settle claims it and is then stopped) is claimed back:
+// the call that finds it claimed away has its answer withheld, a later
+// call is answered as before, the steps go on with at most the withheld
+// ones lost, and etcd names a running member again.
+func TestAConversationClaimedAwayIsClaimedBackByALaterCall(t *testing.T) {
+	etcd, a, b, c := three(t)
+	const budget = 20
+	a.Task(t, "ada", "b1", budget)
+	all := []*member{a, b, c}
+	home := homeOf(t, etcd, "b1", all...)
+	via := others(home, all...)[0]
+	stepsLeft := func(r *daemontest.Reply) int {
+		t.Helper()
+		var res struct {
+			StepsLeft int `json:"stepsLeft"`
+		}
+		if err := json.Unmarshal(r.Result, &res); err != nil {
+			t.Fatal(err)
+		}
+		return res.StepsLeft
+	}
+	r := via.Act(t, via.agent, "b1", map[string]any{"action": "observe"})
+	if !r.OK {
+		t.Fatalf("the first observe answered %s: %s", r.Code(), r.Error.Message)
+	}
+	left := stepsLeft(r)
+
+	thief := others(home, all...)[1]
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	st := storeOf(ctx, t, etcd)
+	defer st.Close()
+	if _, _, err := st.Swap(ctx, shared.Homes, "b1", []byte(thief.id(t))); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("etcd names %s for b1, whose session runs on %s", thief.name, home.name)
+
+	withheld := 0
+	for ok := false; !ok; {
+		if withheld > 3 {
+			t.Fatalf("%d calls in a row were answered without their result after b1 was claimed away", withheld)
+		}
+		r := via.Act(t, via.agent, "b1", map[string]any{"action": "observe"})
+		switch {
+		case r.OK:
+			ok = true
+			if got := stepsLeft(r); got > left-1 || got < left-1-withheld {
+				t.Fatalf("after %d withheld calls the agent was told %d steps left, %d before; want one less, and at most one more less for each withheld", withheld, got, left)
+			}
+		case r.Code() == messages.CodeRestarted:
+			withheld++
+		default:
+			t.Fatalf("an observe after b1 was claimed away answered %s: %s", r.Code(), r.Error.Message)
+		}
+	}
+	if withheld == 0 {
+		t.Fatal("the first call after b1 was claimed away was answered as if nothing happened")
+	}
+	holder := homeOf(t, etcd, "b1", all...)
+	if r := via.Act(t, via.agent, "b1", map[string]any{"action": "observe"}); !r.OK {
+		t.Fatalf("the observe after b1 was claimed back (by %s) answered %s: %s", holder.name, r.Code(), r.Error.Message)
 	}
 }

@@ -25,6 +25,9 @@ func three(t testing.TB, env ...string) (etcd *etcdtest.Server, a, b, c *member)
 		m.eventually(t, messages.CodeNoTask)
 		m.listsExactly(t, a, b, c)
 	}
+	for _, m := range []*member{a, b, c} {
+		m.routesTo(t, 3)
+	}
 	return etcd, a, b, c
 }
 

@@ -184,6 +184,14 @@ func (m *member) healthUntil(t testing.TB, ok func(messages.Health) bool) messag
 	return h
 }
 
+// routesTo waits until m places conversations on n members (itself
+// included), each of which proved it holds the cluster's key: until then
+// members may not agree on where a conversation belongs.
+func (m *member) routesTo(t testing.TB, n int) {
+	t.Helper()
+	m.healthUntil(t, func(h messages.Health) bool { return len(h.Cluster.Routes) == n })
+}
+
 // id is the member id its data directory holds.
 func (m *member) id(t testing.TB) string {
 	t.Helper()
