@@ -368,3 +368,31 @@ func TestAMemberThatJoinsMovesNoSession(t *testing.T) {
 		t.Errorf("a new session the joined member places was activated on %s, not on it", c.Addr)
 	}
 }
+
+// A session placed by a member whose list is behind the cluster's (it
+// does not know a third member yet) is known at once to the authority of
+// the full list: the session is not placed again there once that
+// authority stops asking every member first.
+func TestASessionPlacedOnAnOldListIsKnownToTheNewAuthority(t *testing.T) {
+	_, ms := cluster(t, 3)
+	a, b, c := ms[0], ms[1], ms[2]
+	grains.PlaceAsIf(a, []string{a.Address(), b.Address()})
+	id := ""
+	for i := 0; id == "" && i < 1000; i++ {
+		// c places it on the full list, a itself on the list a knows
+		if n := fmt.Sprintf("behind-%d", i); c.Authority(n) == c.Address() && a.Authority(n) == a.Address() {
+			id = n
+		}
+	}
+	if id == "" {
+		t.Fatal("no identity of 1000 is placed by c on the full list and by a on a's")
+	}
+	first := count(t, a, id, &Incr{})
+	if first.Addr == c.Address() {
+		t.Fatalf("a member that knows only a and b placed %s on c", id)
+	}
+	time.Sleep(grains.SettleWait + time.Second) // c no longer asks the members before it places
+	if got := count(t, c, id, &Incr{}); got.N != 2 || got.Addr != first.Addr {
+		t.Fatalf("through its authority %s counted %d on %s; want 2 on %s, where it was placed", id, got.N, got.Addr, first.Addr)
+	}
+}

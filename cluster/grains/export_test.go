@@ -17,3 +17,16 @@ func TellTwice(m *Member, addr string, msg any) error {
 
 // Listed is the last topology's addresses, admitted or not.
 func Listed(m *Member) []string { return m.listed() }
+
+// PlaceAsIf makes m place sessions as if its member list were addrs (a
+// list behind the cluster's): its lookups and its placer use addrs, while
+// its activator keeps the list it has.
+func PlaceAsIf(m *Member, addrs []string) {
+	m.places.mu.Lock()
+	m.places.members = addrs
+	m.places.mu.Unlock()
+	m.system.Root.Send(m.places.placer, &topology{members: addrs})
+}
+
+// SettleWait is how long an authority asks every member before it places.
+const SettleWait = settleWait

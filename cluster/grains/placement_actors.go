@@ -229,6 +229,12 @@ func (a *activator) onActivate(ctx actor.Context, req *activate) {
 	a.live[id] = pid
 	a.ids[pid.Id] = id
 	ctx.Respond(a.places.wire(&activated{PID: pidOf(pid)}))
+	if s := ctx.Sender(); s != nil && len(a.members) > 0 && rendezvous(id, a.members)[0] != s.Address {
+		// placed by a member whose list is behind or ahead of this one's:
+		// the authority this member knows hears of it now, not at the
+		// next change of the list, lest it place the session again
+		a.tell(ctx, id, &held{Identity: id, PID: pidOf(pid)})
+	}
 }
 
 // tell sends msg to the authority for id.
