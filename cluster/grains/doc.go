@@ -35,7 +35,10 @@
 //     holds an identity it does not know before it places it, as a report
 //     may be on its way; so a member joining moves no session. A report
 //     later still wins over an activation placed meanwhile, which is
-//     stopped.
+//     stopped. A member asked to activate an identity by a member that is
+//     not its authority on the activating member's own list (one of the
+//     two lists is behind) reports the activation to that authority at
+//     once, not at the next change of the list.
 //
 // Free slots are not shared by gossip: a member's own refusal is the only
 // exact count (gossip is late, so the refusal would stay), protoactor's
