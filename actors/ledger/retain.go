@@ -35,6 +35,11 @@ const (
 	lastLife = time.Minute
 )
 
+// OrderLife is how long the ledger remembers the order of a write it
+// committed: a ledger nothing was written to for OrderLife and a pruning
+// round forgets them all (the load test weighs the heap only then).
+const OrderLife = lastLife
+
 // prune is the marker of one pruning pass.
 type prune struct{}
 

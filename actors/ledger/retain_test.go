@@ -67,6 +67,11 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	}
 	checkKept(t, st)
 	checkGone(t, st)
+	// The three tasks and the live session's two records, the Stop, the
+	// air-gap setting, the site, the agent and the recent refusal.
+	if n, err := st.Records(); err != nil || n != 10 {
+		t.Fatalf("records left after pruning: %d, %v; want 10", n, err)
+	}
 
 	// The space of what was deleted is given back once the compaction
 	// after the prune has run.
