@@ -158,7 +158,11 @@ func held(st *ledger.Store) string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%d records in %s, ", n, bytesText(st.Size().Live))
+	noun := "records"
+	if n == 1 {
+		noun = "record"
+	}
+	return fmt.Sprintf("%d %s in %s, ", n, noun, bytesText(st.Size().Live))
 }
 
 // bytesText is n bytes in the largest unit that keeps it at least 1.
