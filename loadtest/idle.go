@@ -34,7 +34,7 @@ type IdleRound struct {
 	HeapBytes      uint64  `json:"heapAfterReleaseBytes"`
 	StoreLiveBytes uint64  `json:"storeLiveBytes"` // what the store's records take
 	StoreDiskBytes uint64  `json:"storeDiskBytes"`
-	StoreRecords   int     `json:"storeRecords"` // records of every kind; -1 when they cannot be read
+	StoreRecords   int     `json:"storeRecords"`           // records of every kind; -1 when they cannot be read
 	PruneSeconds   float64 `json:"pruneSeconds,omitempty"` // how long after the release the prune was seen done
 }
 
