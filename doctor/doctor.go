@@ -145,10 +145,37 @@ func storeRow(c config.Config, o Options) messages.DoctorRow {
 	if err != nil {
 		return row("store", Error, fmt.Sprintf("%s cannot be read (%v).", path, err))
 	}
+	size = held(st) + size
 	if s.Stopped {
 		return row("store", Warning, "readable; browser access is STOPPED until `buddi resume --all`; "+size)
 	}
 	return row("store", OK, "readable; "+size)
+}
+
+// held says how many records an opened store holds and what they take.
+func held(st *ledger.Store) string {
+	n, err := st.Records()
+	if err != nil {
+		return ""
+	}
+	noun := "records"
+	if n == 1 {
+		noun = "record"
+	}
+	return fmt.Sprintf("%d %s in %s, ", n, noun, bytesText(st.Size().Live))
+}
+
+// bytesText is n bytes in the largest unit that keeps it at least 1.
+func bytesText(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // storeSize says how much disk the store takes and how long it keeps the
@@ -162,7 +189,7 @@ func storeSize(c config.Config, path string) string {
 	if err != nil {
 		return fmt.Sprintf("its size cannot be read (%v); ended conversations are kept %s.", err, keep)
 	}
-	return fmt.Sprintf("%.1f MB on disk; ended conversations are kept %s.", float64(n)/(1<<20), keep)
+	return fmt.Sprintf("%s on disk; ended conversations are kept %s.", bytesText(n), keep)
 }
 
 // retentionText is d in days when it is a whole number of them.

@@ -113,6 +113,17 @@ func (c *Checker) conv(name string) *convState {
 	return s
 }
 
+// Forget drops what the checker holds of conversations that are over and
+// get no more acts (an idle round's, once released), so a run of many
+// rounds does not grow with them.
+func (c *Checker) Forget(convs ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, conv := range convs {
+		delete(c.convs, conv)
+	}
+}
+
 func (c *Checker) violate(i Invariant, format string, args ...any) {
 	if c.na[i] != "" {
 		return

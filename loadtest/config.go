@@ -36,6 +36,11 @@ type Config struct {
 	IdleRounds    int           // how many times the idle test runs in the same daemon; default 1
 	Timeout       time.Duration // per request; default 30 s
 	Seed          uint64        // seeds the agents' choices; 0 picks one
+	// IdleSettle is how long an idle round waits after its prune before
+	// it weighs the heap; 0 waits until the ledger forgot the round's
+	// write orders (ledger.OrderLife and a pruning round), negative not
+	// at all (for a test that weighs only the store).
+	IdleSettle time.Duration
 	// Members are the other members of Target's cluster, and MemberTokens
 	// their owner tokens in the same order. The owner's controls go
 	// through Target; each agent's calls go through Target and the

@@ -9,6 +9,7 @@ import (
 // The load harness starts buddi in process (or drives members) through the API.
 func TestLoadtestImportsOnlyWhatItDrives(t *testing.T) {
 	deptest.Only(t, "loadtest", map[string]string{
+		"actors/ledger":     "an idle round weighs the heap once the ledger forgot its write orders",
 		"apiclient":         "it drives buddi through the one client",
 		"config":            "it starts buddi with a configuration",
 		"daemon":            "it starts buddi in process, as serve does",

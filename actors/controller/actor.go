@@ -119,6 +119,7 @@ type Actor struct {
 	halting  bool                   // sessions stop because the controller does, not because they failed
 	dead     bool                   // a restart replaced this instance; late continuations do nothing
 	spawned  int                    // sessions spawned, for unique actor names
+	sweeper  sweeper                // the timer of the book's sweeps
 	// switching is true while new settings are applied: the browsers are
 	// closing, and no session may start.
 	switching bool
@@ -168,13 +169,17 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.start(ctx)
 	case *actor.Stopping:
 		a.halting = true
+		a.disarmSweep()
 	case *actor.Restarting:
 		// The next instance starts afresh from the ledger: this one's
-		// browsers and pending continuations must not outlive it.
+		// browsers, timer and pending continuations must not outlive it.
 		a.halting, a.dead = true, true
+		a.disarmSweep()
 		a.closeProfiles()
 	case *actor.Stopped:
 		a.closeProfiles()
+	case *sweepDue:
+		a.sweepTimed(ctx, m)
 	case *messages.ToolCall:
 		a.tool(ctx, m)
 	case *messages.Identify:

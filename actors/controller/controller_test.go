@@ -22,6 +22,7 @@ import (
 
 type world struct {
 	sys    *actor.ActorSystem
+	clock  *actortest.Clock
 	store  *ledger.Store
 	routes *routes.Table
 	bus    *events.Bus
@@ -32,6 +33,12 @@ type world struct {
 
 func start(t *testing.T) *world {
 	t.Helper()
+	return startWith(t, func(*controller.Config) {})
+}
+
+// startWith is start with the controller's config changed by set.
+func startWith(t *testing.T, set func(*controller.Config)) *world {
+	t.Helper()
 	w := &world{sys: actortest.System(t), routes: routes.New(), bus: events.New(), mode: sim.NewMode(sim.Config{}, 1)}
 	var led *actor.PID
 	w.store, led = actortest.Ledger(t, w.sys)
@@ -41,9 +48,11 @@ func start(t *testing.T) *world {
 	}
 	w.stop = w.sys.Root.Spawn(stop.Props(stop.Config{Board: board, Ledger: led, Bus: w.bus}))
 	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.stop).Wait() })
-	clock := actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
-	w.pid = w.sys.Root.Spawn(controller.Props(controller.Config{Store: w.store, Ledger: led, Mode: w.mode,
-		Routes: w.routes, Bus: w.bus, Now: clock.Now, Log: slog.New(slog.DiscardHandler), Stops: board, Stop: w.stop}))
+	w.clock = actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
+	cfg := controller.Config{Store: w.store, Ledger: led, Mode: w.mode,
+		Routes: w.routes, Bus: w.bus, Now: w.clock.Now, Log: slog.New(slog.DiscardHandler), Stops: board, Stop: w.stop}
+	set(&cfg)
+	w.pid = w.sys.Root.Spawn(controller.Props(cfg))
 	t.Cleanup(func() { _ = w.sys.Root.PoisonFuture(w.pid).Wait() })
 	return w
 }

@@ -23,6 +23,10 @@
 // waiting requests (tasks.MaxPending, lapsing after tasks.PendingLife,
 // rate-limited by limits), the sessions its own requests start
 // (AgentSessions), and the history of finished tasks (tasks.MaxFinished).
+// The book of tasks is swept on a timer (a quarter of the retention, at
+// most a minute) as well as on requests: waiting requests lapse and
+// finished tasks past the retention go, with their records and chat
+// binding, in a daemon no request reaches.
 //
 // The controller keeps authority over who may call which session, and
 // pushes it into the routing table (routes) the gateway reads: agent calls

@@ -81,9 +81,11 @@ func (a *Actor) forwardControl(ctx actor.Context, conv string) {
 	ctx.Forward(e.pid)
 }
 
-// terminated cleans up after a session that stopped on its own: its
-// supervisor gave up on it after repeated crashes.
+// terminated lets go of a child that stopped, and cleans up after a
+// session that stopped on its own: its supervisor gave up on it after
+// repeated crashes.
 func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
+	letGo(ctx, who)
 	for conv, e := range a.sessions {
 		if !e.pid.Equal(who) {
 			continue
@@ -98,6 +100,21 @@ func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
 		}
 		return
 	}
+}
+
+// letGo clears what the PID of a child that stopped still holds. The
+// library keeps that PID in the parent's set of children after the child
+// stopped (its Remove shortens the slice and leaves the slot), and a PID
+// caches the process it was last sent to: through it the stopped session
+// stayed reachable with all it held, until a later child took the slot. A
+// PID sent to once its process is dead drops the cache; the stop sent here
+// goes to dead letters (logged at debug). It is sent only when no process
+// is registered under the PID, so it never reaches another actor.
+func letGo(ctx actor.Context, who *actor.PID) {
+	if _, alive := ctx.ActorSystem().ProcessRegistry.Get(who); alive {
+		return
+	}
+	ctx.Stop(who)
 }
 
 // forget drops per-conversation state that only a live task needs, and

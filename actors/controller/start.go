@@ -34,8 +34,8 @@ func contextFor(d time.Duration) (context.Context, context.CancelFunc) {
 // project is the one project this install has; site approvals are per project.
 const project = "default"
 
-// start loads the ledger, pushes the routing table and respawns the
-// sessions of tasks still running.
+// start loads the ledger, pushes the routing table, arms the sweeps of
+// the book and respawns the sessions of tasks still running.
 func (a *Actor) start(ctx actor.Context) {
 	st := a.cfg.Store
 	a.sessions = map[string]*entry{}
@@ -65,6 +65,7 @@ func (a *Actor) start(ctx actor.Context) {
 	a.apps = a.loadApps(ctx)
 	a.pushRoutes()
 	a.follow(ctx)
+	a.armSweep(ctx)
 	if a.clustered() {
 		return // in a cluster a session starts again where its conversation is next called (Adopt)
 	}

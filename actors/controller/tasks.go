@@ -196,10 +196,23 @@ func (a *Actor) sweep(ctx actor.Context) {
 	for _, conv := range a.tasks.Prune(before) {
 		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
 		ops = append(ops, a.forgetConversation(conv)...)
+		ops = append(ops, a.unbind(conv)...)
 	}
 	if len(ops) > 0 {
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: ops})
 	}
+}
+
+// unbind drops conv's binding to the paired chat, for a conversation whose
+// last task was pruned: the ledger's own pruning drops the stored binding
+// of such a conversation too, and the book must not keep what the store
+// no longer has.
+func (a *Actor) unbind(conv string) []ledger.Op {
+	if !a.chat.Bound(conv) {
+		return nil
+	}
+	ops, _ := a.chat.Bind(conv, false, a.cfg.Now())
+	return ops
 }
 
 // decideTask is the owner's answer to a pending task.

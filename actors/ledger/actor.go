@@ -26,6 +26,10 @@ type Actor struct {
 	last   *committedOrders
 	refs   refusals
 	pruner pruner
+	// tombstones counts the deletes committed since the last compaction
+	// the pruner asked for: the controller deletes the records of ended
+	// conversations too, and their space comes back only once compacted.
+	tombstones int
 }
 
 // flush is the marker that commits what is staged.
@@ -97,12 +101,14 @@ func (a *Actor) staged(ctx actor.Context, w *Write) bool {
 // commit applies the staged batch with one fsync (none if no write in it
 // asked for one) and answers every write in it.
 func (a *Actor) commit(ctx actor.Context) {
+	// Rotated on every call, staged or not: the pruning timer's calls
+	// forget the orders of an idle ledger.
+	a.last.rotate(time.Now())
 	st := a.stage
 	if st == nil {
 		return
 	}
 	a.stage = nil
-	a.last.rotate(time.Now())
 	if len(st.waiting) == 0 {
 		_ = st.b.Close()
 		return
@@ -120,6 +126,8 @@ func (a *Actor) commit(ctx actor.Context) {
 		a.log.Error("ledger write failed", "err", err, "writes", len(st.waiting))
 	} else {
 		st.committed(a.last)
+		a.last.wroteAt(time.Now())
+		a.tombstones += st.deleted
 	}
 	if err == nil {
 		a.trim(st.refused)

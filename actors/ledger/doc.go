@@ -17,8 +17,14 @@
 // staged, so an agent's flood never delays what the owner decided. Every
 // op is stamped in the order it was made; an op older than one already
 // committed for its key is skipped, so a write that overtook another in the
-// owner's lane is never overwritten by it. Persist retries a write until it
-// lands, answering its caller in time either way.
+// owner's lane is never overwritten by it. The order of a committed op is
+// remembered for OrderLife (at most twice that while writes go on; an idle
+// ledger forgets them all). Persist retries a write until it lands,
+// answering its caller in time either way.
+//
+// With a Retention, a timer prunes the records of conversations that ended
+// longer ago; a pruning round that deleted anything, or after which other
+// writers deleted records, compacts the store so the space comes back.
 //
 // The refusal record is bounded: a commit that takes it past MaxRefusals
 // deletes its oldest entries, whoever wrote them.

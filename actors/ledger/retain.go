@@ -35,6 +35,11 @@ const (
 	lastLife = time.Minute
 )
 
+// OrderLife is how long the ledger remembers the order of a write it
+// committed: a ledger nothing was written to for OrderLife and a pruning
+// round forgets them all (the load test weighs the heap only then).
+const OrderLife = lastLife
+
 // prune is the marker of one pruning pass.
 type prune struct{}
 
@@ -115,10 +120,12 @@ func (a *Actor) prunePass(ctx actor.Context) {
 		ctx.Send(ctx.Self(), &prune{})
 		return
 	}
-	// The round is over: give the space of what it deleted back at once,
+	// The round is over: give the space of what it deleted, and of what
+	// writers deleted since the last round that compacted, back at once,
 	// in the background, rather than when Pebble would get to it.
-	if a.pruner.deleted > 0 {
+	if a.pruner.deleted > 0 || a.tombstones > 0 {
 		a.store.compactSoon()
+		a.tombstones = 0
 	}
 	a.pruner.cursor, a.pruner.moved, a.pruner.deleted = nil, nil, 0
 	a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
@@ -294,14 +301,18 @@ func (s *Store) finished(m Moved, cutoff time.Time) (bool, error) {
 
 // committedOrders remembers the order of the newest op committed per key, in two
 // generations: an order is remembered for at least lastLife and at most
-// twice that, so the map does not grow with every key ever written.
+// twice that, so the map does not grow with every key ever written. Once
+// nothing was committed for lastLife, every order it holds is older than
+// that, and both generations go at once.
 type committedOrders struct {
 	cur, old map[string]uint64
 	rotated  time.Time
+	wrote    time.Time // when orders were last put
 }
 
 func newOrders() *committedOrders {
-	return &committedOrders{cur: map[string]uint64{}, old: map[string]uint64{}, rotated: time.Now()}
+	now := time.Now()
+	return &committedOrders{cur: map[string]uint64{}, old: map[string]uint64{}, rotated: now, wrote: now}
 }
 
 // get is the order committed for k, 0 when none is remembered.
@@ -315,11 +326,20 @@ func (o *committedOrders) forget(k []byte) {
 	delete(o.old, string(k))
 }
 
-// rotate forgets the generation older than lastLife.
+// wroteAt records that orders were put at now.
+func (o *committedOrders) wroteAt(now time.Time) { o.wrote = now }
+
+// rotate forgets the generation older than lastLife, or both when nothing
+// was put for lastLife. The maps are made anew, not emptied: a map keeps
+// the room it once grew to.
 func (o *committedOrders) rotate(now time.Time) {
 	if now.Sub(o.rotated) < lastLife {
 		return
 	}
 	o.rotated = now
+	if now.Sub(o.wrote) >= lastLife && len(o.cur)+len(o.old) > 0 {
+		o.old, o.cur = map[string]uint64{}, map[string]uint64{}
+		return
+	}
 	o.old, o.cur = o.cur, map[string]uint64{}
 }

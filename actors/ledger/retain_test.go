@@ -67,6 +67,11 @@ func TestRetentionPrunesOnlyEndedConversations(t *testing.T) {
 	}
 	checkKept(t, st)
 	checkGone(t, st)
+	// The three tasks and the live session's two records, the Stop, the
+	// air-gap setting, the site, the agent and the recent refusal.
+	if n, err := st.Records(); err != nil || n != 10 {
+		t.Fatalf("records left after pruning: %d, %v; want 10", n, err)
+	}
 
 	// The space of what was deleted is given back once the compaction
 	// after the prune has run.
@@ -190,5 +195,32 @@ func TestRetentionPrunesMoveNotesOnlyOfFinishedConversations(t *testing.T) {
 			t.Fatalf("move notes left after pruning: %s, want %s", got, want)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestDeletesOfOtherWritersAreCompacted checks the space of records a
+// writer deleted (the controller, when a task ends or its book drops one)
+// comes back at the pruner's next round, as that of records the pruner
+// deleted itself: the pruner finds nothing of its own to delete then.
+func TestDeletesOfOtherWritersAreCompacted(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	st, write := pruning(t, now)
+	const n = 300
+	body := strings.Repeat("x", 2048)
+	for i := range n {
+		conv := fmt.Sprintf("c%04d", i)
+		// Ended now: not old enough for the pruner's own rounds.
+		write(ledger.Put(ledger.TaskKey(conv), ledger.Task{Conversation: conv, Description: body, State: ledger.TaskEnded, Created: now, Ended: now}))
+	}
+	for i := range n {
+		write(ledger.Delete(ledger.TaskKey(fmt.Sprintf("c%04d", i))))
+	}
+	written := uint64(n * len(body))
+	deadline := time.Now().Add(30 * time.Second)
+	for st.Size().Live > written/10 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if live := st.Size().Live; live > written/10 {
+		t.Fatalf("the store's records take %d bytes after %d records of 2 KB were deleted (%d bytes written)", live, n, written)
 	}
 }

@@ -15,6 +15,7 @@ type stage struct {
 	noSync  bool              // every write in it asked for no fsync
 	orders  map[string]uint64 // the newest op staged per key
 	refused int               // refusal records it adds
+	deleted int               // deletes it holds
 }
 
 func newStage(db *pebble.DB) *stage {
@@ -63,6 +64,7 @@ func (s *stage) put(op Op, v []byte) error {
 		if err := s.b.Delete(op.Key, nil); err != nil {
 			return fmt.Errorf("ledger: delete %s: %w", op.Key, err)
 		}
+		s.deleted++
 		return nil
 	}
 	if err := s.b.Set(op.Key, v, nil); err != nil {

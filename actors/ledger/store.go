@@ -136,6 +136,13 @@ func (s *Store) Size() Size {
 	return Size{Disk: m.DiskSpaceUsage(), Live: m.Table.Local.LiveSize + m.WAL.Size}
 }
 
+// Records counts the records the store holds, of every kind.
+func (s *Store) Records() (int, error) {
+	n := 0
+	err := s.each(version, func([]byte) error { n++; return nil })
+	return n, err
+}
+
 // DiskSize is the disk space of the store at dir, read from its files, so
 // it works while a running buddi holds the store.
 func DiskSize(dir string) (uint64, error) {

@@ -118,7 +118,7 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.BoolVar(&lf.jsonOut, "json", false, "print the report as JSON instead of a table")
 	f.StringVar(&lf.htmlOut, "report", "", "also write the report as one self-contained HTML page with plots over time to this file")
 	f.StringVar(&lf.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (harness and in-process daemon) to this file")
-	f.StringVar(&c.MemProfile, "memprofile", "", "write heap profiles to FILE.quarter and FILE.end as memory is sampled")
+	f.StringVar(&c.MemProfile, "memprofile", "", "write heap profiles to FILE.quarter and FILE.end as memory is sampled (with --idle: FILE.base, then FILE.round1, FILE.round2, … after each round's release)")
 	f.StringVar(&lf.daemonLog, "daemon-log", "", "write the in-process daemon's log (at BUDDI_LOG_LEVEL) to this file; by default only its warnings are counted")
 	return lf
 }

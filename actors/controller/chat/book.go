@@ -41,6 +41,12 @@ func (b *Book) Surface(conv string) messages.Surface {
 	return ""
 }
 
+// Bound reports whether conv is bound, paired chat or not.
+func (b *Book) Bound(conv string) bool {
+	_, ok := b.bound[conv]
+	return ok
+}
+
 // CheckPair refuses a pairing that cannot name a private chat: Telegram
 // gives a private chat its user's id.
 func CheckPair(m *messages.PairTelegram) *messages.Error {
