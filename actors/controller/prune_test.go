@@ -1,12 +1,14 @@
 package controller_test
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
 	"weak"
 
 	"github.com/buddi-dev/buddi/actors/controller"
+	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
 	"github.com/buddi-dev/buddi/messages"
@@ -79,5 +81,35 @@ func TestAnEndedSessionIsLetGo(t *testing.T) {
 	w.release(t)
 	if !gone(func() bool { return route.Value() == nil }) {
 		t.Fatal("the ended session's route is still reachable: the session was not let go of")
+	}
+}
+
+// Without a retention, finished tasks past the book's bound leave the
+// controller's memory but not the store: the owner keeps them for good.
+func TestFinishedTasksPastTheBoundStayStoredWithoutARetention(t *testing.T) {
+	w := start(t)
+	w.owner(t, &messages.AddAgent{Name: "ada"})
+	for i := range tasks.MaxFinished + 1 {
+		conv := fmt.Sprintf("k%03d", i)
+		w.clock.Advance(time.Second) // k000 is the oldest
+		w.owner(t, &messages.StartTask{Agent: "ada", Conversation: conv, Description: "look"})
+		w.owner(t, &messages.Release{Conversation: conv})
+	}
+	forgotten := func() bool {
+		for _, v := range w.owner(t, &messages.ListTasks{}).(messages.TaskList) {
+			if v.Conversation == "k000" {
+				return false
+			}
+		}
+		return true
+	}
+	if !gone(forgotten) {
+		t.Fatalf("the oldest of %d finished tasks is still in the controller's book of at most %d", tasks.MaxFinished+1, tasks.MaxFinished)
+	}
+	// the ledger takes writes in order: once this one is stored, any
+	// delete the sweep sent before it is too
+	w.owner(t, &messages.AddAgent{Name: "bea"})
+	if _, found, err := w.store.Task("k000"); err != nil || !found {
+		t.Fatalf("the oldest finished task is gone from the store (%v) though nothing is pruned without a retention", err)
 	}
 }

@@ -181,8 +181,10 @@ func (a *Actor) mayAsk(m *messages.ToolCall, ag ledger.Agent) *messages.Error {
 	return nil
 }
 
-// sweep lapses requests that waited too long and drops the finished tasks
-// past the retention or the bound, storing both.
+// sweep lapses requests that waited too long, deletes the finished tasks
+// past the retention with their conversations' records, and forgets the
+// ones past the book's bound, which the store keeps until the retention
+// (for good with none).
 func (a *Actor) sweep(ctx actor.Context) {
 	var ops []ledger.Op
 	for _, t := range a.tasks.Lapse() {
@@ -193,10 +195,15 @@ func (a *Actor) sweep(ctx actor.Context) {
 	if a.cfg.Retention > 0 {
 		before = a.cfg.Now().Add(-a.cfg.Retention)
 	}
-	for _, conv := range a.tasks.Prune(before) {
+	expired, overflow := a.tasks.Prune(before)
+	for _, conv := range expired {
 		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
 		ops = append(ops, a.forgetConversation(conv)...)
 		ops = append(ops, a.unbind(conv)...)
+	}
+	for _, conv := range overflow {
+		a.forgetConversation(conv) // in memory only: its records stay stored
+		a.unbind(conv)
 	}
 	if len(ops) > 0 {
 		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: ops})

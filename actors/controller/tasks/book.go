@@ -124,32 +124,33 @@ func (b *Book) Lapse() []ledger.Task {
 }
 
 // Prune drops the finished (ended and refused) tasks that ended before
-// before, and the oldest finished ones past MaxFinished, and returns their
-// conversations, for the caller to delete.
-func (b *Book) Prune(before time.Time) []string {
+// before, whose conversations it returns as expired, for the caller to
+// delete, and the oldest other finished ones past MaxFinished, returned as
+// overflow: the book forgets them, but they are within the retention, so
+// the store keeps them.
+func (b *Book) Prune(before time.Time) (expired, overflow []string) {
 	var done []ledger.Task
-	var out []string
 	for conv, t := range b.tasks {
 		if t.State != ledger.TaskEnded && t.State != ledger.TaskRefused {
 			continue
 		}
 		if !t.Ended.IsZero() && t.Ended.Before(before) {
 			delete(b.tasks, conv)
-			out = append(out, conv)
+			expired = append(expired, conv)
 			continue
 		}
 		done = append(done, t)
 	}
+	sort.Strings(expired)
 	if len(done) <= MaxFinished {
-		sort.Strings(out)
-		return out
+		return expired, nil
 	}
 	sort.Slice(done, func(i, j int) bool { return done[i].Created.Before(done[j].Created) })
 	for _, t := range done[:len(done)-MaxFinished] {
 		delete(b.tasks, t.Conversation)
-		out = append(out, t.Conversation)
+		overflow = append(overflow, t.Conversation)
 	}
-	return out
+	return expired, overflow
 }
 
 // Activate starts t now.

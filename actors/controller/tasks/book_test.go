@@ -99,9 +99,9 @@ func TestRequestsLapseAndHistoryIsBounded(t *testing.T) {
 		now = now.Add(time.Second)
 		b.Put(tasks.End(b.Pending(ada, fmt.Sprintf("f%03d", i), "x", 0, 0), "done", now))
 	}
-	pruned := b.Prune(time.Time{})
-	if len(pruned) != 6 || pruned[0] != "old" || pruned[1] != "f000" {
-		t.Fatalf("pruned = %v", pruned)
+	expired, overflow := b.Prune(time.Time{})
+	if len(expired) != 0 || len(overflow) != 6 || overflow[0] != "old" || overflow[1] != "f000" {
+		t.Fatalf("pruned with no retention: expired %v, past the bound %v", expired, overflow)
 	}
 	if _, ok := b.Get("f005"); !ok {
 		t.Fatal("a task within the bound was dropped")
@@ -111,9 +111,9 @@ func TestRequestsLapseAndHistoryIsBounded(t *testing.T) {
 	}
 	// The retention: every task that ended before the cutoff goes, a
 	// waiting one stays however old.
-	pruned = b.Prune(now.Add(-(tasks.MaxFinished-5)*time.Second + time.Second/2))
-	if len(pruned) != 5 || pruned[0] != "f005" || pruned[4] != "f009" {
-		t.Fatalf("pruned by age = %v", pruned)
+	expired, overflow = b.Prune(now.Add(-(tasks.MaxFinished-5)*time.Second + time.Second/2))
+	if len(expired) != 5 || expired[0] != "f005" || expired[4] != "f009" || len(overflow) != 0 {
+		t.Fatalf("pruned by age: expired %v, past the bound %v", expired, overflow)
 	}
 	if _, ok := b.Get("f010"); !ok {
 		t.Fatal("a task that ended within the retention was dropped")
