@@ -131,6 +131,7 @@ func (r *run) drive(parent context.Context) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	r.start = time.Now()
+	cpu := cpuTime()
 	var agents, owner sync.WaitGroup
 	for _, a := range r.agents {
 		agents.Add(1)
@@ -153,6 +154,7 @@ func (r *run) drive(parent context.Context) {
 	cancel()
 	agents.Wait()
 	owner.Wait()
+	r.cpu = cpuTime() - cpu - r.cpuPaused
 	stop()
 	close(done)
 }

@@ -3,6 +3,7 @@ package loadtest_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,10 @@ func TestShortRun(t *testing.T) {
 	}
 	if rep.ActsOK == 0 {
 		t.Fatal("no act succeeded; the agents never ran")
+	}
+	var table strings.Builder
+	if err := rep.WriteTable(&table); err != nil || rep.CPUPerAct <= 0 || !strings.Contains(table.String(), " µs per act") {
+		t.Fatalf("the report's CPU per act is %v (%v); its table: %s", rep.CPUPerAct, err, table.String())
 	}
 	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
 		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)

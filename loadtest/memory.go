@@ -23,7 +23,7 @@ type memory struct {
 // held, when not nil, runs while the load is still held (the end sample
 // ends the run there, so no agent starts another act).
 func (r *run) sample(name string, held func()) uint64 {
-	t := time.Now()
+	t, cpu := time.Now(), cpuTime()
 	r.gate.Lock()
 	defer func() {
 		if held != nil {
@@ -32,6 +32,7 @@ func (r *run) sample(name string, held func()) uint64 {
 		r.holds.Add(1)
 		r.gate.Unlock()
 		r.paused += time.Since(t)
+		r.cpuPaused += cpuTime() - cpu
 	}()
 	r.drained()
 	h := settledHeap()

@@ -14,10 +14,14 @@ type Report struct {
 	Duration      float64        `json:"durationSeconds"`
 	Active        float64        `json:"activeSeconds"` // the duration less the pauses for memory samples
 
-	Requests      int64              `json:"requests"`
-	Acts          int64              `json:"acts"`
-	ActsOK        int64              `json:"actsOk"`
-	ActsPerSecond float64            `json:"actsPerSecond"`
+	Requests      int64   `json:"requests"`
+	Acts          int64   `json:"acts"`
+	ActsOK        int64   `json:"actsOk"`
+	ActsPerSecond float64 `json:"actsPerSecond"`
+	// CPU is this process's CPU time over the active run (harness and, in
+	// process, buddi); CPUPerAct is it per act answered.
+	CPU           float64            `json:"cpuSeconds"`
+	CPUPerAct     float64            `json:"cpuMicrosecondsPerAct"`
 	Errors        map[string]int64   `json:"errorsByCode"`
 	Unexpected    int64              `json:"unexpectedErrors"`
 	UnexpectedBy  map[string]int64   `json:"unexpectedErrorsByCode,omitempty"`
@@ -80,6 +84,10 @@ func (r *run) report() *Report {
 	rep.Timeline = r.sampler.Samples()
 	if active > 0 {
 		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
+	}
+	rep.CPU = r.cpu.Seconds()
+	if rep.Acts > 0 {
+		rep.CPUPerAct = float64(r.cpu.Microseconds()) / float64(rep.Acts)
 	}
 	if r.cfg.Target != "" {
 		rep.Target = r.cfg.Target

@@ -57,12 +57,15 @@ type run struct {
 	stopping atomic.Bool
 	stops    atomic.Int64 // acknowledged stop-alls
 
-	start   time.Time
-	paused  time.Duration // time the load was held for samples
-	mem     memory
-	errMu   sync.Mutex
-	errSeen []string
-	notes   []string
+	start  time.Time
+	paused time.Duration // time the load was held for samples
+	// cpu is the process's CPU time over the run, less what memory
+	// samples used (a forced GC); cpuPaused is that part.
+	cpu, cpuPaused time.Duration
+	mem            memory
+	errMu          sync.Mutex
+	errSeen        []string
+	notes          []string
 }
 
 // note keeps a remark for the report.

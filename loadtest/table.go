@@ -77,6 +77,7 @@ func (r *Report) headline(w io.Writer) {
 	}
 	fmt.Fprintf(w, "requests %d, acts %d (%d ok), %.0f acts/s, unexpected errors %d%s\n",
 		r.Requests, r.Acts, r.ActsOK, r.ActsPerSecond, r.Unexpected, breakdown(r.UnexpectedBy))
+	r.cpuLine(w)
 	fmt.Fprintf(w, "restarts %d, tasks renewed %d%s, stale probes %d (%d refused), inputs %d (driver counted %d)\n",
 		r.Restarts, r.RenewedTotal, breakdown(r.Renewed), r.Probes, r.ProbesRefused, r.Inputs, r.InputsDriver)
 	if len(r.Stuck) > 0 {
@@ -107,6 +108,19 @@ func (r *Report) headline(w io.Writer) {
 				fmtBytes(float64(m.TemplatesPerProfle)), fmtBytes(float64(m.TemplatesPerProfle)*float64(r.Profiles)/float64(max(r.Conversations, 1))))
 		}
 	}
+}
+
+// cpuLine is the CPU per act: of the harness and buddi when buddi runs
+// in process, of the harness alone when it drives a running daemon.
+func (r *Report) cpuLine(w io.Writer) {
+	if r.CPU == 0 || r.Idle != nil {
+		return
+	}
+	whose := "harness and in-process buddi"
+	if r.Target != "in-process" {
+		whose = "the harness alone; buddi's own is on its host"
+	}
+	fmt.Fprintf(w, "cpu %.1f µs per act, %.2f cores (%s)\n", r.CPUPerAct, r.CPU/max(r.Active, 1e-9), whose)
 }
 
 // memberLines is the acts through each member of a cluster.
