@@ -5,9 +5,15 @@ import "github.com/buddi-dev/buddi/messages"
 // queue is a FIFO of events where an event replaces the waiting one with
 // the same key, in its place.
 type queue struct {
-	items []messages.Event // items[head:] wait, oldest first
+	items []keyed // items[head:] wait, oldest first
 	head  int
 	at    map[string]int // key → index in items
+}
+
+// keyed is a waiting event with its key, made once when it was put.
+type keyed struct {
+	e messages.Event
+	k string
 }
 
 func newQueue() queue { return queue{at: map[string]int{}} }
@@ -19,7 +25,7 @@ func (q *queue) len() int { return len(q.at) }
 func (q *queue) put(e messages.Event, limit int) (dropped bool) {
 	k := e.Key()
 	if i, ok := q.at[k]; ok {
-		q.items[i] = e
+		q.items[i].e = e
 		return false
 	}
 	if len(q.at) >= limit {
@@ -27,7 +33,7 @@ func (q *queue) put(e messages.Event, limit int) (dropped bool) {
 		dropped = true
 	}
 	q.at[k] = len(q.items)
-	q.items = append(q.items, e)
+	q.items = append(q.items, keyed{e, k})
 	return dropped
 }
 
@@ -36,17 +42,20 @@ func (q *queue) take() (messages.Event, bool) {
 	if q.head >= len(q.items) {
 		return nil, false
 	}
-	e := q.items[q.head]
-	q.items[q.head] = nil
+	it := q.items[q.head]
+	q.items[q.head] = keyed{}
 	q.head++
-	delete(q.at, e.Key())
+	delete(q.at, it.k)
 	q.compact()
-	return e, true
+	return it.e, true
 }
 
 // takeAll removes and returns every waiting event, oldest first.
 func (q *queue) takeAll() []messages.Event {
-	out := append([]messages.Event(nil), q.items[q.head:]...)
+	out := make([]messages.Event, 0, len(q.items)-q.head)
+	for _, it := range q.items[q.head:] {
+		out = append(out, it.e)
+	}
 	*q = newQueue()
 	return out
 }
