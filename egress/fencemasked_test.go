@@ -219,11 +219,11 @@ func refIsJWT(tok string) bool {
 		return false
 	}
 	for _, p := range parts[:2] {
-		if len(p) < 10 || !allIn(p, b64url) {
+		if len(p) < 10 || !refAllIn(p, b64url) {
 			return false
 		}
 	}
-	return allIn(parts[2], b64url)
+	return refAllIn(parts[2], b64url)
 }
 
 func TestIsJWTIsTheReference(t *testing.T) {

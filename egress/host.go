@@ -108,19 +108,10 @@ func validName(s string) bool {
 func endsInNumber(s string) bool {
 	labels := strings.Split(strings.TrimSuffix(s, "."), ".")
 	last := labels[len(labels)-1]
-	if allIn(last, "0123456789") {
+	if digits.all(last) {
 		return true
 	}
-	return strings.HasPrefix(last, "0x") && allIn(last[2:], "0123456789abcdef")
-}
-
-func allIn(s, set string) bool {
-	for i := 0; i < len(s); i++ {
-		if !strings.ContainsRune(set, rune(s[i])) {
-			return false
-		}
-	}
-	return true
+	return strings.HasPrefix(last, "0x") && hexLower.all(last[2:])
 }
 
 // parseLegacyIPv4 reads one to four parts, each decimal, 0x-hex or 0-octal;

@@ -28,38 +28,56 @@ const (
 	upperAZ = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 )
 
+// The sets of characters keys are made of, as tables.
+var (
+	digits   = setOf("0123456789")
+	hexLower = setOf("0123456789abcdef")
+	hexUpper = setOf("0123456789ABCDEF")
+	b64urlIn = setOf(b64url)
+	b64stdIn = setOf(b64std)
+)
+
 // tokenRule is a vendor's key format: a fixed prefix, then at least min
-// (and, when max > 0, at most max) characters from set.
+// (and, when max > 0, at most max) characters from set (in, as a table).
 type tokenRule struct {
 	prefix   string
 	kind     string
 	set      string
 	min, max int
+	in       *byteSet
 }
 
-var tokenRules = []tokenRule{
-	{"sk-", "api_key", b64url, 20, 0}, // OpenAI, Anthropic (sk-ant-…)
-	{"sk_live_", "stripe_key", alnum, 16, 0},
-	{"sk_test_", "stripe_key", alnum, 16, 0},
-	{"rk_live_", "stripe_key", alnum, 16, 0},
-	{"ghp_", "github_token", alnum, 30, 0},
-	{"gho_", "github_token", alnum, 30, 0},
-	{"ghu_", "github_token", alnum, 30, 0},
-	{"ghs_", "github_token", alnum, 30, 0},
-	{"ghr_", "github_token", alnum, 30, 0},
-	{"github_pat_", "github_token", alnum + "_", 30, 0},
-	{"glpat-", "gitlab_token", b64url, 20, 0},
-	{"AKIA", "aws_access_key", upperAZ, 16, 16},
-	{"ASIA", "aws_access_key", upperAZ, 16, 16},
-	{"xoxb-", "slack_token", alnum + "-", 10, 0},
-	{"xoxp-", "slack_token", alnum + "-", 10, 0},
-	{"xoxa-", "slack_token", alnum + "-", 10, 0},
-	{"xoxe-", "slack_token", alnum + "-", 10, 0},
-	{"xoxr-", "slack_token", alnum + "-", 10, 0},
-	{"xoxs-", "slack_token", alnum + "-", 10, 0},
-	{"AIza", "google_api_key", b64url, 35, 35},
-	{"npm_", "npm_token", alnum, 36, 36},
-	{"hf_", "huggingface_token", alnum, 30, 0},
+var tokenRules = withSets([]tokenRule{
+	{"sk-", "api_key", b64url, 20, 0, nil}, // OpenAI, Anthropic (sk-ant-…)
+	{"sk_live_", "stripe_key", alnum, 16, 0, nil},
+	{"sk_test_", "stripe_key", alnum, 16, 0, nil},
+	{"rk_live_", "stripe_key", alnum, 16, 0, nil},
+	{"ghp_", "github_token", alnum, 30, 0, nil},
+	{"gho_", "github_token", alnum, 30, 0, nil},
+	{"ghu_", "github_token", alnum, 30, 0, nil},
+	{"ghs_", "github_token", alnum, 30, 0, nil},
+	{"ghr_", "github_token", alnum, 30, 0, nil},
+	{"github_pat_", "github_token", alnum + "_", 30, 0, nil},
+	{"glpat-", "gitlab_token", b64url, 20, 0, nil},
+	{"AKIA", "aws_access_key", upperAZ, 16, 16, nil},
+	{"ASIA", "aws_access_key", upperAZ, 16, 16, nil},
+	{"xoxb-", "slack_token", alnum + "-", 10, 0, nil},
+	{"xoxp-", "slack_token", alnum + "-", 10, 0, nil},
+	{"xoxa-", "slack_token", alnum + "-", 10, 0, nil},
+	{"xoxe-", "slack_token", alnum + "-", 10, 0, nil},
+	{"xoxr-", "slack_token", alnum + "-", 10, 0, nil},
+	{"xoxs-", "slack_token", alnum + "-", 10, 0, nil},
+	{"AIza", "google_api_key", b64url, 35, 35, nil},
+	{"npm_", "npm_token", alnum, 36, 36, nil},
+	{"hf_", "huggingface_token", alnum, 30, 0, nil},
+})
+
+// withSets fills in each rule's table of its set.
+func withSets(rules []tokenRule) []tokenRule {
+	for i := range rules {
+		rules[i].in = setOf(rules[i].set)
+	}
+	return rules
 }
 
 // LooksLikeSecret reports whether value contains something that looks like
@@ -123,7 +141,7 @@ func vendorToken(tok string) (string, bool) {
 	}
 	for _, r := range tokenRules {
 		rest, ok := strings.CutPrefix(tok, r.prefix)
-		if ok && len(rest) >= r.min && (r.max == 0 || len(rest) == r.max) && allIn(rest, r.set) {
+		if ok && len(rest) >= r.min && (r.max == 0 || len(rest) == r.max) && r.in.all(rest) {
 			return r.kind, true
 		}
 	}
@@ -140,11 +158,11 @@ func isJWT(tok string) bool {
 		return false
 	}
 	for _, p := range [2]string{header, payload} {
-		if len(p) < 10 || !strings.HasPrefix(p, "eyJ") || !allIn(p, b64url) {
+		if len(p) < 10 || !strings.HasPrefix(p, "eyJ") || !b64urlIn.all(p) {
 			return false
 		}
 	}
-	return allIn(signature, b64url)
+	return b64urlIn.all(signature)
 }
 
 // randomLooking is a long run of base64 or hex that mixes character kinds
@@ -154,11 +172,11 @@ func randomLooking(tok string) bool {
 		return false
 	}
 	upper, lower, digit := kinds(tok)
-	isHex := allIn(tok, "0123456789abcdef") || allIn(tok, "0123456789ABCDEF")
+	isHex := hexLower.all(tok) || hexUpper.all(tok)
 	switch {
 	case isHex:
 		return digit && (upper || lower) && entropy(tok) >= 3.0
-	case allIn(tok, b64url) || allIn(tok, b64std):
+	case b64urlIn.all(tok) || b64stdIn.all(tok):
 		return digit && upper && lower && entropy(tok) >= 4.0 && wordShare(tok) <= 0.6
 	}
 	return false
