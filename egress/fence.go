@@ -26,16 +26,38 @@ func Fence(kind, text string) string {
 // FenceMasked is Fence of the text MaskSecrets leaves, with the values it
 // masked, in one pass over text: the block a page's reading reaches an
 // agent in. Text without secrets and in valid UTF-8, a page's usual
-// reading, is copied once, into the block.
-func FenceMasked(kind, text string) (string, []string) {
-	return fenceMasked(kind, text, fenceTag)
+// reading, is copied once, into the block. owned are the owner's own
+// secrets: each one of MinOwned bytes or more is then replaced by
+// OwnedMarker wherever it is in the text, one after the other, before the
+// block is made, so that the fence's own lines are never masked.
+func FenceMasked(kind, text string, owned []string) (string, []string) {
+	return fenceMasked(kind, text, owned, fenceTag)
 }
 
+// OwnedMarker replaces an owner's own secret in what an agent reads.
+const OwnedMarker = "[masked: one of the owner's secrets]"
+
+// MinOwned is the shortest owner's secret masked in page text: shorter
+// ones would mask ordinary words.
+const MinOwned = 4
+
 // fenceMasked is FenceMasked with the source of tags given.
-func fenceMasked(kind, text string, tag func() string) (string, []string) {
+func fenceMasked(kind, text string, owned []string, tag func() string) (string, []string) {
 	text, found := maskKeys(text)
 	s := scanSecrets(text)
-	return fence(kind, s.apply(text, true), tag), s.values(text, found)
+	found = s.values(text, found)
+	return fence(kind, maskOwned(s.apply(text, true), owned), tag), found
+}
+
+// maskOwned replaces each of owned in text in turn. A value text does not
+// hold costs one search and no copy.
+func maskOwned(text string, owned []string) string {
+	for _, v := range owned {
+		if len(v) >= MinOwned {
+			text = strings.ReplaceAll(text, v, OwnedMarker)
+		}
+	}
+	return text
 }
 
 // fence is Fence of text in valid UTF-8, with the source of tags given.

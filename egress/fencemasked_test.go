@@ -100,7 +100,7 @@ func sameAsReference(t *testing.T, kind, text string) {
 	t.Helper()
 	masked, wantFound := refMaskSecrets(text)
 	want := refFence(kind, masked, countingTags())
-	got, found := fenceMasked(kind, text, countingTags())
+	got, found := fenceMasked(kind, text, nil, countingTags())
 	if got != want || !slices.Equal(found, wantFound) {
 		t.Fatalf("FenceMasked(%q, %q)\n = %q, %q\nwant %q, %q", kind, text, got, found, want, wantFound)
 	}
@@ -199,7 +199,7 @@ func BenchmarkFenceMasked(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(page)))
 		for b.Loop() {
-			_, _ = FenceMasked("page", page)
+			_, _ = FenceMasked("page", page, nil)
 		}
 	})
 	b.Run("reference", func(b *testing.B) {

@@ -59,12 +59,13 @@ func (p *pageText) section(label, text string) {
 }
 
 // fence is the gathered text in one fenced block, with what looks like a
-// key or token masked, or "" when nothing was read from the page.
-func (p *pageText) fence(kind string) string {
+// key or token and each of owned masked, or "" when nothing was read from
+// the page.
+func (p *pageText) fence(kind string, owned []string) string {
 	if p.b.Len() == 0 {
 		return ""
 	}
-	text, found := egress.FenceMasked(kind, p.b.String())
+	text, found := egress.FenceMasked(kind, p.b.String(), owned)
 	p.masked = append(p.masked, found...)
 	return text
 }
@@ -72,7 +73,7 @@ func (p *pageText) fence(kind string) string {
 // fenced is p's fence; the values it masked are told to the URL policy, so
 // that no URL the browser opens may carry one from then on.
 func (a *Actor) fenced(p *pageText, kind string) string {
-	text := a.maskOwned(p.fence(kind))
+	text := p.fence(kind, a.ownedValues())
 	if len(p.masked) > 0 && a.cfg.Policy != nil {
 		a.cfg.Policy.Masked(p.masked)
 	}

@@ -20,13 +20,6 @@ type Secrets interface {
 	Values() []string
 }
 
-// maskedSecret replaces an owner's secret in what an agent reads.
-const maskedSecret = "[masked: one of the owner's secrets]"
-
-// minMasked is the shortest value masked in page text: shorter ones would
-// mask ordinary words.
-const minMasked = 4
-
 // listSecrets answers secret_list: names and origins, never a value.
 func (a *Actor) listSecrets(ctx actor.Context) {
 	var list []messages.SecretInfo
@@ -74,15 +67,11 @@ func originOf(raw string) string {
 	return u.Scheme + "://" + strings.ToLower(u.Host)
 }
 
-// maskOwned replaces every owner's secret in text read from a page.
-func (a *Actor) maskOwned(text string) string {
-	if a.cfg.Secrets == nil || text == "" {
-		return text
+// ownedValues are the owner's secrets, masked in every reading of a page
+// (egress.FenceMasked).
+func (a *Actor) ownedValues() []string {
+	if a.cfg.Secrets == nil {
+		return nil
 	}
-	for _, v := range a.cfg.Secrets.Values() {
-		if len(v) >= minMasked {
-			text = strings.ReplaceAll(text, v, maskedSecret)
-		}
-	}
-	return text
+	return a.cfg.Secrets.Values()
 }
