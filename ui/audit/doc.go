@@ -12,8 +12,12 @@
 // as a fill, its value is not.
 //
 // Concurrency: Add appends to a buffer under a mutex and wakes the one
-// writer goroutine, which swaps the buffer out and writes it with one
-// write; an act never waits on the disk. A writer that falls
+// writer goroutine, which lets lines gather for Linger (unless many wait
+// already), swaps the buffer out and writes it with one write; an act
+// never waits on the disk. The answer to an act may so leave before its
+// line is in the file (as it always could): a kill -9 loses the lines of
+// at most the last Linger, a power loss whatever the kernel had not
+// synced; the file is synced at Close. A writer that falls
 // MaxPending lines behind makes Add wait, rather than drop an
 // acknowledged line. Close stops the writer after it has written every
 // line added before Close began, then syncs and closes the file; the

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -22,6 +23,13 @@ const (
 	DefaultKeep     = 4       // rotated files kept beside the current one
 	MaxPending      = 1 << 16 // lines buffered before Add waits for the writer
 	minMaxBytes     = 4096
+	// Linger is how long the writer lets lines gather after the first of
+	// a batch, so that a busy daemon writes many with one write rather
+	// than one each; a line is in the file at most Linger after it was
+	// added (plus the write).
+	Linger = time.Millisecond
+	// lingerLines is a batch large enough to write without lingering.
+	lingerLines = 256
 )
 
 // Options bound the trail.
@@ -130,6 +138,11 @@ func (l *Log) run() {
 		l.mu.Lock()
 		for len(l.pending) == 0 && !l.closing {
 			l.wake.Wait()
+		}
+		if len(l.pending) < lingerLines && !l.closing {
+			l.mu.Unlock()
+			time.Sleep(Linger)
+			l.mu.Lock()
 		}
 		batch, closing := l.pending, l.closing
 		l.pending = spare[:0]
