@@ -116,7 +116,8 @@ func (c *Client) Do(ctx context.Context, method, path, token string, body any) (
 
 // DoInto sends one request and decodes the whole answer into env, which is
 // a messages.Envelope of the caller's result type: the load harness reads
-// just the fields it needs in one pass.
+// just the fields it needs in one pass. A FastAnswer (messages.ActReply)
+// decodes itself without reflection.
 func (c *Client) DoInto(ctx context.Context, method, path, token string, body, env any) (int, error) {
 	raw, err := encode(body)
 	if err != nil {
@@ -126,7 +127,7 @@ func (c *Client) DoInto(ctx context.Context, method, path, token string, body, e
 	var bad bool
 	err = c.tr.send(ctx, method, c.base+path, token, c.agent, raw, func(s int, answer []byte) {
 		status = s
-		bad = len(answer) > maxAnswer || json.Unmarshal(answer, env) != nil
+		bad = len(answer) > maxAnswer || !decodeAnswer(answer, env)
 	})
 	switch {
 	case err != nil:
@@ -137,6 +138,22 @@ func (c *Client) DoInto(ctx context.Context, method, path, token string, body, e
 		return status, c.badAnswer(status)
 	}
 	return status, nil
+}
+
+// FastAnswer is an envelope that decodes itself without reflection
+// (messages.ActReply): DecodeFast reports false, leaving it as it was,
+// for an answer it leaves to encoding/json.
+type FastAnswer interface {
+	DecodeFast(answer []byte) bool
+}
+
+// decodeAnswer decodes answer into env, in one pass when env is a
+// FastAnswer that reads it.
+func decodeAnswer(answer []byte, env any) bool {
+	if f, ok := env.(FastAnswer); ok && f.DecodeFast(answer) {
+		return true
+	}
+	return json.Unmarshal(answer, env) == nil
 }
 
 func encode(body any) ([]byte, error) {

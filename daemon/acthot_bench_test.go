@@ -25,11 +25,9 @@ func cpuTime(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// hotAnswer is the part of browser.act's answer the benchmark reads.
-type hotAnswer = messages.Envelope[struct {
-	Observation string `json:"observation"`
-	Text        string `json:"text"`
-}]
+// hotAnswer is the part of browser.act's answer the benchmark reads, as
+// the load harness reads it (without reflection).
+type hotAnswer = messages.ActReply
 
 var linkRef = regexp.MustCompile(`link "[^"]*" \[ref=(e[0-9]+)\]`)
 

@@ -132,7 +132,7 @@ func (a *agent) observe(ctx context.Context) {
 }
 
 // read takes an observation (observe or find) as the latest evidence.
-func (a *agent) read(res *actResult) {
+func (a *agent) read(res *messages.ActReplyResult) {
 	a.prev, a.last = a.last, res.Observation
 	a.seen = a.asked
 	a.url = res.URL
@@ -144,7 +144,7 @@ func (a *agent) read(res *actResult) {
 }
 
 // send posts one act and records it with the checker and the stats.
-func (a *agent) send(in *act, probe bool) (string, *actResult) {
+func (a *agent) send(in *act, probe bool) (string, *messages.ActReplyResult) {
 	r := a.r
 	a.buf = in.appendBody(a.buf[:0], a.conv)
 	ca := r.check.Sent(a.conv, in.action, probe)
@@ -164,7 +164,7 @@ func (a *agent) send(in *act, probe bool) (string, *actResult) {
 			// A refusal before input brings the page as it is now: it is
 			// the latest observation from here on.
 			a.evidence = true
-			defer a.read(&actResult{Observation: o.ID, URL: o.URL, Text: o.Text})
+			defer a.read(&messages.ActReplyResult{Observation: o.ID, URL: o.URL, Text: o.Text})
 		}
 	case !rep.OK:
 		code = codeNotOK

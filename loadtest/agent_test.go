@@ -29,7 +29,7 @@ func TestAStaleAnswerAfterAHoldAcknowledgedWhileObservingIsExpected(t *testing.T
 			case 1: // the observe: answered once the owner's hold is over
 				close(observing)
 				<-answer
-				rep = messages.Envelope[actResult]{OK: true, Result: actResult{Observation: "o1.1", URL: "https://sim.localhost/p/1",
+				rep = messages.Envelope[messages.ActReplyResult]{OK: true, Result: messages.ActReplyResult{Observation: "o1.1", URL: "https://sim.localhost/p/1",
 					Text: `- link "Next" [ref=e1]`}}
 			default: // the act on it: the hand-back voided it
 				rep = messages.Envelope[any]{Error: &messages.Error{Code: messages.CodeStaleObservation,

@@ -39,15 +39,9 @@ func (c *client) do(method, path, token string, body []byte, out any) error {
 	return nil
 }
 
-// actReply is browser.act's answer, with the few result fields the agents read.
-type actReply = messages.Envelope[actResult]
-
-type actResult struct {
-	Observation string `json:"observation"`
-	URL         string `json:"url"`
-	Text        string `json:"text"`
-	Outcome     string `json:"outcome"`
-}
+// actReply is browser.act's answer, with the few result fields the agents
+// read, decoded without reflection.
+type actReply = messages.ActReply
 
 // owner sends one owner request.
 func (c *client) owner(token, method, path string, body any) (*apiclient.Response, error) {
