@@ -18,6 +18,7 @@ type Actor struct {
 	store *Store
 	log   *slog.Logger
 	stage *stage
+	spare *stage // the last committed stage, to make the next of
 	// values encodes what a write puts, in one buffer kept across writes.
 	values encoder
 	// flushing is true while a flush marker waits in the mailbox.
@@ -86,7 +87,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 // is answered at once and commits nothing.
 func (a *Actor) staged(ctx actor.Context, w *Write) bool {
 	if a.stage == nil {
-		a.stage = newStage(a.store.db)
+		a.stage, a.spare = newStage(a.store.db, a.spare), nil
 	}
 	if err := a.stage.add(w, a.last, &a.values); err != nil {
 		a.log.Error("ledger write refused", "err", err)
@@ -137,4 +138,5 @@ func (a *Actor) commit(ctx actor.Context) {
 			ctx.Send(w.ReplyTo, &Written{Err: err})
 		}
 	}
+	a.spare = st
 }

@@ -16,27 +16,40 @@ type stage struct {
 	orders  map[string]uint64 // the newest op staged per key
 	refused int               // refusal records it adds
 	deleted int               // deletes it holds
+	keep    []staged          // add's own, kept across writes
 }
 
-func newStage(db *pebble.DB) *stage {
-	return &stage{b: db.NewBatch(), noSync: true, orders: map[string]uint64{}}
+// staged is one op add keeps, its value's stored form in the encoder's
+// buffer.
+type staged struct {
+	op         Op
+	start, end int
+}
+
+// newStage is an empty stage on a new batch of db, made of spare (a
+// committed stage, whose map and slices it keeps) when not nil.
+func newStage(db *pebble.DB, spare *stage) *stage {
+	if spare == nil {
+		return &stage{b: db.NewBatch(), noSync: true, orders: map[string]uint64{}}
+	}
+	clear(spare.orders)
+	clear(spare.waiting)
+	*spare = stage{b: db.NewBatch(), noSync: true, orders: spare.orders, waiting: spare.waiting[:0], keep: spare.keep[:0]}
+	return spare
 }
 
 // add stages w's ops that are newer than committed (last) and staged ones,
 // their values encoded with e. An op that cannot be encoded refuses the
 // whole write, and only it.
 func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
-	type enc struct {
-		op         Op
-		start, end int // the value's stored form in e's buffer
-	}
 	e.reset()
-	keep := make([]enc, 0, len(w.Ops))
+	keep := s.keep[:0]
+	defer func() { clear(keep); s.keep = keep[:0] }()
 	for _, op := range w.Ops {
 		if op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)]) {
 			continue // stale: a newer op for this key already got here
 		}
-		k := enc{op: op}
+		k := staged{op: op}
 		if !op.Delete {
 			var err error
 			if k.start, k.end, err = e.add(op.Value); err != nil {
