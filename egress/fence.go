@@ -20,7 +20,7 @@ func Fence(kind, text string) string {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
-	return fence(kind, text, fenceTag)
+	return fence("", kind, text, fenceTag)
 }
 
 // FenceMasked is Fence of the text MaskSecrets leaves, with the values it
@@ -31,7 +31,14 @@ func Fence(kind, text string) string {
 // OwnedMarker wherever it is in the text, one after the other, before the
 // block is made, so that the fence's own lines are never masked.
 func FenceMasked(kind, text string, owned []string) (string, []string) {
-	return fenceMasked(kind, text, owned, fenceTag)
+	return fenceMasked("", kind, text, owned, fenceTag)
+}
+
+// FenceMaskedAfter is head followed by FenceMasked's block, made as one
+// string: an answer's own line before the block costs no second copy of
+// the block.
+func FenceMaskedAfter(head, kind, text string, owned []string) (string, []string) {
+	return fenceMasked(head, kind, text, owned, fenceTag)
 }
 
 // OwnedMarker replaces an owner's own secret in what an agent reads.
@@ -41,12 +48,12 @@ const OwnedMarker = "[masked: one of the owner's secrets]"
 // ones would mask ordinary words.
 const MinOwned = 4
 
-// fenceMasked is FenceMasked with the source of tags given.
-func fenceMasked(kind, text string, owned []string, tag func() string) (string, []string) {
+// fenceMasked is FenceMaskedAfter with the source of tags given.
+func fenceMasked(head, kind, text string, owned []string, tag func() string) (string, []string) {
 	text, found := maskKeys(text)
 	s := scanSecrets(text)
 	found = s.values(text, found)
-	return fence(kind, maskOwned(s.apply(text, true), owned), tag), found
+	return fence(head, kind, maskOwned(s.apply(text, true), owned), tag), found
 }
 
 // maskOwned replaces each of owned in text in turn. A value text does not
@@ -60,8 +67,9 @@ func maskOwned(text string, owned []string) string {
 	return text
 }
 
-// fence is Fence of text in valid UTF-8, with the source of tags given.
-func fence(kind, text string, newTag func() string) string {
+// fence is head and then Fence of text in valid UTF-8, with the source of
+// tags given.
+func fence(head, kind, text string, newTag func() string) string {
 	kind = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
@@ -73,7 +81,8 @@ func fence(kind, text string, newTag func() string) string {
 		tag = newTag()
 	}
 	var b strings.Builder
-	b.Grow(len(text) + 128)
+	b.Grow(len(head) + len(text) + 128)
+	b.WriteString(head)
 	b.WriteString("<untrusted-page-content ")
 	if kind != "" && kind != "page" {
 		b.WriteString(`kind="`)

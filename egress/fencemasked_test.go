@@ -100,14 +100,14 @@ func sameAsReference(t *testing.T, kind, text string) {
 	t.Helper()
 	masked, wantFound := refMaskSecrets(text)
 	want := refFence(kind, masked, countingTags())
-	got, found := fenceMasked(kind, text, nil, countingTags())
+	got, found := fenceMasked("", kind, text, nil, countingTags())
 	if got != want || !slices.Equal(found, wantFound) {
 		t.Fatalf("FenceMasked(%q, %q)\n = %q, %q\nwant %q, %q", kind, text, got, found, want, wantFound)
 	}
 	if m, f := MaskSecrets(text); m != masked || !slices.Equal(f, wantFound) {
 		t.Fatalf("MaskSecrets(%q) = %q, %q; want %q, %q", text, m, f, masked, wantFound)
 	}
-	if f := fence(kind, strings.ToValidUTF8(text, "\uFFFD"), countingTags()); f != refFence(kind, text, countingTags()) {
+	if f := fence("", kind, strings.ToValidUTF8(text, "\uFFFD"), countingTags()); f != refFence(kind, text, countingTags()) {
 		t.Fatalf("fence(%q, %q) = %q, unlike the reference", kind, text, f)
 	}
 }

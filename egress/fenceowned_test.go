@@ -61,7 +61,7 @@ func TestFenceMaskedOwnedIsTheReference(t *testing.T) {
 			continue // the old way masked the fence's own lines
 		}
 		compared++
-		got, found := fenceMasked(kind, text, owned, countingTags())
+		got, found := fenceMasked("", kind, text, owned, countingTags())
 		if got != want || !slices.Equal(found, wantFound) {
 			t.Fatalf("FenceMasked(%q, %q, %q)\n = %q, %q\nwant %q, %q", kind, text, owned, got, found, want, wantFound)
 		}
@@ -74,10 +74,25 @@ func TestFenceMaskedOwnedIsTheReference(t *testing.T) {
 // TestOwnedSecretLeavesTheFenceWhole: an owner's secret that is also a
 // word of the fence's lines is masked in the text and nowhere else.
 func TestOwnedSecretLeavesTheFenceWhole(t *testing.T) {
-	got, _ := fenceMasked("dom", "the page says fence", []string{"page", "fence", "000000000001", "kind"}, countingTags())
+	got, _ := fenceMasked("", "dom", "the page says fence", []string{"page", "fence", "000000000001", "kind"}, countingTags())
 	want := "<untrusted-page-content kind=\"dom\" fence=\"000000000001\">\nthe " + OwnedMarker + " says " + OwnedMarker +
 		"\n</untrusted-page-content fence=\"000000000001\">"
 	if got != want {
 		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestFenceMaskedAfterIsHeadThenBlock: the head is written before the
+// block FenceMasked makes, and nothing else changes.
+func TestFenceMaskedAfterIsHeadThenBlock(t *testing.T) {
+	r := rand.New(rand.NewPCG(32, 10))
+	for range 5000 {
+		head, text := randomOwned(r, 3), randomOwned(r, 12)
+		owned := []string{randomOwned(r, 2)}
+		block, found := fenceMasked("", "page", text, owned, countingTags())
+		got, gotFound := fenceMasked(head, "page", text, owned, countingTags())
+		if got != head+block || !slices.Equal(gotFound, found) {
+			t.Fatalf("after %q: %q, want %q", head, got, head+block)
+		}
 	}
 }

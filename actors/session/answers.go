@@ -26,13 +26,14 @@ const statusWait = 2 * time.Second
 func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
 	at := o.TakenAt.UTC().Truncate(time.Second)
 	var p pageText
+	p.b.Grow(len(o.Title) + len(o.Tree) + 64)
 	p.title(o.Title)
 	p.tabs(o.Tabs, false)
 	p.section("", o.Tree)
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: "Observed " + at.Format("15:04:05") + " UTC.\n" + a.fenced(&p, "page"),
+		Text: a.fenced(&p, "Observed "+at.Format("15:04:05")+" UTC.\n", "page"),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
@@ -63,7 +64,7 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	if o.Text == "" {
 		kind = "page" // the title alone: the fence needs no kind
 	}
-	r.Text = a.fenced(&p, kind)
+	r.Text = a.fenced(&p, "", kind)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}
@@ -101,7 +102,7 @@ func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult
 			r.AuthenticatedUser = messages.AuthenticatedUser
 		}
 	}
-	r.Text = a.fenced(&p, "script")
+	r.Text = a.fenced(&p, "", "script")
 	return r
 }
 

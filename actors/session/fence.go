@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
@@ -58,22 +59,22 @@ func (p *pageText) section(label, text string) {
 	}
 }
 
-// fence is the gathered text in one fenced block, with what looks like a
-// key or token and each of owned masked, or "" when nothing was read from
-// the page.
-func (p *pageText) fence(kind string, owned []string) string {
+// fence is head and then the gathered text in one fenced block, with what
+// looks like a key or token and each of owned masked, or head alone when
+// nothing was read from the page.
+func (p *pageText) fence(head, kind string, owned []string) string {
 	if p.b.Len() == 0 {
-		return ""
+		return head
 	}
-	text, found := egress.FenceMasked(kind, p.b.String(), owned)
+	text, found := egress.FenceMaskedAfter(head, kind, p.b.String(), owned)
 	p.masked = append(p.masked, found...)
 	return text
 }
 
-// fenced is p's fence; the values it masked are told to the URL policy, so
-// that no URL the browser opens may carry one from then on.
-func (a *Actor) fenced(p *pageText, kind string) string {
-	text := p.fence(kind, a.ownedValues())
+// fenced is p's fence after head; the values it masked are told to the
+// URL policy, so that no URL the browser opens may carry one from then on.
+func (a *Actor) fenced(p *pageText, head, kind string) string {
+	text := p.fence(head, kind, a.ownedValues())
 	if len(p.masked) > 0 && a.cfg.Policy != nil {
 		a.cfg.Policy.Masked(p.masked)
 	}
@@ -124,8 +125,8 @@ func targets(tree string, refs map[string]drivers.Target) string {
 // in place; a ref the tree names twice says no, and targets builds the
 // list (which is then empty all the same).
 func bound(tree string, refs map[string]drivers.Target) bool {
-	type key struct{ role, name string }
-	seen := make(map[key]struct{}, len(refs))
+	seen := seenPool.Get().(map[roleName]struct{})
+	defer func() { clear(seen); seenPool.Put(seen) }()
 	for rest := tree; ; {
 		i := strings.Index(rest, refMark)
 		if i < 0 {
@@ -142,7 +143,7 @@ func bound(tree string, refs map[string]drivers.Target) bool {
 		case t.Frame > 0:
 			return false
 		case t.Name != "":
-			k := key{t.Role, t.Name}
+			k := roleName{t.Role, t.Name}
 			if _, dup := seen[k]; dup {
 				return false
 			}
@@ -150,6 +151,13 @@ func bound(tree string, refs map[string]drivers.Target) bool {
 		}
 	}
 }
+
+// roleName is an element's role and name, which bound sees once each.
+type roleName struct{ role, name string }
+
+// seenPool keeps bound's maps: an observation's would otherwise be made
+// and grown on every call.
+var seenPool = sync.Pool{New: func() any { return map[roleName]struct{}{} }}
 
 // refMark opens a ref in a tree line, as drivers.RefsIn reads it.
 const refMark = "[ref="
