@@ -14,14 +14,44 @@ const (
 	MaxDescription  = 2000
 )
 
-var (
-	convPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	agentPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+var agentPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// convChars marks the bytes of a conversation id: letters and digits
+// anywhere, and after the first, '.', '_' and '-'.
+var convChars = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			t[c] = convFirst | convRest
+		case c == '.', c == '_', c == '-':
+			t[c] = convRest
+		}
+	}
+	return t
+}()
+
+const (
+	convFirst = 1 << iota
+	convRest
 )
+
+// validConversation is ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$, checked on every
+// agent call without a regular expression.
+func validConversation(c string) bool {
+	if len(c) == 0 || len(c) > 64 || convChars[c[0]]&convFirst == 0 {
+		return false
+	}
+	for i := 1; i < len(c); i++ {
+		if convChars[c[i]]&convRest == 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckConversation validates a conversation id.
 func CheckConversation(c string) *Error {
-	if !convPattern.MatchString(c) {
+	if !validConversation(c) {
 		return Errorf(CodeBadInput, "The conversation id %q is not valid; use 1 to 64 letters, digits, dots, dashes or underscores.", c)
 	}
 	return nil
