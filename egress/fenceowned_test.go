@@ -56,8 +56,8 @@ func TestFenceMaskedOwnedIsTheReference(t *testing.T) {
 		}
 		want, wantFound := refFenceOwned(kind, text, owned)
 		plain, _ := refFenceOwned(kind, text, nil)
-		open, close := plain[:strings.Index(plain, "\n")+1], plain[strings.LastIndex(plain, "\n"):]
-		if !strings.HasPrefix(want, open) || !strings.HasSuffix(want, close) {
+		opening, closing := plain[:strings.Index(plain, "\n")+1], plain[strings.LastIndex(plain, "\n"):]
+		if !strings.HasPrefix(want, opening) || !strings.HasSuffix(want, closing) {
 			continue // the old way masked the fence's own lines
 		}
 		compared++

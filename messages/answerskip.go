@@ -104,26 +104,37 @@ func (p *answerScan) skipNumber() bool {
 	default:
 		return false
 	}
-	if j < len(p.b) && p.b[j] == '.' {
-		k := digits(p.b, j+1)
-		if k == j+1 {
-			return false
-		}
-		j = k
+	j, ok := fraction(p.b, j)
+	if !ok {
+		return false
 	}
-	if j < len(p.b) && (p.b[j] == 'e' || p.b[j] == 'E') {
-		j++
-		if j < len(p.b) && (p.b[j] == '+' || p.b[j] == '-') {
-			j++
-		}
-		k := digits(p.b, j)
-		if k == j {
-			return false
-		}
-		j = k
+	if j, ok = exponent(p.b, j); !ok {
+		return false
 	}
 	p.i = j
 	return true
+}
+
+// fraction reads over a number's fraction at b[j:], if it has one.
+func fraction(b []byte, j int) (int, bool) {
+	if j >= len(b) || b[j] != '.' {
+		return j, true
+	}
+	k := digits(b, j+1)
+	return k, k > j+1
+}
+
+// exponent reads over a number's exponent at b[j:], if it has one.
+func exponent(b []byte, j int) (int, bool) {
+	if j >= len(b) || b[j] != 'e' && b[j] != 'E' {
+		return j, true
+	}
+	j++
+	if j < len(b) && (b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	k := digits(b, j)
+	return k, k > j
 }
 
 // digits is the end of the run of digits at b[j:].
