@@ -25,10 +25,10 @@ type Client struct {
 	agent string // User-Agent
 }
 
-// transport sends one request for path under base and hands the status
-// and body of its answer to read, which must not keep the body.
+// transport sends one request and hands the status and body of its answer
+// to read, which must not keep the body.
 type transport interface {
-	send(ctx context.Context, method, base, path, token, agent string, body []byte, read func(status int, answer []byte)) error
+	send(ctx context.Context, method, url, token, agent string, body []byte, read func(status int, answer []byte)) error
 	closeIdle()
 }
 
@@ -125,7 +125,7 @@ func (c *Client) DoInto(ctx context.Context, method, path, token string, body, e
 	}
 	var status int
 	var bad bool
-	err = c.tr.send(ctx, method, c.base, path, token, c.agent, raw, func(s int, answer []byte) {
+	err = c.tr.send(ctx, method, c.base+path, token, c.agent, raw, func(s int, answer []byte) {
 		status = s
 		bad = len(answer) > maxAnswer || !decodeAnswer(answer, env)
 	})
@@ -237,7 +237,7 @@ func (c *Client) health(ctx context.Context, token string) (*messages.Health, er
 	var h messages.Health
 	var status int
 	var bad bool
-	err := c.tr.send(ctx, http.MethodGet, c.base, "/healthz", token, c.agent, nil, func(s int, answer []byte) {
+	err := c.tr.send(ctx, http.MethodGet, c.base+"/healthz", token, c.agent, nil, func(s int, answer []byte) {
 		status, bad = s, json.Unmarshal(answer, &h) != nil
 	})
 	if err != nil {
@@ -255,12 +255,12 @@ var errTimeout = errors.New("apiclient: timeout")
 // httpTransport sends through net/http.
 type httpTransport struct{ hc *http.Client }
 
-func (t *httpTransport) send(ctx context.Context, method, base, path, token, agent string, body []byte, read func(int, []byte)) error {
+func (t *httpTransport) send(ctx context.Context, method, u, token, agent string, body []byte, read func(int, []byte)) error {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,6 @@ type fastTransport struct {
 	conns   int
 	timeout time.Duration
 	hc      *fasthttp.HostClient
-	host    string // the Host header of every request
 }
 
 // client builds the HostClient for base; New calls it once, before any
@@ -34,7 +33,6 @@ func (t *fastTransport) client(raw string) (*fasthttp.HostClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.host = u.Host
 	addr := u.Host
 	switch {
 	case u.Port() != "":
@@ -57,24 +55,19 @@ func (t *fastTransport) client(raw string) (*fasthttp.HostClient, error) {
 	return t.hc, nil
 }
 
-func (t *fastTransport) send(ctx context.Context, method, base, path, token, agent string, body []byte, read func(int, []byte)) error {
-	hc, err := t.client(base)
+func (t *fastTransport) send(ctx context.Context, method, u, token, agent string, body []byte, read func(int, []byte)) error {
+	hc, err := t.client(u)
 	if err != nil {
 		return err
 	}
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
-	// The path and the host apart, and the token's header from a buffer on
-	// the stack: the request's own buffers take copies, and nothing is
-	// made per request.
-	req.Header.SetHost(t.host)
-	req.SetRequestURI(path)
+	req.SetRequestURI(u)
 	req.Header.SetMethod(method)
 	req.Header.SetUserAgent(agent)
 	if token != "" {
-		var buf [160]byte
-		req.Header.SetBytesV("Authorization", append(append(buf[:0], "Bearer "...), token...))
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	if body != nil {
 		req.Header.SetContentType("application/json")
