@@ -105,7 +105,13 @@ func config(endpoint string, r *grains.Registry) grains.Config {
 // start joins a member to the cluster on srv, left at the test's end.
 func start(t testing.TB, srv *etcdtest.Server, r *grains.Registry) *grains.Member {
 	t.Helper()
-	m, err := grains.Start(config(srv.Endpoint(), r))
+	return startConfig(t, config(srv.Endpoint(), r))
+}
+
+// startConfig joins a member made with cfg, left at the test's end.
+func startConfig(t testing.TB, cfg grains.Config) *grains.Member {
+	t.Helper()
+	m, err := grains.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,11 +186,7 @@ func TestTellToArrivesInOrderAndAskAnswers(t *testing.T) {
 		}
 		return nil
 	}
-	a, err := grains.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Shutdown(false) })
+	a := startConfig(t, cfg)
 	b := start(t, srv, types(t, true))
 	waitMembers(t, a, b)
 	for i := range 200 {

@@ -73,11 +73,7 @@ func TestAMembersEntryLivesOnTheMemberLeaseAndIsWrittenAgainWhenItLapses(t *test
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	var lapses atomic.Int32
 	cfg.OnLapse = func() { lapses.Add(1) }
-	m, err := grains.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Shutdown(false) })
+	m := startConfig(t, cfg)
 	other := start(t, srv, types(t, true))
 	waitMembers(t, m, other)
 
@@ -138,11 +134,7 @@ func TestOnRoutesHearsTheMembersRoutedTo(t *testing.T) {
 	cfg := config(srv.Endpoint(), types(t, true))
 	var heard atomic.Pointer[[]string]
 	cfg.OnRoutes = func(addrs []string) { heard.Store(&addrs) }
-	m, err := grains.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Shutdown(false) })
+	m := startConfig(t, cfg)
 	other := start(t, srv, types(t, true))
 	waitMembers(t, m, other)
 	want := []string{m.Address(), other.Address()}

@@ -48,6 +48,18 @@ func actOn(conv string, via *atomic.Pointer[member], done <-chan struct{}) <-cha
 	return out
 }
 
+// stepsLeftOf is the stepsLeft an act's answer tells the agent.
+func stepsLeftOf(t testing.TB, r *daemontest.Reply) int {
+	t.Helper()
+	var res struct {
+		StepsLeft int `json:"stepsLeft"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res.StepsLeft
+}
+
 // running are the members of ms whose process was not killed.
 func running(ms []*member) []*member {
 	var out []*member
@@ -98,20 +110,15 @@ func TestABudgetHoldsAcrossTwoKilledMembers(t *testing.T) {
 		case ans.err != nil:
 			t.Fatalf("a call through %s, which was not killed, failed: %v", ans.via.name, ans.err)
 		case r.OK:
-			var res struct {
-				StepsLeft int `json:"stepsLeft"`
-			}
-			if err := json.Unmarshal(r.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			heard = append(heard, fmt.Sprintf("via %s: ok, %d steps left", ans.via.name, res.StepsLeft))
+			stepsLeft := stepsLeftOf(t, r)
+			heard = append(heard, fmt.Sprintf("via %s: ok, %d steps left", ans.via.name, stepsLeft))
 			got++
-			step := left - res.StepsLeft
+			step := left - stepsLeft
 			if step < 1 || step > 1+since {
-				t.Fatalf("after %d steps the agent was told %d left, after %d before and %d answers withheld since; want one less, and one more less at most for each withheld", got, res.StepsLeft, left, since)
+				t.Fatalf("after %d steps the agent was told %d left, after %d before and %d answers withheld since; want one less, and one more less at most for each withheld", got, stepsLeft, left, since)
 			}
 			lost += step - 1
-			left, since = res.StepsLeft, 0
+			left, since = stepsLeft, 0
 			if got%4 == 0 && kills < 2 {
 				// Kill the conversation's member while the agent goes on
 				// acting through a member that lives on.
@@ -159,21 +166,11 @@ func TestAConversationClaimedAwayIsClaimedBackByALaterCall(t *testing.T) {
 	all := []*member{a, b, c}
 	home := homeOf(t, etcd, "b1", all...)
 	via := others(home, all...)[0]
-	stepsLeft := func(r *daemontest.Reply) int {
-		t.Helper()
-		var res struct {
-			StepsLeft int `json:"stepsLeft"`
-		}
-		if err := json.Unmarshal(r.Result, &res); err != nil {
-			t.Fatal(err)
-		}
-		return res.StepsLeft
-	}
 	r := via.Act(t, via.agent, "b1", map[string]any{"action": "observe"})
 	if !r.OK {
 		t.Fatalf("the first observe answered %s: %s", r.Code(), r.Error.Message)
 	}
-	left := stepsLeft(r)
+	left := stepsLeftOf(t, r)
 
 	thief := others(home, all...)[1]
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
@@ -194,7 +191,7 @@ func TestAConversationClaimedAwayIsClaimedBackByALaterCall(t *testing.T) {
 		switch {
 		case r.OK:
 			ok = true
-			if got := stepsLeft(r); got > left-1 || got < left-1-withheld {
+			if got := stepsLeftOf(t, r); got > left-1 || got < left-1-withheld {
 				t.Fatalf("after %d withheld calls the agent was told %d steps left, %d before; want one less, and at most one more less for each withheld", withheld, got, left)
 			}
 		case r.Code() == messages.CodeRestarted:
