@@ -12,10 +12,8 @@ import { snapshotView } from "../parts/snapshot";
 import { state } from "../store";
 import { HandBrowserOffline, type SessionInfo, type Snapshot } from "../types";
 import { offlineView } from "./offline";
+import type { LiveView } from "./view";
 
-// LiveView is what the remote hand provides: an element that shows and
-// drives the page of a taken-over session, and how to let it go.
-export interface LiveView { el: HTMLElement; close: () => void; update?: (s: SessionInfo) => void }
 
 // A live view's factory gets the session and the Browser tab's own line,
 // where it says what its controls did.

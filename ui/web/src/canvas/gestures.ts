@@ -7,7 +7,7 @@
 // wider than the screen. The picture is fitted into the stage and drawn
 // with a transform, so a point on it maps back to the page through its
 // box whatever the zoom.
-import type { Header } from "./hand";
+import type { Header } from "./view";
 
 export type Send = (m: Record<string, unknown>) => void;
 

@@ -18,14 +18,12 @@
 import { csrfToken, post } from "../api";
 import { h } from "../dom";
 import type { SessionInfo } from "../types";
-import type { LiveView } from "./browserTab";
 import { gestures, type Send } from "./gestures";
+import type { Header, LiveView } from "./view";
 
 const HEADER = 36;
 const KEYS = new Set(["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft",
   "ArrowRight", "Home", "End", "PageUp", "PageDown", "Shift", "Control", "Alt", "Meta"]);
-
-export interface Header { seq: number; step: number; time: number; width: number; height: number; scrollX: number; scrollY: number }
 
 function header(buf: ArrayBuffer): Header | null {
   if (buf.byteLength < HEADER) return null;

@@ -10,7 +10,7 @@ import { ApiError, post } from "../api";
 import { h } from "../dom";
 import { act } from "../notice";
 import { HandBrowserOffline, type SessionInfo } from "../types";
-import type { LiveView } from "./browserTab";
+import type { LiveView } from "./view";
 
 // offlineView is the panel for s; said is where its buttons' answers show
 // (the Browser tab's own line, kept when the released session's card goes).
