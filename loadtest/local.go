@@ -32,8 +32,8 @@ type local struct {
 }
 
 // startLocal starts the daemon the run drives. onInput is the shared input
-// hook; warm builds each profile's page templates up front, so memory does
-// not grow as agents find pages.
+// hook; warm builds the page templates (one copy, shared by the profiles)
+// up front, so memory does not grow as agents find pages.
 func startLocal(cfg Config, profiles int, onInput func(string, drivers.Kind), warm bool, pages *pageServer) (*local, error) {
 	dir, err := os.MkdirTemp("", "buddi-loadtest-")
 	if err != nil {
@@ -113,7 +113,8 @@ func warmUp(d *sim.Driver, pages int) {
 	_, _ = tabs.Do(ctx, &drivers.Action{Kind: drivers.Navigate, URL: sim.Origin + "/done"})
 }
 
-// templateBytes measures the heap one profile's page templates take.
+// templateBytes measures the heap the page templates take: one copy, which
+// every profile of the sim mode shares.
 func templateBytes(pages int) uint64 {
 	before := settledHeap()
 	d := sim.New(sim.Config{Pages: pages})

@@ -15,7 +15,7 @@ type memory struct {
 	base, setup, quarter, end uint64
 	rss                       uint64
 	goroutines                int
-	templates                 uint64 // the sim's page templates, per profile
+	templates                 uint64 // the sim's page templates, one copy shared by every profile
 }
 
 // sample holds the load (agents finish their act in flight and wait),

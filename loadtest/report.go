@@ -55,14 +55,14 @@ type Report struct {
 
 // MemoryReport is the in-process heap and RSS, after GC.
 type MemoryReport struct {
-	HeapBase           uint64  `json:"heapBaseBytes"` // before any conversation
-	HeapQuarter        uint64  `json:"heapQuarterBytes"`
-	HeapEnd            uint64  `json:"heapEndBytes"`
-	HeapPerConv        float64 `json:"heapPerConversationBytes"`
-	RSS                uint64  `json:"rssBytes"`
-	RSSPerConv         float64 `json:"rssPerConversationBytes"`
-	GoroutinesPerConv  float64 `json:"goroutinesPerConversation"`
-	TemplatesPerProfle uint64  `json:"simTemplatesPerProfileBytes,omitempty"`
+	HeapBase          uint64  `json:"heapBaseBytes"` // before any conversation
+	HeapQuarter       uint64  `json:"heapQuarterBytes"`
+	HeapEnd           uint64  `json:"heapEndBytes"`
+	HeapPerConv       float64 `json:"heapPerConversationBytes"`
+	RSS               uint64  `json:"rssBytes"`
+	RSSPerConv        float64 `json:"rssPerConversationBytes"`
+	GoroutinesPerConv float64 `json:"goroutinesPerConversation"`
+	SimTemplates      uint64  `json:"simTemplatesBytes,omitempty"`
 }
 
 // Passed reports whether every applicable invariant held.
@@ -123,7 +123,7 @@ func (r *run) memoryReport(n int) *MemoryReport {
 	}
 	return &MemoryReport{HeapBase: m.base, HeapQuarter: m.quarter, HeapEnd: m.end,
 		HeapPerConv: per(end - min(m.base, end)), RSS: m.rss, RSSPerConv: per(m.rss),
-		GoroutinesPerConv: float64(m.goroutines) / float64(max(n, 1)), TemplatesPerProfle: m.templates}
+		GoroutinesPerConv: float64(m.goroutines) / float64(max(n, 1)), SimTemplates: m.templates}
 }
 
 func summaries(m map[string]*hist) map[string]Summary {

@@ -103,9 +103,9 @@ func (r *Report) headline(w io.Writer) {
 		fmt.Fprintf(w, "memory: heap %s per conversation (base %s, at 25%% %s, end %s), RSS %s (%s per conversation), goroutines %d (%.1f per conversation)\n",
 			fmtBytes(m.HeapPerConv), fmtBytes(float64(m.HeapBase)), fmtBytes(float64(m.HeapQuarter)), fmtBytes(float64(m.HeapEnd)),
 			fmtBytes(float64(m.RSS)), fmtBytes(m.RSSPerConv), r.Goroutines, m.GoroutinesPerConv)
-		if m.TemplatesPerProfle > 0 {
-			fmt.Fprintf(w, "        of which the sim's page templates: %s per profile (%s per conversation)\n",
-				fmtBytes(float64(m.TemplatesPerProfle)), fmtBytes(float64(m.TemplatesPerProfle)*float64(r.Profiles)/float64(max(r.Conversations, 1))))
+		if m.SimTemplates > 0 {
+			fmt.Fprintf(w, "        of which the sim's page templates: %s, one copy for its %d profiles (%s per conversation)\n",
+				fmtBytes(float64(m.SimTemplates)), r.Profiles, fmtBytes(float64(m.SimTemplates)/float64(max(r.Conversations, 1))))
 		}
 	}
 }

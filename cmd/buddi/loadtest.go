@@ -112,7 +112,7 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.IntVar(&c.LinkKbps, "link-kbps", 0, "the simulated link of each remote hand, in kbit/s")
 	f.IntVar(&c.Idle, "idle", 0, "instead of the load: start this many sessions, observe each once, measure the heap per idle session, then release them all")
 	f.IntVar(&c.IdleRounds, "idle-rounds", 1, "with --idle: run the idle test this many times in the same daemon, each with new conversations (with a short BUDDI_RETENTION, to see nothing accumulates)")
-	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (each profile keeps its own copy)")
+	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (one copy, shared by every profile)")
 	f.Uint64Var(&c.Seed, "seed", 0, "seed for the agents' choices (0 picks one)")
 	f.DurationVar(&c.Timeout, "timeout", 30*time.Second, "deadline of each request")
 	f.BoolVar(&lf.jsonOut, "json", false, "print the report as JSON instead of a table")

@@ -7,7 +7,7 @@
 // after any form is submitted (/done). Each page's accessibility tree has the
 // text shape of Playwright's AI-mode aria snapshot, with [ref=eN] refs. Page
 // templates are built on first use and shared, read-only, by every
-// conversation, so an idle conversation costs a few hundred bytes and an
+// conversation (and by every profile of a Mode), so an idle conversation costs a few hundred bytes and an
 // observation or a click takes microseconds. Nothing sleeps unless Config asks
 // for latency; faults are drawn from a per-conversation PRNG seeded from
 // Config.Seed and the conversation name, so a run can be replayed.

@@ -25,7 +25,13 @@ type Driver struct {
 // New returns a driver for cfg; zero fields take their defaults.
 func New(cfg Config) *Driver {
 	cfg = cfg.withDefaults()
-	d := &Driver{cfg: cfg, sites: newSites(cfg), convs: make(map[string]*Tabs)}
+	return newDriver(cfg, newSites(cfg))
+}
+
+// newDriver returns a driver for cfg (with its defaults) serving the page
+// templates of all, which other drivers of a Mode may share.
+func newDriver(cfg Config, all sites) *Driver {
+	d := &Driver{cfg: cfg, sites: all, convs: make(map[string]*Tabs)}
 	d.SetFaults(cfg.Faults)
 	return d
 }

@@ -44,3 +44,45 @@ func heap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// TestProfilesOfAModeShareOneCopyOfThePages asserts a size: 40 profiles of
+// one Mode that have each loaded every page hold about one copy of the
+// site's templates, not forty.
+func TestProfilesOfAModeShareOneCopyOfThePages(t *testing.T) {
+	const profiles, pages = 40, 10
+	ctx := context.Background()
+	visitAll := func(d drivers.Driver, conv string) drivers.Tabs {
+		tabs, err := d.Open(ctx, conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pages {
+			navigate(t, tabs, fmt.Sprintf("https://sim.localhost/p/%d", i))
+			navigate(t, tabs, fmt.Sprintf("https://sim.localhost/form/%d", i))
+		}
+		return tabs
+	}
+
+	before := heap()
+	one := sim.New(sim.Config{Pages: pages})
+	defer one.Close()
+	visitAll(one, "alone")
+	copyBytes := int64(heap()) - int64(before)
+
+	before = heap()
+	m := sim.NewMode(sim.Config{Pages: pages}, profiles)
+	all := make([]drivers.Tabs, profiles)
+	for i := range all {
+		d, err := m.Open(ctx, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all[i] = visitAll(d, fmt.Sprintf("profile-%d", i))
+	}
+	grown := int64(heap()) - int64(before)
+	runtime.KeepAlive(all)
+	t.Logf("one copy of the pages: %d B; %d profiles of a mode: %d B", copyBytes, profiles, grown)
+	if grown > 3*copyBytes {
+		t.Fatalf("%d profiles that loaded every page hold %d B, more than three copies of the pages (%d B each)", profiles, grown, copyBytes)
+	}
+}

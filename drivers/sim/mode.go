@@ -11,9 +11,13 @@ import (
 var _ drivers.Mode = (*Mode)(nil)
 
 // Mode simulates as many profiles as sessions need, each a Driver over the
-// same Config.
+// same Config. The profiles share one copy of the site's page templates, as
+// the profiles of a real browser hold their pages outside buddi's memory:
+// what a profile keeps of its own (tabs, history, form values) is in its
+// Driver.
 type Mode struct {
 	cfg      Config
+	sites    sites // the page templates every profile serves
 	profiles int
 	// OnOpen, when set before the first Open, is told of each new driver.
 	OnOpen func(*Driver)
@@ -31,7 +35,8 @@ func NewMode(cfg Config, profiles int) *Mode {
 	if profiles <= 0 {
 		profiles = 1 << 20
 	}
-	return &Mode{cfg: cfg, profiles: profiles, drivers: map[int]*Driver{}, agents: map[string]*Driver{}}
+	cfg = cfg.withDefaults()
+	return &Mode{cfg: cfg, sites: newSites(cfg), profiles: profiles, drivers: map[int]*Driver{}, agents: map[string]*Driver{}}
 }
 
 // Name is "sim".
@@ -54,7 +59,7 @@ func build[K comparable](m *Mode, held func() map[K]*Driver, key K) *Driver {
 	m.mu.Lock()
 	d, ok := held()[key]
 	if !ok {
-		d = New(m.cfg)
+		d = newDriver(m.cfg, m.sites)
 		held()[key] = d
 		m.opened++
 	}
