@@ -56,6 +56,7 @@ func loadTest(e *env, args []string) int {
 	if err != nil {
 		return usageFail(e, "loadtest", err.Error())
 	}
+	tuneGC(e)
 	if lf.daemonLog != "" {
 		fh, err := os.Create(lf.daemonLog)
 		if err != nil {
