@@ -41,6 +41,8 @@ run: deps
 test: testdeps lint
 	$(GO) test -race -count=1 -timeout 60m ./...
 	$(MAKE) test-tailnet
+	@echo "The hot path's figures of this build (CPU per act, allocations; benchstat's format):"
+	COUNT=1 BENCHTIME=2000x scripts/bench-hotpath.sh bench-hotpath.txt
 
 # The tailnet's tests with Tailscale linked in (-tags tailnet): its own test
 # control server, DERP and STUN on loopback, no internet. The rest of the
@@ -109,4 +111,4 @@ lint:
 	cd ui/web && npm ci --no-audit --no-fund --ignore-scripts && npx tsc --noEmit -p .
 
 clean:
-	rm -rf bin bench.txt bench.html
+	rm -rf bin bench.txt bench.html bench-hotpath.txt
