@@ -14,7 +14,7 @@ const (
 	waitDefault    = 5 * time.Second  // wait_for
 	waitMax        = 15 * time.Second
 	domChars       = 8000
-	navStartWindow = 80 * time.Millisecond // how long a click may take to start a navigation
+	navStartWindow = 80 * time.Millisecond // how long a submit or a key press may take to start a navigation
 )
 
 // Do performs one action on the conversation's tabs.

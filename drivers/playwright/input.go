@@ -12,13 +12,18 @@ import (
 )
 
 // click clicks the element and reports what the click did to the tab.
+// Playwright's click returns once a navigation it requested in the main
+// frame has committed or failed, and the events of a navigation or a
+// window the click opened reach the tab before it returns: a click that
+// moved nothing by then stayed on the page, and says so at once rather
+// than wait for a navigation that may start later (a page's timer).
 func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
 	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
-	return r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
+	return r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0))
 }
 
 // fill replaces the field's text. CheckField sees the field's own
@@ -111,7 +116,7 @@ func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outc
 	if ok != true {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
+	out, err := r.t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
 	if out != nil {
 		out.Changed = true
 	}

@@ -37,7 +37,7 @@ func BenchmarkOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := page.Evaluate(`() => { globalThis.__walker = `+playwright.EngineSource(tabs)+`; return 1; }`); err != nil {
+	if _, err := page.Evaluate(`() => { globalThis.__walker = ` + playwright.EngineSource(tabs) + `; return 1; }`); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("observe", func(b *testing.B) {
