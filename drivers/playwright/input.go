@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/walker"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // click clicks the element and reports what the click did to the tab.
@@ -20,6 +21,9 @@ import (
 func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
 	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
+	if r.rechecked(err) {
+		return nil, errRecheck
+	}
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
@@ -54,9 +58,14 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	}
 	switch ans.Error {
 	case "":
-		return r.t.outcome(ctx, drivers.Done, false), nil
-	case "stale":
-		return nil, staleRef(r.ref, "is no longer on the page")
+		if r.f != r.t.page.MainFrame() {
+			return r.t.outcome(ctx, drivers.Done, false), nil
+		}
+		// The page's own field: the answer carries its title, read in the
+		// page, in the same call, after the input.
+		return &drivers.Outcome{Result: drivers.Done, URL: r.t.page.URL(), Title: messages.Clip(ans.Title, drivers.MaxTitle)}, nil
+	case "recheck":
+		return nil, errRecheck
 	case "focus", "changed":
 		if ans.Info != nil {
 			if err := check(fieldOf(ans.Info)); err != nil {
@@ -64,6 +73,8 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 			}
 		}
 		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
+	case "stale":
+		return nil, staleRef(r.ref, "is no longer on the page")
 	}
 	if err := ans.Refused(r.ref); err != nil {
 		return nil, err
