@@ -166,3 +166,14 @@ func ObserveBody(tabs drivers.Tabs, opts drivers.ObserveOptions) (string, error)
 
 // RefSelector is the Playwright selector a ref resolves to.
 var RefSelector = refSelector
+
+// CheckedSelector is the selector a click or fill on tg, a ref of the
+// latest observation, goes through (quick); "" when it goes the long way.
+func CheckedSelector(tabs drivers.Tabs, tg *drivers.Target) (string, error) {
+	r := tabs.(*Tabs).quick(tg)
+	if r == nil {
+		return "", nil
+	}
+	body, err := walker.CheckedRef(r.ref, &r.info)
+	return engineName + "=" + body, err
+}
