@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -14,7 +15,7 @@ const (
 	waitDefault    = 5 * time.Second  // wait_for
 	waitMax        = 15 * time.Second
 	domChars       = 8000
-	navStartWindow = 80 * time.Millisecond // how long a click may take to start a navigation
+	navStartWindow = 80 * time.Millisecond // how long a submit or a key press may take to start a navigation
 )
 
 // Do performs one action on the conversation's tabs.
@@ -70,12 +71,24 @@ func (ts acting) onPage(f func(*tab) (*drivers.Outcome, error)) (*drivers.Outcom
 	return f(t)
 }
 
+// quickly performs f on a's target resolved from its observation (quick),
+// and the long way when that finds the element changed, or cannot be
+// tried.
+func (ts acting) quickly(ctx context.Context, a *drivers.Action, f func(*resolved) (*drivers.Outcome, error)) (*drivers.Outcome, error) {
+	if r := ts.quick(a.Target); r != nil {
+		if out, err := f(r); !errors.Is(err, errRecheck) {
+			return out, err
+		}
+	}
+	return ts.onElement(ctx, a, f)
+}
+
 func (ts acting) Click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx, a) })
+	return ts.quickly(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx, a) })
 }
 
 func (ts acting) Fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.fill(ctx, a) })
+	return ts.quickly(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.fill(ctx, a) })
 }
 
 func (ts acting) Select(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {

@@ -20,6 +20,10 @@ import (
 // Bodies:
 //
 //	ref eN           the element that carries ref eN (at most one)
+//	ref eN WANT      the same, only while it is rendered and still the
+//	                 element WANT (URI-encoded JSON elemInfo of an earlier
+//	                 read) describes; otherwise the query throws
+//	                 walker.Recheck (walker.CheckedRef)
 //	fp e1 e2 ...     a carrier whose text is JSON {ref: elemInfo} for the found refs
 //	observe ARGS     a carrier with a read (view, full, within, find) as JSON; ARGS
 //	                 is URI-encoded JSON (readArgs)
@@ -30,7 +34,9 @@ import (
 //	focusref eN      focus eN, then the same as focus
 //	fill ARGS        focus ARGS.ref, check it is still the field ARGS.want
 //	                 describes, and replace its text with ARGS.value, all in
-//	                 one call; ARGS is URI-encoded JSON
+//	                 one call, answering with the document's title after;
+//	                 ARGS is URI-encoded JSON (with ARGS.checked, first check
+//	                 the field as a checked ref does)
 //
 // A carrier is a detached element created for the answer; it is never
 // inserted into the document.

@@ -2,9 +2,14 @@ package playwright
 
 import (
 	"context"
+	"encoding/json"
+	"net/url"
 	"time"
 
+	pw "github.com/mxschmitt/playwright-go"
+
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // Shrink exposes the screenshot scaler to the black-box tests.
@@ -125,3 +130,50 @@ func (w *Watch) Excused(now time.Time) bool { return w.w.excused(now, ownReadPat
 // OwnReadPatience is how long a question behind a read that gave up is
 // excused.
 const OwnReadPatience = ownReadPatience
+
+// ActivePage is the conversation's active tab's page, for benchmarks that
+// run raw Playwright calls beside the driver's on the same page.
+func ActivePage(tabs drivers.Tabs) (pw.Page, error) {
+	t, err := tabs.(*Tabs).current()
+	if err != nil {
+		return nil, err
+	}
+	return t.page, nil
+}
+
+// EngineSource is the walker engine the driver registers, with its field
+// rules.
+func EngineSource(tabs drivers.Tabs) string { return walker.Source(tabs.(*Tabs).d.cfg.FieldRules) }
+
+// ObserveBody is the engine body of the read Observe makes for opts on the
+// active tab, arguments and ref base included.
+func ObserveBody(tabs drivers.Tabs, opts drivers.ObserveOptions) (string, error) {
+	t, err := tabs.(*Tabs).current()
+	if err != nil {
+		return "", err
+	}
+	args, _, err := t.readArgs(opts)
+	if err != nil {
+		return "", err
+	}
+	args.Base = t.owner.refBase()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return "", err
+	}
+	return "observe " + url.PathEscape(string(raw)), nil
+}
+
+// RefSelector is the Playwright selector a ref resolves to.
+var RefSelector = refSelector
+
+// CheckedSelector is the selector a click or fill on tg, a ref of the
+// latest observation, goes through (quick); "" when it goes the long way.
+func CheckedSelector(tabs drivers.Tabs, tg *drivers.Target) (string, error) {
+	r := tabs.(*Tabs).quick(tg)
+	if r == nil {
+		return "", nil
+	}
+	body, err := walker.CheckedRef(r.ref, &r.info)
+	return engineName + "=" + body, err
+}

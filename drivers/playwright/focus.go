@@ -85,6 +85,9 @@ func focusRef(ctx context.Context, f pw.Frame, ref string) (*focusState, error) 
 // secret, that its document is of one of origins).
 func (r *resolved) fillRef(ctx context.Context, value string, origins []string) (*walker.FillAnswer, error) {
 	body, err := walker.FillBody(r.ref, value, r.info, origins)
+	if r.checked {
+		body, err = walker.CheckedFillBody(r.ref, value, &r.info, origins)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -9,16 +9,25 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/walker"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // click clicks the element and reports what the click did to the tab.
+// Playwright's click returns once a navigation it requested in the main
+// frame has committed or failed, and the events of a navigation or a
+// window the click opened reach the tab before it returns: a click that
+// moved nothing by then stayed on the page, and says so at once rather
+// than wait for a navigation that may start later (a page's timer).
 func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
 	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
+	if r.rechecked(err) {
+		return nil, errRecheck
+	}
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
-	return r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
+	return r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0))
 }
 
 // fill replaces the field's text. CheckField sees the field's own
@@ -49,9 +58,14 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	}
 	switch ans.Error {
 	case "":
-		return r.t.outcome(ctx, drivers.Done, false), nil
-	case "stale":
-		return nil, staleRef(r.ref, "is no longer on the page")
+		if r.f != r.t.page.MainFrame() {
+			return r.t.outcome(ctx, drivers.Done, false), nil
+		}
+		// The page's own field: the answer carries its title, read in the
+		// page, in the same call, after the input.
+		return &drivers.Outcome{Result: drivers.Done, URL: r.t.page.URL(), Title: messages.Clip(ans.Title, drivers.MaxTitle)}, nil
+	case "recheck":
+		return nil, errRecheck
 	case "focus", "changed":
 		if ans.Info != nil {
 			if err := check(fieldOf(ans.Info)); err != nil {
@@ -59,6 +73,8 @@ func (r *resolved) fill(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 			}
 		}
 		return nil, fail(drivers.CodeNotAllowed, nil, "The field "+r.ref+" changed or handed its focus elsewhere as it was focused, so nothing was typed; observe again.")
+	case "stale":
+		return nil, staleRef(r.ref, "is no longer on the page")
 	}
 	if err := ans.Refused(r.ref); err != nil {
 		return nil, err
@@ -111,7 +127,7 @@ func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outc
 	if ok != true {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
+	out, err := r.t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
 	if out != nil {
 		out.Changed = true
 	}

@@ -72,7 +72,7 @@ func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 			return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
 		})
 	}
-	return t.settle(ctx, before, a.TimeoutOr(navTimeout, 0))
+	return t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
 }
 
 // scroll scrolls the target into view, or the page by DeltaY pixels with

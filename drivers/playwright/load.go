@@ -2,9 +2,11 @@ package playwright
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,16 +14,34 @@ import (
 // runnable threads a core, a launch that has not finished is not coming.
 const maxLoad = 4
 
+// loadFresh is how long a reading of the load serves: every engine call
+// asks for it, and reading the file costs more than the answer changes in
+// that time.
+const loadFresh = 250 * time.Millisecond
+
+// lastLoad is the latest reading of the load and when it was taken.
+var lastLoad struct {
+	at   atomic.Int64  // unix nanoseconds; 0 before the first reading
+	bits atomic.Uint64 // the value, as math.Float64bits
+}
+
 // machineLoad is how busy the machine is, per core: the larger of the
 // one-minute load average and the threads runnable right now (which sees a
 // burst the average has not caught up with), divided by the cores, at
-// least 1 and at most maxLoad. It reads /proc/loadavg; elsewhere it is 1.
+// least 1 and at most maxLoad. It reads /proc/loadavg (elsewhere it is 1),
+// at most once per loadFresh.
 func machineLoad() float64 {
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 1
+	now := time.Now().UnixNano()
+	if at := lastLoad.at.Load(); at != 0 && now-at < int64(loadFresh) {
+		return math.Float64frombits(lastLoad.bits.Load())
 	}
-	return loadOf(raw, runtime.NumCPU())
+	load := 1.0
+	if raw, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = loadOf(raw, runtime.NumCPU())
+	}
+	lastLoad.bits.Store(math.Float64bits(load))
+	lastLoad.at.Store(now)
+	return load
 }
 
 // loadOf reads /proc/loadavg's text for cpus cores.

@@ -53,16 +53,18 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	if ans.Continues != nil {
 		shown = append(shown, ans.Continues.After)
 	}
+	infos := make(map[string]elemInfo, len(shown))
 	for _, ref := range shown {
 		info, ok := ans.Infos[ref]
 		if !ok {
 			continue
 		}
+		infos[ref] = info
 		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
 			Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: t.frameNumber(frames[ref]),
 			Fingerprint: info.Fingerprint(pageURL, frameURL(frames[ref]))}
 	}
-	t.setRefs(pageURL, frames)
+	t.setRefs(pageURL, frames, infos)
 	if opts.Screenshot {
 		shot, err := t.screenshot(ctx, false)
 		if err != nil {

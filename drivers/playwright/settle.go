@@ -14,10 +14,9 @@ import (
 const endGrace = 200 * time.Millisecond
 
 // settle reports what an input did to the tab. A navigation must start
-// within navStartWindow (Playwright's own click already waits for one it
-// caused); otherwise the input stayed on the page and returns at once.
-func (t *tab) settle(ctx context.Context, before navMark, limit time.Duration) (*drivers.Outcome, error) {
-	m, moved := t.nav.await(ctx, navStartWindow, func(m navMark) bool { return m.moved(before) })
+// within start; otherwise the input stayed on the page and returns at once.
+func (t *tab) settle(ctx context.Context, before navMark, start, limit time.Duration) (*drivers.Outcome, error) {
+	m, moved := t.nav.await(ctx, start, func(m navMark) bool { return m.moved(before) })
 	if ctx.Err() != nil {
 		return nil, abandoned(ctx)
 	}

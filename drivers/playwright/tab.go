@@ -36,6 +36,7 @@ type tab struct {
 
 	mu        sync.Mutex
 	refs      map[string]pw.Frame // the frame of each ref of the latest observation
+	infos     map[string]elemInfo // what the latest observation read of each ref it showed
 	obsURL    string              // the page URL that observation saw
 	cdp       pw.CDPSession
 	mainFrame string                 // DevTools id of the main frame
@@ -201,10 +202,19 @@ func (t *tab) info(ctx context.Context) drivers.TabInfo {
 	return drivers.TabInfo{ID: t.id, URL: t.page.URL(), Title: t.title(ctx)}
 }
 
-func (t *tab) setRefs(url string, refs map[string]pw.Frame) {
+func (t *tab) setRefs(url string, refs map[string]pw.Frame, infos map[string]elemInfo) {
 	t.mu.Lock()
-	t.obsURL, t.refs = url, refs
+	t.obsURL, t.refs, t.infos = url, refs, infos
 	t.mu.Unlock()
+}
+
+// observed is what the latest observation read of ref's element, and its
+// frame (nil for the page's own).
+func (t *tab) observed(ref string) (elemInfo, pw.Frame, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	info, ok := t.infos[ref]
+	return info, t.refs[ref], ok
 }
 
 func (t *tab) observedURL() string {

@@ -2,10 +2,13 @@ package playwright
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // resolved is a target checked against the live page, ready for input.
@@ -15,6 +18,51 @@ type resolved struct {
 	f    pw.Frame
 	loc  pw.Locator
 	info elemInfo
+	// checked is set when info is the observation's, not a read made
+	// now: the call that acts checks the element in the page (quick).
+	checked bool
+}
+
+// errRecheck is a quick input that found its element not as observed,
+// having done nothing: the input goes the long way, whose check says
+// what changed.
+var errRecheck = errors.New("playwright: recheck the target")
+
+// quick resolves tg with no call to the page, from what the latest
+// observation read of its element, when that still fingerprints as tg on
+// the page and frame as they are now. The check resolve makes before any
+// input (the same node, attributes, role and name, rendered) is then made
+// in the page by the call that acts, which fails with errRecheck,
+// dispatching nothing, when it does not hold. nil means resolve the long
+// way: a semantic target, a ref no observation of this page showed, a
+// page or frame that moved.
+func (ts *Tabs) quick(tg *drivers.Target) *resolved {
+	if tg == nil || tg.Ref == "" || tg.Tree != "" {
+		return nil
+	}
+	t, err := ts.byID(tg.Tab)
+	if err != nil {
+		return nil
+	}
+	info, f, ok := t.observed(tg.Ref)
+	if f == nil {
+		f = t.page.MainFrame()
+	}
+	if !ok || f.IsDetached() || t.observedURL() != t.page.URL() || info.Fingerprint(t.page.URL(), frameURL(f)) != tg.Fingerprint {
+		return nil
+	}
+	body, err := walker.CheckedRef(tg.Ref, &info)
+	if err != nil {
+		return nil
+	}
+	t.watch.touching() // what follows may navigate, as the agent's doing
+	return &resolved{t: t, ref: tg.Ref, f: f, loc: f.Locator(engineName + "=" + body), info: info, checked: true}
+}
+
+// rechecked reports whether err is a quick input's check failing in the
+// page.
+func (r *resolved) rechecked(err error) bool {
+	return r.checked && err != nil && strings.Contains(err.Error(), walker.Recheck)
 }
 
 // resolve finds the target's element on its tab and checks, before any

@@ -3,6 +3,7 @@ package walker
 import (
 	"encoding/json"
 	"net/url"
+	"strings"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -12,7 +13,24 @@ import (
 // origins the field's own document may have: a secret_fill's, read in the
 // same call that types.
 func FillBody(ref, value string, want any, origins []string) (string, error) {
+	return fillBody(ref, value, want, origins, false)
+}
+
+// CheckedFillBody is FillBody for want read by an earlier observation,
+// not just now: before anything else the engine checks that the field is
+// still rendered, fingerprints as want does (text aside) and has its
+// autocomplete and input mode, and answers "recheck" when it does not,
+// having done nothing. Its field attributes are then the ones a check of
+// want saw.
+func CheckedFillBody(ref, value string, want *Info, origins []string) (string, error) {
+	return fillBody(ref, value, want, origins, true)
+}
+
+func fillBody(ref, value string, want any, origins []string, checked bool) (string, error) {
 	fields := map[string]any{"ref": ref, "value": value, "want": want}
+	if checked {
+		fields["checked"] = true
+	}
 	if origins != nil {
 		fields["origins"] = origins
 	}
@@ -38,9 +56,13 @@ func SecretOrigins(a *drivers.Action) []string {
 // FillAnswer is the engine's answer to a fill (input.js fillRef).
 type FillAnswer struct {
 	OK bool `json:"ok"`
-	// Error is why nothing was typed: stale, kind, disabled, origin,
-	// value, focus or changed.
+	// Error is why nothing was typed: stale, recheck (a checked fill's
+	// field is not the one observed), kind, disabled, origin, value, focus
+	// or changed.
 	Error string `json:"error"`
+	// Title is the title of the field's document after the fill, cut to
+	// drivers.MaxTitle characters in the page.
+	Title string `json:"title"`
 	// Origin is the origin of the field's document, for origin (a
 	// secret_fill into a page its secret is not for).
 	Origin string `json:"origin"`
@@ -112,4 +134,22 @@ func or(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// Recheck is the error a checked ref selector (CheckedRef) fails with when
+// its element is gone, hidden, no longer fingerprints as observed or has
+// another autocomplete or input mode; it is the engine's RECHECK (ops.js).
+const Recheck = "buddi: recheck ref"
+
+// CheckedRef is the engine body that finds ref's element only while it
+// is rendered and fingerprints as want, an earlier read of it, does (text
+// aside, autocomplete and input mode in); otherwise the query throws
+// Recheck, so that an input aimed at it fails at once instead of waiting
+// for it.
+func CheckedRef(ref string, want *Info) (string, error) {
+	raw, err := json.Marshal(want)
+	if err != nil {
+		return "", err
+	}
+	return "ref " + ref + " " + strings.ReplaceAll(url.PathEscape(string(raw)), "'", "%27"), nil
 }

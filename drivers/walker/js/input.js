@@ -96,6 +96,7 @@ const originOf = (el) => {
 const fillRef = (doc, a) => {
   const el = elementOf(a.ref);
   if (!el) return { error: 'stale' };
+  if (a.checked && !matches(el, a.want)) return { error: 'recheck' };
   if (!editable(el)) return { error: 'kind', type: el.localName === 'input' ? inputType(el) : el.localName };
   if (el.disabled || el.readOnly) return { error: 'disabled' };
   // An owner's secret goes only into a document of an origin it is for,
@@ -118,7 +119,7 @@ const fillRef = (doc, a) => {
   } else if (el.localName === 'input' && PICKED_INPUTS.has(inputType(el))) {
     nativeValue(el, a.value);
     el.dispatchEvent(new Event('change', { bubbles: true }));
-    return { ok: true };
+    return { ok: true, title: String(doc.title).slice(0, 300) };
   } else if (TEXT_INPUTS.has(inputType(el)) || el.localName === 'textarea') {
     el.select();
   }
@@ -126,5 +127,5 @@ const fillRef = (doc, a) => {
   const got = el.isContentEditable ? el.textContent : el.value;
   if ((!done || got !== a.value) && !el.isContentEditable) nativeValue(el, a.value);
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { ok: true };
+  return { ok: true, title: String(doc.title).slice(0, 300) };
 };

@@ -24,6 +24,21 @@ const info = (el) => {
   };
 };
 
+// matches says el is still the element want (an info of an earlier read)
+// describes, as a fingerprint sees it (text aside) and as a field check
+// does (autocomplete and input mode too), and is rendered.
+const matches = (el, want) => {
+  const now = info(el);
+  return now.vis && now.tag === want.tag && now.role === want.role && now.name === want.name && now.id === want.id &&
+    now.nm === want.nm && now.type === want.type && now.href === want.href && now.action === want.action &&
+    String(now.method).toLowerCase() === String(want.method).toLowerCase() && now.ac === want.ac && now.im === want.im;
+};
+
+// RECHECK is the error a checked ref throws when its element is gone or
+// not the element its observation described: the driver checks the ref
+// the long way then, to say which.
+const RECHECK = 'buddi: recheck ref';
+
 const infos = (els) => {
   const out = {};
   for (const el of els) out[refFor(el)] = info(el);
@@ -190,7 +205,13 @@ const engine = {
     const op = sp < 0 ? body : body.slice(0, sp);
     const arg = sp < 0 ? '' : body.slice(sp + 1);
     switch (op) {
-      case 'ref': { const el = elementOf(arg); return el ? [el] : []; }
+      case 'ref': {
+        const [ref, want] = arg.split(' ');
+        const el = elementOf(ref);
+        if (!want) return el ? [el] : [];
+        if (!el || !matches(el, JSON.parse(decodeURIComponent(want)))) throw new Error(RECHECK);
+        return [el];
+      }
       case 'fp': {
         const out = {};
         for (const ref of arg.split(' ').filter(Boolean)) { const el = elementOf(ref); if (el) out[ref] = info(el); }
