@@ -69,14 +69,20 @@ func (a *Actor) persistThenReply(ctx actor.Context, owner *actor.PID) {
 }
 
 // show publishes the session's state: into its routing entry, for the
-// owner's list, and to subscribers.
+// owner's list, and to subscribers. The entry and the event share the one
+// state built: neither is changed once shown.
 func (a *Actor) show() {
-	info := a.info()
-	if a.cfg.Route != nil {
-		a.cfg.Route.Show(info)
+	active := a.cfg.Bus.Active()
+	if a.cfg.Route == nil && !active {
+		return
 	}
-	if a.cfg.Bus.Active() {
-		a.cfg.Bus.Publish(&messages.SessionChanged{Session: info, At: a.cfg.Now()})
+	e := &messages.SessionChanged{Session: a.info()}
+	if a.cfg.Route != nil {
+		a.cfg.Route.ShowShared(&e.Session)
+	}
+	if active {
+		e.At = a.cfg.Now()
+		a.cfg.Bus.Publish(e)
 	}
 }
 
