@@ -31,7 +31,16 @@ func (a *Actor) record() ledger.Session {
 func (a *Actor) write(owner bool) *ledger.Write {
 	return &ledger.Write{Owner: owner, Ops: []ledger.Op{
 		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.record()),
-		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}}
+		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}}
+}
+
+// stepsKey is the key of the conversation's step counter, made once per
+// conversation: the ledger never changes a key it is handed.
+func (a *Actor) stepsKey() []byte {
+	if a.steps.key == nil || a.steps.conv != a.cfg.Conversation {
+		a.steps = stepsKey{conv: a.cfg.Conversation, key: ledger.StepsKey(a.cfg.Conversation)}
+	}
+	return a.steps.key
 }
 
 // persist writes the session record, synced, and shows the new state.
@@ -43,7 +52,7 @@ func (a *Actor) persist(ctx actor.Context) {
 // persistSteps writes the step counter without an fsync.
 func (a *Actor) persistSteps(ctx actor.Context) {
 	ctx.Send(a.cfg.Ledger, &ledger.Write{NoSync: true, Ops: []ledger.Op{
-		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}})
+		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}})
 	a.show()
 }
 
