@@ -1,7 +1,7 @@
 package session
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -117,7 +117,7 @@ func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		Words: w.words, URL: a.url, Title: a.title, Page: fmt.Sprintf("%d.%d", a.rec.Epoch, a.page),
+		Words: w.words, URL: a.url, Title: a.title, Page: strconv.Itoa(a.rec.Epoch) + "." + strconv.Itoa(a.page),
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
 		PictureApp: d.pictureApp, PictureAppOnce: d.pictureApp != "" && a.onceApps[d.pictureApp],
 		At: now, Took: took}
