@@ -288,8 +288,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
-// deadline bounds one request's wait on the actors.
-func deadline(d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), d)
-}
