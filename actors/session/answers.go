@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -54,6 +55,16 @@ func observedAt(at time.Time) string {
 	line := append(b[:0], "Observed "...)
 	line = at.AppendFormat(line, "15:04:05")
 	return string(append(line, " UTC.\n"...))
+}
+
+// dotted is prefix, then a and b with a dot between: an observation's id
+// ("o3.12"), a page's count ("3.12"); made in one allocation.
+func dotted(prefix string, a, b int) string {
+	var buf [48]byte
+	s := append(buf[:0], prefix...)
+	s = strconv.AppendInt(s, int64(a), 10)
+	s = append(s, '.')
+	return string(strconv.AppendInt(s, int64(b), 10))
 }
 
 // outcome is the agent's view of an action's result: what it read of the

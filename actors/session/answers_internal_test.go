@@ -11,3 +11,17 @@ func TestAnObservationOpensWithItsTimeInUTC(t *testing.T) {
 		t.Fatalf("first line %q, want %q", got, want)
 	}
 }
+
+func TestObservationIDsAndPageCountsAreDotted(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{dotted("o", 1, 1), "o1.1"},
+		{dotted("o", 3, 1024), "o3.1024"},
+		{dotted("", 0, 7), "0.7"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

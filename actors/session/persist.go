@@ -1,7 +1,6 @@
 package session
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -117,7 +116,7 @@ func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		Words: w.words, URL: a.url, Title: a.title, Page: strconv.Itoa(a.rec.Epoch) + "." + strconv.Itoa(a.page),
+		Words: w.words, URL: a.url, Title: a.title, Page: dotted("", a.rec.Epoch, a.page),
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
 		PictureApp: d.pictureApp, PictureAppOnce: d.pictureApp != "" && a.onceApps[d.pictureApp],
 		At: now, Took: took}
