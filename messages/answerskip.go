@@ -1,7 +1,7 @@
 package messages
 
 // skip reads over one JSON value, checking it is well formed.
-func (p *answerScan) skip() bool {
+func (p *jsonScan) skip() bool {
 	if p.i >= len(p.b) {
 		return false
 	}
@@ -22,7 +22,7 @@ func (p *answerScan) skip() bool {
 	return false
 }
 
-func (p *answerScan) literal(word string) bool {
+func (p *jsonScan) literal(word string) bool {
 	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
 		return false
 	}
@@ -30,7 +30,7 @@ func (p *answerScan) literal(word string) bool {
 	return true
 }
 
-func (p *answerScan) skipNested(open byte) bool {
+func (p *jsonScan) skipNested(open byte) bool {
 	if p.depth++; p.depth > maxSkipDepth {
 		return false
 	}
@@ -58,7 +58,7 @@ func (p *answerScan) skipNested(open byte) bool {
 
 // skipString reads over a string: no control characters, and only the
 // escapes JSON has.
-func (p *answerScan) skipString() bool {
+func (p *jsonScan) skipString() bool {
 	for j := p.i + 1; j < len(p.b); j++ {
 		c := p.b[j]
 		if !strSpecial[c] {
@@ -91,7 +91,7 @@ func (p *answerScan) skipString() bool {
 }
 
 // skipNumber reads over a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func (p *answerScan) skipNumber() bool {
+func (p *jsonScan) skipNumber() bool {
 	j := p.i
 	if p.b[j] == '-' {
 		j++

@@ -1,7 +1,5 @@
 package messages
 
-import "unicode/utf8"
-
 // decodeActFast decodes the common shape of an act's input without
 // reflection: one object of the act's text, number and true/false fields,
 // and a target given by ref, role, name, by or frame. It answers false for
@@ -10,144 +8,15 @@ import "unicode/utf8"
 // strict decoder then reads and, when it is wrong, explains. What it
 // accepts decodes to what the strict decoder gives.
 func decodeActFast(raw []byte, in *ActInput) bool {
-	p := fastScan{b: raw}
-	if !p.obj(func(key string) bool { return p.actField(key, in) }) {
+	p := jsonScan{b: raw}
+	if !p.object(func(key []byte) bool { return readActField(&p, key, in) }) {
 		return false
 	}
 	p.space()
 	return p.i == len(p.b)
 }
 
-type fastScan struct {
-	b    []byte
-	i    int
-	seen uint64 // the fields read, to refuse one named twice
-}
-
-func (p *fastScan) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *fastScan) byte(c byte) bool {
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
-}
-
-// obj reads an object, calling field for each key with the scanner at
-// its value.
-func (p *fastScan) obj(field func(string) bool) bool {
-	if !p.byte('{') {
-		return false
-	}
-	if p.byte('}') {
-		return true
-	}
-	for {
-		p.space()
-		key, ok := p.str()
-		if !ok || !p.byte(':') {
-			return false
-		}
-		p.space()
-		if !field(key) {
-			return false
-		}
-		if p.byte('}') {
-			return true
-		}
-		if !p.byte(',') {
-			return false
-		}
-	}
-}
-
-// str reads a string without escapes or control characters, of valid UTF-8.
-func (p *fastScan) str() (string, bool) {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
-		return "", false
-	}
-	start := p.i + 1
-	ascii := true
-	for j := start; j < len(p.b); j++ {
-		switch c := p.b[j]; {
-		case c == '"':
-			s := p.b[start:j]
-			if !ascii && !utf8.Valid(s) {
-				return "", false
-			}
-			p.i = j + 1
-			return string(s), true
-		case c == '\\' || c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-	}
-	return "", false
-}
-
-// num reads an integer that fits an int without question: at most 15
-// digits, no leading zero, no fraction or exponent.
-func (p *fastScan) num() (int, bool) {
-	j, neg := p.i, false
-	if j < len(p.b) && p.b[j] == '-' {
-		neg = true
-		j++
-	}
-	start, n := j, 0
-	for j < len(p.b) && isDigit(p.b[j]) && j-start < 15 {
-		n = n*10 + int(p.b[j]-'0')
-		j++
-	}
-	if j == start || p.b[start] == '0' && j-start > 1 || j < len(p.b) && numberGoesOn(p.b[j]) {
-		return 0, false
-	}
-	p.i = j
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// numberGoesOn says c continues a number num does not read.
-func numberGoesOn(c byte) bool { return c == '.' || c == 'e' || c == 'E' || isDigit(c) }
-
-func (p *fastScan) boolean() (bool, bool) {
-	rest := p.b[p.i:]
-	switch {
-	case len(rest) >= 4 && string(rest[:4]) == "true":
-		p.i += 4
-		return true, true
-	case len(rest) >= 5 && string(rest[:5]) == "false":
-		p.i += 5
-		return false, true
-	}
-	return false, false
-}
-
-// once marks field bit read, refusing it read before.
-func (p *fastScan) once(bit uint) bool {
-	if p.seen&(1<<bit) != 0 {
-		return false
-	}
-	p.seen |= 1 << bit
-	return true
-}
-
-// actField is one field of the fast decoder: its bit in fastScan.seen and
+// actField is one field of the fast decoder: its bit in jsonScan.seen and
 // where its value goes (one of s, n, f).
 type actField struct {
 	bit uint
@@ -187,33 +56,33 @@ var actFields = map[string]actField{
 
 const targetBit = 25
 
-func (p *fastScan) actField(key string, in *ActInput) bool {
-	if key == "target" {
+func readActField(p *jsonScan, key []byte, in *ActInput) bool {
+	if string(key) == "target" {
 		if !p.once(targetBit) {
 			return false
 		}
 		in.Target = &TargetRef{}
-		return p.obj(func(k string) bool { return p.targetField(k, in.Target) })
+		return p.object(func(k []byte) bool { return readTargetField(p, k, in.Target) })
 	}
-	fd, ok := actFields[key]
+	fd, ok := actFields[string(key)]
 	if !ok || !p.once(fd.bit) {
 		return false
 	}
 	switch {
 	case fd.s != nil:
-		*fd.s(in), ok = p.str()
+		*fd.s(in), ok = p.plain()
 	case fd.n != nil:
 		*fd.n(in), ok = p.num()
 	default:
-		*fd.f(in), ok = p.boolean()
+		ok = p.boolean(fd.f(in))
 	}
 	return ok
 }
 
-func (p *fastScan) targetField(key string, t *TargetRef) bool {
+func readTargetField(p *jsonScan, key []byte, t *TargetRef) bool {
 	var s *string
 	var bit uint
-	switch key {
+	switch string(key) {
 	case "ref":
 		s, bit = &t.Ref, 40
 	case "by":
@@ -236,6 +105,6 @@ func (p *fastScan) targetField(key string, t *TargetRef) bool {
 		return false
 	}
 	var ok bool
-	*s, ok = p.str()
+	*s, ok = p.plain()
 	return ok
 }

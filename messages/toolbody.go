@@ -14,14 +14,14 @@ import (
 // such a body the same way or refuses it. Whatever it accepts,
 // json.Decoder with DisallowUnknownFields decodes to the same values.
 func SplitToolBody(body []byte) (conv string, input json.RawMessage, ok bool) {
-	p := fastScan{b: body}
-	if !p.obj(func(key string) bool {
-		switch key {
+	p := jsonScan{b: body}
+	if !p.object(func(key []byte) bool {
+		switch string(key) {
 		case "conversation":
 			if !p.once(0) {
 				return false
 			}
-			s, ok := p.str()
+			s, ok := p.plain()
 			conv = s
 			return ok
 		case "input":

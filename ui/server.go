@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -211,6 +212,10 @@ func (s *Server) gated(next fasthttp.RequestHandler) fasthttp.RequestHandler {
 }
 
 func (s *Server) route(ctx *fasthttp.RequestCtx) {
+	if name, ok := bytes.CutPrefix(ctx.Path(), []byte("/api/tools/")); ok {
+		s.tool(ctx, toolName(name)) // the agents' hot path: no path string made
+		return
+	}
 	path := string(ctx.Path())
 	switch {
 	case path == "/healthz":
@@ -219,8 +224,6 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 		s.mcpOver(ctx)
 	case path == "/metrics":
 		s.metrics(ctx)
-	case strings.HasPrefix(path, "/api/tools/"):
-		s.tool(ctx, strings.TrimPrefix(path, "/api/tools/"))
 	case path == "/api/browser/hand":
 		s.hand(ctx)
 	case path == "/api/extension/socket":
@@ -232,6 +235,17 @@ func (s *Server) route(ctx *fasthttp.RequestCtx) {
 	default:
 		s.static(ctx, path)
 	}
+}
+
+// toolName is name as one of messages.Tools, without a copy, or as a
+// string of its own when it names no tool.
+func toolName(name []byte) string {
+	for _, t := range messages.Tools {
+		if string(name) == t {
+			return t
+		}
+	}
+	return string(name)
 }
 
 func (s *Server) logged(next fasthttp.RequestHandler) fasthttp.RequestHandler {
@@ -273,9 +287,4 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// deadline bounds one request's wait on the actors.
-func deadline(d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), d)
 }

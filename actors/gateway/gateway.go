@@ -13,7 +13,9 @@
 // so it was never received), goes to the controller, which decides.
 //
 // Concurrency: a Gateway is safe for concurrent use; each call blocks only
-// its caller, on one future, bounded by its context's deadline.
+// its caller, on its own slot of the gateway's one replies process (no
+// future per call), bounded by its context's deadline. The replies process
+// is registered at New and lives as long as the actor system.
 package gateway
 
 import (
@@ -30,19 +32,19 @@ import (
 
 // Gateway is the actors' client.
 type Gateway struct {
-	sys        *actor.ActorSystem
 	controller *actor.PID
 	routes     *routes.Table
 	bus        *events.Bus
 	extension  *actor.PID // the extension connection; nil: none runs
 	stop       *actor.PID // the owner's Stop and its one owner
+	replies    *replies
 }
 
 // New returns the client of the actors: calls go to controller or, routed
 // by table, to sessions; the owner's Stop and resume of all access go to
 // stop, their one owner; subscriptions go to bus.
 func New(sys *actor.ActorSystem, controller, stop *actor.PID, table *routes.Table, bus *events.Bus) *Gateway {
-	return &Gateway{sys: sys, controller: controller, stop: stop, routes: table, bus: bus}
+	return &Gateway{controller: controller, stop: stop, routes: table, bus: bus, replies: newReplies(sys)}
 }
 
 // WithExtension sends the extension's owner messages (messages.ForExtension)
@@ -133,7 +135,7 @@ func (g *Gateway) ask(ctx context.Context, pid *actor.PID, msg any) (any, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return g.sys.Root.RequestFuture(pid, msg, d).Result()
+	return g.replies.ask(pid, msg, d)
 }
 
 func toolResult(res any, err error) (*messages.ToolResult, *messages.Error) {

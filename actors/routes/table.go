@@ -44,6 +44,11 @@ type Session struct {
 // Show records the session's latest state; only the session calls it.
 func (s *Session) Show(info messages.SessionInfo) { s.shown.Store(&info) }
 
+// ShowShared records info as the session's latest state without a copy:
+// the caller shares it (with the event that tells it) and never changes it
+// again.
+func (s *Session) ShowShared(info *messages.SessionInfo) { s.shown.Store(info) }
+
 // Shown is the session's latest state.
 func (s *Session) Shown() messages.SessionInfo {
 	if p := s.shown.Load(); p != nil {

@@ -72,3 +72,12 @@ func TestSessionsListsWhatEachSessionShowed(t *testing.T) {
 		t.Fatalf("sessions = %+v", list)
 	}
 }
+
+func TestAStateShownSharedIsTheLatest(t *testing.T) {
+	s := &routes.Session{Agent: "ada"}
+	s.Show(messages.SessionInfo{Conversation: "a", State: messages.StateReady})
+	s.ShowShared(&messages.SessionInfo{Conversation: "a", State: messages.StateWorking, StepsUsed: 3})
+	if got := s.Shown(); got.State != messages.StateWorking || got.StepsUsed != 3 {
+		t.Fatalf("shown = %+v, want the shared state", got)
+	}
+}

@@ -160,6 +160,14 @@ type Actor struct {
 	// that it opened (Use my apps), for the pictures a surface sends. A
 	// restarted session starts without them: its pictures fail closed.
 	onceApps map[string]bool
+	steps    stepsKey
+}
+
+// stepsKey is the ledger key of a conversation's step counter, kept with
+// the conversation it was made for (a move changes the conversation).
+type stepsKey struct {
+	conv string
+	key  []byte
 }
 
 // New returns a producer for one conversation's session actor.

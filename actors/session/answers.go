@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -33,7 +34,7 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: a.fenced(&p, "Observed "+at.Format("15:04:05")+" UTC.\n", "page"),
+		Text: a.fenced(&p, observedAt(at), "page"),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
@@ -45,6 +46,25 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 		r.Left = &left
 	}
 	return r
+}
+
+// observedAt is an observation's first line, "Observed 15:04:05 UTC.",
+// made in one allocation.
+func observedAt(at time.Time) string {
+	var b [32]byte
+	line := append(b[:0], "Observed "...)
+	line = at.AppendFormat(line, "15:04:05")
+	return string(append(line, " UTC.\n"...))
+}
+
+// dotted is prefix, then a and b with a dot between: an observation's id
+// ("o3.12"), a page's count ("3.12"); made in one allocation.
+func dotted(prefix string, a, b int) string {
+	var buf [48]byte
+	s := append(buf[:0], prefix...)
+	s = strconv.AppendInt(s, int64(a), 10)
+	s = append(s, '.')
+	return string(strconv.AppendInt(s, int64(b), 10))
 }
 
 // outcome is the agent's view of an action's result: what it read of the

@@ -34,7 +34,7 @@ func (e *evidence) stale(reason string) {
 
 func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 	e.n++
-	e.id = fmt.Sprintf("o%d.%d", epoch, e.n)
+	e.id = dotted("o", epoch, e.n)
 	e.refs = obs.Refs
 	e.tree = obs.Tree
 	e.fresh = true

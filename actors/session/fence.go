@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/egress"
@@ -25,7 +26,9 @@ type pageText struct {
 
 func (p *pageText) title(t string) {
 	if t != "" {
-		fmt.Fprintf(&p.b, "Title: %s\n", oneLine(t))
+		p.b.WriteString("Title: ")
+		p.b.WriteString(oneLine(t))
+		p.b.WriteByte('\n')
 	}
 }
 
@@ -173,4 +176,30 @@ func label(t drivers.Target) string {
 	return role + " " + strconv.Quote(oneLine(t.Name))
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is s on one line, its words one space apart.
+func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine says s is ASCII words each one space apart, as most titles
+// and names are: oneLine would give s back.
+func isOneLine(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
+}

@@ -105,3 +105,14 @@ func fullTargets(tree string, refs map[string]drivers.Target) string {
 	}
 	return b.String()
 }
+
+// A title or name reaches the agent on one line, its words one space
+// apart, whatever spaces it had.
+func TestOneLineJoinsWordsWithOneSpace(t *testing.T) {
+	for _, s := range []string{"", "Inbox", "Inbox (3) - Mail", " lead", "trail ", "two  spaces",
+		"tab\there", "line\nbreak", "cr\rlf", "\v\f", "nbsp\u00a0here", "em\u2003space", "Café au lait", " ", "a b c"} {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -31,7 +30,16 @@ func (a *Actor) record() ledger.Session {
 func (a *Actor) write(owner bool) *ledger.Write {
 	return &ledger.Write{Owner: owner, Ops: []ledger.Op{
 		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.record()),
-		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}}
+		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}}
+}
+
+// stepsKey is the key of the conversation's step counter, made once per
+// conversation: the ledger never changes a key it is handed.
+func (a *Actor) stepsKey() []byte {
+	if a.steps.key == nil || a.steps.conv != a.cfg.Conversation {
+		a.steps = stepsKey{conv: a.cfg.Conversation, key: ledger.StepsKey(a.cfg.Conversation)}
+	}
+	return a.steps.key
 }
 
 // persist writes the session record, synced, and shows the new state.
@@ -43,7 +51,7 @@ func (a *Actor) persist(ctx actor.Context) {
 // persistSteps writes the step counter without an fsync.
 func (a *Actor) persistSteps(ctx actor.Context) {
 	ctx.Send(a.cfg.Ledger, &ledger.Write{NoSync: true, Ops: []ledger.Op{
-		ledger.Put(ledger.StepsKey(a.cfg.Conversation), ledger.Steps{Used: a.rec.StepsUsed})}})
+		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}})
 	a.show()
 }
 
@@ -69,14 +77,20 @@ func (a *Actor) persistThenReply(ctx actor.Context, owner *actor.PID) {
 }
 
 // show publishes the session's state: into its routing entry, for the
-// owner's list, and to subscribers.
+// owner's list, and to subscribers. The entry and the event share the one
+// state built: neither is changed once shown.
 func (a *Actor) show() {
-	info := a.info()
-	if a.cfg.Route != nil {
-		a.cfg.Route.Show(info)
+	active := a.cfg.Bus.Active()
+	if a.cfg.Route == nil && !active {
+		return
 	}
-	if a.cfg.Bus.Active() {
-		a.cfg.Bus.Publish(&messages.SessionChanged{Session: info, At: a.cfg.Now()})
+	e := &messages.SessionChanged{Session: a.info()}
+	if a.cfg.Route != nil {
+		a.cfg.Route.ShowShared(&e.Session)
+	}
+	if active {
+		e.At = a.cfg.Now()
+		a.cfg.Bus.Publish(e)
 	}
 }
 
@@ -102,7 +116,7 @@ func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 		return
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
-		Words: w.words, URL: a.url, Title: a.title, Page: fmt.Sprintf("%d.%d", a.rec.Epoch, a.page),
+		Words: w.words, URL: a.url, Title: a.title, Page: dotted("", a.rec.Epoch, a.page),
 		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
 		PictureApp: d.pictureApp, PictureAppOnce: d.pictureApp != "" && a.onceApps[d.pictureApp],
 		At: now, Took: took}

@@ -17,16 +17,22 @@ import (
 // deadline begins once it is ready.
 func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action, replyTo *actor.PID, recovering *messages.Error) {
 	a.seq++
-	base, cancel := context.WithCancel(context.Background())
+	drv, conv, spec := a.cfg.Driver, a.cfg.Tabs, messages.Spec(in.Action)
+	// An act with no browser to wait for and no observation after it runs
+	// in one context: the session's cancel and its own deadline.
+	_, waits := drivers.ReadierOf(drv, a.tabs)
+	alone := !waits && !in.ThenObserve
+	base, cancel := actContext(alone, spec.Deadline)
 	a.become(&working{seq: a.seq, in: in, replyTo: replyTo, cancel: cancel, words: inWords(in, act), recovering: recovering})
 	a.cfg.Carry.set(replyTo)
 	self, sys := ctx.Self(), ctx.ActorSystem()
 	// The refs map is replaced, never changed, so the goroutine may read it.
 	d := &done{seq: a.seq, epoch: a.rec.Epoch, tabs: a.tabs, refs: a.ev.refs, fresh: a.ev.fresh, watch: a.watched(), started: a.cfg.Now()}
-	drv, conv, spec := a.cfg.Driver, a.cfg.Tabs, messages.Spec(in.Action)
 	a.off(func() {
 		defer cancel()
-		if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {
+		if alone {
+			d.run(base, drv, conv, in, act)
+		} else if d.waited, d.err = startWait(base, drv, d.tabs, spec.StartWait()); d.err == nil {
 			c, stop := context.WithTimeout(base, spec.Deadline)
 			d.run(c, drv, conv, in, act)
 			stop()
@@ -36,6 +42,16 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 		}
 		sys.Root.Send(self, d)
 	})
+}
+
+// actContext is an act's context, which the session cancels: with the
+// act's deadline when it runs alone, else without (each part it runs has
+// its own).
+func actContext(alone bool, deadline time.Duration) (context.Context, context.CancelFunc) {
+	if alone {
+		return context.WithTimeout(context.Background(), deadline)
+	}
+	return context.WithCancel(context.Background())
 }
 
 // startWait waits, at most wait, for a browser that starts in the
