@@ -55,3 +55,39 @@ func TestTheOwnerChecksUseMyAppsPermissions(t *testing.T) {
 	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Request permissions"}))
 	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "set BUDDI_COMPUTER_HELPER"}))
 }
+
+// TestWhatTheOwnerTypesIntoUseMyAppsOutlivesARedraw: the settings page
+// draws itself again whenever the sessions change (a session opens, one is
+// released); the allowed apps the owner typed and has not saved stay in the
+// field through both, and Save saves them.
+func TestWhatTheOwnerTypesIntoUseMyAppsOutlivesARedraw(t *testing.T) {
+	o := start(t, daemon.Options{})
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	goTo(t, o, p, "#/settings/browser")
+	area := p.Locator(`textarea[name=allowedApps]`)
+	webtest.Visible(t, area)
+	if err := area.Fill("org.gnome.Calculator"); err != nil {
+		t.Fatal(err)
+	}
+	tok := agent(t, o, "ada", "c1")
+	if r := o.Act(t, tok, "c1", in{"action": "observe"}); !r.OK {
+		t.Fatalf("observe: %+v", r.Error)
+	}
+	open := p.Locator(".note", pw.PageLocatorOptions{HasText: "1 session is open"})
+	webtest.Visible(t, open) // drawn again as the session opened
+	o.Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
+	webtest.Gone(t, open) // and again as it was released
+	if v, err := p.Locator(`textarea[name=allowedApps]`).InputValue(); err != nil || v != "org.gnome.Calculator" {
+		t.Fatalf("after two redraws the field holds %q (%v), want what the owner typed", v, err)
+	}
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "1 app is allowed"}))
+	var s messages.BrowserSettings
+	if err := o.Must(t, "GET", "/api/settings/browser", nil).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.AllowedApps, []string{"org.gnome.Calculator"}) {
+		t.Fatalf("the allowed apps are %v", s.AllowedApps)
+	}
+}

@@ -15,10 +15,16 @@ function render(root: HTMLElement): () => void {
   const body = h("div", {});
   const install = h("div", { class: "install", "aria-live": "polite" });
   root.append(said, body, install);
+  // What the owner typed into Use my apps' fields and has not saved: a
+  // redraw (a refused save reloads, and so does every change of the
+  // sessions) keeps it instead of putting the saved list back under the
+  // owner's hands.
+  let unsaved: { browserApp?: string; allowedApps?: string } = {};
   const load = () => get<BrowserSettings>("/api/settings/browser").then((s) => draw(s)).catch((e) => fill(body, h("p", { class: "said bad" }, String(e.message ?? e))));
   const change = (btn: HTMLElement | null, body: Record<string, unknown>, done: (s: BrowserSettings) => string) =>
     act(btn as HTMLButtonElement | null, said, async () => {
       const s = await post<BrowserSettings>("/api/settings/browser", body);
+      if ("allowedApps" in body) unsaved = {};
       draw(s);
       return done(s);
     }).then((ok) => { if (!ok) void load(); });
@@ -37,8 +43,10 @@ function render(root: HTMLElement): () => void {
     const headless = h("input", { type: "checkbox", name: "headless", checked: s.headless, disabled: !s.hasDisplay,
       onchange: (ev: Event) => change(ev.target as HTMLElement, { headless: (ev.target as HTMLInputElement).checked }, (n) => n.headless ? "The browser runs headless from its next launch." : "The browser shows its window from its next launch.") });
     const st = s.browser;
-    const browserApp = h("input", { type: "text", name: "browserApp", value: s.browserApp, "aria-label": "Browser app id", autocomplete: "off" });
-    const allowed = h("textarea", { name: "allowedApps", rows: 4, "aria-label": "Allowed apps, one id a line" }, s.allowedApps.join("\n"));
+    const browserApp = h("input", { type: "text", name: "browserApp", value: unsaved.browserApp ?? s.browserApp, "aria-label": "Browser app id", autocomplete: "off",
+      oninput: (ev: Event) => { unsaved.browserApp = (ev.target as HTMLInputElement).value; } });
+    const allowed = h("textarea", { name: "allowedApps", rows: 4, "aria-label": "Allowed apps, one id a line",
+      oninput: (ev: Event) => { unsaved.allowedApps = (ev.target as HTMLTextAreaElement).value; } }, unsaved.allowedApps ?? s.allowedApps.join("\n"));
     const saveApps: HTMLButtonElement = h("button", { type: "button", onclick: () => change(saveApps, {
       browserApp: (browserApp as HTMLInputElement).value.trim(),
       allowedApps: (allowed as HTMLTextAreaElement).value.split("\n").map((x) => x.trim()).filter((x) => x !== ""),
