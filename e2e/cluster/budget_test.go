@@ -23,20 +23,22 @@ type answered struct {
 
 // actOn observes conv as the agent, through whichever member via names,
 // call after call, until the budget is spent or done closes; it hands every
-// answer to the test as it comes.
+// answer to the test as it comes, and makes its next call only once the
+// test took it. So when the test acts on an answer (kills the member that
+// holds the conversation), at most one call is in flight: an answer a
+// member gave before it was killed is never read as one given after.
 func actOn(conv string, via *atomic.Pointer[member], done <-chan struct{}) <-chan answered {
-	out := make(chan answered, 4096)
+	out := make(chan answered)
 	go func() {
 		defer close(out)
 		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
 			m := via.Load()
 			r, err := m.Do("POST", "/api/tools/browser.act", m.agent, map[string]any{"conversation": conv, "input": map[string]any{"action": "observe"}})
-			out <- answered{m, r, err}
+			select {
+			case out <- answered{m, r, err}:
+			case <-done:
+				return
+			}
 			if err == nil && r.Code() == messages.CodeBudgetSpent {
 				return
 			}
