@@ -15,31 +15,47 @@ import (
 // the allowed apps and saves a new list, one id a line, without repeats; a
 // list that is not app ids is refused on the page.
 func TestTheOwnerListsTheAppsOfUseMyApps(t *testing.T) {
+	o, p := appsSettings(t)
+	typeAllowedApps(t, p, "org.gnome.Calculator\nnot an id!")
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
+	webtest.Visible(t, p.Locator(".said.bad", pw.PageLocatorOptions{HasText: "is not an app id"}))
+
+	typeAllowedApps(t, p, "com.google.Chrome\norg.gnome.Calculator\norg.gnome.Calculator")
+	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
+	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "2 apps are allowed"}))
+	if got := allowedApps(t, o); !slices.Equal(got, []string{"com.google.Chrome", "org.gnome.Calculator"}) {
+		t.Fatalf("the allowed apps are %v", got)
+	}
+}
+
+// appsSettings signs the owner in to Settings → Computer & browser of a
+// new daemon.
+func appsSettings(t *testing.T) (*owner, pw.Page) {
+	t.Helper()
 	o := start(t, daemon.Options{})
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
 	goTo(t, o, p, "#/settings/browser")
-	area := p.Locator(`textarea[name=allowedApps]`)
-	webtest.Visible(t, area)
-	if err := area.Fill("org.gnome.Calculator\nnot an id!"); err != nil {
-		t.Fatal(err)
-	}
-	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
-	webtest.Visible(t, p.Locator(".said.bad", pw.PageLocatorOptions{HasText: "is not an app id"}))
+	webtest.Visible(t, p.Locator(`textarea[name=allowedApps]`))
+	return o, p
+}
 
-	area = p.Locator(`textarea[name=allowedApps]`)
-	if err := area.Fill("com.google.Chrome\norg.gnome.Calculator\norg.gnome.Calculator"); err != nil {
+// typeAllowedApps types text into the allowed apps' field, as the owner does.
+func typeAllowedApps(t *testing.T, p pw.Page, text string) {
+	t.Helper()
+	if err := p.Locator(`textarea[name=allowedApps]`).Fill(text); err != nil {
 		t.Fatal(err)
 	}
-	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
-	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "2 apps are allowed"}))
+}
+
+// allowedApps is the list buddi saved.
+func allowedApps(t *testing.T, o *owner) []string {
+	t.Helper()
 	var s messages.BrowserSettings
 	if err := o.Must(t, "GET", "/api/settings/browser", nil).Decode(&s); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.AllowedApps, []string{"com.google.Chrome", "org.gnome.Calculator"}) {
-		t.Fatalf("the allowed apps are %v", s.AllowedApps)
-	}
+	return s.AllowedApps
 }
 
 // TestTheOwnerChecksUseMyAppsPermissions: Settings checks the helper's
@@ -61,15 +77,8 @@ func TestTheOwnerChecksUseMyAppsPermissions(t *testing.T) {
 // released); the allowed apps the owner typed and has not saved stay in the
 // field through both, and Save saves them.
 func TestWhatTheOwnerTypesIntoUseMyAppsOutlivesARedraw(t *testing.T) {
-	o := start(t, daemon.Options{})
-	p := o.Page(t, 1280, 900)
-	o.SignIn(t, p)
-	goTo(t, o, p, "#/settings/browser")
-	area := p.Locator(`textarea[name=allowedApps]`)
-	webtest.Visible(t, area)
-	if err := area.Fill("org.gnome.Calculator"); err != nil {
-		t.Fatal(err)
-	}
+	o, p := appsSettings(t)
+	typeAllowedApps(t, p, "org.gnome.Calculator")
 	tok := agent(t, o, "ada", "c1")
 	if r := o.Act(t, tok, "c1", in{"action": "observe"}); !r.OK {
 		t.Fatalf("observe: %+v", r.Error)
@@ -83,11 +92,7 @@ func TestWhatTheOwnerTypesIntoUseMyAppsOutlivesARedraw(t *testing.T) {
 	}
 	webtest.Click(t, p.Locator("button", pw.PageLocatorOptions{HasText: "Save apps"}))
 	webtest.Visible(t, p.Locator(".said", pw.PageLocatorOptions{HasText: "1 app is allowed"}))
-	var s messages.BrowserSettings
-	if err := o.Must(t, "GET", "/api/settings/browser", nil).Decode(&s); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(s.AllowedApps, []string{"org.gnome.Calculator"}) {
-		t.Fatalf("the allowed apps are %v", s.AllowedApps)
+	if got := allowedApps(t, o); !slices.Equal(got, []string{"org.gnome.Calculator"}) {
+		t.Fatalf("the allowed apps are %v", got)
 	}
 }
