@@ -193,6 +193,19 @@ func (a *Actor) fence(from, to string) []ledger.Op {
 	return ops
 }
 
+// unfence forgets the ids that moved to conv, whose last task was pruned:
+// nobody calls the old id of a finished conversation any more, and the
+// ledger's own pruning deletes their stored notes by the same rule, so the
+// book keeps nothing the store no longer has and does not grow with every
+// move the daemon ever made.
+func (a *Actor) unfence(conv string) {
+	for old, to := range a.moved {
+		if to == conv {
+			delete(a.moved, old)
+		}
+	}
+}
+
 // moveAnswers hands the owner's answers for this conversation (sites
 // allowed once for its task, apps answered for it) to its new id.
 func (a *Actor) moveAnswers(from, to string) []ledger.Op {

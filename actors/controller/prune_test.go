@@ -7,6 +7,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/controller"
 	"github.com/buddi-dev/buddi/actors/controller/tasks"
 	"github.com/buddi-dev/buddi/events"
@@ -111,5 +112,33 @@ func TestFinishedTasksPastTheBoundStayStoredWithoutARetention(t *testing.T) {
 	w.owner(t, &messages.AddAgent{Name: "bea"})
 	if _, found, err := w.store.Task("k000"); err != nil || !found {
 		t.Fatalf("the oldest finished task is gone from the store (%v) though nothing is pruned without a retention", err)
+	}
+}
+
+// The fence of an id that moved goes with the task of the conversation it
+// moved to, once that task is pruned: the ledger deletes the stored note
+// by the same rule, and a book that kept it would grow with every move the
+// daemon ever made. Before the prune the old id is still refused.
+func TestTheFenceOfAMovedIdGoesWithThePrunedTaskItMovedTo(t *testing.T) {
+	w := startWith(t, func(c *controller.Config) { c.Retention = 40 * time.Millisecond })
+	w.owner(t, &messages.AddAgent{Name: "ada"})
+	w.owner(t, &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look"})
+	w.owner(t, &messages.MoveSession{Conversation: "c1", To: "c2"})
+	reuse := &messages.StartTask{Agent: "ada", Conversation: "c1", Description: "look again"}
+	if r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, reuse); r.Error == nil || r.Error.Code != messages.CodeMoved {
+		t.Fatalf("a task on c1 right after it moved was answered %+v, want refused with %s", r.Error, messages.CodeMoved)
+	}
+	sessions := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession, Conversation: "c2"})
+	defer sessions.Close()
+	w.owner(t, &messages.Release{Conversation: "c2"})
+	eventstest.Await(t, sessions, "for c2's session to end", func(ev messages.Event) bool {
+		return ev.(*messages.SessionChanged).Ended
+	})
+	w.clock.Advance(time.Hour)
+	if !gone(func() bool { _, found, err := w.store.Task("c2"); return err == nil && !found }) {
+		t.Fatal("c2's finished task is still stored an hour after it ended, with a retention of 40 ms")
+	}
+	if r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.pid, reuse); r.Error != nil {
+		t.Fatalf("c1 is still fenced after the task it moved to was pruned: %v", r.Error)
 	}
 }

@@ -200,6 +200,7 @@ func (a *Actor) sweep(ctx actor.Context) {
 		ops = append(ops, ledger.Delete(ledger.TaskKey(conv)))
 		ops = append(ops, a.forgetConversation(conv)...)
 		ops = append(ops, a.unbind(conv)...)
+		a.unfence(conv)
 	}
 	for _, conv := range overflow {
 		a.forgetConversation(conv) // in memory only: its records stay stored
