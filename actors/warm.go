@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -13,14 +14,22 @@ import (
 // a tenth of the CPU of an act. A warm goroutine keeps the stack it grew.
 //
 // Schedule never blocks and never queues: a func goes to a goroutine idle
-// now, or to a new one. A goroutine idle for warmIdle ends, so a burst
-// leaves nothing behind.
+// now, or to a new one. Goroutines that stayed idle through a whole sweep
+// (between idleFor and twice that) end, so a burst leaves nothing behind.
+// An idle goroutine waits on a plain receive, with no timer of its own to
+// arm and no select: the sweeper that ends the spare ones is one goroutine
+// for all of them, and it ends too once none is left.
 type Warm struct {
-	jobs       chan func()
+	jobs       chan func() // a nil func ends the goroutine that takes it
 	throughput int
+	idleFor    time.Duration
+	live       atomic.Int64 // goroutines started and not ended
+	idle       atomic.Int64 // of them, waiting for a func now
+	spare      atomic.Int64 // the fewest idle at once since the last sweep
+	sweeping   atomic.Bool
 }
 
-// warmIdle is how long a goroutine of a Warm waits for its next func.
+// warmIdle is about how long a goroutine of a Warm waits for its next func.
 const warmIdle = 5 * time.Second
 
 // mailboxThroughput is how many messages a mailbox runs before it lets its
@@ -34,8 +43,10 @@ var Dispatcher = NewWarm(mailboxThroughput)
 var _ actor.Dispatcher = (*Warm)(nil)
 
 // NewWarm returns a Warm whose mailboxes run throughput messages at a time.
-func NewWarm(throughput int) *Warm {
-	return &Warm{jobs: make(chan func()), throughput: throughput}
+func NewWarm(throughput int) *Warm { return newWarm(throughput, warmIdle) }
+
+func newWarm(throughput int, idleFor time.Duration) *Warm {
+	return &Warm{jobs: make(chan func()), throughput: throughput, idleFor: idleFor}
 }
 
 // Schedule runs fn on an idle goroutine, or on a new one if none is idle.
@@ -43,26 +54,53 @@ func (w *Warm) Schedule(fn func()) {
 	select {
 	case w.jobs <- fn:
 	default:
+		w.live.Add(1)
 		go w.work(fn)
+		if w.sweeping.CompareAndSwap(false, true) {
+			go w.sweep()
+		}
 	}
 }
 
 // Throughput is how many messages a mailbox runs per Schedule.
 func (w *Warm) Throughput() int { return w.throughput }
 
-// work runs fn, then whatever else is scheduled, until it was idle for
-// warmIdle.
+// work runs fn, then whatever else is scheduled, until the sweeper hands
+// it the nil func that ends it.
 func (w *Warm) work(fn func()) {
-	fn()
-	idle := time.NewTimer(warmIdle)
-	defer idle.Stop()
+	defer w.live.Add(-1)
+	for fn != nil {
+		fn()
+		w.idle.Add(1)
+		fn = <-w.jobs
+		if n := w.idle.Add(-1); n < w.spare.Load() {
+			w.spare.Store(n) // a race here only ends one goroutine too few or too many
+		}
+	}
+}
+
+// sweep ends, every idleFor, as many goroutines as stayed idle all the
+// while (no burst needed them), and ends itself once none is left.
+func (w *Warm) sweep() {
+	t := time.NewTicker(w.idleFor)
+	defer t.Stop()
+	w.spare.Store(w.idle.Load())
 	for {
-		select {
-		case fn := <-w.jobs:
-			fn()
-			idle.Reset(warmIdle)
-		case <-idle.C:
-			return
+		<-t.C
+		for n := w.spare.Swap(w.idle.Load()); n > 0; n-- {
+			select {
+			case w.jobs <- nil:
+			default:
+				n = 0 // all busy again
+			}
+		}
+		if w.live.Load() == 0 {
+			w.sweeping.Store(false)
+			// A goroutine started after the look found no sweeper running
+			// only if it raced this Store; take the sweep back then.
+			if w.live.Load() == 0 || !w.sweeping.CompareAndSwap(false, true) {
+				return
+			}
 		}
 	}
 }

@@ -86,3 +86,49 @@ func TestWarmRunsAnActorsMailbox(t *testing.T) {
 	}
 	sys.Root.Stop(pid)
 }
+
+// TestWarmEndsWhatABurstLeftIdle runs a burst that needs twenty goroutines
+// at once, then nothing: every goroutine ends, the sweeper too, and the
+// next func still runs (on a goroutine, and a sweeper, started again).
+func TestWarmEndsWhatABurstLeftIdle(t *testing.T) {
+	w := actors.NewWarmIdle(10, 20*time.Millisecond)
+	const n = 20
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	started.Add(n)
+	for range n {
+		w.Schedule(func() { started.Done(); <-release })
+	}
+	started.Wait()
+	if live, sweeping := actors.WarmLive(w); live != n || !sweeping {
+		t.Fatalf("during the burst: %d goroutines (sweeper running: %v), want %d and a sweeper", live, sweeping, n)
+	}
+	close(release)
+	ended := func() bool { live, sweeping := actors.WarmLive(w); return live == 0 && !sweeping }
+	for deadline := time.Now().Add(10 * time.Second); !ended(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			live, sweeping := actors.WarmLive(w)
+			t.Fatalf("10 s after the burst: %d goroutines left (sweeper running: %v)", live, sweeping)
+		}
+	}
+	ran := make(chan struct{})
+	w.Schedule(func() { close(ran) })
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a func scheduled after the sweep did not run")
+	}
+}
+
+// BenchmarkWarmHandOff hands funcs one at a time to a Warm and waits for
+// each, as a mailbox that goes idle between messages does: the cost of
+// one hand-off to an idle goroutine.
+func BenchmarkWarmHandOff(b *testing.B) {
+	w := actors.NewWarm(10)
+	done := make(chan struct{})
+	f := func() { done <- struct{}{} }
+	for b.Loop() {
+		w.Schedule(f)
+		<-done
+	}
+}

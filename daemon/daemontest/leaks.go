@@ -10,7 +10,7 @@ import "go.uber.org/goleak"
 // message to a stopped actor (a normal end of an actor's life, for instance
 // a session's reply to a caller that gave up) before it ends, and the warm
 // goroutines of actors.Dispatcher wait idle a few seconds for more work
-// before they end (one busy in a func is not ignored).
+// before they end, with their sweeper (one busy in a func is not ignored).
 func Lifelong() []goleak.Option {
 	return []goleak.Option{
 		goleak.IgnoreTopFunction("github.com/valyala/fasthttp.updateServerDate.func1"),
@@ -18,5 +18,6 @@ func Lifelong() []goleak.Option {
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*workerPool).Start.func2"),
 		goleak.IgnoreAnyFunction("github.com/asynkron/protoactor-go/actor.NewDeadLetter.NewThrottle.func4.1"),
 		goleak.IgnoreTopFunction("github.com/buddi-dev/buddi/actors.(*Warm).work"),
+		goleak.IgnoreTopFunction("github.com/buddi-dev/buddi/actors.(*Warm).sweep"),
 	}
 }
