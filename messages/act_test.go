@@ -152,3 +152,22 @@ func exampled(good map[string]string, action string) bool {
 	}
 	return false
 }
+
+// A field an agent put where browser.act has none is refused with where
+// its value goes instead; any other unknown field with the general shape.
+func TestAMisplacedFieldIsRefusedWithWhereItGoes(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"action":"fill","ref":"e10","value":"x"}`:      `"target": {"ref": "e12"}`,
+		`{"action":"click","element":"e3"}`:              `"target": {"ref": "e12"}`,
+		`{"action":"click","observationId":"o1"}`:        `as "observation"`,
+		`{"action":"observe","conversation":"c1"}`:       `beside "input"`,
+		`{"input":{"action":"observe"}}`:                 `the action's fields themselves`,
+		`{"action":"observe","colour":"red"}`:            `{"action":"observe"}`,
+		`{"action":"observe","ref":"e1","colour":"red"}`: `"target": {"ref": "e12"}`,
+	} {
+		_, e := messages.DecodeAct([]byte(in))
+		if e == nil || e.Code != messages.CodeBadInput || !strings.Contains(e.Message, want) || strings.Count(e.Message, ". ") > 0 {
+			t.Errorf("DecodeAct(%s) = %v, want one bad_input sentence saying %s", in, e, want)
+		}
+	}
+}

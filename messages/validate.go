@@ -35,7 +35,7 @@ func DecodeAct(raw []byte) (*ActInput, *Error) {
 		return nil, badInput("the input has data after its JSON object; send exactly one object")
 	}
 	if err != nil {
-		return nil, badInput("the input is not valid JSON for browser.act (%s); send an object such as {\"action\":\"observe\"}", jsonProblem(err))
+		return nil, badInput("the input is not valid JSON for browser.act (%s); %s", jsonProblem(err), inputHint(err))
 	}
 	if e := ValidateAct(&in, false); e != nil {
 		return nil, e
@@ -113,6 +113,27 @@ func badInput(format string, args ...any) *Error {
 	return &Error{Code: CodeBadInput, Message: fmt.Sprintf(format, args...)}
 }
 
+// misplaced names fields agents put where browser.act has none, with
+// where their value goes instead.
+var misplaced = map[string]string{
+	"ref":           `name the element as "target": {"ref": "e12"}, beside "observation": the id of your latest observation`,
+	"element":       `name the element as "target": {"ref": "e12"}, beside "observation": the id of your latest observation`,
+	"observationId": `send the observation's id as "observation"`,
+	"conversation":  `the conversation goes beside "input", not in it`,
+	"input":         `send the action's fields themselves, such as {"action":"observe"}`,
+}
+
+// inputHint is what to send instead of input that did not decode.
+func inputHint(err error) string {
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if hint, ok := misplaced[strings.Trim(name, `"`)]; ok {
+			return hint
+		}
+	}
+	return `send an object such as {"action":"observe"}`
+}
+
+// jsonProblem says in a few words why input did not decode.
 func jsonProblem(err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
