@@ -3,8 +3,9 @@ package loadtest
 import (
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"time"
+
+	buddimetrics "github.com/buddi-dev/buddi/metrics"
 )
 
 // Sample is one second of a run: what was answered in it and what the
@@ -174,13 +175,11 @@ func quantileOf(c []int64, q float64) float64 {
 	return 0
 }
 
-// cpuTime is the CPU this process used, user and system.
+// cpuTime is the CPU this process used, user and system; 0 when the
+// system would not say.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := buddimetrics.CPUTime()
+	return d
 }
 
 // liveHeap reads the heap's objects without stopping the world.
