@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/buddi-dev/buddi/metrics"
@@ -12,7 +13,8 @@ import (
 // its /metrics, with its owner token, as the active run starts and again
 // once every agent and the owner stopped, and divides the difference by
 // the acts answered. The harness's own CPU is the other line of the
-// report. A member whose /metrics has no such figure (a build before it)
+// report; the timeline reads the members' CPU each second too, for the
+// HTML report's plot. A member whose /metrics has no such figure (a build before it)
 // or did not answer is named in a note and left out: the run then gives
 // no total, since part of it would be missing.
 
@@ -52,18 +54,50 @@ func (r *run) endServerCPU() {
 // serverCPUOf is member m's CPU seconds so far; false, with a note, when
 // its /metrics did not give them.
 func (r *run) serverCPUOf(m *member) (float64, bool) {
+	v, err := m.readCPU()
+	switch {
+	case errors.Is(err, errNoCPU):
+		r.note("%s's /metrics has no %s (a buddi built before it): its CPU per act is left out", m.url, cpuFamily)
+	case err != nil:
+		r.note("%s's /metrics did not answer (%v): its CPU per act is left out", m.url, err)
+	}
+	return v, err == nil
+}
+
+// errNoCPU is a /metrics page without the process's CPU.
+var errNoCPU = errors.New("no " + cpuFamily)
+
+// readCPU reads m's CPU seconds from its /metrics.
+func (m *member) readCPU() (float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	page, err := m.cl.api.Owner(m.owner).Metrics(ctx)
 	if err != nil {
-		r.note("%s's /metrics did not answer (%v): its CPU per act is left out", m.url, err)
-		return 0, false
+		return 0, err
 	}
 	v, ok := metrics.Value(page, cpuFamily)
 	if !ok {
-		r.note("%s's /metrics has no %s (a buddi built before it): its CPU per act is left out", m.url, cpuFamily)
+		return 0, errNoCPU
 	}
-	return v, ok
+	return v, nil
+}
+
+// serverCPUNow is the members' CPU seconds so far, summed, for the
+// timeline; false in process, or when a member's were not read at the
+// start or are not now.
+func (r *run) serverCPUNow() (float64, bool) {
+	if r.local != nil {
+		return 0, false
+	}
+	total := 0.0
+	for _, m := range r.members {
+		v, err := m.readCPU()
+		if !m.cpu.known || err != nil {
+			return 0, false
+		}
+		total += v
+	}
+	return total, true
 }
 
 // serverCPUReport fills the report's server CPU, and each member's, from

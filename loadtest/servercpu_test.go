@@ -16,7 +16,8 @@ import (
 
 // TestARunAgainstATargetReportsItsServerCPU drives a buddi over 127.0.0.1
 // as --target does, and reads what the target's own process spent from its
-// /metrics: in the JSON, in the table, apart from the harness's line. The
+// /metrics: in the JSON, in the table apart from the harness's line, and
+// second by second in the HTML report's plot of CPU. The
 // target runs in the test's process, so its figure is this process's: the
 // test checks the figure is read and reported, not its size.
 func TestARunAgainstATargetReportsItsServerCPU(t *testing.T) {
@@ -38,6 +39,14 @@ func TestARunAgainstATargetReportsItsServerCPU(t *testing.T) {
 		if !strings.Contains(table.String(), line) {
 			t.Errorf("the table lacks %q:\n%s", line, table.String())
 		}
+	}
+	plotted := false
+	for _, s := range rep.Timeline {
+		plotted = plotted || s.Server > 0
+	}
+	var page strings.Builder
+	if err := rep.WriteHTML(&page); err != nil || !plotted || !strings.Contains(page.String(), "CPU of the harness and of the targets&#39; own processes") {
+		t.Fatalf("no second of the timeline has the server's CPU (%v), or the page does not plot it (%v):\n%s", plotted, err, page.String())
 	}
 	b, err := json.Marshal(rep)
 	if err != nil {
