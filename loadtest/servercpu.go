@@ -91,8 +91,11 @@ func (r *run) serverCPUNow() (float64, bool) {
 	}
 	total := 0.0
 	for _, m := range r.members {
+		if !m.cpu.known {
+			return 0, false
+		}
 		v, err := m.readCPU()
-		if !m.cpu.known || err != nil {
+		if err != nil {
 			return 0, false
 		}
 		total += v

@@ -4,6 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -58,6 +63,51 @@ func TestARunAgainstATargetReportsItsServerCPU(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &out); err != nil || out.PerAct != rep.ServerCPUPerAct || out.Seconds != rep.ServerCPU {
 		t.Fatalf("the JSON gives %+v (%v), the report %v µs per act and %v s", out, err, rep.ServerCPUPerAct, rep.ServerCPU)
+	}
+}
+
+// TestATargetWithoutTheFigureGetsANoteNotAGuess drives a buddi through a
+// proxy that takes process_cpu_seconds_total out of its /metrics, as a
+// build before it answered: the report says so in one note and gives no
+// server CPU, in the table or the JSON.
+func TestATargetWithoutTheFigureGetsANoteNotAGuess(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{})
+	target, tr := &url.URL{Scheme: "http", Host: d.Addr()}, &http.Transport{}
+	defer tr.CloseIdleConnections()
+	proxy := &httputil.ReverseProxy{
+		Transport: tr,
+		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		ModifyResponse: func(res *http.Response) error {
+			if res.Request.URL.Path != "/metrics" {
+				return nil
+			}
+			page, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			var kept []string
+			for line := range strings.SplitSeq(string(page), "\n") {
+				if !strings.Contains(line, "process_cpu_seconds_total") {
+					kept = append(kept, line)
+				}
+			}
+			older := strings.Join(kept, "\n")
+			res.Body, res.ContentLength = io.NopCloser(strings.NewReader(older)), int64(len(older))
+			res.Header.Del("Content-Length")
+			return err
+		},
+	}
+	front := httptest.NewServer(proxy)
+	defer front.Close()
+	cfg := loadtest.Config{Target: front.URL, OwnerToken: d.Owner, Conversations: 4, Duration: time.Second, Seed: 7}
+	rep, err := loadtest.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	_ = rep.WriteTable(&table)
+	b, _ := json.Marshal(rep)
+	if rep.ActsOK == 0 || rep.ServerCPU != 0 || strings.Contains(table.String(), "server cpu") || bytes.Contains(b, []byte("serverCpu")) ||
+		strings.Count(table.String(), "has no process_cpu_seconds_total") != 1 || !strings.Contains(table.String(), "buddi's own is on its host") {
+		t.Fatalf("a target without the figure: %d acts ok, server CPU %v s; the table:\n%s", rep.ActsOK, rep.ServerCPU, table.String())
 	}
 }
 
