@@ -14,9 +14,9 @@ import (
 // once every agent and the owner stopped, and divides the difference by
 // the acts answered. The harness's own CPU is the other line of the
 // report; the timeline reads the members' CPU each second too, for the
-// HTML report's plot. A member whose /metrics has no such figure (a build before it)
-// or did not answer is named in a note and left out: the run then gives
-// no total, since part of it would be missing.
+// HTML report's plot. A member whose /metrics has no such figure (a build
+// before it) or did not answer is named in a note and left out: the run
+// then gives no total, since part of it would be missing.
 
 // cpuFamily is the family a member's /metrics gives its CPU time in.
 const cpuFamily = "process_cpu_seconds_total"
