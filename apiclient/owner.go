@@ -26,6 +26,25 @@ func (o *Owner) Token() string { return o.token }
 // sessions, restarts, uptime).
 func (o *Owner) Health(ctx context.Context) (*messages.Health, error) { return o.health(ctx, o.token) }
 
+// Metrics reads GET /metrics with the owner token: the page in
+// Prometheus's text format, as it came.
+func (o *Owner) Metrics(ctx context.Context) ([]byte, error) {
+	var page []byte
+	var status int
+	err := o.tr.send(ctx, http.MethodGet, o.base+"/metrics", o.token, o.agent, nil, func(s int, answer []byte) {
+		status, page = s, append([]byte(nil), answer...)
+	})
+	switch {
+	case err != nil:
+		return nil, o.transportError(ctx, err)
+	case status == http.StatusUnauthorized:
+		return nil, &messages.Error{Code: messages.CodeUnauthorized, Message: "The token was refused."}
+	case status != http.StatusOK:
+		return nil, o.badAnswer(status)
+	}
+	return page, nil
+}
+
 // Call sends one owner request with the owner body and decodes the result.
 func (o *Owner) Call(ctx context.Context, method, path string, body *messages.OwnerBody, out any) error {
 	var b any

@@ -17,6 +17,7 @@ var sessionStates = []string{messages.StateReady, messages.StateWorking, message
 func (w *wiring) metrics() func(string, messages.Code, time.Duration) {
 	r, d := metrics.New(), w.d
 	w.registry = r
+	r.Process()
 	r.GaugeFunc("buddi_sessions", "Browser sessions by state.", []string{"state"}, func(emit metrics.Emit) {
 		n := map[string]int{}
 		for _, s := range w.routes.Sessions() {

@@ -19,6 +19,7 @@ func TestLoadtestImportsOnlyWhatItDrives(t *testing.T) {
 		"internal/slowlink": "remote hands behind a slow link",
 		"messages":          "the contract: answers, codes, events and the messages it takes",
 		"messages/handwire": "it reads the hand socket's frames as a dashboard tab does",
+		"metrics":           "it reads the process's CPU and a target's from /metrics as buddi writes them",
 		"ui/audit":          "it counts the lines of its buddi's audit trail",
 	})
 }

@@ -130,6 +130,7 @@ func (r *run) driverOf(a *agent) (string, error) {
 func (r *run) drive(parent context.Context) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	r.startServerCPU()
 	r.start = time.Now()
 	cpu := cpuTime()
 	var agents, owner sync.WaitGroup
@@ -155,6 +156,7 @@ func (r *run) drive(parent context.Context) {
 	agents.Wait()
 	owner.Wait()
 	r.cpu = cpuTime() - cpu - r.cpuPaused
+	r.endServerCPU()
 	stop()
 	close(done)
 }

@@ -70,10 +70,25 @@ func (r *Report) charts() []chart {
 		chart{ID: "actions-rate", Title: "Acts per action", Unit: "per s", Series: per(actions, acts, rate)},
 		chart{ID: "faults-rate", Title: "Faults injected (owner controls, session crashes)", Unit: "per s", Series: per(faults, flt, rate)},
 		chart{ID: "faults-p99", Title: "p99 latency of each owner control", Unit: "ms", Series: per(faults, flt, p99)},
-		chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{{"cores", pick(func(s Sample) float64 { return s.CPU })}}},
+		r.cpuChart(pick),
 		chart{ID: "heap", Title: "Live heap of the process", Unit: "MB", Series: []series{{"heap", pick(func(s Sample) float64 { return float64(s.Heap) / (1 << 20) })}}},
 	)
 	return out
+}
+
+// cpuChart plots the CPU of this process, and of the targets' own
+// processes when their /metrics said.
+func (r *Report) cpuChart(pick func(func(Sample) float64) []float64) chart {
+	own := series{"cores", pick(func(s Sample) float64 { return s.CPU })}
+	if r.Target == "in-process" {
+		return chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{own}}
+	}
+	if r.ServerCPU == 0 {
+		return chart{ID: "cpu", Title: "CPU of the harness (the targets' own is on their hosts)", Unit: "cores", Series: []series{own}}
+	}
+	own.Name = "harness"
+	return chart{ID: "cpu", Title: "CPU of the harness and of the targets' own processes", Unit: "cores",
+		Series: []series{own, {"server", pick(func(s Sample) float64 { return s.Server })}}}
 }
 
 // labels are the keys any sample has in the map f gives, sorted.

@@ -34,6 +34,7 @@ type member struct {
 	acts  atomic.Int64
 	ok    atomic.Int64
 	lat   hist
+	cpu   serverCPU // its own process's, from its /metrics (servercpu.go)
 }
 
 // MemberReport is the acts answered through one member of a cluster.
@@ -45,6 +46,13 @@ type MemberReport struct {
 	ActsOK        int64   `json:"actsOk"`
 	ActsPerSecond float64 `json:"actsPerSecond"`
 	Latency       Summary `json:"latency"`
+	// ServerCPU is the CPU time the member's own process used over the
+	// run, as its /metrics said; ServerCPUPerAct is it over every act of
+	// the run (not only those through it: a member also answers acts
+	// routed on from the others), so the members' figures add up to the
+	// run's. Both are absent when its /metrics did not say.
+	ServerCPU       float64 `json:"serverCpuSeconds,omitempty"`
+	ServerCPUPerAct float64 `json:"serverCpuMicrosecondsPerAct,omitempty"`
 }
 
 // cluster reports whether the run drives several members.

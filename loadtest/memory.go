@@ -5,9 +5,9 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"time"
+
+	buddimetrics "github.com/buddi-dev/buddi/metrics"
 )
 
 // memory holds the heap samples of an in-process run, all after GC.
@@ -104,19 +104,8 @@ func settledHeap() uint64 {
 
 // rss is this process's resident set, or 0 where /proc is missing.
 func rss() uint64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseUint(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * uint64(os.Getpagesize())
+	n, _ := buddimetrics.ResidentBytes()
+	return n
 }
 
 // runtimeGoroutines counts this process's goroutines when the daemon runs

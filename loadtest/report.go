@@ -39,6 +39,13 @@ type Report struct {
 	InputsDriver  int64              `json:"inputsCountedByDriver"`
 	Restarts      int64              `json:"restarts"`
 
+	// ServerCPU is the CPU time the targets' own processes used over the
+	// active run, as their /metrics said (process_cpu_seconds_total), the
+	// harness excluded; ServerCPUPerAct is it per act answered. Both are
+	// absent in process, and when a target's /metrics did not say.
+	ServerCPU       float64 `json:"serverCpuSeconds,omitempty"`
+	ServerCPUPerAct float64 `json:"serverCpuMicrosecondsPerAct,omitempty"`
+
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
 	Idle       *IdleReport   `json:"idle,omitempty"`
@@ -93,6 +100,7 @@ func (r *run) report() *Report {
 		rep.Target = r.cfg.Target
 	}
 	rep.Members = r.memberReports(active, r.cfg.Conversations)
+	r.serverCPUReport(rep)
 	if r.local != nil && r.local.logs != nil {
 		for _, n := range r.local.logs.top(5) {
 			r.note("%s", n)

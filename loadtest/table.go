@@ -111,16 +111,29 @@ func (r *Report) headline(w io.Writer) {
 }
 
 // cpuLine is the CPU per act: of the harness and buddi when buddi runs
-// in process, of the harness alone when it drives a running daemon.
+// in process; of the harness alone when it drives running daemons, and
+// then of the daemons' own processes on a line of its own when their
+// /metrics said.
 func (r *Report) cpuLine(w io.Writer) {
 	if r.CPU == 0 || r.Idle != nil {
 		return
 	}
 	whose := "harness and in-process buddi"
-	if r.Target != "in-process" {
+	switch {
+	case r.Target == "in-process":
+	case r.ServerCPU > 0:
+		whose = "the harness alone"
+	default:
 		whose = "the harness alone; buddi's own is on its host"
 	}
 	fmt.Fprintf(w, "cpu %.1f µs per act, %.2f cores (%s)\n", r.CPUPerAct, r.CPU/max(r.Active, 1e-9), whose)
+	if r.ServerCPU > 0 {
+		whose = "the target's own process; harness excluded"
+		if len(r.Members) > 1 {
+			whose = fmt.Sprintf("the %d targets' own processes; harness excluded", len(r.Members))
+		}
+		fmt.Fprintf(w, "server cpu %.1f µs per act, %.2f cores (%s)\n", r.ServerCPUPerAct, r.ServerCPU/max(r.Active, 1e-9), whose)
+	}
 }
 
 // memberLines is the acts through each member of a cluster.
@@ -128,10 +141,14 @@ func (r *Report) memberLines(w io.Writer) {
 	if len(r.Members) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "\nACTS THROUGH\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms\tOK\tCONVERSATIONS")
+	fmt.Fprintln(w, "\nACTS THROUGH\tCOUNT\tP50 ms\tP90 ms\tP99 ms\tMAX ms\tOK\tCONVERSATIONS\tSERVER CPU µs/ACT")
 	for _, m := range r.Members {
-		fmt.Fprintf(w, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%d\n", m.Target, m.Acts, m.Latency.P50, m.Latency.P90,
-			m.Latency.P99, m.Latency.Max, m.ActsOK, m.Conversations)
+		cpu := "-" // its /metrics did not say
+		if m.ServerCPU > 0 {
+			cpu = fmt.Sprintf("%.1f", m.ServerCPUPerAct)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%d\t%s\n", m.Target, m.Acts, m.Latency.P50, m.Latency.P90,
+			m.Latency.P99, m.Latency.Max, m.ActsOK, m.Conversations, cpu)
 	}
 }
 

@@ -3,8 +3,9 @@ package loadtest
 import (
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"time"
+
+	buddimetrics "github.com/buddi-dev/buddi/metrics"
 )
 
 // Sample is one second of a run: what was answered in it and what the
@@ -22,6 +23,9 @@ type Sample struct {
 	Faults map[string]Point `json:"faults,omitempty"`
 	CPU    float64          `json:"cpuCores"`  // CPU time per second of wall time, this process (harness and in-process daemon)
 	Heap   uint64           `json:"heapBytes"` // live heap objects of this process
+	// Server is the targets' own processes' CPU time per second of wall
+	// time, from their /metrics; absent in process.
+	Server float64 `json:"serverCpuCores,omitempty"`
 }
 
 // Point is one label's interval: how many per second, and their p99.
@@ -38,6 +42,10 @@ type sampler struct {
 	cpu     time.Duration
 	at      time.Time
 	crashes int64
+	// srv is the targets' CPU seconds at the interval's start; srvOK
+	// whether it was read (never in process; no longer once a read failed).
+	srv   float64
+	srvOK bool
 }
 
 // sampleEvery is the timeline's interval.
@@ -49,6 +57,7 @@ func (r *run) startSampler() (stop func()) {
 	tl := &r.sampler
 	tl.mu.Lock()
 	tl.prev, tl.at, tl.cpu = map[*hist][]int64{}, time.Now(), cpuTime()
+	tl.srv, tl.srvOK = r.serverCPUNow()
 	tl.snapshot(r)
 	tl.mu.Unlock()
 	done, over := make(chan struct{}), make(chan struct{})
@@ -117,6 +126,13 @@ func (tl *sampler) sample(r *run) {
 	if crashes := r.restarts(); crashes > tl.crashes {
 		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
 	}
+	if tl.srvOK {
+		srv, ok := r.serverCPUNow()
+		if ok {
+			s.Server = (srv - tl.srv) / secs
+		}
+		tl.srv, tl.srvOK = srv, ok
+	}
 	tl.snapshot(r)
 	tl.at, tl.cpu = now, cpu
 	tl.samples = append(tl.samples, s)
@@ -174,13 +190,11 @@ func quantileOf(c []int64, q float64) float64 {
 	return 0
 }
 
-// cpuTime is the CPU this process used, user and system.
+// cpuTime is the CPU this process used, user and system; 0 when the
+// system would not say.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := buddimetrics.CPUTime()
+	return d
 }
 
 // liveHeap reads the heap's objects without stopping the world.
