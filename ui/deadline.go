@@ -8,8 +8,14 @@ import (
 
 // deadline bounds one request's wait on the actors.
 func deadline(d time.Duration) (context.Context, context.CancelFunc) {
-	c := &bounded{at: time.Now().Add(d)}
+	c := newBounded(d)
 	return c, c.cancel
+}
+
+// newBounded is deadline's context, cancelled by its cancel method: a
+// caller on the hot path defers that, and makes no cancel func.
+func newBounded(d time.Duration) *bounded {
+	return &bounded{at: time.Now().Add(d)}
 }
 
 // bounded is a context that ends at a deadline or when cancelled, made in
