@@ -7,6 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/buddi-dev/buddi/internal/bounded"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 )
@@ -68,8 +69,8 @@ func (s *Server) runTool(tokenHash, tool, conv string, input json.RawMessage) (*
 		return messages.FailWith(e), e.Code.HTTPStatus()
 	}
 	call.TokenHash = tokenHash
-	c := newBounded(toolDeadline)
-	defer c.cancel()
+	c := bounded.New(toolDeadline)
+	defer c.Cancel()
 	tr, e := s.cfg.Actors.Tool(c, call)
 	switch {
 	case e != nil: // no answer came
