@@ -70,12 +70,6 @@ func maskOwned(text string, owned []string) string {
 // fence is head and then Fence of text in valid UTF-8, with the source of
 // tags given.
 func fence(head, kind, text string, newTag func() string) string {
-	kind = strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return -1
-	}, kind)
 	tag := newTag()
 	for strings.Contains(text, tag) {
 		tag = newTag()
@@ -83,6 +77,24 @@ func fence(head, kind, text string, newTag func() string) string {
 	var b strings.Builder
 	b.Grow(len(head) + len(text) + 128)
 	b.WriteString(head)
+	openLine(&b, kind, tag)
+	b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	closeLine(&b, tag)
+	return b.String()
+}
+
+// openLine writes a block's opening line, of kind (letters, digits, '-'
+// and '_' kept; "page" left unsaid) and tag.
+func openLine(b *strings.Builder, kind, tag string) {
+	kind = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return -1
+	}, kind)
 	b.WriteString("<untrusted-page-content ")
 	if kind != "" && kind != "page" {
 		b.WriteString(`kind="`)
@@ -92,18 +104,20 @@ func fence(head, kind, text string, newTag func() string) string {
 	b.WriteString(`fence="`)
 	b.WriteString(tag)
 	b.WriteString("\">\n")
-	b.WriteString(text)
-	if !strings.HasSuffix(text, "\n") {
-		b.WriteByte('\n')
-	}
+}
+
+// closeLine writes a block's closing line, of tag.
+func closeLine(b *strings.Builder, tag string) {
 	b.WriteString(`</untrusted-page-content fence="`)
 	b.WriteString(tag)
 	b.WriteString(`">`)
-	return b.String()
 }
 
+// fenceTag is a fresh tag in hex, made in one allocation.
 func fenceTag() string {
 	var b [6]byte          // 48 bits: a page cannot guess a tag made after it was read
 	_, _ = rand.Read(b[:]) // never fails on supported platforms
-	return hex.EncodeToString(b[:])
+	var h [2 * len(b)]byte
+	hex.Encode(h[:], b[:])
+	return string(h[:])
 }

@@ -17,9 +17,17 @@ func New(prefix string) string {
 }
 
 // Hash returns the hex SHA-256 of a token.
-func Hash(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
+func Hash(token string) string { return hexOf(sha256.Sum256([]byte(token))) }
+
+// HashBytes is Hash of a token still in the bytes it arrived in (a
+// request's header): the hash is the one string it makes.
+func HashBytes(token []byte) string { return hexOf(sha256.Sum256(token)) }
+
+// hexOf is sum in hex, made in one allocation.
+func hexOf(sum [sha256.Size]byte) string {
+	var b [2 * sha256.Size]byte
+	hex.Encode(b[:], sum[:])
+	return string(b[:])
 }
 
 // Match reports whether token hashes to hash, in constant time.

@@ -34,6 +34,7 @@ func TestTheHTTPSurfaceImportsOnlyTheContractAndItsParts(t *testing.T) {
 	deptest.Only(t, "ui", map[string]string{
 		"config":            "serve's address rules are the configuration's",
 		"events":            "the dashboard socket follows the bus",
+		"internal/bounded":  "a request's deadline, its timer armed only when waited on",
 		"messages":          "the contract",
 		"messages/extwire":  "the extension socket's wire: it decodes what the extension sends",
 		"messages/handwire": "the hand socket's wire: frames out, input in",

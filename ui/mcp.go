@@ -30,7 +30,7 @@ func (b mcpBackend) Identify(_ context.Context, token string) (string, error) {
 }
 
 func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json.RawMessage) (json.RawMessage, error) {
-	tr, _ := b.s.runTool(token, tool, conv, input)
+	tr, _ := b.s.runTool(secret.Hash(token), tool, conv, input)
 	if tr.Error != nil {
 		return nil, tr.Error
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/buddi-dev/buddi/internal/bounded"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 )
@@ -27,7 +28,7 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		writeError(ctx, &messages.Error{Code: messages.CodeUnknownTool, Message: "There is no tool " + messages.Clip(name, 80) + "; use browser.status, browser.act or browser.task."})
 		return
 	}
-	token, ok := bearer(ctx)
+	token, ok := bearerBytes(ctx)
 	if !ok {
 		writeError(ctx, &messages.Error{Code: messages.CodeUnauthorized, Message: "Send the agent token as `Authorization: Bearer <token>`; `buddi agent add NAME` makes one."})
 		return
@@ -37,7 +38,7 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		writeError(ctx, &messages.Error{Code: messages.CodeBadInput, Message: "The body must be JSON like {\"conversation\": \"c1\", \"input\": {...}}."})
 		return
 	}
-	tr, status := s.runTool(token, name, b.Conversation, b.Input)
+	tr, status := s.runTool(secret.HashBytes(token), name, b.Conversation, b.Input)
 	if tr.Error != nil {
 		writeJSON(ctx, status, envelope{Error: tr.Error})
 		return
@@ -57,18 +58,19 @@ func decodeToolBody(body []byte) (toolBody, bool) {
 	return b, dec.Decode(&b) == nil
 }
 
-// runTool checks one agent call against the contract and runs it through
-// the actors: the one path of the HTTP API and of MCP over HTTP. The status
+// runTool checks one agent call, made with the token whose hash is
+// tokenHash, against the contract and runs it through the actors: the one
+// path of the HTTP API and of MCP over HTTP. The status
 // is the HTTP API's for the answer: a tool's own refusal is 200 (the agent
 // reads its code), except unauthorized.
-func (s *Server) runTool(token, tool, conv string, input json.RawMessage) (*messages.ToolResult, int) {
+func (s *Server) runTool(tokenHash, tool, conv string, input json.RawMessage) (*messages.ToolResult, int) {
 	call, e := decodeCall(tool, conv, input)
 	if e != nil {
 		return messages.FailWith(e), e.Code.HTTPStatus()
 	}
-	call.TokenHash = secret.Hash(token)
-	c, cancel := deadline(toolDeadline)
-	defer cancel()
+	call.TokenHash = tokenHash
+	c := bounded.New(toolDeadline)
+	defer c.Cancel()
 	tr, e := s.cfg.Actors.Tool(c, call)
 	switch {
 	case e != nil: // no answer came
@@ -99,10 +101,17 @@ func decodeCall(tool, conv string, input json.RawMessage) (*messages.ToolCall, *
 }
 
 func bearer(ctx *fasthttp.RequestCtx) (string, bool) {
+	t, ok := bearerBytes(ctx)
+	return string(t), ok
+}
+
+// bearerBytes is bearer's token in the request's own bytes, valid only
+// while the request is served: the agent API hashes it and keeps no copy.
+func bearerBytes(ctx *fasthttp.RequestCtx) ([]byte, bool) {
 	h := ctx.Request.Header.Peek("Authorization")
 	const p = "Bearer "
 	if len(h) <= len(p) || !bytes.EqualFold(h[:len(p)], []byte(p)) {
-		return "", false
+		return nil, false
 	}
-	return string(bytes.TrimSpace(h[len(p):])), true
+	return bytes.TrimSpace(h[len(p):]), true
 }

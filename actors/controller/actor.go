@@ -112,6 +112,7 @@ type Actor struct {
 	pool     *pool.Pool
 	chat     *chat.Book
 	sessions map[string]*entry // by conversation
+	convOf   map[string]string // a session's PID (its Id) → its conversation, as sessions files it
 	carries  map[string]*session.Carry
 	moved    map[string]string      // conversation → the id it moved to
 	moving   map[string]string      // both ids of a move under way → the other one

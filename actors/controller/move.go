@@ -135,6 +135,7 @@ func (a *Actor) commitMove(ctx actor.Context, from, to string, e *entry, mv *ses
 	t := a.tasks.Move(from, to)
 	delete(a.sessions, from)
 	a.sessions[to] = e
+	a.convOf[e.pid.Id] = to
 	if c := a.carries[from]; c != nil {
 		a.carries[to] = c
 		delete(a.carries, from)

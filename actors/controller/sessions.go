@@ -51,6 +51,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 	}
 	route.PID = pid
 	a.sessions[t.Conversation] = &entry{pid: pid, profile: idx, route: route, agent: t.AgentID}
+	a.convOf[pid.Id] = t.Conversation
 	a.cfg.Routes.PutSession(t.Conversation, route)
 	return nil
 }
@@ -60,6 +61,7 @@ func (a *Actor) spawn(ctx actor.Context, t ledger.Task) *messages.Error {
 func (a *Actor) drop(conv string, e *entry) {
 	a.pool.Free(e.profile)
 	delete(a.sessions, conv)
+	delete(a.convOf, e.pid.Id)
 	a.cfg.Routes.DropSession(conv)
 	last := e.route.Shown()
 	last.State = messages.StateClosing
@@ -83,22 +85,22 @@ func (a *Actor) forwardControl(ctx actor.Context, conv string) {
 
 // terminated lets go of a child that stopped, and cleans up after a
 // session that stopped on its own: its supervisor gave up on it after
-// repeated crashes.
+// repeated crashes. The session is found by its PID in one lookup: a scan
+// of every session per stopped child grew with the conversations running.
 func (a *Actor) terminated(ctx actor.Context, who *actor.PID) {
 	letGo(ctx, who)
-	for conv, e := range a.sessions {
-		if !e.pid.Equal(who) {
-			continue
-		}
-		a.drop(conv, e)
-		if t, ok := a.tasks.Get(conv); !a.halting && ok && t.State == ledger.TaskActive {
-			ops := a.forget(conv)
-			t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.", a.cfg.Now())
-			a.tasks.Put(t)
-			a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
-			ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: append(ops, ledger.Put(ledger.TaskKey(conv), t))})
-		}
-		return
+	conv, ok := a.convOf[who.Id]
+	e := a.sessions[conv]
+	if !ok || e == nil || !e.pid.Equal(who) {
+		return // dropped already (released, stopped, moved away)
+	}
+	a.drop(conv, e)
+	if t, ok := a.tasks.Get(conv); !a.halting && ok && t.State == ledger.TaskActive {
+		ops := a.forget(conv)
+		t = tasks.End(t, "The task ended because its session kept failing; the owner can start a new one.", a.cfg.Now())
+		a.tasks.Put(t)
+		a.cfg.Bus.Publish(tasks.Changed(t, a.cfg.Now()))
+		ctx.Send(a.cfg.Ledger, &ledger.Write{Ops: append(ops, ledger.Put(ledger.TaskKey(conv), t))})
 	}
 }
 

@@ -38,7 +38,7 @@ const project = "default"
 // the book and respawns the sessions of tasks still running.
 func (a *Actor) start(ctx actor.Context) {
 	st := a.cfg.Store
-	a.sessions = map[string]*entry{}
+	a.sessions, a.convOf = map[string]*entry{}, map[string]string{}
 	a.moving, a.deferred = map[string]string{}, map[string]deferredEnd{}
 	if a.carries == nil {
 		a.carries = map[string]*session.Carry{}

@@ -201,3 +201,20 @@ func write(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ops ...ledger.O
 		t.Fatalf("write: %v", err)
 	}
 }
+
+// A write of one op (a session's step counter) commits that op, without
+// an fsync when asked.
+func TestOneWritesItsOp(t *testing.T) {
+	st, pid, sys := open(t)
+	w := ledger.One(ledger.Put(ledger.StepsKey("c1"), ledger.Steps{Used: 7}), true)
+	if len(w.Ops) != 1 || !w.NoSync || w.Owner {
+		t.Fatalf("One made %+v, want one op, no fsync, the agents' lane", w)
+	}
+	res, err := ledger.Request(sys.Root, pid, w, 5*time.Second).Result()
+	if err != nil || res.(*ledger.Written).Err != nil {
+		t.Fatalf("write: %v %v", err, res)
+	}
+	if steps, err := st.Steps("c1"); err != nil || steps.Used != 7 {
+		t.Fatalf("steps = %+v, %v; want 7 used", steps, err)
+	}
+}

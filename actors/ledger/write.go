@@ -55,6 +55,20 @@ var orders atomic.Uint64
 // Put is an op that stores v at key.
 func Put(key []byte, v any) Op { return Op{Key: key, Value: v, order: orders.Add(1)} }
 
+// One is a write of op alone, made in one allocation with its op: a
+// session writes its step counter so on every act.
+func One(op Op, noSync bool) *Write {
+	w := &single{op: [1]Op{op}}
+	w.w = Write{Ops: w.op[:], NoSync: noSync}
+	return &w.w
+}
+
+// single is a write and the one op it holds.
+type single struct {
+	w  Write
+	op [1]Op
+}
+
 // Delete is an op that removes key.
 func Delete(key []byte) Op { return Op{Key: key, Delete: true, order: orders.Add(1)} }
 

@@ -27,14 +27,14 @@ const statusWait = 2 * time.Second
 func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
 	at := o.TakenAt.UTC().Truncate(time.Second)
 	var p pageText
-	p.b.Grow(len(o.Title) + len(o.Tree) + 64)
+	p.open(observedAt(at), "page", len(o.Title)+len(o.Tree)+64)
 	p.title(o.Title)
 	p.tabs(o.Tabs, false)
 	p.section("", o.Tree)
 	p.section("Targets", targets(o.Tree, o.Refs))
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
-		Text: a.fenced(&p, observedAt(at), "page"),
+		Text: a.fenced(&p),
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
@@ -76,15 +76,16 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	}
 	r := &messages.Outcome{Outcome: o.Result, StepsLeft: a.stepsLeft(), URL: o.URL,
 		Title: o.Title, Tabs: tabs, Screenshot: o.Image}
-	var p pageText
-	p.title(o.Title)
-	p.tabs(o.Tabs, in.Action == "tab")
-	p.section(in.Action, o.Text)
 	kind := in.Action
 	if o.Text == "" {
 		kind = "page" // the title alone: the fence needs no kind
 	}
-	r.Text = a.fenced(&p, "", kind)
+	var p pageText
+	p.open("", kind, len(o.Title)+len(o.Text)+64)
+	p.title(o.Title)
+	p.tabs(o.Tabs, in.Action == "tab")
+	p.section(in.Action, o.Text)
+	r.Text = a.fenced(&p)
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}
@@ -111,18 +112,19 @@ func others(tabs []messages.Tab) []messages.Tab {
 func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult {
 	r := &messages.ScriptResult{Steps: steps, StepsLeft: a.stepsLeft(), Next: messages.ObserveAgain}
 	var p pageText
+	p.open("", "script", 0)
 	for _, s := range steps {
 		if s.Title == "" && s.Read == "" {
 			continue
 		}
-		fmt.Fprintf(&p.b, "Step %d (%s):\n", s.Step, s.Action)
+		fmt.Fprintf(p.b, "Step %d (%s):\n", s.Step, s.Action)
 		p.title(s.Title)
 		p.section("", s.Read)
 		if s.Action == "dom" {
 			r.AuthenticatedUser = messages.AuthenticatedUser
 		}
 	}
-	r.Text = a.fenced(&p, "", "script")
+	r.Text = a.fenced(&p)
 	return r
 }
 

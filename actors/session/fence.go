@@ -17,11 +17,21 @@ import (
 // and console text, a script's readings. What is outside the fence is
 // buddi's own: ids, outcomes, URLs, counts, sentences.
 
-// pageText is what one answer read from the page, gathered before fencing,
-// and, once fenced, the values masked in it.
+// pageText is what one answer read from the page, written into its fenced
+// block as it is gathered (b is the block's text), and, once fenced, the
+// values masked in it. It is opened before anything is written, and not
+// copied once opened.
 type pageText struct {
-	b      strings.Builder
+	blk    egress.Block
+	b      *strings.Builder
+	head   string
 	masked []string
+}
+
+// open begins the block after head, of kind, with room for size bytes.
+func (p *pageText) open(head, kind string, size int) {
+	p.blk.Open(head, kind, size)
+	p.b, p.head = p.blk.Text(), head
 }
 
 func (p *pageText) title(t string) {
@@ -45,7 +55,7 @@ func (p *pageText) tabs(tabs []messages.Tab, always bool) {
 		if t.Active {
 			active = " (active)"
 		}
-		fmt.Fprintf(&p.b, "- %s%s %q %s\n", t.ID, active, oneLine(t.Title), t.URL)
+		fmt.Fprintf(p.b, "- %s%s %q %s\n", t.ID, active, oneLine(t.Title), t.URL)
 	}
 }
 
@@ -65,19 +75,19 @@ func (p *pageText) section(label, text string) {
 // fence is head and then the gathered text in one fenced block, with what
 // looks like a key or token and each of owned masked, or head alone when
 // nothing was read from the page.
-func (p *pageText) fence(head, kind string, owned []string) string {
-	if p.b.Len() == 0 {
-		return head
+func (p *pageText) fence(owned []string) string {
+	if p.blk.Len() == 0 {
+		return p.head
 	}
-	text, found := egress.FenceMaskedAfter(head, kind, p.b.String(), owned)
+	text, found := p.blk.Close(owned)
 	p.masked = append(p.masked, found...)
 	return text
 }
 
-// fenced is p's fence after head; the values it masked are told to the
-// URL policy, so that no URL the browser opens may carry one from then on.
-func (a *Actor) fenced(p *pageText, head, kind string) string {
-	text := p.fence(head, kind, a.ownedValues())
+// fenced is p's fence; the values it masked are told to the URL policy,
+// so that no URL the browser opens may carry one from then on.
+func (a *Actor) fenced(p *pageText) string {
+	text := p.fence(a.ownedValues())
 	if len(p.masked) > 0 && a.cfg.Policy != nil {
 		a.cfg.Policy.Masked(p.masked)
 	}

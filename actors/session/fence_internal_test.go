@@ -40,6 +40,7 @@ func TestTabsAreListedWhenThereAreOthersOrWhenAsked(t *testing.T) {
 		listed bool
 	}{{one, false, false}, {one, true, true}, {two, false, true}} {
 		var p pageText
+		p.open("", "page", 0)
 		p.tabs(c.tabs, c.always)
 		if got := strings.Contains(p.b.String(), "- t1 (active) \"Only\""); got != c.listed {
 			t.Errorf("%d tabs, always=%v: listed=%v\n%s", len(c.tabs), c.always, got, p.b.String())

@@ -50,8 +50,7 @@ func (a *Actor) persist(ctx actor.Context) {
 
 // persistSteps writes the step counter without an fsync.
 func (a *Actor) persistSteps(ctx actor.Context) {
-	ctx.Send(a.cfg.Ledger, &ledger.Write{NoSync: true, Ops: []ledger.Op{
-		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}})
+	ctx.Send(a.cfg.Ledger, ledger.One(ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed}), true))
 	a.show()
 }
 

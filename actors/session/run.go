@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/internal/bounded"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -46,10 +47,12 @@ func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.
 
 // actContext is an act's context, which the session cancels: with the
 // act's deadline when it runs alone, else without (each part it runs has
-// its own).
+// its own). The deadline's timer is armed only once the driver waits on
+// it (a browser's call does; an answer at once needs none).
 func actContext(alone bool, deadline time.Duration) (context.Context, context.CancelFunc) {
 	if alone {
-		return context.WithTimeout(context.Background(), deadline)
+		c := bounded.New(deadline)
+		return c, c.Cancel
 	}
 	return context.WithCancel(context.Background())
 }

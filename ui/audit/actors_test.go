@@ -3,6 +3,7 @@ package audit_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -138,5 +139,29 @@ func TestControlsAreKeptAndReadsAreNot(t *testing.T) {
 	}
 	if r := list[1]; r.Action != "release" || r.Code != messages.CodeNotFound {
 		t.Errorf("the refused release's line is %+v, want its code not_found", r)
+	}
+}
+
+// A navigation's address is written the same whether the trail saw it
+// before or not, and among more addresses than it keeps ready.
+func TestAPageIsWrittenTheSameEachTime(t *testing.T) {
+	want := map[string]string{
+		"https://shop.example/cart":            "https://shop.example/cart",
+		"HTTPS://Shop.example/a%41/b c":        "https://Shop.example/aA/b%20c",
+		"https://user:pw@shop.example/x?y=1#z": "https://shop.example/x",
+		"not a url/with?query":                 "not a url/with",
+		"https://shop.example/x#only":          "https://shop.example/x",
+	}
+	for i := range 200 {
+		want[fmt.Sprintf("https://shop.example/p/%d", i)] = fmt.Sprintf("https://shop.example/p/%d", i)
+	}
+	for round := range 3 {
+		for in, out := range want {
+			r := audit.Act("ada", &messages.ToolCall{Conversation: "c1", Tool: messages.ToolAct,
+				Act: &messages.ActInput{Action: "navigate", URL: in}}, nil, nil)
+			if r.URL != out {
+				t.Errorf("round %d: %q is written as %q, want %q", round, in, r.URL, out)
+			}
+		}
 	}
 }

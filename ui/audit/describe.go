@@ -2,9 +2,11 @@ package audit
 
 import (
 	"fmt"
+	"hash/maphash"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -85,11 +87,37 @@ func answerURL(a messages.Answer) string {
 }
 
 // pageURL is u without its query, fragment and user info, which may
-// carry a one-time code or a token.
+// carry a one-time code or a token. An address with none of them is looked
+// up among the last ones made first: a session's acts name the same pages
+// over and over, and parsing one each time was most of what a line cost.
 func pageURL(u string) string {
 	if u == "" {
 		return ""
 	}
+	if strings.ContainsAny(u, "?#@") {
+		return stripURL(u)
+	}
+	slot := &pages[maphash.String(pageSeed, u)%uint64(len(pages))]
+	if p := slot.Load(); p != nil && p.in == u {
+		return p.out
+	}
+	out := stripURL(u)
+	slot.Store(&pagePair{in: u, out: out})
+	return out
+}
+
+// pagePair is one address pageURL was given and what it made of it.
+type pagePair struct{ in, out string }
+
+// pages are the last addresses pageURL made, one per slot of their hash;
+// an address that holds a query, a fragment or user info is never kept.
+var (
+	pages    [64]atomic.Pointer[pagePair]
+	pageSeed = maphash.MakeSeed()
+)
+
+// stripURL is pageURL made anew.
+func stripURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.Host == "" {
 		return messages.Clip(strings.SplitN(strings.SplitN(u, "?", 2)[0], "#", 2)[0], maxURL)
