@@ -133,10 +133,10 @@ const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavio
 type point struct {
 	Gone    bool    `json:"gone"`
 	Recheck bool    `json:"recheck"`
-	X    float64 `json:"x"`
-	Y    float64 `json:"y"`
-	On   bool    `json:"on"`
-	via  at      // where a pointer event at the point goes (inPage)
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	On      bool    `json:"on"`
+	via     at      // where a pointer event at the point goes (inPage)
 }
 
 // point finds where to put the pointer on the element: in the page's
