@@ -42,8 +42,8 @@ const foldPage = `<!doctype html><title>Fold</title><h1>Fold</h1>
 // observation a fill and a click each take one evaluate in the page (the
 // check before them took one of its own); a field whose autocomplete
 // changed goes the long way and is filled; a field and a button whose
-// names changed, or that are hidden now, are refused with today's
-// sentences and take no text and no click.
+// names changed, on a page whose address changed, or that are hidden now,
+// are refused with today's sentences and take no text and no click.
 func TestAClickOrFillChecksItsElementInTheCallThatActs(t *testing.T) {
 	c, d, _ := pairedChrome(t)
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -103,6 +103,11 @@ func TestAClickOrFillChecksItsElementInTheCallThatActs(t *testing.T) {
 	refused("a click on a renamed button", click(obs), "changed since the observation")
 
 	eval(t, page, `document.querySelector('input').removeAttribute('aria-label'); document.querySelector('button').textContent = 'Go'`)
+	obs = drivertest.Observe(t, tabs)
+	eval(t, page, `history.pushState(null, '', '/fold?moved')`)
+	refused("a fill after the page's address changed", fill(obs, "Cy"), "belongs to a page the tab has left")
+	refused("a click after the page's address changed", click(obs), "belongs to a page the tab has left")
+
 	obs = drivertest.Observe(t, tabs)
 	eval(t, page, `for (const el of document.querySelectorAll('input, button')) el.style.opacity = '0'`)
 	refused("a fill on a hidden field", fill(obs, "Cy"), "is hidden now")
