@@ -19,15 +19,16 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// counting is caller counting the evaluates it sends: each is one round
-// trip to the page through the extension's worker and chrome.debugger.
+// counting is caller counting the evaluates it sends (eval, and evalat,
+// which checks the page's address first): each is one round trip to the
+// page through the extension's worker and chrome.debugger.
 type counting struct {
 	caller
 	evals atomic.Int32
 }
 
 func (c *counting) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
-	if method == "eval" {
+	if method == "eval" || method == "evalat" {
 		c.evals.Add(1)
 	}
 	return c.caller.Call(ctx, method, params)
@@ -112,6 +113,58 @@ func TestAClickOrFillChecksItsElementInTheCallThatActs(t *testing.T) {
 	eval(t, page, `for (const el of document.querySelectorAll('input, button')) el.style.opacity = '0'`)
 	refused("a fill on a hidden field", fill(obs, "Cy"), "is hidden now")
 	refused("a click on a hidden button", click(obs), "is hidden now")
+}
+
+// TestAClickOrFillInAFrameChecksItsElementInTheCallThatActs: in a frame
+// of the page's process and in one of a process of its own, a fill and a
+// click on a fresh ref take one evaluate each; after the page's address
+// changed in place, or with the frame gone, they are refused with
+// today's sentences and nothing reaches the frames.
+func TestAClickOrFillInAFrameChecksItsElementInTheCallThatActs(t *testing.T) {
+	c, d, _ := pairedChrome(t)
+	s := httptest.NewServer(drivertest.InputPages())
+	t.Cleanup(s.Close)
+	call := &counting{caller: callerOf(d)}
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "fold-frames")
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/inputs/frames"})
+	page := pageAt(t, c, "/inputs/frames")
+	echo := func() string { return fmt.Sprint(eval(t, page, `document.getElementById('echo').textContent`)) }
+	obs := drivertest.Observe(t, tabs)
+	for _, side := range []string{"near", "far"} {
+		call.evals.Store(0)
+		drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: drivertest.Target(t, obs, "textbox", "Word "+side), Value: "hi"})
+		drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Click, Target: drivertest.Target(t, obs, "button", "Press "+side)})
+		if n := call.evals.Load(); n != 2 {
+			t.Errorf("a fill and a click in the %s frame took %d evaluates; want one each", side, n)
+		}
+		want := "echo " + side + "-click=1;"
+		waitFor(t, "the "+side+" frame to tell of the fill and the click", func() bool {
+			return strings.Contains(echo(), want) && strings.Contains(echo(), "echo "+side+"-word=hi;")
+		})
+	}
+
+	refused := func(what string, a *drivers.Action, why string) {
+		t.Helper()
+		before := echo()
+		_, err := tabs.Do(context.Background(), a)
+		if drivers.CodeOf(err) != drivers.CodeTargetGone || !strings.Contains(err.Error(), why) {
+			t.Fatalf("%s gave %v; want stale_ref saying it %s", what, err, why)
+		}
+		if got := echo(); got != before {
+			t.Fatalf("%s reached the frames: %q became %q", what, before, got)
+		}
+	}
+	obs = drivertest.Observe(t, tabs)
+	eval(t, page, `history.pushState(null, '', '/inputs/frames?moved')`)
+	refused("a fill in a frame after the page's address changed", &drivers.Action{Kind: drivers.Fill,
+		Target: drivertest.Target(t, obs, "textbox", "Word far"), Value: "no"}, "belongs to a page the tab has left")
+	refused("a click in a frame after the page's address changed", &drivers.Action{Kind: drivers.Click,
+		Target: drivertest.Target(t, obs, "button", "Press far")}, "belongs to a page the tab has left")
+
+	obs = drivertest.Observe(t, tabs)
+	eval(t, page, `document.querySelector('iframe').remove()`)
+	refused("a fill in a frame that is gone", &drivers.Action{Kind: drivers.Fill,
+		Target: drivertest.Target(t, obs, "textbox", "Word near"), Value: "no"}, "frame that is gone")
 }
 
 // pageAt is the page of Chrome whose address ends with suffix: the agent's

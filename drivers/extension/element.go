@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/cdp"
@@ -16,6 +17,7 @@ type resolved struct {
 	ref  string
 	info elemInfo
 	url  string // the page's URL when it was checked
+	doc  string // for a checked target, its document's URL when observed
 	// checked is set when info is the observation's, not a read made
 	// now: the call that acts checks the element in the page (quick).
 	checked bool
@@ -151,7 +153,7 @@ func (r *resolved) point(ctx context.Context) (*point, error) {
 		}
 	}
 	var p point
-	if _, err := r.ts.evalIn(ctx, r.at, expr, false, &p); err != nil {
+	if err := r.evalChecked(ctx, expr, false, &p); err != nil {
 		return nil, err
 	}
 	switch {
@@ -238,7 +240,7 @@ func (r *resolved) fill(ctx context.Context, value string, origins []string) (*d
 	}
 	ans, err := r.fillRef(ctx, value, origins)
 	if err != nil {
-		if drivers.CodeOf(err) != "" {
+		if drivers.CodeOf(err) != "" || errors.Is(err, errRecheck) {
 			return nil, err
 		}
 		return nil, fail(drivers.CodePartial, nil, "The fill on "+r.ref+" may have half happened: observe before doing anything else.")
@@ -284,8 +286,11 @@ func (r *resolved) fillRef(ctx context.Context, value string, origins []string) 
 	if err != nil {
 		return nil, err
 	}
-	_, err = r.ts.probeExpr(ctx, r.at, r.checkedProbe(body), true, &ans)
-	return &ans, err
+	var text string
+	if err := r.evalChecked(ctx, r.checkedProbe(body), true, &text); err != nil {
+		return nil, err
+	}
+	return &ans, json.Unmarshal([]byte(text), &ans)
 }
 
 // selectBody picks the options whose value or label is asked (one, unless

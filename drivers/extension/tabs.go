@@ -231,7 +231,12 @@ func (ts *Tabs) probe(ctx context.Context, tab int, body string, input bool, out
 // in, and decodes the carrier's JSON into out. It returns the address of
 // the tab's page.
 func (ts *Tabs) probeIn(ctx context.Context, in at, body string, input bool, out any) (string, error) {
-	return ts.probeExpr(ctx, in, probeOf(body), input, out)
+	var text string
+	pageURL, err := ts.evalIn(ctx, in, probeOf(body), input, &text)
+	if err != nil {
+		return "", err
+	}
+	return pageURL, json.Unmarshal([]byte(text), out)
 }
 
 // probeOf is the expression that runs the engine op body and answers its
@@ -239,18 +244,6 @@ func (ts *Tabs) probeIn(ctx context.Context, in at, body string, input bool, out
 func probeOf(body string) string {
 	q, _ := json.Marshal(body)
 	return "__buddi.queryAll(document, " + string(q) + ")[0].textContent"
-}
-
-// probeExpr runs expr, which answers an engine op's JSON text, in the
-// document in, and decodes that JSON into out. It returns the address of
-// the tab's page.
-func (ts *Tabs) probeExpr(ctx context.Context, in at, expr string, input bool, out any) (string, error) {
-	var text string
-	pageURL, err := ts.evalIn(ctx, in, expr, input, &text)
-	if err != nil {
-		return "", err
-	}
-	return pageURL, json.Unmarshal([]byte(text), out)
 }
 
 // tabState is where a tab is, as Chrome knows it.
