@@ -6,16 +6,21 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	pw "github.com/mxschmitt/playwright-go"
 
+	"github.com/buddi-dev/buddi/daemon"
+	"github.com/buddi-dev/buddi/daemon/daemontest"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
 	extdriver "github.com/buddi-dev/buddi/drivers/extension"
 	"github.com/buddi-dev/buddi/drivers/walker"
+	"github.com/buddi-dev/buddi/extension"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -56,7 +61,9 @@ func TestAClickOrFillChecksItsElementInTheCallThatActs(t *testing.T) {
 	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "fold")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/fold"})
 	page := pageAt(t, c, "/fold")
-	state := func() string { return fmt.Sprint(eval(t, page, `document.querySelector('input').value + ' ' + (document.body.dataset.clicks || 0)`)) }
+	state := func() string {
+		return fmt.Sprint(eval(t, page, `document.querySelector('input').value + ' ' + (document.body.dataset.clicks || 0)`))
+	}
 	evals := func(a *drivers.Action) (int32, error) {
 		call.evals.Store(0)
 		_, err := tabs.Do(context.Background(), a)
@@ -165,6 +172,62 @@ func TestAClickOrFillInAFrameChecksItsElementInTheCallThatActs(t *testing.T) {
 	eval(t, page, `document.querySelector('iframe').remove()`)
 	refused("a fill in a frame that is gone", &drivers.Action{Kind: drivers.Fill,
 		Target: drivertest.Target(t, obs, "textbox", "Word near"), Value: "no"}, "frame that is gone")
+}
+
+// TestAnOlderExtensionStillFillsInAFrame: a build of the extension
+// without evalat answers it not_supported; a fill in a frame then goes
+// the long way, checked first, and is done.
+func TestAnOlderExtensionStillFillsInAFrame(t *testing.T) {
+	d := daemontest.Start(t, "", daemon.Options{Version: "test"})
+	c := launch(t, withWorker(t, "async evalat(p) {", "async evalatNotYet(p) {"))
+	c.workerIDs(1)
+	popup := c.popup(extension.ID())
+	if r := pair(t, d, connect(t, popup, d.Addr())); !r.OK {
+		t.Fatalf("pairing: %+v", r.Error)
+	}
+	waitFor(t, "the extension to connect", func() bool { return view(t, d).Connected })
+	s := httptest.NewServer(drivertest.InputPages())
+	t.Cleanup(s.Close)
+	call := &counting{caller: callerOf(d)}
+	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "older")
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/inputs/frames"})
+	page := pageAt(t, c, "/inputs/frames")
+	obs := drivertest.Observe(t, tabs)
+	call.evals.Store(0)
+	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Fill, Target: drivertest.Target(t, obs, "textbox", "Word far"), Value: "hi"})
+	if n := call.evals.Load(); n != 3 {
+		t.Errorf("the fill took %d evaluates; want the refused evalat, then the check and the fill", n)
+	}
+	waitFor(t, "the far frame to tell of the fill", func() bool {
+		return strings.Contains(fmt.Sprint(eval(t, page, `document.getElementById('echo').textContent`)), "echo far-word=hi;")
+	})
+}
+
+// withWorker copies the extension with from replaced by to in its
+// tabs.js: a build that differs there.
+func withWorker(t testing.TB, from, to string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"manifest.json", "worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "tabs.js" {
+			changed := strings.Replace(string(b), from, to, 1)
+			if changed == string(b) {
+				t.Fatalf("tabs.js has no %q", from)
+			}
+			b = []byte(changed)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // pageAt is the page of Chrome whose address ends with suffix: the agent's
