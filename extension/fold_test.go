@@ -179,7 +179,7 @@ func TestAClickOrFillInAFrameChecksItsElementInTheCallThatActs(t *testing.T) {
 // the long way, checked first, and is done.
 func TestAnOlderExtensionStillFillsInAFrame(t *testing.T) {
 	d := daemontest.Start(t, "", daemon.Options{Version: "test"})
-	c := launch(t, withWorker(t, "async evalat(p) {", "async evalatNotYet(p) {"))
+	c := launch(t, variant(t, "tabs.js", "async evalat(p) {", "async evalatNotYet(p) {"))
 	c.workerIDs(1)
 	popup := c.popup(extension.ID())
 	if r := pair(t, d, connect(t, popup, d.Addr())); !r.OK {
@@ -203,9 +203,9 @@ func TestAnOlderExtensionStillFillsInAFrame(t *testing.T) {
 	})
 }
 
-// withWorker copies the extension with from replaced by to in its
-// tabs.js: a build that differs there.
-func withWorker(t testing.TB, from, to string) string {
+// variant copies the extension with from replaced by to in its file
+// name: a build that differs there.
+func variant(t testing.TB, name, from, to string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"manifest.json", "worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
@@ -213,10 +213,10 @@ func withWorker(t testing.TB, from, to string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "tabs.js" {
+		if f == name {
 			changed := strings.Replace(string(b), from, to, 1)
 			if changed == string(b) {
-				t.Fatalf("tabs.js has no %q", from)
+				t.Fatalf("%s has no %q", name, from)
 			}
 			b = []byte(changed)
 		}
