@@ -370,27 +370,7 @@ func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 // answers: a build that hangs on a command.
 func stalling(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, f := range []string{"manifest.json", "worker.js", "tabs.js", "popup.html", "popup.js", "popup.css"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "worker.js" {
-			stalled := strings.Replace(string(b), "if (m.method === 'status') {", "if (m.method === 'status') {\n      await new Promise(() => {});", 1)
-			if stalled == string(b) {
-				t.Fatal("the worker has no status command to stall")
-			}
-			b = []byte(stalled)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return variant(t, "worker.js", "if (m.method === 'status') {", "if (m.method === 'status') {\n      await new Promise(() => {});")
 }
 
 // TestACommandTheBrowserNeverAnswersIsAbandoned: with a build that

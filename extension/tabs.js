@@ -463,6 +463,17 @@ export const DRIVER = {
     return out;
   },
 
+  // evalat is eval for an expression that acts in one of the tab's
+  // frames on an element read while the tab's page was at p.page: when the
+  // page is elsewhere now it answers {moved: true, url} having run nothing
+  // (the expression checks the frame's own document itself). A build
+  // without it answers not_supported, and buddi then checks first.
+  async evalat(p) {
+    const tab = await live(p.conv, p.tab);
+    if ((tab.url || '') !== String(p.page)) return { moved: true, url: tab.url || '' };
+    return DRIVER.eval(p);
+  },
+
   // frames says which frame each element of the array held names (run
   // like eval's expressions, in the page or in a frame) holds: a frame id
   // to read with eval, or '' for none. Without held it lists every frame

@@ -2,6 +2,7 @@ package extension
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -55,12 +56,24 @@ func (ts acting) onElement(ctx context.Context, a *drivers.Action, f func(*resol
 	return f(r)
 }
 
+// quickly performs f on a's target resolved from its observation
+// (quick), checked by the call that acts, and the long way when that
+// finds the element not as observed, or cannot be tried.
+func (ts acting) quickly(ctx context.Context, a *drivers.Action, f func(*resolved) (*drivers.Outcome, error)) (*drivers.Outcome, error) {
+	if r := ts.quick(a.Target); r != nil && a.Point == nil {
+		if out, err := f(r); !errors.Is(err, errRecheck) {
+			return out, err
+		}
+	}
+	return ts.onElement(ctx, a, f)
+}
+
 func (ts acting) Click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx) })
+	return ts.quickly(ctx, a, func(r *resolved) (*drivers.Outcome, error) { return r.click(ctx) })
 }
 
 func (ts acting) Fill(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	return ts.onElement(ctx, a, func(r *resolved) (*drivers.Outcome, error) {
+	return ts.quickly(ctx, a, func(r *resolved) (*drivers.Outcome, error) {
 		return r.fill(ctx, a.Value, walker.SecretOrigins(a))
 	})
 }

@@ -25,4 +25,13 @@
 // to the page it was read from (a redirect between observing and acting is
 // refused as stale), every document it lands on passes CheckURL, and text
 // goes only into fields CheckField lets through.
+//
+// A click or fill on a ref of the latest observation checks its element
+// in the call that acts (quick.go): the document checks its address and
+// the element (still rendered, fingerprinting as observed) and only then
+// scrolls to it or fills it, and for a frame the extension first checks
+// the tab's page address (evalat). A check that fails has done nothing,
+// and the action goes the long way (resolve, one call to check, then the
+// action), whose check says what changed. Other actions, and targets
+// named by what they are, go the long way.
 package extension

@@ -145,6 +145,10 @@ func TestARefReadBeforeTheTabMovedOnIsStale(t *testing.T) {
 		if method == "eval" && strings.HasPrefix(p["expr"].(string), "({infos") {
 			return map[string]any{"value": map[string]any{"infos": `{"e1":{"tag":"a","role":"link","name":"Next","vis":true}}`, "url": url}}, nil
 		}
+		if method == "eval" && strings.Contains(p["expr"].(string), "document.URL !== ") {
+			// the checked point: the page's check, as a page at url makes it
+			return map[string]any{"value": map[string]any{"recheck": !strings.Contains(p["expr"].(string), `"`+url+`"`)}}, nil
+		}
 		return pageAnswer(method, p)
 	}}
 	tabs, _ := New(Config{Caller: f}).Open(context.Background(), "c1")

@@ -3,6 +3,7 @@ package extension
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/cdp"
@@ -16,6 +17,10 @@ type resolved struct {
 	ref  string
 	info elemInfo
 	url  string // the page's URL when it was checked
+	doc  string // for a checked target, its document's URL when observed
+	// checked is set when info is the observation's, not a read made
+	// now: the call that acts checks the element in the page (quick).
+	checked bool
 }
 
 // onRef is an expression running body with el bound to ref's element; it
@@ -128,21 +133,33 @@ const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavio
   return {x, y, on};`
 
 type point struct {
-	Gone bool    `json:"gone"`
-	X    float64 `json:"x"`
-	Y    float64 `json:"y"`
-	On   bool    `json:"on"`
-	via  at      // where a pointer event at the point goes (inPage)
+	Gone    bool    `json:"gone"`
+	Recheck bool    `json:"recheck"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	On      bool    `json:"on"`
+	via     at      // where a pointer event at the point goes (inPage)
 }
 
 // point finds where to put the pointer on the element: in the page's
-// viewport, through the frames it is in.
+// viewport, through the frames it is in. A checked target is checked in
+// the same call, before anything is scrolled.
 func (r *resolved) point(ctx context.Context) (*point, error) {
+	expr := onRef(r.ref, pointBody)
+	if r.checked {
+		var err error
+		if expr, err = r.checkedExpr(pointBody); err != nil {
+			return nil, err
+		}
+	}
 	var p point
-	if _, err := r.ts.evalIn(ctx, r.at, onRef(r.ref, pointBody), false, &p); err != nil {
+	if err := r.evalChecked(ctx, expr, false, &p); err != nil {
 		return nil, err
 	}
-	if p.Gone {
+	switch {
+	case p.Recheck:
+		return nil, errRecheck
+	case p.Gone:
 		return nil, staleRef(r.ref, "is no longer on the page")
 	}
 	if p.On {
@@ -201,7 +218,9 @@ func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
 }
 
 // fill replaces the field's text in one engine call that focuses it and
-// checks it is still the field CheckField saw.
+// checks it is still the field CheckField saw; for a checked target the
+// call first checks it is the field observed, on the page observed
+// (errRecheck when not, with nothing typed).
 //
 // origins, when not nil, make it a secret_fill: the owner's secret skips
 // the credential rules, and the engine types it only into a field whose
@@ -214,15 +233,14 @@ func (r *resolved) fill(ctx context.Context, value string, origins []string) (*d
 		return r.ts.checkField(f, value)
 	}
 	if err := check(fieldOf(&r.info)); err != nil {
+		if r.checked { // the field as it is now decides, as it does today
+			return nil, errRecheck
+		}
 		return nil, err
 	}
-	body, err := walker.FillBody(r.ref, value, r.info, origins)
+	ans, err := r.fillRef(ctx, value, origins)
 	if err != nil {
-		return nil, err
-	}
-	var ans walker.FillAnswer
-	if _, err := r.ts.probeIn(ctx, r.at, body, true, &ans); err != nil {
-		if drivers.CodeOf(err) != "" {
+		if drivers.CodeOf(err) != "" || errors.Is(err, errRecheck) {
 			return nil, err
 		}
 		return nil, fail(drivers.CodePartial, nil, "The fill on "+r.ref+" may have half happened: observe before doing anything else.")
@@ -230,7 +248,12 @@ func (r *resolved) fill(ctx context.Context, value string, origins []string) (*d
 	switch ans.Error {
 	case "":
 		return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
+	case "recheck":
+		return nil, errRecheck
 	case "stale":
+		if r.checked {
+			return nil, errRecheck
+		}
 		return nil, staleRef(r.ref, "is no longer on the page")
 	case "focus", "changed":
 		if ans.Info != nil {
@@ -244,6 +267,30 @@ func (r *resolved) fill(ctx context.Context, value string, origins []string) (*d
 		return nil, err
 	}
 	return nil, fail(drivers.CodeTargetMiss, nil, "The element "+r.ref+" did not take the text; observe again.")
+}
+
+// fillRef runs the engine's fill of r's element: checked in the page
+// first for a checked target. An error is the call's own, nothing the
+// engine answered.
+func (r *resolved) fillRef(ctx context.Context, value string, origins []string) (*walker.FillAnswer, error) {
+	var ans walker.FillAnswer
+	if !r.checked {
+		body, err := walker.FillBody(r.ref, value, r.info, origins)
+		if err != nil {
+			return nil, err
+		}
+		_, err = r.ts.probeIn(ctx, r.at, body, true, &ans)
+		return &ans, err
+	}
+	body, err := walker.CheckedFillBody(r.ref, value, &r.info, origins)
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	if err := r.evalChecked(ctx, r.checkedProbe(body), true, &text); err != nil {
+		return nil, err
+	}
+	return &ans, json.Unmarshal([]byte(text), &ans)
 }
 
 // selectBody picks the options whose value or label is asked (one, unless

@@ -65,15 +65,17 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		obs.Continues, obs.Truncated = c.Driver(), true
 		shown = append(shown, c.After)
 	}
+	infos := make(map[string]elemInfo, len(shown))
 	for _, ref := range shown {
 		if info, ok := r.Infos[ref]; ok {
+			infos[ref] = info
 			f := fr.refs[ref]
 			obs.Refs[ref] = drivers.Target{Ref: ref, Tab: obs.Tab, Role: info.Role, Name: info.Name,
 				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: fr.nos[f],
 				Fingerprint: info.Fingerprint(r.page, fr.urls[f])}
 		}
 	}
-	ts.setObserved(in, r.page, args, fr)
+	ts.setObserved(in, r.page, args, infos, fr)
 	if obs.Tabs, err = ts.list(ctx); err != nil {
 		return nil, interrupted(ctx, err)
 	}

@@ -25,13 +25,15 @@ type Tabs struct {
 }
 
 // page is what buddi keeps of one tab: the URL its refs were read from,
-// how it was last read (a semantic target's tree is read so again), and
-// the frames of the latest observation: which frame each of its framed
-// refs was read in, and the frames' numbers.
+// how it was last read (a semantic target's tree is read so again), what
+// the latest observation read of each ref it showed, and its frames:
+// which frame each of its framed refs was read in, and the frames'
+// numbers.
 type page struct {
 	observed string
 	seen     readArgs
 	seenIn   string // the frame the latest observation read first ("" for the page)
+	infos    map[string]elemInfo
 	frames   framing
 }
 
@@ -138,11 +140,12 @@ func (ts *Tabs) current() int {
 }
 
 // setObserved records that the tab was read, at url, with args, starting
-// in the document in, and what the read learned of its frames.
-func (ts *Tabs) setObserved(in at, url string, args readArgs, fr framing) {
+// in the document in, what the read showed of each ref (infos), and what
+// it learned of its frames.
+func (ts *Tabs) setObserved(in at, url string, args readArgs, infos map[string]elemInfo, fr framing) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	ts.pages[in.tab] = page{observed: url, seen: args, seenIn: in.frame, frames: fr}
+	ts.pages[in.tab] = page{observed: url, seen: args, seenIn: in.frame, infos: infos, frames: fr}
 }
 
 // cdp sends one debugger command to tab; input marks a command the
@@ -228,13 +231,19 @@ func (ts *Tabs) probe(ctx context.Context, tab int, body string, input bool, out
 // in, and decodes the carrier's JSON into out. It returns the address of
 // the tab's page.
 func (ts *Tabs) probeIn(ctx context.Context, in at, body string, input bool, out any) (string, error) {
-	q, _ := json.Marshal(body)
 	var text string
-	pageURL, err := ts.evalIn(ctx, in, "__buddi.queryAll(document, "+string(q)+")[0].textContent", input, &text)
+	pageURL, err := ts.evalIn(ctx, in, probeOf(body), input, &text)
 	if err != nil {
 		return "", err
 	}
 	return pageURL, json.Unmarshal([]byte(text), out)
+}
+
+// probeOf is the expression that runs the engine op body and answers its
+// carrier's JSON text.
+func probeOf(body string) string {
+	q, _ := json.Marshal(body)
+	return "__buddi.queryAll(document, " + string(q) + ")[0].textContent"
 }
 
 // tabState is where a tab is, as Chrome knows it.
