@@ -237,7 +237,9 @@ func (a *agent) resumePaused() {
 // renew asks the owner API for a new task once the old one ended, releasing
 // the old session first when the controller still holds it. A conversation
 // whose new task keeps failing is stuck (see stats.stuck); the agent then
-// goes on under a new conversation id so the load does not thin out.
+// goes on under a new conversation id so the load does not thin out. A
+// task refused with stopped while the owner's Stop holds is waited out: it
+// counts towards stuck only once the Stop was lifted.
 func (a *agent) renew(ctx context.Context, why string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -248,6 +250,12 @@ func (a *agent) renew(ctx context.Context, why string) {
 			a.r.stats.renewed(why)
 			a.url = ""
 			return
+		case code == string(messages.CodeStopped) && a.r.stopping.Load():
+			// The owner's Stop holds every task off until the resume;
+			// waiting it out is not being stuck.
+			sleep(ctx, 25*time.Millisecond)
+			attempt--
+			continue
 		case attempt == renewAttempts:
 			if n := a.r.stats.count(a.r.stats.stuck, code); n <= 3 {
 				a.r.note("%s was stuck (a new task kept failing with %s); its agent went on as %s.%d", a.conv, code, a.base, a.gen+1)

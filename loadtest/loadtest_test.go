@@ -53,6 +53,10 @@ func TestShortRun(t *testing.T) {
 	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
 		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)
 	}
+	if len(rep.Stuck) > 0 {
+		_ = rep.WriteTable(os.Stderr)
+		t.Fatalf("conversations were stuck (a new task kept failing once no Stop held it): %v", rep.Stuck)
+	}
 	if rep.Unexpected > 0 {
 		_ = rep.WriteTable(os.Stderr)
 		t.Fatalf("%d acts failed with codes the run did not provoke", rep.Unexpected)
