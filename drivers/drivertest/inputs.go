@@ -12,7 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-//go:embed testdata/inputs.html testdata/inputs-frame.html testdata/frames.html testdata/frame-act.html
+//go:embed testdata/inputs.html testdata/inputs-frame.html testdata/frames.html testdata/frame-act.html testdata/stay.html
 var inputPages embed.FS
 
 // InputPages serves the input table's pages under /inputs/: the page
@@ -20,7 +20,8 @@ var inputPages embed.FS
 // /inputs/far, the same frame page loaded from the other loopback name
 // (localhost for 127.0.0.1 and back), so that Chrome runs it as a
 // cross-origin frame in a process of its own; and the frames test's
-// /inputs/frames, a page holding /inputs/act twice, from each name. A
+// /inputs/frames, a page holding /inputs/act twice, from each name; and
+// the clicks' /inputs/stay and /inputs/next (see ClickCases). A
 // driver's test mounts it at /inputs/ on the server its Site is on;
 // Site.Inputs is then that server's /inputs/.
 func InputPages() http.Handler {
@@ -49,6 +50,11 @@ func InputPages() http.Handler {
 	})
 	mux.HandleFunc("/inputs/frames", func(w http.ResponseWriter, r *http.Request) {
 		serve(w, frames, "{{far}}", "http://"+otherHost(r.Host))
+	})
+	stay := read("testdata/stay.html")
+	mux.HandleFunc("/inputs/stay", func(w http.ResponseWriter, _ *http.Request) { serve(w, stay) })
+	mux.HandleFunc("/inputs/next", func(w http.ResponseWriter, _ *http.Request) {
+		serve(w, "<!doctype html><title>Next</title><p>Next</p>")
 	})
 	mux.HandleFunc("/inputs/act", func(w http.ResponseWriter, r *http.Request) {
 		side := r.URL.Query().Get("side")

@@ -267,7 +267,8 @@ func (ts *Tabs) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, e
 }
 
 // settled answers an input on tab: where the page went, waiting for a
-// load the input started.
+// load the input started; same_page, as in the other drivers, when it
+// stayed.
 func (ts *Tabs) settled(ctx context.Context, tab int, before string) (*drivers.Outcome, error) {
 	if err := sleep(ctx, navStart); err != nil {
 		return nil, err
@@ -286,7 +287,7 @@ func (ts *Tabs) settled(ctx context.Context, tab int, before string) (*drivers.O
 		}
 		return out, nil
 	}
-	return &drivers.Outcome{Result: drivers.Done, URL: st.URL, Title: st.Title}, nil
+	return &drivers.Outcome{Result: drivers.SamePage, URL: st.URL, Title: st.Title}, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -232,14 +232,15 @@ func TestMaskedFieldsAreCoveredInTheScreenshot(t *testing.T) {
 	}
 }
 
-// TestAKeyThatGoesNowhereIsDone: a key pressed before any observation,
-// on a page that does not move, is done, not a navigation.
-func TestAKeyThatGoesNowhereIsDone(t *testing.T) {
+// TestAKeyThatGoesNowhereStaysOnThePage: a key pressed before any
+// observation, on a page that does not move, answers same_page (as in
+// the Playwright driver), not a navigation.
+func TestAKeyThatGoesNowhereStaysOnThePage(t *testing.T) {
 	f := &fake{answer: pageAnswer}
 	tabs, _ := New(Config{Caller: f}).Open(context.Background(), "c1")
 	out, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Press, Value: "Tab"})
-	if err != nil || out.Result != drivers.Done || out.Changed {
-		t.Fatalf("a Tab on a page that stays: %+v, %v; want done", out, err)
+	if err != nil || out.Result != drivers.SamePage || out.Changed {
+		t.Fatalf("a Tab on a page that stays: %+v, %v; want same_page", out, err)
 	}
 	if n := f.count("cdp"); n != 2 {
 		t.Fatalf("%d debugger commands for one key; want its down and up", n)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/drivers/walker"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // resolved is a target checked against the live page, ready for input.
@@ -130,7 +132,24 @@ const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavio
   let hit = document.elementFromPoint(x, y);
   while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
   const on = !!hit && (hit === el || el.contains(hit) || (hit.localName === 'label' && hit.control === el));
-  return {x, y, on};`
+  return {x, y, on, nav: ` + navMark + `};`
+
+// navMark is an expression for the navigations a document has started,
+// read in the engine's world of it: its counter's id and how many
+// navigate and formdata events it has seen, the counter set up on the
+// first read; "" where the Navigation API is missing. A form's
+// submission, by its button or by a script's form.submit(), is a task of
+// its own whose navigate event comes later, but the entries it sends are
+// gathered (formdata) as it is asked for. The world is the engine's own,
+// so the page cannot stop or fake the count; a counter of another world
+// (the document replaced, or its world made anew) has another id.
+const navMark = `(() => { const g = globalThis; if (!g.__buddiNav && typeof navigation === 'object' && navigation) {
+  const m = {id: Math.random().toString(36).slice(2), n: 0}; const count = () => { m.n++; };
+  navigation.addEventListener('navigate', count); window.addEventListener('formdata', count, true); g.__buddiNav = m; }
+  return g.__buddiNav ? g.__buddiNav.id + ':' + g.__buddiNav.n : ''; })()`
+
+// afterClick reads, in the top document, its navigation mark and title.
+var afterClick = "({nav: " + navMark + ", title: String(document.title).slice(0, " + strconv.Itoa(drivers.MaxTitle) + ")})"
 
 type point struct {
 	Gone    bool    `json:"gone"`
@@ -138,6 +157,7 @@ type point struct {
 	X       float64 `json:"x"`
 	Y       float64 `json:"y"`
 	On      bool    `json:"on"`
+	Nav     string  `json:"nav"` // the document's navMark before the input
 	via     at      // where a pointer event at the point goes (inPage)
 }
 
@@ -203,7 +223,35 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 	if err := r.mouse(ctx, p, "mousePressed", "mouseReleased"); err != nil {
 		return nil, err
 	}
+	if out := r.stayed(ctx, p); out != nil {
+		return out, nil
+	}
 	return r.ts.settled(ctx, r.at.tab, r.url)
+}
+
+// stayed answers a click on an element of the tab's top document that
+// started no navigation (same_page): the debugger's mouse events return once the page
+// has handled them, and a link, a form's button or a handler that moves
+// the page or submits a form leaves its mark (navMark) as it is handled,
+// so a mark that did not move means the click stayed on the page. It answers
+// at once with the title as the click left it, where settled waits
+// navStart for a load. A click in a frame, on a page without the
+// Navigation API, or whose document or world changed goes the long way
+// (nil); a navigation a page's timer starts later is the next
+// observation's, as in the Playwright driver.
+func (r *resolved) stayed(ctx context.Context, p *point) *drivers.Outcome {
+	if r.at.frame != "" || p.via.frame != "" || p.Nav == "" {
+		return nil
+	}
+	var ans struct {
+		Nav   string `json:"nav"`
+		Title string `json:"title"`
+	}
+	u, err := r.ts.evalIn(ctx, at{tab: r.at.tab}, afterClick, false, &ans)
+	if err != nil || ans.Nav != p.Nav || u != r.url {
+		return nil
+	}
+	return &drivers.Outcome{Result: drivers.SamePage, URL: u, Title: messages.Clip(ans.Title, drivers.MaxTitle)}
 }
 
 func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
