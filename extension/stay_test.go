@@ -10,22 +10,22 @@ import (
 	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
-// TestAClickThatStayedIsToldFromThePageNotByWaiting: each click of the
-// contract's table (drivertest.ClickCases) answers as the contract says;
-// one that stayed on the page does so without asking the browser for the
-// tab's state (what settled does after its wait for a load), and one that
-// moved the page goes that long way.
-func TestAClickThatStayedIsToldFromThePageNotByWaiting(t *testing.T) {
+// TestInputThatStayedIsToldFromThePageNotByWaiting: each click and key of
+// the contract's table (drivertest.MoveCases) answers as the contract
+// says; one that stayed on the page does so without asking the browser
+// for the tab's state (what settled does after its wait for a load), and
+// one that moved the page goes that long way.
+func TestInputThatStayedIsToldFromThePageNotByWaiting(t *testing.T) {
 	_, d, _ := pairedChrome(t)
 	s := httptest.NewServer(drivertest.InputPages())
 	t.Cleanup(s.Close)
 	call := &counting{caller: callerOf(d)}
 	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "stay")
-	for _, c := range drivertest.ClickCases {
-		t.Run(c.Name, func(t *testing.T) {
-			drivertest.Click(t, tabs, s.URL+"/inputs/", c, func() { call.infos.Store(0) })
+	for _, c := range drivertest.MoveCases {
+		t.Run(c.What, func(t *testing.T) {
+			drivertest.Move(t, tabs, s.URL+"/inputs/", c, func() { call.infos.Store(0) })
 			if n := call.infos.Load(); (c.Result == drivers.SamePage) != (n == 0) {
-				t.Fatalf("%s read the tab's state from the browser %d times; want none only for a click that stayed", c.What, n)
+				t.Fatalf("%s read the tab's state from the browser %d times; want none only for input that stayed", c.What, n)
 			}
 		})
 	}

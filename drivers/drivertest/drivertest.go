@@ -45,7 +45,7 @@ func Run(t *testing.T, d drivers.Driver, site Site) {
 	if site.Inputs != "" {
 		t.Run("EveryInputKind", func(t *testing.T) { everyInput(t, d, site) })
 		t.Run("FramedTargets", func(t *testing.T) { framedTargets(t, d, site) })
-		t.Run("ClickSaysWhatItDid", func(t *testing.T) { clickOutcomes(t, d, site) })
+		t.Run("InputSaysWhereItLeftThePage", func(t *testing.T) { moveOutcomes(t, d, site) })
 	}
 }
 

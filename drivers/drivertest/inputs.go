@@ -21,7 +21,7 @@ var inputPages embed.FS
 // (localhost for 127.0.0.1 and back), so that Chrome runs it as a
 // cross-origin frame in a process of its own; and the frames test's
 // /inputs/frames, a page holding /inputs/act twice, from each name; and
-// the clicks' /inputs/stay and /inputs/next (see ClickCases). A
+// /inputs/stay and /inputs/next (see MoveCases). A
 // driver's test mounts it at /inputs/ on the server its Site is on;
 // Site.Inputs is then that server's /inputs/.
 func InputPages() http.Handler {

@@ -35,10 +35,10 @@
 // action), whose check says what changed. Other actions, and targets
 // named by what they are, go the long way.
 //
-// A click in the tab's top document tells whether it moved the page from
-// the document itself: the engine's world counts the navigate and formdata
-// events it sees, and a click that left the count as it was answers
-// same_page at once (element.go, stayed). Other input, and a click that
-// moved the page or was in a frame, waits navStart for a load to start,
-// as the Playwright driver does for a key or a submit.
+// A click or a key into the tab's top document tells whether it moved the
+// page from the document itself: the engine's world counts the navigate
+// and formdata events it sees, and input that left the count as it was
+// answers same_page at once (element.go, stayed). Other input, and input
+// that moved the page or went into a frame, waits navStart for a load to
+// start, as the Playwright driver does for a key or a submit.
 package extension

@@ -148,8 +148,8 @@ const navMark = `(() => { const g = globalThis; if (!g.__buddiNav && typeof navi
   navigation.addEventListener('navigate', count); window.addEventListener('formdata', count, true); g.__buddiNav = m; }
   return g.__buddiNav ? g.__buddiNav.id + ':' + g.__buddiNav.n : ''; })()`
 
-// afterClick reads, in the top document, its navigation mark and title.
-var afterClick = "({nav: " + navMark + ", title: String(document.title).slice(0, " + strconv.Itoa(drivers.MaxTitle) + ")})"
+// afterInput reads, in the top document, its navigation mark and title.
+var afterInput = "({nav: " + navMark + ", title: String(document.title).slice(0, " + strconv.Itoa(drivers.MaxTitle) + ")})"
 
 type point struct {
 	Gone    bool    `json:"gone"`
@@ -223,35 +223,51 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 	if err := r.mouse(ctx, p, "mousePressed", "mouseReleased"); err != nil {
 		return nil, err
 	}
-	if out := r.stayed(ctx, p); out != nil {
-		return out, nil
+	if r.at.frame == "" && p.via.frame == "" {
+		if out := r.ts.stayed(ctx, r.at.tab, p.Nav, r.url); out != nil {
+			return out, nil
+		}
 	}
 	return r.ts.settled(ctx, r.at.tab, r.url)
 }
 
-// stayed answers a click on an element of the tab's top document that
-// started no navigation (same_page): the debugger's mouse events return once the page
-// has handled them, and a link, a form's button or a handler that moves
-// the page or submits a form leaves its mark (navMark) as it is handled,
-// so a mark that did not move means the click stayed on the page. It answers
-// at once with the title as the click left it, where settled waits
-// navStart for a load. A click in a frame, on a page without the
-// Navigation API, or whose document or world changed goes the long way
-// (nil); a navigation a page's timer starts later is the next
-// observation's, as in the Playwright driver.
-func (r *resolved) stayed(ctx context.Context, p *point) *drivers.Outcome {
-	if r.at.frame != "" || p.via.frame != "" || p.Nav == "" {
+// stayed answers input into the top document of tab, whose navMark was
+// mark before it and whose page was at url, when it started no navigation
+// (same_page): the debugger's mouse and key events return once the page
+// has handled them, and a link, a form's button, a form's field submitted
+// with Enter, or a handler that moves the page or submits a form leaves
+// its mark as it is handled, so a mark that did not move means the input
+// stayed on the page. It answers at once with the title as the input left
+// it, where settled waits navStart for a load. Nil (go the long way) on a
+// page without the Navigation API, or whose document or world changed; a
+// navigation a page's timer starts later is the next observation's, as
+// for a click in the Playwright driver.
+func (ts *Tabs) stayed(ctx context.Context, tab int, mark, url string) *drivers.Outcome {
+	if mark == "" {
 		return nil
 	}
 	var ans struct {
 		Nav   string `json:"nav"`
 		Title string `json:"title"`
 	}
-	u, err := r.ts.evalIn(ctx, at{tab: r.at.tab}, afterClick, false, &ans)
-	if err != nil || ans.Nav != p.Nav || u != r.url {
+	u, err := ts.evalIn(ctx, at{tab: tab}, afterInput, false, &ans)
+	if err != nil || ans.Nav != mark || u != url {
 		return nil
 	}
 	return &drivers.Outcome{Result: drivers.SamePage, URL: u, Title: messages.Clip(ans.Title, drivers.MaxTitle)}
+}
+
+// markOf is the navMark of tab's top document and the address of its page
+// ("" and "" when it cannot be read: the input then goes the long way).
+func (ts *Tabs) markOf(ctx context.Context, tab int) (mark, url string) {
+	var ans struct {
+		Nav string `json:"nav"`
+	}
+	u, err := ts.evalIn(ctx, at{tab: tab}, "({nav: "+navMark+"})", false, &ans)
+	if err != nil {
+		return "", ""
+	}
+	return ans.Nav, u
 }
 
 func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {

@@ -67,7 +67,7 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if st.Error != "" && a.Target != nil {
 		return nil, staleRef(a.Target.Ref, "is no longer on the page")
 	}
-	st, err := ts.keyLands(ctx, in, st, a.Target)
+	st, lands, err := ts.keyLands(ctx, in, st, a.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -75,43 +75,63 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		return nil, err
 	}
 	tab := in.tab
-	if before == "" { // where the tab is before the key, to tell whether it went anywhere
-		st, err := ts.info(ctx, tab)
-		if err != nil {
-			return nil, err
-		}
-		before = st.URL
+	mark, before, err := ts.beforeKey(ctx, tab, lands, st, before)
+	if err != nil {
+		return nil, err
 	}
 	if err := ts.sendKey(ctx, tab, a.Value, named, isNamed); err != nil {
 		return nil, err
 	}
+	if out := ts.stayed(ctx, tab, mark, before); out != nil {
+		return out, nil
+	}
 	return ts.settled(ctx, tab, before)
+}
+
+// beforeKey reads what tells whether a key moved the page: the top
+// document's navMark when the key goes into it (lands, whose focus is
+// st), and where the tab is, unless before (the target's page) says so.
+func (ts *Tabs) beforeKey(ctx context.Context, tab int, lands at, st focusAnswer, before string) (mark, url string, err error) {
+	if lands.frame == "" && !st.Owner {
+		var u string
+		if mark, u = ts.markOf(ctx, tab); before == "" {
+			before = u
+		}
+	}
+	if before == "" {
+		st, err := ts.info(ctx, tab)
+		if err != nil {
+			return "", "", err
+		}
+		before = st.URL
+	}
+	return mark, before, nil
 }
 
 // keyLands says where a key pressed now would land, from st, the focus
 // of the document in: with no target, the page's focus followed into
 // frames; with a target in a frame, that frame's focus, once the page's
-// focus is seen to reach it.
-func (ts *Tabs) keyLands(ctx context.Context, in at, st focusAnswer, tg *drivers.Target) (focusAnswer, error) {
+// focus is seen to reach it. It returns that focus and its document.
+func (ts *Tabs) keyLands(ctx context.Context, in at, st focusAnswer, tg *drivers.Target) (focusAnswer, at, error) {
 	if tg == nil {
-		_, st, err := ts.followFocus(ctx, in.tab, st)
-		return st, err
+		lands, st, err := ts.followFocus(ctx, in.tab, st)
+		return st, lands, err
 	}
 	if in.frame == "" {
-		return st, nil
+		return st, in, nil
 	}
 	var top focusAnswer
 	if err := ts.probe(ctx, in.tab, "focus", false, &top); err != nil {
-		return st, err
+		return st, in, err
 	}
 	lands, _, err := ts.followFocus(ctx, in.tab, top)
 	if err != nil {
-		return st, err
+		return st, in, err
 	}
 	if lands != in {
-		return st, fail(drivers.CodeNotAllowed, nil, "The focus did not go into the frame of "+tg.Ref+", so the key was not pressed; click the element first.")
+		return st, in, fail(drivers.CodeNotAllowed, nil, "The focus did not go into the frame of "+tg.Ref+", so the key was not pressed; click the element first.")
 	}
-	return st, nil
+	return st, in, nil
 }
 
 // checkKey refuses a key that types text where checkText would not let it.

@@ -1,0 +1,69 @@
+package drivertest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/buddi-dev/buddi/drivers"
+)
+
+// A MoveCase is a click or a key on InputPages' /inputs/stay and what
+// its answer must say: its result, the end of the address it gives, and
+// the title. Role and Name name the target (none: the key goes where the
+// focus is).
+type MoveCase struct {
+	What               string
+	Kind               drivers.Kind
+	Role, Name, Key    string
+	Result, URL, Title string
+}
+
+// MoveCases are input that stays on the page (a button that only
+// retitles it, a Tab) and one of each way a click or a key moves it: a
+// link, a handler that assigns the address, a link to a part of the page,
+// a form's button, a handler that submits the form (no submit event; the
+// submission runs as a task of its own), a handler that goes back, and
+// Enter in a form's field.
+var MoveCases = []MoveCase{
+	{"a button that retitles the page", drivers.Click, "button", "Count", "", drivers.SamePage, "/inputs/stay", "Clicked 1"},
+	{"a link", drivers.Click, "link", "Next page", "", drivers.Navigated, "/inputs/next", "Next"},
+	{"a button whose handler assigns the address", drivers.Click, "button", "Go by script", "", drivers.Navigated, "/inputs/next?by=script", "Next"},
+	{"a link to a part of the page", drivers.Click, "link", "To the part", "", drivers.Navigated, "/inputs/stay#part", "Stay"},
+	{"a form's button", drivers.Click, "button", "Search", "", drivers.Navigated, "/inputs/next?q=x", "Next"},
+	{"a button whose handler submits its form", drivers.Click, "button", "Send by script", "", drivers.Navigated, "/inputs/next?q=x", "Next"},
+	{"a button whose handler goes back", drivers.Click, "button", "Back", "", drivers.Navigated, "/inputs/next", "Next"},
+	{"a Tab", drivers.Press, "", "", "Tab", drivers.SamePage, "/inputs/stay", "Stay"},
+	{"Enter in a form's field", drivers.Press, "textbox", "Query", "Enter", drivers.Navigated, "/inputs/next?q=x", "Next"},
+}
+
+// Move loads the stay page of inputs (InputPages' /inputs/ on a site)
+// after its next page, so that going back has somewhere to go, observes
+// it, calls before, acts as c says, and checks the answer against c.
+func Move(t *testing.T, tabs drivers.Tabs, inputs string, c MoveCase, before func()) *drivers.Outcome {
+	t.Helper()
+	Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: inputs + "next"})
+	Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: inputs + "stay"})
+	obs := Observe(t, tabs)
+	a := &drivers.Action{Kind: c.Kind, Value: c.Key}
+	if c.Role != "" {
+		a.Target = Target(t, obs, c.Role, c.Name)
+	}
+	before()
+	out, err := tabs.Do(ctx(t), a)
+	if err != nil {
+		t.Fatalf("%s: %v", c.What, err)
+	}
+	if out.Result != c.Result || !strings.HasSuffix(out.URL, c.URL) || out.Title != c.Title {
+		t.Fatalf("%s answered %s at %s titled %q; want %s at …%s titled %q", c.What, out.Result, out.URL, out.Title, c.Result, c.URL, c.Title)
+	}
+	return out
+}
+
+// moveOutcomes checks that each case of MoveCases says what it did to
+// the page.
+func moveOutcomes(t *testing.T, d drivers.Driver, site Site) {
+	tabs := Open(t, d, "dt-moves")
+	for _, c := range MoveCases {
+		t.Run(c.What, func(t *testing.T) { Move(t, tabs, site.Inputs, c, func() {}) })
+	}
+}
