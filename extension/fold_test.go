@@ -33,6 +33,16 @@ type counting struct {
 	infos atomic.Int32 // reads of a tab's state from the browser (what settled waits for)
 }
 
+// inputTabs serves drivertest's input pages on 127.0.0.1 and opens conv's
+// tabs through the extension driver, with its commands counted.
+func inputTabs(t *testing.T, d *daemontest.Daemon, conv string) (*httptest.Server, *counting, drivers.Tabs) {
+	t.Helper()
+	s := httptest.NewServer(drivertest.InputPages())
+	t.Cleanup(s.Close)
+	call := &counting{caller: callerOf(d)}
+	return s, call, drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), conv)
+}
+
 func (c *counting) Call(ctx context.Context, method string, params any) (json.RawMessage, *messages.Error) {
 	switch method {
 	case "eval", "evalat":
@@ -134,10 +144,7 @@ func TestAClickOrFillChecksItsElementInTheCallThatActs(t *testing.T) {
 // today's sentences and nothing reaches the frames.
 func TestAClickOrFillInAFrameChecksItsElementInTheCallThatActs(t *testing.T) {
 	c, d, _ := pairedChrome(t)
-	s := httptest.NewServer(drivertest.InputPages())
-	t.Cleanup(s.Close)
-	call := &counting{caller: callerOf(d)}
-	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "fold-frames")
+	s, call, tabs := inputTabs(t, d, "fold-frames")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/inputs/frames"})
 	page := pageAt(t, c, "/inputs/frames")
 	echo := func() string { return fmt.Sprint(eval(t, page, `document.getElementById('echo').textContent`)) }
@@ -191,10 +198,7 @@ func TestAnOlderExtensionStillFillsInAFrame(t *testing.T) {
 		t.Fatalf("pairing: %+v", r.Error)
 	}
 	waitFor(t, "the extension to connect", func() bool { return view(t, d).Connected })
-	s := httptest.NewServer(drivertest.InputPages())
-	t.Cleanup(s.Close)
-	call := &counting{caller: callerOf(d)}
-	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "older")
+	s, call, tabs := inputTabs(t, d, "older")
 	drivertest.Do(t, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/inputs/frames"})
 	page := pageAt(t, c, "/inputs/frames")
 	obs := drivertest.Observe(t, tabs)

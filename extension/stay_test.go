@@ -1,13 +1,10 @@
 package extension_test
 
 import (
-	"net/http/httptest"
 	"testing"
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/drivertest"
-	extdriver "github.com/buddi-dev/buddi/drivers/extension"
-	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // TestInputThatStayedIsToldFromThePageNotByWaiting: each click and key of
@@ -17,10 +14,7 @@ import (
 // one that moved the page goes that long way.
 func TestInputThatStayedIsToldFromThePageNotByWaiting(t *testing.T) {
 	_, d, _ := pairedChrome(t)
-	s := httptest.NewServer(drivertest.InputPages())
-	t.Cleanup(s.Close)
-	call := &counting{caller: callerOf(d)}
-	tabs := drivertest.Open(t, extdriver.New(extdriver.Config{Caller: call, CheckField: walker.CheckTyping}), "stay")
+	s, call, tabs := inputTabs(t, d, "stay")
 	for _, c := range drivertest.MoveCases {
 		t.Run(c.What, func(t *testing.T) {
 			drivertest.Move(t, tabs, s.URL+"/inputs/", c, func() { call.infos.Store(0) })
