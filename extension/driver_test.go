@@ -331,15 +331,7 @@ func TestTheOwnersHandDrivesAnAgentTabInYourBrowser(t *testing.T) {
 	}
 
 	// Where the button is, read from the page as the owner's Chrome shows it.
-	var page pw.Page
-	for _, p := range c.ctx.Pages() {
-		if strings.HasSuffix(p.URL(), "/hop") {
-			page = p
-		}
-	}
-	if page == nil {
-		t.Fatal("the agent's tab is not among Chrome's pages")
-	}
+	page := pageAt(t, c, "/hop")
 	box, err := page.Locator("button").BoundingBox()
 	if err != nil || box == nil {
 		t.Fatalf("the button's box: %v", err)

@@ -243,11 +243,17 @@ func variant(t testing.TB, name, from, to string) string {
 // tab, as a test reads it.
 func pageAt(t testing.TB, c *chrome, suffix string) pw.Page {
 	t.Helper()
-	for _, p := range c.ctx.Pages() {
-		if strings.HasSuffix(p.URL(), suffix) {
-			return p
+	// Playwright learns of a tab the extension opened, and of where it went,
+	// from events that can trail the extension's answer on a busy machine.
+	var at pw.Page
+	waitFor(t, "a page of Chrome at "+suffix, func() bool {
+		for _, p := range c.ctx.Pages() {
+			if strings.HasSuffix(p.URL(), suffix) {
+				at = p
+				return true
+			}
 		}
-	}
-	t.Fatalf("no page of Chrome is at %s", suffix)
-	return nil
+		return false
+	})
+	return at
 }
