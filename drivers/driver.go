@@ -67,16 +67,16 @@ type Continuation = messages.Continuation
 // Observation is what the agent sees. Refs maps each ref in Tree to the
 // evidence the driver needs to check it again before input.
 type Observation struct {
-	URL        string            `json:"url"`
-	Title      string            `json:"title"`
-	Tab        string            `json:"tab"`
-	Tabs       []TabInfo         `json:"tabs"`
-	Tree       string            `json:"tree"`
-	Truncated  bool              `json:"truncated,omitempty"` // Continues is set, or more is on screen
-	Continues  *Continuation     `json:"continues,omitempty"`
-	Refs       map[string]Target `json:"-"`
-	Screenshot []byte            `json:"-"`
-	TakenAt    time.Time         `json:"observedAt"`
+	URL        string             `json:"url"`
+	Title      string             `json:"title"`
+	Tab        string             `json:"tab"`
+	Tabs       []TabInfo          `json:"tabs"`
+	Tree       string             `json:"tree"`
+	Truncated  bool               `json:"truncated,omitempty"` // Continues is set, or more is on screen
+	Continues  *Continuation      `json:"continues,omitempty"`
+	Refs       map[string]Element `json:"-"`
+	Screenshot []byte             `json:"-"`
+	TakenAt    time.Time          `json:"observedAt"`
 	// App is the app whose window this is, by id, in Use my apps; empty in
 	// the browser modes. A surface checks it before a picture leaves.
 	App string `json:"-"`
@@ -123,14 +123,16 @@ func RefAt(s string) (string, bool) {
 	return s[:k], true
 }
 
-// Target is one observed element. Fingerprint is the driver's own evidence
+// Element is one observed element. Fingerprint is the driver's own evidence
 // (identifying attributes, form destination, page URL); the session treats it
 // as opaque and hands it back with the action. Label, Placeholder and Text
 // are what a semantic target may match besides role and name; Frame is the
 // element's frame as the observation numbered it (0: the page itself).
-type Target struct {
+//
+// An observation holds one per ref, by value: at 120 bytes a map keeps it
+// inline (above 128 every entry would be an allocation of its own).
+type Element struct {
 	Ref         string `json:"ref"`
-	Tab         string `json:"tab"`
 	Role        string `json:"role,omitempty"`
 	Name        string `json:"name,omitempty"`
 	Label       string `json:"label,omitempty"`
@@ -138,9 +140,19 @@ type Target struct {
 	Text        string `json:"text,omitempty"`
 	Frame       int    `json:"frame,omitempty"`
 	Fingerprint string `json:"-"`
+}
+
+// Target is an element an action aims at: an Element of an observation and
+// the tab that observation was of.
+type Target struct {
+	Element
+	Tab string `json:"tab"`
 	// Tree, when set, is the tree of the observation the target was picked
 	// from by what it is rather than by ref: such a target needs the page's
 	// tree unchanged, so the driver reads it again before input and refuses
 	// with stale_ref when it differs.
 	Tree string `json:"-"`
 }
+
+// Of is the target of el in the observation: el with the observation's tab.
+func (o *Observation) Of(el Element) *Target { return &Target{Element: el, Tab: o.Tab} }

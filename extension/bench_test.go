@@ -103,7 +103,7 @@ func framedReads(b *testing.B, d drivers.Driver, url string) {
 				b.Skipf("no textbox %q in the observation:\n%s", field, obs.Tree)
 			}
 			medianLoop(b, func() error {
-				_, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Fill, Target: &tg, Value: "some text"})
+				_, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Fill, Target: obs.Of(tg), Value: "some text"})
 				return err
 			})
 		})

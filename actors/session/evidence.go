@@ -11,16 +11,33 @@ import (
 // while it is fresh; anything that may have changed the page voids it.
 type evidence struct {
 	id     string
-	refs   map[string]drivers.Target
+	refs   elements
 	tree   string // the observation's tree: a semantic target needs it unchanged
 	fresh  bool
 	reason string // why it is not fresh
 	n      int
 }
 
+// elements are the refs of an observation and the tab it was of: what an
+// act's ref resolves against. The map is replaced, never changed.
+type elements struct {
+	tab string
+	by  map[string]drivers.Element
+}
+
+// target is ref's element as a target in its tab; false when the
+// observation has no such ref.
+func (es elements) target(ref string) (*drivers.Target, bool) {
+	el, ok := es.by[ref]
+	if !ok {
+		return nil, false
+	}
+	return &drivers.Target{Element: el, Tab: es.tab}, true
+}
+
 func (e *evidence) void(reason string) {
 	e.fresh = false
-	e.refs = nil
+	e.refs = elements{}
 	e.tree = ""
 	e.reason = reason
 }
@@ -35,7 +52,7 @@ func (e *evidence) stale(reason string) {
 func (e *evidence) set(epoch int, obs *drivers.Observation) string {
 	e.n++
 	e.id = dotted("o", epoch, e.n)
-	e.refs = obs.Refs
+	e.refs = elements{tab: obs.Tab, by: obs.Refs}
 	e.tree = obs.Tree
 	e.fresh = true
 	e.reason = ""
@@ -64,20 +81,20 @@ func (e *evidence) check(in *messages.ActInput) (*drivers.Target, *messages.Erro
 
 // ref resolves a ref of the latest observation.
 func (e *evidence) ref(ref string) (*drivers.Target, *messages.Error) {
-	t, ok := e.refs[ref]
+	t, ok := e.refs.target(ref)
 	if !ok {
 		return nil, &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
 			"%s is not an element of observation %s; pick a ref from that observation's targets.", ref, e.id)}
 	}
-	return &t, nil
+	return t, nil
 }
 
 // match resolves a semantic target against the latest observation: exactly
 // one of its elements must match, exactly, and the driver is handed the
 // observation's tree to check that the page still shows it unchanged.
 func (e *evidence) match(want *messages.TargetRef) (*drivers.Target, *messages.Error) {
-	var found []drivers.Target
-	for _, t := range e.refs {
+	var found []drivers.Element
+	for _, t := range e.refs.by {
 		if matches(t, want) {
 			found = append(found, t)
 		}
@@ -87,9 +104,7 @@ func (e *evidence) match(want *messages.TargetRef) (*drivers.Target, *messages.E
 		return nil, &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
 			"No element of observation %s is %s; pick a ref from that observation's targets.", e.id, want.Describe())}
 	case 1:
-		t := found[0]
-		t.Tree = e.tree
-		return &t, nil
+		return &drivers.Target{Element: found[0], Tab: e.refs.tab, Tree: e.tree}, nil
 	}
 	return nil, &messages.Error{Code: messages.CodeAmbiguous, Message: fmt.Sprintf(
 		"%d elements of observation %s are %s; pick one by its ref from that observation's targets.", len(found), e.id, want.Describe())}
@@ -97,7 +112,7 @@ func (e *evidence) match(want *messages.TargetRef) (*drivers.Target, *messages.E
 
 // matches reports whether an observed element is what a semantic target
 // names: exact text, in the frame it gives.
-func matches(t drivers.Target, want *messages.TargetRef) bool {
+func matches(t drivers.Element, want *messages.TargetRef) bool {
 	if t.Frame != want.Frame {
 		return false
 	}
@@ -119,7 +134,7 @@ func matches(t drivers.Target, want *messages.TargetRef) bool {
 // latest observation. Nothing reached the page, so the evidence stands.
 func (e *evidence) checkRead(in *messages.ActInput) *messages.Error {
 	for _, ref := range []string{in.Within, in.After} {
-		if _, ok := e.refs[ref]; ref != "" && !ok {
+		if _, ok := e.refs.by[ref]; ref != "" && !ok {
 			return &messages.Error{Code: messages.CodeStaleRef, Message: fmt.Sprintf(
 				"%s is not a ref of observation %s; read within a ref of your latest observation, or send its continues object as it is.", ref, e.id)}
 		}

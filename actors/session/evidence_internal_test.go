@@ -14,7 +14,7 @@ import (
 // ambiguous_target and none as stale_ref.
 func TestEachSemanticTargetBindsOneElementOrSaysWhyNot(t *testing.T) {
 	e := &evidence{}
-	e.set(1, &drivers.Observation{Tree: "the tree", Refs: map[string]drivers.Target{
+	e.set(1, &drivers.Observation{Tree: "the tree", Refs: map[string]drivers.Element{
 		"e1": {Ref: "e1", Role: "link", Name: "Next chapter", Text: "Next chapter"},
 		"e2": {Ref: "e2", Role: "button", Name: "Next chapter", Text: "Next chapter"},
 		"e3": {Ref: "e3", Role: "textbox", Name: "Email", Label: "Email", Placeholder: "you@example.com"},

@@ -101,7 +101,7 @@ func (a *Actor) fenced(p *pageText) string {
 // another, one line per role and name with its refs in the tree's order
 // (the first is the first on the page), and elements inside a frame, with
 // the frame's number; "" when there are none.
-func targets(tree string, refs map[string]drivers.Target) string {
+func targets(tree string, refs map[string]drivers.Element) string {
 	type key struct{ role, name string }
 	if bound(tree, refs) {
 		return ""
@@ -121,7 +121,7 @@ func targets(tree string, refs map[string]drivers.Target) string {
 	var b strings.Builder
 	for _, k := range keys {
 		if rs := same[k]; len(rs) > 1 {
-			b.WriteString("- " + label(drivers.Target{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
+			b.WriteString("- " + label(drivers.Element{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
 		}
 	}
 	for _, r := range order {
@@ -137,7 +137,7 @@ func targets(tree string, refs map[string]drivers.Target) string {
 // is then empty, which counts alone tell. It reads the refs off the tree
 // in place; a ref the tree names twice says no, and targets builds the
 // list (which is then empty all the same).
-func bound(tree string, refs map[string]drivers.Target) bool {
+func bound(tree string, refs map[string]drivers.Element) bool {
 	seen := seenPool.Get().(map[roleName]struct{})
 	defer func() { clear(seen); seenPool.Put(seen) }()
 	for rest := tree; ; {
@@ -175,7 +175,7 @@ var seenPool = sync.Pool{New: func() any { return map[roleName]struct{}{} }}
 // refMark opens a ref in a tree line, as drivers.RefsIn reads it.
 const refMark = "[ref="
 
-func label(t drivers.Target) string {
+func label(t drivers.Element) string {
 	role := t.Role
 	if role == "" {
 		role = "text"

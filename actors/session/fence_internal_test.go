@@ -15,7 +15,7 @@ import (
 func TestTargetsListRepeatedLabelsAndFramesOnly(t *testing.T) {
 	tree := "- link \"Edit\" [ref=e3]\n- button \"Send\" [ref=e4]\n- link \"Edit\" [ref=e7]\n" +
 		"- textbox \"Card\" [ref=e9]\n- link \"Edit\" [ref=e12]\n"
-	refs := map[string]drivers.Target{
+	refs := map[string]drivers.Element{
 		"e3": {Role: "link", Name: "Edit"}, "e4": {Role: "button", Name: "Send"},
 		"e7": {Role: "link", Name: "Edit"}, "e9": {Role: "textbox", Name: "Card", Frame: 2},
 		"e12": {Role: "link", Name: "Edit"},
@@ -52,7 +52,7 @@ func TestTabsAreListedWhenThereAreOthersOrWhenAsked(t *testing.T) {
 // the tree in place) or not (the full list): a table of trees against the
 // list built from drivers.RefsIn with no shortcut.
 func TestTargetsAreTheFullListForEveryTree(t *testing.T) {
-	refs := map[string]drivers.Target{
+	refs := map[string]drivers.Element{
 		"e1": {Role: "link", Name: "Home"}, "e2": {Role: "link", Name: "Edit"},
 		"e3": {Role: "link", Name: "Edit"}, "e4": {Role: "button", Name: "Edit"},
 		"e5": {Role: "textbox", Name: "Card", Frame: 1}, "e6": {Role: "generic"},
@@ -79,7 +79,7 @@ func TestTargetsAreTheFullListForEveryTree(t *testing.T) {
 }
 
 // fullTargets is the targets list built from every ref of the tree.
-func fullTargets(tree string, refs map[string]drivers.Target) string {
+func fullTargets(tree string, refs map[string]drivers.Element) string {
 	type key struct{ role, name string }
 	order := drivers.RefsIn(tree)
 	same := map[key][]string{}
@@ -96,7 +96,7 @@ func fullTargets(tree string, refs map[string]drivers.Target) string {
 	var b strings.Builder
 	for _, k := range keys {
 		if rs := same[k]; len(rs) > 1 {
-			b.WriteString("- " + label(drivers.Target{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
+			b.WriteString("- " + label(drivers.Element{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
 		}
 	}
 	for _, r := range order {

@@ -79,8 +79,8 @@ type done struct {
 	out        *drivers.Outcome
 	then       *drivers.Observation // of the page after out, when the act asked thenObserve
 	script     []messages.ScriptStep
-	err        error                     // of the action, or of a script's failing step
-	refs       map[string]drivers.Target // evidence a script's clicks and a read's within/after may use
+	err        error    // of the action, or of a script's failing step
+	refs       elements // evidence a script's clicks and a read's within/after may use
 	fresh      bool
 	thumb      []byte // a thumbnail of the screenshot the agent asked for, if any
 	shot       []byte // the screenshot taken, if any

@@ -12,17 +12,17 @@ import (
 // target of the latest observation, and the page must not have changed
 // since. It stops at the first failure, which it returns beside every step
 // that ran before it and what each did.
-func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs map[string]drivers.Target, fresh bool) ([]messages.ScriptStep, error) {
+func runScript(c context.Context, tabs drivers.Tabs, in *messages.ActInput, refs elements, fresh bool) ([]messages.ScriptStep, error) {
 	var out []messages.ScriptStep
 	for i, s := range in.Steps {
 		var t *drivers.Target
 		if messages.Spec(s.Action).Mutating {
-			tt, ok := refs[s.Target.Ref]
+			tt, ok := refs.target(s.Target.Ref)
 			if !ok || !fresh {
 				return out, drivers.Errorf(drivers.CodeTargetGone, nil,
 					"script step %d: %s is not an element of a fresh observation (an earlier step changed the page); observe, then run the rest", i+1, s.Target.Describe())
 			}
-			t = &tt
+			t = tt
 		}
 		res, err := tabs.Do(c, toAction(s, t))
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // which a third of the labels repeat.
 func BenchmarkTargets(b *testing.B) {
 	var tree strings.Builder
-	refs := map[string]drivers.Target{}
+	refs := map[string]drivers.Element{}
 	for i := range 150 {
 		r := "e" + strconv.Itoa(i+1)
 		name := "Item " + strconv.Itoa(i)
@@ -20,7 +20,7 @@ func BenchmarkTargets(b *testing.B) {
 			name = "Edit"
 		}
 		tree.WriteString("  - link \"" + name + "\" [ref=" + r + "] [cursor=pointer]:\n    - /url: /p/" + strconv.Itoa(i) + "\n")
-		refs[r] = drivers.Target{Ref: r, Role: "link", Name: name}
+		refs[r] = drivers.Element{Ref: r, Role: "link", Name: name}
 	}
 	t := tree.String()
 	b.ReportAllocs()
@@ -33,12 +33,12 @@ func BenchmarkTargets(b *testing.B) {
 // labels are each one element's, as in most trees: none.
 func BenchmarkTargetsBound(b *testing.B) {
 	var tree strings.Builder
-	refs := map[string]drivers.Target{}
+	refs := map[string]drivers.Element{}
 	for i := range 150 {
 		r := "e" + strconv.Itoa(i+1)
 		name := "Item " + strconv.Itoa(i)
 		tree.WriteString("  - link \"" + name + "\" [ref=" + r + "] [cursor=pointer]:\n    - /url: /p/" + strconv.Itoa(i) + "\n")
-		refs[r] = drivers.Target{Ref: r, Role: "link", Name: name}
+		refs[r] = drivers.Element{Ref: r, Role: "link", Name: name}
 	}
 	t := tree.String()
 	b.ReportAllocs()

@@ -251,7 +251,7 @@ func Target(t testing.TB, obs *drivers.Observation, role, name string) *drivers.
 	t.Helper()
 	for _, tg := range obs.Refs {
 		if tg.Role == role && tg.Name == name {
-			return &tg
+			return obs.Of(tg)
 		}
 	}
 	t.Fatalf("no %s %q in the observation of %s:\n%s", role, name, obs.URL, obs.Tree)

@@ -158,7 +158,7 @@ func TestARefReadBeforeTheTabMovedOnIsStale(t *testing.T) {
 	}
 	tg := obs.Refs["e1"]
 	url = "https://example.org/elsewhere"
-	_, err = tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Click, Target: &tg})
+	_, err = tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Click, Target: obs.Of(tg)})
 	if drivers.CodeOf(err) != drivers.CodeTargetGone || !strings.Contains(err.Error(), "elsewhere") {
 		t.Fatalf("a click after the tab moved on gave %v; want stale_ref naming where it is", err)
 	}

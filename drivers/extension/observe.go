@@ -56,7 +56,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		return nil, ts.afterDrop(ctx, interrupted(ctx, err))
 	}
 	obs := &drivers.Observation{URL: r.page, Title: r.Title, Tab: tabID(tab), Tree: r.Tree,
-		Refs: make(map[string]drivers.Target, len(r.Infos)), TakenAt: time.Now().UTC()}
+		Refs: make(map[string]drivers.Element, len(r.Infos)), TakenAt: time.Now().UTC()}
 	if in.frame != "" {
 		obs.Title = ""
 	}
@@ -70,7 +70,7 @@ func (ts *Tabs) Observe(ctx context.Context, opts drivers.ObserveOptions) (*driv
 		if info, ok := r.Infos[ref]; ok {
 			infos[ref] = info
 			f := fr.refs[ref]
-			obs.Refs[ref] = drivers.Target{Ref: ref, Tab: obs.Tab, Role: info.Role, Name: info.Name,
+			obs.Refs[ref] = drivers.Element{Ref: ref, Role: info.Role, Name: info.Name,
 				Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: fr.nos[f],
 				Fingerprint: info.Fingerprint(r.page, fr.urls[f])}
 		}

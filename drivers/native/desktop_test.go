@@ -64,7 +64,7 @@ func (s *desktop) observeUntil(tabs drivers.Tabs, ok func(*drivers.Observation) 
 func button(o *drivers.Observation, name string) *drivers.Target {
 	for _, tg := range o.Refs {
 		if tg.Role == "button" && (tg.Name == name || strings.HasPrefix(tg.Name, name+" ")) {
-			return &tg
+			return o.Of(tg)
 		}
 	}
 	return nil
@@ -84,7 +84,7 @@ func entry(o *drivers.Observation) (*drivers.Target, string) {
 			value = line[j+len(`value="`):]
 			value = value[:strings.Index(value, `"`)]
 		}
-		return &tg, value
+		return o.Of(tg), value
 	}
 	return nil, "<no entry>"
 }

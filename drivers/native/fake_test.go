@@ -165,8 +165,7 @@ func TestObserveRendersRefsAndGuardsInput(t *testing.T) {
 	}
 
 	f.answer(protocol.CallClick, &protocol.Response{Input: &protocol.InputResult{Via: protocol.ViaAction}})
-	target := obs.Refs["ax2"]
-	if _, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: &target}); err != nil {
+	if _, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: obs.Of(obs.Refs["ax2"])}); err != nil {
 		t.Fatalf("click: %v", err)
 	}
 	if _, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Point: &drivers.Point{X: 3, Y: 4}}); err != nil {
@@ -194,8 +193,7 @@ func TestFocusMovedIsRefusedNotRefocused(t *testing.T) {
 	f.answer(protocol.CallObserve, &protocol.Response{Observation: observation(t, browser)})
 	obs := f.observe(tabs)
 	f.answer(protocol.CallClick, &protocol.Response{Error: protocol.Errorf(protocol.CodeFocusChanged, "Focus moved to Terminal since the observation, so nothing was sent; take over, put focus back in the app you meant, resume and observe again.")})
-	target := obs.Refs["ax2"]
-	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: &target})
+	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: obs.Of(obs.Refs["ax2"])})
 	e := wantCode(t, err, drivers.CodeTabGone)
 	if !strings.Contains(e.Message, "Focus moved to Terminal") {
 		t.Fatalf("the refusal says %q, not the helper's sentence", e.Message)
@@ -211,14 +209,15 @@ func TestTargetOfAnotherAppIsRefusedBeforeTheHelper(t *testing.T) {
 	f := newFake(t, native.Config{})
 	tabs, _ := f.drv.Open(ctx(t), "c1")
 	f.answer(protocol.CallObserve, &protocol.Response{Observation: observation(t, browser)})
-	old := f.observe(tabs).Refs["ax2"]
+	seen := f.observe(tabs)
+	old := seen.Of(seen.Refs["ax2"])
 	f.answer(protocol.CallOpen, &protocol.Response{Opened: &protocol.Opened{App: protocol.App{ID: calc, Name: "Calculator"}, Window: observation(t, calc).Window}})
 	if _, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Open, AppID: calc}); err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: &old})
+	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: old})
 	wantCode(t, err, drivers.CodeTargetGone)
-	forged := drivers.Target{Ref: "ax2", Fingerprint: "not evidence"}
+	forged := drivers.Target{Element: drivers.Element{Ref: "ax2", Fingerprint: "not evidence"}}
 	_, err = tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: &forged})
 	wantCode(t, err, drivers.CodeTargetGone)
 	if n := len(f.requests(protocol.CallClick)); n != 0 {
@@ -234,8 +233,7 @@ func TestHelperFailuresAreCoded(t *testing.T) {
 	tabs, _ := f.drv.Open(ctx(t), "c1")
 	f.answer(protocol.CallObserve, &protocol.Response{Observation: observation(t, browser)})
 	obs := f.observe(tabs)
-	target := obs.Refs["ax2"]
-	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: &target}) // no click.json: exit 3
+	_, err := tabs.Do(ctx(t), &drivers.Action{Kind: drivers.Click, Target: obs.Of(obs.Refs["ax2"])}) // no click.json: exit 3
 	wantCode(t, err, drivers.CodePartial)
 	f.raw(protocol.CallObserve, []byte(`{"v":1,"observation":{"window":{}}}`))
 	_, err = tabs.Observe(ctx(t), drivers.ObserveOptions{})

@@ -39,7 +39,7 @@ func parseEvidence(fp string) (evidence, bool) {
 // with it) and, when asked, its screenshot.
 func render(o *protocol.Observation, app string, withShot bool, maxChars int) *drivers.Observation {
 	var b strings.Builder
-	refs := make(map[string]drivers.Target, len(o.Nodes))
+	refs := make(map[string]drivers.Element, len(o.Nodes))
 	truncated := o.Truncated
 	fmt.Fprintf(&b, "Window %q of %s.\n", o.Window.Title, appLabel(o.Window))
 	for _, n := range o.Nodes {
@@ -49,7 +49,7 @@ func render(o *protocol.Observation, app string, withShot bool, maxChars int) *d
 			break
 		}
 		b.WriteString(line)
-		refs[n.Ref] = drivers.Target{Ref: n.Ref, Tab: o.Window.ID, Role: n.Role, Name: n.Name,
+		refs[n.Ref] = drivers.Element{Ref: n.Ref, Role: n.Role, Name: n.Name,
 			Fingerprint: evidence{App: app, Window: o.Window.Fingerprint, Locator: n.Locator, Element: n.Fingerprint}.String()}
 	}
 	obs := &drivers.Observation{

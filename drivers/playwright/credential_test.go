@@ -33,7 +33,7 @@ func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
 		if len(fields) != 2 {
 			t.Fatalf("want both framed password fields:\n%s", obs.Tree)
 		}
-		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: &fields[i]})
+		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: fields[i]})
 		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
 		wantCode(t, err, messages.CodeCredential)
 		mustDo(t, tabs, &drivers.Action{Kind: drivers.Press, Value: "Tab"}) // keys that type nothing still go
@@ -98,11 +98,11 @@ func TestFillIntoFieldThatBecomesPasswordOnFocusIsRefused(t *testing.T) {
 }
 
 // targets lists every observed element with role and name.
-func targets(obs *drivers.Observation, role, name string) []drivers.Target {
-	var out []drivers.Target
+func targets(obs *drivers.Observation, role, name string) []*drivers.Target {
+	var out []*drivers.Target
 	for _, tg := range obs.Refs {
 		if tg.Role == role && tg.Name == name {
-			out = append(out, tg)
+			out = append(out, obs.Of(tg))
 		}
 	}
 	return out

@@ -48,7 +48,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 	t.remember(opts)
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
 		Continues: ans.Continues.Driver(), Truncated: ans.Continues != nil,
-		Refs: make(map[string]drivers.Target, len(ans.Infos)), TakenAt: time.Now().UTC()}
+		Refs: make(map[string]drivers.Element, len(ans.Infos)), TakenAt: time.Now().UTC()}
 	shown := drivers.RefsIn(ans.Tree)
 	if ans.Continues != nil {
 		shown = append(shown, ans.Continues.After)
@@ -60,7 +60,7 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 			continue
 		}
 		infos[ref] = info
-		obs.Refs[ref] = drivers.Target{Ref: ref, Tab: t.id, Role: info.Role, Name: info.Name,
+		obs.Refs[ref] = drivers.Element{Ref: ref, Role: info.Role, Name: info.Name,
 			Label: info.Label, Placeholder: info.Placeholder, Text: info.Text, Frame: t.frameNumber(frames[ref]),
 			Fingerprint: info.Fingerprint(pageURL, frameURL(frames[ref]))}
 	}

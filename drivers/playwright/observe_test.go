@@ -41,7 +41,7 @@ func TestObserveIsViewportFirst(t *testing.T) {
 		t.Fatalf("after scrolling the tree still starts at the top:\n%s", obs.Tree[:min(len(obs.Tree), 600)])
 	}
 	act := firstButton(t, obs)
-	if out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: &act}); out.Result != drivers.SamePage {
+	if out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: act}); out.Result != drivers.SamePage {
 		t.Fatalf("click in the scrolled view: %+v", out)
 	}
 	full := observe(t, tabs, drivers.ObserveOptions{FullPage: true, MaxChars: 2_000_000})
@@ -53,14 +53,14 @@ func TestObserveIsViewportFirst(t *testing.T) {
 	}
 }
 
-func firstButton(t *testing.T, obs *drivers.Observation) drivers.Target {
+func firstButton(t *testing.T, obs *drivers.Observation) *drivers.Target {
 	for _, tg := range obs.Refs {
 		if tg.Role == "button" && strings.HasPrefix(tg.Name, "Act ") {
-			return tg
+			return obs.Of(tg)
 		}
 	}
 	t.Fatalf("no button in:\n%s", obs.Tree)
-	return drivers.Target{}
+	return nil
 }
 
 func tail(s string) string { return s[max(0, len(s)-400):] }

@@ -97,7 +97,7 @@ func readAll(t *testing.T, tabs drivers.Tabs, opts drivers.ObserveOptions) strin
 		if !ok {
 			t.Fatalf("the continuation names %s, which is not a ref of its observation", c.After)
 		}
-		opts.After = &after
+		opts.After = obs.Of(after)
 	}
 }
 
@@ -111,7 +111,7 @@ func shownTarget(t *testing.T, obs *drivers.Observation, role, name string) *dri
 			continue
 		}
 		if tg, ok := obs.Refs[m[1]]; ok && tg.Role == role && tg.Name == name {
-			return &tg
+			return obs.Of(tg)
 		}
 	}
 	t.Fatalf("no shown %s %q in:\n%s", role, name, obs.Tree)

@@ -49,7 +49,7 @@ func target(t testing.TB, obs *drivers.Observation, role, name string) *drivers.
 	t.Helper()
 	for _, tg := range obs.Refs {
 		if tg.Role == role && tg.Name == name {
-			return &tg
+			return obs.Of(tg)
 		}
 	}
 	t.Fatalf("no %s %q on %s", role, name, obs.URL)

@@ -44,10 +44,10 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 	if err != nil {
 		return nil, err
 	}
-	refs := make(map[string]drivers.Target, len(shown))
+	refs := make(map[string]drivers.Element, len(shown))
 	for _, i := range shown {
 		nd := &p.nodes[i]
-		tg := drivers.Target{Ref: nd.ref, Tab: tb.id, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
+		tg := drivers.Element{Ref: nd.ref, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
 		if nd.editable() {
 			tg.Label = nd.name
 		} else {

@@ -23,7 +23,7 @@ func checkRefs(t *testing.T, obs *drivers.Observation) {
 	for _, m := range refRE.FindAllStringSubmatch(obs.Tree, -1) {
 		seen[m[1]] = true
 		tg, ok := obs.Refs[m[1]]
-		if !ok || tg.Tab != obs.Tab || !strings.HasPrefix(tg.Fingerprint, obs.URL+"#"+m[1]+"#") {
+		if !ok || tg.Ref != m[1] || !strings.HasPrefix(tg.Fingerprint, obs.URL+"#"+m[1]+"#") {
 			t.Fatalf("ref %s: %+v", m[1], tg)
 		}
 	}
@@ -90,8 +90,7 @@ func TestReadsArePagedToTheEnd(t *testing.T) {
 		if !obs.Continues.FullPage || obs.Continues.Left <= 0 {
 			t.Fatalf("continuation %+v", obs.Continues)
 		}
-		after := obs.Refs[obs.Continues.After]
-		opts.After = &after
+		opts.After = obs.Of(obs.Refs[obs.Continues.After])
 	}
 	if !strings.Contains(all.String(), "(c) sim.localhost") || strings.Count(all.String(), "- link ") < 190 {
 		t.Fatalf("the parts do not hold the whole page:\n%s", all.String())
@@ -105,8 +104,8 @@ func TestFindAndWithin(t *testing.T) {
 	if err != nil || !strings.Contains(found.Tree, "1 matches") || !strings.Contains(found.Tree, "in: banner") {
 		t.Fatalf("find: %v\n%v", err, found)
 	}
-	nav := found.Refs[refRE.FindStringSubmatch(found.Tree)[1]]
-	in, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Within: &nav})
+	nav := found.Of(found.Refs[refRE.FindStringSubmatch(found.Tree)[1]])
+	in, err := tabs.Observe(context.Background(), drivers.ObserveOptions{Within: nav})
 	if err != nil || !strings.Contains(in.Tree, `link "Catalog"`) || strings.Contains(in.Tree, `link "Home"`) {
 		t.Fatalf("within the navigation: %v\n%v", err, in)
 	}

@@ -31,7 +31,7 @@ func TestConcurrentUse(t *testing.T) {
 					continue
 				}
 				for _, tg := range obs.Refs {
-					tabs.Do(ctx, &drivers.Action{Kind: drivers.Click, Target: &tg})
+					tabs.Do(ctx, &drivers.Action{Kind: drivers.Click, Target: obs.Of(tg)})
 					break
 				}
 				tabs.Do(ctx, &drivers.Action{Kind: drivers.Back})
