@@ -31,6 +31,10 @@ type Site struct {
 	// Inputs is InputPages' /inputs/ on the site's server, for the table of
 	// every kind of field; "" for a driver of no web pages (sim, native).
 	Inputs string
+	// Popups says the driver takes a tab the page opens into the opener's
+	// conversation, as the rules say popups go: its input then answers
+	// with the new tab (PopupCases).
+	Popups bool
 }
 
 // Run checks the driver contract against d, with pages of site.

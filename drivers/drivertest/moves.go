@@ -1,6 +1,7 @@
 package drivertest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,14 @@ var MoveCases = []MoveCase{
 	{"Enter in a form's field", drivers.Press, "textbox", "Query", "Enter", drivers.Navigated, "/inputs/next?q=x", "Next"},
 }
 
+// PopupCases are a link that opens a new tab, clicked and by Enter: the
+// answer is of the new tab, which the opener's document never hears of.
+// They are the contract of a driver whose Site says Popups.
+var PopupCases = []MoveCase{
+	{"a link that opens a new tab", drivers.Click, "link", "Next in a new tab", "", drivers.Navigated, "/inputs/next?by=tab", "Next"},
+	{"Enter on a link that opens a new tab", drivers.Press, "link", "Next in a new tab", "Enter", drivers.Navigated, "/inputs/next?by=tab", "Next"},
+}
+
 // Move loads the stay page of inputs (InputPages' /inputs/ on a site)
 // after its next page, so that going back has somewhere to go, observes
 // it, calls before, acts as c says, and checks the answer against c.
@@ -63,7 +72,11 @@ func Move(t *testing.T, tabs drivers.Tabs, inputs string, c MoveCase, before fun
 // the page.
 func moveOutcomes(t *testing.T, d drivers.Driver, site Site) {
 	tabs := Open(t, d, "dt-moves")
-	for _, c := range MoveCases {
+	cases := MoveCases
+	if site.Popups {
+		cases = append(slices.Clip(cases), PopupCases...)
+	}
+	for _, c := range cases {
 		t.Run(c.What, func(t *testing.T) { Move(t, tabs, site.Inputs, c, func() {}) })
 	}
 }

@@ -134,19 +134,9 @@ const pointBody = `el.scrollIntoView({block: 'center', inline: 'center', behavio
   const on = !!hit && (hit === el || el.contains(hit) || (hit.localName === 'label' && hit.control === el));
   return {x, y, on, nav: ` + navMark + `};`
 
-// navMark is an expression for the navigations a document has started,
-// read in the engine's world of it: its counter's id and how many
-// navigate and formdata events it has seen, the counter set up on the
-// first read; "" where the Navigation API is missing. A form's
-// submission, by its button or by a script's form.submit(), is a task of
-// its own whose navigate event comes later, but the entries it sends are
-// gathered (formdata) as it is asked for. The world is the engine's own,
-// so the page cannot stop or fake the count; a counter of another world
-// (the document replaced, or its world made anew) has another id.
-const navMark = `(() => { const g = globalThis; if (!g.__buddiNav && typeof navigation === 'object' && navigation) {
-  const m = {id: Math.random().toString(36).slice(2), n: 0}; const count = () => { m.n++; };
-  navigation.addEventListener('navigate', count); window.addEventListener('formdata', count, true); g.__buddiNav = m; }
-  return g.__buddiNav ? g.__buddiNav.id + ':' + g.__buddiNav.n : ''; })()`
+// navMark is an expression for the navigations the document has started
+// (walker.NavMark), read in the engine's world of it.
+const navMark = "(" + walker.NavMark + ")()"
 
 // afterInput reads, in the top document, its navigation mark and title.
 var afterInput = "({nav: " + navMark + ", title: String(document.title).slice(0, " + strconv.Itoa(drivers.MaxTitle) + ")})"

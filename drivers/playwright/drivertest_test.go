@@ -19,6 +19,6 @@ func TestDriverContract(t *testing.T) {
 	drivertest.Run(t, sharedDriver(t), drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
-		Inputs: s.URL + "/inputs/",
+		Inputs: s.URL + "/inputs/", Popups: true,
 	})
 }

@@ -37,6 +37,9 @@ import (
 //	                 one call, answering with the document's title after;
 //	                 ARGS is URI-encoded JSON (with ARGS.checked, first check
 //	                 the field as a checked ref does)
+//	nav              a carrier with the document's navigation mark
+//	                 (walker.NavMark), whether its focus is in a frame, and
+//	                 its title (navState)
 //
 // A carrier is a detached element created for the answer; it is never
 // inserted into the document.

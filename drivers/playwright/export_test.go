@@ -177,3 +177,7 @@ func CheckedSelector(tabs drivers.Tabs, tg *drivers.Target) (string, error) {
 	body, err := walker.CheckedRef(r.ref, &r.info)
 	return engineName + "=" + body, err
 }
+
+// Waited is how many inputs of the conversation waited a window for a
+// navigation to start.
+func Waited(tabs drivers.Tabs) int64 { return tabs.(*Tabs).waited.Load() }

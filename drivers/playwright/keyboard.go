@@ -6,6 +6,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // press sends one allowed key, to the target when given (focused first),
@@ -64,15 +65,61 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 }
 
 // pressKey presses the key where the focus is and reports what it did.
+// When the key goes into the top document (its focus is not in a frame),
+// that document's navigation mark is read before and after: a key that
+// left it as it was started no navigation as the page handled it (the
+// key's events are handled before the press returns), and the press
+// answers same_page at once instead of waiting navStartWindow for one. A
+// navigation a page's timer starts later is the next observation's, as
+// for a click.
 func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := t.nav.now()
+	mark := t.topMark(ctx)
 	t.watch.touching()
 	if err := do(ctx, func() error { return t.page.Keyboard().Press(a.Value) }); err != nil {
 		return nil, t.failed(err, func(err error) error {
 			return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
 		})
 	}
+	if out := t.stayed(ctx, before, mark); out != nil {
+		return out, nil
+	}
 	return t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
+}
+
+// navAnswer is the engine's navState (walker ops.js).
+type navAnswer struct {
+	Nav   string `json:"nav"`
+	Owner bool   `json:"owner"`
+	Title string `json:"title"`
+}
+
+// topMark reads the top document's navigation mark and focus; nil when
+// it cannot tell (no Navigation API, the page not answering) or the focus
+// is in a frame, where a key would go instead.
+func (t *tab) topMark(ctx context.Context) *navAnswer {
+	var st navAnswer
+	if err := probe(ctx, t.page.MainFrame(), "nav", &st); err != nil || st.Nav == "" || st.Owner {
+		return nil
+	}
+	return &st
+}
+
+// stayed answers input that started no navigation: the top document's mark
+// is what it was before (was), and no navigation reached the tab's events
+// since before. Nil (go the long way) when either cannot be told.
+func (t *tab) stayed(ctx context.Context, before navMark, was *navAnswer) *drivers.Outcome {
+	if was == nil {
+		return nil
+	}
+	var now navAnswer
+	if err := probe(ctx, t.page.MainFrame(), "nav", &now); err != nil || now.Nav != was.Nav {
+		return nil
+	}
+	if m, _ := t.nav.now(); m.moved(before) {
+		return nil
+	}
+	return &drivers.Outcome{Result: drivers.SamePage, URL: t.page.URL(), Title: messages.Clip(now.Title, drivers.MaxTitle)}
 }
 
 // scroll scrolls the target into view, or the page by DeltaY pixels with

@@ -29,6 +29,8 @@ var overheadPage = `<button onclick="this.dataset.n = (+this.dataset.n || 0) + 1
 //     engine-* is the click through the checked selector the driver
 //     clicks with (the element checked against its observation).
 //   - fill: Do(fill) on the field's ref against Locator(ref).Fill.
+//   - press: Do(press Tab) against Keyboard().Press("Tab"): the driver
+//     reads the page's navigation mark before and after the key.
 //
 // Pass -benchtime 50x or more: the quantiles are of the iterations run.
 func BenchmarkOverhead(b *testing.B) {
@@ -99,6 +101,18 @@ func BenchmarkOverhead(b *testing.B) {
 		for b.Loop() {
 			h.pair(func() { mustDo(b, tabs, fill) }, func() {
 				if err := loc.Fill("hello world", pw.LocatorFillOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+		h.report(b)
+	})
+	b.Run("press", func(b *testing.B) {
+		tab := &drivers.Action{Kind: drivers.Press, Value: "Tab"}
+		var h overhead
+		for b.Loop() {
+			h.pair(func() { mustDo(b, tabs, tab) }, func() {
+				if err := page.Keyboard().Press("Tab"); err != nil {
 					b.Fatal(err)
 				}
 			})

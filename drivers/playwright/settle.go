@@ -16,6 +16,9 @@ const endGrace = 200 * time.Millisecond
 // settle reports what an input did to the tab. A navigation must start
 // within start; otherwise the input stayed on the page and returns at once.
 func (t *tab) settle(ctx context.Context, before navMark, start, limit time.Duration) (*drivers.Outcome, error) {
+	if start > 0 {
+		t.owner.waited.Add(1)
+	}
 	m, moved := t.nav.await(ctx, start, func(m navMark) bool { return m.moved(before) })
 	if ctx.Err() != nil {
 		return nil, abandoned(ctx)

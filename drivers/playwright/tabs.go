@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -31,6 +32,9 @@ type Tabs struct {
 	cancelOp context.CancelCauseFunc
 	closed   bool
 	nextRef  int // the next ref number no element of this conversation has had
+	// waited counts the inputs that waited a window for a navigation to
+	// start (settle): what input the page itself told stayed skips.
+	waited atomic.Int64
 
 	lastRefused   string // the URL last refused, and when: one refusal is told once
 	lastRefusedAt time.Time

@@ -20,9 +20,26 @@ var files embed.FS
 var order = []string{"refs.js", "dom.js", "roles.js", "names.js", "credential.js", "sections.js", "table.js", "walk.js",
 	"render.js", "outline.js", "find.js", "input.js", "html.js", "ops.js"}
 
+// NavMark is a function expression for the navigations the document it
+// runs in has started, read in the world it runs in: its counter's id and
+// how many navigate and formdata events that world has seen, the counter
+// set up on the first read; "" where the Navigation API is missing. A
+// form's submission, by its button or by a script's form.submit(), is a
+// task of its own whose navigate event comes later, but the entries it
+// sends are gathered (formdata) as it is asked for. Run in the engine's
+// world the page can neither stop nor fake the count; a counter of another
+// world (the document replaced, or its world made anew) has another id.
+// Input that left the mark as it was started no navigation when it was
+// handled. The engine holds it as navMark.
+const NavMark = `() => { const g = globalThis; if (!g.__buddiNav && typeof navigation === 'object' && navigation) {
+  const m = {id: Math.random().toString(36).slice(2), n: 0}; const count = () => { m.n++; };
+  navigation.addEventListener('navigate', count); window.addEventListener('formdata', count, true); g.__buddiNav = m; }
+  return g.__buddiNav ? g.__buddiNav.id + ':' + g.__buddiNav.n : ''; }`
+
 // body is the files joined, read once.
 var body = sync.OnceValue(func() string {
 	var b strings.Builder
+	b.WriteString("const navMark = " + NavMark + ";\n")
 	for _, f := range order {
 		src, err := files.ReadFile("js/" + f)
 		if err != nil {

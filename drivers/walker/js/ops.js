@@ -192,6 +192,14 @@ const observe = (doc, a) => {
     frames: out.frames, title: clip(doc.title, 300), url: clip(doc.URL, 4096), ms: out.ms };
 };
 
+// navState is what tells whether a key or a click moved the document: its
+// navigation mark, whether its focus is in a frame (a key would go there,
+// not into this document), and its title.
+const navState = (doc) => {
+  const el = deepActive(doc);
+  return { nav: navMark(), owner: !!el && FRAME_OWNERS.has(el.localName), title: clip(doc.title, 300) };
+};
+
 const answer = (doc, value) => {
   const carrier = doc.createElement('div');
   carrier.textContent = JSON.stringify(value);
@@ -222,6 +230,7 @@ const engine = {
       case 'masked': return maskedIn(doc);
       case 'focus': return answer(doc, focusState(doc));
       case 'focusref': return answer(doc, focusRef(doc, arg));
+      case 'nav': return answer(doc, navState(doc));
       case 'fill': return answer(doc, fillRef(doc, JSON.parse(decodeURIComponent(arg))));
     }
     throw new Error('buddi engine: unknown body ' + body);
