@@ -156,8 +156,10 @@ func (r *run) drive(parent context.Context) {
 	agents.Wait()
 	owner.Wait()
 	r.cpu = cpuTime() - cpu - r.cpuPaused
-	r.endServerCPU()
+	// The sampler reads the members' CPU each second; it has taken its
+	// last sample before the run's end is read.
 	stop()
+	r.endServerCPU()
 	close(done)
 }
 
