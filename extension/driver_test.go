@@ -127,7 +127,7 @@ func TestDriverContractInYourBrowser(t *testing.T) {
 	drivertest.Run(t, drv, drivertest.Site{
 		Links: s.URL + "/links", Link: "Next page",
 		Form: s.URL + "/form", Field: "Name", Choice: "Colour", Option: "Green", Button: "Send",
-		Inputs: s.URL + "/inputs/",
+		Inputs: s.URL + "/inputs/", Popups: true,
 	})
 }
 

@@ -406,6 +406,24 @@ export const DRIVER = {
     return describe(await chrome.tabs.get(tab.id));
   },
 
+  // keep makes a tab a page of the conversation opened (a popup, already
+  // in the group) one of its background tabs: Chrome shows a tab opened by
+  // a link in front, over the tab the owner was looking at, and names that
+  // tab its opener; that tab is brought back to the front.
+  async keep(p) {
+    let tab = await owned(p.conv, p.tab);
+    tab = await chrome.tabs.update(tab.id, { autoDiscardable: false });
+    if (tab.active && tab.openerTabId !== undefined) {
+      try {
+        const was = await chrome.tabs.get(tab.openerTabId);
+        if (was.windowId === tab.windowId && was.groupId !== tab.groupId) await chrome.tabs.update(was.id, { active: true });
+      } catch {
+        // the owner's tab closed meanwhile
+      }
+    }
+    return describe(await chrome.tabs.get(tab.id));
+  },
+
   // close closes one of the conversation's tabs, or all of them (and
   // forgets the group) when no tab is named.
   async close(p) {
@@ -428,18 +446,23 @@ export const DRIVER = {
   // frames instead, in that frame's own coordinates, so that Chrome need
   // not find the frame under the point. Input (every Input. command, and
   // whatever buddi marks as input) is refused while the owner looks at
-  // the tab.
+  // the tab. With opened, the answer also lists the group's tabs as they
+  // were just before the command (groupTabs).
   async cdp(p) {
     const method = String(p.method);
     if (!CDP_METHODS.has(method)) throw refuse('bad_input', `The extension does not send ${method.slice(0, 60)} to a tab.`);
     const tab = await live(p.conv, p.tab);
     if ((p.input || method.startsWith('Input.')) && (await watched(tab))) throw watching();
     const frame = frameOf(p);
-    if (!frame) return send(tab.id, method, p.params);
-    if (!method.startsWith('Input.')) throw refuse('bad_input', 'Only input goes to a frame of its own.');
-    const session = kids.get(tab.id) && kids.get(tab.id).get(frame);
-    if (!session) throw frameGone();
-    return send(tab.id, method, p.params, session);
+    let session;
+    if (frame) {
+      if (!method.startsWith('Input.')) throw refuse('bad_input', 'Only input goes to a frame of its own.');
+      session = kids.get(tab.id) && kids.get(tab.id).get(frame);
+      if (!session) throw frameGone();
+    }
+    const before = p.opened ? await groupTabs(tab) : undefined;
+    const result = await send(tab.id, method, p.params, session);
+    return before ? { ...result, opened: before } : result;
   },
 
   // eval runs an expression in the engine's isolated world of the
@@ -457,6 +480,7 @@ export const DRIVER = {
     if (p.input && (await watched(tab))) throw watching();
     const { value } = await evaluate(tab.id, frameOf(p), String(p.expr));
     const out = { value, url: tab.url || '' };
+    if (p.opened) out.opened = await groupTabs(tab);
     if (!p.held) return out;
     out.held = await held(tab.id, frameOf(p), String(p.held));
     if (p.each) out.each = await each(tab.id, out.held, String(p.each), value);
@@ -547,14 +571,29 @@ export const DRIVER = {
     return { ok: true };
   },
 
-  // info says where a tab is, as Chrome knows it.
+  // info says where a tab is, as Chrome knows it; with opened, the
+  // group's tabs too (groupTabs).
   async info(p) {
     const tab = await owned(p.conv, p.tab);
-    return { ...describe(tab), active: tab.active, watched: await watched(tab), status: tab.status };
+    const out = { ...describe(tab), active: tab.active, watched: await watched(tab), status: tab.status };
+    if (p.opened) out.opened = await groupTabs(tab);
+    return out;
   },
 };
 
 const frameOf = (p) => String(p.frame || '');
+
+// groupTabs lists the ids of the tabs in tab's group. A tab the page opens
+// (a link to a new tab, window.open) joins its opener's group, so the
+// group's tabs after an input that were not there just before it are the
+// ones it opened: the driver asks with the input's first event (cdp) and
+// with the read that follows it (eval, info). Chrome's own openerTabId
+// does not tell: for a tab opened from a background tab it names the tab
+// the owner is looking at.
+async function groupTabs(tab) {
+  if (tab.groupId === undefined || tab.groupId < 0) return [];
+  return (await chrome.tabs.query({ groupId: tab.groupId })).map((t) => t.id);
+}
 
 // onOwner runs fn on the element holding frame, in parent's world.
 async function onOwner(tabId, frame, parent, fn, args) {

@@ -267,15 +267,19 @@ func (ts *Tabs) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, e
 }
 
 // settled answers an input on tab: where the page went, waiting for a
-// load the input started; same_page, as in the other drivers, when it
-// stayed.
-func (ts *Tabs) settled(ctx context.Context, tab int, before string) (*drivers.Outcome, error) {
+// load the input started; the tab it opened (popup: group is the group's
+// tabs before it, nil when not known); same_page, as in the other drivers,
+// when it stayed.
+func (ts *Tabs) settled(ctx context.Context, tab int, before string, group []int) (*drivers.Outcome, error) {
 	if err := sleep(ctx, navStart); err != nil {
 		return nil, err
 	}
-	st, err := ts.info(ctx, tab)
+	st, opened, err := ts.infoOpened(ctx, tab)
 	if err != nil {
 		return nil, err
+	}
+	if id := newPopup(group, opened); id != 0 {
+		return ts.popup(ctx, tab, id)
 	}
 	if st.Status != "complete" || st.URL != before {
 		out, err := ts.loaded(ctx, tab, navTimeout)

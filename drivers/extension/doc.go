@@ -41,4 +41,11 @@
 // answers same_page at once (element.go, stayed). Other input, and input
 // that moved the page or went into a frame, waits navStart for a load to
 // start, as the Playwright driver does for a key or a submit.
+//
+// A click or a key that opened a tab (a link to a new tab, window.open)
+// answers with that tab, which joined the opener's group in Chrome: the
+// extension lists the group's tabs just before the input's first event and
+// again in the read that follows it (popup.go). The new tab becomes the
+// conversation's active tab and is sent to the background of the owner's
+// window (keep), where Chrome had put it in front.
 package extension

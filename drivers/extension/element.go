@@ -9,7 +9,6 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/cdp"
 	"github.com/buddi-dev/buddi/drivers/walker"
-	"github.com/buddi-dev/buddi/messages"
 )
 
 // resolved is a target checked against the live page, ready for input.
@@ -185,21 +184,29 @@ func (r *resolved) point(ctx context.Context) (*point, error) {
 	return &p, nil
 }
 
-// mouse sends the debugger's mouse events at p, in order.
-func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) error {
+// mouse sends the debugger's mouse events at p, in order. It returns the
+// tabs of the group as they were just before the first (popup).
+func (r *resolved) mouse(ctx context.Context, p *point, kinds ...string) ([]int, error) {
+	var group []int
 	for i, k := range kinds {
 		ev := cdp.MouseEvent{Type: k, X: p.X, Y: p.Y}
 		if k != cdp.MouseMoved {
 			ev.Button, ev.ClickCount = "left", 1
 		}
-		if err := r.ts.input(ctx, p.via, ev); err != nil {
+		var err error
+		if i == 0 {
+			group, err = r.ts.inputFirst(ctx, p.via, ev)
+		} else {
+			err = r.ts.input(ctx, p.via, ev)
+		}
+		if err != nil {
 			if i > 0 && kinds[i-1] == "mousePressed" {
-				return fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
+				return nil, fail(drivers.CodePartial, err, "The click on "+r.ref+" may have half happened: observe before doing anything else.")
 			}
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return group, nil
 }
 
 func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
@@ -210,19 +217,21 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 	// No move first: in a background tab Chrome holds a mouse move until
 	// its next frame, which a hidden tab paints about once a second. A
 	// press at the point is a click there all the same.
-	if err := r.mouse(ctx, p, "mousePressed", "mouseReleased"); err != nil {
+	group, err := r.mouse(ctx, p, "mousePressed", "mouseReleased")
+	if err != nil {
 		return nil, err
 	}
 	if r.at.frame == "" && p.via.frame == "" {
-		if out := r.ts.stayed(ctx, r.at.tab, p.Nav, r.url); out != nil {
-			return out, nil
+		if out, err := r.ts.stayed(ctx, r.at.tab, p.Nav, r.url, group); out != nil || err != nil {
+			return out, err
 		}
 	}
-	return r.ts.settled(ctx, r.at.tab, r.url)
+	return r.ts.settled(ctx, r.at.tab, r.url, group)
 }
 
 // stayed answers input into the top document of tab, whose navMark was
-// mark before it and whose page was at url, when it started no navigation
+// mark before it, whose page was at url and whose group had the tabs
+// group, when it started no navigation
 // (same_page): the debugger's mouse and key events return once the page
 // has handled them, and a link, a form's button, a form's field submitted
 // with Enter, or a handler that moves the page or submits a form leaves
@@ -231,20 +240,23 @@ func (r *resolved) click(ctx context.Context) (*drivers.Outcome, error) {
 // it, where settled waits navStart for a load. Nil (go the long way) on a
 // page without the Navigation API, or whose document or world changed; a
 // navigation a page's timer starts later is the next observation's, as
-// for a click in the Playwright driver.
-func (ts *Tabs) stayed(ctx context.Context, tab int, mark, url string) *drivers.Outcome {
+// for a click in the Playwright driver. A tab the input opened is its
+// answer (popup).
+func (ts *Tabs) stayed(ctx context.Context, tab int, mark, url string, group []int) (*drivers.Outcome, error) {
 	if mark == "" {
-		return nil
+		return nil, nil
 	}
-	var ans struct {
-		Nav   string `json:"nav"`
-		Title string `json:"title"`
+	st, err := ts.afterRead(ctx, tab)
+	if err != nil {
+		return nil, nil
 	}
-	u, err := ts.evalIn(ctx, at{tab: tab}, afterInput, false, &ans)
-	if err != nil || ans.Nav != mark || u != url {
-		return nil
+	if id := newPopup(group, st.Opened); id != 0 {
+		return ts.popup(ctx, tab, id)
 	}
-	return &drivers.Outcome{Result: drivers.SamePage, URL: u, Title: messages.Clip(ans.Title, drivers.MaxTitle)}
+	if st.Nav != mark || st.URL != url {
+		return nil, nil
+	}
+	return &drivers.Outcome{Result: drivers.SamePage, URL: st.URL, Title: st.Title}, nil
 }
 
 // markOf is the navMark of tab's top document and the address of its page
@@ -265,7 +277,7 @@ func (r *resolved) hover(ctx context.Context) (*drivers.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.mouse(ctx, p, "mouseMoved"); err != nil {
+	if _, err := r.mouse(ctx, p, "mouseMoved"); err != nil {
 		return nil, err
 	}
 	return &drivers.Outcome{Result: drivers.Done, URL: r.url}, nil
@@ -403,7 +415,7 @@ func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
 	if ans.None {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.ts.settled(ctx, r.at.tab, r.url)
+	out, err := r.ts.settled(ctx, r.at.tab, r.url, nil)
 	if out != nil {
 		out.Changed = true
 	}

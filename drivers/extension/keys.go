@@ -79,13 +79,14 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if err != nil {
 		return nil, err
 	}
-	if err := ts.sendKey(ctx, tab, a.Value, named, isNamed); err != nil {
+	group, err := ts.sendKey(ctx, tab, a.Value, named, isNamed)
+	if err != nil {
 		return nil, err
 	}
-	if out := ts.stayed(ctx, tab, mark, before); out != nil {
-		return out, nil
+	if out, err := ts.stayed(ctx, tab, mark, before, group); out != nil || err != nil {
+		return out, err
 	}
-	return ts.settled(ctx, tab, before)
+	return ts.settled(ctx, tab, before, group)
 }
 
 // beforeKey reads what tells whether a key moved the page: the top
@@ -146,8 +147,9 @@ func (ts *Tabs) checkKey(st focusAnswer, key, namedText string, isNamed bool) er
 	return ts.checkText(st, text)
 }
 
-// sendKey presses and releases one key through the debugger.
-func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey, isNamed bool) error {
+// sendKey presses and releases one key through the debugger. It returns
+// the tabs of the group as they were just before the key (popup).
+func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey, isNamed bool) ([]int, error) {
 	down := cdp.KeyEvent{Type: cdp.KeyDown, Key: key, Text: key}
 	if isNamed {
 		down = cdp.KeyEvent{Type: cdp.KeyDown, Key: key, Code: named.code, WindowsVirtualKeyCode: named.vk, Text: named.text}
@@ -155,14 +157,15 @@ func (ts *Tabs) sendKey(ctx context.Context, tab int, key string, named namedKey
 			down.Key = " "
 		}
 	}
-	if err := ts.cdp(ctx, tab, down, true, nil); err != nil {
-		return err
+	group, err := ts.inputFirst(ctx, at{tab: tab}, down)
+	if err != nil {
+		return nil, err
 	}
 	up := cdp.KeyEvent{Type: cdp.KeyUp, Key: down.Key, Code: down.Code, WindowsVirtualKeyCode: down.WindowsVirtualKeyCode}
 	if err := ts.cdp(ctx, tab, up, true, nil); err != nil {
-		return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
+		return nil, fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
 	}
-	return nil
+	return group, nil
 }
 
 // checkText refuses text that would land where buddi cannot see, or in a

@@ -162,6 +162,18 @@ func (ts *Tabs) input(ctx context.Context, in at, c cdp.Command) error {
 	return frameLost(ts.d.call(ctx, "cdp", p, nil))
 }
 
+// inputFirst is input for the first event of an action that may open a
+// tab: it also returns the tabs of the group as they were just before the
+// event (nil from a build of the extension that does not say).
+func (ts *Tabs) inputFirst(ctx context.Context, in at, c cdp.Command) ([]int, error) {
+	p := in.params(ts.conv)
+	p["method"], p["params"], p["input"], p["opened"] = c.Method(), c, true, true
+	var ans struct {
+		Opened []int `json:"opened"`
+	}
+	return ans.Opened, frameLost(ts.d.call(ctx, "cdp", p, &ans))
+}
+
 // eval runs expr in the engine's isolated world of tab's page and
 // decodes its value into out.
 func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out any) error {
