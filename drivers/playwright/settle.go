@@ -115,6 +115,10 @@ func (ts *Tabs) popupOutcome(ctx context.Context, t *tab, limit time.Duration) (
 		return nil, fail(drivers.CodeTabGone, nil, "The tab the action opened closed again.")
 	}
 	out := t.outcome(ctx, drivers.Navigated, true)
+	// A popup the page opened before this one may still be being set up
+	// (Playwright reports popups in order, but on a busy machine late): it
+	// may be refused and closed, so the list waits for it.
+	ts.popupsReady(ctx)
 	out.Tabs = ts.list(ctx, nil, "")
 	return out, nil
 }
