@@ -474,13 +474,16 @@ export const DRIVER = {
   // frames in turn, the first given the expression's value and every
   // later one what the one before gave (each). What an expression does
   // cannot be seen from here: it counts as input, for the looking-at rule,
-  // when buddi marks it so (fill, select, submit, focus).
+  // when buddi marks it so (fill, select, submit, focus). With opened, the
+  // answer lists the group's tabs as they were just before the expression
+  // ran (groupTabs).
   async eval(p) {
     const tab = await live(p.conv, p.tab);
     if (p.input && (await watched(tab))) throw watching();
+    const before = p.opened ? await groupTabs(tab) : undefined;
     const { value } = await evaluate(tab.id, frameOf(p), String(p.expr));
     const out = { value, url: tab.url || '' };
-    if (p.opened) out.opened = await groupTabs(tab);
+    if (before) out.opened = before;
     if (!p.held) return out;
     out.held = await held(tab.id, frameOf(p), String(p.held));
     if (p.each) out.each = await each(tab.id, out.held, String(p.each), value);
@@ -586,8 +589,9 @@ const frameOf = (p) => String(p.frame || '');
 // groupTabs lists the ids of the tabs in tab's group. A tab the page opens
 // (a link to a new tab, window.open) joins its opener's group, so the
 // group's tabs after an input that were not there just before it are the
-// ones it opened: the driver asks with the input's first event (cdp) and
-// with the read that follows it (eval, info). Chrome's own openerTabId
+// ones it opened: the driver asks with the input's first event (cdp, or
+// the eval that submits a form) and with the read that follows it (eval,
+// info). Chrome's own openerTabId
 // does not tell: for a tab opened from a background tab it names the tab
 // the owner is looking at.
 async function groupTabs(tab) {

@@ -8,7 +8,7 @@ import (
 	"github.com/buddi-dev/buddi/drivers"
 )
 
-// A MoveCase is a click or a key on InputPages' /inputs/stay and what
+// A MoveCase is a click, a key or a submit on InputPages' /inputs/stay and what
 // its answer must say: its result, the end of the address it gives, and
 // the title. Role and Name name the target (none: the key goes where the
 // focus is).
@@ -37,12 +37,15 @@ var MoveCases = []MoveCase{
 	{"Enter in a form's field", drivers.Press, "textbox", "Query", "Enter", drivers.Navigated, "/inputs/next?q=x", "Next"},
 }
 
-// PopupCases are a link that opens a new tab, clicked and by Enter: the
+// PopupCases are a link that opens a new tab, clicked and by Enter, and a
+// form that sends itself to a new tab, by its button and submitted: the
 // answer is of the new tab, which the opener's document never hears of.
 // They are the contract of a driver whose Site says Popups.
 var PopupCases = []MoveCase{
 	{"a link that opens a new tab", drivers.Click, "link", "Next in a new tab", "", drivers.Navigated, "/inputs/next?by=tab", "Next"},
 	{"Enter on a link that opens a new tab", drivers.Press, "link", "Next in a new tab", "Enter", drivers.Navigated, "/inputs/next?by=tab", "Next"},
+	{"a form's button that sends it to a new tab", drivers.Click, "button", "Search in a new tab", "", drivers.Navigated, "/inputs/next?by=form", "Next"},
+	{"a form submitted to a new tab", drivers.Submit, "button", "Search in a new tab", "", drivers.Navigated, "/inputs/next?by=form", "Next"},
 }
 
 // Move loads the stay page of inputs (InputPages' /inputs/ on a site)

@@ -406,7 +406,8 @@ const submitBody = `const form = el instanceof HTMLFormElement ? el : el.form ||
 
 func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
 	var ans struct{ Gone, None bool }
-	if _, err := r.ts.evalIn(ctx, r.at, onRef(r.ref, submitBody), true, &ans); err != nil {
+	group, err := r.ts.evalOpened(ctx, r.at, onRef(r.ref, submitBody), &ans)
+	if err != nil {
 		return nil, err
 	}
 	if ans.Gone {
@@ -415,7 +416,7 @@ func (r *resolved) submit(ctx context.Context) (*drivers.Outcome, error) {
 	if ans.None {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.ts.settled(ctx, r.at.tab, r.url, nil)
+	out, err := r.ts.settled(ctx, r.at.tab, r.url, group)
 	if out != nil {
 		out.Changed = true
 	}

@@ -174,6 +174,22 @@ func (ts *Tabs) inputFirst(ctx context.Context, in at, c cdp.Command) ([]int, er
 	return ans.Opened, frameLost(ts.d.call(ctx, "cdp", p, &ans))
 }
 
+// evalOpened runs expr, input, in the document in as evalIn does, and
+// returns the tabs of the group as they were just before it ran (nil from
+// a build of the extension that does not say).
+func (ts *Tabs) evalOpened(ctx context.Context, in at, expr string, out any) ([]int, error) {
+	p := in.params(ts.conv)
+	p["expr"], p["input"], p["opened"] = expr, true, true
+	var ans struct {
+		Opened []int           `json:"opened"`
+		Value  json.RawMessage `json:"value"`
+	}
+	if err := ts.d.call(ctx, "eval", p, &ans); err != nil {
+		return nil, frameLost(err)
+	}
+	return ans.Opened, json.Unmarshal(ans.Value, out)
+}
+
 // eval runs expr in the engine's isolated world of tab's page and
 // decodes its value into out.
 func (ts *Tabs) eval(ctx context.Context, tab int, expr string, input bool, out any) error {
