@@ -66,22 +66,30 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 
 // pressKey presses the key where the focus is and reports what it did.
 // When the key goes into the top document (its focus is not in a frame),
-// that document's navigation mark is read before and after: a key that
-// left it as it was started no navigation as the page handled it (the
+// that document's navigation mark is compared before and after: a key
+// that left it as it was started no navigation as the page handled it (the
 // key's events are handled before the press returns), and the press
 // answers same_page at once instead of waiting navStartWindow for one. A
 // navigation a page's timer starts later is the next observation's, as
 // for a click.
+//
+// The mark before need not be read just before the key: the one the
+// latest observation or key read of the same page serves (knownMark), as
+// the mark only counts up. A navigation that started since then changes it
+// too, and the press goes the long way, as it would for its own.
 func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := t.nav.now()
-	mark := t.topMark(ctx)
+	mark, known := t.knownMark(t.page.URL()), true
+	if mark == nil {
+		mark, known = t.topMark(ctx), false
+	}
 	t.watch.touching()
 	if err := do(ctx, func() error { return t.page.Keyboard().Press(a.Value) }); err != nil {
 		return nil, t.failed(err, func(err error) error {
 			return fail(drivers.CodePartial, err, "The key press may have half happened: observe before doing anything else.")
 		})
 	}
-	if out := t.stayed(ctx, before, mark); out != nil {
+	if out := t.stayed(ctx, before, mark, known); out != nil {
 		return out, nil
 	}
 	return t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
@@ -98,28 +106,54 @@ type navAnswer struct {
 // it cannot tell (no Navigation API, the page not answering) or the focus
 // is in a frame, where a key would go instead.
 func (t *tab) topMark(ctx context.Context) *navAnswer {
+	url := t.page.URL()
 	var st navAnswer
 	if err := probe(ctx, t.page.MainFrame(), "nav", &st); err != nil || st.Nav == "" || st.Owner {
 		return nil
 	}
+	t.keepMark(url, st)
+	return &st
+}
+
+// keepMark remembers the top document's mark, read at the page URL url.
+func (t *tab) keepMark(url string, st navAnswer) {
+	t.mu.Lock()
+	t.mark, t.markURL = st, url
+	t.mu.Unlock()
+}
+
+// knownMark is the latest mark read of the top document while the page
+// was at url, when its focus was not in a frame; nil when there is none.
+func (t *tab) knownMark(url string) *navAnswer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.markURL != url || t.mark.Nav == "" || t.mark.Owner {
+		return nil
+	}
+	st := t.mark
 	return &st
 }
 
 // stayed answers input that started no navigation: the top document's mark
 // is what it was before (was), and no navigation reached the tab's events
-// since before. Nil (go the long way) when either cannot be told.
-func (t *tab) stayed(ctx context.Context, before navMark, was *navAnswer) *drivers.Outcome {
+// since before. Nil (go the long way) when either cannot be told. A known
+// mark (was read before the input's turn) did not see where the focus was
+// as the key went: when the focus is in a frame after it, the key may have
+// gone there, and it goes the long way too.
+func (t *tab) stayed(ctx context.Context, before navMark, was *navAnswer, known bool) *drivers.Outcome {
 	if was == nil {
 		return nil
 	}
+	url := t.page.URL()
 	var now navAnswer
-	if err := probe(ctx, t.page.MainFrame(), "nav", &now); err != nil || now.Nav != was.Nav {
+	if err := probe(ctx, t.page.MainFrame(), "nav", &now); err != nil || now.Nav != was.Nav || known && now.Owner {
 		return nil
 	}
 	if m, _ := t.nav.now(); m.moved(before) {
 		return nil
 	}
-	return &drivers.Outcome{Result: drivers.SamePage, URL: t.page.URL(), Title: messages.Clip(now.Title, drivers.MaxTitle)}
+	t.keepMark(url, now)
+	return &drivers.Outcome{Result: drivers.SamePage, URL: url, Title: messages.Clip(now.Title, drivers.MaxTitle)}
 }
 
 // scroll scrolls the target into view, or the page by DeltaY pixels with

@@ -46,6 +46,9 @@ func (t *tab) observe(ctx context.Context, opts drivers.ObserveOptions) (*driver
 		return nil, t.failed(err, notAnswering)
 	}
 	t.remember(opts)
+	if f == t.page.MainFrame() {
+		t.keepMark(pageURL, navAnswer{Nav: ans.Nav, Owner: ans.Owner, Title: ans.Title})
+	}
 	obs := &drivers.Observation{URL: pageURL, Title: ans.Title, Tab: t.id, Tree: ans.Tree,
 		Continues: ans.Continues.Driver(), Truncated: ans.Continues != nil,
 		Refs: make(map[string]drivers.Element, len(ans.Infos)), TakenAt: time.Now().UTC()}

@@ -43,6 +43,8 @@ type tab struct {
 	lastPopup *tab                   // the newest popup this tab opened
 	seen      drivers.ObserveOptions // how the latest observation read the tab
 	frameNos  map[pw.Frame]int       // the frames the latest view numbered
+	mark      navAnswer              // the top document's latest navigation mark read (keyboard.go)
+	markURL   string                 // the page URL as mark was read
 }
 
 func newTab(id string, b *browser, p pw.Page, owner *Tabs, popup bool) *tab {

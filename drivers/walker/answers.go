@@ -30,6 +30,8 @@ type Answer struct {
 	Continues *Continuation      `json:"continues"`
 	Frames    []FrameSlot        `json:"frames"`
 	Title     string             `json:"title"`
+	Nav       string             `json:"nav"`   // the document's navigation mark as it was read (NavMark)
+	Owner     bool               `json:"owner"` // the focus was in a frame as it was read
 	URL       string             `json:"url"`
 	Error     string             `json:"error"` // "stale": Ref, a region's element, is gone
 	Ref       string             `json:"ref"`

@@ -188,8 +188,8 @@ const observe = (doc, a) => {
   models = new WeakMap();
   const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
   if (out.error) return out;
-  return { tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
-    frames: out.frames, title: clip(doc.title, 300), url: clip(doc.URL, 4096), ms: out.ms };
+  return { ...navState(doc), tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
+    frames: out.frames, url: clip(doc.URL, 4096), ms: out.ms };
 };
 
 // navState is what tells whether a key or a click moved the document: its
