@@ -61,6 +61,32 @@ func observeAndClick(b *testing.B, d drivers.Driver, url string) {
 	}
 }
 
+// BenchmarkPress times a key that stays on the page (Tab, to whatever has
+// the focus), after one observation, through the extension and the
+// Playwright driver: what a key costs besides the key is the reads that
+// tell it moved nothing.
+func BenchmarkPress(b *testing.B) {
+	s := serve(b)
+	inBoth(b, extdriver.Config{}, func(b *testing.B, d drivers.Driver) {
+		tabs := drivertest.Open(b, d, "bench")
+		drivertest.Do(b, tabs, &drivers.Action{Kind: drivers.Navigate, URL: s.URL + "/count"})
+		ctx := context.Background()
+		if _, err := tabs.Observe(ctx, drivers.ObserveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for b.Loop() {
+			out, err := tabs.Do(ctx, &drivers.Action{Kind: drivers.Press, Value: "Tab"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if out.Result != drivers.SamePage {
+				b.Fatalf("Tab answered %q, want %q", out.Result, drivers.SamePage)
+			}
+		}
+	})
+}
+
 // BenchmarkFrames times reads and fills on a page with two iframes in
 // view, one of the page's origin and one from the other loopback name (a
 // cross-origin frame, in a process of its own): a viewport observe, a

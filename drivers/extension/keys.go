@@ -39,6 +39,7 @@ type focusAnswer struct {
 	Owner  bool      `json:"owner"`
 	Unsure bool      `json:"unsure"`
 	Info   *elemInfo `json:"info"`
+	Nav    string    `json:"nav"` // the document's navMark as the focus was read
 }
 
 // press sends one allowed key, to the target when given (focused first,
@@ -61,7 +62,8 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		in, before, body = r.at, r.url, "focusref "+r.ref
 	}
 	var st focusAnswer
-	if _, err := ts.probeIn(ctx, in, body, a.Target != nil, &st); err != nil {
+	pageURL, err := ts.probeIn(ctx, in, body, a.Target != nil, &st)
+	if err != nil {
 		return nil, err
 	}
 	if st.Error != "" && a.Target != nil {
@@ -75,7 +77,10 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		return nil, err
 	}
 	tab := in.tab
-	mark, before, err := ts.beforeKey(ctx, tab, lands, st, before)
+	if in.frame == "" && lands.frame == "" && before == "" {
+		before = pageURL // st is the top document's, read on this page
+	}
+	mark, before, err := ts.beforeKey(ctx, tab, lands, in.frame == "", st, before)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +97,14 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 // beforeKey reads what tells whether a key moved the page: the top
 // document's navMark when the key goes into it (lands, whose focus is
 // st), and where the tab is, unless before (the target's page) says so.
-func (ts *Tabs) beforeKey(ctx context.Context, tab int, lands at, st focusAnswer, before string) (mark, url string, err error) {
-	if lands.frame == "" && !st.Owner {
+// When st was read in the top document (top), its mark is the one before
+// the key: the mark only counts up, so one read before the key serves.
+func (ts *Tabs) beforeKey(ctx context.Context, tab int, lands at, top bool, st focusAnswer, before string) (mark, url string, err error) {
+	switch {
+	case lands.frame != "" || st.Owner:
+	case top && st.Nav != "" && before != "":
+		mark = st.Nav
+	default:
 		var u string
 		if mark, u = ts.markOf(ctx, tab); before == "" {
 			before = u

@@ -51,7 +51,8 @@ const deepActive = (doc) => {
 // has (the document holds focus, itself or in a frame within), owner (the
 // focus is in a frame within), edit (a field takes the text), unsure (the
 // focused element may hide a closed shadow root, so where the text lands
-// cannot be seen), and the focused element's info.
+// cannot be seen), the focused element's info, and the document's
+// navigation mark (navMark), so a key's driver knows it from the same read.
 const focusState = (doc) => {
   const el = deepActive(doc);
   const none = !el || el === doc.body || el === doc.documentElement;
@@ -59,7 +60,7 @@ const focusState = (doc) => {
   return {
     has: doc.hasFocus(), owner: !none && FRAME_OWNERS.has(tag), edit: !none && editable(el),
     unsure: !none && !editable(el) && !el.shadowRoot && (SHADOW_HOSTS.has(tag) || tag.includes('-')),
-    info: none ? null : info(el),
+    info: none ? null : info(el), nav: navMark(),
   };
 };
 
