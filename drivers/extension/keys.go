@@ -77,10 +77,7 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 		return nil, err
 	}
 	tab := in.tab
-	if in.frame == "" && lands.frame == "" && before == "" {
-		before = pageURL // st is the top document's, read on this page
-	}
-	mark, before, err := ts.beforeKey(ctx, tab, lands, in.frame == "", st, before)
+	mark, before, err := ts.beforeKey(ctx, in, lands, st, pageURL, before)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +94,15 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 // beforeKey reads what tells whether a key moved the page: the top
 // document's navMark when the key goes into it (lands, whose focus is
 // st), and where the tab is, unless before (the target's page) says so.
-// When st was read in the top document (top), its mark is the one before
-// the key: the mark only counts up, so one read before the key serves.
-func (ts *Tabs) beforeKey(ctx context.Context, tab int, lands at, top bool, st focusAnswer, before string) (mark, url string, err error) {
+// When st was read in the top document (in, at pageURL), its mark is the
+// one before the key: the mark only counts up, so one read before the key
+// serves.
+func (ts *Tabs) beforeKey(ctx context.Context, in, lands at, st focusAnswer, pageURL, before string) (mark, url string, err error) {
+	tab := in.tab
+	top := in.frame == "" && lands.frame == ""
+	if top && before == "" {
+		before = pageURL
+	}
 	switch {
 	case lands.frame != "" || st.Owner:
 	case top && st.Nav != "" && before != "":
