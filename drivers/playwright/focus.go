@@ -17,6 +17,7 @@ type focusState struct {
 	Unsure bool      `json:"unsure"` // the focused element may hide a closed shadow root
 	Info   *elemInfo `json:"info"`   // the focused element; nil for none
 	Error  string    `json:"error"`  // "stale": focusref found no element
+	Nav    string    `json:"nav"`    // the document's navigation mark as it was read
 }
 
 // errBlindField refuses text for a field buddi cannot see.

@@ -53,6 +53,10 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if err != nil {
 		return nil, r.inputFailed(err, "key press", false)
 	}
+	if r.f == r.t.page.MainFrame() && !st.Owner {
+		// The focus read is the top document's: its mark serves the key.
+		r.t.keepMark(r.t.page.URL(), navAnswer{Nav: st.Nav})
+	}
 	if text {
 		if st.Owner {
 			st = &focusState{Unsure: true} // the focus went into a frame
