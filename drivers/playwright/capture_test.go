@@ -147,3 +147,39 @@ func TestConsoleErrors(t *testing.T) {
 		t.Fatalf("console: %q", out.Text)
 	}
 }
+
+// A screenshot, the agent's or the owner's picture, leaves the page's
+// elements as they are: hiding the text caret (Playwright's default)
+// walks every element of every frame and restyles each field before the
+// capture and again after it, and the next read of a long page waited for
+// the styles to be worked out again.
+func TestScreenshotLeavesFieldsAlone(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	watch := `<script>window.restyled = 0; new MutationObserver((ms) => { window.restyled += ms.length; }).observe(document, { attributes: true, attributeFilter: ['style'], subtree: true });</script>`
+	s.page("/p", "Fields", watch+`<label>Note <input autofocus></label><textarea aria-label="Text"></textarea><iframe src="/framed"></iframe>`)
+	s.page("/framed", "Framed", watch+`<label>Framed <input></label>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/p")
+	page, err := playwright.ActivePage(tabs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Frames()) != 2 {
+		t.Fatalf("the page has %d frames, want its own and the framed one", len(page.Frames()))
+	}
+	for _, owner := range []bool{false, true} {
+		if out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Screenshot, Owner: owner}); len(out.Image) == 0 {
+			t.Fatalf("owner=%v: no image", owner)
+		}
+		for _, f := range page.Frames() {
+			n, err := f.Evaluate(`() => window.restyled`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				t.Fatalf("owner=%v: the screenshot changed the style of elements %v times in %s", owner, n, f.URL())
+			}
+		}
+	}
+}
