@@ -27,6 +27,7 @@ type agent struct {
 	rng   *rand.Rand
 	buf   []byte
 	pg    *page  // the latest observation while it still describes the page
+	room  page   // what pg points to once one was read: its lists are reused
 	last  string // the latest observation's id
 	prev  string // the one before, for stale probes
 	url   string
@@ -136,7 +137,7 @@ func (a *agent) read(res *messages.ActReplyResult) {
 	a.prev, a.last = a.last, res.Observation
 	a.seen = a.asked
 	a.url = res.URL
-	a.pg = parsePage(res.Observation, res.URL, res.Text)
+	a.pg = a.room.parse(res.Observation, res.URL, res.Text)
 	if !a.observed {
 		a.observed = true
 		a.r.stats.established.Add(1)

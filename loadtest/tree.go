@@ -25,8 +25,14 @@ type combo struct {
 // parsePage reads refs from an observation's text. Lines look like
 // `  - link "Deals" [ref=e8] [cursor=pointer]:`; an option belongs to the
 // combobox above it.
-func parsePage(id, url, text string) *page {
-	p := &page{id: id, url: url}
+func parsePage(id, url, text string) *page { return new(page).parse(id, url, text) }
+
+// parse is parsePage into p, whose lists keep their room: an agent reads a
+// page after most of its acts, and growing new lists for each was the
+// harness's largest allocation under load.
+func (p *page) parse(id, url, text string) *page {
+	*p = page{id: id, url: url, links: p.links[:0], boxes: p.boxes[:0], checks: p.checks[:0], buttons: p.buttons[:0],
+		combos: p.combos[:0], any: p.any[:0], regions: p.regions[:0], names: p.names[:0]}
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {

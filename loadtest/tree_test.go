@@ -29,6 +29,25 @@ func TestParsePageReadsRefsByRole(t *testing.T) {
 	}
 }
 
+// A page read into the room of an earlier one holds only its own refs:
+// the lists are reused, not added to.
+func TestParseIntoUsedRoomKeepsNothingOfTheLastPage(t *testing.T) {
+	b, err := os.ReadFile("testdata/tree/form.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var room page
+	room.parse("o1.2", "https://sim.localhost/form/1", string(b))
+	p := room.parse("o1.3", "https://sim.localhost/p/2", "- link \"Next\" [ref=e40]\n- heading \"Two\" [ref=e41]")
+	if p.id != "o1.3" || p.url != "https://sim.localhost/p/2" {
+		t.Fatalf("id %q url %q, want the second page's", p.id, p.url)
+	}
+	if !slices.Equal(p.links, []string{"e40"}) || !slices.Equal(p.regions, []string{"e41"}) || !slices.Equal(p.any, []string{"e40", "e41"}) ||
+		len(p.boxes)+len(p.checks)+len(p.buttons)+len(p.combos) != 0 || !slices.Equal(p.names, []string{"Next"}) {
+		t.Fatalf("the second page kept refs of the first: %+v", *p)
+	}
+}
+
 func FuzzParsePage(f *testing.F) {
 	f.Add("- link \"a\" [ref=e1]\n- option \"b\" [ref=e2]")
 	f.Add("- [ref=]\n-  \"\\")

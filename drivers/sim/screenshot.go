@@ -38,14 +38,19 @@ func shot(edge int) (jpg []byte, w, h int) {
 	return s.jpg, w, h
 }
 
-// screenshot is a private copy of the viewport (or full-resolution) shot.
+// screenshot is the viewport (or full-resolution) shot. Every caller gets
+// the one shared copy, its capacity cut to its length so that an append
+// makes a copy of its own: buddi reads a driver's pictures and never
+// writes into them, and a private copy of each owner's picture was a
+// quarter of the bytes a load test allocated (1,000 conversations, 10,000
+// acts/s).
 func screenshot(fullRes bool) ([]byte, int, int) {
 	edge := viewportEdge
 	if fullRes {
 		edge = fullResEdge
 	}
 	jpg, w, h := shot(edge)
-	return bytes.Clone(jpg), w, h
+	return jpg[:len(jpg):len(jpg)], w, h
 }
 
 // mockup draws a white page with grey bars for a header and lines of text.
