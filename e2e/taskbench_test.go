@@ -190,7 +190,7 @@ func BenchmarkTasks(b *testing.B) {
 	runs[3].a = &agent{t: runs[3].t, findFirst: true}
 	var names []string
 	results := map[string]map[string]record{}
-	looks := map[string]map[string][]look{}
+	var lookers []looker
 	for _, r := range runs {
 		if r.a == nil {
 			r.a = &agent{t: r.t}
@@ -198,7 +198,7 @@ func BenchmarkTasks(b *testing.B) {
 		name := r.t.name()
 		names = append(names, name)
 		s := r.t.start(b)
-		results[name], looks[name] = map[string]record{}, map[string][]look{}
+		results[name] = map[string]record{}
 		for _, tk := range tasks {
 			s.into(b, filepath.Join(dir, slug(name), slug(tk.name)))
 			if bt, ok := r.t.(interface{ begin(testing.TB) }); ok {
@@ -208,17 +208,11 @@ func BenchmarkTasks(b *testing.B) {
 			ok, why := r.a.run(ctx, s, srv.URL, tk)
 			results[name][tk.name] = record{ok: ok, bytes: s.bytes, calls: s.calls, took: time.Since(t0), why: why}
 		}
-		if !r.look {
-			continue
-		}
-		if bt, ok := r.t.(interface{ begin(testing.TB) }); ok {
-			bt.begin(b)
-		}
-		for _, page := range startPages() {
-			s.into(b, filepath.Join(dir, slug(name), "look-"+slug(page)))
-			looks[name][page] = measureLooks(ctx, b, r.t, s, srv.URL+page)
+		if r.look {
+			lookers = append(lookers, looker{t: r.t, s: s})
 		}
 	}
+	looks := measureLooks(ctx, b, lookers, srv.URL, dir)
 	report := taskTable(names, results) + lookTable(names, looks) +
 		fmt.Sprintf("every answer of this run is in %s\n", dir)
 	_ = os.WriteFile(filepath.Join(dir, "report.txt"), []byte(report), 0o644)
@@ -232,20 +226,46 @@ type look struct {
 	took  time.Duration
 }
 
-const looksPerPage = 5
+const looksPerPage = 7
 
-func measureLooks(ctx context.Context, b *testing.B, tl benchTool, s *session, url string) []look {
-	if err := tl.open(ctx, s, url); err != nil {
-		b.Fatalf("%s: open %s: %v", tl.name(), url, err)
+// looker is a tool whose default reading is measured, with its session.
+type looker struct {
+	t benchTool
+	s *session
+}
+
+// measureLooks reads each start page looksPerPage times with every tool,
+// the tools taking turns within each round and the first of them moving
+// on by one each round, so that each is measured beside the others on
+// the machine as it is then (a run of one tool's readings after another's
+// gave a tool whatever the machine was doing in its minute). A tool with
+// conversations starts a new one on each page, to stay within its steps.
+func measureLooks(ctx context.Context, b *testing.B, ls []looker, site, dir string) map[string]map[string][]look {
+	out := map[string]map[string][]look{}
+	for _, l := range ls {
+		out[l.t.name()] = map[string][]look{}
 	}
-	var out []look
-	for range looksPerPage {
-		t0 := time.Now()
-		text, err := tl.look(ctx, s)
-		if err != nil {
-			b.Fatalf("%s: look at %s: %v", tl.name(), url, err)
+	for _, page := range startPages() {
+		for _, l := range ls {
+			if bt, ok := l.t.(interface{ begin(testing.TB) }); ok {
+				bt.begin(b)
+			}
+			l.s.into(b, filepath.Join(dir, slug(l.t.name()), "look-"+slug(page)))
+			if err := l.t.open(ctx, l.s, site+page); err != nil {
+				b.Fatalf("%s: open %s: %v", l.t.name(), page, err)
+			}
 		}
-		out = append(out, look{bytes: len(text), took: time.Since(t0)})
+		for round := range looksPerPage {
+			for i := range ls {
+				l := ls[(round+i)%len(ls)]
+				t0 := time.Now()
+				text, err := l.t.look(ctx, l.s)
+				if err != nil {
+					b.Fatalf("%s: look at %s: %v", l.t.name(), page, err)
+				}
+				out[l.t.name()][page] = append(out[l.t.name()][page], look{bytes: len(text), took: time.Since(t0)})
+			}
+		}
 	}
 	return out
 }
@@ -362,6 +382,6 @@ func lookTable(names []string, looks map[string]map[string][]look) string {
 	}
 	w.Flush()
 	m := median(sizes)
-	fmt.Fprintf(&sb, "median default observation of %s: %d bytes; %d looks per page, medians shown\n", ownPolicy, m.bytes, looksPerPage)
+	fmt.Fprintf(&sb, "median default observation of %s: %d bytes; %d looks per page, the tools taking turns, medians shown\n", ownPolicy, m.bytes, looksPerPage)
 	return sb.String()
 }

@@ -60,7 +60,7 @@ func (t *buddiTool) begin(tb testing.TB) {
 	t.tasks++
 	t.conv = fmt.Sprintf("%s-%d", slug(t.label), t.tasks)
 	t.b.Task(tb, "bench", t.conv, 80)
-	t.obs = ""
+	t.obs, t.then, t.seen = "", false, ""
 }
 
 func (t *buddiTool) name() string { return t.label }
