@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"context"
 	"sync"
 	"time"
@@ -88,7 +87,7 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 	_ = p.StopCast(context.Background())
 	jpg, _, _ := shot(min(o.MaxWidth, o.MaxHeight*16/10)) // the box, turned or not
 	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
-		jpg = append(bytes.Clone(jpg), make([]byte, n-len(jpg))...)
+		jpg = append(jpg, make([]byte, n-len(jpg))...) // shot's capacity ends at its length: this copies
 	}
 	every := time.Second / time.Duration(max(p.t.d.cfg.CastFPS, 1))
 	ctx, cancel := context.WithCancel(context.Background())

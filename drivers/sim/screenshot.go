@@ -26,7 +26,8 @@ const (
 )
 
 // shot is the shared JPEG of the smallest bucket at least edge wide (the
-// largest bucket past it). Callers must not modify it.
+// largest bucket past it). Callers must not modify it; its capacity is
+// cut to its length, so an append makes a copy of its own.
 func shot(edge int) (jpg []byte, w, h int) {
 	i := 0
 	for i < len(edges)-1 && edges[i] < edge {
@@ -35,22 +36,19 @@ func shot(edge int) (jpg []byte, w, h int) {
 	w, h = edges[i], edges[i]*10/16
 	s := &shots[i]
 	s.once.Do(func() { s.jpg = mockup(w, h) })
-	return s.jpg, w, h
+	return s.jpg[:len(s.jpg):len(s.jpg)], w, h
 }
 
-// screenshot is the viewport (or full-resolution) shot. Every caller gets
-// the one shared copy, its capacity cut to its length so that an append
-// makes a copy of its own: buddi reads a driver's pictures and never
-// writes into them, and a private copy of each owner's picture was a
-// quarter of the bytes a load test allocated (1,000 conversations, 10,000
-// acts/s).
+// screenshot is the viewport (or full-resolution) shot, shared as shot
+// shares it: buddi reads a driver's pictures and never writes into them,
+// and a private copy of each owner's picture was a quarter of the bytes a
+// load test allocated (1,000 conversations, 10,000 acts/s).
 func screenshot(fullRes bool) ([]byte, int, int) {
 	edge := viewportEdge
 	if fullRes {
 		edge = fullResEdge
 	}
-	jpg, w, h := shot(edge)
-	return jpg[:len(jpg):len(jpg)], w, h
+	return shot(edge)
 }
 
 // mockup draws a white page with grey bars for a header and lines of text.
