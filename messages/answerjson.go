@@ -149,9 +149,8 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf && asciiEscapes[c] == "" {
-			i++
-			continue
+		if i += plainRun(s[i:]); i == len(s) {
+			break
 		}
 		esc, size := escapeAt(s, i)
 		if esc != "" {
@@ -161,6 +160,16 @@ func appendString(b []byte, s string) []byte {
 		i += size
 	}
 	return append(append(b, s[start:]...), '"')
+}
+
+// plainRun is how many bytes s starts with that are written as they are.
+func plainRun(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !plainByte[s[i]] {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // escapeAt is what encoding/json writes for the character at s[i], which
@@ -181,6 +190,15 @@ func escapeAt(s string, i int) (string, int) {
 	}
 	return "", size
 }
+
+// plainByte marks the bytes appendString copies as they are: the ASCII
+// ones encoding/json does not escape.
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiEscapes[c] == ""
+	}
+	return t
+}()
 
 // asciiEscapes is encoding/json's escape of each ASCII byte it escapes
 // with HTML escaping on; "" for the bytes it writes as they are.
