@@ -2,12 +2,17 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/daemon/daemontest"
@@ -96,10 +101,7 @@ func (a *hotAgent) act(b *testing.B, stop bool) {
 		}
 	}
 	a.used++
-	var r hotAnswer
-	if _, err := a.api.DoInto(context.Background(), "POST", "/api/tools/browser.act", a.token, a.next(), &r); err != nil {
-		b.Fatalf("act: %v", err)
-	}
+	r := a.send(b)
 	if !r.OK {
 		b.Fatalf("act: %s: %s", r.Error.Code, r.Error.Message)
 	}
@@ -109,6 +111,31 @@ func (a *hotAgent) act(b *testing.B, stop bool) {
 			a.link = m[1]
 		}
 	}
+}
+
+// send sends the next act and returns its answer, read as the load harness
+// reads it.
+func (a *hotAgent) send(b *testing.B) hotAnswer {
+	var r hotAnswer
+	if _, err := a.api.DoInto(context.Background(), "POST", "/api/tools/browser.act", a.token, a.next(), &r); err != nil {
+		b.Fatalf("act: %v", err)
+	}
+	return r
+}
+
+// answers are the raw answers to one round of the agent's acts (six), for
+// a server that answers without the daemon.
+func (a *hotAgent) answers(b *testing.B) [][]byte {
+	var out [][]byte
+	for range 6 {
+		var raw json.RawMessage
+		status, err := a.api.DoInto(context.Background(), "POST", "/api/tools/browser.act", a.token, a.next(), &raw)
+		if err != nil || status != 200 {
+			b.Fatalf("act: %d %v", status, err)
+		}
+		out = append(out, raw)
+	}
+	return out
 }
 
 // BenchmarkActHotPath measures the agent's hot path: browser.act with a
@@ -125,7 +152,7 @@ func BenchmarkActHotPath(b *testing.B) {
 		}
 		return &hotAgent{d: d, api: api, token: token, name: name}
 	}
-	serial := 0
+	serial, floor := 0, 0
 	b.Run("serial", func(b *testing.B) {
 		serial++
 		a := newAgent(fmt.Sprintf("serial%d", serial))
@@ -152,6 +179,43 @@ func BenchmarkActHotPath(b *testing.B) {
 			b.Fatalf("no answer named a link to click; the last: %.600s", a.lastText)
 		}
 		b.ReportMetric(float64((cpuTime(b)-cpu-paused).Microseconds())/float64(b.N), "cpu-µs/act")
+	})
+	b.Run("floor", func(b *testing.B) {
+		// The same client and acts against a bare fasthttp server on
+		// 127.0.0.1 that answers each with an answer the daemon gave,
+		// doing nothing else: what HTTP on loopback costs per act here,
+		// the part of serial's figure no work in buddi can take away.
+		floor++
+		a := newAgent(fmt.Sprintf("floor%d", floor))
+		for range 50 {
+			a.act(b, false)
+		}
+		answers := a.answers(b)
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n atomic.Int64
+		srv := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+			ctx.SetContentType("application/json")
+			ctx.SetBody(answers[(n.Add(1)-1)%int64(len(answers))])
+		}, ReduceMemoryUsage: true, NoDefaultServerHeader: true, NoDefaultDate: true}
+		go func() { _ = srv.Serve(ln) }()
+		b.Cleanup(func() { _ = srv.Shutdown() })
+		api, err := apiclient.New("http://"+ln.Addr().String(), apiclient.WithFast(1, 10*time.Second))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bare := &hotAgent{api: api, token: token, conv: a.conv, obs: a.obs, link: a.link}
+		b.ReportAllocs()
+		b.ResetTimer()
+		cpu := cpuTime(b)
+		for range b.N {
+			bare.send(b)
+		}
+		b.StopTimer()
+		d.Must(b, "POST", "/api/browser/release", messages.OwnerBody{Conversation: a.conv})
+		b.ReportMetric(float64((cpuTime(b)-cpu).Microseconds())/float64(b.N), "cpu-µs/act")
 	})
 	var mu sync.Mutex
 	var idle []*hotAgent
