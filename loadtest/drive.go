@@ -132,7 +132,7 @@ func (r *run) drive(parent context.Context) {
 	defer cancel()
 	r.startServerCPU()
 	r.start = time.Now()
-	cpu := cpuTime()
+	cpu, rt := cpuTime(), readGoRuntime()
 	var agents, owner sync.WaitGroup
 	for _, a := range r.agents {
 		agents.Add(1)
@@ -156,6 +156,7 @@ func (r *run) drive(parent context.Context) {
 	agents.Wait()
 	owner.Wait()
 	r.cpu = cpuTime() - cpu - r.cpuPaused
+	r.waits.p99, r.waits.gc, r.waits.ok = readGoRuntime().since(rt)
 	// The sampler reads the members' CPU each second; it has taken its
 	// last sample before the run's end is read.
 	stop()

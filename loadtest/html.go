@@ -71,6 +71,8 @@ func (r *Report) charts() []chart {
 		chart{ID: "faults-rate", Title: "Faults injected (owner controls, session crashes)", Unit: "per s", Series: per(faults, flt, rate)},
 		chart{ID: "faults-p99", Title: "p99 latency of each owner control", Unit: "ms", Series: per(faults, flt, p99)},
 		r.cpuChart(pick),
+		chart{ID: "waits", Title: "How long this process's goroutines waited for a core (p99)", Unit: "ms",
+			Series: []series{{"wait p99", pick(func(s Sample) float64 { return s.Wait })}}},
 		chart{ID: "heap", Title: "Live heap of the process", Unit: "MB", Series: []series{{"heap", pick(func(s Sample) float64 { return float64(s.Heap) / (1 << 20) })}}},
 	)
 	return out
@@ -80,8 +82,9 @@ func (r *Report) charts() []chart {
 // processes when their /metrics said.
 func (r *Report) cpuChart(pick func(func(Sample) float64) []float64) chart {
 	own := series{"cores", pick(func(s Sample) float64 { return s.CPU })}
+	gc := series{"collector", pick(func(s Sample) float64 { return s.GC })}
 	if r.Target == "in-process" {
-		return chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{own}}
+		return chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{own, gc}}
 	}
 	if r.ServerCPU == 0 {
 		return chart{ID: "cpu", Title: "CPU of the harness (the targets' own is on their hosts)", Unit: "cores", Series: []series{own}}

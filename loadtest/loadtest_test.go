@@ -3,6 +3,7 @@ package loadtest_test
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,9 @@ func TestShortRun(t *testing.T) {
 	var table strings.Builder
 	if err := rep.WriteTable(&table); err != nil || rep.CPUPerAct <= 0 || !strings.Contains(table.String(), " µs per act") {
 		t.Fatalf("the report's CPU per act is %v (%v); its table: %s", rep.CPUPerAct, err, table.String())
+	}
+	if rep.RunWaitP99 <= 0 || !strings.Contains(table.String(), "waiting to run: p99 ") || !slices.ContainsFunc(rep.Timeline, func(s loadtest.Sample) bool { return s.Wait > 0 }) {
+		t.Fatalf("the report gives no wait to run (%v over the run); its table: %s", rep.RunWaitP99, table.String())
 	}
 	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
 		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)

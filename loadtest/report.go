@@ -46,6 +46,14 @@ type Report struct {
 	ServerCPU       float64 `json:"serverCpuSeconds,omitempty"`
 	ServerCPUPerAct float64 `json:"serverCpuMicrosecondsPerAct,omitempty"`
 
+	// RunWaitP99 is how long this process's goroutines (the harness's,
+	// and buddi's in process) waited to run once they could, at the 99th
+	// percentile over the run, as the Go runtime counts it; GCCPU is the
+	// CPU seconds its collector used. A wait as long as the acts' p99 says
+	// the cores were the bottleneck, not the work of one act.
+	RunWaitP99 float64 `json:"runWaitP99Ms,omitempty"`
+	GCCPU      float64 `json:"gcCpuSeconds,omitempty"`
+
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
 	Idle       *IdleReport   `json:"idle,omitempty"`
@@ -93,6 +101,9 @@ func (r *run) report() *Report {
 		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
 	}
 	rep.CPU = r.cpu.Seconds()
+	if r.waits.ok {
+		rep.RunWaitP99, rep.GCCPU = r.waits.p99, r.waits.gc
+	}
 	if rep.Acts > 0 {
 		rep.CPUPerAct = float64(r.cpu.Microseconds()) / float64(rep.Acts)
 	}

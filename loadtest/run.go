@@ -33,6 +33,12 @@ type run struct {
 	check   *Checker
 	stats   *stats
 	sampler sampler // the run's timeline, a sample a second
+	// waits is what the Go runtime counted of this process over the run:
+	// its goroutines' waits to run (p99, ms) and its collector's CPU.
+	waits struct {
+		p99, gc float64
+		ok      bool
+	}
 	id      string  // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.

@@ -134,6 +134,25 @@ func (r *Report) cpuLine(w io.Writer) {
 		}
 		fmt.Fprintf(w, "server cpu %.1f µs per act, %.2f cores (%s)\n", r.ServerCPUPerAct, r.ServerCPU/max(r.Active, 1e-9), whose)
 	}
+	r.waitLine(w)
+}
+
+// waitLine is how long this process's goroutines waited for a core, and
+// what its collector took: the part of the acts' latency that is the
+// machine being busy rather than an act's own work.
+func (r *Report) waitLine(w io.Writer) {
+	if r.RunWaitP99 == 0 {
+		return
+	}
+	whose := "the harness's and in-process buddi's"
+	if r.Target != "in-process" {
+		whose = "the harness's"
+	}
+	gc := ""
+	if r.CPU > 0 {
+		gc = fmt.Sprintf("; the collector used %.1f %% of its CPU", 100*r.GCCPU/r.CPU)
+	}
+	fmt.Fprintf(w, "waiting to run: p99 %.2f ms (%s goroutines, once runnable, as the Go runtime counts)%s\n", r.RunWaitP99, whose, gc)
 }
 
 // memberLines is the acts through each member of a cluster.

@@ -26,6 +26,10 @@ type Sample struct {
 	// Server is the targets' own processes' CPU time per second of wall
 	// time, from their /metrics; absent in process.
 	Server float64 `json:"serverCpuCores,omitempty"`
+	// Wait is the 99th percentile of this process's goroutines' waits to
+	// run in the interval; GC its collector's CPU per second of wall time.
+	Wait float64 `json:"runWaitP99Ms,omitempty"`
+	GC   float64 `json:"gcCores,omitempty"`
 }
 
 // Point is one label's interval: how many per second, and their p99.
@@ -46,6 +50,7 @@ type sampler struct {
 	// whether it was read (never in process; no longer once a read failed).
 	srv   float64
 	srvOK bool
+	rt    goRuntime // the Go runtime's counts at the interval's start
 }
 
 // sampleEvery is the timeline's interval.
@@ -56,7 +61,7 @@ const sampleEvery = time.Second
 func (r *run) startSampler() (stop func()) {
 	tl := &r.sampler
 	tl.mu.Lock()
-	tl.prev, tl.at, tl.cpu = map[*hist][]int64{}, time.Now(), cpuTime()
+	tl.prev, tl.at, tl.cpu, tl.rt = map[*hist][]int64{}, time.Now(), cpuTime(), readGoRuntime()
 	tl.srv, tl.srvOK = r.serverCPUNow()
 	tl.snapshot(r)
 	tl.mu.Unlock()
@@ -123,6 +128,11 @@ func (tl *sampler) sample(r *run) {
 			s.Faults[label] = Point{Rate: float64(sum(d)) / secs, P99: quantileOf(d, 0.99)}
 		}
 	}
+	rt := readGoRuntime()
+	if wait, gc, ok := rt.since(tl.rt); ok {
+		s.Wait, s.GC = wait, gc/secs
+	}
+	tl.rt = rt
 	if crashes := r.restarts(); crashes > tl.crashes {
 		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
 	}
