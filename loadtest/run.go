@@ -39,7 +39,7 @@ type run struct {
 		p99, gc float64
 		ok      bool
 	}
-	id      string  // names this run's agents and conversations
+	id string // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.
 	fullBudgets bool
