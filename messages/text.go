@@ -79,12 +79,14 @@ type textField struct {
 
 // checkActText checks every text field of one action (not its steps).
 func checkActText(in *ActInput) *Error {
-	fields := []textField{
+	// Room for every field but a long values list: the list stays on the
+	// stack.
+	fields := append(make([]textField, 0, 24), []textField{
 		{"action", in.Action, false}, {"observation", in.Observation, false}, {"url", in.URL, false}, {"urlSource", in.URLSource, false},
 		{"value", in.Value, true}, {"key", in.Key, false}, {"tab", in.Tab, false}, {"tabId", in.TabID, false},
 		{"within", in.Within, false}, {"after", in.After, false}, {"text", in.Text, false}, {"selector", in.Selector, false},
 		{"role", in.Role, false}, {"name", in.Name, false}, {"secret", in.Secret, false},
-	}
+	}...)
 	if in.Target != nil {
 		fields = append(fields, textField{"target.ref", in.Target.Ref, false})
 	}
