@@ -44,17 +44,7 @@ func (t *Tabs) observe(opts drivers.ObserveOptions) (*drivers.Observation, error
 	if err != nil {
 		return nil, err
 	}
-	refs := make(map[string]drivers.Element, len(shown))
-	for _, i := range shown {
-		nd := &p.nodes[i]
-		tg := drivers.Element{Ref: nd.ref, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
-		if nd.editable() {
-			tg.Label = nd.name
-		} else {
-			tg.Text = nd.name
-		}
-		refs[nd.ref] = tg
-	}
+	refs := tb.refsOf(p, shown)
 	tb.seen = opts
 	return &drivers.Observation{
 		URL:       p.url,

@@ -140,3 +140,52 @@ func TestObservationStampsNow(t *testing.T) {
 		t.Fatalf("TakenAt = %v", got)
 	}
 }
+
+// Reads share their buffers and an observation of the same nodes hands out
+// the same refs: an observation taken earlier keeps its own text and refs
+// through later reads of other pages and parts, and each later one holds
+// exactly its own tree's refs.
+func TestObservationsKeepTheirOwnTextAndRefs(t *testing.T) {
+	_, tabs := open(t, sim.Config{})
+	ctx := context.Background()
+	navigate(t, tabs, "https://sim.localhost/p/3")
+	first, err := tabs.Observe(ctx, drivers.ObserveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, refs := strings.Clone(first.Tree), map[string]drivers.Element{}
+	for k, v := range first.Refs {
+		refs[k] = v
+	}
+	again, err := tabs.Observe(ctx, drivers.ObserveOptions{})
+	if err != nil || again.Tree != tree || len(again.Refs) != len(refs) {
+		t.Fatalf("the same view read again differs (%v):\n%s", err, again.Tree)
+	}
+	checkRefs(t, again)
+	for _, read := range []struct {
+		url  string
+		opts drivers.ObserveOptions
+	}{
+		{"https://sim.localhost/p/3", drivers.ObserveOptions{FullPage: true}},
+		{"https://sim.localhost/form/2", drivers.ObserveOptions{}},
+		{"https://sim.localhost/p/8", drivers.ObserveOptions{FullPage: true, MaxChars: 700}},
+	} {
+		navigate(t, tabs, read.url)
+		obs, err := tabs.Observe(ctx, read.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRefs(t, obs)
+		if obs.Tree == tree {
+			t.Fatalf("%s read as the first page did", read.url)
+		}
+	}
+	if first.Tree != tree || len(first.Refs) != len(refs) {
+		t.Fatalf("the first observation changed after later reads:\n%s", first.Tree)
+	}
+	for k, v := range refs {
+		if first.Refs[k] != v {
+			t.Fatalf("the first observation's ref %s changed: %+v, was %+v", k, first.Refs[k], v)
+		}
+	}
+}

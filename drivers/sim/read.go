@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -41,7 +42,23 @@ const (
 // readBuffer is room for the lines of nodes [from, to), up to maxChars
 // and what follows them.
 func readBuffer(from, to int32, maxChars int) []byte {
-	return make([]byte, 0, min(int(to-from)*lineBytes, maxChars)+continuationChars)
+	n := min(int(to-from)*lineBytes, maxChars) + continuationChars
+	if b := readBuffers.Get().(*[]byte); cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// readBuffers keeps the buffers reads are written in: a read's text is
+// copied into its string, so the buffer serves the next read.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// text is b as a string, b's buffer going back to readBuffers.
+func text(b []byte) string {
+	s := string(b)
+	b = b[:0]
+	readBuffers.Put(&b)
+	return s
 }
 
 // end is the first node after node i's region: its subtree, or for a
@@ -210,7 +227,7 @@ func (p *page) read(st state, tab string, opts drivers.ObserveOptions) (string, 
 		fold := int32(sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= viewportLines }))
 		b, shown, next := p.span(readBuffer(0, fold, maxChars), st, 0, fold, maxChars)
 		b, outRefs := p.outline(b, next)
-		return string(b), append(shown, outRefs...), nil, nil
+		return text(b), append(shown, outRefs...), nil, nil
 	}
 	return p.part(st, from, to, maxChars, opts)
 }
@@ -227,7 +244,7 @@ func (p *page) part(st state, from, to int32, maxChars int, opts drivers.Observe
 		b, shown, next = p.span(b[:0], st, from, to, maxChars-continuationChars)
 	}
 	if next >= to || len(shown) == 0 {
-		return string(b), shown, nil, nil
+		return text(b), shown, nil, nil
 	}
 	last := shown[len(shown)-1]
 	c := &drivers.Continuation{FullPage: opts.Within == nil, After: p.nodes[last].ref, Left: int(to - next)}
@@ -236,5 +253,5 @@ func (p *page) part(st state, from, to int32, maxChars int, opts drivers.Observe
 	}
 	b = strconv.AppendInt(append(b, "- (continues: "...), int64(c.Left), 10)
 	b = append(append(append(b, " more after "...), c.After...), ")\n"...)
-	return string(b), shown, c, nil
+	return text(b), shown, c, nil
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -17,6 +18,35 @@ type tab struct {
 	// seen is how the latest observation read the tab: a target picked by
 	// what it is needs that read to give the same tree again.
 	seen drivers.ObserveOptions
+	// last is the refs of the latest observation, of page at the nodes
+	// shown: an observation of the same nodes hands the same map out again
+	// (nobody changes an observation's refs).
+	last struct {
+		page  *page
+		shown []int32
+		refs  map[string]drivers.Element
+	}
+}
+
+// refsOf is the refs of page p's nodes shown, each described as the real
+// driver describes an element.
+func (tb *tab) refsOf(p *page, shown []int32) map[string]drivers.Element {
+	if l := &tb.last; l.page == p && slices.Equal(l.shown, shown) {
+		return l.refs
+	}
+	refs := make(map[string]drivers.Element, len(shown))
+	for _, i := range shown {
+		nd := &p.nodes[i]
+		tg := drivers.Element{Ref: nd.ref, Role: nd.role, Name: nd.name, Fingerprint: nd.fp}
+		if nd.editable() {
+			tg.Label = nd.name
+		} else {
+			tg.Text = nd.name
+		}
+		refs[nd.ref] = tg
+	}
+	tb.last.page, tb.last.shown, tb.last.refs = p, shown, refs
+	return refs
 }
 
 var noLoad time.Time
