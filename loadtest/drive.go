@@ -156,7 +156,11 @@ func (r *run) drive(parent context.Context) {
 	agents.Wait()
 	owner.Wait()
 	r.cpu = cpuTime() - cpu - r.cpuPaused
-	r.waits.p99, r.waits.gc, r.waits.ok = readGoRuntime().since(rt)
+	end := readGoRuntime()
+	r.waits.p99, r.waits.gc, r.waits.ok = end.since(rt)
+	if r.waits.ok {
+		r.waits.alloc, r.waits.cycles = end.alloc-rt.alloc, end.cycles-rt.cycles
+	}
 	// The sampler reads the members' CPU each second; it has taken its
 	// last sample before the run's end is read.
 	stop()

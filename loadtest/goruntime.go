@@ -10,15 +10,19 @@ import (
 // waited to run once they could, and the CPU its collector used. Two
 // readings tell whether an act's slow answer was a wait for a core: the
 // harness measures latency from its own side, so its goroutines' waits
-// are in every figure it gives.
+// are in every figure it gives. What was allocated, and how often the
+// collector ran, say what made it run.
 type goRuntime struct {
 	waits   []uint64  // cumulative counts per bucket of /sched/latencies
 	bounds  []float64 // the buckets' bounds in seconds (len(waits)+1)
 	gc      float64   // cumulative CPU seconds of the collector
+	alloc   uint64    // cumulative bytes allocated on the heap
+	cycles  uint64    // collections finished
 	present bool
 }
 
-var goRuntimeMetrics = []string{"/sched/latencies:seconds", "/cpu/classes/gc/total:cpu-seconds"}
+var goRuntimeMetrics = []string{"/sched/latencies:seconds", "/cpu/classes/gc/total:cpu-seconds",
+	"/gc/heap/allocs:bytes", "/gc/cycles/total:gc-cycles"}
 
 // readGoRuntime reads the runtime's counts now.
 func readGoRuntime() goRuntime {
@@ -27,11 +31,13 @@ func readGoRuntime() goRuntime {
 		s[i].Name = n
 	}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindFloat64Histogram || s[1].Value.Kind() != metrics.KindFloat64 {
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram || s[1].Value.Kind() != metrics.KindFloat64 ||
+		s[2].Value.Kind() != metrics.KindUint64 || s[3].Value.Kind() != metrics.KindUint64 {
 		return goRuntime{}
 	}
 	h := s[0].Value.Float64Histogram()
-	return goRuntime{waits: append([]uint64(nil), h.Counts...), bounds: h.Buckets, gc: s[1].Value.Float64(), present: true}
+	return goRuntime{waits: append([]uint64(nil), h.Counts...), bounds: h.Buckets, gc: s[1].Value.Float64(),
+		alloc: s[2].Value.Uint64(), cycles: s[3].Value.Uint64(), present: true}
 }
 
 // since is what happened between then and now: the 99th percentile of

@@ -54,6 +54,9 @@ func TestShortRun(t *testing.T) {
 	if rep.RunWaitP99 <= 0 || !strings.Contains(table.String(), "waiting to run: p99 ") || !slices.ContainsFunc(rep.Timeline, func(s loadtest.Sample) bool { return s.Wait > 0 }) {
 		t.Fatalf("the report gives no wait to run (%v over the run); its table: %s", rep.RunWaitP99, table.String())
 	}
+	if rep.AllocPerAct <= 0 || !strings.Contains(table.String(), " KB allocated per act") {
+		t.Fatalf("the report gives no allocation per act (%v); its table: %s", rep.AllocPerAct, table.String())
+	}
 	if rep.Inputs == 0 || rep.Inputs != rep.InputsDriver {
 		t.Fatalf("the input hook saw %d inputs and the drivers counted %d; want the same, above 0", rep.Inputs, rep.InputsDriver)
 	}

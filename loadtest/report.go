@@ -53,6 +53,11 @@ type Report struct {
 	// the cores were the bottleneck, not the work of one act.
 	RunWaitP99 float64 `json:"runWaitP99Ms,omitempty"`
 	GCCPU      float64 `json:"gcCpuSeconds,omitempty"`
+	// AllocPerAct is the heap this process allocated per act answered,
+	// and GCCycles how many collections it made over the run: fewer bytes
+	// per act, fewer collections.
+	AllocPerAct float64 `json:"allocBytesPerAct,omitempty"`
+	GCCycles    uint64  `json:"gcCycles,omitempty"`
 
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
@@ -102,7 +107,10 @@ func (r *run) report() *Report {
 	}
 	rep.CPU = r.cpu.Seconds()
 	if r.waits.ok {
-		rep.RunWaitP99, rep.GCCPU = r.waits.p99, r.waits.gc
+		rep.RunWaitP99, rep.GCCPU, rep.GCCycles = r.waits.p99, r.waits.gc, r.waits.cycles
+		if rep.Acts > 0 {
+			rep.AllocPerAct = float64(r.waits.alloc) / float64(rep.Acts)
+		}
 	}
 	if rep.Acts > 0 {
 		rep.CPUPerAct = float64(r.cpu.Microseconds()) / float64(rep.Acts)

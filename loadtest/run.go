@@ -36,8 +36,9 @@ type run struct {
 	// waits is what the Go runtime counted of this process over the run:
 	// its goroutines' waits to run (p99, ms) and its collector's CPU.
 	waits struct {
-		p99, gc float64
-		ok      bool
+		p99, gc       float64
+		alloc, cycles uint64
+		ok            bool
 	}
 	id string // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
