@@ -31,7 +31,8 @@ type agent struct {
 	last  string // the latest observation's id
 	prev  string // the one before, for stale probes
 	url   string
-	next  time.Time // when to act next, with --rate
+	next  time.Time   // when to act next, with --rate
+	timer *time.Timer // waits between acts (one per agent, reset each time)
 	// evidence: the latest refusal brought a new observation, read already.
 	evidence bool
 	// observed: the agent has read its first observation (it counts once
@@ -95,7 +96,27 @@ func (a *agent) wait(ctx context.Context) bool {
 	} else if span := cfg.ThinkMax - cfg.ThinkMin; span > 0 || cfg.ThinkMin > 0 {
 		d = cfg.ThinkMin + time.Duration(a.rng.Int64N(int64(span)+1))
 	}
-	return sleep(ctx, d)
+	return a.sleep(ctx, d)
+}
+
+// sleep is the package's sleep on the agent's own timer: a wait between
+// acts allocates nothing.
+func (a *agent) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	if a.timer == nil {
+		a.timer = time.NewTimer(d)
+	} else {
+		a.timer.Reset(d) // stopped or fired and drained: Go's timers since 1.23
+	}
+	select {
+	case <-ctx.Done():
+		a.timer.Stop()
+		return false
+	case <-a.timer.C:
+		return true
+	}
 }
 
 func (a *agent) step(ctx context.Context) {

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -90,25 +89,34 @@ const evictBatch = MaxConversations / 10
 
 // evict forgets the evictBatch least recently active conversations, those
 // that are not live first: the bound holds however many sessions run.
+// The list is built in j.aged, kept between evictions: with more sessions
+// live than the journal keeps, evictions come every few steps.
 func (j *Journal) evict() {
-	type aged struct {
-		id   string
-		live bool
-		last time.Time
-	}
-	all := make([]aged, 0, len(j.convs))
+	all := j.aged[:0]
 	for id, c := range j.convs {
 		all = append(all, aged{id, c.live, c.last})
 	}
-	sort.Slice(all, func(a, b int) bool {
-		if all[a].live != all[b].live {
-			return !all[a].live
+	slices.SortFunc(all, func(a, b aged) int {
+		if a.live != b.live {
+			if !a.live {
+				return -1
+			}
+			return 1
 		}
-		return all[a].last.Before(all[b].last)
+		return a.last.Compare(b.last)
 	})
 	for _, c := range all[:min(evictBatch, len(all))] {
 		delete(j.convs, c.id)
 	}
+	clear(all) // keeps no id alive
+	j.aged = all[:0]
+}
+
+// aged is a conversation as eviction orders them.
+type aged struct {
+	id   string
+	live bool
+	last time.Time
 }
 
 // trimSlack is how far past MaxEntries a conversation's entries grow before

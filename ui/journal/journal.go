@@ -44,6 +44,7 @@ type Journal struct {
 	mu    sync.Mutex
 	convs map[string]*conv
 	moved map[string]string // an id that moved, to the id it moved to
+	aged  []aged            // evict's list, kept for the next
 }
 
 type conv struct {

@@ -203,3 +203,36 @@ func TestATaskStateSaidAgainIsOneEntry(t *testing.T) {
 		t.Fatalf("c2's task entries %s, want active,paused,active: the task moved shows once", got)
 	}
 }
+
+// Evictions forget ended conversations before live ones, however recent,
+// and do so round after round (their list is kept between them): after
+// many more arrivals than the journal keeps, every live conversation that
+// was kept from the start is still there.
+func TestEvictionsForgetEndedConversationsFirst(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	var evs []messages.Event
+	const live = 20
+	for i := range live {
+		evs = append(evs, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: fmt.Sprint("live", i), Agent: "ada"}, At: time.Unix(int64(i), 0)})
+	}
+	for i := range 3 * journal.MaxConversations {
+		conv := fmt.Sprint("ended", i)
+		at := time.Unix(int64(1000+i), 0)
+		evs = append(evs, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: conv, Agent: "ada"}, At: at},
+			&messages.SessionChanged{Session: messages.SessionInfo{Conversation: conv, Agent: "ada"}, Ended: true, At: at})
+	}
+	settle(t, b, j, evs...)
+	if n := len(j.Conversations()); n > journal.MaxConversations {
+		t.Fatalf("%d conversations kept, want at most %d", n, journal.MaxConversations)
+	}
+	for i := range live {
+		if tl, ok := j.Timeline(fmt.Sprint("live", i)); !ok || !tl.Live {
+			t.Fatalf("live%d was forgotten while ended conversations were kept", i)
+		}
+	}
+	if _, ok := j.Timeline(fmt.Sprint("ended", 3*journal.MaxConversations-1)); !ok {
+		t.Fatal("the newest ended conversation was forgotten")
+	}
+}
