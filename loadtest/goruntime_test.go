@@ -3,6 +3,7 @@ package loadtest
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 // The wait to run between two readings is the 99th percentile of the
@@ -35,5 +36,33 @@ func TestGoRuntimeSinceIsOfTheInterval(t *testing.T) {
 	}
 	if w, _, ok := readGoRuntime().since(readGoRuntime()); ok && w < 0 {
 		t.Errorf("two readings of this process gave a negative wait %v", w)
+	}
+}
+
+// The acts of the seconds with a collection and of the others are counted
+// apart, each with its own percentiles; a set no second fell in is absent.
+func TestSplitsKeepTheSecondsWithACollectionApart(t *testing.T) {
+	var tl sampler
+	if with, without := tl.splits(); with != nil || without != nil {
+		t.Fatalf("an empty run split into %+v and %+v", with, without)
+	}
+	var quick, slow hist
+	for range 100 {
+		quick.record(time.Millisecond)
+	}
+	for range 98 {
+		slow.record(time.Millisecond)
+	}
+	slow.record(40 * time.Millisecond)
+	slow.record(40 * time.Millisecond)
+	tl.split[calm].add(quick.counts64(), 1)
+	tl.split[calm].add(quick.counts64(), 1)
+	tl.split[collecting].add(slow.counts64(), 1)
+	with, without := tl.splits()
+	if with == nil || with.Acts != 100 || with.Seconds != 1 || with.P99 < 40 || with.P50 > 1.1 {
+		t.Fatalf("the second with a collection: %+v, want 100 acts in 1 s, p99 ≥ 40 ms", with)
+	}
+	if without == nil || without.Acts != 200 || without.Seconds != 2 || without.P99 > 1.1 {
+		t.Fatalf("the seconds without: %+v, want 200 acts in 2 s, p99 ≈ 1 ms", without)
 	}
 }

@@ -58,6 +58,11 @@ type Report struct {
 	// per act, fewer collections.
 	AllocPerAct float64 `json:"allocBytesPerAct,omitempty"`
 	GCCycles    uint64  `json:"gcCycles,omitempty"`
+	// WithCollection is the acts answered in the seconds of the run in
+	// which this process's collector ran, WithoutCollection those of the
+	// others: where the two p99s differ, the collector is what the p99 is.
+	WithCollection    *Split `json:"secondsWithCollection,omitempty"`
+	WithoutCollection *Split `json:"secondsWithoutCollection,omitempty"`
 
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
@@ -108,6 +113,7 @@ func (r *run) report() *Report {
 	rep.CPU = r.cpu.Seconds()
 	if r.waits.ok {
 		rep.RunWaitP99, rep.GCCPU, rep.GCCycles = r.waits.p99, r.waits.gc, r.waits.cycles
+		rep.WithCollection, rep.WithoutCollection = r.sampler.splits()
 		if rep.Acts > 0 {
 			rep.AllocPerAct = float64(r.waits.alloc) / float64(rep.Acts)
 		}

@@ -153,6 +153,10 @@ func (r *Report) waitLine(w io.Writer) {
 		gc = fmt.Sprintf("; the collector ran %d times, on %.1f %% of its CPU, for %.1f KB allocated per act", r.GCCycles, 100*r.GCCPU/r.CPU, r.AllocPerAct/1024)
 	}
 	fmt.Fprintf(w, "waiting to run: p99 %.2f ms (%s goroutines, once runnable, as the Go runtime counts)%s\n", r.RunWaitP99, whose, gc)
+	if c, o := r.WithCollection, r.WithoutCollection; c != nil && o != nil {
+		fmt.Fprintf(w, "acts in the %.0f s with a collection: p50 %.2f ms, p99 %.2f ms (%d acts); in the %.0f s without: p50 %.2f ms, p99 %.2f ms (%d acts)\n",
+			c.Seconds, c.P50, c.P99, c.Acts, o.Seconds, o.P50, o.P99, o.Acts)
+	}
 }
 
 // memberLines is the acts through each member of a cluster.

@@ -51,6 +51,54 @@ type sampler struct {
 	srv   float64
 	srvOK bool
 	rt    goRuntime // the Go runtime's counts at the interval's start
+	// split is the acts answered in the intervals in which the collector
+	// ran, and in the others.
+	split [2]splitCounts
+}
+
+// splitCounts are the latencies of acts answered in a set of intervals.
+type splitCounts struct {
+	counts []int64
+	secs   float64
+}
+
+// The sets of intervals: those the collector ran in, and the others.
+const (
+	calm = iota
+	collecting
+)
+
+func (c *splitCounts) add(counts []int64, secs float64) {
+	if c.counts == nil {
+		c.counts = make([]int64, len(counts))
+	}
+	for i, n := range counts {
+		c.counts[i] += n
+	}
+	c.secs += secs
+}
+
+// Split is the acts answered in the seconds in which the collector ran,
+// or in the others.
+type Split struct {
+	Seconds float64 `json:"seconds"`
+	Acts    int64   `json:"acts"`
+	P50     float64 `json:"p50Ms"`
+	P99     float64 `json:"p99Ms"`
+}
+
+// splits are the run's acts answered with and without a collection in
+// their second; nil for a set no second fell in.
+func (tl *sampler) splits() (with, without *Split) {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	of := func(c splitCounts) *Split {
+		if n := sum(c.counts); n > 0 {
+			return &Split{Seconds: c.secs, Acts: n, P50: quantileOf(c.counts, 0.5), P99: quantileOf(c.counts, 0.99)}
+		}
+		return nil
+	}
+	return of(tl.split[collecting]), of(tl.split[calm])
 }
 
 // sampleEvery is the timeline's interval.
@@ -131,6 +179,11 @@ func (tl *sampler) sample(r *run) {
 	rt := readGoRuntime()
 	if wait, gc, ok := rt.since(tl.rt); ok {
 		s.Wait, s.GC = wait, gc/secs
+		which := calm
+		if gc > 0 {
+			which = collecting
+		}
+		tl.split[which].add(all, secs)
 	}
 	tl.rt = rt
 	if crashes := r.restarts(); crashes > tl.crashes {
