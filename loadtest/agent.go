@@ -96,27 +96,7 @@ func (a *agent) wait(ctx context.Context) bool {
 	} else if span := cfg.ThinkMax - cfg.ThinkMin; span > 0 || cfg.ThinkMin > 0 {
 		d = cfg.ThinkMin + time.Duration(a.rng.Int64N(int64(span)+1))
 	}
-	return a.sleep(ctx, d)
-}
-
-// sleep is the package's sleep on the agent's own timer: a wait between
-// acts allocates nothing.
-func (a *agent) sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	if a.timer == nil {
-		a.timer = time.NewTimer(d)
-	} else {
-		a.timer.Reset(d) // stopped or fired and drained: Go's timers since 1.23
-	}
-	select {
-	case <-ctx.Done():
-		a.timer.Stop()
-		return false
-	case <-a.timer.C:
-		return true
-	}
+	return sleepOn(ctx, &a.timer, d) // a wait between acts allocates nothing
 }
 
 func (a *agent) step(ctx context.Context) {
@@ -302,15 +282,26 @@ const renewAttempts = 12
 
 // sleep waits d or until ctx ends; false once ctx has ended.
 func sleep(ctx context.Context, d time.Duration) bool {
+	var t *time.Timer
+	return sleepOn(ctx, &t, d)
+}
+
+// sleepOn is sleep on the timer *t keeps, made on first use and reset on
+// each after (Go's timers since 1.23 hold no stale fire across a Reset).
+func sleepOn(ctx context.Context, t **time.Timer, d time.Duration) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	if *t == nil {
+		*t = time.NewTimer(d)
+	} else {
+		(*t).Reset(d)
+	}
 	select {
 	case <-ctx.Done():
+		(*t).Stop()
 		return false
-	case <-t.C:
+	case <-(*t).C:
 		return true
 	}
 }

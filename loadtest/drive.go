@@ -132,7 +132,8 @@ func (r *run) drive(parent context.Context) {
 	defer cancel()
 	r.startServerCPU()
 	r.start = time.Now()
-	cpu, rt := cpuTime(), readGoRuntime()
+	cpu := cpuTime()
+	r.runtime[0] = readGoRuntime()
 	var agents, owner sync.WaitGroup
 	for _, a := range r.agents {
 		agents.Add(1)
@@ -156,11 +157,7 @@ func (r *run) drive(parent context.Context) {
 	agents.Wait()
 	owner.Wait()
 	r.cpu = cpuTime() - cpu - r.cpuPaused
-	end := readGoRuntime()
-	r.waits.p99, r.waits.gc, r.waits.ok = end.since(rt)
-	if r.waits.ok {
-		r.waits.alloc, r.waits.cycles = end.alloc-rt.alloc, end.cycles-rt.cycles
-	}
+	r.runtime[1] = readGoRuntime()
 	// The sampler reads the members' CPU each second; it has taken its
 	// last sample before the run's end is read.
 	stop()

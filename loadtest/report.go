@@ -111,11 +111,12 @@ func (r *run) report() *Report {
 		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
 	}
 	rep.CPU = r.cpu.Seconds()
-	if r.waits.ok {
-		rep.RunWaitP99, rep.GCCPU, rep.GCCycles = r.waits.p99, r.waits.gc, r.waits.cycles
+	start, end := r.runtime[0], r.runtime[1]
+	if wait, gc, ok := end.since(start); ok {
+		rep.RunWaitP99, rep.GCCPU, rep.GCCycles = wait, gc, end.cycles-start.cycles
 		rep.WithCollection, rep.WithoutCollection = r.sampler.splits()
 		if rep.Acts > 0 {
-			rep.AllocPerAct = float64(r.waits.alloc) / float64(rep.Acts)
+			rep.AllocPerAct = float64(end.alloc-start.alloc) / float64(rep.Acts)
 		}
 	}
 	if rep.Acts > 0 {

@@ -33,14 +33,10 @@ type run struct {
 	check   *Checker
 	stats   *stats
 	sampler sampler // the run's timeline, a sample a second
-	// waits is what the Go runtime counted of this process over the run:
-	// its goroutines' waits to run (p99, ms) and its collector's CPU.
-	waits struct {
-		p99, gc       float64
-		alloc, cycles uint64
-		ok            bool
-	}
-	id string // names this run's agents and conversations
+	// runtime is what the Go runtime had counted of this process at the
+	// run's start and at its end.
+	runtime [2]goRuntime
+	id      string // names this run's agents and conversations
 	// fullBudgets gives the first tasks the whole budget too (benchmarks);
 	// otherwise they get 20 to 80 steps, so renewals do not come in waves.
 	fullBudgets bool
