@@ -82,6 +82,68 @@ func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 	wantCode(t, err, drivers.CodeNoBrowser)
 }
 
+// A call made at the very moment the driver finds its browser dead (here:
+// from the log line that says so) is told the browser restarted, not that
+// it is still starting: each conversation has its news before the browser
+// reads as dead.
+func TestACallAsTheBrowserIsFoundDeadIsToldItRestarted(t *testing.T) {
+	dir := browsertest.TempDir(t)
+	var convs []drivers.Tabs
+	told := make(chan error, 2)
+	var once sync.Once
+	onDeath := func() {
+		once.Do(func() {
+			for _, tabs := range convs {
+				_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Scroll, DeltaY: 100})
+				told <- err
+			}
+		})
+	}
+	d := browsertest.New(t, func(c *playwright.Config) {
+		c.DataDir = dir
+		c.Logger = slog.New(onMessage{"the browser stopped; starting it again", onDeath})
+	})
+	s := newSite(t)
+	s.page("/one", "One", `<button>one</button>`)
+	for _, conv := range []string{"c1", "c2"} {
+		tabs := openConv(t, d, conv)
+		navigate(t, tabs, s.URL+"/one")
+		convs = append(convs, tabs)
+	}
+	for _, pid := range browsertest.PIDs(dir) {
+		_ = syscall.Kill(pid, syscall.SIGKILL) // the browser this test started
+	}
+	for range convs {
+		select {
+		case err := <-told:
+			wantCode(t, err, drivers.CodeRestarted)
+		case <-testCtx(t).Done():
+			t.Fatal("the driver never said the browser stopped")
+		}
+	}
+	for _, tabs := range convs {
+		if obs := observe(t, tabs, drivers.ObserveOptions{}); obs.URL != s.URL+"/one" {
+			t.Fatalf("after the restart the tab is at %s", obs.URL)
+		}
+	}
+}
+
+// onMessage is a log handler that runs f on each record whose message is msg.
+type onMessage struct {
+	msg string
+	f   func()
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.f()
+	}
+	return nil
+}
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }
+
 // Start returns at once and the browser starts in the background; an act
 // that may wait less than the launch takes is told to try again (a
 // sentence with when), and one that waits finds it ready.

@@ -198,6 +198,14 @@ func (d *Driver) died(b *browser, why string) {
 		return
 	}
 	b.mourned = true
+	// Each conversation has its news before the browser reads as dead: a
+	// call that finds it dead with no news says it is still starting, which
+	// is not what happened to that conversation.
+	for _, ts := range d.convs {
+		if ts.browser() == b {
+			ts.browserLost()
+		}
+	}
 	b.dead.Store(true)
 	d.cfg.Logger.Warn("the browser stopped; starting it again", "why", why)
 	// What the browser process said last reaches the driver's stderr on a
@@ -206,11 +214,6 @@ func (d *Driver) died(b *browser, why string) {
 	time.AfterFunc(lastWordsAfter, func() {
 		d.cfg.Logger.Warn("the browser's last words", "driver", b.stderr.lastWords())
 	})
-	for _, ts := range d.convs {
-		if ts.browser() == b {
-			ts.browserLost()
-		}
-	}
 	d.state.Restarts++
 	d.startLocked()
 }
