@@ -16,6 +16,12 @@ type Tabs struct {
 	d            *Driver
 	conversation string
 
+	// ending is held (read) while a call takes the desktop lock and
+	// registers for Interrupt, and (write) while the tabs close: a call
+	// either took the lock before they closed, and is interrupted and its
+	// lock given back, or finds them closed and takes nothing.
+	ending sync.RWMutex
+
 	mu          sync.Mutex
 	app         string                // the selected app; the browser app until open
 	last        *protocol.Observation // the latest observation, for pixel clicks and keys
@@ -33,7 +39,7 @@ func (t *Tabs) selected() (string, *protocol.Observation, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return "", nil, drivers.Errorf(drivers.CodeTabGone, nil, "This conversation released the computer; open an app again to go on.")
+		return "", nil, released()
 	}
 	app := t.app
 	if app == "" {
@@ -46,23 +52,45 @@ func (t *Tabs) selected() (string, *protocol.Observation, error) {
 // cancel; it reports whether it was interrupted. A refused lock is returned
 // as it is: nothing reached the helper.
 func (t *Tabs) call(ctx context.Context, f func(context.Context) error) (interrupted bool, err error) {
-	if l := t.d.cfg.Lock; l != nil {
-		if err := l.Acquire(ctx, t.conversation); err != nil {
-			return false, &lockErr{err}
-		}
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	t.mu.Lock()
-	t.interrupted = false
-	t.inflight[&cancel] = struct{}{}
-	t.mu.Unlock()
+	if err := t.enter(ctx, &cancel); err != nil {
+		return false, err
+	}
 	err = f(ctx)
 	t.mu.Lock()
 	delete(t.inflight, &cancel)
 	interrupted = t.interrupted
 	t.mu.Unlock()
 	return interrupted, err
+}
+
+// enter takes the desktop lock for a call and registers its cancel for
+// Interrupt, unless the tabs closed first.
+func (t *Tabs) enter(ctx context.Context, cancel *context.CancelFunc) error {
+	t.ending.RLock()
+	defer t.ending.RUnlock()
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	if closed {
+		return released()
+	}
+	if l := t.d.cfg.Lock; l != nil {
+		if err := l.Acquire(ctx, t.conversation); err != nil {
+			return &lockErr{err}
+		}
+	}
+	t.mu.Lock()
+	t.interrupted = false
+	t.inflight[cancel] = struct{}{}
+	t.mu.Unlock()
+	return nil
+}
+
+// released is the answer to a call on tabs that were closed.
+func released() error {
+	return drivers.Errorf(drivers.CodeTabGone, nil, "This conversation released the computer; open an app again to go on.")
 }
 
 // Observe reads the focused window of the selected app.
@@ -288,6 +316,8 @@ func (t *Tabs) Close(ctx context.Context) error {
 // driver closing (a mode switch, a shutdown) is not the conversation
 // releasing control.
 func (t *Tabs) drop() {
+	t.ending.Lock()
+	defer t.ending.Unlock()
 	t.Interrupt()
 	t.mu.Lock()
 	t.closed, t.last = true, nil
