@@ -15,7 +15,7 @@ func NewSystem(log *slog.Logger) *actor.ActorSystem {
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(h).With("lib", "protoactor")
 	}))
-	compactRegistry(sys)
+	CompactRegistry(sys)
 	return sys
 }
 
@@ -27,9 +27,10 @@ func NewSystem(log *slog.Logger) *actor.ActorSystem {
 // keep 512 shards, each its own lock, for a few thousand processes.
 const registryBuckets = 16
 
-// compactRegistry gives sys a registry of registryBuckets maps, with the
-// processes the system registered as it was made. Nothing else has sys yet.
-func compactRegistry(sys *actor.ActorSystem) {
+// CompactRegistry gives sys, just made, a registry of registryBuckets
+// maps, with the processes the system registered as it was made. Nothing
+// else may have sys yet.
+func CompactRegistry(sys *actor.ActorSystem) {
 	reg := sys.ProcessRegistry
 	small := &actor.SliceMap{LocalPIDs: make([]cmap.ConcurrentMap, registryBuckets)}
 	for i := range small.LocalPIDs {

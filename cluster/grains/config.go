@@ -75,6 +75,10 @@ type Config struct {
 	// protoactor's list that proved they hold the cluster's key) each time
 	// they change, in the order they changed.
 	OnRoutes func(addrs []string)
+	// Made, when set, is called with the member's actor system as soon as
+	// it is made, before anything runs in it (the daemon compacts its
+	// registry of processes, as actors.NewSystem does for its own).
+	Made func(*actor.ActorSystem)
 }
 
 func (c Config) validate() (Config, error) {

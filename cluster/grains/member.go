@@ -51,6 +51,9 @@ func Start(cfg Config) (*Member, error) {
 	logger := cfg.Logger
 	system := actor.NewActorSystemWithConfig(actor.Configure(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger })))
+	if cfg.Made != nil {
+		cfg.Made(system)
+	}
 	var ropts []remote.ConfigOption
 	if cfg.AdvertisedHost != "" {
 		ropts = append(ropts, remote.WithAdvertisedHost(cfg.AdvertisedHost))

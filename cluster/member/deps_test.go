@@ -13,6 +13,7 @@ import (
 // surfaces or the modes.
 func TestMemberImportsOnlyWhatItJoins(t *testing.T) {
 	deptest.Only(t, "cluster/member", map[string]string{
+		"actors":            "its actor system's registry is compacted as the daemon's is",
 		"actors/controller": "it feeds the controller the cluster's agents, site answers and members, and adopts a moved task",
 		"actors/gateway":    "the actors' client it runs a conversation's calls through",
 		"actors/grain":      "a member's conversations run in grains",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/grain"
 	"github.com/buddi-dev/buddi/cluster/grains"
 	"github.com/buddi-dev/buddi/messages"
@@ -186,7 +187,7 @@ func (mem *Self) startGrains() error {
 		Host: host, Port: mem.cfg.ClusterPort, Endpoints: mem.cfg.ClusterEtcd, Types: types, Logger: log,
 		Membership: mem.cfg.ClusterMembership,
 		EtcdTLS:    mem.etcdTLS(), MemberTLS: mem.memberTLS(),
-		Capacity: slots, Local: mem.local,
+		Capacity: slots, Local: mem.local, Made: actors.CompactRegistry,
 		OnLapse: func() {
 			mem.parts.Root.Send(mem.parts.Controller, &messages.ClusterLapsed{At: time.Now()})
 		},
