@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"os"
 	"testing"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -35,6 +36,33 @@ func BenchmarkObserve(b *testing.B) {
 			b.ReportMetric(float64(refs), "refs")
 		})
 	}
+}
+
+// BenchmarkNavigateThenObserve is an agent's first read of a page: a
+// navigate, a pause as an agent thinks (thinkPause, not timed), then an
+// observe. The observe is the first engine call in the new document;
+// reports the p50 of each.
+func BenchmarkNavigateThenObserve(b *testing.B) {
+	const thinkPause = 300 * time.Millisecond
+	d := sharedDriver(b)
+	s := newSite(b)
+	s.page("/a", "A", longPage(benchSections/10))
+	s.page("/b", "B", longPage(benchSections/10))
+	tabs := openConv(b, d, b.Name())
+	var navs, reads []time.Duration
+	for i := 0; b.Loop(); i++ {
+		url := s.URL + "/a"
+		if i%2 == 1 {
+			url = s.URL + "/b"
+		}
+		navs = append(navs, timed(func() { navigate(b, tabs, url) }))
+		b.StopTimer()
+		time.Sleep(thinkPause)
+		b.StartTimer()
+		reads = append(reads, timed(func() { observe(b, tabs, drivers.ObserveOptions{}) }))
+	}
+	b.ReportMetric(quantile(navs, 0.5), "navigate-p50-ms")
+	b.ReportMetric(quantile(reads, 0.5), "observe-p50-ms")
 }
 
 func BenchmarkClickObserve(b *testing.B) {

@@ -43,8 +43,31 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	}
 	if out != nil {
 		out.Bound()
+		if out.Result == drivers.Loaded || out.Result == drivers.Navigated {
+			if t, _ := ts.current(); t != nil {
+				go t.warm()
+			}
+		}
 	}
 	return out, nil
+}
+
+// warm has Playwright put its injected script, with the engine, into the
+// document an action just loaded or navigated to, in the background: the
+// first engine call in a document pays for that (80–180 ms here), which
+// was otherwise the agent's next observe. It starts once the action has
+// its answer, so that the action's own last reads (the title) do not wait
+// behind it in the page: started at the page's load event instead, it
+// made navigate 50 ms slower. The read is of the navigation mark, and
+// nothing keeps it.
+func (t *tab) warm() {
+	if t.closed.Load() || t.crashed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
+	defer cancel()
+	var st navAnswer
+	_ = probe(ctx, t.page.MainFrame(), "nav", &st)
 }
 
 // acting is the conversation's tabs as the dispatcher drives them, inside
