@@ -25,7 +25,8 @@ type agent struct {
 	token string
 	via   *member // the member its calls go through
 	rng   *rand.Rand
-	buf   []byte
+	buf   []byte // the act's body
+	text  []byte // the answer's text, decoded here when it is read without encoding/json
 	pg    *page  // the latest observation while it still describes the page
 	room  page   // what pg points to once one was read: its lists are reused
 	last  string // the latest observation's id
@@ -138,7 +139,11 @@ func (a *agent) read(res *messages.ActReplyResult) {
 	a.prev, a.last = a.last, res.Observation
 	a.seen = a.asked
 	a.url = res.URL
-	a.pg = a.room.parse(res.Observation, res.URL, res.Text)
+	text := a.text // where the answer's text was decoded, unless encoding/json read it
+	if res.Text != "" {
+		text = append(text[:0], res.Text...)
+	}
+	a.pg = a.room.parse(res.Observation, res.URL, text)
 	if !a.observed {
 		a.observed = true
 		a.r.stats.established.Add(1)
@@ -152,7 +157,7 @@ func (a *agent) send(in *act, probe bool) (string, *messages.ActReplyResult) {
 	ca := r.check.Sent(a.conv, in.action, probe)
 	a.asked = a.holds()
 	start := time.Now()
-	var rep actReply
+	rep := actReply{TextInto: &a.text}
 	err := a.via.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
 	d := time.Since(start)
 	code := ""

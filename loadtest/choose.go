@@ -45,7 +45,7 @@ func (a *agent) browse() *act {
 	case x < 0.55 && len(pg.links) > 0:
 		return &act{action: "click", observation: pg.id, ref: pick(rng, pg.links)}
 	case x < 0.58 && len(pg.names) > 0:
-		name := pick(rng, pg.names)
+		name := pg.name(pg.names[rng.IntN(len(pg.names))])
 		return &act{action: "find", text: name[:min(len(name), 8)]}
 	case x < 0.60 && len(pg.regions) > 0:
 		return &act{action: "observe", within: pick(rng, pg.regions)}
@@ -72,7 +72,7 @@ func (a *agent) fillForm() *act {
 	case x < 0.55 && len(pg.combos) > 0 && len(pg.combos[0].options) > 0:
 		c := pg.combos[rng.IntN(len(pg.combos))]
 		if len(c.options) > 0 {
-			return &act{action: "select", observation: pg.id, ref: c.ref, values: pick(rng, c.options)}
+			return &act{action: "select", observation: pg.id, ref: c.ref, values: pg.name(c.options[rng.IntN(len(c.options))])}
 		}
 	case x < 0.70 && len(pg.checks) > 0:
 		return &act{action: "click", observation: pg.id, ref: pick(rng, pg.checks)}

@@ -6,6 +6,12 @@ type ActReply struct {
 	OK     bool           `json:"ok"`
 	Result ActReplyResult `json:"result"`
 	Error  *Error         `json:"error,omitempty"`
+	// TextInto, when set, is where DecodeFast puts the result's text,
+	// unquoted, in the room it has, instead of Result.Text: a reader of
+	// many answers keeps one buffer for their texts. It is emptied first;
+	// when DecodeFast answers false it stays empty, and encoding/json puts
+	// the text in Result.Text.
+	TextInto *[]byte `json:"-"`
 }
 
 // ActReplyResult is what ActReply keeps of the result.
@@ -25,31 +31,42 @@ type ActReplyResult struct {
 // accepts decodes to what json.Unmarshal gives.
 func (r *ActReply) DecodeFast(b []byte) bool {
 	v := *r
+	if v.TextInto != nil {
+		*v.TextInto = (*v.TextInto)[:0]
+	}
 	p := jsonScan{b: b}
 	ok := p.object(func(key []byte) bool {
 		switch string(key) {
 		case "ok":
 			return p.boolean(&v.OK)
 		case "result":
-			return p.object(func(k []byte) bool { return p.resultField(k, &v.Result) })
+			return p.object(func(k []byte) bool { return p.resultField(k, &v.Result, v.TextInto) })
 		}
 		return p.other(key, "ok", "result", "error")
 	})
 	p.space()
 	if !ok || p.i != len(p.b) {
+		if v.TextInto != nil {
+			*v.TextInto = (*v.TextInto)[:0]
+		}
 		return false
 	}
 	*r = v
 	return true
 }
 
-func (p *jsonScan) resultField(key []byte, res *ActReplyResult) bool {
+// resultField reads one field of the result into res, its text into
+// textInto when that is set.
+func (p *jsonScan) resultField(key []byte, res *ActReplyResult, textInto *[]byte) bool {
 	switch string(key) {
 	case "observation":
 		return p.str(&res.Observation)
 	case "url":
 		return p.str(&res.URL)
 	case "text":
+		if textInto != nil {
+			return p.strInto(textInto)
+		}
 		return p.str(&res.Text)
 	case "outcome":
 		return p.str(&res.Outcome)

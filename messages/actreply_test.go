@@ -40,7 +40,8 @@ func mutate(r *rand.Rand, b []byte) []byte {
 // TestActReplyDecodeFastIsJSONUnmarshal holds the fast decoder to
 // encoding/json: every answer buddi writes is decoded without it, to the
 // same values; a changed answer is decoded either to what json.Unmarshal
-// gives, into the same starting value, or not at all.
+// gives, into the same starting value, or not at all; and with TextInto
+// set, to the same, the text in the buffer.
 func TestActReplyDecodeFastIsJSONUnmarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
@@ -49,6 +50,7 @@ func TestActReplyDecodeFastIsJSONUnmarshal(t *testing.T) {
 		for range i % 4 {
 			b = mutate(r, b)
 		}
+		textInto(t, b)
 		var start messages.ActReply
 		if r.IntN(4) == 0 {
 			start = messages.ActReply{OK: true, Result: messages.ActReplyResult{Observation: "o9", Text: "before"}}
@@ -71,6 +73,32 @@ func TestActReplyDecodeFastIsJSONUnmarshal(t *testing.T) {
 	}
 	if accepted < 20000 {
 		t.Fatalf("only %d of 60000 answers were decoded without encoding/json", accepted)
+	}
+}
+
+// textInto checks that decoding b with TextInto set gives what decoding
+// it without gives, the text in the buffer (stale room and all) and
+// Result.Text left empty, or, refused, leaves the buffer empty.
+func textInto(t *testing.T, b []byte) {
+	t.Helper()
+	var plain messages.ActReply
+	plainOK := plain.DecodeFast(b)
+	buf := []byte("the text of an earlier answer")
+	into := messages.ActReply{TextInto: &buf}
+	if into.DecodeFast(b) != plainOK {
+		t.Fatalf("DecodeFast(%q) with TextInto accepted it %v, without %v", b, !plainOK, plainOK)
+	}
+	if !plainOK {
+		if len(buf) != 0 {
+			t.Fatalf("DecodeFast(%q) with TextInto refused it and left %q in the buffer", b, buf)
+		}
+		return
+	}
+	want := plain
+	want.Result.Text = ""
+	into.TextInto = nil
+	if !reflect.DeepEqual(into, want) || string(buf) != plain.Result.Text {
+		t.Fatalf("DecodeFast(%q) with TextInto = %+v and %q\nwant %+v and %q", b, into, buf, want, plain.Result.Text)
 	}
 }
 
@@ -97,6 +125,17 @@ func BenchmarkActReplyDecode(b *testing.B) {
 		b.SetBytes(int64(len(answer)))
 		for b.Loop() {
 			var a messages.ActReply
+			if !a.DecodeFast(answer) {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("fast-into", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(answer)))
+		var buf []byte
+		for b.Loop() {
+			a := messages.ActReply{TextInto: &buf}
 			if !a.DecodeFast(answer) {
 				b.Fatal("refused")
 			}

@@ -113,11 +113,63 @@ var strSpecial = func() (t [256]bool) {
 // str reads a string of valid UTF-8 into dst, unquoting its escapes but
 // for surrogates.
 func (p *jsonScan) str(dst *string) bool {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
+	raw, escaped, ok := p.rawString()
+	if ok {
+		*dst, ok = stringOf(raw, escaped)
+	}
+	return ok
+}
+
+// strInto is str into dst's room, which it replaces: a caller that reads
+// many strings one at a time keeps one buffer for them.
+func (p *jsonScan) strInto(dst *[]byte) bool {
+	raw, escaped, ok := p.rawString()
+	if !ok {
 		return false
 	}
+	if !escaped {
+		*dst = append((*dst)[:0], raw...)
+		return true
+	}
+	out, ok := unquote((*dst)[:0], raw)
+	if ok {
+		*dst = out
+	}
+	return ok
+}
+
+// stringOf is raw as a string, its escapes undone when it has any, in one
+// allocation.
+func stringOf(raw []byte, escaped bool) (string, bool) {
+	if !escaped {
+		return string(raw), true
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	for {
+		k := bytes.IndexByte(raw, '\\')
+		if k < 0 {
+			b.Write(raw)
+			return b.String(), true
+		}
+		b.Write(raw[:k])
+		r, n, ok := unescape(raw[k:])
+		if !ok {
+			return "", false
+		}
+		b.WriteRune(r)
+		raw = raw[k+n:]
+	}
+}
+
+// rawString reads a string of valid UTF-8 and returns its bytes between
+// the quotes, escapes as they are, and whether it has any.
+func (p *jsonScan) rawString() (raw []byte, escaped, ok bool) {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return nil, false, false
+	}
 	start := p.i + 1
-	escaped, ascii := false, true
+	ascii := true
 	for j := start; j < len(p.b); j++ {
 		c := p.b[j]
 		if !strSpecial[c] {
@@ -125,80 +177,69 @@ func (p *jsonScan) str(dst *string) bool {
 		}
 		switch {
 		case c == '"':
-			raw := p.b[start:j]
+			raw = p.b[start:j]
 			if !ascii && !utf8.Valid(raw) {
-				return false
-			}
-			if !escaped {
-				*dst = string(raw)
-			} else if !unquote(raw, dst) {
-				return false
+				return nil, false, false
 			}
 			p.i = j + 1
-			return true
+			return raw, escaped, true
 		case c == '\\':
 			escaped = true
 			j++ // the escaped byte ends nothing; unquote checks it
 		case c < 0x20:
-			return false
+			return nil, false, false
 		default:
 			ascii = false
 		}
 	}
-	return false
+	return nil, false, false
 }
 
-// unquote writes raw, a string's bytes between its quotes, with its
+// unquote appends raw, a string's bytes between its quotes, with its
 // escapes undone, to dst.
-func unquote(raw []byte, dst *string) bool {
-	var b strings.Builder
-	b.Grow(len(raw))
+func unquote(dst, raw []byte) ([]byte, bool) {
 	for {
 		k := bytes.IndexByte(raw, '\\')
 		if k < 0 {
-			b.Write(raw)
-			*dst = b.String()
-			return true
+			return append(dst, raw...), true
 		}
-		b.Write(raw[:k])
-		n, ok := escape(&b, raw[k:])
+		dst = append(dst, raw[:k]...)
+		r, n, ok := unescape(raw[k:])
 		if !ok {
-			return false
+			return dst, false
 		}
+		dst = utf8.AppendRune(dst, r)
 		raw = raw[k+n:]
 	}
 }
 
-// escape writes the escape e starts with (at its backslash) to b and says
-// how many bytes it took.
-func escape(b *strings.Builder, e []byte) (int, bool) {
+// unescape reads the escape e starts with (at its backslash): the rune it
+// stands for and how many bytes it took.
+func unescape(e []byte) (rune, int, bool) {
 	if len(e) < 2 {
-		return 0, false
+		return 0, 0, false
 	}
 	switch c := e[1]; c {
 	case '"', '\\', '/':
-		b.WriteByte(c)
+		return rune(c), 2, true
 	case 'b':
-		b.WriteByte('\b')
+		return '\b', 2, true
 	case 'f':
-		b.WriteByte('\f')
+		return '\f', 2, true
 	case 'n':
-		b.WriteByte('\n')
+		return '\n', 2, true
 	case 'r':
-		b.WriteByte('\r')
+		return '\r', 2, true
 	case 't':
-		b.WriteByte('\t')
+		return '\t', 2, true
 	case 'u':
 		r, ok := hex4(e[2:])
 		if !ok || utf8.RuneLen(r) < 0 { // a surrogate: encoding/json pairs them
-			return 0, false
+			return 0, 0, false
 		}
-		b.WriteRune(r)
-		return 6, true
-	default:
-		return 0, false
+		return r, 6, true
 	}
-	return 2, true
+	return 0, 0, false
 }
 
 func hex4(b []byte) (rune, bool) {
