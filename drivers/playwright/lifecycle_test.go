@@ -88,16 +88,23 @@ func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 // reads as dead.
 func TestACallAsTheBrowserIsFoundDeadIsToldItRestarted(t *testing.T) {
 	dir := browsertest.TempDir(t)
-	var convs []drivers.Tabs
+	// armed holds the conversations once the test is about to kill the
+	// browser: the log line of a death before that (the watchdog's, on a
+	// loaded machine) finds nothing to call.
+	var armed struct {
+		sync.Mutex
+		convs []drivers.Tabs
+	}
 	told := make(chan error, 2)
-	var once sync.Once
 	onDeath := func() {
-		once.Do(func() {
-			for _, tabs := range convs {
-				_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Scroll, DeltaY: 100})
-				told <- err
-			}
-		})
+		armed.Lock()
+		convs := armed.convs
+		armed.convs = nil
+		armed.Unlock()
+		for _, tabs := range convs {
+			_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Scroll, DeltaY: 100})
+			told <- err
+		}
 	}
 	d := browsertest.New(t, func(c *playwright.Config) {
 		c.DataDir = dir
@@ -105,11 +112,15 @@ func TestACallAsTheBrowserIsFoundDeadIsToldItRestarted(t *testing.T) {
 	})
 	s := newSite(t)
 	s.page("/one", "One", `<button>one</button>`)
+	var convs []drivers.Tabs
 	for _, conv := range []string{"c1", "c2"} {
 		tabs := openConv(t, d, conv)
 		navigate(t, tabs, s.URL+"/one")
 		convs = append(convs, tabs)
 	}
+	armed.Lock()
+	armed.convs = convs
+	armed.Unlock()
 	for _, pid := range browsertest.PIDs(dir) {
 		_ = syscall.Kill(pid, syscall.SIGKILL) // the browser this test started
 	}
