@@ -266,27 +266,11 @@ func hex4(b []byte) (rune, bool) {
 // plain reads a string without escapes or control characters, of valid
 // UTF-8.
 func (p *jsonScan) plain() (string, bool) {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
+	raw, escaped, ok := p.rawString()
+	if !ok || escaped {
 		return "", false
 	}
-	start := p.i + 1
-	ascii := true
-	for j := start; j < len(p.b); j++ {
-		switch c := p.b[j]; {
-		case c == '"':
-			s := p.b[start:j]
-			if !ascii && !utf8.Valid(s) {
-				return "", false
-			}
-			p.i = j + 1
-			return string(s), true
-		case c == '\\' || c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-	}
-	return "", false
+	return string(raw), true
 }
 
 // num reads an integer that fits an int without question: at most 15
