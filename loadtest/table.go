@@ -186,8 +186,8 @@ func (r *Report) idleLines(w io.Writer) {
 		if rd.PruneSeconds > 0 {
 			pruned = fmt.Sprintf(", pruned %.1f s after the release", rd.PruneSeconds)
 		}
-		fmt.Fprintf(w, "idle round %d left: heap %s, store %s in %d records (%s on disk)%s\n",
-			k+1, fmtBytes(float64(rd.HeapBytes)), fmtBytes(float64(rd.StoreLiveBytes)), rd.StoreRecords, fmtBytes(float64(rd.StoreDiskBytes)), pruned)
+		fmt.Fprintf(w, "idle round %d left: heap %s, %d records of %s in the store (live %s, %s on disk)%s\n",
+			k+1, fmtBytes(float64(rd.HeapBytes)), rd.StoreRecords, fmtBytes(float64(rd.StoreRecordBytes)), fmtBytes(float64(rd.StoreLiveBytes)), fmtBytes(float64(rd.StoreDiskBytes)), pruned)
 	}
 }
 

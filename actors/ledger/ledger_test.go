@@ -218,3 +218,30 @@ func TestOneWritesItsOp(t *testing.T) {
 		t.Fatalf("steps = %+v, %v; want 7 used", steps, err)
 	}
 }
+
+// The store's contents are its records as they are now: a record written
+// over many times, and one deleted, count as what is left, though the
+// write-ahead log still holds every value written (Pebble's live size).
+func TestContentsAreTheRecordsLeftNotTheWritesMade(t *testing.T) {
+	st, pid, sys := open(t)
+	long := strings.Repeat("x", 2048)
+	for range 20 {
+		write(t, sys, pid, ledger.Put(ledger.AgentKey("ada"), ledger.Agent{Name: long}))
+	}
+	write(t, sys, pid, ledger.Put(ledger.AgentKey("ada"), ledger.Agent{Name: "ada"}),
+		ledger.Put(ledger.AgentKey("bob"), ledger.Agent{Name: long}),
+		ledger.Put(ledger.StepsKey("c1"), ledger.Steps{Used: 7}))
+	write(t, sys, pid, ledger.Delete(ledger.AgentKey("bob")))
+
+	c, err := st.Contents()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := st.Records()
+	if err != nil || n != 2 || c.Records != 2 {
+		t.Fatalf("records: %d and %d (%v); want 2, the agent and the counter", n, c.Records, err)
+	}
+	if c.Bytes == 0 || c.Bytes > 512 {
+		t.Fatalf("the two records left take %d bytes; want the short agent and the counter, not what was written over (Pebble's live size is %d)", c.Bytes, st.Size().Live)
+	}
+}

@@ -138,9 +138,31 @@ func (s *Store) Size() Size {
 
 // Records counts the records the store holds, of every kind.
 func (s *Store) Records() (int, error) {
-	n := 0
-	err := s.each(version, func([]byte) error { n++; return nil })
-	return n, err
+	c, err := s.Contents()
+	return c.Records, err
+}
+
+// Contents is what the store's records are, whatever Pebble's files hold
+// besides them (overwritten values in the write-ahead log, deletions not
+// yet compacted away).
+type Contents struct {
+	Records int    // records of every kind
+	Bytes   uint64 // their keys and values
+}
+
+// Contents reads every record the store holds.
+func (s *Store) Contents() (Contents, error) {
+	var c Contents
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(version), UpperBound: upperBound(version)})
+	if err != nil {
+		return c, fmt.Errorf("ledger: scan: %w", err)
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		c.Records++
+		c.Bytes += uint64(len(it.Key()) + len(it.Value()))
+	}
+	return c, it.Error()
 }
 
 // DiskSize is the disk space of the store at dir, read from its files, so

@@ -127,6 +127,31 @@ func (w *Watch) Ask(now time.Time, answer <-chan struct{}) {
 // Excused reports whether the question in flight is excused at now.
 func (w *Watch) Excused(now time.Time) bool { return w.w.excused(now, ownReadPatience) }
 
+// Navigated records the main frame asking for a new document at at, as
+// the watchdog sees it: its size is not known and it is loading.
+func (w *Watch) Navigated(at time.Time) {
+	w.w.size.Store(0)
+	w.w.loading.Store(true)
+	w.w.navAt.Store(at.UnixNano())
+}
+
+// Answered records the page answering the watchdog's question at at,
+// its document then of size elements.
+func (w *Watch) Answered(at time.Time, size int64) {
+	w.w.ping.answeredOK(at)
+	w.w.size.Store(size)
+}
+
+// Loaded records the document's load event at at.
+func (w *Watch) Loaded(at time.Time) {
+	w.w.loaded.Store(at.UnixNano())
+	w.w.loading.Store(false)
+}
+
+// Settling reports whether the page is taken as one still being laid
+// out after its load event.
+func (w *Watch) Settling() bool { return w.w.settling() }
+
 // OwnReadPatience is how long a question behind a read that gave up is
 // excused.
 const OwnReadPatience = ownReadPatience

@@ -77,7 +77,7 @@ func (t *tab) listen() {
 		}
 	})
 	p.OnPopup(func(popup pw.Page) { t.owner.adoptPopup(popup, t) })
-	p.OnLoad(func(pw.Page) { t.watch.loaded.Store(time.Now().UnixNano()); t.watch.loading.Store(false) })
+	p.OnLoad(func(pw.Page) { t.loadedNow() })
 	p.OnFrameNavigated(func(f pw.Frame) {
 		t.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {

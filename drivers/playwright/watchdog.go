@@ -154,9 +154,9 @@ func (w *watch) ours() bool {
 // one being left (a script that never yields holds the navigation away
 // from it), and the call that gave up on the navigation is evidence.
 //
-// A large document (bigDocument) that fired its load event but has not
-// answered a question since is still being laid out (200,000 elements
-// take a loaded renderer many seconds after their load event).
+// A document that fired its load event but has not answered a question
+// since may be a large one still being laid out (200,000 elements take a
+// loaded renderer many seconds after their load event): see settling.
 func (w *watch) building() bool {
 	if !w.loading.Load() {
 		return w.settling()
@@ -165,11 +165,47 @@ func (w *watch) building() bool {
 	return !w.ping.lastOK().Before(nav.Add(-silentEvidence))
 }
 
-// settling reports whether the document is large, fired its load event
-// and has not answered a question since.
+// settling reports whether the document fired its load event and has not
+// answered a question since. Its size is then not known: an answer from
+// before the event counted a document still being parsed (a page of
+// 200,000 elements read as a few thousand, or as none), and the renderer
+// may be laying out a large one. The watchdog asks its question the
+// moment the event fires (loadedNow), so a small page that is free
+// answers within milliseconds; one that spins at once is cut off only at
+// the longer bound (bounds) rather than on a call's evidence.
 func (w *watch) settling() bool {
 	loaded := w.loaded.Load()
-	return !w.loading.Load() && loaded != 0 && w.size.Load() >= bigDocument && w.ping.lastOK().UnixNano() < loaded
+	return !w.loading.Load() && loaded != 0 && w.ping.lastOK().UnixNano() < loaded
+}
+
+// loadedNow records the document's load event and asks the page its
+// question at once (when none is in flight), so that what settling
+// tells of the page rests on an answer from after the event. It runs
+// on Playwright's dispatch goroutine: the question goes on a goroutine
+// of its own.
+func (t *tab) loadedNow() {
+	now := time.Now()
+	t.watch.loaded.Store(now.UnixNano())
+	t.watch.loading.Store(false)
+	if s := t.session(); s != nil && !t.closed.Load() && !t.closing.Load() {
+		limit, patience := t.bounds(machineLoad())
+		t.watch.ask(now, t.question(s, limit+patience+2*watchEvery))
+	}
+}
+
+// question is the watchdog's question to the page over s, giving up
+// after wait, which is past any verdict (a question that gave up counts
+// as answered); its answer is the document's size.
+func (t *tab) question(s pw.CDPSession, wait time.Duration) func() error {
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		v, err := call(ctx, func() (any, error) {
+			return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
+		})
+		t.watch.size.Store(int64(resultNumber(v)))
+		return err
+	}
 }
 
 // reads is called before one of buddi's own reads of the page; the
@@ -182,8 +218,8 @@ func (w *watch) settling() bool {
 // document (reading it takes no time), which is read at once, as the
 // page's last answer measured it. While the watchdog's question waits
 // behind an earlier read of buddi's that gave up (and goes on in the
-// page), or a large document is still being laid out after its load
-// event, the read waits for the page's answer as long as ctx lets it,
+// page), or a document has not answered since its load event (settling),
+// the read waits for the page's answer as long as ctx lets it,
 // rather than pile a read behind that work; err says it did not come.
 func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	s := t.session()
@@ -267,17 +303,7 @@ func (t *tab) check(load float64) {
 	}
 	limit, patience := t.bounds(load)
 	now := time.Now()
-	quiet := t.watch.ask(now, func() error {
-		// It gives up only past any verdict: a question that gave up
-		// counts as answered.
-		ctx, cancel := context.WithTimeout(context.Background(), limit+patience+2*watchEvery)
-		defer cancel()
-		v, err := call(ctx, func() (any, error) {
-			return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
-		})
-		t.watch.size.Store(int64(resultNumber(v)))
-		return err
-	})
+	quiet := t.watch.ask(now, t.question(s, limit+patience+2*watchEvery))
 	switch size := t.watch.size.Load(); {
 	case quiet > limit && !t.watch.excused(now, patience):
 		t.b.log.Info("the watchdog's question went unanswered", "tab", t.id, "quiet", quiet.Round(time.Millisecond), "limit", limit, "load", load)

@@ -181,3 +181,39 @@ func TestAnAgentsOwnFastNavigationsAreNotCut(t *testing.T) {
 		t.Fatalf("after the agent's own clicks the tab shows %s:\n%s", obs.URL, obs.Tree)
 	}
 }
+
+// A page that has not answered since its load event is taken as one
+// still being laid out, whatever size its last answer gave: that answer
+// counted a document the parser was still building (CI saw a page of
+// 200,000 elements cut off on a call's evidence, its renderer laying it
+// out for 25 s on a loaded machine, because an answer from its parse had
+// read it as small). Once it answers after the event, its size is what
+// that answer says, and a small page is not settling (one that spins
+// then is cut off on the first call's evidence).
+func TestAnAnswerFromBeforeTheLoadEventDoesNotSizeThePage(t *testing.T) {
+	at := time.Now()
+	step := func() time.Time { at = at.Add(time.Millisecond); return at }
+
+	var w playwright.Watch
+	w.Navigated(step())
+	w.Answered(step(), 3000)
+	if w.Settling() {
+		t.Fatal("a page still loading is settling")
+	}
+	w.Loaded(step())
+	if !w.Settling() {
+		t.Fatal("a page whose only answer came during its parse (3,000 elements) is not settling after its load event")
+	}
+	w.Answered(step(), 200_000)
+	if w.Settling() {
+		t.Fatal("a large page that answered after its load event is still settling")
+	}
+
+	var small playwright.Watch
+	small.Navigated(step())
+	small.Loaded(step())
+	small.Answered(step(), 12)
+	if small.Settling() {
+		t.Fatal("a small page that answered after its load event is settling")
+	}
+}
