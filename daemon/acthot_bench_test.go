@@ -50,7 +50,9 @@ type hotAgent struct {
 	obs      string
 	link     string
 	clicks   int
-	lastText string
+	body     []byte // the next act's body, in room kept across acts
+	text     []byte // the latest answer's text, in room kept across acts
+	lastText []byte // the latest observation's text
 }
 
 func (a *hotAgent) renew(b *testing.B) {
@@ -74,18 +76,18 @@ func (a *hotAgent) next() []byte {
 	}
 	switch step {
 	case 0:
-		return fmt.Appendf(nil, `{"conversation":%q,"input":{"action":"navigate","url":"%s/p/%d"}}`, a.conv, sim.Origin, a.i%10)
+		return fmt.Appendf(a.body[:0], `{"conversation":%q,"input":{"action":"navigate","url":"%s/p/%d"}}`, a.conv, sim.Origin, a.i%10)
 	case 2:
 		if a.link != "" {
 			a.clicks++
-			return fmt.Appendf(nil, `{"conversation":%q,"input":{"action":"click","observation":%q,"target":{"ref":%q}}}`, a.conv, a.obs, a.link)
+			return fmt.Appendf(a.body[:0], `{"conversation":%q,"input":{"action":"click","observation":%q,"target":{"ref":%q}}}`, a.conv, a.obs, a.link)
 		}
 	case 4:
-		return fmt.Appendf(nil, `{"conversation":%q,"input":{"action":"scroll","observation":%q,"deltaY":400}}`, a.conv, a.obs)
+		return fmt.Appendf(a.body[:0], `{"conversation":%q,"input":{"action":"scroll","observation":%q,"deltaY":400}}`, a.conv, a.obs)
 	case 5:
-		return fmt.Appendf(nil, `{"conversation":%q,"input":{"action":"press","observation":%q,"key":"End"}}`, a.conv, a.obs)
+		return fmt.Appendf(a.body[:0], `{"conversation":%q,"input":{"action":"press","observation":%q,"key":"End"}}`, a.conv, a.obs)
 	}
-	return fmt.Appendf(nil, `{"conversation":%q,"input":{"action":"observe"}}`, a.conv)
+	return fmt.Appendf(a.body[:0], `{"conversation":%q,"input":{"action":"observe"}}`, a.conv)
 }
 
 // act sends one act and reads its answer; the renewal of a spent task is
@@ -106,9 +108,13 @@ func (a *hotAgent) act(b *testing.B, stop bool) {
 		b.Fatalf("act: %s: %s", r.Error.Code, r.Error.Message)
 	}
 	if r.Result.Observation != "" {
-		a.obs, a.lastText = r.Result.Observation, r.Result.Text
-		if m := linkRef.FindStringSubmatch(r.Result.Text); m != nil {
-			a.link = m[1]
+		text := a.text
+		if r.Result.Text != "" { // not decoded by DecodeFast
+			text = []byte(r.Result.Text)
+		}
+		a.obs, a.lastText = r.Result.Observation, append(a.lastText[:0], text...)
+		if m := linkRef.FindSubmatch(text); m != nil && string(m[1]) != a.link {
+			a.link = string(m[1])
 		}
 	}
 }
@@ -116,8 +122,9 @@ func (a *hotAgent) act(b *testing.B, stop bool) {
 // send sends the next act and returns its answer, read as the load harness
 // reads it.
 func (a *hotAgent) send(b *testing.B) hotAnswer {
-	var r hotAnswer
-	if _, err := a.api.DoInto(context.Background(), "POST", "/api/tools/browser.act", a.token, a.next(), &r); err != nil {
+	r := hotAnswer{TextInto: &a.text}
+	a.body = a.next()
+	if _, err := a.api.DoInto(context.Background(), "POST", "/api/tools/browser.act", a.token, a.body, &r); err != nil {
 		b.Fatalf("act: %v", err)
 	}
 	return r

@@ -134,3 +134,34 @@ func TestConversationsAreIsolated(t *testing.T) {
 	_, err = a.Observe(context.Background(), drivers.ObserveOptions{})
 	wantCode(t, err, drivers.CodeNoBrowser)
 }
+
+// Two conversations on the same page read the same tree and refs, and
+// what one typed into it shows only in its own reads, though the page's
+// default read is made once and shared.
+func TestASharedReadOfAPageKeepsEachConversationsOwnValues(t *testing.T) {
+	d, a := open(t, sim.Config{})
+	tb, err := d.Open(context.Background(), "conv-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := tb.(*sim.Tabs)
+	const url = "https://sim.localhost/form/2"
+	navigate(t, a, url)
+	navigate(t, b, url)
+	first, second := observe(t, a), observe(t, b)
+	if first.Tree != second.Tree || len(first.Refs) == 0 || len(first.Refs) != len(second.Refs) {
+		t.Fatalf("the two reads of %s differ: %d and %d refs", url, len(first.Refs), len(second.Refs))
+	}
+	for ref, el := range first.Refs {
+		if second.Refs[ref] != el {
+			t.Fatalf("%s: %+v and %+v", ref, el, second.Refs[ref])
+		}
+	}
+	do(t, b, &drivers.Action{Kind: drivers.Fill, Target: target(t, second, "textbox", "Name"), Value: "Bo Typed"})
+	if obs := observe(t, b); !strings.Contains(obs.Tree, "Bo Typed") || len(obs.Refs) != len(first.Refs) {
+		t.Fatalf("b's read after it typed lacks its value (%d refs):\n%s", len(obs.Refs), obs.Tree)
+	}
+	if obs := observe(t, a); strings.Contains(obs.Tree, "Bo Typed") || obs.Tree != first.Tree {
+		t.Fatalf("a's read shows what b typed:\n%s", obs.Tree)
+	}
+}

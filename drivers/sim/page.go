@@ -3,6 +3,9 @@ package sim
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
+
+	"github.com/buddi-dev/buddi/drivers"
 )
 
 // page is one immutable page template, shared by every conversation.
@@ -14,6 +17,24 @@ type page struct {
 	lines      int32  // lines in tree
 	text       string // visible text, for dom and wait_for text
 	consoleErr string // logged to the console when the page loads; "" for none
+	// first is the page's default read (the viewport and the outline, no
+	// conversation state): made by the first tab to read it so, and
+	// handed to every later one, since that read is the same for all.
+	first atomic.Pointer[view]
+}
+
+// view is one read of a page: its tree, the nodes it shows and their
+// refs. Nobody changes one, so tabs share it.
+type view struct {
+	tree  string
+	shown []int32
+	refs  map[string]drivers.Element
+}
+
+// sameShown reports whether shown is v's own list of nodes (not merely an
+// equal one): the read that gave it was v.
+func (v *view) sameShown(shown []int32) bool {
+	return v != nil && len(shown) > 0 && len(shown) == len(v.shown) && &shown[0] == &v.shown[0]
 }
 
 // index resolves a ref ("e12") to a node index.

@@ -221,15 +221,31 @@ func (p *page) read(st state, tab string, opts drivers.ObserveOptions) (string, 
 		from = i + 1
 	}
 	if !opts.FullPage && opts.Within == nil {
-		if maxChars <= 0 {
-			maxChars = defaultViewMax
-		}
-		fold := int32(sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= viewportLines }))
-		b, shown, next := p.span(readBuffer(0, fold, maxChars), st, 0, fold, maxChars)
-		b, outRefs := p.outline(b, next)
-		return text(b), append(shown, outRefs...), nil, nil
+		tree, shown := p.view(st, maxChars, opts.After == nil)
+		return tree, shown, nil, nil
 	}
 	return p.part(st, from, to, maxChars, opts)
+}
+
+// view reads what is on screen and the outline of the rest, up to
+// maxChars (0: the default). The page's default read (no conversation
+// state, the default size, from the top) is made once and kept.
+func (p *page) view(st state, maxChars int, top bool) (string, []int32) {
+	first := len(st) == 0 && maxChars <= 0 && top
+	if v := p.first.Load(); first && v != nil {
+		return v.tree, v.shown
+	}
+	if maxChars <= 0 {
+		maxChars = defaultViewMax
+	}
+	fold := int32(sort.Search(len(p.nodes), func(i int) bool { return p.nodes[i].line >= viewportLines }))
+	b, shown, next := p.span(readBuffer(0, fold, maxChars), st, 0, fold, maxChars)
+	b, outRefs := p.outline(b, next)
+	tree, shown := text(b), append(shown, outRefs...)
+	if first {
+		p.first.Store(&view{tree: tree, shown: shown, refs: refsOf(p, shown)})
+	}
+	return tree, shown
 }
 
 // part reads the nodes [from, to) up to maxChars, ending with how to go on

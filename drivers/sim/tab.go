@@ -28,12 +28,24 @@ type tab struct {
 	}
 }
 
-// refsOf is the refs of page p's nodes shown, each described as the real
-// driver describes an element.
+// refsOf is the refs of page p's nodes shown, as the tab's latest read of
+// the same nodes, or the page's default read (page.first), handed them out
+// when it was that read.
 func (tb *tab) refsOf(p *page, shown []int32) map[string]drivers.Element {
+	if v := p.first.Load(); v.sameShown(shown) {
+		return v.refs
+	}
 	if l := &tb.last; l.page == p && slices.Equal(l.shown, shown) {
 		return l.refs
 	}
+	refs := refsOf(p, shown)
+	tb.last.page, tb.last.shown, tb.last.refs = p, shown, refs
+	return refs
+}
+
+// refsOf is the refs of page p's nodes shown, each described as the real
+// driver describes an element.
+func refsOf(p *page, shown []int32) map[string]drivers.Element {
 	refs := make(map[string]drivers.Element, len(shown))
 	for _, i := range shown {
 		nd := &p.nodes[i]
@@ -45,7 +57,6 @@ func (tb *tab) refsOf(p *page, shown []int32) map[string]drivers.Element {
 		}
 		refs[nd.ref] = tg
 	}
-	tb.last.page, tb.last.shown, tb.last.refs = p, shown, refs
 	return refs
 }
 
