@@ -153,16 +153,12 @@ type Contents struct {
 // Contents reads every record the store holds.
 func (s *Store) Contents() (Contents, error) {
 	var c Contents
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(version), UpperBound: upperBound(version)})
-	if err != nil {
-		return c, fmt.Errorf("ledger: scan: %w", err)
-	}
-	defer it.Close()
-	for it.First(); it.Valid(); it.Next() {
+	err := s.scan(version, func(key, value []byte) error {
 		c.Records++
-		c.Bytes += uint64(len(it.Key()) + len(it.Value()))
-	}
-	return c, it.Error()
+		c.Bytes += uint64(len(key) + len(value))
+		return nil
+	})
+	return c, err
 }
 
 // DiskSize is the disk space of the store at dir, read from its files, so
@@ -230,8 +226,13 @@ func (s *Store) Get(key []byte, v any) (found bool, err error) {
 	return true, decode(key, raw, v)
 }
 
-// Each calls fn with every record whose key starts with prefix, in key order.
+// each calls fn with every record whose key starts with prefix, in key order.
 func (s *Store) each(prefix string, fn func(raw []byte) error) error {
+	return s.scan(prefix, func(_, raw []byte) error { return fn(raw) })
+}
+
+// scan is each with every record's key too.
+func (s *Store) scan(prefix string, fn func(key, raw []byte) error) error {
 	it, err := s.db.NewIter(&pebble.IterOptions{
 		LowerBound: []byte(prefix), UpperBound: upperBound(prefix),
 	})
@@ -240,7 +241,7 @@ func (s *Store) each(prefix string, fn func(raw []byte) error) error {
 	}
 	defer it.Close()
 	for it.First(); it.Valid(); it.Next() {
-		if err := fn(it.Value()); err != nil {
+		if err := fn(it.Key(), it.Value()); err != nil {
 			return err
 		}
 	}

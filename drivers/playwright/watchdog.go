@@ -200,12 +200,19 @@ func (t *tab) question(s pw.CDPSession, wait time.Duration) func() error {
 	return func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		v, err := call(ctx, func() (any, error) {
-			return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
-		})
-		t.watch.size.Store(int64(resultNumber(v)))
+		size, err := sizeOf(ctx, s)
+		t.watch.size.Store(size)
 		return err
 	}
+}
+
+// sizeOf asks the page over s how many elements its document has (0 when
+// it did not answer).
+func sizeOf(ctx context.Context, s pw.CDPSession) (int64, error) {
+	v, err := call(ctx, func() (any, error) {
+		return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
+	})
+	return int64(resultNumber(v)), err
 }
 
 // reads is called before one of buddi's own reads of the page; the
@@ -235,9 +242,7 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 	if !behindOwn {
 		c, cancel = context.WithTimeout(ctx, underLoad(freeWait))
 	}
-	v, err := call(c, func() (any, error) {
-		return send(s, cdp.Evaluate{Expression: sizeExpr, ReturnByValue: true})
-	})
+	size, err := sizeOf(c, s)
 	cancel()
 	switch {
 	case err != nil && behindOwn:
@@ -246,7 +251,6 @@ func (t *tab) reads(ctx context.Context) (func(err error), error) {
 		return func(error) {}, nil
 	}
 	t.watch.ping.answeredOK(time.Now())
-	size := int64(resultNumber(v))
 	t.watch.size.Store(size)
 	if size < bigDocument {
 		return func(error) {}, nil

@@ -243,7 +243,7 @@ func (p *page) view(st state, maxChars int, top bool) (string, []int32) {
 	b, outRefs := p.outline(b, next)
 	tree, shown := text(b), append(shown, outRefs...)
 	if first {
-		p.first.Store(&view{tree: tree, shown: shown, refs: refsOf(p, shown)})
+		p.first.Store(&view{tree: tree, shown: shown, refs: elementsOf(p, shown)})
 	}
 	return tree, shown
 }

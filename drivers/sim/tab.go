@@ -38,14 +38,14 @@ func (tb *tab) refsOf(p *page, shown []int32) map[string]drivers.Element {
 	if l := &tb.last; l.page == p && slices.Equal(l.shown, shown) {
 		return l.refs
 	}
-	refs := refsOf(p, shown)
+	refs := elementsOf(p, shown)
 	tb.last.page, tb.last.shown, tb.last.refs = p, shown, refs
 	return refs
 }
 
-// refsOf is the refs of page p's nodes shown, each described as the real
-// driver describes an element.
-func refsOf(p *page, shown []int32) map[string]drivers.Element {
+// elementsOf is the refs of page p's nodes shown, each described as the
+// real driver describes an element.
+func elementsOf(p *page, shown []int32) map[string]drivers.Element {
 	refs := make(map[string]drivers.Element, len(shown))
 	for _, i := range shown {
 		nd := &p.nodes[i]
