@@ -1,6 +1,26 @@
 // dom.js: small readers of the DOM shared by the rest.
 const SKIP = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'iframe', 'frame', 'object', 'embed']);
-const style = (el) => el.ownerDocument.defaultView.getComputedStyle(el);
+// memo is what one read has already worked out about elements (computed
+// style, box, role, name, text), so that its walk and the infos of the refs
+// it shows ask the page once for each. A read sets it and drops it when it
+// ends: the page may change between reads, and nothing in a read changes it.
+let memo = null;
+const newMemo = () => ({ style: new Map(), rect: new Map(), role: new Map(), name: new Map(), text: new Map() });
+
+const style = (el) => {
+  if (!memo) return el.ownerDocument.defaultView.getComputedStyle(el);
+  let cs = memo.style.get(el);
+  if (!cs) memo.style.set(el, (cs = el.ownerDocument.defaultView.getComputedStyle(el)));
+  return cs;
+};
+
+// rectOf is the element's box, as the read first measured it.
+const rectOf = (el) => {
+  if (!memo) return el.getBoundingClientRect();
+  let r = memo.rect.get(el);
+  if (!r) memo.rect.set(el, (r = el.getBoundingClientRect()));
+  return r;
+};
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
 const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
 const attr = (el, n) => el.getAttribute(n) || '';
@@ -65,7 +85,7 @@ const rootsOf = (root) => {
 const firstReaching = (list, top) => {
   const rectAt = (i) => {
     for (let j = i; j < list.length; j++) {
-      const r = list[j].getBoundingClientRect();
+      const r = rectOf(list[j]);
       if (r.width >= 1 && r.height >= 1) return r;
     }
     return null;

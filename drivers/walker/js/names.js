@@ -6,6 +6,15 @@ const NAME_CHARS = 200;
 // images, aria-label where a child has one, nothing hidden or scripted;
 // about cap characters of it (by default, enough for a name).
 const contentText = (root, skip, cap) => {
+  if (memo && !skip && !cap) {
+    let t = memo.text.get(root);
+    if (t === undefined) memo.text.set(root, (t = textOf(root, skip, cap)));
+    return t;
+  }
+  return textOf(root, skip, cap);
+};
+
+const textOf = (root, skip, cap) => {
   const parts = [];
   let size = 0;
   const most = cap || NAME_CHARS * 2;
@@ -69,6 +78,15 @@ const fieldName = (el, tag) => {
 };
 
 const nameOf = (el, role) => {
+  if (!memo) return nameFor(el, role);
+  const m = memo.name.get(el);
+  if (m && m.role === role) return m.name;
+  const name = nameFor(el, role);
+  memo.name.set(el, { role, name });
+  return name;
+};
+
+const nameFor = (el, role) => {
   const lb = attr(el, 'aria-labelledby').trim();
   if (lb) { const n = byIds(el, lb); if (n) return clip(n, NAME_CHARS); }
   const al = norm(attr(el, 'aria-label'));

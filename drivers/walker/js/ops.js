@@ -12,7 +12,7 @@ const info = (el) => {
     action = typed && el.hasAttribute('formaction') ? el.formAction : form.action;
     method = typed && el.hasAttribute('formmethod') ? el.formMethod : form.method;
   }
-  const r = el.getBoundingClientRect();
+  const r = rectOf(el);
   const field = tag === 'input' || tag === 'select' || tag === 'textarea';
   return {
     tag, role, name: nameOf(el, role), id: attr(el, 'id'), nm: attr(el, 'name'),
@@ -39,9 +39,16 @@ const matches = (el, want) => {
 // the long way then, to say which.
 const RECHECK = 'buddi: recheck ref';
 
+// infos are the refs' infos as an answer carries them: a field that is
+// empty or false is left out (the driver reads a missing field as that), so
+// that a read of a hundred links does not carry a thousand empty strings.
 const infos = (els) => {
   const out = {};
-  for (const el of els) out[refFor(el)] = info(el);
+  for (const el of els) {
+    const i = info(el), c = {};
+    for (const k in i) if (i[k] !== '' && i[k] !== false) c[k] = i[k];
+    out[refFor(el)] = c;
+  }
   return out;
 };
 
@@ -186,10 +193,15 @@ const findRead = (doc, a) => {
 const observe = (doc, a) => {
   useBase(a.base || 1);
   models = new WeakMap();
-  const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
-  if (out.error) return out;
-  return { ...navState(doc), tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
-    frames: out.frames, url: clip(doc.URL, 4096), ms: out.ms };
+  memo = newMemo();
+  try {
+    const out = a.find ? findRead(doc, a) : a.mode === 'full' ? fullRead(doc, a) : viewRead(doc, a);
+    if (out.error) return out;
+    return { ...navState(doc), tree: out.lines.join('\n'), infos: infos(out.refs), next: nextRef, continues: out.continues,
+      frames: out.frames, url: clip(doc.URL, 4096), ms: out.ms };
+  } finally {
+    memo = null;
+  }
 };
 
 // navState is what tells whether a key or a click moved the document: its

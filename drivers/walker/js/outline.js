@@ -16,7 +16,7 @@ const countsText = (c, shown) => {
 };
 
 const where = (el, vh) => {
-  const r = el.getBoundingClientRect();
+  const r = rectOf(el);
   if (r.bottom <= 0) return 'above';
   if (r.top >= vh) return 'below';
   return 'view';

@@ -41,6 +41,13 @@ const implicitRole = (el) => {
 const DPUB_LINKS = new Set(['doc-noteref', 'doc-backlink', 'doc-biblioref', 'doc-glossref']);
 
 const roleOf = (el) => {
+  if (!memo) return roleFor(el);
+  let r = memo.role.get(el);
+  if (r === undefined) memo.role.set(el, (r = roleFor(el)));
+  return r;
+};
+
+const roleFor = (el) => {
   const explicit = attr(el, 'role').trim().split(/\s+/)[0].toLowerCase();
   if (explicit === 'none' || explicit === 'presentation') return '';
   if (DPUB_LINKS.has(explicit)) return 'link';

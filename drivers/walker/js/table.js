@@ -76,7 +76,7 @@ const walkTable = (w, el, k, role, name, place) => {
     if (w.mode === 'full' && w.size > w.budget) { w.more = true; return; }
     const r = m.body[i];
     if (w.mode === 'view') {
-      const b = box(r.getBoundingClientRect());
+      const b = box(rectOf(r));
       if (b.t >= k.clip.b) break;
       if (!meets(b, k.clip)) continue;
     } else if (w.skipping) {

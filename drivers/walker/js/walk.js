@@ -97,7 +97,7 @@ const walkLong = (w, el, cx) => {
   for (let i = first; i < kids.length && below < 4; i++) {
     if (w.stopped || w.more) return;
     const k = kids[i];
-    const r = k.getBoundingClientRect();
+    const r = rectOf(k);
     if (r.height >= 1 && r.top >= c.b) { below++; continue; }
     below = 0;
     const prev = i === first ? null : kids[i - 1];
@@ -122,7 +122,7 @@ const walkEl = (w, el, cx) => {
   if (w.mode === 'view') {
     const fixed = cs.position === 'fixed';
     const c = fixed ? w.view : cx.clip;
-    b = box(el.getBoundingClientRect());
+    b = box(rectOf(el));
     empty = b.r - b.l < 1 || b.b - b.t < 1;
     if (!empty && !meets(b, c)) {
       if ((cx.depth || 0) < PEEK_DEPTH) peek(w, el, 2);
@@ -245,7 +245,7 @@ const escapes = (w) => {
       if (!h || w.visited.has(h)) continue;
       let u = h;
       for (let p = parentOf(u); p && !w.visited.has(p); p = parentOf(u)) {
-        if (!meets(box(p.getBoundingClientRect()), w.view)) break;
+        if (!meets(box(rectOf(p)), w.view)) break;
         u = p;
       }
       const p = parentOf(u);
