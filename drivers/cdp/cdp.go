@@ -170,6 +170,7 @@ func (ScreencastFrameAck) Method() string { return "Page.screencastFrameAck" }
 type Evaluate struct {
 	Expression    string `json:"expression"`
 	ReturnByValue bool   `json:"returnByValue"`
+	AwaitPromise  bool   `json:"awaitPromise,omitempty"` // answer with what the promise the expression gives settles to
 }
 
 // Method is Runtime.evaluate.

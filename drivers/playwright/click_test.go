@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 	"github.com/buddi-dev/buddi/drivers/playwright/browsertest"
 )
 
@@ -74,6 +75,39 @@ func TestSamePageClick(t *testing.T) {
 	}
 	if n := s.hit("GET /p"); n != 1 {
 		t.Fatalf("the page loaded %d times", n)
+	}
+}
+
+// A click that stays on the page answers with the title its handlers left:
+// one set at once, one set in a promise, one set by a handler that stopped
+// the click's propagation. The page's own script clicking an element all
+// the while (untrusted clicks) does not answer for the agent's. At least one
+// of the clicks answered with the title read in the page as it ended
+// (the read armed before it), not by a read of its own after it.
+func TestSamePageClickAnswersWithTheTitleItsHandlersSet(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/t", "Start", `<button onclick="document.title = 'now ' + (++n)">Now</button>`+
+		`<button onclick="Promise.resolve().then(() => { document.title = 'promised ' + (++n); })">Later</button>`+
+		`<button onclick="event.stopPropagation(); document.title = 'stopped ' + (++n)">Stop</button>`+
+		`<button id="q">Quiet</button>`+
+		`<script>let n = 0; setInterval(() => document.getElementById('q').click(), 3);</script>`)
+	tabs := openConv(t, d, "c1")
+	navigate(t, tabs, s.URL+"/t")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	early := playwright.EarlyTitles(tabs)
+	n := 0
+	for range 2 {
+		for _, c := range []struct{ button, title string }{{"Now", "now"}, {"Later", "promised"}, {"Stop", "stopped"}} {
+			n++
+			out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", c.button)})
+			if want := fmt.Sprintf("%s %d", c.title, n); out.Result != drivers.SamePage || out.Title != want {
+				t.Fatalf("click %d on %s: %s with title %q, want same_page with %q", n, c.button, out.Result, out.Title, want)
+			}
+		}
+	}
+	if got := playwright.EarlyTitles(tabs) - early; got == 0 {
+		t.Fatalf("none of %d clicks answered with the title read as it ended", n)
 	}
 }
 

@@ -206,3 +206,7 @@ func CheckedSelector(tabs drivers.Tabs, tg *drivers.Target) (string, error) {
 // Waited is how many inputs of the conversation waited a window for a
 // navigation to start.
 func Waited(tabs drivers.Tabs) int64 { return tabs.(*Tabs).waited.Load() }
+
+// EarlyTitles is how many clicks of the conversation that stayed on the
+// page answered with the title read in the page as their handlers ended.
+func EarlyTitles(tabs drivers.Tabs) int64 { return tabs.(*Tabs).earlyTitles.Load() }

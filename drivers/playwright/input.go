@@ -20,6 +20,10 @@ import (
 // than wait for a navigation that may start later (a page's timer).
 func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	before, _ := r.t.nav.now()
+	var early <-chan string
+	if r.f == r.t.page.MainFrame() {
+		early = r.t.titleAfterClick()
+	}
 	err := do(ctx, func() error { return r.loc.Click(pw.LocatorClickOptions{Timeout: ms(ctx, underLoad(inputTimeout))}) })
 	if r.rechecked(err) {
 		return nil, errRecheck
@@ -27,7 +31,7 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
-	return r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0))
+	return r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0), early)
 }
 
 // fill replaces the field's text. CheckField sees the field's own
@@ -127,7 +131,7 @@ func (r *resolved) submit(ctx context.Context, a *drivers.Action) (*drivers.Outc
 	if ok != true {
 		return nil, badInput("The element " + r.ref + " is not in a form; click its button instead.")
 	}
-	out, err := r.t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
+	out, err := r.t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0), nil)
 	if out != nil {
 		out.Changed = true
 	}

@@ -96,7 +96,7 @@ func (t *tab) pressKey(ctx context.Context, a *drivers.Action) (*drivers.Outcome
 	if out := t.stayed(ctx, before, mark, known); out != nil {
 		return out, nil
 	}
-	return t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0))
+	return t.settle(ctx, before, navStartWindow, a.TimeoutOr(navTimeout, 0), nil)
 }
 
 // navAnswer is the engine's navState (walker ops.js).

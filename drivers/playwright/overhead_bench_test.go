@@ -79,6 +79,7 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 		checked := page.Locator(sel)
 		var h overhead
+		early := playwright.EarlyTitles(tabs)
 		for b.Loop() {
 			h.pair(func() { mustDo(b, tabs, click) }, func() {
 				if err := loc.Click(); err != nil {
@@ -92,6 +93,9 @@ func BenchmarkOverhead(b *testing.B) {
 			}))
 		}
 		h.report(b)
+		// How many of the driver's clicks answered with the title read in
+		// the page as the click's handlers ended (no read after the click).
+		b.ReportMetric(float64(playwright.EarlyTitles(tabs)-early)/float64(len(h.buddi)), "early-title-share")
 	})
 	b.Run("fill", func(b *testing.B) {
 		note := target(b, observe(b, tabs, drivers.ObserveOptions{}), "textbox", "Note")

@@ -14,8 +14,9 @@ import (
 const endGrace = 200 * time.Millisecond
 
 // settle reports what an input did to the tab. A navigation must start
-// within start; otherwise the input stayed on the page and returns at once.
-func (t *tab) settle(ctx context.Context, before navMark, start, limit time.Duration) (*drivers.Outcome, error) {
+// within start; otherwise the input stayed on the page and returns at once,
+// with the title early gives if it has come (nil: the title is read).
+func (t *tab) settle(ctx context.Context, before navMark, start, limit time.Duration, early <-chan string) (*drivers.Outcome, error) {
 	if start > 0 {
 		t.owner.waited.Add(1)
 	}
@@ -24,7 +25,7 @@ func (t *tab) settle(ctx context.Context, before navMark, start, limit time.Dura
 		return nil, abandoned(ctx)
 	}
 	if !moved {
-		return t.outcome(ctx, drivers.SamePage, false), nil
+		return t.stayedOn(ctx, early), nil
 	}
 	if m.opening > before.opening && m.popups == before.popups && m.blocked == before.blocked {
 		m, _ = t.nav.await(ctx, limit, func(m navMark) bool { return m.popups > before.popups || m.blocked > before.blocked })

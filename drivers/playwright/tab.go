@@ -29,6 +29,9 @@ type tab struct {
 	closing atomic.Bool
 	watch   watch                  // the watchdog's view of the page (watchdog.go)
 	driven  atomic.Pointer[pinned] // the pin of the owner's hand, while one holds the tab
+	// clickTitle is set while a read of the title after a click
+	// (titleAfterClick) is in flight.
+	clickTitle atomic.Bool
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}
@@ -45,6 +48,7 @@ type tab struct {
 	frameNos  map[pw.Frame]int       // the frames the latest view numbered
 	mark      navAnswer              // the top document's latest navigation mark read (keyboard.go)
 	markURL   string                 // the page URL as mark was read
+	armed     <-chan string          // the read of the title the next click takes (titleAfterClick)
 }
 
 func newTab(id string, b *browser, p pw.Page, owner *Tabs, popup bool) *tab {

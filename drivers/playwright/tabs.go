@@ -35,6 +35,9 @@ type Tabs struct {
 	// waited counts the inputs that waited a window for a navigation to
 	// start (settle): what input the page itself told stayed skips.
 	waited atomic.Int64
+	// earlyTitles counts the clicks that stayed on the page and answered
+	// with the title read as their handlers ended (titleAfterClick).
+	earlyTitles atomic.Int64
 
 	lastRefused   string // the URL last refused, and when: one refusal is told once
 	lastRefusedAt time.Time
