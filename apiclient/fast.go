@@ -17,15 +17,39 @@ func WithFast(conns int, timeout time.Duration) Option {
 	return func(c *Client) { c.tr = &fastTransport{conns: conns, timeout: timeout} }
 }
 
-type fastTransport struct {
-	conns   int
-	timeout time.Duration
-	hc      *fasthttp.HostClient
+// WithPipeline sends requests through fasthttp's PipelineClient: conns
+// kept-alive connections, each carrying the requests of many callers one
+// after another without waiting for the answers between them (HTTP/1.1
+// pipelining), so that one system call writes, and the server reads, many
+// requests. The server answers a connection's requests in order, one at a
+// time, so a slow request delays those behind it on its connection. Like
+// WithFast it never retries; a request that was on a connection that broke
+// fails, whether or not the server had acted on it.
+func WithPipeline(conns int, timeout time.Duration) Option {
+	return func(c *Client) { c.tr = &fastTransport{conns: conns, timeout: timeout, pipelined: true} }
 }
 
-// client builds the HostClient for base; New calls it once, before any
+type fastTransport struct {
+	conns     int
+	timeout   time.Duration
+	pipelined bool
+	hc        doer
+}
+
+// pipelineIdle is how long a pipelined connection stays open with no
+// request on it: a PipelineClient cannot be closed, so its connections
+// (and their reader and writer goroutines) end this long after the last
+// request.
+const pipelineIdle = time.Second
+
+// doer is what sends: a HostClient or a PipelineClient.
+type doer interface {
+	DoTimeout(req *fasthttp.Request, resp *fasthttp.Response, timeout time.Duration) error
+}
+
+// client builds the client for base; New calls it once, before any
 // request, so sends only read t.hc.
-func (t *fastTransport) client(raw string) (*fasthttp.HostClient, error) {
+func (t *fastTransport) client(raw string) (doer, error) {
 	if t.hc != nil {
 		return t.hc, nil
 	}
@@ -40,6 +64,19 @@ func (t *fastTransport) client(raw string) (*fasthttp.HostClient, error) {
 		addr += ":443"
 	default:
 		addr += ":80"
+	}
+	if t.pipelined {
+		pc := &fasthttp.PipelineClient{
+			Addr:                     addr,
+			IsTLS:                    u.Scheme == "https",
+			MaxConns:                 t.conns,
+			MaxIdleConnDuration:      pipelineIdle,
+			ReadTimeout:              t.timeout,
+			WriteTimeout:             t.timeout,
+			NoDefaultUserAgentHeader: true,
+		}
+		t.hc = pc
+		return pc, nil
 	}
 	t.hc = &fasthttp.HostClient{
 		Addr:                     addr,
@@ -87,8 +124,10 @@ func (t *fastTransport) send(ctx context.Context, method, u, token, agent string
 	return nil
 }
 
+// closeIdle closes the connections no request is on; a PipelineClient's
+// close by themselves, pipelineIdle after their last request.
 func (t *fastTransport) closeIdle() {
-	if t.hc != nil {
-		t.hc.CloseIdleConnections()
+	if hc, ok := t.hc.(*fasthttp.HostClient); ok {
+		hc.CloseIdleConnections()
 	}
 }

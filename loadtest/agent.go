@@ -158,7 +158,7 @@ func (a *agent) send(in *act, probe bool) (string, *messages.ActReplyResult) {
 	a.asked = a.holds()
 	start := time.Now()
 	rep := actReply{TextInto: &a.text}
-	err := a.via.cl.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
+	err := a.via.calls.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
 	d := time.Since(start)
 	code := ""
 	switch {

@@ -19,7 +19,16 @@ type client struct {
 }
 
 func newClient(target string, conns int, timeout time.Duration) (*client, error) {
-	api, err := apiclient.New(target, apiclient.WithFast(conns, timeout), apiclient.WithUserAgent("buddi-loadtest"))
+	return dial(target, apiclient.WithFast(conns, timeout))
+}
+
+// newPipelined is a client whose calls share conns pipelined connections.
+func newPipelined(target string, conns int, timeout time.Duration) (*client, error) {
+	return dial(target, apiclient.WithPipeline(conns, timeout))
+}
+
+func dial(target string, tr apiclient.Option) (*client, error) {
+	api, err := apiclient.New(target, tr, apiclient.WithUserAgent("buddi-loadtest"))
 	if err != nil {
 		return nil, fmt.Errorf("the target %q is not an http(s) URL such as http://127.0.0.1:7777", target)
 	}

@@ -35,7 +35,11 @@ type Config struct {
 	Idle          int           // when > 0, the idle test: start, observe and release this many sessions
 	IdleRounds    int           // how many times the idle test runs in the same daemon; default 1
 	Timeout       time.Duration // per request; default 30 s
-	Seed          uint64        // seeds the agents' choices; 0 picks one
+	// Pipeline, when > 0, carries the agents' acts to each daemon over
+	// that many connections, pipelined (apiclient.WithPipeline), instead of
+	// a kept-alive connection per agent.
+	Pipeline int
+	Seed     uint64 // seeds the agents' choices; 0 picks one
 	// IdleSettle is how long an idle round waits after its prune before
 	// it weighs the heap; 0 waits until the ledger forgot the round's
 	// write orders (ledger.OrderLife and a pruning round), negative not
@@ -113,6 +117,8 @@ func (c Config) check() error {
 		return refuse("--idle %d is negative", c.Idle)
 	case c.IdleRounds < 0 || c.IdleRounds > 100:
 		return refuse("--idle-rounds %d is out of range; use 1 to 100", c.IdleRounds)
+	case c.Pipeline < 0 || c.Pipeline > 1024:
+		return refuse("--pipeline %d is out of range; use 0 (a connection per agent) to 1024", c.Pipeline)
 	case c.Pages < 1 || c.Pages > 1000:
 		return refuse("--pages %d is out of range; use 1 to 1000", c.Pages)
 	}

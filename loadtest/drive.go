@@ -120,7 +120,7 @@ func (r *run) driverOf(a *agent) (string, error) {
 		} `json:"result"`
 	}
 	body := []byte(`{"conversation":` + string(appendString(nil, a.conv)) + `,"input":{}}`)
-	if err := a.via.cl.do("POST", "/api/tools/browser.status", a.token, body, &rep); err != nil {
+	if err := a.via.calls.do("POST", "/api/tools/browser.status", a.token, body, &rep); err != nil {
 		return "", err
 	}
 	return rep.Result.Browser.Driver, nil

@@ -75,6 +75,29 @@ func TestShortRun(t *testing.T) {
 	}
 }
 
+// A run whose agents' calls share two pipelined connections (--pipeline 2)
+// holds every invariant, with crashes and owner controls, and no call
+// failed for want of an answer.
+func TestPipelinedRun(t *testing.T) {
+	cfg := loadtest.Config{Conversations: 50, Duration: 2 * time.Second, CrashRate: 0.01, OwnerRate: 2, Seed: 11, Pipeline: 2}
+	rep, err := loadtest.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	_ = rep.WriteTable(&table)
+	switch {
+	case !rep.Passed():
+		t.Fatalf("an invariant broke:\n%s", table.String())
+	case rep.ActsOK == 0:
+		t.Fatalf("no act succeeded:\n%s", table.String())
+	case rep.Unexpected > 0 || rep.Errors["transport"] > 0:
+		t.Fatalf("%d acts failed with codes the run did not provoke, %d got no answer:\n%s", rep.Unexpected, rep.Errors["transport"], table.String())
+	case rep.Pipeline != 2 || !strings.Contains(table.String(), "pipelined on 2 connections"):
+		t.Fatalf("the report does not say the calls were pipelined (%d):\n%s", rep.Pipeline, table.String())
+	}
+}
+
 // tooShort reports whether a run ended before it could check what
 // TestShortRun asserts: an input, the heap per conversation, a hand's frame.
 func tooShort(rep *loadtest.Report) bool {

@@ -15,5 +15,11 @@ func TestMain(m *testing.M) {
 		// lives as long as the process.
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*HostClient).connsCleaner"),
 		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*TCPDialer).tcpAddrsClean"),
+		// A pipelined run's connections (--pipeline) end a second after
+		// their last request (apiclient's pipelineIdle): a PipelineClient
+		// cannot be closed.
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*pipelineConnClient).worker"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*pipelineConnClient).reader"),
+		goleak.IgnoreAnyFunction("github.com/valyala/fasthttp.(*pipelineConnClient).writer"),
 	)...)
 }

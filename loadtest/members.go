@@ -30,6 +30,7 @@ import (
 type member struct {
 	url   string
 	cl    *client
+	calls *client // the agents' calls: cl, or pipelined connections (Config.Pipeline)
 	owner string
 	acts  atomic.Int64
 	ok    atomic.Int64
@@ -65,7 +66,13 @@ func (r *run) connectMembers(urls, tokens []string) error {
 		if err != nil {
 			return err
 		}
-		r.members = append(r.members, &member{url: u, cl: cl, owner: tokens[i]})
+		calls := cl
+		if r.cfg.Pipeline > 0 {
+			if calls, err = newPipelined(u, r.cfg.Pipeline, r.cfg.Timeout); err != nil {
+				return err
+			}
+		}
+		r.members = append(r.members, &member{url: u, cl: cl, calls: calls, owner: tokens[i]})
 	}
 	r.cl = r.members[0].cl
 	return nil

@@ -11,8 +11,11 @@ type Report struct {
 	Members       []MemberReport `json:"members,omitempty"`
 	Conversations int            `json:"conversations"`
 	Profiles      int            `json:"profiles,omitempty"`
-	Duration      float64        `json:"durationSeconds"`
-	Active        float64        `json:"activeSeconds"` // the duration less the pauses for memory samples
+	// Pipeline is how many pipelined connections carried the agents'
+	// calls to each daemon; absent when each agent had its own.
+	Pipeline int     `json:"pipelinedConnections,omitempty"`
+	Duration float64 `json:"durationSeconds"`
+	Active   float64 `json:"activeSeconds"` // the duration less the pauses for memory samples
 
 	Requests      int64   `json:"requests"`
 	Acts          int64   `json:"acts"`
@@ -97,7 +100,7 @@ func (r *run) report() *Report {
 	s := r.stats
 	active := time.Since(r.start) - r.paused
 	rep := &Report{
-		Driver: r.cfg.Driver, Target: "in-process", Conversations: r.cfg.Conversations,
+		Driver: r.cfg.Driver, Target: "in-process", Conversations: r.cfg.Conversations, Pipeline: r.cfg.Pipeline,
 		Duration: r.cfg.Duration.Seconds(), Active: active.Seconds(),
 		Requests: s.requests.Load(), Acts: s.acts.Load(), ActsOK: s.ok.Load(),
 		Errors: s.snapshot(s.codes), Unexpected: s.unexpected.Load(), UnexpectedBy: s.snapshot(s.odd), AllActs: s.all.summary(), SteadyActs: s.steady.summary(),

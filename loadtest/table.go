@@ -69,6 +69,9 @@ func (r *Report) headline(w io.Writer) {
 	if r.Profiles > 0 {
 		where += fmt.Sprintf(", %d profiles", r.Profiles)
 	}
+	if r.Pipeline > 0 {
+		where += fmt.Sprintf(", the agents' calls pipelined on %d connections", r.Pipeline)
+	}
 	if r.Idle != nil {
 		fmt.Fprintf(w, "buddi loadtest --idle: %d sessions, %s driver (%s), %.1f s\n", r.Conversations, r.Driver, where, r.Active)
 	} else {

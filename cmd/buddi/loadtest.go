@@ -116,6 +116,7 @@ func defineLoadTestFlags(f *flags) *loadTestFlags {
 	f.IntVar(&c.Pages, "pages", 10, "pages of each kind on the simulated site (one copy, shared by every profile)")
 	f.Uint64Var(&c.Seed, "seed", 0, "seed for the agents' choices (0 picks one)")
 	f.DurationVar(&c.Timeout, "timeout", 30*time.Second, "deadline of each request")
+	f.IntVar(&c.Pipeline, "pipeline", 0, "carry the agents' acts over this many connections to each daemon, pipelined (HTTP/1.1), instead of a kept-alive connection per agent (0)")
 	f.BoolVar(&lf.jsonOut, "json", false, "print the report as JSON instead of a table")
 	f.StringVar(&lf.htmlOut, "report", "", "also write the report as one self-contained HTML page with plots over time to this file")
 	f.StringVar(&lf.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (harness and in-process daemon) to this file")
