@@ -26,7 +26,7 @@ var titleExpr = "String(document.title).slice(0, " + strconv.Itoa(drivers.MaxTit
 // click whose propagation a handler stopped gives the title a task later.
 // After clickTitleWait with no click it gives null.
 var clickTitleExpr = `new Promise((done) => {
-  const read = () => done(String(document.title).slice(0, ` + strconv.Itoa(drivers.MaxTitle) + `));
+  const read = () => done(` + titleExpr + `);
   const up = () => queueMicrotask(read);
   const give = (e) => {
     if (!e.isTrusted) return;
@@ -84,9 +84,7 @@ func (t *tab) armTitle() <-chan string {
 	go func() {
 		v, err := send(s, cdp.Evaluate{Expression: clickTitleExpr, ReturnByValue: true, AwaitPromise: true})
 		t.clickTitle.Store(false)
-		m, _ := v.(map[string]any)
-		r, _ := m["result"].(map[string]any)
-		title, ok := r["value"].(string)
+		title, ok := resultValue(v).(string)
 		if err == nil && ok {
 			out <- messages.Clip(title, drivers.MaxTitle)
 		}
@@ -160,8 +158,6 @@ func (t *tab) title(ctx context.Context) string {
 	if err != nil {
 		return ""
 	}
-	m, _ := v.(map[string]any)
-	r, _ := m["result"].(map[string]any)
-	title, _ := r["value"].(string)
+	title, _ := resultValue(v).(string)
 	return messages.Clip(title, drivers.MaxTitle)
 }

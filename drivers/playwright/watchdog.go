@@ -333,12 +333,18 @@ func (t *tab) bounds(load float64) (limit, patience time.Duration) {
 // the document changes).
 const sizeExpr = "document.getElementsByTagName('*').length"
 
+// resultValue is result.value of a Runtime.evaluate answer, nil when it
+// has none.
+func resultValue(v any) any {
+	m, _ := v.(map[string]any)
+	r, _ := m["result"].(map[string]any)
+	return r["value"]
+}
+
 // resultNumber reads result.value of a Runtime.evaluate answer as a
 // number, 0 when it is none.
 func resultNumber(v any) float64 {
-	m, _ := v.(map[string]any)
-	r, _ := m["result"].(map[string]any)
-	n, _ := r["value"].(float64)
+	n, _ := resultValue(v).(float64)
 	return n
 }
 
