@@ -171,7 +171,15 @@ type Evaluate struct {
 	Expression    string `json:"expression"`
 	ReturnByValue bool   `json:"returnByValue"`
 	AwaitPromise  bool   `json:"awaitPromise,omitempty"` // answer with what the promise the expression gives settles to
+	ContextID     int    `json:"contextId,omitempty"`    // the execution context (a world of one document) to run in; the main world when 0
 }
+
+// RuntimeEnable reports the page's execution contexts, those there now
+// first (Runtime.executionContextCreated), then each as it comes and goes.
+type RuntimeEnable struct{}
+
+// Method is Runtime.enable.
+func (RuntimeEnable) Method() string { return "Runtime.enable" }
 
 // Method is Runtime.evaluate.
 func (Evaluate) Method() string { return "Runtime.evaluate" }

@@ -28,6 +28,11 @@ func TestParamsAreTheProtocols(t *testing.T) {
 			"Page.captureScreenshot", map[string]any{"format": "jpeg", "quality": 75.0}, nil},
 		{cdp.FailRequest{RequestID: "r1", ErrorReason: "BlockedByClient"}, "Fetch.failRequest",
 			map[string]any{"requestId": "r1", "errorReason": "BlockedByClient"}, nil},
+		{cdp.Evaluate{Expression: "1", ContextID: 12}, "Runtime.evaluate",
+			map[string]any{"expression": "1", "contextId": 12.0, "returnByValue": false}, []string{"awaitPromise"}},
+		{cdp.Evaluate{Expression: "1", ReturnByValue: true}, "Runtime.evaluate",
+			map[string]any{"returnByValue": true}, []string{"contextId", "awaitPromise"}},
+		{cdp.RuntimeEnable{}, "Runtime.enable", nil, nil},
 	}
 	for _, c := range cases {
 		if got := c.c.Method(); got != c.method {

@@ -11,7 +11,7 @@ import (
 // isolated world (walker.DOMOp), capped.
 func (t *tab) dom(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
 	var got walker.DOMAnswer
-	if err := probe(ctx, t.page.MainFrame(), walker.DOMOp(a), &got); err != nil {
+	if err := t.probe(ctx, t.page.MainFrame(), walker.DOMOp(a), &got); err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
 	text, err := got.Read(a)

@@ -67,7 +67,7 @@ func (t *tab) warm() {
 	ctx, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
 	defer cancel()
 	var st navAnswer
-	_ = probe(ctx, t.page.MainFrame(), "nav", &st)
+	_ = t.probe(ctx, t.page.MainFrame(), "nav", &st)
 }
 
 // acting is the conversation's tabs as the dispatcher drives them, inside

@@ -3,7 +3,6 @@ package playwright
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -71,8 +70,6 @@ func probe(ctx context.Context, f pw.Frame, body string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal([]byte(txt), v); err != nil {
-		return fmt.Errorf("playwright: engine answer for %q: %w", strings.SplitN(body, " ", 2)[0], err)
-	}
-	return nil
+	op, _, _ := strings.Cut(body, " ")
+	return decodeAnswer(op, txt, v)
 }

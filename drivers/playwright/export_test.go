@@ -210,3 +210,6 @@ func Waited(tabs drivers.Tabs) int64 { return tabs.(*Tabs).waited.Load() }
 // EarlyTitles is how many clicks of the conversation that stayed on the
 // page answered with the title read in the page as their handlers ended.
 func EarlyTitles(tabs drivers.Tabs) int64 { return tabs.(*Tabs).earlyTitles.Load() }
+
+// DirectReads is how many engine reads of tabs went straight to the engine's world.
+func DirectReads(tabs drivers.Tabs) int64 { return tabs.(*Tabs).directReads.Load() }

@@ -36,7 +36,7 @@ func (t *tab) focused(ctx context.Context) (*focusState, error) {
 			continue
 		}
 		var st focusState
-		if err := probe(ctx, f, "focus", &st); err != nil {
+		if err := t.probe(ctx, f, "focus", &st); err != nil {
 			if f == t.page.MainFrame() {
 				return nil, t.failed(err, notAnswering)
 			}

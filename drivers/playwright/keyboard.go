@@ -112,7 +112,7 @@ type navAnswer struct {
 func (t *tab) topMark(ctx context.Context) *navAnswer {
 	url := t.page.URL()
 	var st navAnswer
-	if err := probe(ctx, t.page.MainFrame(), "nav", &st); err != nil || st.Nav == "" || st.Owner {
+	if err := t.probe(ctx, t.page.MainFrame(), "nav", &st); err != nil || st.Nav == "" || st.Owner {
 		return nil
 	}
 	t.keepMark(url, st)
@@ -150,7 +150,7 @@ func (t *tab) stayed(ctx context.Context, before navMark, was *navAnswer, known 
 	}
 	url := t.page.URL()
 	var now navAnswer
-	if err := probe(ctx, t.page.MainFrame(), "nav", &now); err != nil || now.Nav != was.Nav || known && now.Owner {
+	if err := t.probe(ctx, t.page.MainFrame(), "nav", &now); err != nil || now.Nav != was.Nav || known && now.Owner {
 		return nil
 	}
 	if m, _ := t.nav.now(); m.moved(before) {

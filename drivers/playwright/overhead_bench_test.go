@@ -24,7 +24,8 @@ var overheadPage = `<button onclick="this.dataset.n = (+this.dataset.n || 0) + 1
 //   - observe: Observe against page.Evaluate of the same walker engine
 //     (installed once in the page) with the same read arguments; engine-*
 //     is the same read through the registered selector engine, the way the
-//     driver reaches it.
+//     driver reads a frame it cannot read directly; direct-share is the
+//     share of the driver's reads that went straight to the engine's world.
 //   - click: Do(click) on the button's ref against Locator(ref).Click;
 //     engine-* is the click through the checked selector the driver
 //     clicks with (the element checked against its observation).
@@ -55,6 +56,7 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 		engine := page.Locator("buddi=" + body)
 		var h overhead
+		direct := playwright.DirectReads(tabs)
 		for b.Loop() {
 			h.pair(func() { observe(b, tabs, opts) }, func() {
 				if _, err := page.Evaluate(`(body) => globalThis.__walker.queryAll(document, body)[0].textContent`, body); err != nil {
@@ -68,6 +70,9 @@ func BenchmarkOverhead(b *testing.B) {
 			}))
 		}
 		h.report(b)
+		// How many of the driver's reads went straight to the engine's
+		// world rather than through Playwright's selectors.
+		b.ReportMetric(float64(playwright.DirectReads(tabs)-direct)/float64(len(h.buddi)), "direct-share")
 	})
 	b.Run("click", func(b *testing.B) {
 		button := target(b, observe(b, tabs, drivers.ObserveOptions{}), "button", "Count")

@@ -37,7 +37,7 @@ func (t *tab) read(ctx context.Context, f pw.Frame, args readArgs) (*readAnswer,
 	if err != nil {
 		return nil, err
 	}
-	err = probe(ctx, f, "observe "+url.PathEscape(string(raw)), &ans)
+	err = t.probe(ctx, f, "observe "+url.PathEscape(string(raw)), &ans)
 	done(err)
 	if err != nil {
 		return nil, err

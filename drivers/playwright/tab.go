@@ -32,6 +32,12 @@ type tab struct {
 	// clickTitle is set while a read of the title after a click
 	// (titleAfterClick) is in flight.
 	clickTitle atomic.Bool
+	// docs counts the documents the main frame has committed; world is
+	// the engine's world in one of them, for direct reads (direct.go),
+	// and finding is set while a search for it runs.
+	docs    atomic.Uint64
+	world   atomic.Pointer[world]
+	finding atomic.Bool
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}
@@ -85,6 +91,7 @@ func (t *tab) listen() {
 	p.OnFrameNavigated(func(f pw.Frame) {
 		t.b.visited.add(f.URL())
 		if f.ParentFrame() == nil {
+			t.docs.Add(1)
 			t.nav.bump(func(m *navMark) { m.committed++ })
 		}
 	})

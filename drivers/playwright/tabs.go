@@ -38,6 +38,9 @@ type Tabs struct {
 	// earlyTitles counts the clicks that stayed on the page and answered
 	// with the title read as their handlers ended (titleAfterClick).
 	earlyTitles atomic.Int64
+	// directReads counts the engine reads that went straight to the
+	// engine's world (direct.go), not through Playwright's selectors.
+	directReads atomic.Int64
 
 	lastRefused   string // the URL last refused, and when: one refusal is told once
 	lastRefusedAt time.Time

@@ -90,7 +90,7 @@ func (ts *Tabs) resolve(ctx context.Context, tg *drivers.Target) (*resolved, err
 		return nil, staleRef(ref, "belongs to a page the tab has left (it is now at "+now+")")
 	}
 	var infos map[string]elemInfo
-	if err := probe(ctx, f, "fp "+ref, &infos); err != nil {
+	if err := t.probe(ctx, f, "fp "+ref, &infos); err != nil {
 		return nil, t.failed(err, notAnswering)
 	}
 	info, ok := infos[ref]

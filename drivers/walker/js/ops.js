@@ -218,8 +218,36 @@ const answer = (doc, value) => {
   return [carrier];
 };
 
+// The driver reads the main frame straight through DevTools too
+// (Runtime.evaluate in this world's context), one round trip where
+// Playwright's selector path takes more. The first query through
+// Playwright publishes the function it calls: Playwright queries a
+// content-script engine only in its own isolated world, so the function is
+// never put where the page's scripts could see or replace it. Once the
+// document is put away (pagehide: another document replaced it, or the
+// back-forward cache keeps it) the function answers false, so a read of a
+// cached document is never taken for the page the tab shows.
+const DIRECT = '__buddi_direct';
+let showing = true, published = false;
+const direct = (body) => {
+  if (!showing) return false;
+  const out = engine.queryAll(document, body);
+  return out.length ? out[0].textContent : '';
+};
+const publish = () => {
+  published = true;
+  addEventListener('pagehide', () => { showing = false; }, true);
+  addEventListener('pageshow', () => { showing = true; }, true);
+  try {
+    Object.defineProperty(globalThis, DIRECT, { value: direct });
+  } catch (e) {
+    // another copy of the engine in this world published first; it answers
+  }
+};
+
 const engine = {
   queryAll(root, body) {
+    if (!published) publish();
     const doc = root.ownerDocument || root;
     const sp = body.indexOf(' ');
     const op = sp < 0 ? body : body.slice(0, sp);
