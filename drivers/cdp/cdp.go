@@ -174,15 +174,15 @@ type Evaluate struct {
 	ContextID     int    `json:"contextId,omitempty"`    // the execution context (a world of one document) to run in; the main world when 0
 }
 
+// Method is Runtime.evaluate.
+func (Evaluate) Method() string { return "Runtime.evaluate" }
+
 // RuntimeEnable reports the page's execution contexts, those there now
 // first (Runtime.executionContextCreated), then each as it comes and goes.
 type RuntimeEnable struct{}
 
 // Method is Runtime.enable.
 func (RuntimeEnable) Method() string { return "Runtime.enable" }
-
-// Method is Runtime.evaluate.
-func (Evaluate) Method() string { return "Runtime.evaluate" }
 
 // RequestPattern is which requests FetchEnable pauses.
 type RequestPattern struct {

@@ -12,6 +12,7 @@ import (
 	pw "github.com/mxschmitt/playwright-go"
 
 	"github.com/buddi-dev/buddi/drivers/cdp"
+	"github.com/buddi-dev/buddi/drivers/walker"
 )
 
 // A read of the main frame goes straight to the engine over the tab's own
@@ -33,7 +34,7 @@ const utilityWorld = "__playwright_utility_world_"
 // has not published it in this document.
 func directExpr(body string) string {
 	quoted, _ := json.Marshal(body) // a JSON string is a JavaScript string literal
-	return `(() => { const read = globalThis.__buddi_direct; return typeof read === 'function' ? read(` + string(quoted) + `) : undefined; })()`
+	return `(() => { const read = globalThis.` + walker.DirectRead + `; return typeof read === 'function' ? read(` + string(quoted) + `) : undefined; })()`
 }
 
 // directBodies are the engine's bodies that only read.
@@ -58,7 +59,7 @@ func (t *tab) probe(ctx context.Context, f pw.Frame, body string, v any) error {
 		}
 		if ok {
 			t.owner.directReads.Add(1)
-			return decodeAnswer(op, txt, v)
+			return decodeAnswer(body, txt, v)
 		}
 	}
 	return probe(ctx, f, body, v)
@@ -81,7 +82,8 @@ func (t *tab) direct(ctx context.Context, body string) (string, bool, error) {
 	if w.dead.Load() || s == nil {
 		return "", false, nil
 	}
-	c, cancel := context.WithTimeout(ctx, underLoad(readWait))
+	wait := underLoad(readWait)
+	c, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	v, err := call(c, func() (any, error) {
 		return send(s, cdp.Evaluate{Expression: directExpr(body), ContextID: w.id, ReturnByValue: true})
@@ -90,7 +92,7 @@ func (t *tab) direct(ctx context.Context, body string) (string, bool, error) {
 	case errors.Is(err, errAbandoned) && ctx.Err() != nil:
 		return "", false, err
 	case errors.Is(err, errAbandoned):
-		return "", false, fmt.Errorf("%w (%s)", errDirectWait, underLoad(readWait))
+		return "", false, fmt.Errorf("%w (%s)", errDirectWait, wait)
 	case err != nil: // the world's document is gone
 		w.dead.Store(true)
 		return "", false, nil
@@ -113,9 +115,10 @@ func (t *tab) direct(ctx context.Context, body string) (string, bool, error) {
 	return "", false, nil
 }
 
-// decodeAnswer decodes an engine answer's JSON into v.
-func decodeAnswer(op, txt string, v any) error {
+// decodeAnswer decodes the JSON of the engine's answer to body into v.
+func decodeAnswer(body, txt string, v any) error {
 	if err := json.Unmarshal([]byte(txt), v); err != nil {
+		op, _, _ := strings.Cut(body, " ")
 		return fmt.Errorf("playwright: engine answer for %q: %w", op, err)
 	}
 	return nil

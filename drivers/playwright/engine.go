@@ -70,6 +70,5 @@ func probe(ctx context.Context, f pw.Frame, body string, v any) error {
 	if err != nil {
 		return err
 	}
-	op, _, _ := strings.Cut(body, " ")
-	return decodeAnswer(op, txt, v)
+	return decodeAnswer(body, txt, v)
 }

@@ -36,10 +36,16 @@ const NavMark = `() => { const g = globalThis; if (!g.__buddiNav && typeof navig
   navigation.addEventListener('navigate', count); window.addEventListener('formdata', count, true); g.__buddiNav = m; }
   return g.__buddiNav ? g.__buddiNav.id + ':' + g.__buddiNav.n : ''; }`
 
+// DirectRead names the function the engine publishes in its world on its
+// first query: a read of one body, answered as the text of the carrier
+// the query would give (ops.js, publish). The engine holds it as DIRECT.
+const DirectRead = "__buddi_direct"
+
 // body is the files joined, read once.
 var body = sync.OnceValue(func() string {
 	var b strings.Builder
 	b.WriteString("const navMark = " + NavMark + ";\n")
+	b.WriteString("const DIRECT = '" + DirectRead + "';\n")
 	for _, f := range order {
 		src, err := files.ReadFile("js/" + f)
 		if err != nil {

@@ -227,7 +227,6 @@ const answer = (doc, value) => {
 // document is put away (pagehide: another document replaced it, or the
 // back-forward cache keeps it) the function answers false, so a read of a
 // cached document is never taken for the page the tab shows.
-const DIRECT = '__buddi_direct';
 let showing = true, published = false;
 const direct = (body) => {
   if (!showing) return false;
