@@ -85,6 +85,37 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 	}
 }
 
+// The sentence the Stop button left beside it goes when another surface
+// lifts the Stop (here the owner API, as `buddi resume --all` calls it),
+// and the one Resume access left goes when the Stop is laid again
+// elsewhere: the box never says a state that no longer holds.
+func TestTheStopBoxDropsItsSentenceWhenAnotherSurfaceChangesTheStop(t *testing.T) {
+	o := start(t, daemon.Options{})
+	p := o.Page(t, 375, 812)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	stop := p.Locator(".stop-box")
+
+	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
+	said(t, stop, "All browser access is stopped: 1 session")
+	o.Must(t, "POST", "/api/browser/resume", in{"all": true})
+	webtest.Visible(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
+	if got := text(t, stop.Locator(".said")); got != "" {
+		t.Fatalf("after a resume elsewhere the Stop box still says %q", got)
+	}
+
+	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
+	said(t, stop, "All browser access is stopped")
+	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
+	said(t, stop, "Browser access is resumed")
+	o.Must(t, "POST", "/api/browser/stop", in{})
+	webtest.Visible(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
+	if got := text(t, stop.Locator(".said")); got != "" {
+		t.Fatalf("after a Stop elsewhere the Stop box still says %q", got)
+	}
+}
+
 func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)

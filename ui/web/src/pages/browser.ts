@@ -40,20 +40,33 @@ export const browserPage: Page = (root) => {
     empty.hidden = cards.size > 0 || !state.ready;
   };
 
+  // stopSaid says what the last press of the button did; saidFor is the
+  // state that sentence describes. When the Stop is laid or lifted
+  // elsewhere (the CLI, Telegram, another tab), the sentence no longer
+  // holds and goes.
   const stopSaid = h("p", { class: "said", "aria-live": "polite" });
+  let saidFor: boolean | null = null;
   const showStop = (st: StopView) => {
     const stopped = st.stopped;
+    if (saidFor !== null && saidFor !== stopped) {
+      stopSaid.textContent = "";
+      stopSaid.className = "said";
+      saidFor = null;
+    }
     const btn: HTMLButtonElement = h("button", { type: "button", class: stopped ? "primary" : "danger" },
       stopped ? "Resume access" : "Stop all browsers");
     btn.addEventListener("click", () => void act(btn, stopSaid, async () => {
+      saidFor = stopped; // a refusal describes the state as it is
       if (stopped) {
         await post("/api/browser/resume", { all: true });
+        saidFor = false;
         return RESUMED;
       }
       const r = await post<{ stopped: boolean; sessions: number }>("/api/browser/stop");
       const what = r.sessions === 0 ? "no session was running"
         : r.sessions === 1 ? "1 session dropped its work and closed its tabs"
         : `${r.sessions} sessions dropped their work and closed their tabs`;
+      saidFor = true;
       return `All browser access is stopped: ${what}. It stays stopped, across restarts, until you resume access.`;
     }));
     fill(stopBox, h("h2", {}, stopped ? "All browsers are stopped" : "All browsers"),
