@@ -36,6 +36,47 @@ export async function act(button: HTMLButtonElement | null, out: HTMLElement | n
   }
 }
 
+// A state line is the sentence beside controls that change a state (a
+// session taken over, every browser stopped). The control that succeeded
+// tells it which states its sentence holds for (holds); the page tells it
+// each state it shows (shows). Once the state has been one the sentence
+// holds for and then is not (another surface changed it: the CLI,
+// Telegram, another tab; or the agent's next act), the sentence goes, so
+// the line never says a state that no longer holds. The state may show
+// before the control's answer comes or after it.
+export interface StateLine {
+  el: HTMLElement;
+  holds: (fits: ((state: string) => boolean) | null) => void;
+  shows: (state: string) => void;
+}
+
+export function stateLine(): StateLine {
+  const el = h("p", { class: "said", "aria-live": "polite" });
+  let now = "";
+  let fits: ((state: string) => boolean) | null = null;
+  let held = false;
+  return {
+    el,
+    holds: (f) => {
+      fits = f;
+      held = !!f && f(now);
+    },
+    shows: (state) => {
+      now = state;
+      if (!fits) return;
+      if (fits(state)) {
+        held = true;
+        return;
+      }
+      if (held) {
+        el.textContent = "";
+        el.className = "said";
+        fits = null;
+      }
+    },
+  };
+}
+
 function say(out: HTMLElement | null, text: string, bad: boolean): void {
   if (out) {
     out.textContent = text;

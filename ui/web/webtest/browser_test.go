@@ -85,25 +85,37 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 	}
 }
 
-// The sentence the Stop button left beside it goes when another surface
-// lifts the Stop (here the owner API, as `buddi resume --all` calls it),
-// and the one Resume access left goes when the Stop is laid again
-// elsewhere: the box never says a state that no longer holds.
-func TestTheStopBoxDropsItsSentenceWhenAnotherSurfaceChangesTheStop(t *testing.T) {
+// A sentence a control left beside it goes when another surface changes
+// the state it speaks of (here the owner API, as the CLI calls it): the
+// card's "Taken over" after a resume elsewhere, the Stop box's "stopped"
+// after a resume elsewhere and its "resumed" after a Stop elsewhere. No
+// line keeps saying a state that no longer holds.
+func TestASentenceBesideAControlGoesWhenAnotherSurfaceChangesItsState(t *testing.T) {
 	o := start(t, daemon.Options{})
 	p := o.Page(t, 375, 812)
 	o.SignIn(t, p)
 	tok := agent(t, o, "ada", "c1")
 	navigate(t, o, tok, "c1", 1)
+	c := card(p, "c1")
 	stop := p.Locator(".stop-box")
+	empty := func(where pw.Locator, after string) {
+		t.Helper()
+		if got := text(t, where.Locator(".said")); got != "" {
+			t.Fatalf("after %s the line still says %q", after, got)
+		}
+	}
+
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	said(t, c, "Taken over: ada is paused")
+	o.Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
+	webtest.Visible(t, c.Locator(".badge.ready"))
+	empty(c, "a resume elsewhere")
 
 	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
 	said(t, stop, "All browser access is stopped: 1 session")
 	o.Must(t, "POST", "/api/browser/resume", in{"all": true})
 	webtest.Visible(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
-	if got := text(t, stop.Locator(".said")); got != "" {
-		t.Fatalf("after a resume elsewhere the Stop box still says %q", got)
-	}
+	empty(stop, "a resume of all elsewhere")
 
 	webtest.Click(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Stop all browsers"}))
 	said(t, stop, "All browser access is stopped")
@@ -111,9 +123,7 @@ func TestTheStopBoxDropsItsSentenceWhenAnotherSurfaceChangesTheStop(t *testing.T
 	said(t, stop, "Browser access is resumed")
 	o.Must(t, "POST", "/api/browser/stop", in{})
 	webtest.Visible(t, stop.Locator("button", pw.LocatorLocatorOptions{HasText: "Resume access"}))
-	if got := text(t, stop.Locator(".said")); got != "" {
-		t.Fatalf("after a Stop elsewhere the Stop box still says %q", got)
-	}
+	empty(stop, "a Stop elsewhere")
 }
 
 func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {

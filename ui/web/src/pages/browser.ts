@@ -2,7 +2,7 @@
 // controls, and the install's Stop all browsers / Resume access.
 import { post } from "../api";
 import { fill, h } from "../dom";
-import { act } from "../notice";
+import { act, stateLine } from "../notice";
 import { openBrowser } from "../parts/open";
 import { sessionCard, type SessionCard } from "../parts/session";
 import type { Page } from "../router";
@@ -40,40 +40,31 @@ export const browserPage: Page = (root) => {
     empty.hidden = cards.size > 0 || !state.ready;
   };
 
-  // stopSaid says what the last press of the button did; saidFor is the
-  // state that sentence describes. When the Stop is laid or lifted
-  // elsewhere (the CLI, Telegram, another tab), the sentence no longer
-  // holds and goes.
-  const stopSaid = h("p", { class: "said", "aria-live": "polite" });
-  let saidFor: boolean | null = null;
+  const said = stateLine();
   const showStop = (st: StopView) => {
     const stopped = st.stopped;
-    if (saidFor !== null && saidFor !== stopped) {
-      stopSaid.textContent = "";
-      stopSaid.className = "said";
-      saidFor = null;
-    }
+    said.shows(stopped ? "stopped" : "running");
     const btn: HTMLButtonElement = h("button", { type: "button", class: stopped ? "primary" : "danger" },
       stopped ? "Resume access" : "Stop all browsers");
-    btn.addEventListener("click", () => void act(btn, stopSaid, async () => {
-      saidFor = stopped; // a refusal describes the state as it is
+    btn.addEventListener("click", () => void act(btn, said.el, async () => {
+      said.holds(null);
       if (stopped) {
         await post("/api/browser/resume", { all: true });
-        saidFor = false;
+        said.holds((s) => s === "running");
         return RESUMED;
       }
       const r = await post<{ stopped: boolean; sessions: number }>("/api/browser/stop");
       const what = r.sessions === 0 ? "no session was running"
         : r.sessions === 1 ? "1 session dropped its work and closed its tabs"
         : `${r.sessions} sessions dropped their work and closed their tabs`;
-      saidFor = true;
+      said.holds((s) => s === "stopped");
       return `All browser access is stopped: ${what}. It stays stopped, across restarts, until you resume access.`;
     }));
     fill(stopBox, h("h2", {}, stopped ? "All browsers are stopped" : "All browsers"),
       h("p", {}, stopped
         ? "No agent can use a browser until you resume access; this holds across restarts."
         : "Stop all browsers closes every conversation's tabs and refuses all browser work until you resume access."),
-      btn, stopSaid);
+      btn, said.el);
   };
 
   showStop(state.stop);
