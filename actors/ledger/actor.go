@@ -21,8 +21,11 @@ type Actor struct {
 	spare *stage // the last committed stage, to make the next of
 	// values encodes what a write puts, in one buffer kept across writes.
 	values encoder
-	// flushing is true while a flush marker waits in the mailbox.
-	flushing bool
+	// flushing is true while a flush marker waits in the mailbox; lazy
+	// while the lazy timer runs, for a stage of step counters alone.
+	flushing, lazy bool
+	lazyTimer      *time.Timer
+	lazyWait       time.Duration
 	// last is the order of the newest op committed per key.
 	last   *committedOrders
 	refs   refusals
@@ -33,15 +36,32 @@ type Actor struct {
 	tombstones int
 }
 
-// flush is the marker that commits what is staged.
-type flush struct{}
+// flush is the marker that commits what is staged; lazy when the lazy
+// timer sent it.
+type flush struct{ lazy bool }
+
+// LazyWait is how long a stage of writes that all asked for no fsync
+// (step counters) waits for more before it is committed: one commit for
+// the acts of many conversations instead of one for every few. A write
+// that asks for an fsync, or an owner's, commits the stage at once.
+// Nobody waits on these writes (their acts were answered already), and a
+// session restarted meanwhile carries its own count (session.Carry), so
+// the wait delays no answer and no read that matters; a crash of the
+// process loses at most the counts of this long.
+const LazyWait = 2 * time.Millisecond
+
+// lazyWait is LazyWait, as tests may change it before a ledger starts.
+var lazyWait = LazyWait
+
+// lazyFlush is the lazy timer's marker.
+var lazyFlush = &flush{lazy: true}
 
 // NewActor returns the ledger actor over an opened store, pruning the
 // records of ended conversations on ret. The store outlives the actor (a
 // restart of its supervisor restarts it over the same store); whoever
 // opened the store closes it once the actor system has stopped.
 func NewActor(store *Store, log *slog.Logger, ret Retention) *Actor {
-	return &Actor{store: store, log: log, last: newOrders(), pruner: pruner{ret: ret}}
+	return &Actor{store: store, log: log, last: newOrders(), pruner: pruner{ret: ret}, lazyWait: lazyWait}
 }
 
 // Props are the ledger's props: a mailbox with an owner lane.
@@ -61,12 +81,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 			a.commit(ctx)
 			return
 		}
-		if !a.flushing {
-			a.flushing = true
-			ctx.Send(ctx.Self(), &flush{})
-		}
+		a.flushLater(ctx)
 	case *flush:
-		a.flushing = false
+		if m.lazy {
+			a.lazy = false
+		} else {
+			a.flushing = false
+		}
 		a.commit(ctx)
 	case *prune:
 		a.prunePass(ctx)
@@ -74,12 +95,47 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
 	case *actor.Stopping:
 		a.pruner.stop()
+		a.stopLazy()
 		a.commit(ctx)
 	case *actor.Restarting:
 		a.pruner.stop()
+		a.stopLazy()
 	case *actor.Stopped:
 	default:
 		actors.Unhandled(ctx, a.log)
+	}
+}
+
+// flushLater arranges the commit of what is staged: after LazyWait when
+// every write staged asked for no fsync, else once the writes already in
+// the mailbox have joined the stage.
+func (a *Actor) flushLater(ctx actor.Context) {
+	if a.flushing || a.stage == nil {
+		return
+	}
+	if !a.stage.noSync {
+		a.flushing = true
+		ctx.Send(ctx.Self(), &flush{})
+		return
+	}
+	if a.lazy {
+		return
+	}
+	a.lazy = true
+	if a.lazyTimer == nil {
+		sys, self := ctx.ActorSystem(), ctx.Self()
+		a.lazyTimer = time.AfterFunc(a.lazyWait, func() { sys.Root.Send(self, lazyFlush) })
+		return
+	}
+	a.lazyTimer.Reset(a.lazyWait)
+}
+
+// stopLazy stops the lazy timer; what it would have committed is
+// committed by the caller (Stopping) or lost with the actor's crash, as
+// anything staged is.
+func (a *Actor) stopLazy() {
+	if a.lazyTimer != nil {
+		a.lazyTimer.Stop()
 	}
 }
 

@@ -11,7 +11,10 @@
 //
 // Writes are committed in groups: a write is staged as it arrives and the
 // actor sends itself a flush marker, so every write already waiting joins
-// the same batch and one fsync. The mailbox has two lanes: a Write marked
+// the same batch and one fsync. A stage that holds only writes asking for
+// no fsync (step counters, one on every act) waits LazyWait for more, so
+// the counters of many conversations share one commit; the first write
+// that asks for an fsync commits it at once. The mailbox has two lanes: a Write marked
 // Owner (Stop, take-over, resume, release, tasks, agents) is taken ahead of
 // agent-made writes still waiting and committed at once with whatever is
 // staged, so an agent's flood never delays what the owner decided. Every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -88,14 +89,19 @@ type Config struct {
 func (a *Actor) off(f func()) { a.cfg.Work.Go(f) }
 
 // Carry survives restarts of one session actor: the caller of the action
-// in flight, so a restarted session can answer it, and the surface the
-// controller last bound the conversation to.
+// in flight, so a restarted session can answer it, the surface the
+// controller last bound the conversation to, and the steps used, which
+// the ledger commits a little later (ledger.LazyWait) than they are taken.
 type Carry struct {
 	mu       sync.Mutex
 	inflight *actor.PID
 	surface  *messages.Surface
 	movedTo  string // the conversation's id after a move, or ""
+	steps    atomic.Int64
 }
+
+// stepsUsed records the steps used as they are written.
+func (c *Carry) stepsUsed(n int) { c.steps.Store(int64(n)) }
 
 // moved records the conversation's new id: a restarted session answers to it.
 func (c *Carry) moved(to string) { c.mu.Lock(); c.movedTo = to; c.mu.Unlock() }
@@ -285,7 +291,7 @@ func (a *Actor) start(ctx actor.Context) {
 	if err != nil {
 		panic(err)
 	}
-	rec.StepsUsed = max(rec.StepsUsed, steps.Used)
+	rec.StepsUsed = max(rec.StepsUsed, steps.Used, int(a.cfg.Carry.steps.Load()))
 	rec.Profile = a.cfg.Profile
 	rec.Epoch++
 	a.rec = rec

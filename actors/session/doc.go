@@ -20,8 +20,10 @@
 // sequence number and epoch they were started under; a done whose epoch or
 // sequence is no longer current is answered as abandoned and never applied.
 // The one piece of state that outlives a restart is Carry (the caller of the
-// in-flight action), so a restarted session can answer that caller instead of
-// leaving it to time out. Everything else is rebuilt from the ledger. Owner
+// in-flight action, so a restarted session can answer that caller instead of
+// leaving it to time out, and the steps used, which the ledger commits up to
+// ledger.LazyWait after they are taken). Everything else is rebuilt from the
+// ledger. Owner
 // controls act at once and are answered once durable: the ledger write runs
 // in the owner's lane and is retried off the mailbox until it lands. The
 // session shows its state in its routing entry and publishes events on the

@@ -28,6 +28,7 @@ func (a *Actor) record() ledger.Session {
 }
 
 func (a *Actor) write(owner bool) *ledger.Write {
+	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
 	return &ledger.Write{Owner: owner, Ops: []ledger.Op{
 		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.record()),
 		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}}
@@ -48,8 +49,10 @@ func (a *Actor) persist(ctx actor.Context) {
 	a.show()
 }
 
-// persistSteps writes the step counter without an fsync.
+// persistSteps writes the step counter without an fsync, and carries it
+// across a restart of this actor until the ledger has committed it.
 func (a *Actor) persistSteps(ctx actor.Context) {
+	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
 	ctx.Send(a.cfg.Ledger, ledger.One(ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed}), true))
 	a.show()
 }
