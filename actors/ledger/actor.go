@@ -22,7 +22,7 @@ type Actor struct {
 	// values encodes what a write puts, in one buffer kept across writes.
 	values encoder
 	// flushing is true while a flush marker waits in the mailbox; lazy
-	// while the lazy timer runs, for a stage of step counters alone.
+	// while the lazy timer runs, for a stage of lazy writes alone.
 	flushing, lazy bool
 	lazyTimer      *time.Timer
 	lazyWait       time.Duration
@@ -40,14 +40,14 @@ type Actor struct {
 // timer sent it.
 type flush struct{ lazy bool }
 
-// LazyWait is how long a stage of writes that all asked for no fsync
-// (step counters) waits for more before it is committed: one commit for
-// the acts of many conversations instead of one for every few. A write
-// that asks for an fsync, or an owner's, commits the stage at once.
-// Nobody waits on these writes (their acts were answered already), and a
-// session restarted meanwhile carries its own count (session.Carry), so
-// the wait delays no answer and no read that matters; a crash of the
-// process loses at most the counts of this long.
+// LazyWait is how long a stage of lazy writes alone (step counters) waits
+// for more before it is committed: one commit and one fsync for the acts
+// of many conversations instead of one for every few. Any other write
+// commits the stage at once. Nobody waits on lazy writes (their acts were
+// answered already), and a session restarted meanwhile carries its own
+// count (session.Carry), so the wait delays no answer and no read that
+// matters; a crash or a power cut loses at most the counts of this long
+// and of the commit under way.
 const LazyWait = 2 * time.Millisecond
 
 // lazyWait is LazyWait, as tests may change it before a ledger starts.
@@ -107,13 +107,13 @@ func (a *Actor) Receive(ctx actor.Context) {
 }
 
 // flushLater arranges the commit of what is staged: after LazyWait when
-// every write staged asked for no fsync, else once the writes already in
-// the mailbox have joined the stage.
+// every write staged is lazy, else once the writes already in the mailbox
+// have joined the stage.
 func (a *Actor) flushLater(ctx actor.Context) {
 	if a.flushing || a.stage == nil {
 		return
 	}
-	if !a.stage.noSync {
+	if !a.stage.lazy {
 		a.flushing = true
 		ctx.Send(ctx.Self(), &flush{})
 		return
@@ -155,8 +155,8 @@ func (a *Actor) staged(ctx actor.Context, w *Write) bool {
 	return true
 }
 
-// commit applies the staged batch with one fsync (none if no write in it
-// asked for one) and answers every write in it.
+// commit applies the staged batch with one fsync and answers every write
+// in it.
 func (a *Actor) commit(ctx actor.Context) {
 	// Rotated on every call, staged or not: the pruning timer's calls
 	// forget the orders of an idle ledger.
@@ -171,12 +171,11 @@ func (a *Actor) commit(ctx actor.Context) {
 		return
 	}
 	a.store.beforeCommit()
-	opts := pebble.Sync
-	if st.noSync {
-		opts = pebble.NoSync
-	}
 	start := time.Now()
-	err := a.store.db.Apply(st.b, opts)
+	// Synced always: a write Pebble does not sync stays in its log's
+	// buffer, in this process, until a synced one or a full block flushes
+	// it, and a kill -9 took it along.
+	err := a.store.db.Apply(st.b, pebble.Sync)
 	a.store.committed(time.Since(start))
 	_ = st.b.Close()
 	if err != nil {

@@ -4,17 +4,17 @@
 // not the API: the actors turn them into the contract's views.
 //
 // Store opens the database and reads it; the Actor is the only thing that
-// writes it. Every write the Actor acknowledges was committed before the
-// acknowledgement was sent, with an fsync unless every write in its batch
-// asked for none (step counters, which survive a process crash but not a
-// power cut).
+// writes it. Every commit is fsynced, and every write the Actor
+// acknowledges was committed before the acknowledgement was sent. A lazy
+// write (a step counter: nobody waits on it) is durable at most LazyWait
+// and one commit after it arrived.
 //
 // Writes are committed in groups: a write is staged as it arrives and the
 // actor sends itself a flush marker, so every write already waiting joins
-// the same batch and one fsync. A stage that holds only writes asking for
-// no fsync (step counters, one on every act) waits LazyWait for more, so
-// the counters of many conversations share one commit; the first write
-// that asks for an fsync commits it at once. The mailbox has two lanes: a Write marked
+// the same batch and one fsync. A stage that holds only lazy writes (step
+// counters, one on every act) waits LazyWait for more, so the counters of
+// many conversations share one commit; the first other write commits it at
+// once. The mailbox has two lanes: a Write marked
 // Owner (Stop, take-over, resume, release, tasks, agents) is taken ahead of
 // agent-made writes still waiting and committed at once with whatever is
 // staged, so an agent's flood never delays what the owner decided. Every

@@ -9,8 +9,8 @@ import (
 	"github.com/buddi-dev/buddi/actors/ledger"
 )
 
-// sendSteps sends n step counters of conversations s0… without an fsync, as
-// sessions do on every act, and returns their keys' conversations.
+// sendSteps sends n step counters of conversations s0… as lazy writes, as
+// sessions do on every act, and returns their conversations.
 func sendSteps(t *testing.T, send func(*ledger.Write), n int) []string {
 	t.Helper()
 	var convs []string
@@ -31,11 +31,11 @@ func wantSteps(t *testing.T, st *ledger.Store, convs []string) {
 	}
 }
 
-// TestStepCountersJoinTheNextWriteThatWantsAnFsync holds step counters
-// back (the lazy wait made an hour) and checks that the next agent write
-// that asks for an fsync takes them all in its one commit. (An owner's
-// write is taken ahead of them: it commits whatever was staged before.)
-func TestStepCountersJoinTheNextWriteThatWantsAnFsync(t *testing.T) {
+// TestStepCountersJoinTheNextWriteThatIsNotLazy holds step counters back
+// (the lazy wait made an hour) and checks that the next agent write that
+// is not lazy takes them all in its one commit. (An owner's write is taken
+// ahead of them: it commits whatever was staged before it.)
+func TestStepCountersJoinTheNextWriteThatIsNotLazy(t *testing.T) {
 	ledger.SetLazyWait(t, time.Hour)
 	st, pid, sys := open(t)
 	var commits atomic.Int32
@@ -45,13 +45,13 @@ func TestStepCountersJoinTheNextWriteThatWantsAnFsync(t *testing.T) {
 	if n := commits.Load(); n != 0 {
 		t.Fatalf("step counters alone took %d commits before the wait was over", n)
 	}
-	synced := &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey("t1"), ledger.Task{Conversation: "t1"})}}
-	if err := ledger.Check(ledger.Request(sys.Root, pid, synced, 5*time.Second).Result()); err != nil {
+	task := &ledger.Write{Ops: []ledger.Op{ledger.Put(ledger.TaskKey("t1"), ledger.Task{Conversation: "t1"})}}
+	if err := ledger.Check(ledger.Request(sys.Root, pid, task, 5*time.Second).Result()); err != nil {
 		t.Fatal(err)
 	}
 	wantSteps(t, st, convs)
 	if n := commits.Load(); n != 1 {
-		t.Errorf("20 step counters and a synced write took %d commits, want 1", n)
+		t.Errorf("20 step counters and a task took %d commits, want 1", n)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 type stage struct {
 	b       *pebble.Batch
 	waiting []*Write
-	noSync  bool              // every write in it asked for no fsync
+	lazy    bool              // every write in it is lazy
 	orders  map[string]uint64 // the newest op staged per key
 	refused int               // refusal records it adds
 	deleted int               // deletes it holds
@@ -30,11 +30,11 @@ type staged struct {
 // committed stage, whose map and slices it keeps) when not nil.
 func newStage(db *pebble.DB, spare *stage) *stage {
 	if spare == nil {
-		return &stage{b: db.NewBatch(), noSync: true, orders: map[string]uint64{}}
+		return &stage{b: db.NewBatch(), lazy: true, orders: map[string]uint64{}}
 	}
 	clear(spare.orders)
 	clear(spare.waiting)
-	*spare = stage{b: db.NewBatch(), noSync: true, orders: spare.orders, waiting: spare.waiting[:0], keep: spare.keep[:0]}
+	*spare = stage{b: db.NewBatch(), lazy: true, orders: spare.orders, waiting: spare.waiting[:0], keep: spare.keep[:0]}
 	return spare
 }
 
@@ -68,7 +68,7 @@ func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 		}
 	}
 	s.waiting = append(s.waiting, w)
-	s.noSync = s.noSync && w.NoSync
+	s.lazy = s.lazy && w.Lazy
 	return nil
 }
 

@@ -14,9 +14,10 @@ import (
 // priority mailbox can see which lane each is in; Request does that.
 type Write struct {
 	Ops []Op
-	// NoSync skips the fsync: the write survives a process crash but not a
-	// power cut. Only counters that are rewritten often use it.
-	NoSync bool
+	// Lazy lets the write wait up to LazyWait for more writes to share its
+	// commit (every commit is fsynced). Only writes nobody waits on and
+	// that come often use it: the step counter of every act.
+	Lazy bool
 	// Owner puts the write in the owner's lane: it is committed ahead of
 	// agent-made writes waiting in the mailbox, at once, with whatever the
 	// ledger already holds.
@@ -57,9 +58,9 @@ func Put(key []byte, v any) Op { return Op{Key: key, Value: v, order: orders.Add
 
 // One is a write of op alone, made in one allocation with its op: a
 // session writes its step counter so on every act.
-func One(op Op, noSync bool) *Write {
+func One(op Op, lazy bool) *Write {
 	w := &single{op: [1]Op{op}}
-	w.w = Write{Ops: w.op[:], NoSync: noSync}
+	w.w = Write{Ops: w.op[:], Lazy: lazy}
 	return &w.w
 }
 

@@ -49,8 +49,8 @@ func (a *Actor) persist(ctx actor.Context) {
 	a.show()
 }
 
-// persistSteps writes the step counter without an fsync, and carries it
-// across a restart of this actor until the ledger has committed it.
+// persistSteps writes the step counter lazily (ledger.LazyWait), and
+// carries it across a restart of this actor until the ledger has.
 func (a *Actor) persistSteps(ctx actor.Context) {
 	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
 	ctx.Send(a.cfg.Ledger, ledger.One(ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed}), true))
