@@ -108,19 +108,26 @@ func killChild(t *testing.T, dir, lazy string, read func(*bufio.Scanner)) *ledge
 }
 
 // lazyChild sends lazyN step counters as lazy writes, as sessions do, waits
-// until the last is committed (readable), says so and waits to be killed.
+// until a commit that holds the last has returned, says so and waits to be
+// killed. (Pebble shows a write once it is applied, before its fsync is
+// done: only a returned commit is durable.)
 func lazyChild(dir string) {
 	st, sys, pid := childLedger(dir)
+	last := "s" + strconv.Itoa(lazyN-1)
+	done := make(chan struct{})
+	st.OnCommit(func(time.Duration) { // on the ledger's goroutine, after the commit returned
+		if got, err := st.Steps(last); err == nil && got.Used == lazyN && done != nil {
+			close(done)
+			done = nil
+		}
+	})
+	wait := done
 	for i := range lazyN {
 		sys.Root.Send(pid, ledger.One(ledger.Put(ledger.StepsKey("s"+strconv.Itoa(i)), ledger.Steps{Used: i + 1}), true))
 	}
-	for {
-		if got, err := st.Steps("s" + strconv.Itoa(lazyN-1)); err == nil && got.Used == lazyN {
-			fmt.Println("committed")
-			select {}
-		}
-		time.Sleep(time.Millisecond)
-	}
+	<-wait
+	fmt.Println("committed")
+	select {}
 }
 
 const lazyN = 50
