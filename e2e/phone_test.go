@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ type phoneSite struct {
 	*httptest.Server
 	mu      sync.Mutex
 	arrived int
-	typed   string
+	typed   []string // what the field held at each input, in the order they came
 }
 
 func newPhoneSite(t *testing.T) *phoneSite {
@@ -41,7 +42,7 @@ func newPhoneSite(t *testing.T) *phoneSite {
 		case "/arrived":
 			s.arrived++
 		case "/typed":
-			s.typed = r.URL.Query().Get("v")
+			s.typed = append(s.typed, r.URL.Query().Get("v"))
 		}
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -55,10 +56,19 @@ func newPhoneSite(t *testing.T) *phoneSite {
 	return s
 }
 
-func (s *phoneSite) seen() (int, string) {
+func (s *phoneSite) seen() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.arrived, s.typed
+	return s.arrived
+}
+
+// held says whether the field reported holding v. Each input reports by a
+// fetch of its own, and two fetches may reach the server in either order,
+// so the last one to come is not always what the field holds last.
+func (s *phoneSite) held(v string) (bool, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.typed, v), slices.Clone(s.typed)
 }
 
 // phone signs a phone in to b's dashboard.
@@ -144,6 +154,17 @@ func scrolled(t *testing.T, p pw.Page, y float64, atMost bool) {
 	}
 }
 
+// laidOut waits until the picture is of a page taller than wide (or, not
+// upright, wider than tall), as a phone held so lays it out.
+func laidOut(t *testing.T, p pw.Page, upright bool, failure string) {
+	t.Helper()
+	if _, err := p.WaitForFunction(`([upright]) => { const s = document.querySelector("canvas.hand-canvas[data-painted]")?.dataset.page;
+		if (!s) return false; const [w, h] = s.split("x").map(Number); return upright ? h > w : w > h; }`, []any{upright}); err != nil {
+		d, _ := p.Evaluate(`() => { const c = document.querySelector("canvas.hand-canvas"); return JSON.stringify({...c?.dataset, canvas: [c?.width, c?.height], screen: [innerWidth, innerHeight]}); }`)
+		t.Fatalf("%s (the picture: %v): %v", failure, d, err)
+	}
+}
+
 // inShape waits until the picture drawn is in the shape of the page it
 // names: a picture the page made while it was laid out again can be of
 // the old shape under the new size, until the next one.
@@ -173,6 +194,9 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 		t.Fatal(err)
 	}
 	webtest.Click(t, p.Locator(".browser-tab button", pw.PageLocatorOptions{HasText: "Take over"}))
+	// The first picture can be of the page at the agent's size, made
+	// before the page was laid out for the phone.
+	laidOut(t, p, true, "the page was not laid out for the phone held upright")
 	l := picture(t, p)
 	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-portrait")
@@ -198,25 +222,27 @@ func TestE2EThePhoneDrivesThePageByThumb(t *testing.T) {
 	if err := p.Keyboard().Type("ok"); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, 20*time.Second, func() bool { _, typed := s.seen(); return typed == "ok" }, "the typed text in the page's field")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if ok, got := s.held("ok"); ok {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the page's field never held \"ok\" (it reported %q)", got)
+		}
+	}
 
 	x, y = l.at(40, 68) // the link
 	if err := p.Touchscreen().Tap(int(x), int(y)); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, 20*time.Second, func() bool { n, _ := s.seen(); return n > 0 }, "the link's page")
-	if n, _ := s.seen(); n != 1 {
+	waitUntil(t, 20*time.Second, func() bool { return s.seen() > 0 }, "the link's page")
+	if n := s.seen(); n != 1 {
 		t.Fatalf("one tap on the link loaded its page %d times", n)
 	}
 
 	if err := p.SetViewportSize(812, 375); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.WaitForFunction(`() => { const c = document.querySelector("canvas.hand-canvas"); const s = c?.dataset.page;
-		return s && Number(s.split("x")[0]) > Number(s.split("x")[1]); }`, nil); err != nil {
-		d, _ := p.Evaluate(`() => { const c = document.querySelector("canvas.hand-canvas"); return JSON.stringify({...c.dataset, canvas: [c.width, c.height], screen: [innerWidth, innerHeight]}); }`)
-		t.Fatalf("turned, the phone's page was not laid out again (the picture: %v): %v", d, err)
-	}
+	laidOut(t, p, false, "turned, the phone's page was not laid out again")
 	inShape(t, p)
 	webtest.ScreenshotScreen(t, p, "phone-hand-landscape")
 

@@ -192,7 +192,7 @@ func fit(c context.Context, p drivers.Pinned, w, h int, log *slog.Logger) driver
 		return nil
 	}
 	if err := f.Fit(c, w, h); err != nil {
-		log.Debug("the page could not be laid out for the owner's screen", "err", err)
+		log.Warn("the page could not be laid out for the owner's screen", "err", err)
 		return nil
 	}
 	return f

@@ -287,8 +287,39 @@ func (p *pinned) Fit(ctx context.Context, w, h int) error {
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
+	if err := p.sized(ctx, w, h); err != nil {
+		// Driven at the agent's size rather than at one the pictures may never show.
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), fitWait)
+		defer cancel()
+		_ = p.Unfit(c)
+		return err
+	}
 	return nil
 }
+
+// sized waits until the page has w×h CSS pixels. Chromium answers a new
+// size before the page has it: on a busy machine the screencast started
+// right after still sent pictures of the old size, and since it drops the
+// first picture after a resize, a still page then never sent one of the new
+// size (the phone showed the page at 1280×720 while it was laid out at 375
+// wide, and taps went where the picture was not).
+func (p *pinned) sized(ctx context.Context, w, h int) error {
+	err := do(ctx, func() error {
+		done, err := p.t.page.WaitForFunction(`([w, h]) => innerWidth === w && innerHeight === h`, []any{w, h},
+			pw.PageWaitForFunctionOptions{Polling: 10, Timeout: ms(ctx, fitWait)})
+		if err == nil {
+			err = done.Dispose()
+		}
+		return err
+	})
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
+	return nil
+}
+
+// fitWait bounds the wait for a new size to reach the page.
+const fitWait = 5 * time.Second
 
 // number is a whole number the page answered, whichever Go type it came as.
 func number(v any) int {
@@ -315,5 +346,5 @@ func (p *pinned) Unfit(ctx context.Context) error {
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
-	return nil
+	return p.sized(ctx, size.Width, size.Height)
 }

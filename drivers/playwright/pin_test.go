@@ -102,8 +102,9 @@ func press(t *testing.T, raw drivers.RawInput, x, y float64) {
 	}
 }
 
-// A pin lays its page out at a phone's size (the page's own width follows)
-// and gives it back the agent's size.
+// A pin lays its page out at a phone's size (the page's own width follows,
+// and the first picture after the fit is of the new size) and gives it back
+// the agent's size.
 func TestAPinFitsItsPageToAPhoneAndGivesTheAgentsSizeBack(t *testing.T) {
 	d := sharedDriver(t)
 	s := newSite(t)
@@ -117,6 +118,28 @@ show(); addEventListener('resize', show);</script>`)
 		t.Fatal("the agents' browser cannot lay a pinned page out for a phone")
 	}
 	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
+		t.Fatal(err)
+	}
+	// The page is still: Chromium makes no other picture than the first.
+	frames := make(chan handwire.FrameHeader, 8)
+	if err := pin.Cast(testCtx(t), drivers.CastOptions{Quality: 40, MaxWidth: 400, MaxHeight: 800}, func(f *drivers.CastFrame) {
+		select {
+		case frames <- f.Header:
+		default:
+		}
+		f.Release()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case h := <-frames:
+		if h.PageWidth != 375 || h.PageHeight != 700 {
+			t.Fatalf("the first picture after the fit is of a %dx%d page, not of the 375x700 it was laid out at", h.PageWidth, h.PageHeight)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the fitted page sent no picture")
+	}
+	if err := pin.StopCast(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
 	waitText(t, tabs, "width 375") // the page hears of its new size by a resize event, in its own time
