@@ -42,9 +42,14 @@ type ActionSpec struct {
 	// that showed the page need not show it again). wait_for is no read:
 	// the page changes while it waits.
 	Reads bool
+	// Takes names the fields of the action's own, beside the ones every
+	// action may carry (action, observation, timeoutMs, thenObserve); a
+	// field the action does not read is refused, not left unread.
+	Takes string
 	// check validates the fields this action uses, after the checks every
 	// action shares.
 	check func(in *ActInput) error
+	takes fieldSet // Takes, as validation reads it
 }
 
 const (
@@ -75,27 +80,27 @@ func (s *ActionSpec) ObservesAfter() bool {
 
 // actions is the table, in the order agents read it.
 var actions = []*ActionSpec{
-	{Name: "navigate", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
+	{Name: "navigate", Takes: "url urlSource", Past: "Opened", ChangesPage: true, Scriptable: true, Deadline: loadDeadline,
 		Doc: "open an absolute http or https url", check: checkNavigate},
-	{Name: "observe", Past: "Read the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
+	{Name: "observe", Takes: "fullPage within after rows screenshot", Past: "Read the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "see the page: an observation id and refs such as e12; within a region, or the whole page, in parts", check: checkRead},
-	{Name: "find", Past: "Searched the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
+	{Name: "find", Takes: "text role name exact screenshot", Past: "Searched the page", Reads: true, Run: RunObserve, Deadline: shortDeadline,
 		Doc: "search the whole page for text, a role or a name, and observe what matched", check: checkFind},
-	{Name: "click", Past: "Clicked", Mutating: true, Scriptable: true, Deadline: shortDeadline,
+	{Name: "click", Takes: "target", Past: "Clicked", Mutating: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "click target", check: needTarget},
-	{Name: "fill", Past: "Typed into", Mutating: true, Deadline: shortDeadline,
+	{Name: "fill", Takes: "target value", Past: "Typed into", Mutating: true, Deadline: shortDeadline,
 		Doc: "type value into target", check: needTarget},
 	{Name: "secret_list", Past: "Listed the owner's secrets", Reads: true, Run: RunSecrets, Deadline: shortDeadline,
 		Doc: "list the owner's own secrets you may fill: each one's name and the origins it is for, never its value", check: checkChars},
-	{Name: "secret_fill", Past: "Filled one of the owner's secrets into", Mutating: true, Deadline: shortDeadline,
+	{Name: "secret_fill", Takes: "target secret", Past: "Filled one of the owner's secrets into", Mutating: true, Deadline: shortDeadline,
 		Doc: "type the owner's secret named secret into target, a field of a page of one of the secret's origins", check: checkSecretFill},
-	{Name: "select", Past: "Chose an option in", Mutating: true, Deadline: shortDeadline,
+	{Name: "select", Takes: "target values", Past: "Chose an option in", Mutating: true, Deadline: shortDeadline,
 		Doc: "choose values in target", check: checkSelect},
-	{Name: "press", Past: "Pressed", Mutating: true, Deadline: shortDeadline,
+	{Name: "press", Takes: "key target", Past: "Pressed", Mutating: true, Deadline: shortDeadline,
 		Doc: "press one key", check: checkPress},
-	{Name: "scroll", Past: "Scrolled", Mutating: true, Deadline: shortDeadline,
+	{Name: "scroll", Takes: "deltaY target", Past: "Scrolled", Mutating: true, Deadline: shortDeadline,
 		Doc: "scroll by deltaY, or bring target into view", check: checkScroll},
-	{Name: "tab", Past: "Tabs:", ChangesPage: true, Deadline: shortDeadline,
+	{Name: "tab", Takes: "tab tabId", Past: "Tabs:", ChangesPage: true, Deadline: shortDeadline,
 		Doc: "list, open, switch or close tabs", check: checkTab},
 	{Name: "close", Past: "Closed the session", Run: RunClose, Deadline: shortDeadline,
 		Doc: "end this conversation's session and close its tabs", check: checkChars},
@@ -103,21 +108,21 @@ var actions = []*ActionSpec{
 		Doc: "go back in history", check: checkChars},
 	{Name: "forward", Past: "Went forward", ChangesPage: true, Deadline: shortDeadline,
 		Doc: "go forward in history", check: checkChars},
-	{Name: "hover", Past: "Pointed at", Mutating: true, Deadline: shortDeadline,
+	{Name: "hover", Takes: "target", Past: "Pointed at", Mutating: true, Deadline: shortDeadline,
 		Doc: "move the pointer over target", check: needTarget},
-	{Name: "submit", Past: "Submitted the form of", Mutating: true, ChangesPage: true, Deadline: shortDeadline,
+	{Name: "submit", Takes: "target", Past: "Submitted the form of", Mutating: true, ChangesPage: true, Deadline: shortDeadline,
 		Doc: "submit the form of target", check: needTarget},
-	{Name: "wait_for", Past: "Waited", Scriptable: true, Deadline: loadDeadline,
+	{Name: "wait_for", Takes: "wait", Past: "Waited", Scriptable: true, Deadline: loadDeadline,
 		Doc: "wait for one condition", check: checkWait},
-	{Name: "dom", Past: "Read the page's HTML", Reads: true, Scriptable: true, Deadline: shortDeadline,
+	{Name: "dom", Takes: "maxChars selector", Past: "Read the page's HTML", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "read the page's HTML (sanitised: no scripts, styles or event handlers; credential values masked; hidden elements marked data-buddi-hidden), or one element's by selector", check: checkDOM},
-	{Name: "console", Past: "Read the console", Reads: true, Deadline: shortDeadline,
+	{Name: "console", Takes: "maxChars", Past: "Read the console", Reads: true, Deadline: shortDeadline,
 		Doc: "read the console", check: checkChars},
-	{Name: "screenshot", Past: "Took a screenshot", Reads: true, Scriptable: true, Deadline: shortDeadline,
+	{Name: "screenshot", Takes: "fullRes", Past: "Took a screenshot", Reads: true, Scriptable: true, Deadline: shortDeadline,
 		Doc: "a JPEG of the viewport", check: checkChars},
-	{Name: "script", Past: "Ran a script", Run: RunScript, Deadline: scriptDeadline,
+	{Name: "script", Takes: "steps", Past: "Ran a script", Run: RunScript, Deadline: scriptDeadline,
 		Doc: "run up to 10 steps in one call", check: checkScript},
-	{Name: "open", Past: "Brought forward", Deadline: shortDeadline,
+	{Name: "open", Takes: "appId app", Past: "Brought forward", Deadline: shortDeadline,
 		Doc: "bring an app forward by appId or app (computer mode only; the browser modes have no apps)", check: checkOpen},
 }
 
@@ -133,6 +138,7 @@ func init() {
 	actionsByName = make(map[string]*ActionSpec, len(actions))
 	for _, a := range actions {
 		actionsByName[a.Name] = a
+		a.takes = fieldsNamed(a.Takes)
 	}
 	actionList = strings.Join(ActionNames(nil), ", ")
 	scriptList = Words(ActionNames(Scriptables), "and")

@@ -11,7 +11,7 @@ import (
 func TestAgentTextRefusesControlsAndBidi(t *testing.T) {
 	refused := map[string]string{
 		"escape in a URL":        `{"action":"navigate","url":"https://example.com/\u001b[2J"}`,
-		"OSC in find text":       `{"action":"observe","text":"a\u001b]52;c;eA==\u0007"}`,
+		"OSC in find text":       `{"action":"find","text":"a\u001b]52;c;eA==\u0007"}`,
 		"newline in a key":       `{"action":"press","observation":"o1.1","key":"\n"}`,
 		"RLO in a wait":          `{"action":"wait_for","wait":{"text":"\u202egnp.exe"}}`,
 		"isolate in a value":     `{"action":"fill","observation":"o1.1","target":{"ref":"e1"},"value":"a\u2066b"}`,
@@ -26,7 +26,7 @@ func TestAgentTextRefusesControlsAndBidi(t *testing.T) {
 	accepted := map[string]string{
 		"lines in a value":   `{"action":"fill","observation":"o1.1","target":{"ref":"e1"},"value":"line one\nline two\tend"}`,
 		"right-to-left text": `{"action":"fill","observation":"o1.1","target":{"ref":"e1"},"value":"שלום עולם"}`,
-		"a mark in find":     `{"action":"observe","text":"abc\u200f"}`,
+		"a mark in find":     `{"action":"find","text":"abc\u200f"}`,
 	}
 	for name, in := range accepted {
 		if _, e := messages.DecodeAct([]byte(in)); e != nil {

@@ -75,6 +75,9 @@ func ValidateAct(in *ActInput, inScript bool) *Error {
 	if inScript && !spec.Scriptable {
 		return badInput("a script may hold only %s, not %s", scriptList, in.Action)
 	}
+	if e := checkTakes(in, spec); e != nil {
+		return e
+	}
 	if spec.Mutating && in.Observation == "" {
 		return badInput("%s needs \"observation\": the id of your latest observation; call observe first", in.Action)
 	}
