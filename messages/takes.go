@@ -11,16 +11,16 @@ import (
 type fieldSet uint32
 
 // ownFields names the fields some actions read and others do not, as the
-// agent names them, in the order of fieldsSet's bits. The fields every
+// agent names them, in the order of presentFields' bits. The fields every
 // action may carry (action, observation, timeoutMs, thenObserve) are not
 // among them.
 var ownFields = [...]string{"target", "url", "urlSource", "value", "values", "secret", "key", "deltaY", "tab", "tabId",
 	"wait", "fullPage", "within", "after", "rows", "text", "role", "name", "exact", "screenshot", "fullRes", "maxChars",
 	"selector", "steps", "appId", "app"}
 
-// fieldsSet is the set of ownFields in sets, without a call per field: it
+// presentFields is the set of ownFields that in sets, with no call per field: it
 // runs for every act.
-func fieldsSet(in *ActInput) fieldSet {
+func presentFields(in *ActInput) fieldSet {
 	var s fieldSet
 	for i, set := range [len(ownFields)]bool{in.Target != nil, in.URL != "", in.URLSource != "", in.Value != "",
 		in.Values != nil, in.Secret != "", in.Key != "", in.DeltaY != 0, in.Tab != "", in.TabID != "", in.Wait != nil,
@@ -62,7 +62,7 @@ func fieldIndex(name string) int {
 // answer done: a fill given its text as "text" (find's field) typed
 // nothing and emptied the field.
 func checkTakes(in *ActInput, spec *ActionSpec) *Error {
-	stray := fieldsSet(in) &^ spec.takes
+	stray := presentFields(in) &^ spec.takes
 	if stray == 0 {
 		return nil
 	}
