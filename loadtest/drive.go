@@ -64,7 +64,7 @@ func (r *run) setup() error {
 		if !r.fullBudgets {
 			steps = 20 + a.rng.IntN(61)
 		}
-		code := r.startTask("task_start", a.name, a.conv, steps)
+		code := r.startFirstTask(a, steps)
 		if code != "" {
 			mu.Lock()
 			if first == "" {
@@ -93,6 +93,18 @@ func (r *run) setup() error {
 		r.mem.setup = settledHeap()
 	}
 	return nil
+}
+
+// startFirstTask starts a's first task. In a cluster, the member that
+// holds a's conversation may not have learned the agent from etcd yet: the
+// refusal says to try again in a moment, which it does, for stopSpread.
+func (r *run) startFirstTask(a *agent, steps int) string {
+	code := r.startTask("task_start", a.name, a.conv, steps)
+	for until := time.Now().Add(stopSpread); code == string(messages.CodeUnknownAgent) && r.cluster() && time.Now().Before(until); {
+		time.Sleep(20 * time.Millisecond)
+		code = r.startTask("task_start", a.name, a.conv, steps)
+	}
+	return code
 }
 
 // checkTargetDriver makes sure a running buddi serves the simulated site.
