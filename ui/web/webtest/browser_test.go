@@ -107,6 +107,9 @@ func TestASentenceBesideAControlGoesWhenAnotherSurfaceChangesItsState(t *testing
 
 	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
 	said(t, c, "Taken over: ada is paused")
+	// The card shows the take-over before it is resumed elsewhere: the
+	// answer can come before the session's new state does.
+	webtest.Visible(t, c.Locator(".badge.taken_over"))
 	o.Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
 	webtest.Visible(t, c.Locator(".badge.ready"))
 	empty(c, "a resume elsewhere")
