@@ -3,6 +3,7 @@ package messages
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -39,22 +40,13 @@ func presentFields(in *ActInput) fieldSet {
 func fieldsNamed(names string) fieldSet {
 	var set fieldSet
 	for _, n := range strings.Fields(names) {
-		i := fieldIndex(n)
+		i := slices.Index(ownFields[:], n)
 		if i < 0 {
 			panic(fmt.Sprintf("messages: the action table names %q, which is not a field of browser.act", n))
 		}
 		set |= 1 << i
 	}
 	return set
-}
-
-func fieldIndex(name string) int {
-	for i, f := range ownFields {
-		if f == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // checkTakes refuses a field the action does not read. Left unread, it
