@@ -43,23 +43,38 @@ export async function act(button: HTMLButtonElement | null, out: HTMLElement | n
 // holds for and then is not (another surface changed it: the CLI,
 // Telegram, another tab; or the agent's next act), the sentence goes, so
 // the line never says a state that no longer holds. The state may show
-// before the control's answer comes or after it.
+// before the control's answer comes or after it; and it may never show,
+// when the page missed it (its socket dropped, or buddi sent a fresh
+// hello in place of events it could not queue) and it had changed again
+// meanwhile: a sentence whose state has not shown within stateShowsIn of
+// the answer goes too.
 export interface StateLine {
   el: HTMLElement;
   holds: (fits: ((state: string) => boolean) | null) => void;
   shows: (state: string) => void;
 }
 
+const stateShowsIn = 5000;
+
 export function stateLine(): StateLine {
   const el = h("p", { class: "said", "aria-live": "polite" });
   let now = "";
   let fits: ((state: string) => boolean) | null = null;
   let held = false;
+  let sentences = 0; // counts them: a wait is for its own sentence
+  const clear = () => {
+    el.textContent = "";
+    el.className = "said";
+    fits = null;
+  };
   return {
     el,
     holds: (f) => {
       fits = f;
       held = !!f && f(now);
+      const mine = ++sentences;
+      if (!f || held) return;
+      setTimeout(() => { if (sentences === mine && fits && !held) clear(); }, stateShowsIn);
     },
     shows: (state) => {
       now = state;
@@ -68,11 +83,7 @@ export function stateLine(): StateLine {
         held = true;
         return;
       }
-      if (held) {
-        el.textContent = "";
-        el.className = "said";
-        fits = null;
-      }
+      if (held) clear();
     },
   };
 }

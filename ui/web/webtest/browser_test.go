@@ -129,6 +129,32 @@ func TestASentenceBesideAControlGoesWhenAnotherSurfaceChangesItsState(t *testing
 	empty(stop, "a Stop elsewhere")
 }
 
+// A sentence whose state the card never showed goes too: the page missed
+// the take-over and the resume after it (here its socket dropped while
+// they happened, and the new one's hello says Ready), so "Taken over"
+// would otherwise stay beside a Ready card.
+func TestASentenceWhoseStateNeverShowedGoes(t *testing.T) {
+	o := start(t, daemon.Options{})
+	p := o.Page(t, 375, 812)
+	events := newHeldEvents(t, p)
+	o.SignIn(t, p)
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	c := card(p, "c1")
+	webtest.Visible(t, c.Locator(".badge.ready"))
+
+	events.hold()
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	said(t, c, "Taken over: ada is paused")
+	o.Must(t, "POST", "/api/browser/resume", messages.OwnerBody{Conversation: "c1"})
+	events.lose()
+	webtest.Visible(t, c.Locator(".badge.ready"))
+	line := c.Locator(".said", pw.LocatorLocatorOptions{HasText: "Taken over"})
+	if err := line.WaitFor(pw.LocatorWaitForOptions{State: pw.WaitForSelectorStateHidden, Timeout: pw.Float(15000)}); err != nil {
+		t.Fatalf("the line still says Taken over beside a Ready card: %v", err)
+	}
+}
+
 func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)

@@ -104,11 +104,14 @@ type heldEvents struct {
 }
 
 // holdEvents is the script that wraps the page's WebSocket: a message on
-// /api/events that arrives while window.__events.held is kept, and
-// window.__events.release() hands what was kept to the dashboard.
+// /api/events that arrives while window.__events.held is kept,
+// window.__events.release() hands what was kept to the dashboard, and
+// window.__events.lose() throws it away and closes the socket, as a
+// dropped connection does (the dashboard opens another, which starts with
+// a hello).
 const holdEvents = `(() => {
   const Real = window.WebSocket;
-  const h = { held: false, waiting: [], passing: false, release() {} };
+  const h = { held: false, waiting: [], passing: false, release() {}, lose() {} };
   window.__events = h;
   window.WebSocket = class extends Real {
     constructor(url, protocols) {
@@ -119,6 +122,11 @@ const holdEvents = `(() => {
         ev.stopImmediatePropagation();
         h.waiting.push(ev.data);
       });
+      h.lose = () => {
+        h.held = false;
+        h.waiting = [];
+        this.close();
+      };
       h.release = () => {
         h.held = false;
         h.passing = true;
@@ -143,6 +151,14 @@ func newHeldEvents(t *testing.T, p pw.Page) *heldEvents {
 func (h *heldEvents) hold() {
 	h.t.Helper()
 	if _, err := h.page.Evaluate("window.__events.held = true"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// lose throws away what was held and drops the socket.
+func (h *heldEvents) lose() {
+	h.t.Helper()
+	if _, err := h.page.Evaluate("window.__events.lose()"); err != nil {
 		h.t.Fatal(err)
 	}
 }
