@@ -124,6 +124,10 @@ type Actor struct {
 	// switching is true while new settings are applied: the browsers are
 	// closing, and no session may start.
 	switching bool
+	// The cluster's lists of agents and of answers "always" as the watch
+	// delivers them, guarded against one older than a change made here.
+	agentLists listGuard[ClusterAgents]
+	siteLists  listGuard[ClusterSites]
 }
 
 type entry struct {

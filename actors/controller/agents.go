@@ -23,21 +23,25 @@ func (a *Actor) addAgent(ctx actor.Context, m *messages.AddAgent) {
 	}
 	sender := ctx.Sender()
 	if shared := a.cfg.Agents; shared != nil {
-		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.CreateAgent(c, ag) }, func(e *messages.Error) {
+		create := func(c context.Context) (int64, *messages.Error) { return shared.CreateAgent(c, ag) }
+		sharedCall(ctx, &a.agentLists, a.applyAgents, create, func(e *messages.Error, done func()) {
 			if e != nil {
+				done()
 				reply(ctx, sender, fail(e))
 				return
 			}
-			a.storeAgent(ctx, ag, token, sender)
+			a.storeAgent(ctx, ag, token, sender, done)
 		})
 		return
 	}
-	a.storeAgent(ctx, ag, token, sender)
+	a.storeAgent(ctx, ag, token, sender, func() {})
 }
 
-func (a *Actor) storeAgent(ctx actor.Context, ag ledger.Agent, token string, sender *actor.PID) {
+// storeAgent makes ag durable here, then known, and calls done.
+func (a *Actor) storeAgent(ctx actor.Context, ag ledger.Agent, token string, sender *actor.PID, done func()) {
 	w := &ledger.Write{Owner: true, Ops: []ledger.Op{ledger.Put(ledger.AgentKey(ag.Name), ag)}}
 	a.write(ctx, w, sender, func(err error) {
+		defer done()
 		if err != nil {
 			reply(ctx, sender, storeFailed("The agent", err))
 			return
@@ -60,7 +64,9 @@ func (a *Actor) removeAgent(ctx actor.Context, m *messages.RemoveAgent) {
 		return
 	}
 	sender := ctx.Sender()
-	a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.DeleteAgent(c, ag) }, func(e *messages.Error) {
+	del := func(c context.Context) (int64, *messages.Error) { return shared.DeleteAgent(c, ag) }
+	sharedCall(ctx, &a.agentLists, a.applyAgents, del, func(e *messages.Error, done func()) {
+		defer done() // the agent leaves this member in this call, if at all
 		if e != nil {
 			reply(ctx, sender, fail(e))
 			return

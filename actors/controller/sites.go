@@ -54,7 +54,9 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 	}
 	if shared := a.cfg.Sites; ans.Always && shared != nil {
 		ap := ans.Approval
-		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.PutSite(c, ap) }, func(e *messages.Error) {
+		put := func(c context.Context) (int64, *messages.Error) { return shared.PutSite(c, ap) }
+		sharedCall(ctx, &a.siteLists, a.applySites, put, func(e *messages.Error, done func()) {
+			done()        // the gate holds the answer already
 			if e != nil { // held here, and refused to the cluster: say so
 				reply(ctx, sender, fail(e))
 				return
@@ -72,7 +74,9 @@ func (a *Actor) decideSite(ctx actor.Context, m *messages.DecideSite) {
 func (a *Actor) revokeSite(ctx actor.Context, m *messages.RevokeSite) {
 	if shared := a.cfg.Sites; shared != nil {
 		sender := ctx.Sender()
-		a.sharedCall(ctx, func(c context.Context) *messages.Error { return shared.DeleteSite(c, m.Site) }, func(e *messages.Error) {
+		del := func(c context.Context) (int64, *messages.Error) { return shared.DeleteSite(c, m.Site) }
+		sharedCall(ctx, &a.siteLists, a.applySites, del, func(e *messages.Error, done func()) {
+			defer done() // the site is revoked here in this call, if at all
 			if e != nil {
 				reply(ctx, sender, fail(e))
 				return

@@ -30,45 +30,46 @@ func (mem *Self) SharedAgents() controller.SharedAgents {
 // record with its token's hash, never the token.
 type agentsInEtcd struct{ s *shared.Store }
 
-func (a agentsInEtcd) CreateAgent(ctx context.Context, ag ledger.Agent) *messages.Error {
+func (a agentsInEtcd) CreateAgent(ctx context.Context, ag ledger.Agent) (int64, *messages.Error) {
 	v, err := json.Marshal(ag)
 	if err != nil {
-		return messages.Errorf(messages.CodeInternal, "The agent could not be encoded: %v", err)
+		return 0, messages.Errorf(messages.CodeInternal, "The agent could not be encoded: %v", err)
 	}
-	_, err = a.s.Create(ctx, shared.Agents, ag.Name, v)
+	rev, err := a.s.Create(ctx, shared.Agents, ag.Name, v)
 	switch {
 	case errors.Is(err, shared.ErrExists):
-		return messages.Errorf(messages.CodeAgentExists, "Agent %s already exists in the cluster (added through another member); remove it first (`buddi agent remove %s`) to issue a new token.", ag.Name, ag.Name)
+		return 0, messages.Errorf(messages.CodeAgentExists, "Agent %s already exists in the cluster (added through another member); remove it first (`buddi agent remove %s`) to issue a new token.", ag.Name, ag.Name)
 	case err != nil:
-		return messages.CodeClusterDown.Err(err.Error())
+		return 0, messages.CodeClusterDown.Err(err.Error())
 	}
-	return nil
+	return rev, nil
 }
 
-func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) *messages.Error {
+func (a agentsInEtcd) DeleteAgent(ctx context.Context, ag ledger.Agent) (int64, *messages.Error) {
 	rec, ok, err := a.s.Get(ctx, shared.Agents, ag.Name)
 	if err != nil {
-		return messages.CodeClusterDown.Err(err.Error())
+		return 0, messages.CodeClusterDown.Err(err.Error())
 	}
 	if !ok {
-		return nil
+		return 0, nil
 	}
 	var have ledger.Agent
 	if json.Unmarshal(rec.Value, &have) == nil && have.ID != ag.ID {
-		return nil // the name is another agent's now; this one is gone already
+		return 0, nil // the name is another agent's now; this one is gone already
 	}
-	if err := a.s.Delete(ctx, shared.Agents, ag.Name); err != nil {
-		return messages.CodeClusterDown.Err(err.Error())
+	rev, err := a.s.Delete(ctx, shared.Agents, ag.Name)
+	if err != nil {
+		return 0, messages.CodeClusterDown.Err(err.Error())
 	}
-	return nil
+	return rev, nil
 }
 
 // watchAgents feeds the controller the cluster's agents; the first list is
 // delivered before it returns, so the member knows every agent before it
 // serves anyone.
 func (mem *Self) watchAgents(ctx context.Context) error {
-	return mem.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record) {
-		m := &controller.ClusterAgents{Agents: make([]ledger.Agent, 0, len(rs))}
+	return mem.shared.WatchList(ctx, shared.Agents, func(rs []shared.Record, rev int64) {
+		m := &controller.ClusterAgents{Agents: make([]ledger.Agent, 0, len(rs)), Rev: rev}
 		for _, r := range rs {
 			var ag ledger.Agent
 			if err := json.Unmarshal(r.Value, &ag); err != nil || ag.Name != r.Name || ag.ID == "" || ag.TokenHash == "" {
@@ -166,39 +167,43 @@ func siteName(v []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func (s sitesInEtcd) PutSite(ctx context.Context, ap egress.Approval) *messages.Error {
+func (s sitesInEtcd) PutSite(ctx context.Context, ap egress.Approval) (int64, *messages.Error) {
 	v, err := json.Marshal(ap)
 	if err != nil {
-		return messages.Errorf(messages.CodeInternal, "The answer could not be encoded: %v", err)
+		return 0, messages.Errorf(messages.CodeInternal, "The answer could not be encoded: %v", err)
 	}
-	if _, _, err := s.s.Swap(ctx, shared.Sites, siteName(v), v); err != nil {
-		return messages.CodeClusterDown.Err(err.Error())
+	rev, err := s.s.Put(ctx, shared.Sites, siteName(v), v)
+	if err != nil {
+		return 0, messages.CodeClusterDown.Err(err.Error())
 	}
-	return nil
+	return rev, nil
 }
 
-func (s sitesInEtcd) DeleteSite(ctx context.Context, site string) *messages.Error {
+func (s sitesInEtcd) DeleteSite(ctx context.Context, site string) (int64, *messages.Error) {
 	rs, _, err := s.s.List(ctx, shared.Sites)
 	if err != nil {
-		return messages.CodeClusterDown.Err(err.Error())
+		return 0, messages.CodeClusterDown.Err(err.Error())
 	}
+	var last int64
 	for _, r := range rs {
 		var ap egress.Approval
 		if json.Unmarshal(r.Value, &ap) == nil && ap.Site.String() != site {
 			continue // another site's; an answer that does not decode goes too
 		}
-		if err := s.s.Delete(ctx, shared.Sites, r.Name); err != nil {
-			return messages.CodeClusterDown.Err(err.Error())
+		rev, err := s.s.Delete(ctx, shared.Sites, r.Name)
+		if err != nil {
+			return 0, messages.CodeClusterDown.Err(err.Error())
 		}
+		last = max(last, rev)
 	}
-	return nil
+	return last, nil
 }
 
 // watchSites feeds the controller the cluster's answers "always"; the
 // first list is delivered before it returns.
 func (mem *Self) watchSites(ctx context.Context) error {
-	return mem.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record) {
-		m := &controller.ClusterSites{Always: make([]egress.Approval, 0, len(rs))}
+	return mem.shared.WatchList(ctx, shared.Sites, func(rs []shared.Record, rev int64) {
+		m := &controller.ClusterSites{Always: make([]egress.Approval, 0, len(rs)), Rev: rev}
 		for _, r := range rs {
 			var ap egress.Approval
 			if err := json.Unmarshal(r.Value, &ap); err != nil || ap.Site.String() == "" {

@@ -29,7 +29,7 @@ func TestAMemberThatHasSeenNothingLearnsTheGenerationsOfTheRunningOnes(t *testin
 	bob := capture(t, srv, prefix+"/agents/bob")
 	setStop(t, running, false)
 	notStopped := capture(t, srv, prefix+"/stop")
-	if err := running.Delete(ctxFor(t), shared.Agents, "bob"); err != nil {
+	if _, err := running.Delete(ctxFor(t), shared.Agents, "bob"); err != nil {
 		t.Fatal(err)
 	}
 	setStop(t, running, true)

@@ -16,7 +16,8 @@ import (
 // fn runs on one goroutine at a time and must not block for long or call
 // Close.
 func (s *Store) WatchMembers(ctx context.Context, fn func([]Member)) error {
-	return watchPrefix(ctx, &listWatcher[Member]{s: s, prefix: s.membersKey, read: s.members, same: sameMember, fn: fn})
+	return watchPrefix(ctx, &listWatcher[Member]{s: s, prefix: s.membersKey, read: s.members, same: sameMember,
+		fn: func(ms []Member, _ int64) { fn(ms) }})
 }
 
 func sameMember(a, b Member) bool {
@@ -24,15 +25,17 @@ func sameMember(a, b Member) bool {
 }
 
 // listWatcher follows every key under prefix: after each change it reads
-// the whole list again and calls fn when it differs from the last one.
+// the whole list again and calls fn with it and the revision it was read
+// at; when it differs from the last one, or on every read when same is
+// nil.
 // Its state is owned by its goroutine (and by the caller of watchPrefix
 // for the first read).
 type listWatcher[T any] struct {
 	s      *Store
 	prefix string
 	read   func(context.Context) ([]T, int64, error)
-	same   func(a, b T) bool
-	fn     func([]T)
+	same   func(a, b T) bool // nil: every list read is passed on
+	fn     func([]T, int64)
 
 	started bool
 	last    []T
@@ -84,10 +87,10 @@ func (w *listWatcher[T]) list(ctx context.Context) bool {
 		return false
 	}
 	w.rev = max(w.rev, rev)
-	if w.started && slices.EqualFunc(items, w.last, w.same) {
+	if w.started && w.same != nil && slices.EqualFunc(items, w.last, w.same) {
 		return true
 	}
 	w.started, w.last = true, items
-	w.fn(slices.Clone(items))
+	w.fn(slices.Clone(items), rev)
 	return true
 }

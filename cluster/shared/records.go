@@ -325,24 +325,42 @@ func (s *Store) Swap(ctx context.Context, k Kind, name string, v []byte) (old Re
 	return Record{Name: name, Value: rec.v, Rev: prev.ModRevision}, true, nil
 }
 
-// Delete removes a record: a signed tombstone takes its place, so an
-// earlier record written back over it is refused by every member that saw
-// the removal. Removing one that is not there writes nothing.
-func (s *Store) Delete(ctx context.Context, k Kind, name string) error {
+// Put makes v the record, whatever was there, and returns the revision
+// etcd committed.
+func (s *Store) Put(ctx context.Context, k Kind, name string, v []byte) (int64, error) {
 	key, err := s.recordKey(k, name)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	_, err = s.write(ctx, key, nil, true, nil, func(e genEntry) error {
+	resp, err := s.write(ctx, key, v, false, nil, func(genEntry) error { return nil })
+	if err != nil {
+		return 0, err
+	}
+	return resp.Header.Revision, nil
+}
+
+// Delete removes a record: a signed tombstone takes its place, so an
+// earlier record written back over it is refused by every member that saw
+// the removal. It returns the revision etcd committed; removing one that
+// is not there writes nothing, and returns 0.
+func (s *Store) Delete(ctx context.Context, k Kind, name string) (int64, error) {
+	key, err := s.recordKey(k, name)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.write(ctx, key, nil, true, nil, func(e genEntry) error {
 		if !e.live && e.rev == 0 && e.gen == 0 {
 			return errNothing
 		}
 		return nil
 	})
-	if errors.Is(err, errNothing) {
-		return nil
+	switch {
+	case errors.Is(err, errNothing):
+		return 0, nil
+	case err != nil:
+		return 0, err
 	}
-	return err
+	return resp.Header.Revision, nil
 }
 
 // errNothing is a removal of a record never there.
@@ -372,12 +390,15 @@ func (s *Store) List(ctx context.Context, k Kind) ([]Record, int64, error) {
 
 // WatchList lists a kind's records and calls fn with them before it
 // returns (unless etcd does not answer then), and again, from a goroutine
-// of its own, after every change: each call has the whole list, so a
-// change missed while etcd was away is never lost. It ends when ctx is
-// cancelled or the Store is closed. fn runs on one goroutine at a time
-// and must not block for long or call Close.
-func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record)) error {
+// of its own, after every change: each call has the whole list and the
+// revision it was read at, so a change missed while etcd was away is never
+// lost, and a list read before a write of the caller's can be told from
+// one read after it (it may reach the caller after the write's answer).
+// Every list read is passed on, even one the same as the last: a caller
+// that set aside a list older than its own write is then sure to get a
+// newer one. It ends when ctx is cancelled or the Store is closed. fn runs
+// on one goroutine at a time and must not block for long or call Close.
+func (s *Store) WatchList(ctx context.Context, k Kind, fn func([]Record, int64)) error {
 	return watchPrefix(ctx, &listWatcher[Record]{s: s, prefix: s.kindKey(k), fn: fn,
-		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) },
-		same: func(a, b Record) bool { return a.Name == b.Name && a.Rev == b.Rev }})
+		read: func(ctx context.Context) ([]Record, int64, error) { return s.List(ctx, k) }})
 }

@@ -81,7 +81,7 @@ func TestWatchListDeliversTheWholeListOnEveryChange(t *testing.T) {
 	lists := make(chan []shared.Record, 64)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	if err := b.WatchList(ctx, shared.Agents, func(rs []shared.Record) { lists <- rs }); err != nil {
+	if err := b.WatchList(ctx, shared.Agents, func(rs []shared.Record, _ int64) { lists <- rs }); err != nil {
 		t.Fatal(err)
 	}
 	if first := <-lists; len(first) != 0 {
@@ -101,7 +101,7 @@ func TestWatchListDeliversTheWholeListOnEveryChange(t *testing.T) {
 		case "one=1,two=2":
 			_, _ = a.Create(ctxFor(t), shared.Agents, "two", []byte("2"))
 		default:
-			_ = a.Delete(ctxFor(t), shared.Agents, "one")
+			_, _ = a.Delete(ctxFor(t), shared.Agents, "one")
 		}
 		select {
 		case got := <-lists:

@@ -48,7 +48,7 @@ func TestAnOlderSignedRecordWrittenBackIsRefused(t *testing.T) {
 	}
 	agent := prefix + "/agents/ada"
 	old := capture(t, srv, agent)
-	if err := s.Delete(ctxFor(t), shared.Agents, "ada"); err != nil {
+	if _, err := s.Delete(ctxFor(t), shared.Agents, "ada"); err != nil {
 		t.Fatal(err)
 	}
 	writeBack(t, srv, agent, old)
