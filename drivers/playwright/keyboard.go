@@ -53,6 +53,9 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 	if err != nil {
 		return nil, r.inputFailed(err, "key press", false)
 	}
+	if st, err = r.t.focusArrived(ctx, r.f, st); err != nil {
+		return nil, err
+	}
 	if r.f == r.t.page.MainFrame() && !st.Owner {
 		// The focus read is the top document's: its mark serves the key.
 		r.t.keepMark(r.t.page.URL(), navAnswer{Nav: st.Nav})
@@ -66,6 +69,30 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 		}
 	}
 	return r.t.pressKey(ctx, a)
+}
+
+// focusArrived waits, in a tab with frames, until the focus that focusRef put
+// in frame f (st, its answer) has reached the browser, which sends the key
+// to the focused frame: until then a key goes where the focus was, which
+// may be another frame's field (settledFocus). It answers the frame's
+// state as then read. A focus that went on into a frame within f may end
+// in any frame.
+func (t *tab) focusArrived(ctx context.Context, f pw.Frame, st *focusState) (*focusState, error) {
+	if len(t.page.Frames()) == 1 {
+		return st, nil
+	}
+	want := f
+	if st.Owner {
+		want = nil
+	}
+	got, now, err := t.settledFocus(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	if got == nil {
+		return nil, fail(drivers.CodeNotAnswering, nil, "The focus had not reached the target when the key was due, so buddi pressed nothing; press again, or observe first.")
+	}
+	return now, nil
 }
 
 // pressKey presses the key where the focus is and reports what it did.
