@@ -101,6 +101,11 @@ func BenchmarkTyping(b *testing.B) {
 			mustDo(b, tabs, &drivers.Action{Kind: drivers.Press, Value: "x"})
 		}
 	})
+	b.Run("press-targeted", func(b *testing.B) {
+		for b.Loop() {
+			mustDo(b, tabs, &drivers.Action{Kind: drivers.Press, Target: note, Value: "x"})
+		}
+	})
 }
 
 // BenchmarkRaw does the same on playwright-go directly, for the overhead.

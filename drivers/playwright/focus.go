@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"net/url"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -137,6 +138,34 @@ func (t *tab) passedDown(ctx context.Context, states map[pw.Frame]*focusState, l
 		}
 	}
 	return true
+}
+
+// oneOrigin reports whether every frame of the tab is of the main frame's
+// origin (or about:blank or about:srcdoc, which are their parent's): one
+// process holds them all, and the focus moves among them at once.
+func (t *tab) oneOrigin() bool {
+	frames := t.page.Frames()
+	if len(frames) == 1 {
+		return true
+	}
+	main := originOf(t.page.MainFrame().URL())
+	for _, f := range frames {
+		u := f.URL()
+		if u != "about:blank" && u != "about:srcdoc" && (main == "" || originOf(u) != main) {
+			return false
+		}
+	}
+	return true
+}
+
+// originOf is the scheme, host and port of a URL; "" for one without a
+// host (data:, blob:, a URL that does not parse).
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // focusesFrame reports whether the document holding f's frame element has

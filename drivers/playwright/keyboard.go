@@ -76,9 +76,10 @@ func (ts *Tabs) pressOn(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 // to the focused frame: until then a key goes where the focus was, which
 // may be another frame's field (settledFocus). It answers the frame's
 // state as then read. A focus that went on into a frame within f may end
-// in any frame.
+// in any frame. A tab whose frames are all of one origin is in one
+// process, where the focus moves at once.
 func (t *tab) focusArrived(ctx context.Context, f pw.Frame, st *focusState) (*focusState, error) {
-	if len(t.page.Frames()) == 1 {
+	if t.oneOrigin() {
 		return st, nil
 	}
 	want := f
