@@ -177,6 +177,18 @@ type Evaluate struct {
 // Method is Runtime.evaluate.
 func (Evaluate) Method() string { return "Runtime.evaluate" }
 
+// CreateIsolatedWorld makes a world of its own in the frame's document:
+// the document's DOM and the window's own properties, without any global
+// the page's scripts declared. Its answer's executionContextId is the
+// world, for Evaluate's ContextID, until the document goes.
+type CreateIsolatedWorld struct {
+	FrameID   string `json:"frameId"`
+	WorldName string `json:"worldName"`
+}
+
+// Method is Page.createIsolatedWorld.
+func (CreateIsolatedWorld) Method() string { return "Page.createIsolatedWorld" }
+
 // RuntimeEnable reports the page's execution contexts, those there now
 // first (Runtime.executionContextCreated), then each as it comes and goes.
 type RuntimeEnable struct{}

@@ -33,6 +33,8 @@ func TestParamsAreTheProtocols(t *testing.T) {
 		{cdp.Evaluate{Expression: "1", ReturnByValue: true}, "Runtime.evaluate",
 			map[string]any{"returnByValue": true}, []string{"contextId", "awaitPromise"}},
 		{cdp.RuntimeEnable{}, "Runtime.enable", nil, nil},
+		{cdp.CreateIsolatedWorld{FrameID: "F1", WorldName: "w"}, "Page.createIsolatedWorld",
+			map[string]any{"frameId": "F1", "worldName": "w"}, nil},
 	}
 	for _, c := range cases {
 		if got := c.c.Method(); got != c.method {

@@ -3,6 +3,7 @@ package playwright
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -268,26 +269,29 @@ func press(m pw.Mouse, in *handwire.Input) error {
 // Unfit. The agent's size is read from the page itself: a context launched
 // with Playwright's default viewport does not name it.
 func (p *pinned) Fit(ctx context.Context, w, h int) error {
+	world, err := p.sizeWorld(ctx)
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
 	p.mu.Lock()
 	known := p.agents != nil
 	p.mu.Unlock()
 	if !known {
-		size, err := call(ctx, func() (any, error) { return p.t.page.Evaluate(`() => [innerWidth, innerHeight]`) })
+		aw, ah, err := p.sizeIn(ctx, world)
 		if err != nil {
 			return p.t.failed(err, notAnswering)
 		}
-		wh, _ := size.([]any)
-		if len(wh) != 2 {
+		if aw <= 0 || ah <= 0 {
 			return fail(messages.CodeNotAnswering, nil, "The page did not say its size; take over again.")
 		}
 		p.mu.Lock()
-		p.agents = &pw.Size{Width: number(wh[0]), Height: number(wh[1])}
+		p.agents = &pw.Size{Width: aw, Height: ah}
 		p.mu.Unlock()
 	}
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
-	if err := p.sized(ctx, w, h); err != nil {
+	if err := p.sized(ctx, world, w, h); err != nil {
 		// Driven at the agent's size rather than at one the pictures may never show.
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), fitWait)
 		defer cancel()
@@ -303,19 +307,74 @@ func (p *pinned) Fit(ctx context.Context, w, h int) error {
 // first picture after a resize, a still page then never sent one of the new
 // size (the phone showed the page at 1280×720 while it was laid out at 375
 // wide, and taps went where the picture was not).
-func (p *pinned) sized(ctx context.Context, w, h int) error {
-	err := do(ctx, func() error {
-		done, err := p.t.page.WaitForFunction(`([w, h]) => innerWidth === w && innerHeight === h`, []any{w, h},
-			pw.PageWaitForFunctionOptions{Polling: 10, Timeout: ms(ctx, fitWait)})
-		if err == nil {
-			err = done.Dispose()
+func (p *pinned) sized(ctx context.Context, world, w, h int) error {
+	c, cancel := context.WithTimeout(ctx, fitWait)
+	defer cancel()
+	for {
+		gw, gh, err := p.sizeIn(c, world)
+		if err == nil && gw == w && gh == h {
+			return nil
 		}
-		return err
+		if errors.Is(err, errNoWorld) { // another document: read it in a world of its own
+			if world, err = p.sizeWorld(c); err != nil && !errors.Is(err, errAbandoned) {
+				return p.t.failed(err, notAnswering)
+			}
+		}
+		select {
+		case <-c.Done():
+			return p.t.failed(abandoned(c), notAnswering)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// sizeWorldName names the worlds a pin reads the page's size in.
+const sizeWorldName = "buddi-size"
+
+// errNoWorld is a size world whose document is gone.
+var errNoWorld = errors.New("playwright: the size world's document is gone")
+
+// sizeWorld makes a world of the pin's own in the page's current document,
+// where the page's size is read: a page's script that declares a global
+// innerWidth (or assigns the window's) hides the window's own from every
+// read in the page's world, and a Fit that read it there waited for a size
+// the page never reported, then gave the agent back a page of the size the
+// script had made up.
+func (p *pinned) sizeWorld(ctx context.Context) (int, error) {
+	p.t.mu.Lock()
+	frame := p.t.mainFrame
+	p.t.mu.Unlock()
+	v, err := call(ctx, func() (any, error) {
+		return send(p.s, cdp.CreateIsolatedWorld{FrameID: frame, WorldName: sizeWorldName})
 	})
 	if err != nil {
-		return p.t.failed(err, notAnswering)
+		return 0, err
 	}
-	return nil
+	m, _ := v.(map[string]any)
+	id, _ := m["executionContextId"].(float64)
+	if id == 0 {
+		return 0, errNoWorld
+	}
+	return int(id), nil
+}
+
+// sizeIn reads the page's size in CSS pixels in world; errNoWorld when
+// its document is gone.
+func (p *pinned) sizeIn(ctx context.Context, world int) (int, int, error) {
+	v, err := call(ctx, func() (any, error) {
+		return send(p.s, cdp.Evaluate{Expression: "[innerWidth, innerHeight]", ReturnByValue: true, ContextID: world})
+	})
+	switch {
+	case errors.Is(err, errAbandoned):
+		return 0, 0, err
+	case err != nil:
+		return 0, 0, errNoWorld
+	}
+	wh, _ := resultValue(v).([]any)
+	if len(wh) != 2 {
+		return 0, 0, errNoWorld
+	}
+	return number(wh[0]), number(wh[1]), nil
 }
 
 // fitWait bounds the wait for a new size to reach the page.
@@ -343,8 +402,12 @@ func (p *pinned) Unfit(ctx context.Context) error {
 	if size == nil || p.t.closed.Load() {
 		return nil
 	}
+	world, err := p.sizeWorld(ctx)
+	if err != nil {
+		return p.t.failed(err, notAnswering)
+	}
 	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
-	return p.sized(ctx, size.Width, size.Height)
+	return p.sized(ctx, world, size.Width, size.Height)
 }

@@ -106,17 +106,8 @@ func press(t *testing.T, raw drivers.RawInput, x, y float64) {
 // and the first picture after the fit is of the new size) and gives it back
 // the agent's size.
 func TestAPinFitsItsPageToAPhoneAndGivesTheAgentsSizeBack(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	s.page("/a", "A", `<p id="w">?</p><script>const show = () => document.getElementById('w').textContent = 'width ' + innerWidth;
+	tabs, pin, fit := pinnedPage(t, `<p id="w">?</p><script>const show = () => document.getElementById('w').textContent = 'width ' + innerWidth;
 show(); addEventListener('resize', show);</script>`)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, s.URL+"/a")
-	pin, _ := pinActive(t, tabs)
-	fit, ok := drivers.FitterOf(pin)
-	if !ok {
-		t.Fatal("the agents' browser cannot lay a pinned page out for a phone")
-	}
 	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
 		t.Fatal(err)
 	}
@@ -142,16 +133,55 @@ show(); addEventListener('resize', show);</script>`)
 	if err := pin.StopCast(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, tabs, "width 375") // the page hears of its new size by a resize event, in its own time
-	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 375") {
-		t.Fatalf("fitted to a phone, the page says:\n%s", obs.Tree)
-	}
+	pageSays(t, tabs, "width 375", "fitted to a phone")
 	if err := fit.Unfit(testCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	waitText(t, tabs, "width 1280")
-	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "width 1280") {
-		t.Fatalf("given back, the page says:\n%s", obs.Tree)
+	pageSays(t, tabs, "width 1280", "given back")
+}
+
+// A page whose script declares a global innerWidth of its own (minified
+// code may) hides the window's from every read in the page's world. The
+// fit reads the size where the page's globals are not: the page is laid
+// out for the phone, and the agent gets its own size back, not the one the
+// script made up.
+func TestAPinFitsAPageWhoseScriptDeclaresItsOwnSize(t *testing.T) {
+	tabs, _, fit := pinnedPage(t, `<p id="w">?</p><script>var innerWidth = 5, innerHeight = 5;
+const show = () => document.getElementById('w').textContent = 'width ' + document.documentElement.clientWidth;
+show(); addEventListener('resize', show);</script>`)
+	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
+		t.Fatalf("a page whose script declares innerWidth was not fitted: %v", err)
+	}
+	pageSays(t, tabs, "width 375", "fitted to a phone")
+	if err := fit.Unfit(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	pageSays(t, tabs, "width 1280", "given back")
+}
+
+// pinnedPage opens a conversation on a page of body and pins it for the
+// hand, which must be able to lay it out for a phone.
+func pinnedPage(t *testing.T, body string) (drivers.Tabs, drivers.Pinned, drivers.Fitter) {
+	t.Helper()
+	s := newSite(t)
+	s.page("/a", "A", body)
+	tabs := openConv(t, sharedDriver(t), t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	pin, _ := pinActive(t, tabs)
+	fit, ok := drivers.FitterOf(pin)
+	if !ok {
+		t.Fatal("the agents' browser cannot lay a pinned page out for a phone")
+	}
+	return tabs, pin, fit
+}
+
+// pageSays waits until the page shows text (it hears of a new size by a
+// resize event, in its own time), and fails saying what it shows instead.
+func pageSays(t *testing.T, tabs drivers.Tabs, text, when string) {
+	t.Helper()
+	waitText(t, tabs, text)
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, text) {
+		t.Fatalf("%s, the page says:\n%s", when, obs.Tree)
 	}
 }
 
