@@ -221,6 +221,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 	case *snapDue:
 		a.pics.due = false
 		a.pictureSoon(ctx, nil)
+	case *snapQuietEnd:
+		a.quietEnded(ctx, m)
 	case *done:
 		a.finish(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:

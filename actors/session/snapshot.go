@@ -19,9 +19,19 @@ import (
 // shows the page as it is; a step's own screenshot serves when it took
 // one. They are bounded: at most one a second per session (the newest
 // state is always taken, after the second is up), scaled to snapEdge.
+//
+// A picture the driver takes holds the tabs for its capture, and an act
+// that comes meanwhile waits for it: an agent that acted again at once
+// waited 360–560 ms on a busy machine here for the picture of every new
+// page it opened. So a step's picture starts only once the agent has let
+// the page be for snapQuiet, and not while a step runs; a step that has
+// waited snapLate for its picture has it taken at the next step's end, so
+// an agent that never pauses still leaves pictures behind.
 const (
 	snapWait  = 10 * time.Second       // bounds taking one
 	snapEvery = time.Second            // the least time between two
+	snapQuiet = 200 * time.Millisecond // the agent's pause after a step that a picture waits for
+	snapLate  = 3 * time.Second        // the longest a step waits for its picture
 	lastWait  = 500 * time.Millisecond // bounds the last one, at a Stop
 )
 
@@ -32,6 +42,12 @@ type pictures struct {
 	again   bool // the page may have changed while one was taken
 	due     bool // one is scheduled for when the second is up
 	timer   *time.Timer
+	// wanted is when the oldest step still without its picture ended,
+	// zero when none waits; quiet is the timer of the agent's pause after
+	// the latest step, of generation gen.
+	wanted time.Time
+	quiet  *time.Timer
+	gen    int
 }
 
 // snapped carries a snapshot taken off the mailbox back into it; snap is
@@ -41,11 +57,53 @@ type snapped struct{ snap *messages.Snapshot }
 // snapDue is the timer message of a picture put off by the rate bound.
 type snapDue struct{}
 
+// snapQuietEnd is the timer message of the agent's pause after a step,
+// of its generation: a later step's pause replaces it.
+type snapQuietEnd struct{ gen int }
+
 // snapshotAfter takes the owner's picture of the page after a step. It
 // runs after the agent was answered, so the agent never waits for it; its
-// next act may wait for the tabs' turn while a capture runs (at most once
-// a second).
-func (a *Actor) snapshotAfter(ctx actor.Context, d *done) { a.pictureSoon(ctx, d.shot) }
+// next act waits for the tabs' turn only when a capture has begun, once
+// the agent had paused (see snapQuiet) or its steps had gone snapLate
+// without one.
+func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
+	p := &a.pics
+	now := a.cfg.Now()
+	if p.wanted.IsZero() {
+		p.wanted = now
+	}
+	if d.shot != nil || now.Sub(p.wanted) >= snapLate {
+		a.pictureSoon(ctx, d.shot) // the step's own screenshot holds nothing up
+		return
+	}
+	p.gen++
+	a.quietFor(ctx, p.gen)
+}
+
+// quietFor starts the agent's pause of generation gen, replacing the one
+// running.
+func (a *Actor) quietFor(ctx actor.Context, gen int) {
+	if a.pics.quiet != nil {
+		a.pics.quiet.Stop()
+	}
+	self, sys := ctx.Self(), ctx.ActorSystem()
+	a.pics.quiet = time.AfterFunc(snapQuiet, func() { sys.Root.Send(self, &snapQuietEnd{gen: gen}) })
+}
+
+// quietEnded is the agent's pause after a step lasting snapQuiet: the
+// step's picture is taken now, unless a later step ended meanwhile (its
+// pause replaced this one) or one is running (the pause starts again, and
+// that step's end replaces it).
+func (a *Actor) quietEnded(ctx actor.Context, m *snapQuietEnd) {
+	if m.gen != a.pics.gen || a.pics.wanted.IsZero() {
+		return
+	}
+	if _, acting := a.st.(*working); acting {
+		a.quietFor(ctx, m.gen)
+		return
+	}
+	a.pictureSoon(ctx, nil)
+}
 
 // pictureSoon takes a picture now, or once the rate bound allows it.
 func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
@@ -70,7 +128,7 @@ func (a *Actor) pictureSoon(ctx actor.Context, shot []byte) {
 // from here, not from the mailbox, so that the picture of a session's last
 // act is kept even when the session ends before it is taken.
 func (a *Actor) takeSnapshot(ctx actor.Context, shot []byte) {
-	a.pics.running, a.pics.at = true, a.cfg.Now()
+	a.pics.running, a.pics.at, a.pics.wanted = true, a.cfg.Now(), time.Time{}
 	tabs, conv, url, codes, now, bus := a.tabs, a.cfg.Conversation, a.url, slices.Clone(a.codes), a.cfg.Now, a.cfg.Bus
 	quit := a.cfg.Work.ending()
 	self, sys := ctx.Self(), ctx.ActorSystem()
@@ -186,8 +244,10 @@ func (a *Actor) snapshotReply() *messages.OwnerReply {
 // snapshotGone answers the owners waiting for a snapshot that will not
 // come: the session is stopping.
 func (a *Actor) snapshotGone(ctx actor.Context) {
-	if a.pics.timer != nil {
-		a.pics.timer.Stop()
+	for _, t := range []*time.Timer{a.pics.timer, a.pics.quiet} {
+		if t != nil {
+			t.Stop()
+		}
 	}
 	for _, p := range a.asking {
 		ctx.Send(p, messages.OwnerFail(&messages.Error{Code: messages.CodeNoSession,

@@ -1,9 +1,13 @@
 package session_test
 
 import (
+	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/buddi-dev/buddi/actors/actortest"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
@@ -58,5 +62,83 @@ func TestAPictureFollowsAStepWithNobodyWatching(t *testing.T) {
 	r := w.owner(t, &messages.SnapshotOf{Conversation: "c1"})
 	if s, ok := r.Result.(*messages.Snapshot); !ok || s.URL != sim.Origin+"/p/2" {
 		t.Fatalf("the owner's snapshot right after the second navigate is not of the page it opened: %v", r.Error)
+	}
+}
+
+// heldStep is a driver whose tabs hold an agent's navigation to /p/2
+// until the test lets it go, and count the owner's pictures they take.
+type heldStep struct {
+	*sim.Driver
+	started chan time.Time // when the held step reached the tabs
+	letGo   chan struct{}
+	shots   atomic.Int32
+}
+
+type heldStepTabs struct {
+	drivers.Tabs
+	h *heldStep
+}
+
+func (h *heldStep) Open(ctx context.Context, conversation string) (drivers.Tabs, error) {
+	tabs, err := h.Driver.Open(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	return heldStepTabs{tabs, h}, nil
+}
+
+func (t heldStepTabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	switch {
+	case a.Owner && a.Kind == drivers.Screenshot:
+		t.h.shots.Add(1)
+	case !a.Owner && a.Kind == drivers.Navigate && a.URL == sim.Origin+"/p/2":
+		t.h.started <- time.Now()
+		<-t.h.letGo
+	}
+	return t.Tabs.Do(ctx, a)
+}
+
+// An agent that acts again right after a step does not wait behind that
+// step's picture, which holds the tabs while it is captured: no picture is
+// taken in between or while the next step runs; one is taken once the
+// agent pauses after it, of the page as that step left it.
+func TestAStepsPictureWaitsForTheAgentsPause(t *testing.T) {
+	sd := sim.New(sim.Config{})
+	h := &heldStep{Driver: sd, started: make(chan time.Time, 1), letGo: make(chan struct{})}
+	w := startOn(t, sd, h, nil, open{})
+	pics := w.bus.Subscribe(events.Filter{Kinds: messages.KindSnapshot})
+	defer pics.Close()
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	answered := time.Now()
+	next := &messages.AgentCall{Agent: "ada", Call: &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1",
+		Act: &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/2"}}}
+	reply := w.sys.Root.RequestFuture(w.pid, next, actortest.Wait)
+	var started time.Time
+	select {
+	case started = <-h.started:
+	case <-time.After(actortest.Wait):
+		res, err := reply.Result()
+		t.Fatalf("the second navigate did not reach the tabs: %v %v", res, err)
+	}
+	if gap := started.Sub(answered); gap > 100*time.Millisecond {
+		close(h.letGo)
+		t.Skipf("the second navigate reached the tabs %v after the navigate's answer, past half the pause a picture waits for", gap)
+	}
+	time.Sleep(time.Second) // the held step runs past the pause a picture waits for
+	if n := h.shots.Load(); n != 0 {
+		close(h.letGo)
+		t.Fatalf("%d pictures were taken after the navigate while the agent's next step ran, want none", n)
+	}
+	close(h.letGo)
+	if res, err := reply.Result(); err != nil {
+		t.Fatalf("the second navigate was not answered: %v", err)
+	} else {
+		wantCode(t, res.(*messages.ToolResult), "")
+	}
+	eventstest.Await(t, pics, "a picture once the agent paused after its second step", func(ev messages.Event) bool {
+		return ev.(*messages.SnapshotTaken).Snapshot.URL == sim.Origin+"/p/2"
+	})
+	if n := h.shots.Load(); n != 1 {
+		t.Fatalf("%d pictures were taken for the two steps, want one", n)
 	}
 }
