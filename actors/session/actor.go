@@ -222,7 +222,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.pics.due = false
 		a.pictureSoon(ctx, nil)
 	case *snapQuietEnd:
-		a.quietEnded(ctx, m)
+		a.quietEnded(ctx)
 	case *done:
 		a.finish(ctx, m)
 	case *messages.AgentCall, *messages.TakeOver, *messages.Resume, *messages.Release, *messages.StopAll, *messages.ResumeAll:

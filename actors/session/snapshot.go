@@ -43,11 +43,14 @@ type pictures struct {
 	due     bool // one is scheduled for when the second is up
 	timer   *time.Timer
 	// wanted is when the oldest step still without its picture ended,
-	// zero when none waits; quiet is the timer of the agent's pause after
-	// the latest step, of generation gen.
-	wanted time.Time
-	quiet  *time.Timer
-	gen    int
+	// zero when none waits. quiet is the timer of the agent's pause, made
+	// once and set again (no allocation on an act), pausing while it is
+	// set; ended is when the latest step ended, by the monotonic clock
+	// the timer keeps.
+	wanted  time.Time
+	quiet   *time.Timer
+	pausing bool
+	ended   time.Time
 }
 
 // snapped carries a snapshot taken off the mailbox back into it; snap is
@@ -57,9 +60,8 @@ type snapped struct{ snap *messages.Snapshot }
 // snapDue is the timer message of a picture put off by the rate bound.
 type snapDue struct{}
 
-// snapQuietEnd is the timer message of the agent's pause after a step,
-// of its generation: a later step's pause replaces it.
-type snapQuietEnd struct{ gen int }
+// snapQuietEnd is the timer message of the agent's pause after a step.
+type snapQuietEnd struct{}
 
 // snapshotAfter takes the owner's picture of the page after a step. It
 // runs after the agent was answered, so the agent never waits for it; its
@@ -76,30 +78,39 @@ func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
 		a.pictureSoon(ctx, d.shot) // the step's own screenshot holds nothing up
 		return
 	}
-	p.gen++
-	a.quietFor(ctx, p.gen)
-}
-
-// quietFor starts the agent's pause of generation gen, replacing the one
-// running.
-func (a *Actor) quietFor(ctx actor.Context, gen int) {
-	if a.pics.quiet != nil {
-		a.pics.quiet.Stop()
+	p.ended = time.Now()
+	if !p.pausing {
+		a.quietFor(ctx, snapQuiet)
 	}
-	self, sys := ctx.Self(), ctx.ActorSystem()
-	a.pics.quiet = time.AfterFunc(snapQuiet, func() { sys.Root.Send(self, &snapQuietEnd{gen: gen}) })
 }
 
-// quietEnded is the agent's pause after a step lasting snapQuiet: the
-// step's picture is taken now, unless a later step ended meanwhile (its
-// pause replaced this one) or one is running (the pause starts again, and
-// that step's end replaces it).
-func (a *Actor) quietEnded(ctx actor.Context, m *snapQuietEnd) {
-	if m.gen != a.pics.gen || a.pics.wanted.IsZero() {
+// quietFor sets the timer of the agent's pause to fire after d.
+func (a *Actor) quietFor(ctx actor.Context, d time.Duration) {
+	p := &a.pics
+	p.pausing = true
+	if p.quiet == nil {
+		self, sys := ctx.Self(), ctx.ActorSystem()
+		p.quiet = time.AfterFunc(d, func() { sys.Root.Send(self, &snapQuietEnd{}) })
 		return
 	}
+	p.quiet.Reset(d)
+}
+
+// quietEnded is the timer of the agent's pause firing: the picture is
+// taken now if the latest step ended snapQuiet ago and none runs; else the
+// pause goes on, until the rest of it is over or the running step ends.
+func (a *Actor) quietEnded(ctx actor.Context) {
+	p := &a.pics
+	p.pausing = false
+	if p.wanted.IsZero() {
+		return // taken meanwhile
+	}
 	if _, acting := a.st.(*working); acting {
-		a.quietFor(ctx, m.gen)
+		a.quietFor(ctx, snapQuiet)
+		return
+	}
+	if left := snapQuiet - time.Since(p.ended); left > 0 {
+		a.quietFor(ctx, left)
 		return
 	}
 	a.pictureSoon(ctx, nil)
