@@ -376,3 +376,28 @@ func TestNavigateWithoutSourceIsTheAgentsChoice(t *testing.T) {
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://example.com/", "urlSource": "agent"}), "navigation_failed")
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://example.com/", "urlSource": "page_link"}), "unapproved_site")
 }
+
+// Status tells when the page last may have changed only once a step could
+// have changed it: a session that has not acted has no such time (not the
+// zero time, which reads as a date in year 1).
+func TestStatusTellsWhenThePageChangedOnceItCould(t *testing.T) {
+	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
+	session := func() map[string]any {
+		t.Helper()
+		st := d.Tool(t, token, "browser.status", "c1", map[string]any{})
+		s, _ := st.Map()["session"].(map[string]any)
+		if s == nil {
+			t.Fatalf("status names no session: %s", st.Result)
+		}
+		return s
+	}
+	if at, ok := session()["pageAt"]; ok {
+		t.Fatalf("a session that has not acted says its page changed at %v", at)
+	}
+	before := time.Now().Add(-time.Second)
+	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
+	at, _ := session()["pageAt"].(string)
+	if when, err := time.Parse(time.RFC3339Nano, at); err != nil || when.Before(before) {
+		t.Fatalf("after a navigate the session says its page changed at %q, want the navigate's time", at)
+	}
+}

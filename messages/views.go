@@ -39,7 +39,7 @@ type SessionInfo struct {
 	// PageAt is when the page last may have changed (a step that could
 	// change it, a give back, a Stop): a picture taken before it is not a
 	// picture of the page as it is.
-	PageAt time.Time `json:"pageAt,omitempty"`
+	PageAt time.Time `json:"pageAt,omitzero"`
 }
 
 // HandBrowserOffline is the hand reason of a take-over in Your browser with
