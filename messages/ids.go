@@ -71,19 +71,24 @@ func DecodeTask(raw []byte) (*TaskInput, *Error) {
 	if len(raw) == 0 || decodeStrict(raw, &in) != nil {
 		return nil, &Error{Code: CodeBadInput, Message: "browser.task needs {\"description\": \"…\"} with optional steps and minutes."}
 	}
-	if in.MoveTo != "" {
-		if in.Description != "" || in.Steps != 0 || in.Minutes != 0 {
-			return nil, &Error{Code: CodeBadInput, Message: "browser.task with moveTo moves the session and takes nothing else; ask for a task in a separate call."}
-		}
-		return &in, nil
-	}
-	if in.Description == "" || len(in.Description) > MaxDescription {
-		return nil, Errorf(CodeBadInput, "browser.task needs a description of 1 to %d characters.", MaxDescription)
-	}
-	if e := CheckText("The task description", in.Description, false); e != nil {
+	if e := in.Check(); e != nil {
 		return nil, e
 	}
 	return &in, nil
+}
+
+// Check validates browser.task input that decoded.
+func (in *TaskInput) Check() *Error {
+	if in.MoveTo != "" {
+		if in.Description != "" || in.Steps != 0 || in.Minutes != 0 {
+			return &Error{Code: CodeBadInput, Message: "browser.task with moveTo moves the session and takes nothing else; ask for a task in a separate call."}
+		}
+		return nil
+	}
+	if in.Description == "" || len(in.Description) > MaxDescription {
+		return Errorf(CodeBadInput, "browser.task needs a description of 1 to %d characters.", MaxDescription)
+	}
+	return CheckText("The task description", in.Description, false)
 }
 
 // Budget is what an agent's task request is granted: what it asked for,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func DecodeAct(raw []byte) (*ActInput, *Error) {
 		return nil, badInput("the input has data after its JSON object; send exactly one object")
 	}
 	if err != nil {
-		return nil, badInput("the input is not valid JSON for browser.act (%s); %s", jsonProblem(err), inputHint(err))
+		return nil, InputRefused(ToolAct, err)
 	}
 	if e := ValidateAct(&in, false); e != nil {
 		return nil, e
@@ -126,6 +127,19 @@ var misplaced = map[string]string{
 	"input":         `send the action's fields themselves, such as {"action":"observe"}`,
 }
 
+// InputRefused is the bad_input refusal of input that did not decode as
+// tool's (err from DecodeStrict): what was wrong with it, and what to send.
+func InputRefused(tool string, err error) *Error {
+	hint := inputHint(err)
+	switch tool {
+	case ToolTask:
+		hint = `send an object such as {"description":"what you want to do, in a sentence or two"}`
+	case ToolStatus:
+		hint = `send an empty object, or one with only "conversation"`
+	}
+	return badInput("the input is not valid JSON for %s (%s); %s", tool, jsonProblem(err), hint)
+}
+
 // inputHint is what to send instead of input that did not decode.
 func inputHint(err error) string {
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
@@ -143,10 +157,49 @@ func jsonProblem(err error) string {
 	switch {
 	case errors.As(err, &se):
 		return fmt.Sprintf("syntax error at byte %d", se.Offset)
+	case errors.As(err, &te) && jsonField(te.Field) != "":
+		return fmt.Sprintf("field %s should be %s, not %s", jsonField(te.Field), jsonKind(te.Type), te.Value)
 	case errors.As(err, &te):
-		return fmt.Sprintf("field %s should be %s", te.Field, te.Type)
+		return fmt.Sprintf("it should be %s, not %s", jsonKind(te.Type), te.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		return strings.TrimPrefix(err.Error(), "json: ")
 	}
 	return "it could not be read"
+}
+
+// jsonKind names the JSON a value of Go type t is read from, as a sender
+// writes it.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "another value"
+}
+
+// jsonField is the path of a field as the sender wrote it: encoding/json
+// names a field of an embedded struct through the struct's Go name too
+// (ActInput.observation), which no sender wrote.
+func jsonField(path string) string {
+	parts := strings.Split(path, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" && (p[0] < 'A' || p[0] > 'Z') {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
 }

@@ -7,6 +7,7 @@ import "github.com/buddi-dev/buddi/messages"
 type args interface {
 	conversation() string
 	input() any
+	check() *messages.Error // what buddi would refuse in the input, found before it is sent
 }
 
 type statusArgs struct {
@@ -29,3 +30,7 @@ func (a actArgs) conversation() string    { return a.Conversation }
 func (a actArgs) input() any              { return &a.ActInput }
 func (a taskArgs) conversation() string   { return a.Conversation }
 func (a taskArgs) input() any             { return &a.TaskInput }
+
+func (a statusArgs) check() *messages.Error { return nil }
+func (a actArgs) check() *messages.Error    { return messages.ValidateAct(&a.ActInput, false) }
+func (a taskArgs) check() *messages.Error   { return a.Check() }

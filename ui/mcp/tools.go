@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/buddi-dev/buddi/messages"
@@ -11,10 +13,19 @@ import (
 
 func (s *Server) addTools(reach *messages.Reach) error {
 	notDestructive, closed := false, false
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	status, err := jsonschema.For[statusArgs](nil)
+	if err != nil {
+		return err
+	}
+	task, err := jsonschema.For[taskArgs](nil)
+	if err != nil {
+		return err
+	}
+	s.mcp.AddTool(&mcp.Tool{
 		Name:        ToolStatus,
 		Title:       "Browser status",
 		Description: statusDoc,
+		InputSchema: status,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed},
 	}, handle[statusArgs](s, ToolStatus))
 
@@ -22,31 +33,41 @@ func (s *Server) addTools(reach *messages.Reach) error {
 		return err
 	}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	s.mcp.AddTool(&mcp.Tool{
 		Name:        ToolTask,
 		Title:       "Ask for a browser task",
 		Description: taskDoc,
+		InputSchema: task,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: &notDestructive, OpenWorldHint: &closed},
 	}, handle[taskArgs](s, ToolTask))
 	return nil
 }
 
-// handle runs one tool's calls through the server's Caller.
-func handle[A args](s *Server, name string) mcp.ToolHandlerFor[A, any] {
+// handle runs one tool's calls through the server's Caller. It reads a
+// call's arguments itself, as buddi reads a tool's input over HTTP: a
+// field the tool does not take, a value of the wrong type or an action
+// that is not one is refused here with bad_input and a sentence that says
+// what to send, and nothing is forwarded. (The SDK's check against the
+// schema answered with its validator's own text and no code.)
+func handle[A args](s *Server, name string) mcp.ToolHandler {
 	tool := apiName[name]
-	return func(ctx context.Context, req *mcp.CallToolRequest, in A) (*mcp.CallToolResult, any, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		token := s.tokenOf(req)
 		if token == "" {
-			return failure(errUnauthorized()), nil, nil
+			return failure(errUnauthorized()), nil
+		}
+		var in A
+		if e := readArgs(tool, req.Params.Arguments, &in); e != nil {
+			return failure(e), nil
 		}
 		input, err := json.Marshal(in.input())
 		if err != nil {
-			return failure(errBadInput()), nil, nil
+			return failure(errBadInput()), nil
 		}
 		conv := s.moves.follow(token, s.conversationOf(req, in))
 		raw, err := s.calls.Call(ctx, token, tool, conv, input)
 		if err != nil {
-			return failure(err), nil, nil
+			return failure(err), nil
 		}
 		if t, ok := any(in).(taskArgs); ok && t.MoveTo != "" {
 			s.moves.note(token, conv, t.MoveTo) // the conversation moved: follow it
@@ -54,8 +75,20 @@ func handle[A args](s *Server, name string) mcp.ToolHandlerFor[A, any] {
 		if tool == messages.ToolTask { // its answer tells the agent which tool to call next
 			raw = json.RawMessage(clientNames.Replace(string(raw)))
 		}
-		return render(raw), nil, nil
+		return render(raw), nil
 	}
+}
+
+// readArgs decodes a call's arguments (none is an empty object) into in,
+// refusing what tool does not take, and checks them as buddi would.
+func readArgs[A args](tool string, raw json.RawMessage, in *A) *messages.Error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage(`{}`)
+	}
+	if err := messages.DecodeStrict(raw, in); err != nil {
+		return messages.InputRefused(tool, err)
+	}
+	return (*in).check()
 }
 
 // conversationOf picks a call's conversation: the call's own argument, else
@@ -96,7 +129,7 @@ func (s *Server) addAct(reach *messages.Reach) error {
 		return err
 	}
 	doc := actDoc(reach)
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	s.mcp.AddTool(&mcp.Tool{
 		Name:        ToolAct,
 		Title:       "Browser action",
 		Description: doc,

@@ -57,17 +57,36 @@ func TestListTools(t *testing.T) {
 	}
 }
 
-func TestInvalidInputIsNotForwarded(t *testing.T) {
+// Input buddi would refuse is refused by the bridge with buddi's code and
+// a sentence that says what to send, and never forwarded.
+func TestInvalidInputIsRefusedWithACodeAndNotForwarded(t *testing.T) {
 	d := newDaemon(t, answerJSON(http.StatusOK, `{"ok":true,"result":{}}`))
 	cs := connect(t, config(d))
-	for name, args := range map[string]map[string]any{
-		"no action":    {"url": "https://example.com/"},
-		"unknown key":  {"action": "observe", "bogus": true},
-		"nested steps": {"action": "script", "steps": []any{map[string]any{"action": "script", "steps": []any{}}}},
+	for _, c := range []struct {
+		name, tool string
+		args       map[string]any
+		says       string
+	}{
+		{"no action", buddimcp.ToolAct, map[string]any{"url": "https://example.com/"}, `"" is not an action`},
+		{"unknown key", buddimcp.ToolAct, map[string]any{"action": "observe", "bogus": true}, `unknown field "bogus"`},
+		{"the HTTP body's wrapper", buddimcp.ToolAct, map[string]any{"input": map[string]any{"action": "observe"}}, `send the action's fields themselves`},
+		{"an object for a string", buddimcp.ToolAct, map[string]any{"action": "click", "observation": map[string]any{"observation": "o1.2"}, "target": map[string]any{"ref": "e1"}},
+			"field observation should be a string, not object"},
+		{"a string for an object", buddimcp.ToolAct, map[string]any{"action": "click", "observation": "o1.2", "target": "e1"}, "field target should be an object, not string"},
+		{"nested steps", buddimcp.ToolAct, map[string]any{"action": "script", "steps": []any{map[string]any{"action": "script", "steps": []any{}}}}, "a script may hold only"},
+		{"a click without its observation", buddimcp.ToolAct, map[string]any{"action": "click", "target": map[string]any{"ref": "e1"}}, `click needs "observation"`},
+		{"status with an unknown key", buddimcp.ToolStatus, map[string]any{"verbose": true}, `unknown field "verbose"`},
+		{"a task's steps as text", buddimcp.ToolTask, map[string]any{"description": "read the news", "steps": "ten"}, "field steps should be a whole number, not string"},
+		{"a task without a description", buddimcp.ToolTask, map[string]any{"steps": 10}, "browser_task needs a description"},
 	} {
-		t.Run(name, func(t *testing.T) {
-			if res := call(t, cs, buddimcp.ToolAct, args); !res.IsError {
-				t.Errorf("result %q is not an error", text(t, res))
+		t.Run(c.name, func(t *testing.T) {
+			res := call(t, cs, c.tool, c.args)
+			got := text(t, res)
+			if !res.IsError || !strings.HasPrefix(got, "bad_input: ") || !strings.Contains(got, c.says) {
+				t.Errorf("IsError %v, text %q; want bad_input saying %q", res.IsError, got, c.says)
+			}
+			if strings.Contains(got, "browser.") {
+				t.Errorf("the sentence names a tool by its HTTP name: %q", got)
 			}
 		})
 	}
