@@ -40,6 +40,9 @@ type browser struct {
 	dead    atomic.Bool
 	visited origins // every origin a document was at, for logins
 
+	engineOnce sync.Once
+	engine     string // the expression that loads the engine into a world (installExpr)
+
 	// gone closes when the browser's context closed (it died, or was
 	// closed); stop closes when close begins, ending the watchdog.
 	gone, stop chan struct{}

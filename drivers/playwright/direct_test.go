@@ -62,3 +62,38 @@ func TestDirectReadsReadTheDocumentShown(t *testing.T) {
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Back})
 	reads("Alpha", "Beta page")
 }
+
+// The first read of a new document goes straight to the engine's world,
+// loaded there without Playwright's injected script, and so does the
+// background read that readies the document after the link; a ref that
+// read gave is then the one an input through Playwright's selectors finds
+// (a world holds one engine, walker.Engine).
+func TestTheFirstReadOfANewDocumentGoesStraightToTheEngine(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "Alpha", `<h1>Alpha page</h1><a href="/b">Next</a>`)
+	s.page("/b", "Beta", `<h1>Beta page</h1>`+
+		`<button onclick="document.querySelector('h1').textContent = 'Beta pressed'">Press</button>`)
+	tabs := openConv(t, d, "c1")
+	navigate(t, tabs, s.URL+"/a")
+	obs := observe(t, tabs, drivers.ObserveOptions{})
+	late := playwright.LateReads(tabs)
+	if out := mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "link", "Next")}); out.Result != drivers.Navigated {
+		t.Fatalf("the link: %+v", out)
+	}
+	direct := playwright.DirectReads(tabs)
+	obs = observe(t, tabs, drivers.ObserveOptions{})
+	if !strings.Contains(obs.Tree, "Beta page") {
+		t.Fatalf("the first read after the link:\n%s", obs.Tree)
+	}
+	if n := playwright.LateReads(tabs) - late; n != 0 {
+		t.Fatalf("%d reads of the new document went through Playwright's selectors", n)
+	}
+	if playwright.DirectReads(tabs) == direct {
+		t.Fatal("the first observe of the new document did not go straight to the engine's world")
+	}
+	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", "Press")})
+	if obs = observe(t, tabs, drivers.ObserveOptions{}); !strings.Contains(obs.Tree, "Beta pressed") {
+		t.Fatalf("the button of the first read was not the one pressed:\n%s", obs.Tree)
+	}
+}

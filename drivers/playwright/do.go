@@ -52,23 +52,56 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 	return out, nil
 }
 
-// warm has Playwright put its injected script, with the engine, into the
-// document an action just loaded or navigated to, in the background: the
-// first engine call in a document pays for that (80–180 ms here), which
-// was otherwise the agent's next observe. It starts once the action has
-// its answer, so that the action's own last reads (the title) do not wait
-// behind it in the page: started at the page's load event instead, it
-// made navigate 50 ms slower. The read is of the navigation mark, and
-// nothing keeps it.
+// warm readies the document an action just loaded or navigated to for
+// the agent's next calls, in the background. Its first read loads the
+// engine for direct reads (install), which the next observe would
+// otherwise wait for. It starts once the action has its answer, so that
+// the action's own last reads (the title) do not wait behind it in the
+// page: started at the page's load event instead, Playwright's injection
+// made navigate 50 ms slower. Then, once the tabs have been let be for
+// locatorWarmAfter, it has Playwright put its own injected script into the
+// document, which the first input through a locator (a click, a fill)
+// waits for otherwise: 60-110 ms of the page's main thread here, which an
+// observe that came meanwhile would wait behind. It gives that up to the
+// agent when the tabs are never free (at most locatorWarmTries), and once
+// the document is no longer the one it warmed. Nothing keeps its reads.
 func (t *tab) warm() {
 	if t.closed.Load() || t.crashed.Load() {
 		return
 	}
+	doc := t.docs.Load()
 	ctx, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
 	defer cancel()
 	var st navAnswer
-	_ = t.probe(ctx, t.page.MainFrame(), "nav", &st)
+	if err := t.probe(ctx, t.page.MainFrame(), "nav", &st); err != nil {
+		return
+	}
+	for range locatorWarmTries {
+		time.Sleep(locatorWarmAfter)
+		if t.closed.Load() || t.crashed.Load() || t.docs.Load() != doc {
+			return
+		}
+		select {
+		case t.owner.turn <- struct{}{}:
+		default:
+			continue // an act is running; try again once it has been let be
+		}
+		c, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
+		if t.docs.Load() == doc {
+			_ = probe(c, t.page.MainFrame(), "nav", &st)
+		}
+		cancel()
+		<-t.owner.turn
+		return
+	}
 }
+
+// How long warm lets the tabs be before Playwright's injection, and how
+// many times it looks for them free.
+const (
+	locatorWarmAfter = 250 * time.Millisecond
+	locatorWarmTries = 8
+)
 
 // acting is the conversation's tabs as the dispatcher drives them, inside
 // Do's bounds: its methods are the actions.

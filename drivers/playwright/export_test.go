@@ -213,3 +213,7 @@ func EarlyTitles(tabs drivers.Tabs) int64 { return tabs.(*Tabs).earlyTitles.Load
 
 // DirectReads is how many engine reads of tabs went straight to the engine's world.
 func DirectReads(tabs drivers.Tabs) int64 { return tabs.(*Tabs).directReads.Load() }
+
+// LateReads is how many reads of the main frame that could have gone
+// direct went through Playwright's selectors.
+func LateReads(tabs drivers.Tabs) int64 { return tabs.(*Tabs).lateReads.Load() }

@@ -34,10 +34,10 @@ type tab struct {
 	clickTitle atomic.Bool
 	// docs counts the documents the main frame has committed; world is
 	// the engine's world in one of them, for direct reads (direct.go),
-	// and finding is set while a search for it runs.
-	docs    atomic.Uint64
-	world   atomic.Pointer[world]
-	finding atomic.Bool
+	// and installing is held while the engine is loaded into one.
+	docs       atomic.Uint64
+	world      atomic.Pointer[world]
+	installing sync.Mutex
 	// ready is closed once guard has run: the gate knows the tab's main
 	// frame, and a refusal of it made before then is recorded.
 	ready     chan struct{}

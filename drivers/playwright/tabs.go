@@ -41,6 +41,9 @@ type Tabs struct {
 	// directReads counts the engine reads that went straight to the
 	// engine's world (direct.go), not through Playwright's selectors.
 	directReads atomic.Int64
+	// lateReads counts the reads of the main frame that could have gone
+	// direct and went through Playwright's selectors.
+	lateReads atomic.Int64
 
 	lastRefused   string // the URL last refused, and when: one refusal is told once
 	lastRefusedAt time.Time

@@ -61,12 +61,20 @@ var body = sync.OnceValue(func() string {
 // type=password is then a credential field.
 const noRules = `{"autocomplete":[],"words":[],"runs":[],"codeWords":[],"notCodeWords":[],"tokens":[]}`
 
+// Engine names the engine object in the world it runs in. A world holds
+// one engine: the driver may load it into a world itself before Playwright
+// loads its own copy there, and refs given by one copy must be the refs
+// the other finds, so a later copy is the first one.
+const Engine = "__buddi_engine"
+
 // Source is the engine as one expression whose value is the engine object
 // (its queryAll(root, body) answers every op), with rules (the field
-// rules, egress.FieldRules as JSON) as RULES.
+// rules, egress.FieldRules as JSON) as RULES: the world's engine, made
+// there by the first evaluation.
 func Source(rules json.RawMessage) string {
 	if len(rules) == 0 {
 		rules = json.RawMessage(noRules)
 	}
-	return "(() => {\n'use strict';\nconst RULES = " + string(rules) + ";\n" + body() + "return engine;\n})()"
+	return "(() => {\n'use strict';\nif (globalThis." + Engine + ") return globalThis." + Engine + ";\nconst RULES = " + string(rules) + ";\n" + body() +
+		"Object.defineProperty(globalThis, '" + Engine + "', { value: engine });\nreturn engine;\n})()"
 }
