@@ -26,7 +26,13 @@ func (a *Actor) input(ctx actor.Context, in *handwire.Input) {
 		return // the surface's own: checked, or turned into a resume
 	case handwire.View:
 		if t.fit == nil {
-			return // the page was not laid out for this tab's screen
+			// The tab attached before it knew its screen (the hand began in a
+			// panel that was closed): its first size lays the page out now.
+			f, ok := drivers.FitterOf(t.pin)
+			if !ok {
+				return // a page that cannot be laid out is driven at the agent's size
+			}
+			t.fit = f
 		}
 	}
 	if in.Pointer() && (t.w == 0 || !in.Within(t.w, t.h)) {

@@ -3,6 +3,7 @@ package webtest_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
 
@@ -84,4 +85,42 @@ func TestAtALaptopsSizeTheControlsStayAboveTheFold(t *testing.T) {
 		t.Fatalf("the taken-over card offers Resume access beside Give it back (%d, %v)", n, err)
 	}
 	webtest.Screenshot(t, p, "desktop-remote-hand-laptop")
+}
+
+// On a phone, a take-over from the session's card hands the hand to the
+// conversation's page, where it begins while the Canvas panel is closed:
+// once the panel opens, the picture fills the stage and the page is laid
+// out for the phone, as when the hand begins in the open panel (before,
+// the picture stayed 0 px wide and the page at the agent's size).
+func TestOnAPhoneAHandBegunWithItsPanelClosedFitsThePageWhenItOpens(t *testing.T) {
+	o := start(t, daemon.Options{})
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	ph := webtest.Phone(t, o.Browser, false)
+	o.SignIn(t, ph)
+	c := card(ph, "c1")
+	webtest.Click(t, c.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+	webtest.Visible(t, c.Locator(".badge.taken_over"))
+	goTo(t, o, ph, "#/chat/ada/c1")
+	webtest.Click(t, ph.Locator("button.canvas-toggle"))
+	cv := ph.Locator(".hand.full canvas.hand-canvas[data-painted]")
+	webtest.Visible(t, cv)
+	var size, want string
+	for deadline := time.Now().Add(webtest.Wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		stage, err := ph.Locator(".hand-stage").BoundingBox()
+		if err != nil || stage == nil {
+			t.Fatalf("no stage: %v", err)
+		}
+		want = sizeOf(stage.Width, stage.Height)
+		if size, _ = cv.GetAttribute("data-page"); size == want {
+			break
+		}
+	}
+	if size != want {
+		t.Fatalf("the page is laid out at %s on a phone whose picture is %s", size, want)
+	}
+	box, err := cv.BoundingBox()
+	if err != nil || box == nil || box.Width < 300 || box.Height < 300 {
+		t.Fatalf("the picture is drawn %+v (%v) on a 375x812 screen", box, err)
+	}
 }

@@ -252,6 +252,11 @@ export function handView(first: SessionInfo, said: HTMLElement): LiveView {
     }, 150);
   };
   window.addEventListener("resize", resized);
+  // The stage got its size (a panel that was closed when the hand began
+  // opened; the bar wrapped): the picture is sized to it, and a touch
+  // screen whose size buddi did not have yet lays the page out for it.
+  const watch = typeof ResizeObserver === "function" ? new ResizeObserver(() => resized()) : null;
+  watch?.observe(stage);
 
   cv.addEventListener("keydown", (e) => key("keydown", e));
   cv.addEventListener("keyup", (e) => key("keyup", e));
@@ -277,6 +282,7 @@ export function handView(first: SessionInfo, said: HTMLElement): LiveView {
       sessionStorage.removeItem(attachmentKey(conv)); // the take-over is over, or this page left it
       clearTimeout(resizing);
       window.removeEventListener("resize", resized);
+      watch?.disconnect();
       document.body.classList.remove("hand-open");
       thumb.stop();
       const sock = ws;
