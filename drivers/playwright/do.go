@@ -86,13 +86,31 @@ func (t *tab) warm() {
 		default:
 			continue // an act is running; try again once it has been let be
 		}
-		c, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
-		if t.docs.Load() == doc {
-			_ = probe(c, t.page.MainFrame(), "nav", &st)
-		}
-		cancel()
+		t.warmLocators(doc, &st)
 		<-t.owner.turn
 		return
+	}
+}
+
+// warmLocators has Playwright inject its script into document doc, with
+// the conversation's turn taken: as a call does, it is what Interrupt
+// abandons (a take-over, a Stop).
+func (t *tab) warmLocators(doc uint64, st *navAnswer) {
+	c, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
+	defer cancel()
+	c, abandon := context.WithCancelCause(c)
+	ts := t.owner
+	ts.mu.Lock()
+	ts.cancelOp = abandon
+	ts.mu.Unlock()
+	defer func() {
+		ts.mu.Lock()
+		ts.cancelOp = nil
+		ts.mu.Unlock()
+		abandon(nil)
+	}()
+	if t.docs.Load() == doc {
+		_ = probe(c, t.page.MainFrame(), "nav", st)
 	}
 }
 
