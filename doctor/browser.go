@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,9 @@ func launchRow(c config.Config) messages.DoctorRow {
 	cfg := PlaywrightConfig(c)
 	cfg.DataDir = filepath.Join(os.TempDir(), fmt.Sprintf("buddi-doctor-%d", os.Getpid()))
 	defer os.RemoveAll(cfg.DataDir)
+	// The row says how the start went; the browser's own log lines of a
+	// start that went well would only repeat it around the table.
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if err := playwright.Probe(ctx, cfg); err != nil {
 		return row("launch", Error, playwright.Message(err))
 	}

@@ -288,6 +288,9 @@ func TestDoctorRows(t *testing.T) {
 	if !strings.Contains(r.stdout, "the browser starts and opens a tab") {
 		t.Fatalf("doctor's first-run check did not start the browser:\n%s", r.stdout)
 	}
+	if strings.Contains(r.stderr, "INFO") {
+		t.Fatalf("doctor's check of a start that went well logged around its table:\n%s", r.stderr)
+	}
 	if os.Geteuid() == 0 {
 		r = runCLI(t, nil, "doctor", "--data", dir)
 		if !strings.Contains(r.stdout, "not root") && !strings.Contains(r.stdout, "creates on the first launch") || !strings.Contains(r.stdout, "keeps its sandbox") {
