@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -50,7 +51,7 @@ func TestLoadTestHelpNamesItsFlags(t *testing.T) {
 		}
 	}
 	for _, flag := range []string{"-conversations", "-duration", "-think", "-owner-rate", "-crash-rate", "-driver",
-		"-target", "-owner-token", "-hands", "-link-kbps", "-idle", "-json", "-cpuprofile"} {
+		"-target", "-owner-token", "-hands", "-link-kbps", "-idle", "-json", "-cpuprofile", "-trace"} {
 		if !strings.Contains(r.stdout, flag) {
 			t.Errorf("--help does not mention %s", flag)
 		}
@@ -79,6 +80,23 @@ func TestLoadTestRunsAndReportsJSON(t *testing.T) {
 		if inv.Status == "fail" {
 			t.Errorf("invariant %s failed", inv.Name)
 		}
+	}
+}
+
+// TestLoadTestWritesARuntimeTrace: --trace leaves an execution trace of
+// the run that go tool trace reads (it opens with its version header).
+func TestLoadTestWritesARuntimeTrace(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.trace")
+	r := runCLI(t, nil, "loadtest", "--conversations", "4", "--duration", "1s", "--owner-rate", "0", "--trace", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^go 1\.\d+ trace\x00`).Match(b) || len(b) < 1<<10 {
+		t.Fatalf("%s is not an execution trace of the run (%d bytes, opens %q)", out, len(b), b[:min(len(b), 16)])
 	}
 }
 
