@@ -150,10 +150,48 @@ type FastAnswer interface {
 // decodeAnswer decodes answer into env, in one pass when env is a
 // FastAnswer that reads it.
 func decodeAnswer(answer []byte, env any) bool {
-	if f, ok := env.(FastAnswer); ok && f.DecodeFast(answer) {
-		return true
+	switch e := env.(type) {
+	case FastAnswer:
+		if e.DecodeFast(answer) {
+			return true
+		}
+	case *messages.Raw:
+		if decodeRaw(answer, e) {
+			return true
+		}
 	}
 	return json.Unmarshal(answer, env) == nil
+}
+
+// decodeRaw reads a successful answer's envelope in one pass, its result
+// copied as it was sent: a tool's answer (an observation of tens of KB) is
+// passed on undecoded, and encoding/json would read it twice to do the
+// same. It reports false, leaving env as it was, for what it leaves to
+// encoding/json: an error, a key in another case, anything unusual.
+func decodeRaw(answer []byte, env *messages.Raw) bool {
+	members, ok := messages.Members(answer)
+	if !ok {
+		return false
+	}
+	var v messages.Raw
+	for _, m := range members {
+		switch m.Key {
+		case "ok":
+			switch string(m.Value) {
+			case "true":
+				v.OK = true
+			case "false":
+			default:
+				return false
+			}
+		case "result":
+			v.Result = bytes.Clone(m.Value)
+		default:
+			return false
+		}
+	}
+	*env = v
+	return true
 }
 
 func encode(body any) ([]byte, error) {
@@ -212,15 +250,18 @@ func (c *Client) Call(ctx context.Context, method, path, token string, body, out
 // Tool calls an agent tool for conv and returns its result. A refusal is
 // the daemon's *messages.Error (unauthorized for a token it does not know).
 func (c *Client) Tool(ctx context.Context, token, tool, conv string, input any) (json.RawMessage, error) {
-	var out json.RawMessage
-	err := c.Call(ctx, http.MethodPost, "/api/tools/"+tool, token, toolBody{Conversation: conv, Input: input}, &out)
-	if err != nil {
+	r, err := c.Do(ctx, http.MethodPost, "/api/tools/"+tool, token, toolBody{Conversation: conv, Input: input})
+	switch {
+	case err != nil:
 		return nil, err
+	case r.Error != nil:
+		return nil, r.Error
+	case !r.OK:
+		return nil, c.badAnswer(r.Status)
+	case len(r.Result) == 0:
+		return json.RawMessage("null"), nil
 	}
-	if len(out) == 0 {
-		out = json.RawMessage("null")
-	}
-	return out, nil
+	return r.Result, nil // checked and copied with the envelope
 }
 
 // toolBody is the agent API's request body.

@@ -6,8 +6,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Render exposes render to the black-box fuzz test.
-var Render = render
+// Render exposes render to the black-box fuzz test, and RenderDecoded
+// the path it takes for what it does not read itself.
+var (
+	Render        = render
+	RenderDecoded = renderDecoded
+)
 
 // Guarded reports whether the /mcp guard for addr and public lets a
 // request with host and origin (none when empty) through.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,14 +18,90 @@ import (
 // observation's observedAt, whose time the text opens with), an image when
 // the result carries a base64 JPEG "screenshot", and the result object as
 // structured content (without the screenshot, which the image carries).
+// The structured content is the daemon's own fields as they came; only the
+// text and the small rest are decoded.
 func render(raw json.RawMessage) *mcp.CallToolResult {
+	members, ok := messages.Members(raw)
+	if !ok || !utf8.Valid(raw) {
+		return renderDecoded(raw)
+	}
+	p, ok := readParts(len(raw), members)
+	if !ok {
+		return renderDecoded(raw)
+	}
+	text := p.text
+	if p.observed && strings.HasPrefix(text, "Observed ") {
+		// The text opens with the observation's time; the structured
+		// content keeps the full observedAt.
+		delete(p.rest, "observedAt")
+	}
+	if len(p.rest) > 0 || text == "" {
+		text = joinText(text, string(encodeRest(p.rest)))
+	}
+	res := &mcp.CallToolResult{StructuredContent: p.structured, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	if p.img != nil {
+		res.Content = append(res.Content, &mcp.ImageContent{Data: p.img, MIMEType: "image/jpeg"})
+	}
+	return res
+}
+
+// parts is a result object read member by member: its text, its
+// screenshot, whether it has an observedAt, the object without the
+// screenshot, and the members beside the text (raw).
+type parts struct {
+	text       string
+	img        []byte
+	observed   bool
+	structured json.RawMessage
+	rest       map[string]any
+}
+
+// readParts reads the members of a result object of size bytes; false
+// when its screenshot is not a JPEG in base64 (renderDecoded keeps such a
+// field in the text).
+func readParts(size int, members []messages.Member) (parts, bool) {
+	p := parts{structured: make([]byte, 0, size), rest: make(map[string]any, len(members))}
+	for _, m := range members {
+		switch m.Key {
+		case "screenshot":
+			s, _ := stringValue(m.Value)
+			if p.img = screenshot(s); p.img == nil {
+				return p, false
+			}
+			continue
+		case "text":
+			if t, ok := stringValue(m.Value); ok && t != "" {
+				p.text = t
+			} else {
+				p.rest[m.Key] = json.RawMessage(m.Value)
+			}
+		default:
+			p.observed = p.observed || m.Key == "observedAt"
+			p.rest[m.Key] = json.RawMessage(m.Value)
+		}
+		// Members takes only keys of plain ASCII: they need no escapes.
+		p.structured = append(append(append(p.structured, `,"`...), m.Key...), `":`...)
+		p.structured = append(p.structured, m.Value...)
+	}
+	if len(p.structured) == 0 {
+		p.structured = append(p.structured, ',')
+	}
+	p.structured[0] = '{'
+	p.structured = append(p.structured, '}')
+	return p, true
+}
+
+// renderDecoded is render for a result Members does not take: decoded
+// whole, then written again.
+func renderDecoded(raw json.RawMessage) *mcp.CallToolResult {
 	v, err := decode(raw)
 	fields, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: plain(v, raw)}}}
 	}
 	res := &mcp.CallToolResult{}
-	img := screenshot(fields)
+	s, _ := fields["screenshot"].(string)
+	img := screenshot(s)
 	if img != nil {
 		delete(fields, "screenshot")
 	}
@@ -34,8 +111,6 @@ func render(raw json.RawMessage) *mcp.CallToolResult {
 		delete(fields, "text")
 	}
 	if strings.HasPrefix(text, "Observed ") {
-		// The text opens with the observation's time; the structured
-		// content keeps the full observedAt.
 		delete(fields, "observedAt")
 	}
 	if len(fields) > 0 || text == "" {
@@ -46,6 +121,29 @@ func render(raw json.RawMessage) *mcp.CallToolResult {
 		res.Content = append(res.Content, &mcp.ImageContent{Data: img, MIMEType: "image/jpeg"})
 	}
 	return res
+}
+
+// encodeRest is the fields of a result beside its text as the text shows
+// them: compact JSON, keys in order, numbers as they came, without HTML
+// escapes.
+func encodeRest(rest map[string]any) json.RawMessage {
+	fields := make(map[string]any, len(rest))
+	for k, v := range rest {
+		if d, err := decode(v.(json.RawMessage)); err == nil {
+			fields[k] = d
+		}
+	}
+	return encode(fields)
+}
+
+// stringValue is the JSON string v, decoded by messages' reader or, for
+// what it leaves, by encoding/json.
+func stringValue(v []byte) (string, bool) {
+	if s, ok := messages.StringValue(v); ok {
+		return s, true
+	}
+	var s string
+	return s, len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil
 }
 
 // failure turns a forwarding error into an IsError tool result, naming
@@ -75,8 +173,7 @@ func failure(err error) *mcp.CallToolResult {
 }
 
 // screenshot decodes the result's base64 JPEG, or returns nil.
-func screenshot(fields map[string]any) []byte {
-	s, _ := fields["screenshot"].(string)
+func screenshot(s string) []byte {
 	if s == "" {
 		return nil
 	}
