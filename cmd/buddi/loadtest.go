@@ -58,7 +58,7 @@ func loadTest(e *env, args []string) int {
 	if err != nil {
 		return usageFail(e, "loadtest", err.Error())
 	}
-	tuneGC(e)
+	tuneGC(e, daemonGC)
 	if lf.daemonLog != "" {
 		fh, err := os.Create(lf.daemonLog)
 		if err != nil {

@@ -36,6 +36,7 @@ func mcpServe(e *env, args []string) int {
 		return usageFail(e, "mcp", "buddi mcp sends the agent's token only to a buddi on this machine, and "+addr+" is not a loopback address; run buddi mcp where buddi serves, or connect your MCP client to http://"+addr+"/mcp directly.")
 	}
 	cfg := mcp.Config{BaseURL: "http://" + addr, Token: *token, Conversation: *conv, Version: version}
+	tuneGC(e, bridgeGC)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	// The tool descriptions say what the install lets the browser open

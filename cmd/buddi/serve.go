@@ -37,7 +37,7 @@ func serve(e *env, args []string) int {
 	if code, ok := f.parse(args, 0); !ok {
 		return code
 	}
-	tuneGC(e)
+	tuneGC(e, daemonGC)
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
