@@ -140,3 +140,25 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	})
 }
+
+// A task that has not started stores no start or expiry, and one stored
+// with them written out as year 1 (before they were left out) reads as
+// not started.
+func TestATaskThatHasNotStartedStoresNoTimes(t *testing.T) {
+	var e encoder
+	e.reset()
+	start, end, err := e.add(Task{Conversation: "c", State: "pending"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.buf.Bytes()[start:end]; bytes.Contains(got, []byte(`"started"`)) || bytes.Contains(got, []byte(`"expires"`)) {
+		t.Errorf("stored %s", got)
+	}
+	var old Task
+	if err := json.Unmarshal([]byte(`{"conversation":"c","state":"pending","started":"0001-01-01T00:00:00Z","expires":"0001-01-01T00:00:00Z"}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if !old.Started.IsZero() || !old.Expires.IsZero() {
+		t.Errorf("read as started %v, expires %v", old.Started, old.Expires)
+	}
+}

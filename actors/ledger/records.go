@@ -49,8 +49,8 @@ type Task struct {
 	MaxSteps     int           `json:"maxSteps"`
 	Lifetime     time.Duration `json:"lifetime"`
 	Created      time.Time     `json:"created"`
-	Started      time.Time     `json:"started,omitempty"`
-	Expires      time.Time     `json:"expires,omitempty"`
+	Started      time.Time     `json:"started,omitzero"`
+	Expires      time.Time     `json:"expires,omitzero"`
 	// Ended is when the task ended or was refused: the retention ages its
 	// conversation's records from it.
 	Ended     time.Time `json:"ended,omitzero"`
