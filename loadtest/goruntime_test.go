@@ -37,6 +37,9 @@ func TestGoRuntimeSinceIsOfTheInterval(t *testing.T) {
 	if w, _, ok := readGoRuntime().since(readGoRuntime()); ok && w < 0 {
 		t.Errorf("two readings of this process gave a negative wait %v", w)
 	}
+	if r := readGoRuntime(); !r.present || r.assist < 0 || r.assist > r.gc {
+		t.Errorf("this process's collector: %v CPU seconds, %v of them assists (read %v)", r.gc, r.assist, r.present)
+	}
 }
 
 // The acts of the seconds with a collection and of the others are counted

@@ -52,10 +52,12 @@ type Report struct {
 	// RunWaitP99 is how long this process's goroutines (the harness's,
 	// and buddi's in process) waited to run once they could, at the 99th
 	// percentile over the run, as the Go runtime counts it; GCCPU is the
-	// CPU seconds its collector used. A wait as long as the acts' p99 says
-	// the cores were the bottleneck, not the work of one act.
-	RunWaitP99 float64 `json:"runWaitP99Ms,omitempty"`
-	GCCPU      float64 `json:"gcCpuSeconds,omitempty"`
+	// CPU seconds its collector used, GCAssistCPU the part of them its
+	// goroutines spent assisting it as they allocated. A wait as long as the
+	// acts' p99 says the cores were the bottleneck, not the work of one act.
+	RunWaitP99  float64 `json:"runWaitP99Ms,omitempty"`
+	GCCPU       float64 `json:"gcCpuSeconds,omitempty"`
+	GCAssistCPU float64 `json:"gcAssistCpuSeconds,omitempty"`
 	// AllocPerAct is the heap this process allocated per act answered,
 	// and GCCycles how many collections it made over the run: fewer bytes
 	// per act, fewer collections.
@@ -117,6 +119,7 @@ func (r *run) report() *Report {
 	start, end := r.runtime[0], r.runtime[1]
 	if wait, gc, ok := end.since(start); ok {
 		rep.RunWaitP99, rep.GCCPU, rep.GCCycles = wait, gc, end.cycles-start.cycles
+		rep.GCAssistCPU = end.assist - start.assist
 		rep.WithCollection, rep.WithoutCollection = r.sampler.splits()
 		if rep.Acts > 0 {
 			rep.AllocPerAct = float64(end.alloc-start.alloc) / float64(rep.Acts)

@@ -153,7 +153,8 @@ func (r *Report) waitLine(w io.Writer) {
 	}
 	gc := ""
 	if r.CPU > 0 {
-		gc = fmt.Sprintf("; the collector ran %d times, on %.1f %% of its CPU, for %.1f KB allocated per act", r.GCCycles, 100*r.GCCPU/r.CPU, r.AllocPerAct/1024)
+		gc = fmt.Sprintf("; the collector ran %d times, on %.1f %% of its CPU (%.1f %% in goroutines' assists), for %.1f KB allocated per act",
+			r.GCCycles, 100*r.GCCPU/r.CPU, 100*r.GCAssistCPU/r.CPU, r.AllocPerAct/1024)
 	}
 	fmt.Fprintf(w, "waiting to run: p99 %.2f ms (%s goroutines, once runnable, as the Go runtime counts)%s\n", r.RunWaitP99, whose, gc)
 	if c, o := r.WithCollection, r.WithoutCollection; c != nil && o != nil {
