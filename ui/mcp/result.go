@@ -53,14 +53,14 @@ type parts struct {
 	img        []byte
 	observed   bool
 	structured json.RawMessage
-	rest       map[string]any
+	rest       map[string]json.RawMessage
 }
 
 // readParts reads the members of a result object of size bytes; false
 // when its screenshot is not a JPEG in base64 (renderDecoded keeps such a
 // field in the text).
 func readParts(size int, members []messages.Member) (parts, bool) {
-	p := parts{structured: make([]byte, 0, size), rest: make(map[string]any, len(members))}
+	p := parts{structured: make([]byte, 0, size), rest: make(map[string]json.RawMessage, len(members))}
 	for _, m := range members {
 		switch m.Key {
 		case "screenshot":
@@ -73,11 +73,11 @@ func readParts(size int, members []messages.Member) (parts, bool) {
 			if t, ok := stringValue(m.Value); ok && t != "" {
 				p.text = t
 			} else {
-				p.rest[m.Key] = json.RawMessage(m.Value)
+				p.rest[m.Key] = m.Value
 			}
 		default:
 			p.observed = p.observed || m.Key == "observedAt"
-			p.rest[m.Key] = json.RawMessage(m.Value)
+			p.rest[m.Key] = m.Value
 		}
 		// Members takes only keys of plain ASCII: they need no escapes.
 		p.structured = append(append(append(p.structured, `,"`...), m.Key...), `":`...)
@@ -126,10 +126,10 @@ func renderDecoded(raw json.RawMessage) *mcp.CallToolResult {
 // encodeRest is the fields of a result beside its text as the text shows
 // them: compact JSON, keys in order, numbers as they came, without HTML
 // escapes.
-func encodeRest(rest map[string]any) json.RawMessage {
+func encodeRest(rest map[string]json.RawMessage) json.RawMessage {
 	fields := make(map[string]any, len(rest))
 	for k, v := range rest {
-		if d, err := decode(v.(json.RawMessage)); err == nil {
+		if d, err := decode(v); err == nil {
 			fields[k] = d
 		}
 	}
