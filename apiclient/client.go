@@ -148,7 +148,7 @@ type FastAnswer interface {
 }
 
 // decodeAnswer decodes answer into env, in one pass when env is a
-// FastAnswer that reads it.
+// FastAnswer that reads it or the envelope with its result left raw.
 func decodeAnswer(answer []byte, env any) bool {
 	switch e := env.(type) {
 	case FastAnswer:
