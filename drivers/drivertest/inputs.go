@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -201,7 +202,8 @@ func (c inputCase) check(t *testing.T, err error, echo string) {
 		t.Fatalf("%s on %s %q gave %v; want %s", c.kind, c.role, c.name, err, c.code)
 	case c.code != "" && strings.Contains(echo, "echo "):
 		t.Fatalf("the refused %s on %s %q reached the page:\n%s", c.kind, c.role, c.name, echo)
-	case c.code != "" && (strings.Contains(sentence(err), c.value) || strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
+	case c.code != "" && (strings.Contains(refs.ReplaceAllString(sentence(err), "ref"), c.value) ||
+		strings.Count(sentence(err), ". ") > 0 || !strings.HasSuffix(sentence(err), ".")):
 		t.Fatalf("the refusal %q quotes the value or is not one sentence", sentence(err))
 	}
 }
@@ -220,6 +222,10 @@ func (c inputCase) checkMasked(t *testing.T, tabs drivers.Tabs) {
 		t.Fatalf("a read of %s %q shows the value typed into it:\n%s", c.role, c.name, obs.Tree)
 	}
 }
+
+// refs are the refs a sentence names: buddi's own ids, which may hold the
+// digits of a value ("e70" for a value of 70) without quoting it.
+var refs = regexp.MustCompile(`\be[0-9]+\b`)
 
 // sentence is what an agent reads of err.
 func sentence(err error) string {
