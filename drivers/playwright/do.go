@@ -98,17 +98,8 @@ func (t *tab) warm() {
 func (t *tab) warmLocators(doc uint64, st *navAnswer) {
 	c, cancel := context.WithTimeout(context.Background(), underLoad(readWait))
 	defer cancel()
-	c, abandon := context.WithCancelCause(c)
-	ts := t.owner
-	ts.mu.Lock()
-	ts.cancelOp = abandon
-	ts.mu.Unlock()
-	defer func() {
-		ts.mu.Lock()
-		ts.cancelOp = nil
-		ts.mu.Unlock()
-		abandon(nil)
-	}()
+	c, release := t.owner.interruptible(c)
+	defer release()
 	if t.docs.Load() == doc {
 		_ = probe(c, t.page.MainFrame(), "nav", st)
 	}

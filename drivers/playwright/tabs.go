@@ -78,6 +78,22 @@ func (ts *Tabs) browser() *browser {
 	return ts.b
 }
 
+// interruptible is ctx made what Interrupt abandons (a take-over, a
+// Stop), for what runs with the conversation's turn taken; release
+// forgets it and cancels it.
+func (ts *Tabs) interruptible(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	ts.mu.Lock()
+	ts.cancelOp = cancel
+	ts.mu.Unlock()
+	return ctx, func() {
+		ts.mu.Lock()
+		ts.cancelOp = nil
+		ts.mu.Unlock()
+		cancel(nil)
+	}
+}
+
 // begin takes the conversation's turn and makes the call interruptible.
 // What happened to the conversation's pages since its last call (the
 // browser restarted, buddi closed a page) is told first, instead of
@@ -92,19 +108,15 @@ func (ts *Tabs) begin(ctx context.Context, owner bool) (context.Context, func(),
 	case <-ctx.Done():
 		return nil, nil, ended(abandoned(ctx), drivers.CodeNotAnswering, msgNotAnswering)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, release := ts.interruptible(ctx)
 	ts.mu.Lock()
-	ts.cancelOp = cancel
 	closed, note, dead := ts.closed, ts.note, ts.b.dead.Load()
 	if !owner { // the owner's picture leaves the news for the agent
 		ts.takeNote()
 	}
 	ts.mu.Unlock()
 	end := func() {
-		ts.mu.Lock()
-		ts.cancelOp = nil
-		ts.mu.Unlock()
-		cancel(nil)
+		release()
 		<-ts.turn
 	}
 	switch {
