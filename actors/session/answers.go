@@ -26,8 +26,12 @@ const statusWait = 2 * time.Second
 // takes one for its surface every time).
 func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *messages.Observation {
 	at := o.TakenAt.UTC().Truncate(time.Second)
+	head := observedAt(at)
+	if o.Tree == "" && o.Title == "" && blankPage(o.URL) {
+		head += blankTab
+	}
 	var p pageText
-	p.open(observedAt(at), "page", len(o.Title)+len(o.Tree)+64)
+	p.open(head, "page", len(o.Title)+len(o.Tree)+64)
 	p.title(o.Title)
 	p.tabs(o.Tabs, false)
 	p.section("", o.Tree)
@@ -47,6 +51,15 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	}
 	return r
 }
+
+// blankTab is what an observation of a tab with no page in it says, so
+// that an agent reads what to do rather than an empty answer (a new tab, or
+// the tab a Stop and a resume leave).
+const blankTab = "This tab is blank: no page is open in it, so there is nothing to act on. Navigate to an address first.\n"
+
+// blankPage reports whether u is a tab's address before any page: none,
+// or about:blank.
+func blankPage(u string) bool { return u == "" || u == "about:blank" }
 
 // observedAt is an observation's first line, "Observed 15:04:05 UTC.",
 // made in one allocation.

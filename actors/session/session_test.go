@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -332,6 +333,30 @@ func TestTheControllerHearsOfTheEndOnceTheTabsAreClosed(t *testing.T) {
 		if _, ok := msg.(*messages.SessionEnded); ok {
 			break
 		}
+	}
+}
+
+// An observation of a blank tab says so, and what to do, in its text; an
+// observation of a page does not.
+func TestAnObservationOfABlankTabSaysWhatToDo(t *testing.T) {
+	w := start(t, sim.Config{}, nil)
+	text := func() string {
+		t.Helper()
+		r := w.act(t, &messages.ActInput{Action: "observe"})
+		wantCode(t, r, "")
+		obs, ok := r.Result.(*messages.Observation)
+		if !ok {
+			t.Fatalf("observe answered %#v", r.Result)
+		}
+		return obs.Text
+	}
+	const says = "This tab is blank"
+	if got := text(); !strings.Contains(got, says) || !strings.HasPrefix(got, "Observed ") {
+		t.Fatalf("an observation of a new tab reads %q; want its time, then that it is blank", got)
+	}
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	if got := text(); strings.Contains(got, says) {
+		t.Fatalf("an observation of a page says it is blank: %q", got)
 	}
 }
 
