@@ -12,7 +12,7 @@ func (j *Journal) apply(ev messages.Event) {
 	switch e := ev.(type) {
 	case *messages.SessionChanged:
 		c := j.conv(e.Session.Conversation, e.Session.Agent, e.At)
-		c.live = !e.Ended
+		j.setLive(c, !e.Ended)
 	case *messages.TaskChanged:
 		c := j.conv(e.Task.Conversation, e.Task.Agent, e.At)
 		text := e.Task.Description
@@ -51,7 +51,7 @@ func (j *Journal) move(from, to string) {
 	if old == nil {
 		return
 	}
-	delete(j.convs, from)
+	j.forget(old)
 	c := j.conv(to, old.agent, old.last)
 	was := c.entries
 	c.entries = nil
@@ -63,60 +63,59 @@ func (j *Journal) move(from, to string) {
 	}
 }
 
-// conv returns the conversation's record, making it (and making room) if needed.
+// conv returns the conversation's record, making it (and making room) if
+// needed; an event newer than any before it makes it the newest.
 func (j *Journal) conv(id, agent string, at time.Time) *conv {
 	c := j.convs[id]
 	if c == nil {
 		if len(j.convs) >= MaxConversations {
 			j.evict()
 		}
-		c = &conv{}
+		c = &conv{id: id, last: at}
 		j.convs[id] = c
+		j.listOf(c).front(c)
 	}
 	if agent != "" {
 		c.agent = agent
 	}
 	if at.After(c.last) {
 		c.last = at
+		j.listOf(c).front(c)
 	}
 	return c
 }
 
-// evictBatch is how many conversations one eviction forgets: with more
-// sessions live than the journal keeps, new ones keep arriving, and one
-// scan for every tenth of the room is cheaper than one per arrival.
-const evictBatch = MaxConversations / 10
-
-// evict forgets the evictBatch least recently active conversations, those
-// that are not live first: the bound holds however many sessions run.
-// The list is built in j.aged, kept between evictions: with more sessions
-// live than the journal keeps, evictions come every few steps.
-func (j *Journal) evict() {
-	all := j.aged[:0]
-	for id, c := range j.convs {
-		all = append(all, aged{id, c.live, c.last})
+// setLive marks c live or ended, moving it to that list as its newest.
+func (j *Journal) setLive(c *conv, live bool) {
+	if c.live != live {
+		c.live = live
+		j.listOf(c).front(c)
 	}
-	slices.SortFunc(all, func(a, b aged) int {
-		if a.live != b.live {
-			if !a.live {
-				return -1
-			}
-			return 1
-		}
-		return a.last.Compare(b.last)
-	})
-	for _, c := range all[:min(evictBatch, len(all))] {
-		delete(j.convs, c.id)
-	}
-	clear(all) // keeps no id alive
-	j.aged = all[:0]
 }
 
-// aged is a conversation as eviction orders them.
-type aged struct {
-	id   string
-	live bool
-	last time.Time
+func (j *Journal) listOf(c *conv) *recency {
+	if c.live {
+		return &j.live
+	}
+	return &j.ended
+}
+
+// evict forgets the least recently active conversation, an ended one if
+// any: the bound holds however many sessions run, at the same cost for
+// every arrival.
+func (j *Journal) evict() {
+	c := j.ended.oldest()
+	if c == nil {
+		c = j.live.oldest()
+	}
+	if c != nil {
+		j.forget(c)
+	}
+}
+
+func (j *Journal) forget(c *conv) {
+	c.unlink()
+	delete(j.convs, c.id)
 }
 
 // trimSlack is how far past MaxEntries a conversation's entries grow before

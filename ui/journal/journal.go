@@ -44,21 +44,29 @@ type Journal struct {
 	mu    sync.Mutex
 	convs map[string]*conv
 	moved map[string]string // an id that moved, to the id it moved to
-	aged  []aged            // evict's list, kept for the next
+	// ended and live hold the kept conversations, each newest first:
+	// eviction takes the oldest ended one, else the oldest live one.
+	ended, live recency
 }
 
 type conv struct {
+	id      string
 	agent   string
 	live    bool
 	last    time.Time
 	entries []messages.TimelineEntry
 	snap    *messages.Snapshot
+
+	prev, next *conv    // its neighbours in ended or live
+	in         *recency // which of them holds it
 }
 
 // Start subscribes to src and keeps the journal until Close.
 func Start(src Source) *Journal {
 	j := &Journal{sub: src.Subscribe(events.Filter{Passive: true, Size: queueSize}),
 		done: make(chan struct{}), updated: make(chan struct{}, 1), convs: map[string]*conv{}, moved: map[string]string{}}
+	j.ended.init()
+	j.live.init()
 	go j.run()
 	return j
 }

@@ -236,3 +236,32 @@ func TestEvictionsForgetEndedConversationsFirst(t *testing.T) {
 		t.Fatal("the newest ended conversation was forgotten")
 	}
 }
+
+// A conversation heard from again is kept over those quiet since: with the
+// journal full of live conversations, a new one takes the place of the
+// one heard from longest ago, not of the one that started first.
+func TestAConversationHeardFromAgainIsKeptOverQuieterOnes(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	var evs []messages.Event
+	for i := range journal.MaxConversations {
+		evs = append(evs, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: fmt.Sprint("q", i), Agent: "ada"}, At: time.Unix(int64(i+1), 0)})
+	}
+	evs = append(evs,
+		&messages.StepTaken{Conversation: "q0", Action: "observe", At: time.Unix(10000, 0)},
+		&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "new", Agent: "ada"}, At: time.Unix(10001, 0)})
+	settle(t, b, j, evs...)
+	if tl, ok := j.Timeline("q0"); !ok || len(tl.Entries) != 1 {
+		t.Fatal("the conversation heard from last but one was forgotten")
+	}
+	if _, ok := j.Timeline("q1"); ok {
+		t.Fatal("q1, heard from longest ago, was kept over a newer conversation")
+	}
+	if _, ok := j.Timeline("new"); !ok {
+		t.Fatal("the newest conversation is missing")
+	}
+	if n := len(j.Conversations()); n != journal.MaxConversations {
+		t.Fatalf("%d conversations kept, want %d: one forgotten for each new one", n, journal.MaxConversations)
+	}
+}
