@@ -73,11 +73,12 @@ func (p *pageText) section(label, text string) {
 }
 
 // fence is head and then the gathered text in one fenced block, with what
-// looks like a key or token and each of owned masked, or head alone when
-// nothing was read from the page.
+// looks like a key or token and each of owned masked, or head alone (its
+// last line without a line break, as a fence's) when nothing was read from
+// the page.
 func (p *pageText) fence(owned []string) string {
 	if p.blk.Len() == 0 {
-		return p.head
+		return strings.TrimSuffix(p.head, "\n")
 	}
 	text, found := p.blk.Close(owned)
 	p.masked = append(p.masked, found...)

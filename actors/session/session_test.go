@@ -351,8 +351,8 @@ func TestAnObservationOfABlankTabSaysWhatToDo(t *testing.T) {
 		return obs.Text
 	}
 	const says = "This tab is blank"
-	if got := text(); !strings.Contains(got, says) || !strings.HasPrefix(got, "Observed ") {
-		t.Fatalf("an observation of a new tab reads %q; want its time, then that it is blank", got)
+	if got := text(); !strings.Contains(got, says) || !strings.HasPrefix(got, "Observed ") || strings.HasSuffix(got, "\n") {
+		t.Fatalf("an observation of a new tab reads %q; want its time, then that it is blank (with no line break after, as a fence has none)", got)
 	}
 	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
 	if got := text(); strings.Contains(got, says) {
