@@ -2,6 +2,9 @@ package daemon_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -337,7 +340,7 @@ func waitGone(t *testing.T, d *daemontest.Daemon, conv string) {
 	d.WaitSession(t, conv, "")
 }
 
-func TestScreenshotsKeepTheLastEightThumbnails(t *testing.T) {
+func TestScreenshotsAreKeptByTheirSessionAloneTheLastEight(t *testing.T) {
 	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
 	wantCode(t, act(t, d, token, "c1", map[string]any{"action": "navigate", "url": "https://sim.localhost/p/1"}), "")
 	for i := 0; i < 9; i++ {
@@ -365,6 +368,27 @@ func TestScreenshotsKeepTheLastEightThumbnails(t *testing.T) {
 	r = d.Must(t, "POST", "/api/browser/screenshots", map[string]any{"conversation": "c1"})
 	if string(r.Result) != "null" && string(r.Result) != "[]" {
 		t.Fatalf("resuming did not clear the old screenshots: %s", r.Result)
+	}
+	// The conversation's timeline lists the screenshot steps without their
+	// pictures: a screenshot is kept by its session alone, 8 at most, and
+	// not past a resume.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var tl struct{ Entries []json.RawMessage }
+		if err := jsonUnmarshal(d.Must(t, "GET", "/api/timeline?conversation=c1", nil).Result, &tl); err != nil {
+			t.Fatal(err)
+		}
+		entries := fmt.Sprintf("%s", tl.Entries)
+		if n := strings.Count(entries, `"action":"screenshot"`); n == 9 {
+			if strings.Contains(entries, "/9j/") { // a JPEG's first bytes in base64
+				t.Fatalf("the timeline's steps keep a screenshot the session dropped: %.300s", entries)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the timeline never listed the 9 screenshot steps: %.600s", entries)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

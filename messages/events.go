@@ -73,8 +73,6 @@ type StepTaken struct {
 	Page      string
 	StepsUsed int
 	StepsMax  int
-	// Thumbnail is a small JPEG of the screenshot the step took, if any.
-	Thumbnail []byte
 	// Picture is a JPEG of the viewport after the step, taken when the
 	// conversation is bound to a surface that shows every step (Telegram).
 	// Shared by every subscriber: never changed.

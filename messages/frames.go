@@ -96,7 +96,6 @@ type TimelineEntry struct {
 	StepsUsed int    `json:"stepsUsed,omitempty"`
 	StepsMax  int    `json:"stepsMax,omitempty"`
 	TookMs    int64  `json:"tookMs,omitempty"`
-	Thumbnail []byte `json:"thumbnail,omitempty"`
 	// An approval: the site asked about and the owner's answer once given.
 	Site     string `json:"site,omitempty"`
 	Decision string `json:"decision,omitempty"`
@@ -109,7 +108,7 @@ type TimelineEntry struct {
 func StepEntry(e *StepTaken) TimelineEntry {
 	return TimelineEntry{Kind: EntryStep, Conversation: e.Conversation, At: e.At, Action: e.Action,
 		Outcome: e.Outcome, Code: e.Code, URL: e.URL, StepsUsed: e.StepsUsed, StepsMax: e.StepsMax,
-		TookMs: e.Took.Milliseconds(), Thumbnail: e.Thumbnail}
+		TookMs: e.Took.Milliseconds()}
 }
 
 // Timeline is one conversation as the conversation view shows it: what

@@ -119,7 +119,7 @@ func (a *Actor) stepTaken(w *working, d *done, res *messages.ToolResult) {
 	}
 	e := &messages.StepTaken{Conversation: a.cfg.Conversation, Agent: a.cfg.Agent, Action: in.Action,
 		Words: w.words, URL: a.url, Title: a.title, Page: dotted("", a.rec.Epoch, a.page),
-		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Thumbnail: d.thumb, Picture: d.picture,
+		StepsUsed: a.rec.StepsUsed, StepsMax: a.task.MaxSteps, Picture: d.picture,
 		PictureApp: d.pictureApp, PictureAppOnce: d.pictureApp != "" && a.onceApps[d.pictureApp],
 		At: now, Took: took}
 	switch {

@@ -31,7 +31,7 @@ export interface Install { running: boolean; lines: string[]; done: boolean; err
 export interface TimelineEntry {
   kind: "step" | "approval" | "task"; conversation: string; at: string;
   action?: string; outcome?: string; code?: string; url?: string; stepsUsed?: number; stepsMax?: number;
-  tookMs?: number; thumbnail?: string; site?: string; decision?: string; state?: string; text?: string;
+  tookMs?: number; site?: string; decision?: string; state?: string; text?: string;
 }
 
 export interface Timeline {
