@@ -12,7 +12,7 @@ import (
 // In a cluster every member's dashboard and Telegram show every member's
 // sessions, tasks and site requests as they change: each member tells the
 // others what its own actors publish of these, and publishes what it is
-// told on its own bus. Steps and snapshots (the journal, thumbnails) cost
+// told on its own bus. Steps and snapshots (the journal, pictures) cost
 // more, a message per act: a member tells them only while another member
 // says someone watches there (memberWatching), and its sessions take
 // snapshots for that watcher as for one of its own.

@@ -189,7 +189,7 @@ func TestADashboardShowsTheSessionsOfEveryMember(t *testing.T) {
 	board.until(t, "the far session's first step", func(f messages.Frame) bool {
 		return f.Type == messages.FrameSession && f.Session != nil && f.Session.Conversation == conv && f.Session.StepsUsed == 1
 	})
-	// Its steps and thumbnails come too, once c has said it watches (at
+	// Its steps and snapshots come too, once c has said it watches (at
 	// most a few seconds after the dashboard opened); until then they are
 	// not told.
 	var step, snap bool
