@@ -1,9 +1,8 @@
 package session
 
 import (
-	"net/url"
+	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -47,24 +46,15 @@ func (a *Actor) fillSecret(in *messages.ActInput, act *drivers.Action) *messages
 	if err != nil {
 		return refusal(err)
 	}
-	if here := originOf(a.url); !slices.Contains(origins, here) {
+	if here := drivers.Origin(a.url); !slices.Contains(origins, here) {
 		field := "you named"
 		if act.Target != nil {
 			field = act.Target.Ref
 		}
-		return messages.SecretOrigin(field, here, origins)
+		return messages.SecretOrigin(field, cmp.Or(here, "(no page)"), origins)
 	}
 	act.Value, act.Origins = value, origins
 	return nil
-}
-
-// originOf is the origin of a page's URL as a browser writes it.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "(no page)"
-	}
-	return u.Scheme + "://" + strings.ToLower(u.Host)
 }
 
 // ownedValues are the owner's secrets, masked in every reading of a page

@@ -2,7 +2,6 @@ package playwright
 
 import (
 	"context"
-	"net/url"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -148,24 +147,14 @@ func (t *tab) oneOrigin() bool {
 	if len(frames) == 1 {
 		return true
 	}
-	main := originOf(t.page.MainFrame().URL())
+	main := drivers.Origin(t.page.MainFrame().URL())
 	for _, f := range frames {
 		u := f.URL()
-		if u != "about:blank" && u != "about:srcdoc" && (main == "" || originOf(u) != main) {
+		if u != "about:blank" && u != "about:srcdoc" && (main == "" || drivers.Origin(u) != main) {
 			return false
 		}
 	}
 	return true
-}
-
-// originOf is the scheme, host and port of a URL; "" for one without a
-// host (data:, blob:, a URL that does not parse).
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host
 }
 
 // focusesFrame reports whether the document holding f's frame element has

@@ -36,15 +36,15 @@ type origins struct {
 }
 
 func (o *origins) add(raw string) {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	origin := drivers.Origin(raw)
+	if !strings.HasPrefix(origin, "http://") && !strings.HasPrefix(origin, "https://") {
 		return
 	}
 	o.mu.Lock()
 	if o.set == nil {
 		o.set = map[string]bool{}
 	}
-	o.set[u.Scheme+"://"+u.Host] = true
+	o.set[origin] = true
 	o.mu.Unlock()
 }
 

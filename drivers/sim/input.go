@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"net/url"
+	"cmp"
 	"slices"
 
 	"github.com/buddi-dev/buddi/drivers"
@@ -152,20 +152,11 @@ func (e effect) half(k drivers.Kind) effect {
 
 // fill types a.Value into n; a secret only on a page of its origins.
 func fill(p *page, i int32, n *node, a *drivers.Action) (effect, error) {
-	if a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, originOf(p.url)) {
-		return noEffect, drivers.ErrSecretOrigin(n.ref, originOf(p.url), a.Origins)
+	if here := cmp.Or(drivers.Origin(p.url), "null"); a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, here) {
+		return noEffect, drivers.ErrSecretOrigin(n.ref, here, a.Origins)
 	}
 	if !n.editable() {
 		return noEffect, errBadInput("Only text boxes can be filled; %s is a %s.", n.ref, n.role)
 	}
 	return effect{field: i, value: a.Value}, nil
-}
-
-// originOf is the origin of a page's URL.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "null"
-	}
-	return u.Scheme + "://" + u.Host
 }
