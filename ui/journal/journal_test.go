@@ -253,7 +253,7 @@ func TestAConversationHeardFromAgainIsKeptOverQuieterOnes(t *testing.T) {
 		&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "new", Agent: "ada"}, At: time.Unix(10001, 0)})
 	settle(t, b, j, evs...)
 	if tl, ok := j.Timeline("q0"); !ok || len(tl.Entries) != 1 {
-		t.Fatal("the conversation heard from last but one was forgotten")
+		t.Fatal("q0, the oldest but heard from again after the others, was forgotten")
 	}
 	if _, ok := j.Timeline("q1"); ok {
 		t.Fatal("q1, heard from longest ago, was kept over a newer conversation")
