@@ -3,7 +3,6 @@ package secret
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -329,18 +328,12 @@ func badNameRune(r rune) bool {
 // the port only when it is not the scheme's own), or a *messages.Error with
 // CodeBadInput for what is not an http or https origin.
 func Origin(raw string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(raw))
+	trimmed := strings.TrimSpace(raw)
+	u, err := url.Parse(trimmed)
 	if err != nil || !originOnly(u) {
 		return "", messages.Errorf(messages.CodeBadInput, "%q is not an origin; write it as https://example.com (a scheme and a host, a port if any, no path).", messages.Clip(raw, 80))
 	}
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port == "" || u.Scheme == "https" && port == "443" || u.Scheme == "http" && port == "80" {
-		return u.Scheme + "://" + host, nil
-	}
-	return fmt.Sprintf("%s://%s:%s", u.Scheme, host, port), nil
+	return messages.Origin(trimmed), nil
 }
 
 // originOnly reports whether u is an http or https origin and nothing more.

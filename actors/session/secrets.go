@@ -46,7 +46,7 @@ func (a *Actor) fillSecret(in *messages.ActInput, act *drivers.Action) *messages
 	if err != nil {
 		return refusal(err)
 	}
-	if here := drivers.Origin(a.url); !slices.Contains(origins, here) {
+	if here := messages.Origin(a.url); !slices.Contains(origins, here) {
 		field := "you named"
 		if act.Target != nil {
 			field = act.Target.Ref

@@ -8,6 +8,7 @@ import (
 
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/walker"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // focusState is what the engine says of one frame's focus (drivers/walker/js/input.js).
@@ -147,10 +148,10 @@ func (t *tab) oneOrigin() bool {
 	if len(frames) == 1 {
 		return true
 	}
-	main := drivers.Origin(t.page.MainFrame().URL())
+	main := messages.Origin(t.page.MainFrame().URL())
 	for _, f := range frames {
 		u := f.URL()
-		if u != "about:blank" && u != "about:srcdoc" && (main == "" || drivers.Origin(u) != main) {
+		if u != "about:blank" && u != "about:srcdoc" && (main == "" || messages.Origin(u) != main) {
 			return false
 		}
 	}

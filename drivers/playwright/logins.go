@@ -36,7 +36,7 @@ type origins struct {
 }
 
 func (o *origins) add(raw string) {
-	origin := drivers.Origin(raw)
+	origin := messages.Origin(raw)
 	if !strings.HasPrefix(origin, "http://") && !strings.HasPrefix(origin, "https://") {
 		return
 	}

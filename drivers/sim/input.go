@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 // effect is what one input does to the page.
@@ -152,7 +153,7 @@ func (e effect) half(k drivers.Kind) effect {
 
 // fill types a.Value into n; a secret only on a page of its origins.
 func fill(p *page, i int32, n *node, a *drivers.Action) (effect, error) {
-	if here := cmp.Or(drivers.Origin(p.url), "null"); a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, here) {
+	if here := cmp.Or(messages.Origin(p.url), "null"); a.Kind == drivers.SecretFill && !slices.Contains(a.Origins, here) {
 		return noEffect, drivers.ErrSecretOrigin(n.ref, here, a.Origins)
 	}
 	if !n.editable() {

@@ -1,9 +1,9 @@
-package drivers_test
+package messages_test
 
 import (
 	"testing"
 
-	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/messages"
 )
 
 func TestAnOriginIsWrittenAsABrowserWritesIt(t *testing.T) {
@@ -22,7 +22,7 @@ func TestAnOriginIsWrittenAsABrowserWritesIt(t *testing.T) {
 		"file:///etc/passwd":                 "",
 		"chrome-extension://abcdef/pop.html": "chrome-extension://abcdef",
 	} {
-		if got := drivers.Origin(raw); got != want {
+		if got := messages.Origin(raw); got != want {
 			t.Errorf("Origin(%q) = %q, want %q", raw, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package drivers
+package messages
 
 import (
 	"net/url"
@@ -9,7 +9,7 @@ import (
 // (location.origin): the scheme and host in lower case, the port only when
 // it is not the scheme's own. It is "" for an address with no host
 // (about:blank, data:, one that does not parse), whose origin is opaque.
-// The owner's secrets name their origins the same way (secret.Origin).
+// The owner's secrets name their origins with it (secret.Origin).
 func Origin(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
