@@ -30,6 +30,9 @@ func clusterCmd(e *env, args []string) int {
 			return fail(e, "cluster", "The directory of %s cannot be made (%v).", path, err)
 		}
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fail(e, "cluster", "%s is a directory: name the secret's file, for example --out %s.", path, filepath.Join(path, shared.SecretFile))
+	}
 	if err := shared.WriteSecret(path); err != nil {
 		if errors.Is(err, shared.ErrSecretExists) {
 			return fail(e, "cluster", "%s exists and is not overwritten: a cluster has one secret; copy that file to every member, or remove it first only to start a new cluster.", path)
