@@ -15,7 +15,13 @@ export function notify(text: string, bad = false): void {
   region.textContent = text;
   region.className = "notice show" + (bad ? " bad" : "");
   const mine = text;
-  setTimeout(() => { if (region && region.textContent === mine) region.className = "notice"; }, 6000);
+  setTimeout(() => {
+    if (region?.textContent !== mine) return;
+    region.className = "notice";
+    // Faded, the sentence leaves the status region too: a screen reader
+    // that reads the region later finds nothing, not a state that passed.
+    setTimeout(() => { if (region?.textContent === mine && !region.classList.contains("show")) region.textContent = ""; }, 300);
+  }, 6000);
 }
 
 // act runs a control: the button waits, then the sentence of what happened

@@ -215,3 +215,24 @@ func TestASentenceSaidBesideACardFollowsItIntoTheNoticeWhenTheCardGoes(t *testin
 	webtest.Gone(t, req)
 	notice(t, p, "Accepted: ada has 80 steps in c3")
 }
+
+// A notice fades after a while, and its sentence leaves the status region
+// with it: after a take-over and a give-back, say, the region would
+// otherwise go on holding "Taken over" for a screen reader to find.
+func TestANoticeLeavesTheStatusRegionWhenItFades(t *testing.T) {
+	o := start(t, askOpts())
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	tok := o.AddAgent(t, "ada", false)
+	if r := o.Tool(t, tok, "browser.task", "c4", in{"description": "read one page"}); !r.OK {
+		t.Fatalf("browser.task: %s", r.Code())
+	}
+	goTo(t, o, p, "#/tasks")
+	req := p.Locator(`.task-request[data-conversation="c4"]`)
+	webtest.Click(t, req.Locator("button", pw.LocatorLocatorOptions{HasText: "Accept"}))
+	notice(t, p, "Accepted: ada has 80 steps in c4")
+	webtest.Gone(t, p.Locator(".notice", pw.PageLocatorOptions{HasText: "Accepted"}))
+	if text, err := p.Locator(".notice").TextContent(); err != nil || text != "" {
+		t.Fatalf("the faded notice still says %q (%v)", text, err)
+	}
+}
