@@ -41,12 +41,13 @@ type grainOwner struct {
 	Resume      *messages.Resume      `json:"resume,omitempty"`
 	Site        *messages.DecideSite  `json:"site,omitempty"`
 	Screenshots *messages.Screenshots `json:"screenshots,omitempty"`
+	Snapshot    *messages.SnapshotOf  `json:"snapshot,omitempty"`
 	Hand        *handOpen             `json:"hand,omitempty"`
 	Deadline    time.Time             `json:"deadline"`
 }
 
 func (g *grainOwner) msg() any {
-	for _, m := range []any{g.Start, g.Decide, g.Release, g.TakeOver, g.Resume, g.Site, g.Screenshots, g.Hand} {
+	for _, m := range []any{g.Start, g.Decide, g.Release, g.TakeOver, g.Resume, g.Site, g.Screenshots, g.Snapshot, g.Hand} {
 		if !reflect.ValueOf(m).IsNil() {
 			return m
 		}
@@ -72,6 +73,8 @@ func grainControl(msg any) (*grainOwner, string) {
 		return &grainOwner{Site: m}, m.Conversation
 	case *messages.Screenshots:
 		return &grainOwner{Screenshots: m}, m.Conversation
+	case *messages.SnapshotOf:
+		return &grainOwner{Snapshot: m}, m.Conversation
 	}
 	return nil, ""
 }

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -105,6 +106,13 @@ func TestAConversationStartedThroughOneMemberIsCalledThroughAnother(t *testing.T
 	away[0].Observe(t, away[0].agent, "c1")
 	if shots := away[1].Must(t, "POST", "/api/browser/screenshots", messages.OwnerBody{Conversation: "c1"}); len(shots.Result) < 3 {
 		t.Fatalf("screenshots of c1 through %s answered %s", away[1].name, shots.Result)
+	}
+	// The dashboard's picture of the page, which no dashboard of away[1]
+	// has had relayed: away[1] asks the member holding c1 for it.
+	var snap messages.Snapshot
+	r := away[1].Must(t, "POST", "/api/browser/snapshot", messages.OwnerBody{Conversation: "c1"})
+	if err := json.Unmarshal(r.Result, &snap); err != nil || snap.Conversation != "c1" || len(snap.JPEG) == 0 {
+		t.Fatalf("the picture of c1's page through %s answered %.200s (%v)", away[1].name, r.Result, err)
 	}
 	away[1].Must(t, "POST", "/api/browser/release", messages.OwnerBody{Conversation: "c1"})
 	if r := away[0].Act(t, away[0].agent, "c1", map[string]any{"action": "observe"}); r.Code() != messages.CodeNoTask {
