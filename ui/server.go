@@ -155,10 +155,10 @@ func New(cfg Config) (*Server, error) {
 		NoDefaultServerHeader: true,
 		NoDefaultDate:         true,
 		// ReduceMemoryUsage stays off: a kept-alive connection keeps its
-		// read and write buffers (8 KB) between requests, where with it
-		// on each request pays a one-byte read before the rest and gets
-		// its buffers from the pools again (about 3-9 % of the server's
-		// CPU per act, stop 57).
+		// buffers (4 KB to read, 4 KB to write, and the bodies') between
+		// requests, where with it on each request pays a one-byte read
+		// before the rest and gets its buffers from the pools again: 3.09
+		// read syscalls per act against 2.07 (stop 57).
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			writeError(ctx, &messages.Error{Code: messages.CodeBadRequest, Message: "The request could not be read: " + firstLine(err.Error())})
 		},
