@@ -159,12 +159,7 @@ func TestTheOwnerApprovesATaskRequestAndASite(t *testing.T) {
 	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
-	tok := o.AddAgent(t, "ada", false)
-	if r := o.Tool(t, tok, "browser.task", "c2", in{"description": "compare two pages"}); !r.OK {
-		t.Fatalf("browser.task: %s", r.Code())
-	}
-	goTo(t, o, p, "#/tasks")
-	req := p.Locator(`.task-request[data-conversation="c2"]`)
+	tok, req := taskRequest(t, o, p, "c2", "compare two pages")
 	webtest.Visible(t, req.Locator("p", pw.LocatorLocatorOptions{HasText: "compare two pages"}))
 	webtest.Visible(t, p.Locator(".nav-link .count", pw.PageLocatorOptions{HasText: "1"}))
 	webtest.Screenshot(t, p, "desktop-tasks")
@@ -197,12 +192,7 @@ func TestASentenceSaidBesideACardFollowsItIntoTheNoticeWhenTheCardGoes(t *testin
 	p := o.Page(t, 1280, 900)
 	events := newHeldEvents(t, p)
 	o.SignIn(t, p)
-	tok := o.AddAgent(t, "ada", false)
-	if r := o.Tool(t, tok, "browser.task", "c3", in{"description": "read one page"}); !r.OK {
-		t.Fatalf("browser.task: %s", r.Code())
-	}
-	goTo(t, o, p, "#/tasks")
-	req := p.Locator(`.task-request[data-conversation="c3"]`)
+	_, req := taskRequest(t, o, p, "c3", "read one page")
 	webtest.Visible(t, req)
 
 	events.hold()
@@ -223,16 +213,23 @@ func TestANoticeLeavesTheStatusRegionWhenItFades(t *testing.T) {
 	o := start(t, askOpts())
 	p := o.Page(t, 1280, 900)
 	o.SignIn(t, p)
-	tok := o.AddAgent(t, "ada", false)
-	if r := o.Tool(t, tok, "browser.task", "c4", in{"description": "read one page"}); !r.OK {
-		t.Fatalf("browser.task: %s", r.Code())
-	}
-	goTo(t, o, p, "#/tasks")
-	req := p.Locator(`.task-request[data-conversation="c4"]`)
+	_, req := taskRequest(t, o, p, "c4", "read one page")
 	webtest.Click(t, req.Locator("button", pw.LocatorLocatorOptions{HasText: "Accept"}))
 	notice(t, p, "Accepted: ada has 80 steps in c4")
 	webtest.Gone(t, p.Locator(".notice", pw.PageLocatorOptions{HasText: "Accepted"}))
 	if text, err := p.Locator(".notice").TextContent(); err != nil || text != "" {
 		t.Fatalf("the faded notice still says %q (%v)", text, err)
 	}
+}
+
+// taskRequest adds agent ada, has it ask for a task in conv, and opens the
+// Tasks page, where the request's card is; it returns ada's token and the card.
+func taskRequest(t *testing.T, o *owner, p pw.Page, conv, description string) (string, pw.Locator) {
+	t.Helper()
+	tok := o.AddAgent(t, "ada", false)
+	if r := o.Tool(t, tok, "browser.task", conv, in{"description": description}); !r.OK {
+		t.Fatalf("browser.task: %s", r.Code())
+	}
+	goTo(t, o, p, "#/tasks")
+	return tok, p.Locator(`.task-request[data-conversation="` + conv + `"]`)
 }
