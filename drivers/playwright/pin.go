@@ -155,7 +155,9 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 	_, _ = call(ctx, func() (any, error) { return p.s.Send("Page.stopScreencast", nil) })
 	start := cdp.StartScreencast{Format: "jpeg", Quality: o.Quality, MaxWidth: o.MaxWidth, MaxHeight: o.MaxHeight, EveryNthFrame: 1}
 	// Chromium finishes stopping a screencast after it answered the stop:
-	// a start right behind it can find it still active, for a moment.
+	// a start right behind it can find it still active, for a moment. And
+	// while the page is between two documents (a visit that changed its
+	// renderer), a start finds no page to attach to, for a moment too.
 	for {
 		if !p.current(epoch) {
 			return nil // stopped, or started again, meanwhile
@@ -167,7 +169,7 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 			}
 			return nil
 		}
-		if !strings.Contains(err.Error(), "already active") {
+		if !castAgain(err) {
 			return p.t.failed(err, notAnswering)
 		}
 		select {
@@ -176,6 +178,13 @@ func (p *pinned) Cast(ctx context.Context, o drivers.CastOptions, sink func(*dri
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// castAgain says whether a screencast's start failed for a moment only:
+// the last one still stopping, or the page between two documents.
+func castAgain(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "already active") || strings.Contains(msg, "Not attached to an active page")
 }
 
 // current says whether the Cast of epoch is still the latest word.

@@ -1,6 +1,7 @@
 package playwright_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -190,4 +191,54 @@ func pageSays(t *testing.T, tabs drivers.Tabs, text, when string) {
 func waitText(t *testing.T, tabs drivers.Tabs, text string) {
 	t.Helper()
 	_, _ = tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: text}, Timeout: 10 * time.Second})
+}
+
+// A screencast asked for while its page is between two documents starts
+// once the new one is there: Chromium answers a start in that moment with
+// "Not attached to an active page", which is not the page going away.
+func TestAScreencastAskedForAsItsPageNavigatesStarts(t *testing.T) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	s.page("/a", "A", `<p>a page to come back to</p>`)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	pin, _ := pinActive(t, tabs)
+	frames := make(chan struct{}, 1)
+	sink := func(*drivers.CastFrame) {
+		select {
+		case frames <- struct{}{}:
+		default:
+		}
+	}
+	// Between two sites, so that each visit swaps the page's renderer.
+	sites := []string{strings.Replace(s.URL, "127.0.0.1", "localhost", 1), s.URL}
+	for i := range 12 {
+		went := make(chan error, 1)
+		go func() {
+			_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: sites[i%2] + "/a?visit=" + strconv.Itoa(i)})
+			went <- err
+		}()
+		// Started again and again until the visit ends, so that some start
+		// meets the moment between the two documents.
+		for n := 0; ; n++ {
+			o := drivers.CastOptions{Quality: 60, MaxWidth: 400 + n%2, MaxHeight: 400}
+			if err := pin.Cast(testCtx(t), o, sink); err != nil {
+				t.Fatalf("visit %d, start %d: the screencast did not start: %v", i, n, err)
+			}
+			select {
+			case err := <-went:
+				if err != nil {
+					t.Fatalf("visit %d: %v", i, err)
+				}
+			default:
+				continue
+			}
+			break
+		}
+	}
+	select {
+	case <-frames:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no picture came after the last start")
+	}
 }
