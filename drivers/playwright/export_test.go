@@ -217,3 +217,12 @@ func DirectReads(tabs drivers.Tabs) int64 { return tabs.(*Tabs).directReads.Load
 // LateReads is how many reads of the main frame that could have gone
 // direct went through Playwright's selectors.
 func LateReads(tabs drivers.Tabs) int64 { return tabs.(*Tabs).lateReads.Load() }
+
+// HoldMourning keeps the driver from mourning its browser (telling each
+// conversation the browser restarted, and starting another) until release
+// is called; dead reports whether that browser reads as dead meanwhile.
+func HoldMourning(d *Driver) (dead func() bool, release func()) {
+	d.mu.Lock()
+	b := d.b
+	return b.dead.Load, d.mu.Unlock
+}

@@ -82,6 +82,53 @@ func TestADeadBrowserComesBackWithEveryConversationsTabs(t *testing.T) {
 	wantCode(t, err, drivers.CodeNoBrowser)
 }
 
+// A call made after the browser's context closed and before the driver
+// mourned it (told each conversation, started another) is told the
+// browser restarted, not that it is starting: that is what happened to
+// its pages. Here the mourning is held off while the call is made.
+func TestACallBeforeTheDeadBrowserIsMournedIsToldItRestarted(t *testing.T) {
+	dir := browsertest.TempDir(t)
+	d := browsertest.New(t, func(c *playwright.Config) { c.DataDir = dir })
+	s := newSite(t)
+	s.page("/one", "One", `<button>one</button>`)
+	tabs := openConv(t, d, "c1")
+	navigate(t, tabs, s.URL+"/one")
+	dead, release := playwright.HoldMourning(d)
+	held := true
+	defer func() {
+		if held {
+			release()
+		}
+	}()
+	for _, pid := range browsertest.PIDs(dir) {
+		_ = syscall.Kill(pid, syscall.SIGKILL) // the browser this test started
+	}
+	for !dead() {
+		select {
+		case <-testCtx(t).Done():
+			t.Fatal("the browser never read as dead")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	told := make(chan error, 1)
+	go func() {
+		_, err := tabs.Do(context.Background(), &drivers.Action{Kind: drivers.Scroll, DeltaY: 100})
+		told <- err
+	}()
+	select {
+	case err := <-told: // answered before the mourning: it must still be the news
+		wantCode(t, err, drivers.CodeRestarted)
+		return
+	case <-time.After(100 * time.Millisecond):
+	}
+	held = false
+	release()
+	wantCode(t, <-told, drivers.CodeRestarted)
+	if obs := observe(t, tabs, drivers.ObserveOptions{}); obs.URL != s.URL+"/one" {
+		t.Fatalf("after the restart the tab is at %s", obs.URL)
+	}
+}
+
 // A call made at the very moment the driver finds its browser dead (here:
 // from the log line that says so) is told the browser restarted, not that
 // it is still starting: each conversation has its news before the browser

@@ -134,6 +134,28 @@ func (ts *Tabs) Ready(ctx context.Context) (time.Duration, error) {
 	return time.Since(start), ts.await(ctx, false)
 }
 
+// newsOfDeath waits, up to noteWait, for the news that the conversation's
+// browser, found dead, was mourned: the browser reads as dead as soon as
+// its context closed, and the watchdog gives each of its conversations the
+// news a moment later. A call in between is told what happened to its
+// pages (the browser restarted), not only that a browser is starting. Nil
+// when no news came.
+func (ts *Tabs) newsOfDeath(owner bool) *drivers.Error {
+	deadline := time.Now().Add(noteWait)
+	for {
+		ts.mu.Lock()
+		note := ts.note
+		if note != nil && !owner {
+			ts.takeNote()
+		}
+		ts.mu.Unlock()
+		if note != nil || time.Now().After(deadline) {
+			return note
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // explain turns the failure of a call into what happened to the page or
 // the browser meanwhile, when something did: the note of a restart or of
 // a page buddi closed. A failure that looks like the page or the browser

@@ -127,7 +127,11 @@ func (ts *Tabs) begin(ctx context.Context, owner bool) (context.Context, func(),
 		end()
 		return nil, nil, note
 	case dead:
+		news := ts.newsOfDeath(owner)
 		end()
+		if news != nil {
+			return nil, nil, news
+		}
 		return nil, nil, fail(drivers.CodeStarting, nil, "The browser stopped a moment ago and is starting again; try again in a few seconds.")
 	}
 	ts.popupsReady(ctx)
