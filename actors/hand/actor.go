@@ -119,6 +119,11 @@ func (a *Actor) fromPacer(ctx actor.Context) bool {
 			a.leave(ctx, afterEnd, &messages.Error{Code: messages.CodeHandEnded,
 				Message: "This tab fell too far behind the page (two megabytes of pictures); take over again on a better connection."})
 		}
+	case *pacer.CastFailed:
+		if t != nil {
+			a.leave(ctx, afterEnd, &messages.Error{Code: messages.CodeHandEnded,
+				Message: "The page's picture could not be started; take over again."})
+		}
 	case *pacer.Stepped:
 		if t != nil {
 			a.cfg.Log.Debug("the hand's picture changed quality", "conversation", a.cfg.Conversation, "step", m.Step)

@@ -231,6 +231,8 @@ func TestTheHandEnds(t *testing.T) {
 			act: func(*world, *screen, messages.HandLink) {}},
 		"too far behind": {sim: sim.Config{CastFPS: 100, CastBytes: 64 << 10}, pacer: pacer.Config{MaxBehind: 1 << 20},
 			code: messages.CodeHandEnded, act: func(*world, *screen, messages.HandLink) {}},
+		"picture never started": {sim: sim.Config{CastFails: true}, code: messages.CodeHandEnded,
+			act: func(*world, *screen, messages.HandLink) {}},
 		"page closed": {code: messages.CodeTabGone,
 			act: func(w *world, _ *screen, _ messages.HandLink) { _ = w.tabs.Close(context.Background()) }},
 	}

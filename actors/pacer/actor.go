@@ -28,6 +28,7 @@ type Actor struct {
 	clear    time.Time // since when it is not; zero when it is
 	restarts bool      // a restart of the screencast is running
 	want     int       // the step of the last (re)start
+	casts    int       // (re)starts asked for, the last one's number
 	portrait bool      // the steps' boxes are turned: the page is taller than wide
 	w, h     int
 	told     bool // the parent heard TooFarBehind
@@ -82,7 +83,8 @@ func (a *Actor) Receive(ctx actor.Context) {
 // cast (re)starts the screencast at step, off the mailbox.
 func (a *Actor) cast(ctx actor.Context, step int) {
 	a.restarts, a.want = true, step
-	self, sys, pin, opts := ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
+	a.casts++
+	gen, self, sys, pin, opts := a.casts, ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
 	if a.portrait {
 		opts.MaxWidth, opts.MaxHeight = opts.MaxHeight, opts.MaxWidth
 	}
@@ -91,14 +93,21 @@ func (a *Actor) cast(ctx actor.Context, step int) {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		err := pin.Cast(c, opts, sink)
-		sys.Root.Send(self, &started{step: step, err: err})
+		sys.Root.Send(self, &started{gen: gen, step: step, err: err})
 	}()
 }
 
+// started takes the outcome of a (re)start. The failure of the latest
+// one is told to the parent: the tab would otherwise show a picture that
+// never changes (or none). One overtaken by a later start is not.
 func (a *Actor) started(ctx actor.Context, m *started) {
+	if m.gen != a.casts {
+		return // a later start runs, or ran: its outcome is the one that counts
+	}
 	a.restarts = false
 	if m.err != nil {
 		a.cfg.Log.Warn("the hand's screencast did not start", "err", m.err)
+		a.tell(ctx, &CastFailed{Err: m.err})
 		return
 	}
 	if a.step != m.step {

@@ -16,6 +16,10 @@ type PageSize struct{ Width, Height int }
 // TooFarBehind tells the parent the tab fell MaxBehind bytes behind.
 type TooFarBehind struct{ Bytes int }
 
+// CastFailed tells the parent the screencast's latest start failed: the
+// tab would wait for a picture that never comes.
+type CastFailed struct{ Err error }
+
 // Stepped tells the parent (and tests) the quality step changed.
 type Stepped struct{ Step int }
 
@@ -41,10 +45,10 @@ type Refit struct{ Width, Height int }
 // frame is one picture from the screencast.
 type frame struct{ f *drivers.CastFrame }
 
-// started is the outcome of (re)starting the screencast at step.
+// started is the outcome of the gen-th (re)start of the screencast, at step.
 type started struct {
-	step int
-	err  error
+	gen, step int
+	err       error
 }
 
 // tick reconsiders the quality step.

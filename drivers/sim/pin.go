@@ -85,6 +85,9 @@ func (p *pinned) Why() *messages.Error {
 
 func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drivers.CastFrame)) error {
 	_ = p.StopCast(context.Background())
+	if p.t.d.cfg.CastFails {
+		return errNotAnswering()
+	}
 	jpg, _, _ := shot(min(o.MaxWidth, o.MaxHeight*16/10)) // the box, turned or not
 	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
 		jpg = append(jpg, make([]byte, n-len(jpg))...) // shot's capacity ends at its length: this copies
