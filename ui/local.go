@@ -129,11 +129,21 @@ func (s *Server) snapshot(ctx *fasthttp.RequestCtx, _ *caller, b *messages.Owner
 		writeError(ctx, e)
 		return
 	}
-	if snap := s.journal.Snapshot(b.Conversation); snap != nil {
-		writeOK(ctx, snap)
+	// The session knows whether its newest picture still shows the page
+	// (nobody drove it since) and takes a new one when not. The journal's
+	// picture, the last one published, serves a conversation whose session
+	// is gone (released, or ended by a restart).
+	r := s.tell(msg)
+	if r.Error != nil {
+		if snap := s.journal.Snapshot(b.Conversation); snap != nil &&
+			(r.Error.Code == messages.CodeNoSession || r.Error.Code == messages.CodeNotFound) {
+			writeOK(ctx, snap)
+			return
+		}
+		writeError(ctx, r.Error)
 		return
 	}
-	s.ask(ctx, msg)
+	writeOK(ctx, r.Result)
 }
 
 // doctorWait bounds the doctor's checks (one runs Playwright's driver).
