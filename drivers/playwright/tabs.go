@@ -177,7 +177,14 @@ func (ts *Tabs) Interrupt() {
 	var wg sync.WaitGroup
 	for _, t := range tabs {
 		wg.Add(1)
-		go func() { defer wg.Done(); t.stopLoading() }()
+		go func() {
+			defer wg.Done()
+			loading := t.watch.loading.Load()
+			t.stopLoading()
+			if loading {
+				t.checkPaints()
+			}
+		}()
 	}
 	wg.Wait()
 }
