@@ -165,10 +165,12 @@ func (ts *Tabs) popupsReady(ctx context.Context) {
 }
 
 // Interrupt abandons the running call and stops every pending load of the
-// conversation's tabs, keeping the pages as they are.
+// conversation's tabs, keeping the pages as they are. A tab that was
+// loading, and the active one when a call ran (it may have been about to
+// navigate), are checked for a page the stop left not painting (paint.go).
 func (ts *Tabs) Interrupt() {
 	ts.mu.Lock()
-	cancel := ts.cancelOp
+	cancel, active := ts.cancelOp, ts.active
 	tabs := append([]*tab(nil), ts.tabs...)
 	ts.mu.Unlock()
 	if cancel != nil {
@@ -179,9 +181,9 @@ func (ts *Tabs) Interrupt() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			loading := t.watch.loading.Load()
+			check := t.watch.loading.Load() || (cancel != nil && t == active)
 			t.stopLoading()
-			if loading {
+			if check {
 				t.checkPaints()
 			}
 		}()
