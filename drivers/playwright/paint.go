@@ -30,55 +30,25 @@ const stopsSettle = 250 * time.Millisecond
 var onePixel = cdp.CaptureScreenshot{Format: "jpeg", Quality: 1, Clip: &cdp.Viewport{Width: 1, Height: 1, Scale: 1}}
 
 // checkPaints runs the check on its own goroutine, once the tab's stops
-// are over; one at a time per tab. A stop made while the check looked
-// (the abandoned call's stops go on for up to abandonWindow) has it look
-// again.
+// are over; one at a time per tab.
 func (t *tab) checkPaints() {
-	done := make(chan struct{})
-	if !t.checking.CompareAndSwap(nil, &done) {
+	if !t.checking.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
-		defer func() {
-			t.checking.Store(nil)
-			close(done)
-		}()
-		for range 3 {
-			t.stopsOver()
-			looked := time.Now().UnixNano()
-			if !t.paints() {
-				t.loadAgain()
-				return
+		defer t.checking.Store(false)
+		for end := time.Now().Add(abandonWindow + stopsSettle); time.Now().Before(end); {
+			quiet := time.Since(time.Unix(0, t.stoppedAt.Load()))
+			if quiet >= stopsSettle {
+				break
 			}
-			if t.stoppedAt.Load() < looked {
-				return
-			}
+			time.Sleep(stopsSettle - quiet)
 		}
-	}()
-}
-
-// stopsOver waits until stopsSettle has passed since the tab's last stop,
-// for at most abandonWindow and stopsSettle.
-func (t *tab) stopsOver() {
-	for end := time.Now().Add(abandonWindow + stopsSettle); time.Now().Before(end); {
-		quiet := time.Since(time.Unix(0, t.stoppedAt.Load()))
-		if quiet >= stopsSettle {
+		if t.paints() {
 			return
 		}
-		time.Sleep(stopsSettle - quiet)
-	}
-}
-
-// afterCheck waits, within ctx, for the check under way, if any: a
-// capture of a page that stopped painting would wait forever, and one
-// made after the check finds the page painting again.
-func (t *tab) afterCheck(ctx context.Context) {
-	if done := t.checking.Load(); done != nil {
-		select {
-		case <-*done:
-		case <-ctx.Done():
-		}
-	}
+		t.loadAgain()
+	}()
 }
 
 // paints says whether the browser captures a pixel of the page within
@@ -115,13 +85,6 @@ func (t *tab) loadAgain() {
 	}
 	t.b.log.Warn("a page stopped painting after its load was stopped as it arrived; it was loaded again",
 		"conversation", t.owner.conv, "tab", t.id)
-	// The check ends once the page paints again, so that a capture
-	// waiting for it (afterCheck) finds the new document there.
-	for range 3 {
-		if t.paints() {
-			return
-		}
-	}
 }
 
 // currentEntry is the address of the current entry of a

@@ -5,7 +5,6 @@ import (
 	"context"
 	"image"
 	"image/jpeg"
-	"strings"
 	"time"
 
 	pw "github.com/mxschmitt/playwright-go"
@@ -42,21 +41,11 @@ func (t *tab) screenshot(ctx context.Context, full bool) (*shot, error) {
 	if full {
 		edge = shotEdgeFull
 	}
-	t.afterCheck(ctx)
-	var raw []byte
-	var err error
-	// A document that arrives during the capture ends it ("Execution
-	// context was destroyed"): the capture is made again, in the new one.
-	for try := 0; ; try++ {
-		raw, err = call(ctx, func() ([]byte, error) {
-			return t.page.Screenshot(pw.PageScreenshotOptions{Type: pw.ScreenshotTypeJpeg, Quality: pw.Int(shotQuality),
-				Scale: pw.ScreenshotScaleCss, Caret: pw.ScreenshotCaretInitial, Timeout: ms(ctx, 10*time.Second),
-				Mask: t.masked(), MaskColor: pw.String(maskColor)})
-		})
-		if err == nil || try == 2 || ctx.Err() != nil || !strings.Contains(err.Error(), "Execution context was destroyed") {
-			break
-		}
-	}
+	raw, err := call(ctx, func() ([]byte, error) {
+		return t.page.Screenshot(pw.PageScreenshotOptions{Type: pw.ScreenshotTypeJpeg, Quality: pw.Int(shotQuality),
+			Scale: pw.ScreenshotScaleCss, Caret: pw.ScreenshotCaretInitial, Timeout: ms(ctx, 10*time.Second),
+			Mask: t.masked(), MaskColor: pw.String(maskColor)})
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,9 @@ type tab struct {
 	// clickTitle is set while a read of the title after a click
 	// (titleAfterClick) is in flight.
 	clickTitle atomic.Bool
-	// checking holds a channel closed when the check that the page still
-	// paints, while one runs (paint.go), ends.
-	checking atomic.Pointer[chan struct{}]
+	// checking is set while a check that the page still paints runs
+	// (paint.go).
+	checking atomic.Bool
 	// stoppedAt is when stopLoading last stopped the page (Unix ns).
 	stoppedAt atomic.Int64
 	// docs counts the documents the main frame has committed; world is

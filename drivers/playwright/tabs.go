@@ -165,12 +165,10 @@ func (ts *Tabs) popupsReady(ctx context.Context) {
 }
 
 // Interrupt abandons the running call and stops every pending load of the
-// conversation's tabs, keeping the pages as they are. A tab that was
-// loading, and the active one when a call ran (it may have been about to
-// navigate), are checked for a page the stop left not painting (paint.go).
+// conversation's tabs, keeping the pages as they are.
 func (ts *Tabs) Interrupt() {
 	ts.mu.Lock()
-	cancel, active := ts.cancelOp, ts.active
+	cancel := ts.cancelOp
 	tabs := append([]*tab(nil), ts.tabs...)
 	ts.mu.Unlock()
 	if cancel != nil {
@@ -181,9 +179,9 @@ func (ts *Tabs) Interrupt() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			check := t.watch.loading.Load() || (cancel != nil && t == active)
+			loading := t.watch.loading.Load()
 			t.stopLoading()
-			if check {
+			if loading {
 				t.checkPaints()
 			}
 		}()
