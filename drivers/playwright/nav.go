@@ -145,7 +145,6 @@ func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit tim
 		return
 	default:
 	}
-	t.checkPaints() // once these stops are over
 	go func() {
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()

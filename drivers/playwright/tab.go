@@ -32,11 +32,6 @@ type tab struct {
 	// clickTitle is set while a read of the title after a click
 	// (titleAfterClick) is in flight.
 	clickTitle atomic.Bool
-	// checking is set while a check that the page still paints runs
-	// (paint.go).
-	checking atomic.Bool
-	// stoppedAt is when stopLoading last stopped the page (Unix ns).
-	stoppedAt atomic.Int64
 	// docs counts the documents the main frame has committed; world is
 	// the engine's world in one of them, for direct reads (direct.go),
 	// and installing is held while the engine is loaded into one.
@@ -264,5 +259,4 @@ func (t *tab) stopLoading() {
 		t.mu.Unlock()
 	}
 	_, _ = call(ctx, func() (any, error) { return s.Send("Page.stopLoading", nil) })
-	t.stoppedAt.Store(time.Now().UnixNano())
 }

@@ -177,14 +177,7 @@ func (ts *Tabs) Interrupt() {
 	var wg sync.WaitGroup
 	for _, t := range tabs {
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			loading := t.watch.loading.Load()
-			t.stopLoading()
-			if loading {
-				t.checkPaints()
-			}
-		}()
+		go func() { defer wg.Done(); t.stopLoading() }()
 	}
 	wg.Wait()
 }
