@@ -7,6 +7,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/messages"
 )
 
@@ -121,8 +122,7 @@ func (a *Actor) fromPacer(ctx actor.Context) bool {
 		}
 	case *pacer.CastFailed:
 		if t != nil {
-			a.leave(ctx, afterEnd, &messages.Error{Code: messages.CodeHandEnded,
-				Message: "The page's picture could not be started; take over again."})
+			a.leave(ctx, afterEnd, castFailed(t.pin))
 		}
 	case *pacer.Stepped:
 		if t != nil {
@@ -132,6 +132,20 @@ func (a *Actor) fromPacer(ctx actor.Context) bool {
 		return false
 	}
 	return true
+}
+
+// castFailed is why a hand whose screencast did not start ends: its page's
+// own end when the page went as the screencast started (a start on a page
+// already gone fails at once), else that the picture could not start.
+func castFailed(pin drivers.Pinned) *messages.Error {
+	select {
+	case <-pin.Gone():
+		if why := pin.Why(); why != nil {
+			return why
+		}
+	default:
+	}
+	return &messages.Error{Code: messages.CodeHandEnded, Message: "The page's picture could not be started; take over again."}
 }
 
 func (a *Actor) arm(ctx actor.Context) {
