@@ -40,6 +40,7 @@ type pictures struct {
 	at      time.Time // when the last one started
 	running bool
 	again   bool // the page may have changed while one was taken
+	retried bool // the last one failed and was taken again
 	due     bool // one is scheduled for when the second is up
 	timer   *time.Timer
 	// wanted is when the oldest step still without its picture ended,
@@ -210,6 +211,15 @@ func (a *Actor) snapped(ctx actor.Context, m *snapped) {
 		}
 		a.asking = nil
 	}
+	switch {
+	case m.snap != nil:
+		p.retried = false
+	case !p.retried && a.tabs != nil && !a.ending():
+		// One that failed (a page between two documents, a capture that
+		// timed out) is taken once more, past the rate bound: the surfaces
+		// would otherwise keep the picture before until a later step.
+		p.retried, p.again = true, true
+	}
 	if p.again {
 		p.again = false
 		if len(a.asking) > 0 {
@@ -218,6 +228,16 @@ func (a *Actor) snapped(ctx actor.Context, m *snapped) {
 			a.pictureSoon(ctx, nil)
 		}
 	}
+}
+
+// ending reports whether the session is closing or stopped: it takes no
+// more pictures of its own.
+func (a *Actor) ending() bool {
+	switch a.st.(type) {
+	case *closing, *stopped:
+		return true
+	}
+	return false
 }
 
 // snapshotOf answers the owner with a picture of the page as it is: the

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -140,5 +141,82 @@ func TestAStepsPictureWaitsForTheAgentsPause(t *testing.T) {
 	})
 	if n := h.shots.Load(); n != 1 {
 		t.Fatalf("%d pictures were taken for the two steps, want one", n)
+	}
+}
+
+// shotFails is a driver whose tabs fail the owner's pictures while fail
+// is above zero, one per count.
+type shotFails struct {
+	*sim.Driver
+	fail   atomic.Int32
+	failed atomic.Int32
+}
+
+type shotFailsTabs struct {
+	drivers.Tabs
+	f *shotFails
+}
+
+func (f *shotFails) Open(ctx context.Context, conversation string) (drivers.Tabs, error) {
+	tabs, err := f.Driver.Open(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	return shotFailsTabs{tabs, f}, nil
+}
+
+func (t shotFailsTabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	if a.Owner && a.Kind == drivers.Screenshot && t.f.fail.Add(-1) >= 0 {
+		t.f.failed.Add(1)
+		return nil, drivers.Errorf(drivers.CodeNotAnswering, nil, "The page has not answered yet.")
+	}
+	return t.Tabs.Do(ctx, a)
+}
+
+// A step's picture that fails is taken once more, a second later, so the
+// surfaces do not keep showing the page before it; one that fails again is
+// left to the next step.
+func TestAFailedPictureIsTakenOnceMore(t *testing.T) {
+	sd := sim.New(sim.Config{})
+	f := &shotFails{Driver: sd}
+	w := startOn(t, sd, f, nil, open{})
+	pics := w.bus.Subscribe(events.Filter{Kinds: messages.KindSnapshot})
+	defer pics.Close()
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	eventstest.Await(t, pics, "a picture after the first navigate", func(ev messages.Event) bool {
+		return ev.(*messages.SnapshotTaken).Snapshot.URL == sim.Origin+"/p/1"
+	})
+	for _, c := range []struct {
+		page  int
+		fails int32
+		want  bool
+	}{{2, 1, true}, {3, 2, false}} {
+		f.fail.Store(c.fails)
+		f.failed.Store(0)
+		w.clock.Advance(2 * time.Second) // past the rate bound
+		url := fmt.Sprintf("%s/p/%d", sim.Origin, c.page)
+		wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: url}), "")
+		for deadline := time.Now().Add(eventstest.Wait); f.failed.Load() == 0; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no picture of %s was tried", url)
+			}
+		}
+		w.clock.Advance(2 * time.Second) // the retry's rate bound
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		var got bool
+		for !got {
+			ev, err := pics.Next(ctx)
+			if err != nil {
+				break
+			}
+			got = ev.(*messages.SnapshotTaken).Snapshot.URL == url
+		}
+		cancel()
+		if got != c.want {
+			t.Fatalf("after %d failed pictures of %s, a picture of it published: %v, want %v", c.fails, url, got, c.want)
+		}
+	}
+	if n := f.failed.Load(); n != 2 {
+		t.Fatalf("the picture that failed twice was tried %d times, want 2 (one more, then no more)", n)
 	}
 }
