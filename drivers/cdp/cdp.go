@@ -221,9 +221,11 @@ type FailRequest struct {
 // Method is Fetch.failRequest.
 func (FailRequest) Method() string { return "Fetch.failRequest" }
 
-// ContinueRequest lets the paused request RequestID go on.
+// ContinueRequest lets the paused request RequestID go on. With
+// InterceptResponse its response is paused too, before the page has it.
 type ContinueRequest struct {
-	RequestID string `json:"requestId"`
+	RequestID         string `json:"requestId"`
+	InterceptResponse bool   `json:"interceptResponse,omitempty"`
 }
 
 // Method is Fetch.continueRequest.

@@ -55,8 +55,9 @@ func openGate(ctx context.Context, b *browser) (*gate, error) {
 	return g, nil
 }
 
-// paused decides one intercepted document request. It runs on a goroutine
-// of its own: it calls back into the protocol.
+// paused decides one intercepted document request, or the response of a
+// tab's main-frame document (see hold.go). It runs on a goroutine of its
+// own: it calls back into the protocol.
 func (g *gate) paused(ev map[string]any) {
 	id, _ := ev["requestId"].(string)
 	frameID, _ := ev["frameId"].(string)
@@ -64,7 +65,19 @@ func (g *gate) paused(ev map[string]any) {
 	url, _ := req["url"].(string)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := g.check(frameID, url); err != nil {
+	g.mu.Lock()
+	t := g.frames[frameID]
+	g.mu.Unlock()
+	if answered(ev) {
+		if t != nil && !t.stops.admit() {
+			g.b.log.Info("a document arriving after a stop refused", "tab", t.id, "site", messages.SiteOnly(url))
+			g.fail(ctx, id, "Aborted")
+			return
+		}
+		_, _ = call(ctx, func() (any, error) { return send(g.s, cdp.ContinueRequest{RequestID: id}) })
+		return
+	}
+	if err := g.check(t, url); err != nil {
 		g.b.log.Info("navigation blocked", "url", messages.Recorded(messages.CodeOf(err), url), "reason", err.Error())
 		// A tab's own navigation is aborted: the tab keeps its page. Any
 		// other frame (a popup no tab knows yet, a subframe) gets an error
@@ -77,22 +90,40 @@ func (g *gate) paused(ev map[string]any) {
 			t.closeIfBlockedPopup()
 			reason = "Aborted"
 		}
-		_, _ = call(ctx, func() (any, error) {
-			return send(g.s, cdp.FailRequest{RequestID: id, ErrorReason: reason})
-		})
+		g.fail(ctx, id, reason)
 		return
 	}
-	_, _ = call(ctx, func() (any, error) { return send(g.s, cdp.ContinueRequest{RequestID: id}) })
+	if t != nil && t.stops.refuses() {
+		g.b.log.Info("a document asked for after a stop refused", "tab", t.id, "site", messages.SiteOnly(url))
+		g.fail(ctx, id, "Aborted")
+		return
+	}
+	// A tab's main-frame document is paused again once answered.
+	_, _ = call(ctx, func() (any, error) {
+		return send(g.s, cdp.ContinueRequest{RequestID: id, InterceptResponse: t != nil})
+	})
 }
 
-// check runs CheckURL on url. A refusal for the main frame of a tab we
-// know is reported to that tab's conversation (once per URL, see
-// Tabs.checkURL); one for a frame no tab claims yet is only returned. A
-// tab buddi cut off or is closing loads nothing more.
-func (g *gate) check(frameID, url string) error {
-	g.mu.Lock()
-	t := g.frames[frameID]
-	g.mu.Unlock()
+// answered reports whether a paused request is at its response.
+func answered(ev map[string]any) bool {
+	_, code := ev["responseStatusCode"]
+	_, failed := ev["responseErrorReason"]
+	return code || failed
+}
+
+// fail fails the paused request id for reason.
+func (g *gate) fail(ctx context.Context, id, reason string) {
+	_, _ = call(ctx, func() (any, error) {
+		return send(g.s, cdp.FailRequest{RequestID: id, ErrorReason: reason})
+	})
+}
+
+// check runs CheckURL on url for the main frame of t, or for a frame no
+// tab claims yet when t is nil. A refusal for a tab's main frame is
+// reported to that tab's conversation (once per URL, see Tabs.checkURL);
+// one for a frame no tab claims yet is only returned. A tab buddi cut off
+// or is closing loads nothing more.
+func (g *gate) check(t *tab, url string) error {
 	if t != nil && t.closing.Load() {
 		return errClosing
 	}
@@ -201,6 +232,12 @@ func (t *tab) guard(ctx context.Context) error {
 	// A popup the page opens is heard here at once, so a refused popup is
 	// refused on the input that opened it.
 	s.On("Page.windowOpen", func(ev map[string]any) { t.openedWindow(ev) })
+	s.On("Page.frameNavigated", func(ev map[string]any) {
+		if f, _ := ev["frame"].(map[string]any); f["parentId"] == nil {
+			t.stops.committed()
+		}
+	})
+	s.On("Page.loadEventFired", func(map[string]any) { t.stops.loaded() })
 	_, err = call(ctx, func() (any, error) { return s.Send("Page.enable", nil) })
 	return err
 }

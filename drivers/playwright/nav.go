@@ -128,13 +128,15 @@ func (t *tab) history(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 // hand, the agent's next call).
 const abandonWindow = 2 * time.Second
 
-// stopAbandoned keeps stopping the tab's loading, every 50 ms, while an
-// engine navigation its call abandoned (ctx ended: Interrupt, the session
-// cancelling the call as the owner took over, a deadline) is still under
-// way (done not yet closed), for at most limit and abandonWindow.
-// Interrupt's own stop can come before the browser began that navigation,
-// which would then load over the page the owner took over; a stop once it
-// has begun aborts it and ends the engine's call.
+// stopAbandoned ends an engine navigation its call abandoned (ctx ended:
+// Interrupt, the session cancelling the call as the owner took over, a
+// deadline) while it is still under way (done not yet closed). Interrupt's
+// own stop can come before the browser began that navigation, which would
+// then load over the page the owner took over. With the gate, the tab is
+// held until the navigation ends, for at most limit and abandonWindow: the
+// gate refuses its document (hold.go). Without one, the tab's loading is
+// stopped every 50 ms meanwhile; a stop once the navigation has begun
+// aborts it and ends the engine's call.
 func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit time.Duration) {
 	limit = min(limit, abandonWindow)
 	if ctx.Err() == nil {
@@ -144,6 +146,20 @@ func (t *tab) stopAbandoned(ctx context.Context, done <-chan struct{}, limit tim
 	case <-done:
 		return
 	default:
+	}
+	if t.b.gate != nil {
+		t.stops.take(limit)
+		go func() {
+			defer t.stops.drop()
+			t.stopSafely()
+			deadline := time.NewTimer(limit)
+			defer deadline.Stop()
+			select {
+			case <-done:
+			case <-deadline.C:
+			}
+		}()
+		return
 	}
 	go func() {
 		tick := time.NewTicker(50 * time.Millisecond)

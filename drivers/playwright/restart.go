@@ -140,21 +140,7 @@ func (ts *Tabs) Ready(ctx context.Context) (time.Duration, error) {
 // news a moment later. A call in between is told what happened to its
 // pages (the browser restarted), not only that a browser is starting. Nil
 // when no news came.
-func (ts *Tabs) newsOfDeath(owner bool) *drivers.Error {
-	deadline := time.Now().Add(noteWait)
-	for {
-		ts.mu.Lock()
-		note := ts.note
-		if note != nil && !owner {
-			ts.takeNote()
-		}
-		ts.mu.Unlock()
-		if note != nil || time.Now().After(deadline) {
-			return note
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+func (ts *Tabs) newsOfDeath(owner bool) *drivers.Error { return ts.awaitNote(owner, true) }
 
 // explain turns the failure of a call into what happened to the page or
 // the browser meanwhile, when something did: the note of a restart or of
@@ -164,18 +150,28 @@ func (ts *Tabs) explain(err error) error {
 	if err == nil {
 		return nil
 	}
+	if note := ts.awaitNote(false, wentAway(err)); note != nil {
+		return note
+	}
+	return err
+}
+
+// awaitNote returns the conversation's note, taken unless the owner's call
+// reads it (the agent's next call is told it); with wait, it waits up to
+// noteWait for one to come. Nil when none came.
+func (ts *Tabs) awaitNote(owner, wait bool) *drivers.Error {
 	deadline := time.Now().Add(noteWait)
 	for {
 		ts.mu.Lock()
-		note := ts.takeNote()
+		note := ts.note
+		if note != nil && !owner {
+			ts.takeNote()
+		}
 		ts.mu.Unlock()
-		if note != nil {
+		if note != nil || !wait || time.Now().After(deadline) {
 			return note
 		}
-		if !wentAway(err) || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -29,6 +29,7 @@ type tab struct {
 	closing atomic.Bool
 	watch   watch                  // the watchdog's view of the page (watchdog.go)
 	driven  atomic.Pointer[pinned] // the pin of the owner's hand, while one holds the tab
+	stops   hold                   // what makes a stop safe (hold.go)
 	// clickTitle is set while a read of the title after a click
 	// (titleAfterClick) is in flight.
 	clickTitle atomic.Bool

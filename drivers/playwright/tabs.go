@@ -30,6 +30,7 @@ type Tabs struct {
 	active   *tab
 	seq      int
 	cancelOp context.CancelCauseFunc
+	held     []*tab // the tabs Interrupt holds until the call it abandoned ends
 	closed   bool
 	nextRef  int // the next ref number no element of this conversation has had
 	// waited counts the inputs that waited a window for a navigation to
@@ -89,8 +90,13 @@ func (ts *Tabs) interruptible(ctx context.Context) (context.Context, func()) {
 	return ctx, func() {
 		ts.mu.Lock()
 		ts.cancelOp = nil
+		held := ts.held
+		ts.held = nil
 		ts.mu.Unlock()
 		cancel(nil)
+		for _, t := range held {
+			t.stops.drop()
+		}
 	}
 }
 
@@ -165,11 +171,20 @@ func (ts *Tabs) popupsReady(ctx context.Context) {
 }
 
 // Interrupt abandons the running call and stops every pending load of the
-// conversation's tabs, keeping the pages as they are.
+// conversation's tabs, keeping the pages as they are, except a document
+// already on its way in (stopSafely). While the abandoned call lasts (at
+// most abandonWindow), its tabs are held: what it asked for is not loaded
+// over the pages.
 func (ts *Tabs) Interrupt() {
 	ts.mu.Lock()
 	cancel := ts.cancelOp
 	tabs := append([]*tab(nil), ts.tabs...)
+	if cancel != nil {
+		for _, t := range tabs {
+			t.stops.take(abandonWindow)
+		}
+		ts.held = append(ts.held, tabs...)
+	}
 	ts.mu.Unlock()
 	if cancel != nil {
 		cancel(errInterrupted)
@@ -177,7 +192,7 @@ func (ts *Tabs) Interrupt() {
 	var wg sync.WaitGroup
 	for _, t := range tabs {
 		wg.Add(1)
-		go func() { defer wg.Done(); t.stopLoading() }()
+		go func() { defer wg.Done(); t.stopSafely() }()
 	}
 	wg.Wait()
 }
