@@ -297,7 +297,7 @@ func (p *pinned) Fit(ctx context.Context, w, h int) error {
 		p.agents = &pw.Size{Width: aw, Height: ah}
 		p.mu.Unlock()
 	}
-	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h) }); err != nil {
+	if err := p.resize(ctx, w, h); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
 	if err := p.sized(ctx, world, w, h); err != nil {
@@ -307,7 +307,27 @@ func (p *pinned) Fit(ctx context.Context, w, h int) error {
 		_ = p.Unfit(c)
 		return err
 	}
+	p.drawn(ctx, world)
 	return nil
+}
+
+// drawWait bounds drawn.
+const drawWait = time.Second
+
+// drawn waits, within drawWait, until the page has drawn two frames since
+// it took its new size. The page says its size before its picture has
+// it; a screencast started in between began with a picture of the old
+// size, dropped the first of the new (Chromium drops the first picture
+// after a resize), and a still page then never sent another: after its
+// size was given twice (resize), 2 of 16 take-overs on the phone here kept
+// a picture of the old size, or of the size between.
+func (p *pinned) drawn(ctx context.Context, world int) {
+	c, cancel := context.WithTimeout(ctx, drawWait)
+	defer cancel()
+	_, _ = call(c, func() (any, error) {
+		return send(p.s, cdp.Evaluate{Expression: "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))",
+			AwaitPromise: true, ContextID: world})
+	})
 }
 
 // sized waits until the page has w×h CSS pixels. Chromium answers a new
@@ -316,13 +336,28 @@ func (p *pinned) Fit(ctx context.Context, w, h int) error {
 // first picture after a resize, a still page then never sent one of the new
 // size (the phone showed the page at 1280×720 while it was laid out at 375
 // wide, and taps went where the picture was not).
+//
+// A page whose loading a take-over had just stopped sometimes never took
+// its new size, or took it without a picture of it: on the phone here, 6
+// of 16 take-overs while the agent went between two sites, with the page
+// still at 1280 wide 5 s later in 3 of them. Given the size twice (see
+// resize), 1 of 16. So a size that has not come within nudgeEvery is given
+// again, as many as nudges times.
 func (p *pinned) sized(ctx context.Context, world, w, h int) error {
 	c, cancel := context.WithTimeout(ctx, fitWait)
 	defer cancel()
+	next, nudged := time.Now().Add(nudgeEvery), 0
 	for {
 		gw, gh, err := p.sizeIn(c, world)
 		if err == nil && gw == w && gh == h {
 			return nil
+		}
+		if nudged < nudges && time.Now().After(next) {
+			nudged++
+			next = time.Now().Add(nudgeEvery)
+			if err := p.resize(c, w, h); err != nil && !errors.Is(err, errAbandoned) {
+				return p.t.failed(err, notAnswering)
+			}
 		}
 		if errors.Is(err, errNoWorld) { // another document: read it in a world of its own
 			if world, err = p.sizeWorld(c); err != nil && !errors.Is(err, errAbandoned) {
@@ -335,6 +370,23 @@ func (p *pinned) sized(ctx context.Context, world, w, h int) error {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// A size that has not reached the page within nudgeEvery is given again,
+// at most nudges times.
+const (
+	nudgeEvery = time.Second
+	nudges     = 3
+)
+
+// resize gives the page w×h CSS pixels by way of w×(h+1): the same size
+// given again changes nothing, and a page stopped while it loaded did not
+// always take a single new size (see sized).
+func (p *pinned) resize(ctx context.Context, w, h int) error {
+	if err := do(ctx, func() error { return p.t.page.SetViewportSize(w, h+1) }); err != nil {
+		return err
+	}
+	return do(ctx, func() error { return p.t.page.SetViewportSize(w, h) })
 }
 
 // sizeWorldName names the worlds a pin reads the page's size in.
@@ -415,7 +467,7 @@ func (p *pinned) Unfit(ctx context.Context) error {
 	if err != nil {
 		return p.t.failed(err, notAnswering)
 	}
-	if err := do(ctx, func() error { return p.t.page.SetViewportSize(size.Width, size.Height) }); err != nil {
+	if err := p.resize(ctx, size.Width, size.Height); err != nil {
 		return p.t.failed(err, notAnswering)
 	}
 	return p.sized(ctx, world, size.Width, size.Height)

@@ -1,6 +1,8 @@
 package playwright_test
 
 import (
+	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -241,4 +243,71 @@ func TestAScreencastAskedForAsItsPageNavigatesStarts(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no picture came after the last start")
 	}
+}
+
+// A fit made while the agent's page from another site is on its way lays
+// out that page once it arrives: the new size was given to the page before
+// it, and the one arriving came at the agent's size.
+func TestAFitMadeAsAnotherSitesPageArrivesLaysThatPageOut(t *testing.T) {
+	s := newSite(t)
+	s.page("/a", "A", `<p>here first</p>`)
+	asked := make(chan struct{}, 1)
+	s.mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<title>B</title><p id="w">?</p><script>const show = () => document.getElementById('w').textContent = 'width ' + innerWidth;
+show(); addEventListener('resize', show);</script>`)
+	})
+	tabs := openConv(t, sharedDriver(t), t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	pin, _ := pinActive(t, tabs)
+	fit, _ := drivers.FitterOf(pin)
+	other := strings.Replace(s.URL, "127.0.0.1", "localhost", 1)
+	went := make(chan error, 1)
+	go func() {
+		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: other + "/b"})
+		went <- err
+	}()
+	<-asked
+	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
+		t.Fatalf("the fit made as the page arrived: %v", err)
+	}
+	if err := <-went; err != nil {
+		t.Fatal(err)
+	}
+	pageSays(t, tabs, "width 375", "fitted as it arrived")
+}
+
+// A take-over that stopped the agent's visit to another site before its
+// page came, then a fit: the page still there is laid out for the phone.
+func TestAFitAfterAStoppedVisitToAnotherSiteLaysThePageOut(t *testing.T) {
+	s := newSite(t)
+	s.page("/a", "A", `<p id="w">?</p><script>const show = () => document.getElementById('w').textContent = 'width ' + innerWidth;
+show(); addEventListener('resize', show);</script>`)
+	asked := make(chan struct{}, 1)
+	s.mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	tabs := openConv(t, sharedDriver(t), t.Name())
+	navigate(t, tabs, s.URL+"/a")
+	other := strings.Replace(s.URL, "127.0.0.1", "localhost", 1)
+	went := make(chan error, 1)
+	go func() {
+		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Navigate, URL: other + "/slow"})
+		went <- err
+	}()
+	<-asked
+	tabs.Interrupt()
+	wantCode(t, <-went, drivers.CodeInterrupted)
+	pin, _ := pinActive(t, tabs)
+	fit, _ := drivers.FitterOf(pin)
+	if err := fit.Fit(testCtx(t), 375, 700); err != nil {
+		t.Fatalf("the fit after the stopped visit: %v", err)
+	}
+	pageSays(t, tabs, "width 375", "fitted after the stopped visit")
 }

@@ -184,3 +184,33 @@ func TestALostConnectionOffersReconnect(t *testing.T) {
 	webtest.Visible(t, tab.Locator(`canvas.hand-canvas[data-painted]:not([data-painted=""])`))
 	webtest.Gone(t, lost)
 }
+
+// On a phone, every take-over in one dashboard tab lays the agents' real
+// page out for the phone's screen, not only the first: three take-overs
+// and give-backs in a row from the Browser tab, each one's page at the
+// stage's size.
+func TestOnAPhoneEachTakeOverInOneTabLaysThePageOutForThePhone(t *testing.T) {
+	_, p, _ := startForm(t, 375, 812)
+	tab := p.Locator(".browser-tab")
+	for round := 1; round <= 3; round++ {
+		webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
+		cv := tab.Locator("canvas.hand-canvas[data-painted]")
+		webtest.Visible(t, cv)
+		var size, want string
+		for deadline := time.Now().Add(webtest.Wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			stage, err := tab.Locator(".hand-stage").BoundingBox()
+			if err != nil || stage == nil {
+				t.Fatalf("take-over %d: no stage: %v", round, err)
+			}
+			want = sizeOf(stage.Width, stage.Height)
+			if size, _ = cv.GetAttribute("data-page"); size == want {
+				break
+			}
+		}
+		if size != want {
+			t.Fatalf("take-over %d: the page is laid out at %s on a phone whose picture is %s", round, size, want)
+		}
+		webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Give it back"}))
+		webtest.Gone(t, tab.Locator(".hand"))
+	}
+}
