@@ -196,18 +196,7 @@ func TestOnAPhoneEachTakeOverInOneTabLaysThePageOutForThePhone(t *testing.T) {
 		webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Take over"}))
 		cv := tab.Locator("canvas.hand-canvas[data-painted]")
 		webtest.Visible(t, cv)
-		var size, want string
-		for deadline := time.Now().Add(webtest.Wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			stage, err := tab.Locator(".hand-stage").BoundingBox()
-			if err != nil || stage == nil {
-				t.Fatalf("take-over %d: no stage: %v", round, err)
-			}
-			want = sizeOf(stage.Width, stage.Height)
-			if size, _ = cv.GetAttribute("data-page"); size == want {
-				break
-			}
-		}
-		if size != want {
+		if size, want := laidOut(t, tab.Locator(".hand-stage"), cv); size != want {
 			t.Fatalf("take-over %d: the page is laid out at %s on a phone whose picture is %s", round, size, want)
 		}
 		webtest.Click(t, tab.Locator("button", pw.LocatorLocatorOptions{HasText: "Give it back"}))

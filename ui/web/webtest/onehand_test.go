@@ -51,6 +51,24 @@ func TestASecondTabIsToldAnotherDrivesAndTakesTheHandOnlyWhenPressed(t *testing.
 
 func sizeOf(w, h float64) string { return fmt.Sprintf("%.0fx%.0f", w, h) }
 
+// laidOut waits (within webtest.Wait) until the hand's picture cv is of a
+// page of the size of stage, the picture's place; it returns the page's
+// size and the stage's.
+func laidOut(t *testing.T, stage, cv pw.Locator) (size, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(webtest.Wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		box, err := stage.BoundingBox()
+		if err != nil || box == nil {
+			t.Fatalf("no stage: %v", err)
+		}
+		want = sizeOf(box.Width, box.Height)
+		if size, _ = cv.GetAttribute("data-page"); size == want {
+			break
+		}
+	}
+	return size, want
+}
+
 // aboveTheFold fails unless each button is on a screen of the given height.
 func aboveTheFold(t *testing.T, p pw.Page, height float64, labels ...string) {
 	t.Helper()
@@ -105,18 +123,7 @@ func TestOnAPhoneAHandBegunWithItsPanelClosedFitsThePageWhenItOpens(t *testing.T
 	webtest.Click(t, ph.Locator("button.canvas-toggle"))
 	cv := ph.Locator(".hand.full canvas.hand-canvas[data-painted]")
 	webtest.Visible(t, cv)
-	var size, want string
-	for deadline := time.Now().Add(webtest.Wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		stage, err := ph.Locator(".hand-stage").BoundingBox()
-		if err != nil || stage == nil {
-			t.Fatalf("no stage: %v", err)
-		}
-		want = sizeOf(stage.Width, stage.Height)
-		if size, _ = cv.GetAttribute("data-page"); size == want {
-			break
-		}
-	}
-	if size != want {
+	if size, want := laidOut(t, ph.Locator(".hand-stage"), cv); size != want {
 		t.Fatalf("the page is laid out at %s on a phone whose picture is %s", size, want)
 	}
 	box, err := cv.BoundingBox()
