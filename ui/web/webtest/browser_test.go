@@ -85,6 +85,26 @@ func TestOwnerControlsAnswerAtOnceAndSayWhatHappened(t *testing.T) {
 	}
 }
 
+// A dashboard opened after a Stop shows the session's picture from before
+// it, not that there is none yet: the stopped session has no address (its
+// tabs closed), and the dashboard asked for a picture only of a session
+// with one.
+func TestADashboardOpenedAfterAStopShowsThePictureFromBeforeIt(t *testing.T) {
+	o := start(t, daemon.Options{})
+	tok := agent(t, o, "ada", "c1")
+	navigate(t, o, tok, "c1", 1)
+	p := o.Page(t, 1280, 900)
+	o.SignIn(t, p)
+	webtest.Visible(t, card(p, "c1").Locator(".snapshot img.shot[data-at]"))
+	o.Must(t, "POST", "/api/browser/stop", in{})
+	later := o.Page(t, 375, 812)
+	o.SignIn(t, later)
+	c := card(later, "c1")
+	webtest.Visible(t, c.Locator(".badge.stopped"))
+	webtest.Visible(t, c.Locator(".snapshot img.shot[data-at]"))
+	webtest.Visible(t, c.Locator(".snapshot figcaption", pw.LocatorLocatorOptions{HasText: "before the Stop"}))
+}
+
 // A sentence a control left beside it goes when another surface changes
 // the state it speaks of (here the owner API, as the CLI calls it): the
 // card's "Taken over" after a resume elsewhere, the Stop box's "stopped"

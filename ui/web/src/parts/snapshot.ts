@@ -39,7 +39,9 @@ export function snapshotView(): { el: HTMLElement; update: (conv: string, live: 
         : stale && !s?.url ? "Its tabs were closed; a picture comes with the next page it opens."
         : stale ? `The page changed at ${clock(s!.pageAt!)}; its picture is on its way.`
         : "No picture of the page yet; one comes after the agent's next action.";
-      if (live && (s?.url || !s)) ask(conv, s?.pageAt ?? "", redraw);
+      // A stopped session has no address (its tabs closed) but keeps the
+      // picture from before the Stop.
+      if (live && (s?.url || !s || stopped)) ask(conv, s?.pageAt ?? "", redraw);
       return;
     }
     caption.textContent = `Captured ${clock(shot.at)}${shot.url ? " · " + shot.url : ""}${!live ? " · history" : stopped ? " · before the Stop" : ""}`;
