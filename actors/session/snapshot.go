@@ -204,6 +204,7 @@ func (a *Actor) snapped(ctx actor.Context, m *snapped) {
 	p.running = false
 	if m.snap != nil && (a.snap == nil || m.snap.At.After(a.snap.At)) {
 		a.snap = m.snap
+		a.followPage(m.snap)
 	}
 	if !p.again || m.snap == nil || a.snapFresh(a.pageAt) {
 		for _, o := range a.asking {
@@ -228,6 +229,18 @@ func (a *Actor) snapped(ctx actor.Context, m *snapped) {
 			a.pictureSoon(ctx, nil)
 		}
 	}
+}
+
+// followPage takes the page's address from a picture taken since the last
+// step: the page moves without a step when the owner drives it, or when a
+// take-over left the agent's visit to arrive, and the session's address
+// then said where its last step had left it.
+func (a *Actor) followPage(s *messages.Snapshot) {
+	if s.URL == "" || s.URL == a.url || a.tabs == nil || a.ending() || s.At.Before(a.pageAt) {
+		return
+	}
+	a.url = s.URL
+	a.show()
 }
 
 // ending reports whether the session is closing or stopped: it takes no

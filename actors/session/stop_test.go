@@ -220,3 +220,41 @@ func TestAFailedPictureIsTakenOnceMore(t *testing.T) {
 		t.Fatalf("the picture that failed twice was tried %d times, want 2 (one more, then no more)", n)
 	}
 }
+
+// movedPage is a driver whose owner's pictures find the page at /p/9, as
+// if the owner's hand had taken it there.
+type movedPage struct{ *sim.Driver }
+
+type movedPageTabs struct{ drivers.Tabs }
+
+func (m movedPage) Open(ctx context.Context, conversation string) (drivers.Tabs, error) {
+	tabs, err := m.Driver.Open(ctx, conversation)
+	if err != nil {
+		return nil, err
+	}
+	return movedPageTabs{tabs}, nil
+}
+
+func (t movedPageTabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+	out, err := t.Tabs.Do(ctx, a)
+	if err != nil || !a.Owner || a.Kind != drivers.Screenshot {
+		return out, err
+	}
+	moved := *out
+	moved.URL = sim.Origin + "/p/9"
+	return &moved, nil
+}
+
+// The session's address follows the page when a picture taken since the
+// last step finds it elsewhere (the owner drove it, or a take-over let the
+// agent's visit arrive), on every surface that lists sessions.
+func TestTheSessionsAddressFollowsThePageItsPictureFinds(t *testing.T) {
+	sd := sim.New(sim.Config{})
+	w := startOn(t, sd, movedPage{sd}, nil, open{})
+	sessions := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession})
+	defer sessions.Close()
+	wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+	eventstest.Await(t, sessions, "the session at the page its picture found", func(ev messages.Event) bool {
+		return ev.(*messages.SessionChanged).Session.URL == sim.Origin+"/p/9"
+	})
+}
