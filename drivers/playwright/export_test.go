@@ -226,3 +226,18 @@ func HoldMourning(d *Driver) (dead func() bool, release func()) {
 	b := d.b
 	return b.dead.Load, d.mu.Unlock
 }
+
+// Painted reports whether the conversation's active tab heard the first
+// paint of the document the gate let through last.
+func Painted(tabs drivers.Tabs) bool {
+	ts := tabs.(*Tabs)
+	ts.mu.Lock()
+	t := ts.active
+	ts.mu.Unlock()
+	if t == nil {
+		return false
+	}
+	t.stops.mu.Lock()
+	defer t.stops.mu.Unlock()
+	return t.stops.paintSeen
+}

@@ -19,10 +19,19 @@ import (
 // instead of the one before it.
 
 // arriveWindow bounds how long a document whose response the gate let
-// through counts as arriving: until the page's load event after its
-// commit, or this long when it ends without one (a download, a response
-// with no body, a page that never finishes loading).
-const arriveWindow = 10 * time.Second
+// through counts as arriving: until, after its commit, the page has fired
+// its load event and painted, or this long when it does not (a download, a
+// response with no body, a page that never finishes loading). A page can
+// load before it first paints, and a stop in between left it without a
+// picture as well (1 of 16 take-overs on the phone here, the agent's act
+// answered loaded just before). A loaded page whose first paint is not
+// heard within paintGrace (one with nothing to paint, or heard before
+// buddi listened) has arrived, as has one whose tab asks for another
+// document.
+const (
+	arriveWindow = 10 * time.Second
+	paintGrace   = time.Second
+)
 
 // hold is a tab's state for stops: who holds it (a take-over, an abandoned
 // navigation), until when at most, and the document let through last.
@@ -33,6 +42,8 @@ type hold struct {
 	commits   uint64    // main-frame commits, counted from the tab's own DevTools session
 	arriving  uint64    // commits as the latest response was let through
 	arriveEnd time.Time // until when that document counts as arriving
+	loadAt    time.Time // when that document fired its load event, zero before
+	paintSeen bool      // that document painted, or the tab asked for another since it loaded
 }
 
 // take holds the tab for at most d.
@@ -64,15 +75,34 @@ func (h *hold) committed() {
 	h.commits++
 }
 
-// loaded notes the page's load event: the document let through last has
-// arrived once a commit came after it. (A load of the document before it,
-// heard late, is not that: the tab's events come in order, and its commit
-// comes after the response was let through.)
+// loaded notes the page's load event, and painted its first paint, of the
+// document let through last once a commit came after it. (What the
+// document before it did, heard late, is not counted: the tab's events
+// come in order, and the new document's commit comes after its response
+// was let through.)
 func (h *hold) loaded() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.commits != h.arriving {
-		h.arriveEnd = time.Time{}
+		h.loadAt = time.Now()
+	}
+}
+
+func (h *hold) painted() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.commits != h.arriving {
+		h.paintSeen = true
+	}
+}
+
+// asked notes that the tab asks for a document: one that has loaded is
+// no longer waited for to paint.
+func (h *hold) asked() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.loadAt.IsZero() {
+		h.paintSeen = true
 	}
 }
 
@@ -93,6 +123,7 @@ func (h *hold) admit() bool {
 		return false
 	}
 	h.arriving, h.arriveEnd = h.commits, now.Add(arriveWindow)
+	h.loadAt, h.paintSeen = time.Time{}, false
 	return true
 }
 
@@ -101,7 +132,14 @@ func (h *hold) admit() bool {
 func (h *hold) inFlight() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return time.Now().Before(h.arriveEnd)
+	now := time.Now()
+	switch {
+	case !now.Before(h.arriveEnd):
+		return false
+	case h.loadAt.IsZero():
+		return true
+	}
+	return !h.paintSeen && now.Before(h.loadAt.Add(paintGrace))
 }
 
 // stopSafely stops what the tab is loading unless a document is arriving,

@@ -6,9 +6,10 @@ import (
 )
 
 // The hold's rules, step by step: a held tab refuses documents; a response
-// let through counts as arriving until the page's load event after its
-// commit (or the arrival window), and a stop is left out meanwhile; holds
-// nest, and none outlives its end.
+// let through counts as arriving until, after its commit, the page has
+// loaded and painted (or a second after its load, or once the tab asks for
+// another document, or when the arrival window ends), and a stop is left
+// out meanwhile; holds nest, and none outlives its end.
 func TestTheHoldRefusesWhileHeldAndKnowsWhatArrives(t *testing.T) {
 	var h hold
 	if h.refuses() || h.inFlight() {
@@ -17,18 +18,45 @@ func TestTheHoldRefusesWhileHeldAndKnowsWhatArrives(t *testing.T) {
 	if !h.admit() || !h.inFlight() {
 		t.Fatal("a response let through is not counted as arriving")
 	}
-	h.loaded() // the load of the page before it, heard late
+	h.loaded() // what the document before did, heard late
+	h.painted()
+	h.asked()
 	if !h.inFlight() {
-		t.Fatal("the load of the document before ended the arrival of the next")
+		t.Fatal("the load or paint of the document before ended the arrival of the next")
 	}
 	h.committed()
 	if !h.inFlight() {
 		t.Fatal("a document no longer counts as arriving at its commit, before its load")
 	}
 	h.loaded()
-	if h.inFlight() {
-		t.Fatal("a document still counts as arriving after its commit and load")
+	if !h.inFlight() {
+		t.Fatal("a document loaded but not yet painted no longer counts as arriving")
 	}
+	h.painted()
+	if h.inFlight() {
+		t.Fatal("a document still counts as arriving after its commit, load and first paint")
+	}
+
+	if !h.admit() || !h.inFlight() {
+		t.Fatal("the next response let through is not counted as arriving")
+	}
+	h.committed()
+	h.loaded()
+	h.asked() // the tab asks for another document
+	if h.inFlight() {
+		t.Fatal("a loaded document still counts as arriving once its tab asked for another")
+	}
+
+	if !h.admit() {
+		t.Fatal("a response was refused")
+	}
+	h.committed()
+	h.loaded()
+	h.loadAt = time.Now().Add(-paintGrace)
+	if h.inFlight() {
+		t.Fatal("a loaded document whose paint was not heard still counts as arriving past the grace")
+	}
+
 	h.take(time.Minute)
 	h.take(time.Minute)
 	if !h.refuses() || h.admit() {

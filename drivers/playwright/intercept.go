@@ -99,6 +99,9 @@ func (g *gate) paused(ev map[string]any) {
 		return
 	}
 	// A tab's main-frame document is paused again once answered.
+	if t != nil {
+		t.stops.asked()
+	}
 	_, _ = call(ctx, func() (any, error) {
 		return send(g.s, cdp.ContinueRequest{RequestID: id, InterceptResponse: t != nil})
 	})
@@ -238,7 +241,18 @@ func (t *tab) guard(ctx context.Context) error {
 		}
 	})
 	s.On("Page.loadEventFired", func(map[string]any) { t.stops.loaded() })
-	_, err = call(ctx, func() (any, error) { return s.Send("Page.enable", nil) })
+	mainFrame := frameTreeID(tree)
+	s.On("Page.lifecycleEvent", func(ev map[string]any) {
+		if ev["name"] == "firstPaint" && ev["frameId"] == mainFrame {
+			t.stops.painted()
+		}
+	})
+	if _, err = call(ctx, func() (any, error) { return s.Send("Page.enable", nil) }); err != nil {
+		return err
+	}
+	_, err = call(ctx, func() (any, error) {
+		return s.Send("Page.setLifecycleEventsEnabled", map[string]any{"enabled": true})
+	})
 	return err
 }
 

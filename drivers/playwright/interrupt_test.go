@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
+	"github.com/buddi-dev/buddi/drivers/playwright"
 )
 
 // Take over mid slow load: Interrupt returns the call at once with code
@@ -51,5 +52,22 @@ func TestInterruptStopsSlowLoad(t *testing.T) {
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	if obs.URL != s.URL+"/here" || obs.Title != "Here" {
 		t.Fatalf("after Interrupt the tab is at %s (%q)", obs.URL, obs.Title)
+	}
+}
+
+// The first paint of a page the agent opened is heard: a take-over's stop
+// waits for it (a stop between a page's load and its first paint left it
+// without a picture), for a second at most after the load.
+func TestAVisitedPagesFirstPaintIsHeard(t *testing.T) {
+	s := newSite(t)
+	s.page("/here", "Here", `<p>still here</p>`)
+	s.page("/there", "There", `<p>and there</p>`)
+	tabs := openConv(t, sharedDriver(t), t.Name())
+	navigate(t, tabs, s.URL+"/here")
+	navigate(t, tabs, s.URL+"/there")
+	for deadline := time.Now().Add(5 * time.Second); !playwright.Painted(tabs); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no first paint of the page was heard in 5 s")
+		}
 	}
 }
