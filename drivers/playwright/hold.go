@@ -114,7 +114,7 @@ func (h *hold) refuses() bool {
 }
 
 // admit decides a document's response: refused while the tab is held,
-// otherwise let through and counted as arriving until the tab commits.
+// otherwise let through and counted as arriving (see inFlight).
 func (h *hold) admit() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -127,8 +127,9 @@ func (h *hold) admit() bool {
 	return true
 }
 
-// inFlight reports whether a document the gate let through is still
-// arriving.
+// inFlight reports whether the document the gate let through last is
+// still arriving: within arriveWindow, and not yet loaded, or loaded but
+// neither painted nor paintGrace past its load.
 func (h *hold) inFlight() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -143,9 +144,9 @@ func (h *hold) inFlight() bool {
 }
 
 // stopSafely stops what the tab is loading unless a document is arriving,
-// which is left to load. The tab is held while it looks, so
-// no response is let through between the look and the stop. Without a gate
-// no response is paused and the stop is made as before.
+// which is left to load. The tab is held while it looks, so no response is
+// let through between the look and the stop. Without a gate no response is
+// paused and the stop is made as before.
 func (t *tab) stopSafely() {
 	if t.b.gate == nil {
 		t.stopLoading()
