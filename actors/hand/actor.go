@@ -60,6 +60,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.letGo(ctx, m)
 	case *tick:
 		a.limits(ctx)
+		a.keepFit(ctx)
 		a.arm(ctx)
 	default:
 		if !a.attached(ctx) {

@@ -55,7 +55,10 @@ type attachment struct {
 	then     after
 	why      *messages.Error
 
-	fit drivers.Fitter // the page laid out for the tab's touch screen, or nil
+	fit    drivers.Fitter // the page laid out for the tab's touch screen, or nil
+	fw, fh int            // the size it was laid out at last
+	off    time.Time      // since when the pictures say another size; zero when they do not
+	refits int            // layouts made again since the pictures last said fw×fh
 }
 
 // is says whether gen is the attachment's and it still takes input.
@@ -121,7 +124,8 @@ func pin(gen int, self *actor.PID, sys *actor.ActorSystem, open func(context.Con
 		sys.Root.Send(self, &pinned{gen: gen, err: coded(err, "The page could not be pinned for driving; take over again.")})
 		return
 	}
-	sys.Root.Send(self, &pinned{gen: gen, pin: p, fit: fit(c, p, m.W, m.H, log)})
+	f := fit(c, p, m.W, m.H, log)
+	sys.Root.Send(self, &pinned{gen: gen, pin: p, fit: f, w: m.W, h: m.H})
 }
 
 // waiting is a tab's request to attach, waiting for the attachment it
@@ -165,6 +169,9 @@ func (a *Actor) pinned(ctx actor.Context, m *pinned) {
 	now := a.cfg.Now()
 	t := &attachment{gen: m.gen, id: newID(), quit: make(chan struct{}), screen: screen, pin: pin, raw: raw, since: now, lastIn: now, leaseAt: now,
 		pingAt: now, buttons: map[string]bool{}, keys: map[string]bool{}, fit: m.fit}
+	if m.fit != nil {
+		t.fw, t.fh = m.w, m.h
+	}
 	pc := a.cfg.Pacer
 	pc.Pin, pc.Screen, pc.Log, pc.Now = pin, screen, a.cfg.Log, a.cfg.Now
 	pc.Portrait = m.fit != nil && a.portrait

@@ -29,6 +29,7 @@ type Limits struct {
 	LeaseAfter time.Duration
 	Tick       time.Duration // how often the limits are looked at
 	InputWait  time.Duration // bound on one input's dispatch
+	RefitAfter time.Duration // how long pictures of another size than the screen's are borne
 }
 
 func (c Config) withDefaults() Config {
@@ -51,5 +52,6 @@ func (c Config) withDefaults() Config {
 	def(&l.LeaseAfter, messages.HandLeaseAfter)
 	def(&l.Tick, 250*time.Millisecond)
 	def(&l.InputWait, 5*time.Second)
+	def(&l.RefitAfter, time.Second)
 	return c
 }

@@ -328,6 +328,53 @@ func TestATouchScreenHasThePageLaidOutAtItsSizeUntilGiveBack(t *testing.T) {
 	}
 }
 
+// A page that answers its layout for the touch screen but keeps its old
+// size (as Chromium now and then does) is laid out again once its pictures
+// have said the old size for a while; one that never takes the size is
+// laid out again a bounded number of times, and driven as it is.
+func TestAPageThatKeepsItsOldSizeIsLaidOutAgainForTheTouchScreen(t *testing.T) {
+	limits := hand.Limits{Tick: 20 * time.Millisecond, RefitAfter: 100 * time.Millisecond}
+	t.Run("taken on the second try", func(t *testing.T) {
+		w := start(t, hand.Config{Limits: limits}, sim.Config{CastFPS: 50, FitsLost: 1})
+		s := newScreen()
+		r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		frameOf(t, s, r.Result.(*messages.HandOpened).Link, 375, 700)
+		if got, want := w.tabs.Fits(), [][2]int{{375, 700}, {375, 700}}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("the page was laid out at %v, want %v", got, want)
+		}
+	})
+	t.Run("never taken", func(t *testing.T) {
+		w := start(t, hand.Config{Limits: limits}, sim.Config{CastFPS: 50, FitsLost: 100})
+		s := newScreen()
+		r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		l := r.Result.(*messages.HandOpened).Link
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); { // 20 checks' worth
+			select {
+			case f := <-s.frames:
+				l.Input(&handwire.Input{Kind: handwire.Ack, Seq: f.Seq})
+			case e := <-s.ends:
+				t.Fatalf("the hand ended: %+v", e)
+			}
+		}
+		if got, want := len(w.tabs.Fits()), 1+3; got != want {
+			t.Fatalf("the page was laid out %d times (%v), want %d: the first and three more", got, w.tabs.Fits(), want)
+		}
+		l.Input(in(t, `{"t":"down","x":10,"y":10,"b":"left"}`))
+		if _, err := w.sys.Root.RequestFuture(w.hand, &messages.GiveBack{}, actortest.Wait).Result(); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.tabs.HandInputs(); len(got) == 0 || got[0].Kind != handwire.Down {
+			t.Fatalf("the owner's input after the layouts: %+v, want the press", got)
+		}
+	})
+}
+
 // A second tab is refused unless the owner pressed to drive from it: then
 // the hand moves, the first tab is told so, and the session hears a tab
 // drives throughout.

@@ -37,10 +37,11 @@ type (
 		why *messages.Error
 	}
 	pinned struct {
-		gen int
-		pin any // drivers.Pinned, or nil with err
-		fit drivers.Fitter
-		err *messages.Error
+		gen  int
+		pin  any // drivers.Pinned, or nil with err
+		fit  drivers.Fitter
+		w, h int // the screen fit laid the page out for
+		err  *messages.Error
 	}
 	inputDone struct {
 		gen  int

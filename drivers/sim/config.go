@@ -19,6 +19,7 @@ type Config struct {
 	CastFPS     int              // a pinned page's screencast frames a second; default 10
 	CastBytes   int              // pad each screencast frame to this many bytes (load tests)
 	CastFails   bool             // every screencast start fails, as on a page that does not answer
+	FitsLost    int              // the first this many layouts for a touch screen are answered but not taken, as Chromium now and then does
 
 	// Hosts are more hosts the simulation serves, each a copy of the site
 	// at https://<host>. They are not preview origins: the URL rules, site

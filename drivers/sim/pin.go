@@ -134,14 +134,18 @@ func (p *pinned) StopCast(context.Context) error {
 	return nil
 }
 
-// Fit lays the page out at w×h: its frames say so from now on.
+// Fit lays the page out at w×h: its frames say so from now on, unless
+// the layout is one of the first FitsLost, which the page never takes.
 func (p *pinned) Fit(_ context.Context, w, h int) error {
-	p.mu.Lock()
-	p.w, p.h = w, h
-	p.mu.Unlock()
 	p.t.mu.Lock()
 	p.t.fits = append(p.t.fits, [2]int{w, h})
+	lost := len(p.t.fits) <= p.t.d.cfg.FitsLost
 	p.t.mu.Unlock()
+	if !lost {
+		p.mu.Lock()
+		p.w, p.h = w, h
+		p.mu.Unlock()
+	}
 	return nil
 }
 
