@@ -52,6 +52,6 @@ func (c Config) withDefaults() Config {
 	def(&l.LeaseAfter, messages.HandLeaseAfter)
 	def(&l.Tick, 250*time.Millisecond)
 	def(&l.InputWait, 5*time.Second)
-	def(&l.RefitAfter, time.Second)
+	def(&l.RefitAfter, 500*time.Millisecond)
 	return c
 }

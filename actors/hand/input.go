@@ -149,12 +149,13 @@ func heldInput(t *attachment) []*handwire.Input {
 const maxRefits = 3
 
 // keepFit lays the page out again for the tab's screen when its pictures
-// have said another size for RefitAfter. Now and then Chromium leaves a
-// page at its old size after a resize with no error, or its pictures keep
-// the old size: 1 in 32 take-overs on a phone here (stop 59) showed the
-// page at 1280×720, shrunk to the phone's width, with taps scaled to
-// match. The layout goes through the queue, in order with the owner's
-// input, as a View of the size last laid out.
+// have said another size for RefitAfter. Now and then the page's pictures
+// keep its old size after a layout that Fit saw the page take: on a phone
+// here, 13 of 32 take-overs made while the agent went between two sites
+// on a busy machine had pictures of the page at 1280×720, shrunk to the
+// phone's width, and one at the size between (375×734); one layout more
+// gave each the phone's size. The layout goes through the queue, in order
+// with the owner's input, as a View of the size last laid out.
 func (a *Actor) keepFit(ctx actor.Context) {
 	t := a.att
 	if t == nil || t.leaving || t.fit == nil || t.fw == 0 || t.w == 0 {
