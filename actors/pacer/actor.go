@@ -34,6 +34,10 @@ type Actor struct {
 	told     bool // the parent heard TooFarBehind
 	timer    *time.Timer
 	held     held // the browser's next picture, held back
+	// A start that brings no picture is made again (see blank).
+	startAt time.Time // when the latest start succeeded; zero while one runs
+	framed  bool      // a picture came since the latest start
+	blanks  int       // starts made again for want of a picture, in a row
 }
 
 // Props returns a pacer's props.
@@ -62,6 +66,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 		a.ack(ctx, m.Seq)
 	case *tick:
 		a.reconsider(ctx)
+		a.blank(ctx)
 		a.arm(ctx)
 	case *started:
 		a.started(ctx, m)
@@ -83,6 +88,7 @@ func (a *Actor) Receive(ctx actor.Context) {
 // cast (re)starts the screencast at step, off the mailbox.
 func (a *Actor) cast(ctx actor.Context, step int) {
 	a.restarts, a.want = true, step
+	a.startAt, a.framed = time.Time{}, false
 	a.casts++
 	gen, self, sys, pin, opts := a.casts, ctx.Self(), ctx.ActorSystem(), a.cfg.Pin, a.cfg.Steps[step]
 	if a.portrait {
@@ -110,10 +116,27 @@ func (a *Actor) started(ctx actor.Context, m *started) {
 		a.tell(ctx, &CastFailed{Err: m.err})
 		return
 	}
+	a.startAt = a.cfg.Now()
 	if a.step != m.step {
 		a.step = m.step
 		a.tell(ctx, &Stepped{Step: m.step})
 	}
+}
+
+// blank starts the screencast again when a start that succeeded brought
+// no picture within Blank: Chromium sends one at every start, but a
+// screencast started as the page arrives from another site sometimes
+// never sends any (on a phone here, 1 of 48 take-overs while the agent
+// went between two sites said Connecting… for 20 s, with no error
+// anywhere). At most MaxBlanks times in a row.
+func (a *Actor) blank(ctx actor.Context) {
+	if a.restarts || a.framed || a.startAt.IsZero() || a.blanks >= a.cfg.MaxBlanks ||
+		a.cfg.Now().Sub(a.startAt) < a.cfg.Blank {
+		return
+	}
+	a.blanks++
+	a.cfg.Log.Info("the hand's screencast brought no picture; starting it again", "try", a.blanks)
+	a.cast(ctx, a.want)
 }
 
 func (a *Actor) arm(ctx actor.Context) {
@@ -127,6 +150,7 @@ func (a *Actor) arm(ctx actor.Context) {
 // waits for). Otherwise the browser makes its next picture once the
 // pacer's rate allows.
 func (a *Actor) frame(ctx actor.Context, f *drivers.CastFrame) {
+	a.framed, a.blanks = true, 0
 	a.hold(f.Release)
 	if a.stale(f) {
 		a.let(ctx, true)

@@ -41,6 +41,10 @@ type Config struct {
 	// are dropped (a page that never paints its effect is shown as it is
 	// after that).
 	FreshFor time.Duration
+	// Blank is how long a screencast that started may go without a
+	// picture before it is started again, at most MaxBlanks times in a row.
+	Blank     time.Duration
+	MaxBlanks int
 }
 
 func (c Config) withDefaults() Config {
@@ -76,6 +80,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.FreshFor <= 0 {
 		c.FreshFor = 250 * time.Millisecond
+	}
+	if c.Blank <= 0 {
+		c.Blank = time.Second
+	}
+	if c.MaxBlanks <= 0 {
+		c.MaxBlanks = 3
 	}
 	return c
 }

@@ -86,3 +86,48 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 		}
 	}
 }
+
+// A screencast that starts but never sends a picture is started again,
+// a bounded number of times: the tab would otherwise say Connecting… for
+// as long as the take-over lasts.
+func TestAScreencastThatBringsNoPictureIsStartedAgain(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		blank       int  // starts that bring no picture
+		picture     bool // a picture reaches the tab
+		wantStarted int  // starts made in all
+	}{
+		{"the second start brings one", 1, true, 2},
+		{"none ever does", 100, false, 1 + 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sys := actortest.System(t)
+			drv := sim.New(sim.Config{CastFPS: 50, CastsBlank: c.blank})
+			defer drv.Close()
+			tabs, err := drv.Open(context.Background(), "c1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pin, err := tabs.(*sim.Tabs).Pin(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pin.Unpin()
+			s := &screen{frames: make(chan handwire.FrameHeader, 64)}
+			sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Tick: 5 * time.Millisecond, Blank: 50 * time.Millisecond}))
+			select {
+			case <-s.frames:
+				if !c.picture {
+					t.Fatal("a picture came from a screencast that sends none")
+				}
+			case <-time.After(time.Second): // 20 Blanks
+				if c.picture {
+					t.Fatal("no picture reached the tab")
+				}
+			}
+			if got := tabs.(*sim.Tabs).Casts(); got != c.wantStarted {
+				t.Fatalf("the screencast was started %d times, want %d", got, c.wantStarted)
+			}
+		})
+	}
+}

@@ -92,6 +92,10 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 	if n := p.t.d.cfg.CastBytes; n > len(jpg) {
 		jpg = append(jpg, make([]byte, n-len(jpg))...) // shot's capacity ends at its length: this copies
 	}
+	p.t.mu.Lock()
+	p.t.casts++
+	blank := p.t.casts <= p.t.d.cfg.CastsBlank
+	p.t.mu.Unlock()
 	every := time.Second / time.Duration(max(p.t.d.cfg.CastFPS, 1))
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := make(chan struct{})
@@ -113,6 +117,9 @@ func (p *pinned) Cast(_ context.Context, o drivers.CastOptions, sink func(*drive
 			case <-p.gone:
 				return
 			case now := <-tick.C:
+				if blank {
+					continue
+				}
 				w, h := p.size()
 				sink(&drivers.CastFrame{JPEG: jpg, Header: handwire.FrameHeader{
 					TimeMs: float64(now.UnixMicro()) / 1000, PageWidth: uint16(w), PageHeight: uint16(h), Scale: 1}})
@@ -193,6 +200,13 @@ func (t *Tabs) HandInputs() []handwire.Input {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]handwire.Input(nil), t.hands...)
+}
+
+// Casts is how many screencasts the tabs' pins were asked to start.
+func (t *Tabs) Casts() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.casts
 }
 
 // Fits are the sizes the tabs' pins laid their page out at, in order;

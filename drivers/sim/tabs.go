@@ -32,6 +32,7 @@ type Tabs struct {
 	console []string
 	hands   []handwire.Input // what pins received (pin.go)
 	fits    [][2]int         // the sizes pins laid the page out at (pin.go)
+	casts   int              // screencasts pins were asked to start (pin.go)
 }
 
 func newTabs(d *Driver, conversation string) *Tabs {
