@@ -233,6 +233,8 @@ func TestTheHandEnds(t *testing.T) {
 			code: messages.CodeHandEnded, act: func(*world, *screen, messages.HandLink) {}},
 		"picture never started": {sim: sim.Config{CastFails: true}, code: messages.CodeHandEnded,
 			act: func(*world, *screen, messages.HandLink) {}},
+		"picture never came": {sim: sim.Config{CastsBlank: 100}, pacer: pacer.Config{Tick: 5 * time.Millisecond, Blank: 20 * time.Millisecond},
+			code: messages.CodeHandEnded, act: func(*world, *screen, messages.HandLink) {}},
 		"page closed": {code: messages.CodeTabGone,
 			act: func(w *world, _ *screen, _ messages.HandLink) { _ = w.tabs.Close(context.Background()) }},
 	}

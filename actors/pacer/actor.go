@@ -2,6 +2,7 @@ package pacer
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -128,10 +129,17 @@ func (a *Actor) started(ctx actor.Context, m *started) {
 // screencast started as the page arrives from another site sometimes
 // never sends any (on a phone here, 1 of 48 take-overs while the agent
 // went between two sites said Connecting… for 20 s, with no error
-// anywhere). At most MaxBlanks times in a row.
+// anywhere). After MaxBlanks starts in a row without one, the parent is
+// told the screencast failed, as when a start fails: the tab says so
+// rather than wait for a picture that does not come.
 func (a *Actor) blank(ctx actor.Context) {
-	if a.restarts || a.framed || a.startAt.IsZero() || a.blanks >= a.cfg.MaxBlanks ||
-		a.cfg.Now().Sub(a.startAt) < a.cfg.Blank {
+	if a.restarts || a.framed || a.startAt.IsZero() || a.cfg.Now().Sub(a.startAt) < a.cfg.Blank {
+		return
+	}
+	if a.blanks >= a.cfg.MaxBlanks {
+		a.startAt = time.Time{} // told once
+		a.cfg.Log.Warn("the hand's screencast brought no picture", "starts", a.blanks+1)
+		a.tell(ctx, &CastFailed{Err: errNoPicture})
 		return
 	}
 	a.blanks++
@@ -256,6 +264,9 @@ func (a *Actor) reconsider(ctx actor.Context) {
 		a.cast(ctx, 0)
 	}
 }
+
+// errNoPicture is why a screencast that started brought no picture failed.
+var errNoPicture = errors.New("the screencast started and sent no picture")
 
 // tell sends msg to the pacer's parent, the hand (a pacer spawned at the
 // root, in tests and benchmarks, has none).

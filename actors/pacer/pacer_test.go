@@ -87,14 +87,14 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 	}
 }
 
-// A screencast that starts but never sends a picture is started again,
-// a bounded number of times: the tab would otherwise say Connecting… for
-// as long as the take-over lasts.
+// A screencast that starts but never sends a picture is started again, a
+// bounded number of times, and then the parent hears it failed: the tab
+// would otherwise say Connecting… for as long as the take-over lasts.
 func TestAScreencastThatBringsNoPictureIsStartedAgain(t *testing.T) {
 	for _, c := range []struct {
 		name        string
 		blank       int  // starts that bring no picture
-		picture     bool // a picture reaches the tab
+		picture     bool // a picture reaches the tab; else the parent hears CastFailed
 		wantStarted int  // starts made in all
 	}{
 		{"the second start brings one", 1, true, 2},
@@ -114,16 +114,26 @@ func TestAScreencastThatBringsNoPictureIsStartedAgain(t *testing.T) {
 			}
 			defer pin.Unpin()
 			s := &screen{frames: make(chan handwire.FrameHeader, 64)}
-			sys.Root.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Tick: 5 * time.Millisecond, Blank: 50 * time.Millisecond}))
+			failed := make(chan struct{}, 4)
+			sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+				switch ctx.Message().(type) {
+				case *actor.Started:
+					ctx.Spawn(pacer.Props(pacer.Config{Pin: pin, Screen: s, Tick: 5 * time.Millisecond, Blank: 50 * time.Millisecond}))
+				case *pacer.CastFailed:
+					failed <- struct{}{}
+				}
+			}))
 			select {
 			case <-s.frames:
 				if !c.picture {
 					t.Fatal("a picture came from a screencast that sends none")
 				}
-			case <-time.After(time.Second): // 20 Blanks
+			case <-failed:
 				if c.picture {
-					t.Fatal("no picture reached the tab")
+					t.Fatal("the parent heard the screencast failed")
 				}
+			case <-time.After(actortest.Wait):
+				t.Fatal("neither a picture nor a failure")
 			}
 			if got := tabs.(*sim.Tabs).Casts(); got != c.wantStarted {
 				t.Fatalf("the screencast was started %d times, want %d", got, c.wantStarted)
