@@ -114,3 +114,31 @@ func TestBackToBackTasksInOneConversation(t *testing.T) {
 	}
 	d.Observe(t, token, "c1")
 }
+
+// While the owner's Stop holds, browser.status says a conversation's
+// session is stopped, as buddi sessions and the dashboard do, and that a
+// conversation that never had one has none; after the resume the session
+// says ready again.
+func TestStatusDuringAStopSaysTheSessionIsStopped(t *testing.T) {
+	d, token := setup(t, simOpts(sim.Config{}, nil), "c1", 80)
+	d.Observe(t, token, "c1")
+	status := func(conv string) map[string]any {
+		t.Helper()
+		r := d.Tool(t, token, "browser.status", conv, map[string]any{})
+		if !r.OK {
+			t.Fatalf("status of %s: %s", conv, r.Code())
+		}
+		return r.Map()
+	}
+	d.Must(t, "POST", "/api/browser/stop", nil)
+	for conv, want := range map[string]string{"c1": "stopped", "never-started": "no_session"} {
+		if st := status(conv); st["state"] != want || st["stopped"] != true {
+			t.Errorf("during the Stop, the status of %s says state %v, stopped %v; want %s, true", conv, st["state"], st["stopped"], want)
+		}
+	}
+	d.Must(t, "POST", "/api/browser/resume", map[string]any{"all": true})
+	st := status("c1")
+	if s, _ := st["session"].(map[string]any); s["state"] != "ready" || st["stopped"] != false {
+		t.Errorf("after the resume, the status says %v; want its session ready and stopped false", st)
+	}
+}

@@ -25,7 +25,8 @@ type surfaces struct {
 	fake   *telegramtest.Server
 	owner  telegramtest.User
 	laptop pw.Page
-	said   int // Telegram messages read so far
+	said   int    // Telegram messages read so far
+	tok    string // the agent's, whose browser.status is a surface too
 }
 
 func (s *surfaces) cli(t *testing.T) string {
@@ -64,7 +65,8 @@ func (s *surfaces) health(t *testing.T) messages.Health {
 }
 
 // each checks that every surface shows both sessions in state, as label
-// on the dashboard's cards and as telegram in the /browser answer.
+// on the dashboard's cards and as telegram in the /browser answer, and
+// that the agent's browser.status of c1 says state.
 func (s *surfaces) each(t *testing.T, state, label, telegram string) {
 	t.Helper()
 	for _, conv := range []string{"c1", "c2"} {
@@ -82,6 +84,14 @@ func (s *surfaces) each(t *testing.T, state, label, telegram string) {
 	if tg := s.telegram(t); !strings.Contains(tg, "c1 (ada): "+telegram) {
 		t.Errorf("Telegram's /browser says %q, want c1 %s", tg, telegram)
 	}
+	st := s.b.Tool(t, s.tok, "browser.status", "c1", in{}).Map()
+	got := st["state"] // a stopped session's status is the controller's, without the session's report
+	if sess, ok := st["session"].(map[string]any); ok {
+		got = sess["state"]
+	}
+	if got != state || st["stopped"] != (state == messages.StateStopped) {
+		t.Errorf("the agent's browser.status says state %v and stopped %v, want %s", got, st["stopped"], state)
+	}
 }
 
 // Stop all, then Resume access, on buddi serve with real Chromium: as soon
@@ -97,7 +107,7 @@ func TestE2EStopAndResumeReadTheSameOnEverySurface(t *testing.T) {
 	tok := b.AddAgent(t, "ada", false)
 	b.Task(t, "ada", "c1", 80)
 	b.Task(t, "ada", "c2", 80)
-	s := &surfaces{b: b, fake: fake, owner: telegramtest.User{ID: 4242, Name: "Ada"}}
+	s := &surfaces{b: b, fake: fake, owner: telegramtest.User{ID: 4242, Name: "Ada"}, tok: tok}
 	fake.AwaitCount(t, "getUpdates", 1)
 	var link messages.TelegramLink
 	b.Must(t, "POST", "/api/telegram/pair", nil).Decode(&link)

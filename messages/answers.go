@@ -146,12 +146,13 @@ type Reach struct {
 }
 
 // NoSessionStatus answers browser.status while the conversation has no
-// session (or all access is stopped).
+// session, or while all access is stopped (its session's own report is
+// not asked for then).
 type NoSessionStatus struct {
 	Mode         string         `json:"mode"`
 	Stopped      bool           `json:"stopped"`
 	Conversation string         `json:"conversation"`
-	State        string         `json:"state"` // always "no_session"
+	State        string         `json:"state"` // "no_session", or "stopped" for a session the owner's Stop holds
 	Browser      *BrowserStatus `json:"browser,omitempty"`
 	Reach        *Reach         `json:"reach,omitempty"`
 	Task         string         `json:"task,omitempty"`

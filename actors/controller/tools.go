@@ -90,11 +90,17 @@ func (a *Actor) siteRefused(ctx actor.Context, m *messages.ToolCall, ag ledger.A
 	return e
 }
 
-// status answers browser.status without a session, off the mailbox: the
-// mode's report may read the disk.
+// status answers browser.status without asking a session, off the
+// mailbox: the mode's report may read the disk. While the owner's Stop
+// holds, a conversation that has a session says it is stopped, as every
+// other surface does; one without says it has none.
 func (a *Actor) status(ctx actor.Context, conv string) {
+	state := messages.StateNoSession
+	if a.sessions[conv] != nil && a.stopped() {
+		state = messages.StateStopped
+	}
 	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stopped(),
-		Conversation: conv, State: messages.StateNoSession, Reach: reachNow(a.cfg.Reach)}
+		Conversation: conv, State: state, Reach: reachNow(a.cfg.Reach)}
 	if t, ok := a.tasks.Get(conv); ok {
 		v := tasks.View(t)
 		r.Task, r.TaskState, r.Ended = v.Description, v.State, v.EndReason
