@@ -116,6 +116,17 @@ func (w *world) open(t *testing.T, s *screen) messages.HandLink {
 	return l
 }
 
+// openOn attaches s as a touch screen of width×height and returns the
+// link, without waiting for a frame.
+func (w *world) openOn(t *testing.T, s *screen, width, height int) messages.HandLink {
+	t.Helper()
+	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: width, H: height})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	return r.Result.(*messages.HandOpened).Link
+}
+
 func in(t *testing.T, msg string) *handwire.Input {
 	t.Helper()
 	i, e := handwire.DecodeInput([]byte(msg))
@@ -314,11 +325,7 @@ func frameOf(t *testing.T, s *screen, l messages.HandLink, w, h int) {
 func TestATouchScreenHasThePageLaidOutAtItsSizeUntilGiveBack(t *testing.T) {
 	w := start(t, hand.Config{}, sim.Config{CastFPS: 50})
 	s := newScreen()
-	r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
-	if r.Error != nil {
-		t.Fatal(r.Error)
-	}
-	l := r.Result.(*messages.HandOpened).Link
+	l := w.openOn(t, s, 375, 700)
 	frameOf(t, s, l, 375, 700)
 	l.Input(in(t, `{"t":"view","w":760,"h":330}`))
 	frameOf(t, s, l, 760, 330)
@@ -339,11 +346,7 @@ func TestAPageThatKeepsItsOldSizeIsLaidOutAgainForTheTouchScreen(t *testing.T) {
 	t.Run("taken on the second try", func(t *testing.T) {
 		w := start(t, hand.Config{Limits: limits}, sim.Config{CastFPS: 50, FitsLost: 1})
 		s := newScreen()
-		r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
-		if r.Error != nil {
-			t.Fatal(r.Error)
-		}
-		frameOf(t, s, r.Result.(*messages.HandOpened).Link, 375, 700)
+		frameOf(t, s, w.openOn(t, s, 375, 700), 375, 700)
 		if got, want := w.tabs.Fits(), [][2]int{{375, 700}, {375, 700}}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("the page was laid out at %v, want %v", got, want)
 		}
@@ -351,11 +354,7 @@ func TestAPageThatKeepsItsOldSizeIsLaidOutAgainForTheTouchScreen(t *testing.T) {
 	t.Run("never taken", func(t *testing.T) {
 		w := start(t, hand.Config{Limits: limits}, sim.Config{CastFPS: 50, FitsLost: 100})
 		s := newScreen()
-		r := actortest.Ask[*messages.OwnerReply](t, w.sys, w.hand, &messages.HandOpen{Conversation: "c1", Screen: s, W: 375, H: 700})
-		if r.Error != nil {
-			t.Fatal(r.Error)
-		}
-		l := r.Result.(*messages.HandOpened).Link
+		l := w.openOn(t, s, 375, 700)
 		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); { // 20 checks' worth
 			select {
 			case f := <-s.frames:

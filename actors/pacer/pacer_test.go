@@ -9,6 +9,7 @@ import (
 
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/pacer"
+	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/messages/handwire"
@@ -26,12 +27,12 @@ func (*screen) Ping()                  {}
 func (*screen) Check() *messages.Error { return nil }
 func (*screen) End(*messages.Error)    {}
 
-// A tab that does not ack gets one frame and no more; staying behind steps
-// the quality down; acking every frame steps it back up.
-func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
-	sys := actortest.System(t)
-	drv := sim.New(sim.Config{CastFPS: 100, CastBytes: 40 << 10})
-	defer drv.Close()
+// pinned is a page of a sim driver made with cfg, pinned for a hand, with
+// its tabs; both go at the test's end.
+func pinned(t *testing.T, cfg sim.Config) (*sim.Tabs, drivers.Pinned) {
+	t.Helper()
+	drv := sim.New(cfg)
+	t.Cleanup(func() { _ = drv.Close() })
 	tabs, err := drv.Open(context.Background(), "c1")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,15 @@ func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pin.Unpin()
+	t.Cleanup(pin.Unpin)
+	return tabs.(*sim.Tabs), pin
+}
+
+// A tab that does not ack gets one frame and no more; staying behind steps
+// the quality down; acking every frame steps it back up.
+func TestOneFrameOnTheWireAndQualityStepsDownAndUp(t *testing.T) {
+	sys := actortest.System(t)
+	_, pin := pinned(t, sim.Config{CastFPS: 100, CastBytes: 40 << 10})
 	s := &screen{frames: make(chan handwire.FrameHeader, 64)}
 	steps := make(chan int, 8)
 	pid := make(chan *actor.PID, 1)
@@ -102,17 +111,7 @@ func TestAScreencastThatBringsNoPictureIsStartedAgain(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sys := actortest.System(t)
-			drv := sim.New(sim.Config{CastFPS: 50, CastsBlank: c.blank})
-			defer drv.Close()
-			tabs, err := drv.Open(context.Background(), "c1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pin, err := tabs.(*sim.Tabs).Pin(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pin.Unpin()
+			tabs, pin := pinned(t, sim.Config{CastFPS: 50, CastsBlank: c.blank})
 			s := &screen{frames: make(chan handwire.FrameHeader, 64)}
 			failed := make(chan struct{}, 4)
 			sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -135,7 +134,7 @@ func TestAScreencastThatBringsNoPictureIsStartedAgain(t *testing.T) {
 			case <-time.After(actortest.Wait):
 				t.Fatal("neither a picture nor a failure")
 			}
-			if got := tabs.(*sim.Tabs).Casts(); got != c.wantStarted {
+			if got := tabs.Casts(); got != c.wantStarted {
 				t.Fatalf("the screencast was started %d times, want %d", got, c.wantStarted)
 			}
 		})
