@@ -55,10 +55,11 @@ type attachment struct {
 	then     after
 	why      *messages.Error
 
-	fit    drivers.Fitter // the page laid out for the tab's touch screen, or nil
-	fw, fh int            // the size it was laid out at last
-	off    time.Time      // since when the pictures say another size; zero when they do not
-	refits int            // layouts made again since the pictures last said fw×fh
+	fit    drivers.Fitter  // the page laid out for the tab's touch screen, or nil
+	fw, fh int             // the size it was laid out at last
+	off    time.Time       // since when the pictures say another size; zero when they do not
+	refits int             // layouts made again since the pictures last said fw×fh
+	refit  *handwire.Input // keepFit's layout, while it waits in the queue
 }
 
 // is says whether gen is the attachment's and it still takes input.

@@ -376,6 +376,22 @@ func TestAPageThatKeepsItsOldSizeIsLaidOutAgainForTheTouchScreen(t *testing.T) {
 	})
 }
 
+// A layout made again for pictures of the wrong size lays the page out
+// at the screen's size when it is sent, not when it was queued: the phone
+// turned while it waited behind the owner's own new size.
+func TestALayoutMadeAgainFollowsTheScreenTurnedWhileItWaited(t *testing.T) {
+	w := start(t, hand.Config{Limits: hand.Limits{Tick: 20 * time.Millisecond, RefitAfter: 100 * time.Millisecond}},
+		sim.Config{CastFPS: 50, FitsLost: 1, FitLatency: time.Second})
+	s := newScreen()
+	l := w.openOn(t, s, 375, 700) // laid out, lost: its pictures say the agent's size
+	l.Input(in(t, `{"t":"view","w":760,"h":330}`))
+	frameOf(t, s, l, 760, 330)
+	time.Sleep(1500 * time.Millisecond) // the layout made again, a second long, has had its time
+	if got, want := w.tabs.Fits(), [][2]int{{375, 700}, {760, 330}, {760, 330}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("the page was laid out at %v, want %v: the turned screen's size, twice", got, want)
+	}
+}
+
 // A second tab is refused unless the owner pressed to drive from it: then
 // the hand moves, the first tab is told so, and the session hears a tab
 // drives throughout.

@@ -78,6 +78,11 @@ func (a *Actor) next(ctx actor.Context) {
 	in := t.queue[0]
 	t.queue[0] = nil
 	t.queue = t.queue[1:]
+	if in == t.refit {
+		// The size laid out last, which a View of the owner's sent while
+		// this one waited may have changed.
+		in.W, in.H, t.refit = t.fw, t.fh, nil
+	}
 	t.busy = true
 	t.running = make(chan struct{})
 	gen, raw, fit, running, wait := t.gen, t.raw, t.fit, t.running, a.cfg.Limits.InputWait
@@ -155,7 +160,8 @@ const maxRefits = 3
 // on a busy machine had pictures of the page at 1280×720, shrunk to the
 // phone's width, and one at the size between (375×734); one layout more
 // gave each the phone's size. The layout goes through the queue, in order
-// with the owner's input, as a View of the size last laid out.
+// with the owner's input, as a View of the size last laid out when it is
+// sent (the phone may turn while it waits).
 func (a *Actor) keepFit(ctx actor.Context) {
 	t := a.att
 	if t == nil || t.leaving || t.fit == nil || t.fw == 0 || t.w == 0 {
@@ -172,7 +178,8 @@ func (a *Actor) keepFit(ctx actor.Context) {
 		t.refits++
 		a.cfg.Log.Info("the page's pictures kept another size than the owner's screen; laying it out again",
 			"conversation", a.cfg.Conversation, "pictured", [2]int{t.w, t.h}, "screen", [2]int{t.fw, t.fh}, "try", t.refits)
-		t.queue = append(t.queue, &handwire.Input{Kind: handwire.View, W: t.fw, H: t.fh})
+		t.refit = &handwire.Input{Kind: handwire.View}
+		t.queue = append(t.queue, t.refit)
 		a.next(ctx)
 	}
 }

@@ -21,6 +21,7 @@ type Config struct {
 	CastFails   bool             // every screencast start fails, as on a page that does not answer
 	FitsLost    int              // the first this many layouts for a touch screen are answered but not taken, as Chromium now and then does
 	CastsBlank  int              // the first this many screencast starts succeed but send no picture, as Chromium now and then does
+	FitLatency  time.Duration    // added to every layout for a touch screen
 
 	// Hosts are more hosts the simulation serves, each a copy of the site
 	// at https://<host>. They are not preview origins: the URL rules, site

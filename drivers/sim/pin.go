@@ -144,6 +144,7 @@ func (p *pinned) StopCast(context.Context) error {
 // Fit lays the page out at w×h: its frames say so from now on, unless
 // the layout is one of the first FitsLost, which the page never takes.
 func (p *pinned) Fit(_ context.Context, w, h int) error {
+	time.Sleep(p.t.d.cfg.FitLatency)
 	p.t.mu.Lock()
 	p.t.fits = append(p.t.fits, [2]int{w, h})
 	lost := len(p.t.fits) <= p.t.d.cfg.FitsLost
