@@ -141,4 +141,8 @@ func TestStatusDuringAStopSaysTheSessionIsStopped(t *testing.T) {
 	if s, _ := st["session"].(map[string]any); s["state"] != "ready" || st["stopped"] != false {
 		t.Errorf("after the resume, the status says %v; want its session ready and stopped false", st)
 	}
+	// One place to read the state, with a session or without.
+	if st["state"] != "ready" || st["conversation"] != "c1" {
+		t.Errorf("after the resume, the status says state %v of conversation %v at its top; want ready, c1", st["state"], st["conversation"])
+	}
 }

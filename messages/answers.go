@@ -125,13 +125,18 @@ type Closed struct {
 
 // Status answers browser.status while the conversation has a session.
 type Status struct {
-	Session   SessionInfo   `json:"session"`
-	Browser   BrowserStatus `json:"browser"`
-	Reach     *Reach        `json:"reach,omitempty"`
-	StepsLeft int           `json:"stepsLeft"`
-	Expires   time.Time     `json:"expires"`
-	Task      string        `json:"task"`
-	Stopped   bool          `json:"stopped"`
+	// Conversation and State repeat the session's, where the answer
+	// without a session (NoSessionStatus) has them, so that an agent reads
+	// its state in one place whether or not it has a session.
+	Conversation string        `json:"conversation"`
+	State        string        `json:"state"`
+	Session      SessionInfo   `json:"session"`
+	Browser      BrowserStatus `json:"browser"`
+	Reach        *Reach        `json:"reach,omitempty"`
+	StepsLeft    int           `json:"stepsLeft"`
+	Expires      time.Time     `json:"expires"`
+	Task         string        `json:"task"`
+	Stopped      bool          `json:"stopped"`
 }
 
 // Reach is what the install lets the browser open, as agents are told:

@@ -12,7 +12,7 @@ Call browser_status first. Acting needs a task the owner granted: ask with brows
 With a task, call browser_act with action observe, then act on the refs it returns, naming that observation's id; observe again after the page changes, or add "thenObserve": true to the action that changes it.
 Errors come back as "<code>: <sentence>"; the sentence says what to do next.`
 
-const statusDoc = `Report whether buddi's browser is available to you and the state of your session: whether a task is active or pending, steps and time left, whether the owner paused or took over, and the current page. Read-only; call it first, and again when an action is refused.`
+const statusDoc = `Report whether buddi's browser is available to you and the state of your session: whether a task is active or pending, steps and time left, whether the owner paused or took over, and the current page. Its state (no_session, ready, working, paused, taken_over, closing or stopped) is always at the top of the answer. Read-only; call it first, and again when an action is refused.`
 
 const taskDoc = `Ask the owner for a task: say in one or two sentences what you want to do in the browser, and optionally how many steps (at most 80) and minutes (at most 20) you need. The owner accepts or refuses; browser_act is refused until a task is active, so check browser_status for the answer.`
 
