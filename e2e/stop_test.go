@@ -84,23 +84,18 @@ func (s *surfaces) each(t *testing.T, state, label, telegram string) {
 	if tg := s.telegram(t); !strings.Contains(tg, "c1 (ada): "+telegram) {
 		t.Errorf("Telegram's /browser says %q, want c1 %s", tg, telegram)
 	}
-	st := s.b.Tool(t, s.tok, "browser.status", "c1", in{}).Map()
-	got := st["state"] // a stopped session's status is the controller's, without the session's report
-	if sess, ok := st["session"].(map[string]any); ok {
-		got = sess["state"]
-	}
-	if got != state || st["stopped"] != (state == messages.StateStopped) {
-		t.Errorf("the agent's browser.status says state %v and stopped %v, want %s", got, st["stopped"], state)
+	// The state is at the top of the status, with the session's report or
+	// without it (a stopped session's status is the controller's).
+	if st := s.b.Tool(t, s.tok, "browser.status", "c1", in{}).Map(); st["state"] != state || st["stopped"] != (state == messages.StateStopped) {
+		t.Errorf("the agent's browser.status says state %v and stopped %v, want %s", st["state"], st["stopped"], state)
 	}
 }
 
-// Stop all, then Resume access, on buddi serve with real Chromium: as soon
-// as the Stop is answered every surface shows each session stopped with
-// its tabs closed; after the resume every surface shows it ready, the
-// dashboard says what the agent may do next, and the agent's next acts
-// answer exactly that (an action on its old observation is refused, a new
-// observation works, on a new tab).
-func TestE2EStopAndResumeReadTheSameOnEverySurface(t *testing.T) {
+// twoSessions starts buddi serve with real Chromium and Telegram's Bot
+// API faked, paired to the owner with the chat bound to c1, and agent ada
+// with a task and a page of site in each of c1 and c2.
+func twoSessions(t *testing.T) (*surfaces, *site) {
+	t.Helper()
 	fake := telegramtest.Start(t, 2*time.Second)
 	site := newSite(t)
 	b := serve(t, "", "BUDDI_PREVIEW_ORIGINS="+site.URL, "BUDDI_TELEGRAM_TOKEN="+telegramtest.Token, "BUDDI_TELEGRAM_API="+fake.URL)
@@ -121,6 +116,18 @@ func TestE2EStopAndResumeReadTheSameOnEverySurface(t *testing.T) {
 	b.Must(t, "POST", "/api/telegram/bind", messages.OwnerBody{Conversation: "c1"})
 	ok(t, b.Act(t, tok, "c1", in{"action": "navigate", "url": site.URL + "/"}))
 	ok(t, b.Act(t, tok, "c2", in{"action": "navigate", "url": site.URL + "/next"}))
+	return s, site
+}
+
+// Stop all, then Resume access, on buddi serve with real Chromium: as soon
+// as the Stop is answered every surface shows each session stopped with
+// its tabs closed; after the resume every surface shows it ready, the
+// dashboard says what the agent may do next, and the agent's next acts
+// answer exactly that (an action on its old observation is refused, a new
+// observation works, on a new tab).
+func TestE2EStopAndResumeReadTheSameOnEverySurface(t *testing.T) {
+	s, site := twoSessions(t)
+	b, tok := s.b, s.tok
 	old := b.Observe(t, tok, "c1")
 
 	s.laptop = webtest.NewPage(t, webtest.Browser(t), pw.BrowserNewContextOptions{Viewport: &pw.Size{Width: 1280, Height: 800}})
