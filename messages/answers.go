@@ -125,18 +125,25 @@ type Closed struct {
 
 // Status answers browser.status while the conversation has a session.
 type Status struct {
-	// Conversation and State repeat the session's, where the answer
-	// without a session (NoSessionStatus) has them, so that an agent reads
-	// its state in one place whether or not it has a session.
-	Conversation string        `json:"conversation"`
-	State        string        `json:"state"`
-	Session      SessionInfo   `json:"session"`
-	Browser      BrowserStatus `json:"browser"`
-	Reach        *Reach        `json:"reach,omitempty"`
-	StepsLeft    int           `json:"stepsLeft"`
-	Expires      time.Time     `json:"expires"`
-	Task         string        `json:"task"`
-	Stopped      bool          `json:"stopped"`
+	Session   SessionInfo   `json:"session"`
+	Browser   BrowserStatus `json:"browser"`
+	Reach     *Reach        `json:"reach,omitempty"`
+	StepsLeft int           `json:"stepsLeft"`
+	Expires   time.Time     `json:"expires"`
+	Task      string        `json:"task"`
+	Stopped   bool          `json:"stopped"`
+}
+
+// MarshalJSON writes the session's conversation and state at the top too,
+// where the answer without a session (NoSessionStatus) has them, so that
+// an agent reads its state in one place whether or not it has a session.
+func (s Status) MarshalJSON() ([]byte, error) {
+	type fields Status // without this method
+	return json.Marshal(struct {
+		Conversation string `json:"conversation"`
+		State        string `json:"state"`
+		*fields
+	}{s.Session.Conversation, s.Session.State, (*fields)(&s)})
 }
 
 // Reach is what the install lets the browser open, as agents are told:

@@ -95,11 +95,11 @@ func (a *Actor) siteRefused(ctx actor.Context, m *messages.ToolCall, ag ledger.A
 // holds, a conversation that has a session says it is stopped, as every
 // other surface does; one without says it has none.
 func (a *Actor) status(ctx actor.Context, conv string) {
-	state := messages.StateNoSession
-	if a.sessions[conv] != nil && a.stopped() {
+	state, stopped := messages.StateNoSession, a.stopped()
+	if a.sessions[conv] != nil && stopped {
 		state = messages.StateStopped
 	}
-	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: a.stopped(),
+	r := &messages.NoSessionStatus{Mode: a.cfg.Mode.Name(), Stopped: stopped,
 		Conversation: conv, State: state, Reach: reachNow(a.cfg.Reach)}
 	if t, ok := a.tasks.Get(conv); ok {
 		v := tasks.View(t)

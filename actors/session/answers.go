@@ -157,8 +157,7 @@ func (a *Actor) keepShot(thumb []byte) {
 // answerStatus answers browser.status off the mailbox: the driver's report
 // may read the disk, and the session does not wait for it.
 func (a *Actor) answerStatus(ctx actor.Context) {
-	info := a.info()
-	r := &messages.Status{Conversation: info.Conversation, State: info.State, Session: info, StepsLeft: a.stepsLeft(),
+	r := &messages.Status{Session: a.info(), StepsLeft: a.stepsLeft(),
 		Expires: a.task.Expires, Task: a.task.Description, Reach: a.reach()}
 	drv, to, sys := a.cfg.Driver, ctx.Sender(), ctx.ActorSystem()
 	a.off(func() {
