@@ -23,8 +23,9 @@ var (
 	shownNone      = shown{}
 )
 
-// read checks every surface against want, one entry per conversation; the
-// Telegram chat is bound to c1.
+// read checks every surface against want, one entry per conversation and
+// nothing else; the Telegram chat is bound to c1. /healthz and the agent's
+// browser.status say stopped when a conversation is.
 func (s *surfaces) read(t *testing.T, page pw.Page, want map[string]shown) {
 	t.Helper()
 	for conv, w := range want {
@@ -42,6 +43,11 @@ func (s *surfaces) read(t *testing.T, page pw.Page, want map[string]shown) {
 			listed[f[0]] = f[2]
 		}
 	}
+	for conv := range listed {
+		if _, ok := want[conv]; !ok {
+			t.Errorf("buddi sessions shows %s, which no session should be:\n%s", conv, cli)
+		}
+	}
 	counts := map[string]int{}
 	for conv, w := range want {
 		if listed[conv] != w.state {
@@ -51,13 +57,14 @@ func (s *surfaces) read(t *testing.T, page pw.Page, want map[string]shown) {
 			counts[w.state]++
 		}
 	}
+	stopped := counts[messages.StateStopped] > 0
 	h := s.health(t)
 	for state, n := range counts {
 		if h.States[state] != n {
 			t.Errorf("/healthz counts %d sessions %s, want %d (it says %v)", h.States[state], state, n, h.States)
 		}
 	}
-	if len(h.States) != len(counts) || h.Stopped {
+	if len(h.States) != len(counts) || h.Stopped != stopped {
 		t.Errorf("/healthz says stopped=%v and sessions %v, want %v", h.Stopped, h.States, counts)
 	}
 	tg := s.telegram(t)
@@ -74,8 +81,8 @@ func (s *surfaces) read(t *testing.T, page pw.Page, want map[string]shown) {
 		if w == shownNone {
 			state = messages.StateNoSession
 		}
-		if st["state"] != state {
-			t.Errorf("the agent's browser.status of %s says state %v, want %s", conv, st["state"], state)
+		if st["state"] != state || st["stopped"] != stopped {
+			t.Errorf("the agent's browser.status of %s says state %v and stopped %v, want %s", conv, st["state"], st["stopped"], state)
 		}
 	}
 }

@@ -65,30 +65,12 @@ func (s *surfaces) health(t *testing.T) messages.Health {
 }
 
 // each checks that every surface shows both sessions in state, as label
-// on the dashboard's cards and as telegram in the /browser answer, and
-// that the agent's browser.status of c1 says state.
+// on the dashboard's cards and as telegram in the /browser answer of c1's
+// chat.
 func (s *surfaces) each(t *testing.T, state, label, telegram string) {
 	t.Helper()
-	for _, conv := range []string{"c1", "c2"} {
-		webtest.Visible(t, s.laptop.Locator(`article.session[data-conversation="`+conv+`"] .badge`, pw.PageLocatorOptions{HasText: label}))
-	}
-	cli := s.cli(t)
-	for _, line := range strings.Split(strings.TrimSpace(cli), "\n")[1:] {
-		if f := strings.Fields(line); len(f) < 3 || f[2] != state {
-			t.Errorf("buddi sessions shows %q, want every session %s:\n%s", line, state, cli)
-		}
-	}
-	if h := s.health(t); h.States[state] != 2 || len(h.States) != 1 || h.Stopped != (state == messages.StateStopped) {
-		t.Errorf("/healthz says stopped=%v and sessions %v, want both %s", h.Stopped, h.States, state)
-	}
-	if tg := s.telegram(t); !strings.Contains(tg, "c1 (ada): "+telegram) {
-		t.Errorf("Telegram's /browser says %q, want c1 %s", tg, telegram)
-	}
-	// The state is at the top of the status, with the session's report or
-	// without it (a stopped session's status is the controller's).
-	if st := s.b.Tool(t, s.tok, "browser.status", "c1", in{}).Map(); st["state"] != state || st["stopped"] != (state == messages.StateStopped) {
-		t.Errorf("the agent's browser.status says state %v and stopped %v, want %s", st["state"], st["stopped"], state)
-	}
+	both := shown{state, label, telegram}
+	s.read(t, s.laptop, map[string]shown{"c1": both, "c2": both})
 }
 
 // twoSessions starts buddi serve with real Chromium and Telegram's Bot
