@@ -124,6 +124,17 @@ func (t *fastTransport) send(ctx context.Context, method, u, token, agent string
 	return nil
 }
 
+// Conns is how many connections a WithFast client holds open, in use or
+// idle; 0 with another transport, which does not say.
+func (c *Client) Conns() int {
+	if f, ok := c.tr.(*fastTransport); ok {
+		if hc, ok := f.hc.(*fasthttp.HostClient); ok {
+			return hc.ConnsCount()
+		}
+	}
+	return 0
+}
+
 // closeIdle closes the connections no request is on; a PipelineClient's
 // close by themselves, pipelineIdle after their last request.
 func (t *fastTransport) closeIdle() {

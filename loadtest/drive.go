@@ -89,6 +89,7 @@ func (r *run) setup() error {
 			return err
 		}
 	}
+	r.warmConns()
 	if r.local != nil {
 		r.mem.setup = settledHeap()
 	}
