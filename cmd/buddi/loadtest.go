@@ -59,6 +59,7 @@ func loadTest(e *env, args []string) int {
 		return usageFail(e, "loadtest", err.Error())
 	}
 	tuneGC(e, daemonGC)
+	tuneProcs(e)
 	if lf.daemonLog != "" {
 		fh, err := os.Create(lf.daemonLog)
 		if err != nil {

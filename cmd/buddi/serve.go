@@ -38,6 +38,7 @@ func serve(e *env, args []string) int {
 		return code
 	}
 	tuneGC(e, daemonGC)
+	tuneProcs(e)
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
