@@ -11,9 +11,11 @@ import "runtime"
 // polls, and runs the goroutine at once, and the kernel shares the cores
 // among the threads more finely than Go's queues do. In paired load tests
 // on 2 cores (1,000 conversations, 10,000 acts/s, crashes and owner
-// controls) six Ps against two made the median act 4-6x and the 90th
-// percentile 4-11x faster and the 99th 1-5x, for 6-18 % more CPU per act.
-// Four gave about half of that; eight no more than six.
+// controls, the harness in the process) six Ps against two made the median
+// act 4-7x, the 90th percentile 4-17x and the 99th 1-5x faster, for 5-18 %
+// more CPU per act (seven pairs). Four against six was a draw in four
+// pairs (a 99th percentile of 20-40 ms against 15-76, for 1-6 % less CPU);
+// eight did no better than six.
 const daemonProcs = 6
 
 // procsFor is how many Ps a daemon's process sets: daemonProcs when the
