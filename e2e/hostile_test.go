@@ -186,20 +186,14 @@ func openHostiles(t testing.TB, b *buddi, tok, site string, c *crowd) {
 			if h.Cut && last.code == "" {
 				time.Sleep(2 * time.Second)
 			}
-			if last.code == messages.CodeBrowserRestarted && !again {
-				// Chromium went down as a whole (a renderer's crash took
-				// it down once in CI, just after the memory page): buddi
-				// started it again and reopened the conversation's tab
-				// where it was, before this page loaded. The agent opens
-				// the page once more, as the answer says to act again.
-				again = true
-				last = hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
-				continue
-			}
-			if !h.Cut && last.code == messages.CodePageUnresponsive && !again {
-				// A page buddi keeps, closed all the same on a machine too
-				// busy to let it answer in time: the agent opens it once
-				// more, as it would, rather than observe the blank tab.
+			// The agent opens the page once more, as it would, rather than
+			// observe the blank tab, when the whole browser restarted
+			// before the page loaded (a renderer's crash took Chromium
+			// down just after the memory page, now and then on a loaded
+			// machine), or when buddi closed a page it keeps on a machine
+			// too busy to let it answer in time.
+			restarted := last.code == messages.CodeBrowserRestarted
+			if !again && (restarted || !h.Cut && last.code == messages.CodePageUnresponsive) {
 				again = true
 				last = hostileAct(t, b, tok, name, in{"action": "navigate", "url": site + "/" + name}, c)
 				continue

@@ -5,8 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,9 +20,7 @@ import (
 // other, so the daemon's buffers for them are in every heap sample.
 func TestTheHarnessOpensItsConnectionsBeforeTheFirstAct(t *testing.T) {
 	d := daemontest.Start(t, "", daemon.Options{})
-	target, tr := &url.URL{Scheme: "http", Host: d.Addr()}, &http.Transport{}
-	defer tr.CloseIdleConnections()
-	proxy := &httputil.ReverseProxy{Transport: tr, Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
+	proxy := proxyTo(t, d.Addr())
 	var opened, beforeActs atomic.Int64
 	beforeActs.Store(-1)
 	front := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -72,28 +72,23 @@ func TestARunAgainstATargetReportsItsServerCPU(t *testing.T) {
 // server CPU, in the table or the JSON.
 func TestATargetWithoutTheFigureGetsANoteNotAGuess(t *testing.T) {
 	d := daemontest.Start(t, "", daemon.Options{})
-	target, tr := &url.URL{Scheme: "http", Host: d.Addr()}, &http.Transport{}
-	defer tr.CloseIdleConnections()
-	proxy := &httputil.ReverseProxy{
-		Transport: tr,
-		Rewrite:   func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
-		ModifyResponse: func(res *http.Response) error {
-			if res.Request.URL.Path != "/metrics" {
-				return nil
+	proxy := proxyTo(t, d.Addr())
+	proxy.ModifyResponse = func(res *http.Response) error {
+		if res.Request.URL.Path != "/metrics" {
+			return nil
+		}
+		page, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		var kept []string
+		for line := range strings.SplitSeq(string(page), "\n") {
+			if !strings.Contains(line, "process_cpu_seconds_total") {
+				kept = append(kept, line)
 			}
-			page, err := io.ReadAll(res.Body)
-			res.Body.Close()
-			var kept []string
-			for line := range strings.SplitSeq(string(page), "\n") {
-				if !strings.Contains(line, "process_cpu_seconds_total") {
-					kept = append(kept, line)
-				}
-			}
-			older := strings.Join(kept, "\n")
-			res.Body, res.ContentLength = io.NopCloser(strings.NewReader(older)), int64(len(older))
-			res.Header.Del("Content-Length")
-			return err
-		},
+		}
+		older := strings.Join(kept, "\n")
+		res.Body, res.ContentLength = io.NopCloser(strings.NewReader(older)), int64(len(older))
+		res.Header.Del("Content-Length")
+		return err
 	}
 	front := httptest.NewServer(proxy)
 	defer front.Close()
@@ -128,4 +123,12 @@ func TestAnInProcessRunGivesNoServerCPU(t *testing.T) {
 	if bytes.Contains(b, []byte("serverCpu")) {
 		t.Fatalf("the JSON of an in-process run names a server CPU: %s", b)
 	}
+}
+
+// proxyTo is a reverse proxy to the buddi at addr, for a test to count or
+// change what passes between the harness and it.
+func proxyTo(t *testing.T, addr string) *httputil.ReverseProxy {
+	target, tr := &url.URL{Scheme: "http", Host: addr}, &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &httputil.ReverseProxy{Transport: tr, Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
 }
