@@ -7,16 +7,16 @@ import "github.com/buddi-dev/buddi/messages"
 type queue struct {
 	items []keyed // items[head:] wait, oldest first
 	head  int
-	at    map[string]int // key → index in items
+	at    map[messages.EventKey]int // key → index in items
 }
 
 // keyed is a waiting event with its key, made once when it was put.
 type keyed struct {
 	e messages.Event
-	k string
+	k messages.EventKey
 }
 
-func newQueue() queue { return queue{at: map[string]int{}} }
+func newQueue() queue { return queue{at: map[messages.EventKey]int{}} }
 
 func (q *queue) len() int { return len(q.at) }
 

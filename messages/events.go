@@ -1,9 +1,6 @@
 package messages
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // Event is a change the actors push to subscribers (the dashboard, Telegram,
 // tests). Events carry state, not deltas: a newer event with the same Key
@@ -11,9 +8,20 @@ import (
 type Event interface {
 	Kind() EventKind
 	// Key names what the event describes; equal keys coalesce.
-	Key() string
+	Key() EventKey
 	// About is the conversation the event is about, "" for all of them.
 	About() string
+}
+
+// EventKey names what an event describes, without building a string: its
+// kind, the conversation (or other name) it is about, a second name where
+// one is not enough, and a number that keeps apart events each of which
+// counts.
+type EventKey struct {
+	Kind  EventKind
+	Name  string
+	Other string
+	N     int64
 }
 
 // EventKind tells events apart for filters.
@@ -111,7 +119,9 @@ type StopChanged struct {
 func (*SessionChanged) Kind() EventKind { return KindSession }
 
 // Key is the session's conversation.
-func (e *SessionChanged) Key() string { return "session/" + e.Session.Conversation }
+func (e *SessionChanged) Key() EventKey {
+	return EventKey{Kind: KindSession, Name: e.Session.Conversation}
+}
 
 // About is the session's conversation.
 func (e *SessionChanged) About() string { return e.Session.Conversation }
@@ -120,7 +130,7 @@ func (e *SessionChanged) About() string { return e.Session.Conversation }
 func (*TaskChanged) Kind() EventKind { return KindTask }
 
 // Key is the task's conversation.
-func (e *TaskChanged) Key() string { return "task/" + e.Task.Conversation }
+func (e *TaskChanged) Key() EventKey { return EventKey{Kind: KindTask, Name: e.Task.Conversation} }
 
 // About is the task's conversation.
 func (e *TaskChanged) About() string { return e.Task.Conversation }
@@ -129,8 +139,8 @@ func (e *TaskChanged) About() string { return e.Task.Conversation }
 func (*ApprovalRequested) Kind() EventKind { return KindApproval }
 
 // Key is the conversation and the site asked about.
-func (e *ApprovalRequested) Key() string {
-	return "approval/" + e.Request.Conversation + "|" + e.Request.Site
+func (e *ApprovalRequested) Key() EventKey {
+	return EventKey{Kind: KindApproval, Name: e.Request.Conversation, Other: e.Request.Site}
 }
 
 // About is the conversation that asked.
@@ -141,8 +151,8 @@ func (*StepTaken) Kind() EventKind { return KindStep }
 
 // Key is the conversation and the moment: every step is kept (a timeline
 // and a photo per step need each one), within the subscriber's bound.
-func (e *StepTaken) Key() string {
-	return "step/" + e.Conversation + "/" + strconv.FormatInt(e.At.UnixNano(), 36)
+func (e *StepTaken) Key() EventKey {
+	return EventKey{Kind: KindStep, Name: e.Conversation, N: e.At.UnixNano()}
 }
 
 // About is the conversation that acted.
@@ -152,7 +162,9 @@ func (e *StepTaken) About() string { return e.Conversation }
 func (*SnapshotTaken) Kind() EventKind { return KindSnapshot }
 
 // Key is the conversation: only the newest snapshot matters.
-func (e *SnapshotTaken) Key() string { return "snapshot/" + e.Snapshot.Conversation }
+func (e *SnapshotTaken) Key() EventKey {
+	return EventKey{Kind: KindSnapshot, Name: e.Snapshot.Conversation}
+}
 
 // About is the conversation whose page it shows.
 func (e *SnapshotTaken) About() string { return e.Snapshot.Conversation }
@@ -161,7 +173,7 @@ func (e *SnapshotTaken) About() string { return e.Snapshot.Conversation }
 func (*StopChanged) Kind() EventKind { return KindStop }
 
 // Key is the one global Stop.
-func (*StopChanged) Key() string { return "stop" }
+func (*StopChanged) Key() EventKey { return EventKey{Kind: KindStop} }
 
 // About is "": the Stop is about every conversation.
 func (*StopChanged) About() string { return "" }
@@ -176,7 +188,7 @@ type InstallChanged struct {
 func (*InstallChanged) Kind() EventKind { return KindInstall }
 
 // Key is the one install.
-func (*InstallChanged) Key() string { return "install" }
+func (*InstallChanged) Key() EventKey { return EventKey{Kind: KindInstall} }
 
 // About is "": the install is the whole install's.
 func (*InstallChanged) About() string { return "" }

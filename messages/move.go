@@ -71,7 +71,7 @@ type ConversationMoved struct {
 func (*ConversationMoved) Kind() EventKind { return KindMoved }
 
 // Key is the old id: it moves once.
-func (e *ConversationMoved) Key() string { return "moved/" + e.From }
+func (e *ConversationMoved) Key() EventKey { return EventKey{Kind: KindMoved, Name: e.From} }
 
 // About is the old id: who watched it is who must follow.
 func (e *ConversationMoved) About() string { return e.From }

@@ -62,7 +62,7 @@ type TelegramChanged struct {
 func (*TelegramChanged) Kind() EventKind { return KindTelegram }
 
 // Key is the one pairing.
-func (*TelegramChanged) Key() string { return "telegram" }
+func (*TelegramChanged) Key() EventKey { return EventKey{Kind: KindTelegram} }
 
 // About is "": the pairing is about every conversation.
 func (*TelegramChanged) About() string { return "" }
