@@ -69,9 +69,11 @@ func (j *Journal) conv(id, agent string, at time.Time) *conv {
 	c := j.convs[id]
 	if c == nil {
 		if len(j.convs) >= MaxConversations {
-			j.evict()
+			c = j.evict()
+		} else {
+			c = &conv{}
 		}
-		c = &conv{id: id, last: at}
+		c.id, c.last = id, at
 		j.convs[id] = c
 		j.listOf(c).front(c)
 	}
@@ -102,15 +104,22 @@ func (j *Journal) listOf(c *conv) *recency {
 
 // evict forgets the least recently active conversation, an ended one if
 // any: the bound holds however many sessions run, at the same cost for
-// every arrival.
-func (j *Journal) evict() {
+// every arrival. It returns the forgotten record emptied, for the arrival,
+// with its room for entries kept: with more conversations live than are
+// kept, every step of one not kept evicts another, and a new record and
+// room at each would be the collector's to pay for.
+func (j *Journal) evict() *conv {
 	c := j.ended.oldest()
 	if c == nil {
 		c = j.live.oldest()
 	}
-	if c != nil {
-		j.forget(c)
+	if c == nil {
+		return &conv{}
 	}
+	j.forget(c)
+	clear(c.entries) // what the evicted conversation said is not kept alive
+	*c = conv{entries: c.entries[:0]}
+	return c
 }
 
 func (j *Journal) forget(c *conv) {

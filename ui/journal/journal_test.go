@@ -265,3 +265,72 @@ func TestAConversationHeardFromAgainIsKeptOverQuieterOnes(t *testing.T) {
 		t.Fatalf("%d conversations kept, want %d: one forgotten for each new one", n, journal.MaxConversations)
 	}
 }
+
+// With more conversations live than are kept, each step of one not kept
+// evicts another, and the arrival takes the evicted one's place: it shows
+// only what was said of it, never the evicted one's steps, agent or
+// snapshot.
+func TestAConversationKeptInAnEvictedOnesPlaceShowsOnlyItsOwnHistory(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	const convs = 2 * journal.MaxConversations
+	at := int64(0)
+	next := func() time.Time { at++; return time.Unix(at, 0) }
+	var evs []messages.Event
+	// step is what a session says of an act: it is live, and took a step.
+	// Only the first round names the agent.
+	step := func(conv, agent, action string) {
+		evs = append(evs,
+			&messages.SessionChanged{Session: messages.SessionInfo{Conversation: conv, Agent: agent}, At: next()},
+			&messages.StepTaken{Conversation: conv, Action: action, At: next()})
+	}
+	for round := range 3 {
+		for i := range convs {
+			conv, agent := fmt.Sprint("c", i), ""
+			if round == 0 {
+				agent = fmt.Sprint("agent", i)
+				evs = append(evs, &messages.SnapshotTaken{Snapshot: messages.Snapshot{Conversation: conv, JPEG: []byte{byte(i)}, At: next()}})
+			}
+			step(conv, agent, fmt.Sprint(conv, "/", round))
+		}
+		// A round at a time: the bus coalesces a session's changes
+		// still waiting, which would reorder the rounds.
+		settle(t, b, j, evs...)
+		evs = evs[:0]
+	}
+	step("quiet", "", "quiet/0")
+	settle(t, b, j, evs...)
+
+	if n := len(j.Conversations()); n != journal.MaxConversations {
+		t.Fatalf("%d conversations kept, want %d", n, journal.MaxConversations)
+	}
+	tl, ok := j.Timeline("quiet")
+	if !ok || tl.Agent != "" || !tl.Live || tl.Snapshot != nil || len(tl.Entries) != 1 || tl.Entries[0].Action != "quiet/0" {
+		t.Fatalf("quiet's timeline is %+v (kept %v), want its one step, no agent, live, no snapshot", tl, ok)
+	}
+	kept := 0
+	for i := range convs {
+		conv := fmt.Sprint("c", i)
+		tl, ok := j.Timeline(conv)
+		if !ok {
+			continue
+		}
+		kept++
+		// Each round evicted it before its step (it was then among the
+		// least recently heard from): only its last step is left, and the
+		// agent and snapshot of the first round went with the first
+		// eviction.
+		if len(tl.Entries) != 1 || tl.Entries[0].Action != conv+"/2" || tl.Entries[0].Conversation != conv {
+			t.Fatalf("%s's timeline holds %+v, want only its own last step", conv, tl.Entries)
+		}
+		if tl.Agent != "" || tl.Snapshot != nil {
+			t.Fatalf("%s shows agent %q and a snapshot %v: left over from the conversation whose place it took", conv, tl.Agent, tl.Snapshot != nil)
+		}
+	}
+	// The settling markers (each in the last one's place) and quiet took
+	// the places of two of them.
+	if kept != journal.MaxConversations-2 {
+		t.Fatalf("%d of the stepping conversations kept, want %d", kept, journal.MaxConversations-2)
+	}
+}
