@@ -130,7 +130,12 @@ func (a *Actor) scriptResult(steps []messages.ScriptStep) *messages.ScriptResult
 		if s.Title == "" && s.Read == "" {
 			continue
 		}
-		fmt.Fprintf(p.b, "Step %d (%s):\n", s.Step, s.Action)
+		b := p.b()
+		b.WriteString("Step ")
+		b.WriteString(strconv.Itoa(s.Step))
+		b.WriteString(" (")
+		b.WriteString(s.Action)
+		b.WriteString("):\n")
 		p.title(s.Title)
 		p.section("", s.Read)
 		if s.Action == "dom" {

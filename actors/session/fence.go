@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +17,12 @@ import (
 // buddi's own: ids, outcomes, URLs, counts, sentences.
 
 // pageText is what one answer read from the page, written into its fenced
-// block as it is gathered (b is the block's text), and, once fenced, the
-// values masked in it. It is opened before anything is written, and not
-// copied once opened.
+// block as it is gathered, and, once fenced, the values masked in it. It is
+// opened before anything is written, and not copied once opened. It holds
+// no pointer to its own block and is never written through an interface,
+// so that it stays on its caller's stack.
 type pageText struct {
 	blk    egress.Block
-	b      *strings.Builder
 	head   string
 	masked []string
 }
@@ -31,14 +30,18 @@ type pageText struct {
 // open begins the block after head, of kind, with room for size bytes.
 func (p *pageText) open(head, kind string, size int) {
 	p.blk.Open(head, kind, size)
-	p.b, p.head = p.blk.Text(), head
+	p.head = head
 }
+
+// b is the block's text, where what is read is written.
+func (p *pageText) b() *strings.Builder { return p.blk.Text() }
 
 func (p *pageText) title(t string) {
 	if t != "" {
-		p.b.WriteString("Title: ")
-		p.b.WriteString(oneLine(t))
-		p.b.WriteByte('\n')
+		b := p.b()
+		b.WriteString("Title: ")
+		b.WriteString(oneLine(t))
+		b.WriteByte('\n')
 	}
 }
 
@@ -49,13 +52,19 @@ func (p *pageText) tabs(tabs []messages.Tab, always bool) {
 	if len(tabs) == 0 || len(tabs) == 1 && !always {
 		return
 	}
-	p.b.WriteString("Tabs:\n")
+	b := p.b()
+	b.WriteString("Tabs:\n")
 	for _, t := range tabs {
-		active := ""
+		b.WriteString("- ")
+		b.WriteString(t.ID)
 		if t.Active {
-			active = " (active)"
+			b.WriteString(" (active)")
 		}
-		fmt.Fprintf(p.b, "- %s%s %q %s\n", t.ID, active, oneLine(t.Title), t.URL)
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(oneLine(t.Title)))
+		b.WriteByte(' ')
+		b.WriteString(t.URL)
+		b.WriteByte('\n')
 	}
 }
 
@@ -63,12 +72,14 @@ func (p *pageText) section(label, text string) {
 	if text == "" {
 		return
 	}
+	b := p.b()
 	if label != "" {
-		p.b.WriteString(label + ":\n")
+		b.WriteString(label)
+		b.WriteString(":\n")
 	}
-	p.b.WriteString(text)
+	b.WriteString(text)
 	if !strings.HasSuffix(text, "\n") {
-		p.b.WriteByte('\n')
+		b.WriteByte('\n')
 	}
 }
 

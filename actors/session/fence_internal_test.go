@@ -42,9 +42,27 @@ func TestTabsAreListedWhenThereAreOthersOrWhenAsked(t *testing.T) {
 		var p pageText
 		p.open("", "page", 0)
 		p.tabs(c.tabs, c.always)
-		if got := strings.Contains(p.b.String(), "- t1 (active) \"Only\""); got != c.listed {
-			t.Errorf("%d tabs, always=%v: listed=%v\n%s", len(c.tabs), c.always, got, p.b.String())
+		if got := strings.Contains(p.b().String(), "- t1 (active) \"Only\""); got != c.listed {
+			t.Errorf("%d tabs, always=%v: listed=%v\n%s", len(c.tabs), c.always, got, p.b().String())
 		}
+	}
+}
+
+// A tab's line is its id, whether it is the active one, its title quoted
+// as Go quotes a string (a quote, a backslash or a character that is not
+// printed escaped) and its address.
+func TestATabsLineQuotesItsTitle(t *testing.T) {
+	var p pageText
+	p.open("", "page", 0)
+	p.tabs([]messages.Tab{
+		{ID: "t1", Title: `Say "hi" \ über`, URL: "https://a.example/x?q=1", Active: true},
+		{ID: "t2", Title: "bell\a", URL: "about:blank"},
+	}, false)
+	want := "Tabs:\n" +
+		`- t1 (active) "Say \"hi\" \\ über" https://a.example/x?q=1` + "\n" +
+		`- t2 "bell\a" about:blank` + "\n"
+	if got := p.b().String()[strings.Index(p.b().String(), "Tabs:"):]; got != want {
+		t.Fatalf("tabs written as\n%s\nwant\n%s", got, want)
 	}
 }
 
