@@ -70,7 +70,8 @@ func (j *Journal) conv(id, agent string, at time.Time) *conv {
 	if c == nil {
 		if len(j.convs) >= MaxConversations {
 			c = j.evict()
-		} else {
+		}
+		if c == nil {
 			c = &conv{}
 		}
 		c.id, c.last = id, at
@@ -104,17 +105,18 @@ func (j *Journal) listOf(c *conv) *recency {
 
 // evict forgets the least recently active conversation, an ended one if
 // any: the bound holds however many sessions run, at the same cost for
-// every arrival. It returns the forgotten record emptied, for the arrival,
-// with its room for entries kept: with more conversations live than are
-// kept, every step of one not kept evicts another, and a new record and
-// room at each would be the collector's to pay for.
+// every arrival. It returns the forgotten record emptied (nil when none is
+// kept), for the arrival, with its room for entries kept: with more
+// conversations live than are kept, every step of one not kept evicts
+// another, and a new record and room at each would be the collector's to
+// pay for.
 func (j *Journal) evict() *conv {
 	c := j.ended.oldest()
 	if c == nil {
 		c = j.live.oldest()
 	}
 	if c == nil {
-		return &conv{}
+		return nil
 	}
 	j.forget(c)
 	clear(c.entries) // what the evicted conversation said is not kept alive
