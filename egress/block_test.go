@@ -113,3 +113,78 @@ func BenchmarkBlock(b *testing.B) {
 		}
 	})
 }
+
+// The values a reading's masking found are pieces of that reading: its
+// block keeps its memory and lends none, so they stay what they were while
+// plain blocks after it are written in lent memory and freed, over random
+// readings of words, secrets and fence pieces.
+func TestMaskedValuesOutliveTheBlocksWrittenAfterThem(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 64))
+	pieces := append(slices.Clone(ownedPieces), "plain words ", "- link \"Home\" [ref=e1]\n", "東京")
+	type kept struct{ got, want []string }
+	var masked []kept
+	lent := 0
+	for range 5000 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		k := Block{newTag: countingTags()}
+		k.Open("Observed 12:00:00 UTC.\n", "page", b.Len())
+		k.Text().WriteString(b.String())
+		block, found := k.Close(nil)
+		want, wantFound := fenceMasked("Observed 12:00:00 UTC.\n", "page", b.String(), nil, countingTags())
+		if block != want {
+			t.Fatalf("block %q\nwant  %q", block, want)
+		}
+		l := k.Lease()
+		switch {
+		case len(found) > 0 && l != nil:
+			t.Fatalf("a reading that masked %q lent its memory", found)
+		case l != nil:
+			lent++
+			if k.Lease() != nil {
+				t.Fatal("a block lent its memory twice")
+			}
+			l.Free()
+		}
+		if len(found) > 0 {
+			masked = append(masked, kept{found, slices.Clone(wantFound)})
+		}
+	}
+	if lent == 0 || len(masked) == 0 {
+		t.Fatalf("%d blocks lent, %d masked: the readings do not cover both", lent, len(masked))
+	}
+	for _, m := range masked {
+		for i := range m.want {
+			if m.got[i] != strings.Clone(m.want[i]) {
+				t.Fatalf("a masked value became %q, was %q", m.got[i], m.want[i])
+			}
+		}
+	}
+}
+
+// A block with nothing written gives its memory back when dropped, and a
+// block closed but not lent keeps it: its text stays readable after the
+// pool hands memory out again.
+func TestABlockNotLentKeepsItsText(t *testing.T) {
+	var k Block
+	k.Open("", "page", 16)
+	k.Text().WriteString("- button \"Keep\" [ref=e1]\n")
+	block, _ := k.Close(nil)
+	k.Drop() // closed: the text is the caller's, so nothing goes back
+	want := strings.Clone(block)
+	for range 100 {
+		var o Block
+		o.Open("", "page", 16)
+		o.Text().WriteString("- button \"Other\" [ref=e9]\n")
+		_, _ = o.Close(nil)
+		o.Lease().Free()
+		var e Block
+		e.Open("", "page", 16)
+		e.Drop()
+	}
+	if block != want {
+		t.Fatalf("the block became %q, was %q", block, want)
+	}
+}

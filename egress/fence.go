@@ -74,8 +74,7 @@ func fence(head, kind, text string, newTag func() string) string {
 	for strings.Contains(text, tag) {
 		tag = newTag()
 	}
-	var b strings.Builder
-	b.Grow(len(head) + len(text) + 128)
+	b := Text{buf: make([]byte, 0, len(head)+len(text)+128)}
 	b.WriteString(head)
 	openLine(&b, kind, tag)
 	b.WriteString(text)
@@ -88,7 +87,7 @@ func fence(head, kind, text string, newTag func() string) string {
 
 // openLine writes a block's opening line, of kind (letters, digits, '-'
 // and '_' kept; "page" left unsaid) and tag.
-func openLine(b *strings.Builder, kind, tag string) {
+func openLine(b *Text, kind, tag string) {
 	kind = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
@@ -107,7 +106,7 @@ func openLine(b *strings.Builder, kind, tag string) {
 }
 
 // closeLine writes a block's closing line, of tag.
-func closeLine(b *strings.Builder, tag string) {
+func closeLine(b *Text, tag string) {
 	b.WriteString(`</untrusted-page-content fence="`)
 	b.WriteString(tag)
 	b.WriteString(`">`)

@@ -44,6 +44,8 @@ type Observation struct {
 	Left       *int          `json:"left,omitempty"`
 	Screenshot []byte        `json:"screenshot,omitempty"` // JPEG, base64 in JSON
 	Timing     *Timing       `json:"timing,omitempty"`
+
+	lent // the memory Text lies in, when it is lent (Lease)
 }
 
 // Timing says what an answer waited for besides its own act: set only
@@ -89,6 +91,8 @@ type Outcome struct {
 	Height            int     `json:"height,omitempty"`
 	Next              string  `json:"next,omitempty"` // after an action that may have changed the page
 	Timing            *Timing `json:"timing,omitempty"`
+
+	lent // the memory Text lies in, when it is lent (Lease)
 }
 
 // ScriptResult answers a script, and tells what ran of one that failed.

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/valyala/fasthttp"
 
@@ -29,6 +31,17 @@ func (hugeActors) Health(context.Context) (*messages.Health, *messages.Error) {
 }
 func (hugeActors) Subscribe(events.Filter) *events.Subscription { return nil }
 
+// postTool calls tool on s over the HTTP API with body, as agent ba_x.
+func postTool(s *Server, tool, body string) *fasthttp.RequestCtx {
+	var ctx fasthttp.RequestCtx
+	ctx.Request.Header.SetMethod(fasthttp.MethodPost)
+	ctx.Request.Header.Set("Authorization", "Bearer ba_x")
+	ctx.Request.SetRequestURI("/api/tools/" + tool)
+	ctx.Request.SetBodyString(body)
+	s.route(&ctx)
+	return &ctx
+}
+
 // No answer larger than messages.MaxAnswerBytes leaves buddi, over the HTTP
 // API or over MCP: it is replaced by one sentence with answer_too_large.
 func TestAnswersAreBounded(t *testing.T) {
@@ -36,12 +49,7 @@ func TestAnswersAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ctx fasthttp.RequestCtx
-	ctx.Request.Header.SetMethod(fasthttp.MethodPost)
-	ctx.Request.Header.Set("Authorization", "Bearer ba_x")
-	ctx.Request.SetRequestURI("/api/tools/browser.status")
-	ctx.Request.SetBodyString(`{"conversation":"c1","input":{}}`)
-	s.route(&ctx)
+	ctx := postTool(s, "browser.status", `{"conversation":"c1","input":{}}`)
 	if n := len(ctx.Response.Body()); n > 4096 {
 		t.Fatalf("the HTTP answer is %d bytes", n)
 	}
@@ -52,5 +60,64 @@ func TestAnswersAreBounded(t *testing.T) {
 	_, err = mcpBackend{s}.Call(context.Background(), "ba_x", messages.ToolStatus, "c1", json.RawMessage(`{}`))
 	if e := messages.ErrorOf(err, ""); e.Code != messages.CodeTooLarge {
 		t.Fatalf("MCP call: %v, want answer_too_large", err)
+	}
+}
+
+// lendingActors answers every tool call with an observation whose text
+// lies in memory it lends, as a session lends its fenced block: freeing it
+// writes over the memory, as the next answer written there would.
+type lendingActors struct {
+	hugeActors
+	text  []byte
+	frees int
+}
+
+const lentText = "Observed 12:00:00 UTC.\n- link \"Home\" [ref=e1]"
+
+func (a *lendingActors) Tool(context.Context, *messages.ToolCall) (*messages.ToolResult, *messages.Error) {
+	a.text = []byte(lentText)
+	o := &messages.Observation{ID: "o1.1", ObservedAt: time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC),
+		Text: unsafe.String(unsafe.SliceData(a.text), len(a.text)), URL: "http://127.0.0.1:8765/", Tab: "t1"}
+	o.Lend(a)
+	return &messages.ToolResult{Result: o}, nil
+}
+
+func (a *lendingActors) Free() {
+	a.frees++
+	for i := range a.text {
+		a.text[i] = 'X'
+	}
+}
+
+// An answer's lent text goes back once it is written out, and not before:
+// the HTTP API's body and MCP's result still hold the text the session
+// wrote after the memory is written over, and each frees it once.
+func TestALentTextIsFreedOnceItIsWrittenOut(t *testing.T) {
+	a := &lendingActors{}
+	s, err := New(Config{Actors: a, Log: slog.New(slog.DiscardHandler), Addr: "127.0.0.1:7777"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := postTool(s, "browser.act", `{"conversation":"c1","input":{"action":"observe"}}`)
+	var env struct {
+		OK     bool                 `json:"ok"`
+		Result messages.Observation `json:"result"`
+	}
+	if err := json.Unmarshal(ctx.Response.Body(), &env); err != nil || !env.OK || env.Result.Text != lentText {
+		t.Fatalf("HTTP body %q (%v): want the observation with its text", ctx.Response.Body(), err)
+	}
+	if a.frees != 1 {
+		t.Fatalf("the HTTP API freed the text %d times, want once", a.frees)
+	}
+	raw, err := mcpBackend{s}.Call(context.Background(), "ba_x", messages.ToolAct, "c1", json.RawMessage(`{"action":"observe"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o messages.Observation
+	if err := json.Unmarshal(raw, &o); err != nil || o.Text != lentText {
+		t.Fatalf("MCP result %q (%v): want the observation with its text", raw, err)
+	}
+	if a.frees != 2 {
+		t.Fatalf("MCP freed the text %d times, want once", a.frees-1)
 	}
 }

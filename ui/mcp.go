@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
 
+	"github.com/buddi-dev/buddi/messages"
 	"github.com/buddi-dev/buddi/secret"
 	"github.com/buddi-dev/buddi/ui/mcp"
 )
@@ -35,6 +36,7 @@ func (b mcpBackend) Call(_ context.Context, token, tool, conv string, input json
 		return nil, tr.Error
 	}
 	raw, e := encodeAnswer(tr.Result)
+	messages.FreeText(tr.Result) // encoded into raw: the session's block goes back
 	if e != nil {
 		return nil, e
 	}

@@ -44,6 +44,7 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 		return
 	}
 	writeOK(ctx, tr.Result)
+	messages.FreeText(tr.Result) // copied into the response: the session's block goes back
 }
 
 // decodeToolBody reads the body as one JSON value, refusing unknown

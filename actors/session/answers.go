@@ -42,6 +42,7 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 		URL:  o.URL, Title: o.Title, Tab: o.Tab, Tabs: others(o.Tabs),
 		StepsLeft: a.stepsLeft(), Truncated: o.Truncated, Continues: o.Continues,
 	}
+	r.Lend(p.lease())
 	if withShot {
 		r.Screenshot = o.Screenshot
 	}
@@ -99,6 +100,7 @@ func (a *Actor) outcome(in *messages.ActInput, o *drivers.Outcome) *messages.Out
 	p.tabs(o.Tabs, in.Action == "tab")
 	p.section(in.Action, o.Text)
 	r.Text = a.fenced(&p)
+	r.Lend(p.lease())
 	if in.Action == "dom" {
 		r.AuthenticatedUser = messages.AuthenticatedUser
 	}

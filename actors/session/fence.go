@@ -34,7 +34,7 @@ func (p *pageText) open(head, kind string, size int) {
 }
 
 // b is the block's text, where what is read is written.
-func (p *pageText) b() *strings.Builder { return p.blk.Text() }
+func (p *pageText) b() *egress.Text { return p.blk.Text() }
 
 func (p *pageText) title(t string) {
 	if t != "" {
@@ -89,6 +89,7 @@ func (p *pageText) section(label, text string) {
 // the page.
 func (p *pageText) fence(owned []string) string {
 	if p.blk.Len() == 0 {
+		p.blk.Drop()
 		return strings.TrimSuffix(p.head, "\n")
 	}
 	text, found := p.blk.Close(owned)
@@ -104,6 +105,16 @@ func (a *Actor) fenced(p *pageText) string {
 		a.cfg.Policy.Masked(p.masked)
 	}
 	return text
+}
+
+// lease is the memory p's fence lies in, which the answer that carries
+// the fence lends to its one holder (messages.Lease); nil when it has
+// memory of its own.
+func (p *pageText) lease() messages.Lease {
+	if t := p.blk.Lease(); t != nil {
+		return t
+	}
+	return nil
 }
 
 // targets binds the observation's refs to elements where the tree leaves
