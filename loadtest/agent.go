@@ -171,7 +171,7 @@ func (a *agent) send(in *act, probe bool) (string, *messages.ActReplyResult) {
 			// A refusal before input brings the page as it is now: it is
 			// the latest observation from here on.
 			a.evidence = true
-			defer a.read(&messages.ActReplyResult{Observation: o.ID, URL: o.URL, Text: o.Text})
+			defer a.read(o)
 		}
 	case !rep.OK:
 		code = codeNotOK

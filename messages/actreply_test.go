@@ -45,8 +45,13 @@ func mutate(r *rand.Rand, b []byte) []byte {
 func TestActReplyDecodeFastIsJSONUnmarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	accepted := 0
+	refusals := 0
 	for i := range 60000 {
 		b, _ := messages.AppendOK(nil, randomAnswer(r))
+		if r.IntN(3) == 0 {
+			b = randomRefusal(r)
+			refusals++
+		}
 		for range i % 4 {
 			b = mutate(r, b)
 		}
@@ -71,9 +76,28 @@ func TestActReplyDecodeFastIsJSONUnmarshal(t *testing.T) {
 			t.Fatalf("DecodeFast(%q)\n = %+v\nwant %+v (%v)", b, fast, want, err)
 		}
 	}
-	if accepted < 20000 {
-		t.Fatalf("only %d of 60000 answers were decoded without encoding/json", accepted)
+	if accepted < 20000 || refusals < 15000 {
+		t.Fatalf("only %d of 60000 answers (%d refusals) were decoded without encoding/json", accepted, refusals)
 	}
+}
+
+// randomRefusal is a refusal as the HTTP API writes one: its code and
+// sentence, and now and then the page as it is now, or a script's steps.
+func randomRefusal(r *rand.Rand) []byte {
+	e := &messages.Error{Code: messages.Code(randomText(r)), Message: randomText(r)}
+	switch r.IntN(3) {
+	case 0:
+		if o, ok := randomAnswer(r).(*messages.Observation); ok {
+			e.Observation = o
+		}
+	case 1:
+		e.Script = &messages.ScriptResult{Steps: []messages.ScriptStep{{Step: 1, Action: "click", Code: messages.CodeStaleRef}}, Text: randomText(r)}
+	}
+	b, err := json.Marshal(messages.Envelope[messages.Answer]{Error: e})
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // textInto checks that decoding b with TextInto set gives what decoding
@@ -105,6 +129,7 @@ func textInto(t *testing.T, b []byte) {
 func FuzzActReplyDecodeFast(f *testing.F) {
 	f.Add([]byte(`{"ok":true,"result":{"observation":"o1","text":"a\nb \"c\" \u00e9","url":"https://a.example/","tabs":[{"id":"t1"}],"stepsLeft":3}}`))
 	f.Add([]byte(`{"ok":false,"error":{"code":"stale_ref","message":"m"}}`))
+	f.Add([]byte(`{"ok":false,"error":{"code":"stale_ref","message":"m","observation":{"observation":"o2","text":"t","url":"u","tabs":[]}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var fast, want messages.ActReply
 		if !fast.DecodeFast(b) {
