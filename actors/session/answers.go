@@ -35,7 +35,7 @@ func (a *Actor) observation(id string, o *drivers.Observation, withShot bool) *m
 	p.title(o.Title)
 	p.tabs(o.Tabs, false)
 	p.section("", o.Tree)
-	p.section("Targets", targets(o.Tree, o.Refs))
+	p.targets(o.Tree, o.Refs)
 	r := &messages.Observation{
 		ID: id, ObservedAt: at,
 		Text: a.fenced(&p),

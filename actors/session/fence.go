@@ -117,42 +117,141 @@ func (p *pageText) lease() messages.Lease {
 	return nil
 }
 
-// targets binds the observation's refs to elements where the tree leaves
-// it open. Every ref line of the tree already names one element by its
-// role and name (the tool's description says each ref is one element), so
-// the list spells out only elements that share a role and name with
-// another, one line per role and name with its refs in the tree's order
-// (the first is the first on the page), and elements inside a frame, with
-// the frame's number; "" when there are none.
-func targets(tree string, refs map[string]drivers.Element) string {
-	type key struct{ role, name string }
+// targets writes, under "Targets:", what binds the observation's refs to
+// elements where the tree leaves it open. Every ref line of the tree
+// already names one element by its role and name (the tool's description
+// says each ref is one element), so the list spells out only elements
+// that share a role and name with another, one line per role and name
+// with its refs in the tree's order (the first is the first on the page),
+// and elements inside a frame, with the frame's number; nothing when
+// there are none. It is written straight into the block, with what it
+// reads of the tree kept in pooled scratch space.
+func (p *pageText) targets(tree string, refs map[string]drivers.Element) {
 	if bound(tree, refs) {
-		return ""
+		return
 	}
-	order := drivers.RefsIn(tree)
-	same := make(map[key][]string, len(order))
-	var keys []key
-	for _, r := range order {
-		if t, ok := refs[r]; ok && t.Name != "" && t.Frame == 0 {
-			k := key{t.Role, t.Name}
-			if len(same[k]) == 0 {
-				keys = append(keys, k)
+	s := scratchPool.Get().(*targetScratch)
+	defer s.put()
+	if !s.read(tree, refs) {
+		return
+	}
+	b := p.b()
+	b.WriteString("Targets:\n")
+	s.writeShared(b, refs)
+	s.writeFramed(b, refs)
+}
+
+// writeShared writes a line for each role and name that two elements or
+// more share, at its first ref, with its refs in the tree's order.
+func (s *targetScratch) writeShared(b *egress.Text, refs map[string]drivers.Element) {
+	for i, r := range s.order {
+		t, ok := refs[r]
+		k := roleName{t.Role, t.Name}
+		if !ok || t.Name == "" || t.Frame != 0 || s.count[k] < 2 {
+			continue
+		}
+		s.count[k] = 0 // its line is written here, at its first ref
+		b.WriteString("- ")
+		writeLabel(b, t)
+		b.WriteString(": ")
+		b.WriteString(r)
+		for _, o := range s.order[i+1:] {
+			if u, ok := refs[o]; ok && u.Frame == 0 && u.Role == t.Role && u.Name == t.Name {
+				b.WriteString(", ")
+				b.WriteString(o)
 			}
-			same[k] = append(same[k], r)
 		}
+		b.WriteByte('\n')
 	}
-	var b strings.Builder
-	for _, k := range keys {
-		if rs := same[k]; len(rs) > 1 {
-			b.WriteString("- " + label(drivers.Element{Role: k.role, Name: k.name}) + ": " + strings.Join(rs, ", ") + "\n")
-		}
-	}
-	for _, r := range order {
+}
+
+// writeFramed writes a line for each element inside a frame.
+func (s *targetScratch) writeFramed(b *egress.Text, refs map[string]drivers.Element) {
+	for _, r := range s.order {
 		if t, ok := refs[r]; ok && t.Frame > 0 {
-			b.WriteString("- " + r + " " + label(t) + " [frame=" + strconv.Itoa(t.Frame) + "]\n")
+			var n [20]byte
+			b.WriteString("- ")
+			b.WriteString(r)
+			b.WriteByte(' ')
+			writeLabel(b, t)
+			b.WriteString(" [frame=")
+			b.Write(strconv.AppendInt(n[:0], int64(t.Frame), 10))
+			b.WriteString("]\n")
 		}
 	}
-	return b.String()
+}
+
+// targetScratch is what targets reads of a tree: its refs once each, in
+// its order, and how many named elements outside frames share each role
+// and name.
+type targetScratch struct {
+	order []string
+	seen  map[string]struct{}
+	count map[roleName]int
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &targetScratch{seen: map[string]struct{}{}, count: map[roleName]int{}}
+}}
+
+// maxScratch is the most refs a scratch space is kept for: a huge page's
+// maps are not kept for the next observation.
+const maxScratch = 4096
+
+// read takes the refs of tree in, and says whether the list has a line:
+// a role and name of two elements or more, or an element in a frame.
+func (s *targetScratch) read(tree string, refs map[string]drivers.Element) bool {
+	lines := false
+	for rest := tree; ; {
+		i := strings.Index(rest, refMark)
+		if i < 0 {
+			return lines
+		}
+		rest = rest[i+len(refMark):]
+		r, ok := drivers.RefAt(rest)
+		if !ok {
+			continue
+		}
+		if _, dup := s.seen[r]; dup {
+			continue
+		}
+		s.seen[r] = struct{}{}
+		s.order = append(s.order, r)
+		switch t, ok := refs[r]; {
+		case !ok:
+		case t.Frame > 0:
+			lines = true
+		case t.Name != "":
+			k := roleName{t.Role, t.Name}
+			s.count[k]++
+			lines = lines || s.count[k] > 1
+		}
+	}
+}
+
+func (s *targetScratch) put() {
+	if len(s.order) > maxScratch {
+		return
+	}
+	clear(s.seen)
+	clear(s.count)
+	clear(s.order)
+	s.order = s.order[:0]
+	scratchPool.Put(s)
+}
+
+// writeLabel writes what label gives for t.
+func writeLabel(b *egress.Text, t drivers.Element) {
+	role := t.Role
+	if role == "" {
+		role = "text"
+	}
+	b.WriteString(role)
+	if t.Name != "" {
+		var q [128]byte
+		b.WriteByte(' ')
+		b.Write(strconv.AppendQuote(q[:0], oneLine(t.Name)))
+	}
 }
 
 // bound says whether the tree's refs are each the one element of their
@@ -197,17 +296,6 @@ var seenPool = sync.Pool{New: func() any { return map[roleName]struct{}{} }}
 
 // refMark opens a ref in a tree line, as drivers.RefsIn reads it.
 const refMark = "[ref="
-
-func label(t drivers.Element) string {
-	role := t.Role
-	if role == "" {
-		role = "text"
-	}
-	if t.Name == "" {
-		return role
-	}
-	return role + " " + strconv.Quote(oneLine(t.Name))
-}
 
 // oneLine is s on one line, its words one space apart.
 func oneLine(s string) string {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,6 +97,55 @@ func TestTargetsAreTheFullListForEveryTree(t *testing.T) {
 	}
 }
 
+// targets is the list pageText writes for tree, without its label.
+func targets(tree string, refs map[string]drivers.Element) string {
+	var p pageText
+	p.open("", "page", 0)
+	defer p.blk.Drop()
+	p.targets(tree, refs)
+	s := p.b().String()
+	i := strings.Index(s, "Targets:\n")
+	if i < 0 {
+		return ""
+	}
+	return strings.Clone(s[i+len("Targets:\n"):])
+}
+
+// On random trees of refs that repeat, share labels, sit in frames, are
+// unknown or malformed, the list written is the full list.
+func TestTargetsAreTheFullListForRandomTrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	roles := []string{"link", "button", "", "textbox"}
+	names := []string{"Edit", "Home", "", "Say \"hi\"", "two  words\n", "Café"}
+	for range 3000 {
+		refs := map[string]drivers.Element{}
+		for i := range 12 {
+			if r.IntN(6) == 0 {
+				continue // a ref the tree names but the map does not
+			}
+			e := drivers.Element{Role: roles[r.IntN(len(roles))], Name: names[r.IntN(len(names))]}
+			if r.IntN(8) == 0 {
+				e.Frame = 1 + r.IntN(3)
+			}
+			refs["e"+strconv.Itoa(i)] = e
+		}
+		var tree strings.Builder
+		for range r.IntN(14) {
+			switch r.IntN(10) {
+			case 0:
+				tree.WriteString("- text [ref=x1]\n")
+			case 1:
+				tree.WriteString("- [ref=e3")
+			default:
+				tree.WriteString("- link \"x\" [ref=e" + strconv.Itoa(r.IntN(12)) + "]\n")
+			}
+		}
+		if got, want := targets(tree.String(), refs), fullTargets(tree.String(), refs); got != want {
+			t.Fatalf("tree %q: targets =\n%q\nwant\n%q", tree.String(), got, want)
+		}
+	}
+}
+
 // fullTargets is the targets list built from every ref of the tree.
 func fullTargets(tree string, refs map[string]drivers.Element) string {
 	type key struct{ role, name string }
@@ -123,6 +173,18 @@ func fullTargets(tree string, refs map[string]drivers.Element) string {
 		}
 	}
 	return b.String()
+}
+
+// label is an element as the targets list names it.
+func label(t drivers.Element) string {
+	role := t.Role
+	if role == "" {
+		role = "text"
+	}
+	if t.Name == "" {
+		return role
+	}
+	return role + " " + strconv.Quote(oneLine(t.Name))
 }
 
 // A title or name reaches the agent on one line, its words one space

@@ -46,7 +46,7 @@ func (a *Actors) Tool(ctx context.Context, c *messages.ToolCall) (*messages.Tool
 	tr, e := a.Client.Tool(ctx, c)
 	r := Act(a.names.AgentName(c.TokenHash), c, tr, e)
 	r.At = a.now().UTC()
-	a.log.Add(r)
+	a.log.Add(&r)
 	return tr, e
 }
 

@@ -21,8 +21,10 @@ const (
 // Act describes one agent call and its answer. Of the input it reads only
 // the action, the target and a navigation's URL: a fill's or a type's
 // value, a key pressed, options chosen and a task's words stay out.
-func Act(agent string, c *messages.ToolCall, tr *messages.ToolResult, e *messages.Error) *messages.AuditRecord {
-	r := &messages.AuditRecord{Kind: messages.AuditAct, Agent: agent, Conversation: c.Conversation,
+// It gives the record itself, not a pointer: the trail copies it into its
+// batch, so an act's record needs no memory of its own.
+func Act(agent string, c *messages.ToolCall, tr *messages.ToolResult, e *messages.Error) messages.AuditRecord {
+	r := messages.AuditRecord{Kind: messages.AuditAct, Agent: agent, Conversation: c.Conversation,
 		Action: strings.TrimPrefix(c.Tool, "browser."), Code: messages.AuditOK}
 	if in := c.Act; in != nil {
 		r.Action, r.Target = in.Action, target(in.Target)
