@@ -1,6 +1,7 @@
 package session
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,16 +203,7 @@ const maxScratch = 4096
 // a role and name of two elements or more, or an element in a frame.
 func (s *targetScratch) read(tree string, refs map[string]drivers.Element) bool {
 	lines := false
-	for rest := tree; ; {
-		i := strings.Index(rest, refMark)
-		if i < 0 {
-			return lines
-		}
-		rest = rest[i+len(refMark):]
-		r, ok := drivers.RefAt(rest)
-		if !ok {
-			continue
-		}
+	for r := range refsOf(tree) {
 		if _, dup := s.seen[r]; dup {
 			continue
 		}
@@ -227,6 +219,7 @@ func (s *targetScratch) read(tree string, refs map[string]drivers.Element) bool 
 			lines = lines || s.count[k] > 1
 		}
 	}
+	return lines
 }
 
 func (s *targetScratch) put() {
@@ -262,16 +255,7 @@ func writeLabel(b *egress.Text, t drivers.Element) {
 func bound(tree string, refs map[string]drivers.Element) bool {
 	seen := seenPool.Get().(map[roleName]struct{})
 	defer func() { clear(seen); seenPool.Put(seen) }()
-	for rest := tree; ; {
-		i := strings.Index(rest, refMark)
-		if i < 0 {
-			return true
-		}
-		rest = rest[i+len(refMark):]
-		r, ok := drivers.RefAt(rest)
-		if !ok {
-			continue
-		}
+	for r := range refsOf(tree) {
 		t, ok := refs[r]
 		switch {
 		case !ok:
@@ -283,6 +267,24 @@ func bound(tree string, refs map[string]drivers.Element) bool {
 				return false
 			}
 			seen[k] = struct{}{}
+		}
+	}
+	return true
+}
+
+// refsOf gives the refs of tree's ref marks in order, read in place as
+// drivers.RefsIn reads them; a ref named twice comes twice.
+func refsOf(tree string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for rest := tree; ; {
+			i := strings.Index(rest, refMark)
+			if i < 0 {
+				return
+			}
+			rest = rest[i+len(refMark):]
+			if r, ok := drivers.RefAt(rest); ok && !yield(r) {
+				return
+			}
 		}
 	}
 }
