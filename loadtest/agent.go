@@ -25,12 +25,13 @@ type agent struct {
 	token string
 	via   *member // the member its calls go through
 	rng   *rand.Rand
-	buf   []byte // the act's body
-	text  []byte // the answer's text, decoded here when it is read without encoding/json
-	pg    *page  // the latest observation while it still describes the page
-	room  page   // what pg points to once one was read: its lists are reused
-	last  string // the latest observation's id
-	prev  string // the one before, for stale probes
+	buf   []byte   // the act's body
+	text  []byte   // the answer's text, decoded here when it is read without encoding/json
+	rep   actReply // the last answer: one agent sends one act at a time
+	pg    *page    // the latest observation while it still describes the page
+	room  page     // what pg points to once one was read: its lists are reused
+	last  string   // the latest observation's id
+	prev  string   // the one before, for stale probes
 	url   string
 	next  time.Time   // when to act next, with --rate
 	timer *time.Timer // waits between acts (one per agent, reset each time)
@@ -157,8 +158,9 @@ func (a *agent) send(in *act, probe bool) (string, *messages.ActReplyResult) {
 	ca := r.check.Sent(a.conv, in.action, probe)
 	a.asked = a.holds()
 	start := time.Now()
-	rep := actReply{TextInto: &a.text}
-	err := a.via.calls.do("POST", "/api/tools/browser.act", a.token, a.buf, &rep)
+	rep := &a.rep
+	*rep = actReply{TextInto: &a.text}
+	err := a.via.calls.do("POST", "/api/tools/browser.act", a.token, a.buf, rep)
 	d := time.Since(start)
 	code := ""
 	switch {
