@@ -125,10 +125,21 @@ func (c *Client) DoInto(ctx context.Context, method, path, token string, body, e
 	}
 	var status int
 	var bad bool
-	err = c.tr.send(ctx, method, c.base+path, token, c.agent, raw, func(s int, answer []byte) {
-		status = s
-		bad = len(answer) > maxAnswer || !decodeAnswer(answer, env)
-	})
+	// The fast transport is called as itself, so that the function that
+	// reads its answer stays on this stack: through the interface it
+	// escapes, on every call.
+	if f, ok := c.tr.(*fastTransport); ok {
+		err = f.send(ctx, method, c.base+path, token, c.agent, raw, func(s int, answer []byte) {
+			status, bad = s, !readAnswer(answer, env)
+		})
+	} else {
+		var st int
+		var b bool // the function escapes with these, not with status and bad
+		err = c.tr.send(ctx, method, c.base+path, token, c.agent, raw, func(s int, answer []byte) {
+			st, b = s, !readAnswer(answer, env)
+		})
+		status, bad = st, b
+	}
 	switch {
 	case err != nil:
 		return status, c.transportError(ctx, err)
@@ -145,6 +156,12 @@ func (c *Client) DoInto(ctx context.Context, method, path, token string, body, e
 // for an answer it leaves to encoding/json.
 type FastAnswer interface {
 	DecodeFast(answer []byte) bool
+}
+
+// readAnswer decodes answer into env, unless it is larger than any answer
+// buddi writes.
+func readAnswer(answer []byte, env any) bool {
+	return len(answer) <= maxAnswer && decodeAnswer(answer, env)
 }
 
 // decodeAnswer decodes answer into env, in one pass when env is a
