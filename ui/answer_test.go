@@ -68,8 +68,9 @@ func TestAnswersAreBounded(t *testing.T) {
 // writes over the memory, as the next answer written there would.
 type lendingActors struct {
 	hugeActors
-	text  []byte
-	frees int
+	text   []byte
+	frees  int
+	refuse bool // the observation comes as a refusal's evidence
 }
 
 const lentText = "Observed 12:00:00 UTC.\n- link \"Home\" [ref=e1]"
@@ -79,6 +80,9 @@ func (a *lendingActors) Tool(context.Context, *messages.ToolCall) (*messages.Too
 	o := &messages.Observation{ID: "o1.1", ObservedAt: time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC),
 		Text: unsafe.String(unsafe.SliceData(a.text), len(a.text)), URL: "http://127.0.0.1:8765/", Tab: "t1"}
 	o.Lend(a)
+	if a.refuse {
+		return messages.FailWith(&messages.Error{Code: messages.CodeStaleRef, Message: "Ref e9 is not on the page.", Observation: o}), nil
+	}
 	return &messages.ToolResult{Result: o}, nil
 }
 
@@ -91,7 +95,8 @@ func (a *lendingActors) Free() {
 
 // An answer's lent text goes back once it is written out, and not before:
 // the HTTP API's body and MCP's result still hold the text the session
-// wrote after the memory is written over, and each frees it once.
+// wrote after the memory is written over, and each frees it once; so does
+// the HTTP API's refusal that brings the page as evidence.
 func TestALentTextIsFreedOnceItIsWrittenOut(t *testing.T) {
 	a := &lendingActors{}
 	s, err := New(Config{Actors: a, Log: slog.New(slog.DiscardHandler), Addr: "127.0.0.1:7777"})
@@ -119,5 +124,17 @@ func TestALentTextIsFreedOnceItIsWrittenOut(t *testing.T) {
 	}
 	if a.frees != 2 {
 		t.Fatalf("MCP freed the text %d times, want once", a.frees-1)
+	}
+
+	// A refusal's evidence goes back too once the HTTP API wrote it.
+	a.refuse = true
+	ctx = postTool(s, "browser.act", `{"conversation":"c1","input":{"action":"click","observation":"o1.1","target":{"ref":"e9"}}}`)
+	var refusal envelope
+	if err := json.Unmarshal(ctx.Response.Body(), &refusal); err != nil || refusal.Error == nil || refusal.Error.Observation == nil ||
+		refusal.Error.Observation.Text != lentText {
+		t.Fatalf("HTTP body %q (%v): want the refusal with its evidence", ctx.Response.Body(), err)
+	}
+	if a.frees != 3 {
+		t.Fatalf("the HTTP API freed the evidence %d times, want once", a.frees-2)
 	}
 }

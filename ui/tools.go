@@ -41,6 +41,7 @@ func (s *Server) tool(ctx *fasthttp.RequestCtx, name string) {
 	tr, status := s.runTool(secret.HashBytes(token), name, b.Conversation, b.Input)
 	if tr.Error != nil {
 		writeJSON(ctx, status, envelope{Error: tr.Error})
+		messages.FreeText(tr.Error.Observation) // the refusal's evidence, written out too
 		return
 	}
 	writeOK(ctx, tr.Result)
