@@ -70,25 +70,37 @@ func startWait(ctx context.Context, drv drivers.Driver, tabs drivers.Tabs, wait 
 	return s.Ready(c)
 }
 
-// done carries a finished driver call back into the mailbox.
+// done carries a finished driver call back into the mailbox. Its flags
+// are kept together, at the end, so that it takes no room for padding:
+// one is made for every act.
 type done struct {
 	seq, epoch int
 	tabs       drivers.Tabs
-	opened     bool // the call opened tabs the session did not hold
 	obs        *drivers.Observation
 	out        *drivers.Outcome
 	then       *drivers.Observation // of the page after out, when the act asked thenObserve
 	script     []messages.ScriptStep
 	err        error    // of the action, or of a script's failing step
 	refs       elements // evidence a script's clicks and a read's within/after may use
-	fresh      bool
-	thumb      []byte // a thumbnail of the screenshot the agent asked for, if any
-	shot       []byte // the screenshot taken, if any
-	watch      bool   // a surface shows every step: leave a picture of the page
-	picture    []byte // the page after the step, for that surface
-	pictureApp string // in Use my apps, the app whose window picture shows
+	thumb      []byte   // a thumbnail of the screenshot the agent asked for, if any
+	picture    []byte   // the page after the step, for that surface
+	pictureApp string   // in Use my apps, the app whose window picture shows
 	started    time.Time
 	waited     time.Duration // how long the act waited for the browser to start
+	opened     bool          // the call opened tabs the session did not hold
+	fresh      bool
+	watch      bool // a surface shows every step: leave a picture of the page
+}
+
+// shot is the screenshot the step took, if it took one.
+func (d *done) shot() []byte {
+	switch {
+	case d.obs != nil && len(d.obs.Screenshot) > 0:
+		return d.obs.Screenshot
+	case d.out != nil && len(d.out.Image) > 0:
+		return d.out.Image
+	}
+	return nil
 }
 
 func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messages.ActInput, act *drivers.Action) {
@@ -114,15 +126,13 @@ func (d *done) run(c context.Context, drv drivers.Driver, conv string, in *messa
 	}
 	switch {
 	case d.obs != nil && len(d.obs.Screenshot) > 0:
-		d.shot = d.obs.Screenshot
 		d.picture, d.pictureApp = d.obs.Screenshot, d.obs.App
 		if in.Screenshot {
-			d.thumb = thumbnail(d.shot)
+			d.thumb = thumbnail(d.obs.Screenshot)
 		}
 	case d.out != nil && len(d.out.Image) > 0:
-		d.shot = d.out.Image
 		d.picture, d.pictureApp = d.out.Image, d.out.App
-		d.thumb = thumbnail(d.shot)
+		d.thumb = thumbnail(d.out.Image)
 	}
 	if d.watch && d.picture == nil {
 		d.picture, d.pictureApp = capture(d.tabs)

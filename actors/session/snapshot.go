@@ -75,8 +75,8 @@ func (a *Actor) snapshotAfter(ctx actor.Context, d *done) {
 	if p.wanted.IsZero() {
 		p.wanted = now
 	}
-	if d.shot != nil || now.Sub(p.wanted) >= snapLate {
-		a.pictureSoon(ctx, d.shot) // the step's own screenshot holds nothing up
+	if shot := d.shot(); shot != nil || now.Sub(p.wanted) >= snapLate {
+		a.pictureSoon(ctx, shot) // the step's own screenshot holds nothing up
 		return
 	}
 	p.ended = time.Now()
