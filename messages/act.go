@@ -20,7 +20,6 @@ type ActInput struct {
 	TabID       string      `json:"tabId,omitempty" jsonschema:"tab: the tab id for switch and close"`
 	Wait        *WaitInput  `json:"wait,omitempty" jsonschema:"wait_for: exactly one condition"`
 	TimeoutMs   int         `json:"timeoutMs,omitempty" jsonschema:"wait_for and navigate: milliseconds, wait_for defaults to 5000 and allows at most 15000"`
-	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document, in parts, instead of the viewport and an outline"`
 	Within      string      `json:"within,omitempty" jsonschema:"observe: read only this region, by ref from the latest observation (a landmark, or a heading's section), in parts"`
 	After       string      `json:"after,omitempty" jsonschema:"observe: the next part of a fullPage or within read, with the ref its continues names"`
 	Rows        string      `json:"rows,omitempty" jsonschema:"observe: with within a table's ref, the rows to read, such as 12-40"`
@@ -28,6 +27,7 @@ type ActInput struct {
 	Role        string      `json:"role,omitempty" jsonschema:"find: the element's role, such as link, button, heading, textbox"`
 	Name        string      `json:"name,omitempty" jsonschema:"find: the element's accessible name"`
 	Exact       bool        `json:"exact,omitempty" jsonschema:"find: whole, case-sensitive match instead of a case-insensitive substring"`
+	FullPage    bool        `json:"fullPage,omitempty" jsonschema:"observe: the whole document, in parts, instead of the viewport and an outline"`
 	Screenshot  bool        `json:"screenshot,omitempty" jsonschema:"observe: attach a screenshot"`
 	ThenObserve bool        `json:"thenObserve,omitempty" jsonschema:"navigate, click and the other actions that change the page: observe the page after it in the same call, answered as that observation (two steps)"`
 	FullRes     bool        `json:"fullRes,omitempty" jsonschema:"screenshot: up to 4096 px instead of 1280 px"`
