@@ -3,9 +3,10 @@ package messages
 // Lease is pooled memory an answer's Text lies in (the fenced block the
 // session wrote it in). The answer's one holder gives it back with
 // FreeText once the text is written out and nothing reads it any more:
-// the HTTP API does, after copying the answer into its response. A
-// holder that never frees it (MCP, the cluster, a refusal's evidence)
-// leaves the memory to the collector, as any other.
+// the HTTP API does after copying an answer or a refusal's evidence into
+// its response, and MCP after encoding an answer. A holder that never
+// frees it (a cluster member that encodes the answer for another) leaves
+// the memory to the collector, as any other.
 type Lease interface{ Free() }
 
 // lent is what an answer keeps of the lease its text lies in.
