@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"iter"
 	"strings"
 	"time"
 
@@ -85,18 +86,31 @@ type Observation struct {
 // RefsIn lists the refs of a tree ("[ref=e12]", or "[ref=ax12]" in Use my
 // apps) in the order it shows them, once each.
 func RefsIn(tree string) []string {
-	const mark = "[ref="
 	seen := map[string]bool{}
 	var out []string
-	for rest := tree; ; {
-		i := strings.Index(rest, mark)
-		if i < 0 {
-			return out
-		}
-		rest = rest[i+len(mark):]
-		if ref, ok := RefAt(rest); ok && !seen[ref] {
+	for ref := range Refs(tree) {
+		if !seen[ref] {
 			seen[ref] = true
 			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// Refs gives the refs of a tree's ref marks in order, read in place,
+// without a list: a ref the tree names twice comes twice.
+func Refs(tree string) iter.Seq[string] {
+	const mark = "[ref="
+	return func(yield func(string) bool) {
+		for rest := tree; ; {
+			i := strings.Index(rest, mark)
+			if i < 0 {
+				return
+			}
+			rest = rest[i+len(mark):]
+			if ref, ok := RefAt(rest); ok && !yield(ref) {
+				return
+			}
 		}
 	}
 }

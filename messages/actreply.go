@@ -34,11 +34,10 @@ type ActReplyError struct {
 // buddi writes one: an object of "ok" and a "result" object, or of an
 // "error" object, whose fields r keeps are strings (the error's
 // observation an object as the result is), the rest of it any JSON. It
-// answers false,
-// and leaves r as it was, for anything else (an error, a null, a key that
-// only matches in another case, a surrogate or a byte that is not UTF-8 in
-// a string r keeps, bad JSON), which encoding/json then reads. What it
-// accepts decodes to what json.Unmarshal gives.
+// answers false, and leaves r as it was, for anything else (a null result,
+// a key that only matches in another case, a surrogate or a byte that is
+// not UTF-8 in a string r keeps, bad JSON), which encoding/json then
+// reads. What it accepts decodes to what json.Unmarshal gives.
 func (r *ActReply) DecodeFast(b []byte) bool {
 	v := *r
 	if v.TextInto != nil {

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,7 +202,7 @@ const maxScratch = 4096
 // a role and name of two elements or more, or an element in a frame.
 func (s *targetScratch) read(tree string, refs map[string]drivers.Element) bool {
 	lines := false
-	for r := range refsOf(tree) {
+	for r := range drivers.Refs(tree) {
 		if _, dup := s.seen[r]; dup {
 			continue
 		}
@@ -233,7 +232,8 @@ func (s *targetScratch) put() {
 	scratchPool.Put(s)
 }
 
-// writeLabel writes what label gives for t.
+// writeLabel writes an element as the targets list names it: its role
+// (text when it has none) and its name, quoted on one line.
 func writeLabel(b *egress.Text, t drivers.Element) {
 	role := t.Role
 	if role == "" {
@@ -255,7 +255,7 @@ func writeLabel(b *egress.Text, t drivers.Element) {
 func bound(tree string, refs map[string]drivers.Element) bool {
 	seen := seenPool.Get().(map[roleName]struct{})
 	defer func() { clear(seen); seenPool.Put(seen) }()
-	for r := range refsOf(tree) {
+	for r := range drivers.Refs(tree) {
 		t, ok := refs[r]
 		switch {
 		case !ok:
@@ -272,32 +272,12 @@ func bound(tree string, refs map[string]drivers.Element) bool {
 	return true
 }
 
-// refsOf gives the refs of tree's ref marks in order, read in place as
-// drivers.RefsIn reads them; a ref named twice comes twice.
-func refsOf(tree string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		for rest := tree; ; {
-			i := strings.Index(rest, refMark)
-			if i < 0 {
-				return
-			}
-			rest = rest[i+len(refMark):]
-			if r, ok := drivers.RefAt(rest); ok && !yield(r) {
-				return
-			}
-		}
-	}
-}
-
 // roleName is an element's role and name, which bound sees once each.
 type roleName struct{ role, name string }
 
 // seenPool keeps bound's maps: an observation's would otherwise be made
 // and grown on every call.
 var seenPool = sync.Pool{New: func() any { return map[roleName]struct{}{} }}
-
-// refMark opens a ref in a tree line, as drivers.RefsIn reads it.
-const refMark = "[ref="
 
 // oneLine is s on one line, its words one space apart.
 func oneLine(s string) string {
