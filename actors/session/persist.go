@@ -49,12 +49,26 @@ func (a *Actor) persist(ctx actor.Context) {
 	a.show()
 }
 
-// persistSteps writes the step counter lazily (ledger.LazyWait), and
-// carries it across a restart of this actor until the ledger has.
+// persistSteps writes the step counter of an act that began lazily
+// (ledger.LazyWait), carries it across a restart of this actor until the
+// ledger has, and shows the session working.
 func (a *Actor) persistSteps(ctx actor.Context) {
 	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
 	ctx.Send(a.cfg.Ledger, ledger.One(ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed}), true))
-	a.show()
+	a.showWorking()
+}
+
+// showWorking shows that an act began, to whoever watches sessions: the
+// owner's list in a cluster (the routing entry), and subscribers that are
+// not passive (a dashboard, Telegram, another member's watcher). A passive
+// subscriber (the journal, the desktop lock) is not sent it when nobody
+// watches: the act's end shows the session again, with the same steps, and
+// a session that crashes mid-act shows itself again as it restarts. That spares
+// an event per act, which nobody would read, on a host nobody watches.
+func (a *Actor) showWorking() {
+	if a.cfg.Route != nil || a.cfg.Bus.Watched(messages.KindSession) {
+		a.show()
+	}
 }
 
 // persistThenReply shows an owner's control at once, writes it in the

@@ -2,10 +2,13 @@ package session_test
 
 import (
 	"bytes"
+	"fmt"
 	"image/jpeg"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/drivers/sim"
 	"github.com/buddi-dev/buddi/events"
 	"github.com/buddi-dev/buddi/events/eventstest"
@@ -80,5 +83,57 @@ func TestAPausedRefusalNamesTheWayBackOnTheBoundSurface(t *testing.T) {
 	r = w.act(t, &messages.ActInput{Action: "observe"})
 	if !strings.Contains(r.Error.Message, "/browser resume in their Telegram chat") {
 		t.Fatalf("bound to Telegram: %q", r.Error.Message)
+	}
+}
+
+// An act shows the session working only to whoever watches sessions. With
+// a watcher, a passive record sees the working state, with the act's step
+// counted, while the act runs; with none, it sees nothing until the act
+// ends. Either way the act's end shows the session ready with its steps.
+func TestAnActShowsItBeganOnlyWhenSessionsAreWatched(t *testing.T) {
+	for _, watched := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watched=%v", watched), func(t *testing.T) {
+			sd := sim.New(sim.Config{})
+			h := &heldStep{Driver: sd, started: make(chan time.Time, 1), letGo: make(chan struct{})}
+			w := startOn(t, sd, h, nil, open{})
+			wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+			if watched {
+				watcher := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession})
+				defer watcher.Close()
+			}
+			record := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession, Passive: true})
+			defer record.Close()
+
+			call := &messages.AgentCall{Agent: "ada", Call: &messages.ToolCall{Tool: messages.ToolAct, Conversation: "c1",
+				Act: &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/2"}}}
+			reply := w.sys.Root.RequestFuture(w.pid, call, actortest.Wait)
+			select {
+			case <-h.started:
+			case <-time.After(actortest.Wait):
+				close(h.letGo)
+				t.Fatal("the navigate did not reach the tabs")
+			}
+			// Once the session answers the owner, it has handled the call
+			// whole; a marker published then comes after whatever it showed.
+			w.owner(t, &messages.Screenshots{})
+			w.bus.Publish(&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "marker"}})
+			first := eventstest.Await(t, record, "while the act runs", func(messages.Event) bool { return true }).(*messages.SessionChanged)
+			close(h.letGo)
+			switch s := first.Session; {
+			case watched && (s.Conversation != "c1" || s.State != messages.StateWorking || s.StepsUsed != 2):
+				t.Fatalf("a watched session showed %s in state %s with %d steps while its act ran, want c1 working with 2", s.Conversation, s.State, s.StepsUsed)
+			case !watched && s.Conversation != "marker":
+				t.Fatalf("a session nobody watches showed %s in state %s to a passive record while its act ran", s.Conversation, s.State)
+			}
+			if res, err := reply.Result(); err != nil {
+				t.Fatalf("the navigate was not answered: %v", err)
+			} else {
+				wantCode(t, res.(*messages.ToolResult), "")
+			}
+			eventstest.Await(t, record, "the session ready after the act, with its steps", func(ev messages.Event) bool {
+				s := ev.(*messages.SessionChanged).Session
+				return s.Conversation == "c1" && s.State == messages.StateReady && s.StepsUsed == 2 && s.URL == sim.Origin+"/p/2"
+			})
+		})
 	}
 }
