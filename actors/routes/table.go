@@ -39,22 +39,58 @@ type Session struct {
 	Agent   string // the agent's name
 	AgentID string // the agent it runs for
 	shown   atomic.Pointer[messages.SessionInfo]
+	// working, above zero, says the session works on an act that took it
+	// to that many steps, and is otherwise as shown (ShowWorking).
+	working atomic.Int64
 }
 
 // Show records the session's latest state; only the session calls it.
-func (s *Session) Show(info messages.SessionInfo) { s.shown.Store(&info) }
+func (s *Session) Show(info messages.SessionInfo) { s.ShowShared(&info) }
 
 // ShowShared records info as the session's latest state without a copy:
 // the caller shares it (with the event that tells it) and never changes it
 // again.
-func (s *Session) ShowShared(info *messages.SessionInfo) { s.shown.Store(info) }
+func (s *Session) ShowShared(info *messages.SessionInfo) {
+	s.working.Store(0) // first: a reader meanwhile sees the state before
+	s.shown.Store(info)
+}
+
+// ShowWorking records info, the session working on an act, without
+// building a state for it, when info is what was shown last but for its
+// state (working) and its steps; it reports false, and records nothing,
+// otherwise: then the caller shows info whole. A session nobody watches
+// begins every act so, and spares an allocation per act.
+func (s *Session) ShowWorking(info messages.SessionInfo) bool {
+	p := s.shown.Load()
+	if p == nil || info.State != messages.StateWorking || info.StepsUsed <= 0 {
+		return false
+	}
+	was := *p
+	was.State, was.StepsUsed = info.State, info.StepsUsed
+	if was != info {
+		return false
+	}
+	s.working.Store(int64(info.StepsUsed))
+	return true
+}
 
 // Shown is the session's latest state.
 func (s *Session) Shown() messages.SessionInfo {
-	if p := s.shown.Load(); p != nil {
-		return *p
+	for {
+		w := s.working.Load()
+		p := s.shown.Load()
+		if s.working.Load() != w {
+			continue // the session showed itself meanwhile: read again
+		}
+		var info messages.SessionInfo
+		if p != nil {
+			info = *p
+		}
+		if w > 0 {
+			info.State, info.StepsUsed = messages.StateWorking, int(w)
+		}
+		return info
 	}
-	return messages.SessionInfo{}
 }
 
 // New returns an empty table.

@@ -58,15 +58,20 @@ func (a *Actor) persistSteps(ctx actor.Context) {
 	a.showWorking()
 }
 
-// showWorking shows that an act began, to whoever watches sessions: the
-// owner's list in a cluster (the routing entry), and subscribers that are
-// not passive (a dashboard, Telegram, another member's watcher). A passive
-// subscriber (the journal, the desktop lock) is not sent it when nobody
-// watches: the act's end shows the session again, with the same steps, and
-// a session that crashes mid-act shows itself again as it restarts. That spares
-// an event per act, which nobody would read, on a host nobody watches.
+// showWorking shows that an act began. Subscribers that are not passive
+// (a dashboard, Telegram, another member's watcher) are sent the state, as
+// show does. When none watches sessions, the routing entry (the owner's
+// list) is told the act's steps on top of what it shows (ShowWorking), and
+// passive subscribers (the journal, the desktop lock) are sent nothing:
+// the act's end shows the session again with the same steps, and a restart
+// shows it too. That spares a state and an event per act, which nobody
+// would read, on a host nobody watches.
 func (a *Actor) showWorking() {
-	if a.cfg.Route != nil || a.cfg.Bus.Watched(messages.KindSession) {
+	if a.cfg.Bus.Watched(messages.KindSession) {
+		a.show()
+		return
+	}
+	if a.cfg.Route != nil && !a.cfg.Route.ShowWorking(a.info()) {
 		a.show()
 	}
 }

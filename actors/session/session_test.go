@@ -12,6 +12,7 @@ import (
 	"github.com/buddi-dev/buddi/actors"
 	"github.com/buddi-dev/buddi/actors/actortest"
 	"github.com/buddi-dev/buddi/actors/ledger"
+	"github.com/buddi-dev/buddi/actors/routes"
 	"github.com/buddi-dev/buddi/actors/session"
 	"github.com/buddi-dev/buddi/drivers"
 	"github.com/buddi-dev/buddi/drivers/sim"
@@ -29,6 +30,7 @@ type world struct {
 	ctrl  *actortest.Probe
 	bus   *events.Bus
 	clock *actortest.Clock
+	route *routes.Session // the session's entry in the routing table
 	pid   *actor.PID
 }
 
@@ -52,7 +54,7 @@ func startOf(t *testing.T, cfg sim.Config, hand func(string, func(context.Contex
 // startOn is startOf with the session driving drv, which wraps sd.
 func startOn(t *testing.T, sd *sim.Driver, drv drivers.Driver, hand func(string, func(context.Context) (drivers.Tabs, error)) *actor.Props, pol session.URLPolicy) *world {
 	t.Helper()
-	w := &world{sys: actortest.System(t), bus: events.New(), drv: sd,
+	w := &world{sys: actortest.System(t), bus: events.New(), drv: sd, route: &routes.Session{},
 		clock: actortest.NewClock(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))}
 	var led *actor.PID
 	w.store, led = actortest.Ledger(t, w.sys)
@@ -66,7 +68,7 @@ func startOn(t *testing.T, sd *sim.Driver, drv drivers.Driver, hand func(string,
 	})
 	w.pid = w.sys.Root.Spawn(actor.PropsFromProducer(session.New(session.Config{
 		Conversation: "c1", Agent: "ada", Store: w.store, Ledger: led, Controller: w.ctrl.PID,
-		Driver: drv, Policy: pol, Bus: w.bus, Hand: hand, Now: w.clock.Now,
+		Driver: drv, Policy: pol, Bus: w.bus, Route: w.route, Hand: hand, Now: w.clock.Now,
 		Log: slog.New(slog.DiscardHandler),
 	})))
 	return w

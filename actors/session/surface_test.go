@@ -86,11 +86,13 @@ func TestAPausedRefusalNamesTheWayBackOnTheBoundSurface(t *testing.T) {
 	}
 }
 
-// An act shows the session working only to whoever watches sessions. With
-// a watcher, a passive record sees the working state, with the act's step
-// counted, while the act runs; with none, it sees nothing until the act
-// ends. Either way the act's end shows the session ready with its steps.
-func TestAnActShowsItBeganOnlyWhenSessionsAreWatched(t *testing.T) {
+// An act shows the session working to the owner's list always, and to
+// subscribers only when one watches sessions. With a watcher, a passive
+// record sees the working state, with the act's steps, while the act runs;
+// with none, it sees nothing until the act ends. Either way the routing
+// entry says working with the steps meanwhile, and the act's end shows the
+// session ready with its steps, to both.
+func TestAnActShowsItBeganToSubscribersOnlyWhenSessionsAreWatched(t *testing.T) {
 	for _, watched := range []bool{false, true} {
 		t.Run(fmt.Sprintf("watched=%v", watched), func(t *testing.T) {
 			sd := sim.New(sim.Config{})
@@ -116,14 +118,18 @@ func TestAnActShowsItBeganOnlyWhenSessionsAreWatched(t *testing.T) {
 			// Once the session answers the owner, it has handled the call
 			// whole; a marker published then comes after whatever it showed.
 			w.owner(t, &messages.Screenshots{})
+			listed := w.route.Shown()
 			w.bus.Publish(&messages.SessionChanged{Session: messages.SessionInfo{Conversation: "marker"}})
 			first := eventstest.Await(t, record, "while the act runs", func(messages.Event) bool { return true }).(*messages.SessionChanged)
 			close(h.letGo)
+			if listed.State != messages.StateWorking || listed.StepsUsed != 2 || listed.URL != sim.Origin+"/p/1" || listed.Task != "test" {
+				t.Errorf("the owner's list showed %+v while the act ran, want working with 2 steps on /p/1", listed)
+			}
 			switch s := first.Session; {
 			case watched && (s.Conversation != "c1" || s.State != messages.StateWorking || s.StepsUsed != 2):
-				t.Fatalf("a watched session showed %s in state %s with %d steps while its act ran, want c1 working with 2", s.Conversation, s.State, s.StepsUsed)
+				t.Errorf("a watched session showed %s in state %s with %d steps while its act ran, want c1 working with 2", s.Conversation, s.State, s.StepsUsed)
 			case !watched && s.Conversation != "marker":
-				t.Fatalf("a session nobody watches showed %s in state %s to a passive record while its act ran", s.Conversation, s.State)
+				t.Errorf("a session nobody watches showed %s in state %s to a passive record while its act ran", s.Conversation, s.State)
 			}
 			if res, err := reply.Result(); err != nil {
 				t.Fatalf("the navigate was not answered: %v", err)
@@ -134,6 +140,9 @@ func TestAnActShowsItBeganOnlyWhenSessionsAreWatched(t *testing.T) {
 				s := ev.(*messages.SessionChanged).Session
 				return s.Conversation == "c1" && s.State == messages.StateReady && s.StepsUsed == 2 && s.URL == sim.Origin+"/p/2"
 			})
+			if s := w.route.Shown(); s.State != messages.StateReady || s.StepsUsed != 2 || s.URL != sim.Origin+"/p/2" {
+				t.Errorf("the owner's list showed %+v after the act, want ready with 2 steps on /p/2", s)
+			}
 		})
 	}
 }
