@@ -92,15 +92,16 @@ func (t *fastTransport) client(raw string) (doer, error) {
 	return t.hc, nil
 }
 
-func (t *fastTransport) send(ctx context.Context, method, u, token, agent string, body []byte, read func(int, []byte)) error {
-	hc, err := t.client(u)
+func (t *fastTransport) send(ctx context.Context, method, base, path, token, agent string, body []byte, read func(int, []byte)) error {
+	hc, err := t.client(base)
 	if err != nil {
 		return err
 	}
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI(u)
+	var uri [256]byte // base and path joined, without an allocation of their own
+	req.SetRequestURIBytes(append(append(uri[:0], base...), path...))
 	req.Header.SetMethod(method)
 	req.Header.SetUserAgent(agent)
 	if token != "" {

@@ -104,3 +104,64 @@ func TestPipelinedCallsEachGetTheirOwnAnswer(t *testing.T) {
 		t.Fatalf("the server read %d calls in %d reads: none came before the answer to the one ahead of it", callers*calls, r)
 	}
 }
+
+// Every transport sends the path it is given, whole, after the daemon's
+// base, and the body as it is: a path with a query, one longer than the
+// fast transport joins on its stack, a JSON body given as bytes
+// (DoJSONInto) or as a value (DoInto), and none.
+func TestARequestGoesToItsPathWithItsBody(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &fasthttp.Server{Handler: func(c *fasthttp.RequestCtx) {
+		fmt.Fprintf(c, `{"ok":true,"result":{"uri":%q,"method":%q,"body":%q}}`, c.RequestURI(), c.Method(), c.PostBody())
+	}}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() { _ = srv.Shutdown() }()
+	base := "http://" + ln.Addr().String()
+	long := "/api/sessions/" + strings.Repeat("c", 300) + "/takeover"
+	type seen struct {
+		URI, Method, Body string
+	}
+	transports := map[string][]apiclient.Option{"net/http": nil, "fast": {apiclient.WithFast(2, 5*time.Second)}}
+	for tname, opts := range transports {
+		c, err := apiclient.New(base, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := []struct {
+			name, method, path string
+			send               func(method, path string, env any) error
+			body               string
+		}{
+			{"bytes", "POST", "/api/tools/browser.act", func(m, p string, env any) error {
+				_, err := c.DoJSONInto(context.Background(), m, p, "tok", []byte(`{"conversation":"c1"}`), env)
+				return err
+			}, `{"conversation":"c1"}`},
+			{"a value", "POST", "/api/tasks?wait=1", func(m, p string, env any) error {
+				_, err := c.DoInto(context.Background(), m, p, "tok", map[string]string{"task": "a<b"}, env)
+				return err
+			}, `{"task":"a<b"}`},
+			{"no body, a long path", "GET", long, func(m, p string, env any) error {
+				_, err := c.DoJSONInto(context.Background(), m, p, "tok", nil, env)
+				return err
+			}, ""},
+		}
+		for _, tc := range cases {
+			t.Run(tname+"/"+tc.name, func(t *testing.T) {
+				var env struct {
+					OK     bool `json:"ok"`
+					Result seen `json:"result"`
+				}
+				if err := tc.send(tc.method, tc.path, &env); err != nil {
+					t.Fatal(err)
+				}
+				want := seen{URI: tc.path, Method: tc.method, Body: tc.body}
+				if env.Result != want {
+					t.Fatalf("the server saw %+v, want %+v", env.Result, want)
+				}
+			})
+		}
+	}
+}

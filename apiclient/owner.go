@@ -31,7 +31,7 @@ func (o *Owner) Health(ctx context.Context) (*messages.Health, error) { return o
 func (o *Owner) Metrics(ctx context.Context) ([]byte, error) {
 	var page []byte
 	var status int
-	err := o.tr.send(ctx, http.MethodGet, o.base+"/metrics", o.token, o.agent, nil, func(s int, answer []byte) {
+	err := o.tr.send(ctx, http.MethodGet, o.base, "/metrics", o.token, o.agent, nil, func(s int, answer []byte) {
 		status, page = s, append([]byte(nil), answer...)
 	})
 	switch {

@@ -42,7 +42,7 @@ var errTransport = errors.New("no answer")
 // an envelope of the result fields the caller reads. body is sent as is
 // (already JSON) when not nil.
 func (c *client) do(method, path, token string, body []byte, out any) error {
-	if _, err := c.api.DoInto(context.Background(), method, path, token, body, out); err != nil {
+	if _, err := c.api.DoJSONInto(context.Background(), method, path, token, body, out); err != nil {
 		return fmt.Errorf("%w: %s %s: %w", errTransport, method, path, err)
 	}
 	return nil
