@@ -100,8 +100,33 @@ func (a *Actor) limits(ctx actor.Context) bool {
 	return false
 }
 
-// prepare checks evidence and policy and builds the driver action.
+// prepare checks evidence and policy and builds the driver action; a
+// reading (observe, find) gets none: it takes its options from in.
 func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, *messages.Error) {
+	target, e := a.check(in, approved)
+	if e != nil || messages.Spec(in.Action).Run == messages.RunObserve {
+		return nil, e
+	}
+	act := toAction(in, target)
+	if in.Action == string(drivers.SecretFill) {
+		if e := a.fillSecret(in, act); e != nil {
+			return nil, e
+		}
+	}
+	if in.Wait != nil && in.Wait.Ref != "" {
+		t, e := a.ev.ref(in.Wait.Ref)
+		if e != nil {
+			return nil, e
+		}
+		act.Wait.Target = t
+	}
+	return act, nil
+}
+
+// check checks evidence and policy: the apps the mode has, the target of
+// an act that puts input on the page (which it returns), a read's region,
+// a navigation's URL and a script's steps.
+func (a *Actor) check(in *messages.ActInput, approved bool) (*drivers.Target, *messages.Error) {
 	if e := a.checkApps(in); e != nil {
 		return nil, e
 	}
@@ -129,20 +154,7 @@ func (a *Actor) prepare(in *messages.ActInput, approved bool) (*drivers.Action, 
 			return nil, e
 		}
 	}
-	act := toAction(in, target)
-	if in.Action == string(drivers.SecretFill) {
-		if e := a.fillSecret(in, act); e != nil {
-			return nil, e
-		}
-	}
-	if in.Wait != nil && in.Wait.Ref != "" {
-		t, e := a.ev.ref(in.Wait.Ref)
-		if e != nil {
-			return nil, e
-		}
-		act.Wait.Target = t
-	}
-	return act, nil
+	return target, nil
 }
 
 // checkApps refuses what only Use my apps does (open, a pixel target) in a

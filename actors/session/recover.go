@@ -27,7 +27,7 @@ func (a *Actor) recover(ctx actor.Context, e *messages.Error, replyTo *actor.PID
 	}
 	in := &messages.ActInput{Action: "observe"}
 	a.rec.StepsUsed++
-	a.dispatch(ctx, in, toAction(in, nil), replyTo, e)
+	a.dispatch(ctx, in, nil, replyTo, e) // a reading needs no action
 	a.persistSteps(ctx)
 	return true
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// dispatch runs the action off the mailbox; its result comes back as *done
-// and is answered to replyTo. recovering, when set, is a refusal the action
-// (an observation) fetches fresh evidence for. A browser still starting is
-// waited for first (at most the action's StartWait); the action's own
-// deadline begins once it is ready.
+// dispatch runs the action off the mailbox (act is nil for a reading,
+// which runs from in); its result comes back as *done and is answered to
+// replyTo. recovering, when set, is a refusal the action (an observation)
+// fetches fresh evidence for. A browser still starting is waited for
+// first (at most the action's StartWait); the action's own deadline begins
+// once it is ready.
 func (a *Actor) dispatch(ctx actor.Context, in *messages.ActInput, act *drivers.Action, replyTo *actor.PID, recovering *messages.Error) {
 	a.seq++
 	drv, conv, spec := a.cfg.Driver, a.cfg.Tabs, messages.Spec(in.Action)
@@ -177,7 +178,8 @@ func capture(tabs drivers.Tabs) ([]byte, string) {
 // inWords is the act in words, with its target as the evidence named it.
 func inWords(in *messages.ActInput, act *drivers.Action) string {
 	target := ""
-	if t := act.Target; t != nil {
+	if act != nil && act.Target != nil { // a reading has no action
+		t := act.Target
 		target = messages.TargetWords(t.Ref, t.Role, t.Name)
 	}
 	return messages.InWords(in, target)

@@ -42,9 +42,9 @@ func TestAWatchedConversationLeavesAPictureOfEveryStep(t *testing.T) {
 	if o := r.Result.(*messages.Observation); len(o.Screenshot) != 0 {
 		t.Fatal("the agent got a screenshot it did not ask for")
 	}
-	if len(obs.Picture) == 0 || obs.Page != nav.Page {
-		t.Fatalf("an observe of the page navigated to: page %q (navigate's %q), picture %d bytes",
-			obs.Page, nav.Page, len(obs.Picture))
+	if len(obs.Picture) == 0 || obs.Page != nav.Page || obs.Words != "Read the page" {
+		t.Fatalf("an observe of the page navigated to: page %q (navigate's %q), picture %d bytes, in words %q",
+			obs.Page, nav.Page, len(obs.Picture), obs.Words)
 	}
 	_, scroll := w.step(t, steps, &messages.ActInput{Action: "scroll", Observation: r.Result.(*messages.Observation).ID, DeltaY: 300})
 	if scroll.Page == obs.Page || scroll.Words != "Scrolled by 300 px" {
