@@ -67,11 +67,7 @@ func (a *Actor) persistSteps(ctx actor.Context) {
 // shows it too. That spares a state and an event per act, which nobody
 // would read, on a host nobody watches.
 func (a *Actor) showWorking() {
-	if a.cfg.Bus.Watched(messages.KindSession) {
-		a.show()
-		return
-	}
-	if a.cfg.Route != nil && !a.cfg.Route.ShowWorking(a.info()) {
+	if a.cfg.Bus.Watched(messages.KindSession) || a.cfg.Route != nil && !a.cfg.Route.ShowWorking(a.info()) {
 		a.show()
 	}
 }
