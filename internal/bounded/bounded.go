@@ -16,26 +16,55 @@ import (
 )
 
 // Context ends at its deadline or when cancelled, whichever comes first.
-// It has no parent and carries no values.
+// It has no parent and carries no values. It is kept small (one is made
+// per agent call and per act): the deadline is a reading of the monotonic
+// clock, why it ended a number, and the funcs to run a list of their own.
 type Context struct {
-	at    time.Time
 	mu    sync.Mutex
+	at    time.Duration // the deadline, as time since epoch
 	done  chan struct{} // nil until Done is asked for
 	timer *time.Timer   // nil until something waits for the end
-	err   error
-	after []*afterFunc // to run once it ends
+	after *afterFunc    // to run once it ends, the last given first
+	ended ending
 }
 
+// ending is why a Context ended, or live.
+type ending uint8
+
+const (
+	live ending = iota
+	cancelled
+	timedOut
+)
+
+// err is the context package's error for e.
+func (e ending) err() error {
+	switch e {
+	case cancelled:
+		return context.Canceled
+	case timedOut:
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// epoch is where the deadlines of this process are measured from; its
+// monotonic reading makes them immune to changes of the wall clock.
+var epoch = time.Now()
+
 // afterFunc is one func given to AfterFunc, until it runs or is stopped.
-type afterFunc struct{ f func() }
+type afterFunc struct {
+	f    func()
+	next *afterFunc
+}
 
 var _ context.Context = (*Context)(nil)
 
 // New is a Context that ends d from now.
-func New(d time.Duration) *Context { return &Context{at: time.Now().Add(d)} }
+func New(d time.Duration) *Context { return &Context{at: time.Since(epoch) + d} }
 
 // Deadline is when the context ends unless cancelled first.
-func (c *Context) Deadline() (time.Time, bool) { return c.at, true }
+func (c *Context) Deadline() (time.Time, bool) { return epoch.Add(c.at), true }
 
 // Value is nil: the context carries no values.
 func (c *Context) Value(any) any { return nil }
@@ -46,7 +75,7 @@ func (c *Context) Done() <-chan struct{} {
 	defer c.mu.Unlock()
 	if c.done == nil {
 		c.done = make(chan struct{})
-		if c.err != nil {
+		if c.ended != live {
 			close(c.done)
 		}
 	}
@@ -58,11 +87,14 @@ func (c *Context) Done() <-chan struct{} {
 func (c *Context) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.err == nil && !time.Now().Before(c.at) {
-		c.endLocked(context.DeadlineExceeded)
+	if c.ended == live && c.passed() {
+		c.endLocked(timedOut)
 	}
-	return c.err
+	return c.ended.err()
 }
+
+// passed says the deadline is behind.
+func (c *Context) passed() bool { return time.Since(epoch) >= c.at }
 
 // AfterFunc arranges for f to run in its own goroutine once the context
 // ends, as context.AfterFunc does; stop unregisters f and says whether it
@@ -71,19 +103,19 @@ func (c *Context) Err() error {
 func (c *Context) AfterFunc(f func()) (stop func() bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.err != nil {
+	if c.ended != live {
 		go f()
 		return func() bool { return false }
 	}
-	a := &afterFunc{f: f}
-	c.after = append(c.after, a)
+	a := &afterFunc{f: f, next: c.after}
+	c.after = a
 	c.armLocked()
 	return func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		for i, b := range c.after {
-			if b == a {
-				c.after = append(c.after[:i], c.after[i+1:]...)
+		for p := &c.after; *p != nil; p = &(*p).next {
+			if *p == a {
+				*p = a.next
 				return true
 			}
 		}
@@ -92,40 +124,40 @@ func (c *Context) AfterFunc(f func()) (stop func() bool) {
 }
 
 // Cancel ends the context unless it already ended.
-func (c *Context) Cancel() { c.end(context.Canceled) }
+func (c *Context) Cancel() { c.end(cancelled) }
 
 // armLocked ends the context if its deadline passed, or else arms the
 // timer that ends it, once; the caller holds mu.
 func (c *Context) armLocked() {
 	switch {
-	case c.err != nil, c.timer != nil:
-	case !time.Now().Before(c.at):
-		c.endLocked(context.DeadlineExceeded)
+	case c.ended != live, c.timer != nil:
+	case c.passed():
+		c.endLocked(timedOut)
 	default:
-		c.timer = time.AfterFunc(time.Until(c.at), func() { c.end(context.DeadlineExceeded) })
+		c.timer = time.AfterFunc(c.at-time.Since(epoch), func() { c.end(timedOut) })
 	}
 }
 
-func (c *Context) end(err error) {
+func (c *Context) end(why ending) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.endLocked(err)
+	c.endLocked(why)
 }
 
-// endLocked ends the context with err unless it already ended; the caller
+// endLocked ends the context for why unless it already ended; the caller
 // holds mu.
-func (c *Context) endLocked(err error) {
-	if c.err != nil {
+func (c *Context) endLocked(why ending) {
+	if c.ended != live {
 		return
 	}
-	c.err = err
+	c.ended = why
 	if c.timer != nil {
 		c.timer.Stop()
 	}
 	if c.done != nil {
 		close(c.done)
 	}
-	for _, a := range c.after {
+	for a := c.after; a != nil; a = a.next {
 		go a.f()
 	}
 	c.after = nil

@@ -75,10 +75,11 @@ func TestAChildEndsAtItsParentsDeadline(t *testing.T) {
 // before; a child's own cancel stops its tie to the parent.
 func TestAfterFuncRunsOnceItEndsUnlessStopped(t *testing.T) {
 	c := bounded.New(time.Hour)
-	ran := make(chan string, 2)
+	ran := make(chan string, 3)
 	stopA := context.AfterFunc(c, func() { ran <- "a" })
 	stopB := context.AfterFunc(c, func() { ran <- "b" })
-	if !stopB() {
+	stopC := context.AfterFunc(c, func() { ran <- "c" })
+	if !stopB() { // given between two others
 		t.Fatal("stop before the end said the func had started")
 	}
 	child, cancelChild := context.WithCancel(c)
@@ -87,16 +88,25 @@ func TestAfterFuncRunsOnceItEndsUnlessStopped(t *testing.T) {
 		t.Fatalf("a child cancelled alone: child %v, parent %v; want the child alone ended", child.Err(), c.Err())
 	}
 	c.Cancel()
-	select {
-	case got := <-ran:
-		if got != "a" {
-			t.Fatalf("ran %s, want a", got)
+	got := map[string]bool{}
+	for range 2 {
+		select {
+		case f := <-ran:
+			got[f] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the funcs given to AfterFunc did not run once the context ended: ran %v", got)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the func given to AfterFunc did not run once the context ended")
 	}
-	if stopA() {
+	if !got["a"] || !got["c"] {
+		t.Fatalf("ran %v, want a and c", got)
+	}
+	if stopA() || stopC() {
 		t.Fatal("stop after the func started said it stopped it")
+	}
+	select {
+	case f := <-ran:
+		t.Fatalf("%s ran, stopped before the end", f)
+	case <-time.After(50 * time.Millisecond):
 	}
 	late := make(chan struct{})
 	context.AfterFunc(c, func() { close(late) })
