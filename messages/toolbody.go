@@ -1,13 +1,11 @@
 package messages
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "encoding/json"
 
 // SplitToolBody reads the agent API's request body in the shape agents
 // send it, {"conversation": "c1", "input": {...}}: the conversation (a
-// string without escapes) and a copy of the input object's JSON. ok is
+// string without escapes) and the input object's JSON, which shares
+// body's bytes: a caller that keeps it past body's life copies it. ok is
 // false for a body in any other shape (a key in another case or named
 // twice, escapes, an input that is not an object, data after the body);
 // the caller then decodes it with encoding/json as before, which answers
@@ -32,7 +30,7 @@ func SplitToolBody(body []byte) (conv string, input json.RawMessage, ok bool) {
 			if end < 0 || !json.Valid(body[p.i:end]) {
 				return false
 			}
-			input = bytes.Clone(body[p.i:end])
+			input = body[p.i:end:end]
 			p.i = end
 			return true
 		}

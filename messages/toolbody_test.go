@@ -76,19 +76,21 @@ func TestSplitToolBodyReadsWhatTheDecoderReads(t *testing.T) {
 	}
 }
 
-// TestSplitToolBodyCopiesTheInput: the input outlives the request's
-// buffer, which the server reuses.
-func TestSplitToolBodyCopiesTheInput(t *testing.T) {
+// TestSplitToolBodyGivesTheInputObjectAlone: the input is the object's
+// bytes and no more, so that appending to it cannot write over the body
+// after it.
+func TestSplitToolBodyGivesTheInputObjectAlone(t *testing.T) {
 	body := []byte(`{"conversation":"c1","input":{"action":"observe"}}`)
 	_, input, ok := SplitToolBody(body)
 	if !ok {
 		t.Fatal("not read")
 	}
-	for i := range body {
-		body[i] = 'x'
-	}
 	if string(input) != `{"action":"observe"}` {
-		t.Fatalf("the input changed with the body: %s", input)
+		t.Fatalf("input %s", input)
+	}
+	_ = append(input, "xx"...)
+	if string(body) != `{"conversation":"c1","input":{"action":"observe"}}` {
+		t.Fatalf("appending to the input changed the body: %s", body)
 	}
 }
 

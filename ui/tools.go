@@ -91,14 +91,20 @@ func decodeCall(tool, conv string, input json.RawMessage) (*messages.ToolCall, *
 	}
 	// The HTTP API and MCP answer an owner who uses the CLI: refusals name
 	// the way back there. The dashboard and Telegram set their own surface.
-	call := &messages.ToolCall{Conversation: conv, Tool: tool, Input: input, Surface: messages.SurfaceCLI}
+	call := &messages.ToolCall{Conversation: conv, Tool: tool, Surface: messages.SurfaceCLI}
 	if tool == messages.ToolAct {
 		in, e := messages.DecodeAct(input)
 		if e != nil {
 			return nil, e
 		}
+		// The act is all the actors read of it: its raw input, which may
+		// share the request's buffer, is not kept.
 		call.Act = in
+		return call, nil
 	}
+	// The call outlives the request's buffer (a task's input is read by
+	// the controller): it keeps a copy.
+	call.Input = bytes.Clone(input)
 	return call, nil
 }
 
