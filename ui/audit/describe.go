@@ -2,11 +2,9 @@ package audit
 
 import (
 	"fmt"
-	"hash/maphash"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/buddi-dev/buddi/messages"
 )
@@ -89,34 +87,78 @@ func answerURL(a messages.Answer) string {
 }
 
 // pageURL is u without its query, fragment and user info, which may
-// carry a one-time code or a token. An address with none of them is looked
-// up among the last ones made first: a session's acts name the same pages
-// over and over, and parsing one each time was most of what a line cost.
+// carry a one-time code or a token. Most addresses have none of them and
+// nothing that parsing would write otherwise: those are kept as they are,
+// unparsed (parsing one each time was most of what a line cost).
 func pageURL(u string) string {
-	if u == "" {
+	switch {
+	case u == "":
 		return ""
+	case plainURL(u):
+		return messages.Clip(u, maxURL)
 	}
-	if strings.ContainsAny(u, "?#@") {
-		return stripURL(u)
-	}
-	slot := &pages[maphash.String(pageSeed, u)%uint64(len(pages))]
-	if p := slot.Load(); p != nil && p.in == u {
-		return p.out
-	}
-	out := stripURL(u)
-	slot.Store(&pagePair{in: u, out: out})
-	return out
+	return stripURL(u)
 }
 
-// pagePair is one address pageURL was given and what it made of it.
-type pagePair struct{ in, out string }
+// plainURL says u is an http or https address, its scheme in lower case,
+// whose host is a name or an IPv4 address with an optional port and whose
+// path holds only characters a path keeps as they are (and %-escapes):
+// stripURL gives such an address back unchanged.
+func plainURL(u string) bool {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "http://"); !ok {
+			return false
+		}
+	}
+	host, path := rest, ""
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		host, path = rest[:i], rest[i:]
+	}
+	return plainHost(host) && plainPath(path)
+}
 
-// pages are the last addresses pageURL made, one per slot of their hash;
-// an address that holds a query, a fragment or user info is never kept.
-var (
-	pages    [64]atomic.Pointer[pagePair]
-	pageSeed = maphash.MakeSeed()
-)
+// plainHost: letters, digits, dots and dashes, then perhaps a colon and a
+// port's digits.
+func plainHost(h string) bool {
+	name, port, withPort := strings.Cut(h, ":")
+	if name == "" || withPort && port == "" {
+		return false
+	}
+	for i := range len(name) {
+		if c := name[i]; !alnum(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	for i := range len(port) {
+		if c := port[i]; c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainPath: letters, digits, -._~/:;=$&+, and well-formed %-escapes.
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case alnum(c), strings.IndexByte("-._~/:;=$&+,", c) >= 0:
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
 
 // stripURL is pageURL made anew.
 func stripURL(u string) string {
