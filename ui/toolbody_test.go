@@ -54,8 +54,8 @@ func TestACallKeepsNoByteOfItsRequest(t *testing.T) {
 			}
 			return ""
 		}},
-		{messages.ToolTask, `{"conversation":"c1","input":{"goal":"read the news","steps":10}}`, func(call *messages.ToolCall) string {
-			if string(call.Input) != `{"goal":"read the news","steps":10}` {
+		{messages.ToolTask, `{"conversation":"c1","input":{"description":"read the news","steps":10}}`, func(call *messages.ToolCall) string {
+			if string(call.Input) != `{"description":"read the news","steps":10}` {
 				return "the task's input is " + string(call.Input)
 			}
 			return ""
