@@ -22,7 +22,7 @@ type Actor struct {
 	// values encodes what a write puts, in one buffer kept across writes.
 	values encoder
 	// flushing is true while a flush marker waits in the mailbox; lazy
-	// while the lazy timer runs, for a stage of lazy writes alone.
+	// while the lazy timer runs, for step counters alone (SetSteps).
 	flushing, lazy bool
 	lazyTimer      *time.Timer
 	lazyWait       time.Duration
@@ -40,10 +40,14 @@ type Actor struct {
 // timer sent it.
 type flush struct{ lazy bool }
 
-// LazyWait is how long a stage of lazy writes alone (step counters) waits
-// for more before it is committed: one commit and one fsync for the acts
-// of many conversations instead of one for every few. Any other write
-// commits the stage at once. Nobody waits on lazy writes (their acts were
+// stepsSet is the marker SetSteps sends when the counters' table stops
+// being empty.
+type stepsSet struct{}
+
+// LazyWait is how long step counters alone (Store.SetSteps) wait for more
+// before they are committed: one commit and one fsync for the acts of many
+// conversations instead of one for every few. Any other write commits them
+// at once. Nobody waits on step counters (their acts were
 // answered already), and a session restarted meanwhile carries its own
 // count (session.Carry), so the wait delays no answer and no read that
 // matters; a crash or a power cut loses at most the counts of this long
@@ -95,36 +99,45 @@ func (a *Actor) Receive(ctx actor.Context) {
 			a.flushing = false
 		}
 		a.commit(ctx)
+	case *stepsSet:
+		a.lazyLater(ctx)
 	case *prune:
 		a.prunePass(ctx)
 	case *actor.Started:
 		a.pruner.schedule(ctx.ActorSystem(), ctx.Self(), a.pruner.ret.every())
+		sys, self := ctx.ActorSystem(), ctx.Self()
+		if a.store.wakeOnSteps(func() { sys.Root.Send(self, &stepsSet{}) }) {
+			a.lazyLater(ctx) // set while no ledger ran
+		}
 	case *actor.Stopping:
 		a.pruner.stop()
 		a.stopLazy()
+		a.store.wakeOnSteps(nil)
 		a.commit(ctx)
 	case *actor.Restarting:
 		a.pruner.stop()
 		a.stopLazy()
+		a.store.wakeOnSteps(nil)
 	case *actor.Stopped:
 	default:
 		actors.Unhandled(ctx, a.log)
 	}
 }
 
-// flushLater arranges the commit of what is staged: after LazyWait when
-// every write staged is lazy, else once the writes already in the mailbox
-// have joined the stage.
+// flushLater arranges the commit of what is staged once the writes
+// already in the mailbox have joined it.
 func (a *Actor) flushLater(ctx actor.Context) {
 	if a.flushing || a.stage == nil {
 		return
 	}
-	if !a.stage.lazy {
-		a.flushing = true
-		ctx.Send(ctx.Self(), &flush{})
-		return
-	}
-	if a.lazy {
+	a.flushing = true
+	ctx.Send(ctx.Self(), &flush{})
+}
+
+// lazyLater arranges the commit of the step counters set since the last
+// one LazyWait from now, unless a commit is coming anyway.
+func (a *Actor) lazyLater(ctx actor.Context) {
+	if a.flushing || a.lazy {
 		return
 	}
 	a.lazy = true
@@ -143,6 +156,18 @@ func (a *Actor) stopLazy() {
 	if a.lazyTimer != nil {
 		a.lazyTimer.Stop()
 	}
+}
+
+// takeSteps stages the step counters set since the last commit.
+func (a *Actor) takeSteps() {
+	a.store.drainSteps(func(op Op) {
+		if a.stage == nil {
+			a.stage, a.spare = newStage(a.store.db, a.spare), nil
+		}
+		if err := a.stage.addCounter(op, a.last, &a.values); err != nil {
+			a.log.Error("ledger step counter refused", "err", err)
+		}
+	})
 }
 
 // staged adds w to the batch being built; a write that cannot be staged
@@ -167,12 +192,13 @@ func (a *Actor) commit(ctx actor.Context) {
 	// Rotated on every call, staged or not: the pruning timer's calls
 	// forget the orders of an idle ledger.
 	a.last.rotate(time.Now())
+	a.takeSteps()
 	st := a.stage
 	if st == nil {
 		return
 	}
 	a.stage = nil
-	if len(st.waiting) == 0 {
+	if len(st.waiting) == 0 && st.counted == 0 {
 		_ = st.b.Close()
 		return
 	}

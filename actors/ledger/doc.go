@@ -5,16 +5,18 @@
 //
 // Store opens the database and reads it; the Actor is the only thing that
 // writes it. Every commit is fsynced, and every write the Actor
-// acknowledges was committed before the acknowledgement was sent. A lazy
-// write (a step counter: nobody waits on it) is durable at most LazyWait
-// and one commit after it arrived.
+// acknowledges was committed before the acknowledgement was sent. A step
+// counter (Store.SetSteps: one on every act, and nobody waits on it) is no
+// write at all: sessions set it in a table the store keeps, and it is
+// durable at most LazyWait and one commit after it was set.
 //
 // Writes are committed in groups: a write is staged as it arrives and the
 // actor sends itself a flush marker, so every write already waiting joins
-// the same batch and one fsync. A stage that holds only lazy writes (step
-// counters, one on every act) waits LazyWait for more, so the counters of
-// many conversations share one commit; the first other write commits it at
-// once. The mailbox has two lanes: a Write marked
+// the same batch and one fsync. Every commit takes the step counters set
+// since the last one along; counters alone wait LazyWait for more (the
+// first counter set wakes the actor, the others cost no message), so the
+// counters of many conversations share one commit, and the first write
+// commits them at once. The mailbox has two lanes: a Write marked
 // Owner (Stop, take-over, resume, release, tasks, agents) is taken ahead of
 // agent-made writes still waiting and committed at once with whatever is
 // staged, so an agent's flood never delays what the owner decided. Every
@@ -34,7 +36,7 @@
 //
 // Concurrency: the Actor stages and commits in its Receive, one batch at a
 // time. Store reads are safe from any goroutine and see every acknowledged
-// write. BeforeCommit is a seam tests stall the ledger at. The Store is
+// write; SetSteps is safe from any goroutine. BeforeCommit is a seam tests stall the ledger at. The Store is
 // closed by whoever opened it, after the actors have stopped; nothing may
 // read it after that.
 package ledger

@@ -107,12 +107,12 @@ func killChild(t *testing.T, dir, lazy string, read func(*bufio.Scanner)) *ledge
 	return st
 }
 
-// lazyChild sends lazyN step counters as lazy writes, as sessions do, waits
+// lazyChild sets lazyN step counters, as sessions do, waits
 // until a commit that holds the last has returned, says so and waits to be
 // killed. (Pebble shows a write once it is applied, before its fsync is
 // done: only a returned commit is durable.)
 func lazyChild(dir string) {
-	st, sys, pid := childLedger(dir)
+	st, _, _ := childLedger(dir)
 	last := "s" + strconv.Itoa(lazyN-1)
 	done := make(chan struct{})
 	st.OnCommit(func(time.Duration) { // on the ledger's goroutine, after the commit returned
@@ -123,7 +123,7 @@ func lazyChild(dir string) {
 	})
 	wait := done
 	for i := range lazyN {
-		sys.Root.Send(pid, ledger.One(ledger.Put(ledger.StepsKey("s"+strconv.Itoa(i)), ledger.Steps{Used: i + 1}), true))
+		st.SetSteps(string(ledger.StepsKey("s"+strconv.Itoa(i))), i+1)
 	}
 	<-wait
 	fmt.Println("committed")
@@ -133,7 +133,7 @@ func lazyChild(dir string) {
 const lazyN = 50
 
 // TestCommittedStepCountersSurviveKill9 kills a process whose ledger has
-// committed step counters sent as lazy writes (nobody is told when): the
+// committed step counters (nobody is told when): the
 // store opened again holds every one. (A write Pebble does not sync stays
 // in its log's buffer in the process: the counters were lost.)
 func TestCommittedStepCountersSurviveKill9(t *testing.T) {
@@ -259,23 +259,6 @@ func write(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ops ...ledger.O
 	res, err := ledger.Request(sys.Root, pid, &ledger.Write{Ops: ops}, 5*time.Second).Result()
 	if err != nil || res.(*ledger.Written).Err != nil {
 		t.Fatalf("write: %v", err)
-	}
-}
-
-// A write of one op (a session's step counter) commits that op, without
-// an fsync when asked.
-func TestOneWritesItsOp(t *testing.T) {
-	st, pid, sys := open(t)
-	w := ledger.One(ledger.Put(ledger.StepsKey("c1"), ledger.Steps{Used: 7}), true)
-	if len(w.Ops) != 1 || !w.Lazy || w.Owner {
-		t.Fatalf("One made %+v, want one op, no fsync, the agents' lane", w)
-	}
-	res, err := ledger.Request(sys.Root, pid, w, 5*time.Second).Result()
-	if err != nil || res.(*ledger.Written).Err != nil {
-		t.Fatalf("write: %v %v", err, res)
-	}
-	if steps, err := st.Steps("c1"); err != nil || steps.Used != 7 {
-		t.Fatalf("steps = %+v, %v; want 7 used", steps, err)
 	}
 }
 

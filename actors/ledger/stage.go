@@ -12,7 +12,7 @@ import (
 type stage struct {
 	b       *pebble.Batch
 	waiting []*Write
-	lazy    bool              // every write in it is lazy
+	counted int               // step counters it holds (Store.SetSteps)
 	orders  map[string]uint64 // the newest op staged per key
 	refused int               // refusal records it adds
 	deleted int               // deletes it holds
@@ -30,11 +30,11 @@ type staged struct {
 // committed stage, whose map and slices it keeps) when not nil.
 func newStage(db *pebble.DB, spare *stage) *stage {
 	if spare == nil {
-		return &stage{b: db.NewBatch(), lazy: true, orders: map[string]uint64{}}
+		return &stage{b: db.NewBatch(), orders: map[string]uint64{}}
 	}
 	clear(spare.orders)
 	clear(spare.waiting)
-	*spare = stage{b: db.NewBatch(), lazy: true, orders: spare.orders, waiting: spare.waiting[:0], keep: spare.keep[:0]}
+	*spare = stage{b: db.NewBatch(), orders: spare.orders, waiting: spare.waiting[:0], keep: spare.keep[:0]}
 	return spare
 }
 
@@ -46,8 +46,8 @@ func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 	keep := s.keep[:0]
 	defer func() { clear(keep); s.keep = keep[:0] }()
 	for _, op := range w.Ops {
-		if op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)]) {
-			continue // stale: a newer op for this key already got here
+		if s.stale(op, last) {
+			continue
 		}
 		k := staged{op: op}
 		if !op.Delete {
@@ -68,7 +68,29 @@ func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 		}
 	}
 	s.waiting = append(s.waiting, w)
-	s.lazy = s.lazy && w.Lazy
+	return nil
+}
+
+// stale says a newer op for op's key was committed (last) or staged.
+func (s *stage) stale(op Op, last *committedOrders) bool {
+	return op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)])
+}
+
+// addCounter stages a step counter (Store.SetSteps) unless it is stale.
+func (s *stage) addCounter(op Op, last *committedOrders, e *encoder) error {
+	if s.stale(op, last) {
+		return nil
+	}
+	e.reset()
+	start, end, err := e.add(op.Value)
+	if err != nil {
+		return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
+	}
+	if err := s.put(op, e.buf.Bytes()[start:end]); err != nil {
+		return err
+	}
+	s.orders[string(op.Key)] = op.order
+	s.counted++
 	return nil
 }
 

@@ -37,6 +37,10 @@ type Store struct {
 	again      bool
 	bg         sync.WaitGroup
 	compacted  atomic.Uint64
+
+	// counters are the step counters set since the ledger's last commit
+	// (SetSteps).
+	counters counters
 }
 
 // OnCommit sets a function the ledger calls after each commit with how long

@@ -14,10 +14,6 @@ import (
 // priority mailbox can see which lane each is in; Request does that.
 type Write struct {
 	Ops []Op
-	// Lazy lets the write wait up to LazyWait for more writes to share its
-	// commit (every commit is fsynced). Only writes nobody waits on and
-	// that come often use it: the step counter of every act.
-	Lazy bool
 	// Owner puts the write in the owner's lane: it is committed ahead of
 	// agent-made writes waiting in the mailbox, at once, with whatever the
 	// ledger already holds.
@@ -55,20 +51,6 @@ var orders atomic.Uint64
 
 // Put is an op that stores v at key.
 func Put(key []byte, v any) Op { return Op{Key: key, Value: v, order: orders.Add(1)} }
-
-// One is a write of op alone, made in one allocation with its op: a
-// session writes its step counter so on every act.
-func One(op Op, lazy bool) *Write {
-	w := &single{op: [1]Op{op}}
-	w.w = Write{Ops: w.op[:], Lazy: lazy}
-	return &w.w
-}
-
-// single is a write and the one op it holds.
-type single struct {
-	w  Write
-	op [1]Op
-}
 
 // Delete is an op that removes key.
 func Delete(key []byte) Op { return Op{Key: key, Delete: true, order: orders.Add(1)} }

@@ -174,6 +174,7 @@ type Actor struct {
 type stepsKey struct {
 	conv string
 	key  []byte
+	name string // key as a string, for Store.SetSteps
 }
 
 // New returns a producer for one conversation's session actor.

@@ -47,7 +47,7 @@ func (a *Actor) call(ctx actor.Context, m *messages.AgentCall) {
 	}
 	a.rec.StepsUsed += in.Cost()
 	a.dispatch(ctx, in, act, ctx.Sender(), nil)
-	a.persistSteps(ctx)
+	a.persistSteps()
 }
 
 // refuse answers a call refused before anything reached the page. A

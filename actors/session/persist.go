@@ -31,16 +31,17 @@ func (a *Actor) write(owner bool) *ledger.Write {
 	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
 	return &ledger.Write{Owner: owner, Ops: []ledger.Op{
 		ledger.Put(ledger.SessionKey(a.cfg.Conversation), a.record()),
-		ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed})}}
+		ledger.Put(a.stepsKey().key, ledger.Steps{Used: a.rec.StepsUsed})}}
 }
 
 // stepsKey is the key of the conversation's step counter, made once per
 // conversation: the ledger never changes a key it is handed.
-func (a *Actor) stepsKey() []byte {
+func (a *Actor) stepsKey() *stepsKey {
 	if a.steps.key == nil || a.steps.conv != a.cfg.Conversation {
-		a.steps = stepsKey{conv: a.cfg.Conversation, key: ledger.StepsKey(a.cfg.Conversation)}
+		key := ledger.StepsKey(a.cfg.Conversation)
+		a.steps = stepsKey{conv: a.cfg.Conversation, key: key, name: string(key)}
 	}
-	return a.steps.key
+	return &a.steps
 }
 
 // persist writes the session record, synced, and shows the new state.
@@ -49,12 +50,13 @@ func (a *Actor) persist(ctx actor.Context) {
 	a.show()
 }
 
-// persistSteps writes the step counter of an act that began lazily
-// (ledger.LazyWait), carries it across a restart of this actor until the
-// ledger has, and shows the session working.
-func (a *Actor) persistSteps(ctx actor.Context) {
+// persistSteps sets the step counter of an act that began, which the
+// ledger commits within ledger.LazyWait (Store.SetSteps), carries it across
+// a restart of this actor until the ledger has, and shows the session
+// working.
+func (a *Actor) persistSteps() {
 	a.cfg.Carry.stepsUsed(a.rec.StepsUsed)
-	ctx.Send(a.cfg.Ledger, ledger.One(ledger.Put(a.stepsKey(), ledger.Steps{Used: a.rec.StepsUsed}), true))
+	a.cfg.Store.SetSteps(a.stepsKey().name, a.rec.StepsUsed)
 	a.showWorking()
 }
 

@@ -28,7 +28,7 @@ func (a *Actor) recover(ctx actor.Context, e *messages.Error, replyTo *actor.PID
 	in := &messages.ActInput{Action: "observe"}
 	a.rec.StepsUsed++
 	a.dispatch(ctx, in, nil, replyTo, e) // a reading needs no action
-	a.persistSteps(ctx)
+	a.persistSteps()
 	return true
 }
 
