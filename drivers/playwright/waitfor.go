@@ -2,6 +2,7 @@ package playwright
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +51,7 @@ func (t *tab) waitFailed(ctx context.Context, err error, limit time.Duration) er
 		return abandoned(ctx)
 	}
 	if isTimeout(err) {
-		return fail(drivers.CodeTimeout, err, "Nothing matched within "+limit.Round(time.Second).String()+".")
+		return fail(drivers.CodeTimeout, err, "Nothing matched within "+waitedFor(limit))
 	}
 	if strings.Contains(err.Error(), "selector") || strings.Contains(err.Error(), "Unexpected token") {
 		return badInput("The selector is not valid CSS or Playwright syntax.")
@@ -68,7 +69,14 @@ func (t *tab) waitURL(ctx context.Context, sub string, limit time.Duration) erro
 	if ctx.Err() != nil {
 		return abandoned(ctx)
 	}
-	return fail(drivers.CodeTimeout, nil, "The URL did not contain "+sub+" within "+limit.Round(time.Second).String()+".")
+	return fail(drivers.CodeTimeout, nil, "The URL did not contain "+strconv.Quote(sub)+" within "+waitedFor(limit))
+}
+
+// waitedFor ends a wait's refusal: the limit as the agent gave it (to a tenth
+// of a second, not rounded to seconds: 300 ms was told as 0s), and what to
+// do next.
+func waitedFor(limit time.Duration) string {
+	return limit.Round(100*time.Millisecond).String() + "; observe to see where the page is."
 }
 
 func countSet(w *drivers.WaitCond) int {

@@ -1,6 +1,7 @@
 package playwright_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -30,10 +31,11 @@ setTimeout(() => history.pushState({}, '', '/p/step-two'), 300);
 	misses := map[string]*drivers.WaitCond{"selector": {Selector: "#never"}, "text": {Text: "never"}, "url": {URL: "never"}}
 	for name, w := range misses {
 		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: w, Timeout: 300 * time.Millisecond})
-		if name == "" {
-			continue
-		}
 		wantCode(t, err, drivers.CodeTimeout)
+		// The agent is told the limit it gave, not one rounded to seconds.
+		if !strings.Contains(err.Error(), "within 300ms") {
+			t.Errorf("%s: %v, want the limit of 300ms named", name, err)
+		}
 	}
 	_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Text: "a", URL: "b"}})
 	wantCode(t, err, drivers.CodeBadInput)
