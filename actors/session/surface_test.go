@@ -99,6 +99,10 @@ func TestAnActShowsItBeganToSubscribersOnlyWhenSessionsAreWatched(t *testing.T) 
 			h := &heldStep{Driver: sd, started: make(chan time.Time, 1), letGo: make(chan struct{})}
 			w := startOn(t, sd, h, nil, open{})
 			wantCode(t, w.act(t, &messages.ActInput{Action: "navigate", URL: sim.Origin + "/p/1"}), "")
+			// The session answers an act before it shows its end: once it
+			// answers the owner, that navigate's ready state went out
+			// before anyone below subscribed.
+			w.owner(t, &messages.Screenshots{})
 			if watched {
 				watcher := w.bus.Subscribe(events.Filter{Kinds: messages.KindSession})
 				defer watcher.Close()
