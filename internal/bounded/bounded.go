@@ -48,8 +48,8 @@ func (e ending) err() error {
 	return nil
 }
 
-// epoch is where the deadlines of this process are measured from; its
-// monotonic reading makes them immune to changes of the wall clock.
+// epoch is where the deadlines of this process are measured from, on the
+// monotonic clock: steps of the wall clock do not move them.
 var epoch = time.Now()
 
 // afterFunc is one func given to AfterFunc, until it runs or is stopped.
@@ -63,8 +63,15 @@ var _ context.Context = (*Context)(nil)
 // New is a Context that ends d from now.
 func New(d time.Duration) *Context { return &Context{at: time.Since(epoch) + d} }
 
-// Deadline is when the context ends unless cancelled first.
-func (c *Context) Deadline() (time.Time, bool) { return epoch.Add(c.at), true }
+// Deadline is when the context ends unless cancelled first: now, by the
+// wall clock as it reads now, plus the time left by the monotonic one. (The
+// epoch's own wall reading would be wrong by any step of the wall clock
+// since the process began, and a deadline sent to another member is read
+// by its wall clock.)
+func (c *Context) Deadline() (time.Time, bool) {
+	now := time.Now()
+	return now.Add(c.at - now.Sub(epoch)), true
+}
 
 // Value is nil: the context carries no values.
 func (c *Context) Value(any) any { return nil }

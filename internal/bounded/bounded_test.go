@@ -24,6 +24,11 @@ func TestAContextEndsWhenCancelled(t *testing.T) {
 	if at, ok := c.Deadline(); !ok || time.Until(at) < 59*time.Minute {
 		t.Fatalf("deadline %v %v, want an hour from now", at, ok)
 	}
+	// By the wall clock alone too, as another member reads a deadline
+	// sent to it.
+	if at, _ := c.Deadline(); at.Round(0).Sub(time.Now().Round(0)) < 59*time.Minute || at.Round(0).Sub(time.Now().Round(0)) > time.Hour {
+		t.Fatalf("deadline %v by the wall clock, want an hour from now", at.Round(0))
+	}
 	child, stop := context.WithCancel(c)
 	defer stop()
 	if c.Err() != nil {

@@ -160,7 +160,7 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// stripURL is pageURL made anew.
+// stripURL is pageURL by parsing u: what it writes of any address.
 func stripURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.Host == "" {
