@@ -6,7 +6,7 @@ import (
 )
 
 // SetLazyWait makes the ledgers started from now on in the test wait d
-// before committing lazy writes alone.
+// before committing step counters alone.
 func SetLazyWait(t testing.TB, d time.Duration) {
 	old := lazyWait
 	lazyWait = d

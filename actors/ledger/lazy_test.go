@@ -30,11 +30,10 @@ func wantSteps(t *testing.T, st *ledger.Store, convs []string) {
 	}
 }
 
-// TestStepCountersJoinTheNextWriteThatIsNotLazy holds step counters back
-// (the lazy wait made an hour) and checks that the next agent write that
-// is not lazy takes them all in its one commit. (An owner's write is taken
-// ahead of them: it commits whatever was staged before it.)
-func TestStepCountersJoinTheNextWriteThatIsNotLazy(t *testing.T) {
+// TestStepCountersJoinTheNextWrite holds step counters back (the lazy
+// wait made an hour) and checks that the next write takes them all in its
+// one commit.
+func TestStepCountersJoinTheNextWrite(t *testing.T) {
 	ledger.SetLazyWait(t, time.Hour)
 	st, pid, sys := open(t)
 	var commits atomic.Int32
