@@ -1,8 +1,6 @@
 package ledger
 
-import (
-	"sync"
-)
+import "sync"
 
 // counters are the step counters sessions set since the ledger's last
 // commit, by key: the newest count of each, stamped with its order. A
@@ -57,7 +55,7 @@ func (s *Store) wakeOnSteps(f func()) bool {
 
 // drainSteps hands the counters set so far to f, one op each, and empties
 // the table. f runs without the table's lock, so sessions go on setting.
-func (s *Store) drainSteps(f func(Op)) int {
+func (s *Store) drainSteps(f func(Op)) {
 	c := &s.counters
 	c.mu.Lock()
 	took := c.set
@@ -66,12 +64,10 @@ func (s *Store) drainSteps(f func(Op)) int {
 	for k, v := range took {
 		f(Op{Key: []byte(k), Value: v.steps, order: v.order})
 	}
-	n := len(took)
 	clear(took)
 	c.mu.Lock()
 	if c.back == nil {
 		c.back = took
 	}
 	c.mu.Unlock()
-	return n
 }

@@ -42,10 +42,27 @@ func newStage(db *pebble.DB, spare *stage) *stage {
 // their values encoded with e. An op that cannot be encoded refuses the
 // whole write, and only it.
 func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
+	if _, err := s.stageOps(w.Ops, last, e); err != nil {
+		return err
+	}
+	s.waiting = append(s.waiting, w)
+	return nil
+}
+
+// addCounter stages a step counter (Store.SetSteps) unless it is stale.
+func (s *stage) addCounter(op Op, last *committedOrders, e *encoder) error {
+	n, err := s.stageOps([]Op{op}, last, e)
+	s.counted += n
+	return err
+}
+
+// stageOps puts the ops that are not stale in the batch, all or none, and
+// says how many it put.
+func (s *stage) stageOps(ops []Op, last *committedOrders, e *encoder) (int, error) {
 	e.reset()
 	keep := s.keep[:0]
 	defer func() { clear(keep); s.keep = keep[:0] }()
-	for _, op := range w.Ops {
+	for _, op := range ops {
 		if s.stale(op, last) {
 			continue
 		}
@@ -53,7 +70,7 @@ func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 		if !op.Delete {
 			var err error
 			if k.start, k.end, err = e.add(op.Value); err != nil {
-				return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
+				return 0, fmt.Errorf("ledger: encode %s: %w", op.Key, err)
 			}
 		}
 		keep = append(keep, k)
@@ -61,37 +78,18 @@ func (s *stage) add(w *Write, last *committedOrders, e *encoder) error {
 	values := e.buf.Bytes()
 	for _, k := range keep {
 		if err := s.put(k.op, values[k.start:k.end]); err != nil {
-			return err
+			return 0, err
 		}
 		if k.op.order != 0 {
 			s.orders[string(k.op.Key)] = k.op.order
 		}
 	}
-	s.waiting = append(s.waiting, w)
-	return nil
+	return len(keep), nil
 }
 
 // stale says a newer op for op's key was committed (last) or staged.
 func (s *stage) stale(op Op, last *committedOrders) bool {
 	return op.order != 0 && (op.order <= last.get(string(op.Key)) || op.order <= s.orders[string(op.Key)])
-}
-
-// addCounter stages a step counter (Store.SetSteps) unless it is stale.
-func (s *stage) addCounter(op Op, last *committedOrders, e *encoder) error {
-	if s.stale(op, last) {
-		return nil
-	}
-	e.reset()
-	start, end, err := e.add(op.Value)
-	if err != nil {
-		return fmt.Errorf("ledger: encode %s: %w", op.Key, err)
-	}
-	if err := s.put(op, e.buf.Bytes()[start:end]); err != nil {
-		return err
-	}
-	s.orders[string(op.Key)] = op.order
-	s.counted++
-	return nil
 }
 
 func (s *stage) put(op Op, v []byte) error {
