@@ -56,7 +56,7 @@ func (j *Journal) move(from, to string) {
 	was := c.entries
 	c.entries = nil
 	for _, e := range slices.Concat(old.entries, was) {
-		c.add(e)
+		c.addKept(e)
 	}
 	if c.snap == nil {
 		c.snap = old.snap
@@ -134,8 +134,11 @@ func (j *Journal) forget(c *conv) {
 // than a new slice of MaxEntries at every step.
 const trimSlack = MaxEntries / 4
 
-func (c *conv) add(e messages.TimelineEntry) {
-	if e.Kind == messages.EntryTask && c.sameTask(e) {
+func (c *conv) add(e messages.TimelineEntry) { c.addKept(keep(e)) }
+
+// addKept appends e, dropping the oldest entries when there are too many.
+func (c *conv) addKept(e entry) {
+	if t := e.other; t != nil && t.Kind == messages.EntryTask && c.sameTask(*t) {
 		return // the task's state did not change (a move shows the task again under its new id)
 	}
 	c.entries = append(c.entries, e)
@@ -149,23 +152,28 @@ func (c *conv) add(e messages.TimelineEntry) {
 // sameTask reports whether the latest task entry says what e says.
 func (c *conv) sameTask(e messages.TimelineEntry) bool {
 	for i := len(c.entries) - 1; i >= 0; i-- {
-		if p := c.entries[i]; p.Kind == messages.EntryTask {
+		if p := c.entries[i].other; p != nil && p.Kind == messages.EntryTask {
 			return p.State == e.State && p.Text == e.Text
 		}
 	}
 	return false
 }
 
-// recent is the newest MaxEntries entries.
+// recent is the newest MaxEntries entries, as the timeline shows them.
 func (c *conv) recent() []messages.TimelineEntry {
-	return c.entries[max(0, len(c.entries)-MaxEntries):]
+	kept := c.entries[max(0, len(c.entries)-MaxEntries):]
+	out := make([]messages.TimelineEntry, len(kept))
+	for i := range kept {
+		out[i] = kept[i].timeline()
+	}
+	return out
 }
 
 // approval records a site request, or the owner's answer to the one waiting.
 func (c *conv) approval(r messages.SiteRequest, decision string) {
 	for i := len(c.entries) - 1; i >= 0; i-- {
-		e := &c.entries[i]
-		if e.Kind == messages.EntryApproval && e.Site == r.Site && e.Decision == "" {
+		e := c.entries[i].other
+		if e != nil && e.Kind == messages.EntryApproval && e.Site == r.Site && e.Decision == "" {
 			e.Decision = decision
 			return
 		}

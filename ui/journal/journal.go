@@ -54,7 +54,7 @@ type conv struct {
 	agent   string
 	live    bool
 	last    time.Time
-	entries []messages.TimelineEntry
+	entries []entry
 	snap    *messages.Snapshot
 
 	prev, next *conv    // its neighbours in ended or live
@@ -109,7 +109,7 @@ func (j *Journal) Timeline(id string) (*messages.Timeline, bool) {
 		return nil, false
 	}
 	return &messages.Timeline{Conversation: id, Agent: c.agent, Live: c.live,
-		Entries: append([]messages.TimelineEntry(nil), c.recent()...), Snapshot: c.snap}, true
+		Entries: c.recent(), Snapshot: c.snap}, true
 }
 
 // Snapshot is conv's last snapshot, or nil.

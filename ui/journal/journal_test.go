@@ -1,6 +1,7 @@
 package journal_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -333,4 +334,58 @@ func TestAConversationKeptInAnEvictedOnesPlaceShowsOnlyItsOwnHistory(t *testing.
 	if kept != journal.MaxConversations-2 {
 		t.Fatalf("%d of the stepping conversations kept, want %d", kept, journal.MaxConversations-2)
 	}
+}
+
+// Every entry comes back as its event said it, whether the journal keeps it
+// in its small form for steps or whole: the JSON the conversation view reads
+// is the same byte for byte, moves included.
+func TestTimelineEntriesComeBackAsTheEventsSaidThem(t *testing.T) {
+	now := time.Now()
+	zone := time.FixedZone("X", 5*3600+1800)
+	steps := []*messages.StepTaken{
+		{Conversation: "c1", Agent: "ada", Action: "navigate", Outcome: "loaded", URL: "https://a.example/p?x=1",
+			StepsUsed: 3, StepsMax: 80, Took: 1500 * time.Millisecond, At: now},
+		{Conversation: "c1", Agent: "ada", Action: "click", Code: messages.CodeStaleRef, StepsUsed: 4, StepsMax: 80, At: now.Add(time.Millisecond)},
+		{Conversation: "c1", Agent: "ada", Action: "observe", At: time.Date(2031, 2, 3, 4, 5, 6, 7, time.UTC)},
+		{Conversation: "c1", Agent: "ada", Action: "observe", At: time.Date(2031, 2, 3, 4, 5, 6, 8, zone)},
+		{Conversation: "c1", Agent: "ada", Action: "wait_for", Took: 40 * 24 * time.Hour, At: now.Add(2 * time.Millisecond)},
+		{Conversation: "c1", Agent: "ada", Action: "scroll", StepsUsed: 1 << 40, At: now.Add(3 * time.Millisecond)},
+		{Conversation: "c1", Agent: "ada", Action: "press", At: time.Date(1500, 1, 1, 0, 0, 0, 0, time.Local)},
+	}
+	task := messages.TaskView{Conversation: "c1", Agent: "ada", State: "running", Description: "read — \"it\""}
+	request := messages.SiteRequest{Conversation: "c1", Agent: "ada", Site: "b.example", URL: "https://b.example/", At: now}
+	var evs []messages.Event
+	want := []messages.TimelineEntry{}
+	evs = append(evs, &messages.TaskChanged{Task: task, At: now})
+	want = append(want, messages.TimelineEntry{Kind: messages.EntryTask, Conversation: "c1", At: now, State: "running", Text: task.Description})
+	for _, s := range steps {
+		evs = append(evs, s)
+		want = append(want, messages.StepEntry(s))
+	}
+	evs = append(evs, &messages.ApprovalRequested{Request: request}, &messages.ApprovalRequested{Request: request, Decision: messages.DecideOnce})
+	want = append(want, messages.TimelineEntry{Kind: messages.EntryApproval, Conversation: "c1", At: now, Site: "b.example",
+		URL: "https://b.example/", Decision: messages.DecideOnce})
+
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	settle(t, b, j, evs...)
+	check := func(id string) {
+		t.Helper()
+		tl, ok := j.Timeline(id)
+		if !ok {
+			t.Fatalf("no timeline of %s", id)
+		}
+		got, err := json.Marshal(tl.Entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantJSON, _ := json.Marshal(want)
+		if string(got) != string(wantJSON) {
+			t.Fatalf("the timeline of %s says\n%s\nwhere the events said\n%s", id, got, wantJSON)
+		}
+	}
+	check("c1")
+	settle(t, b, j, &messages.ConversationMoved{From: "c1", To: "c2"})
+	check("c2") // the moved entries still name c1, as their events did
 }
