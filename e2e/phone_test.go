@@ -114,7 +114,11 @@ func (l live) at(x, y float64) (float64, float64) {
 func (l live) scale() float64 { return l.box.Height / l.h }
 
 // swipe drags one finger from (x, y) by dy CSS pixels of the phone, as a
-// touch screen reports it.
+// touch screen reports it, at about 1,400 px a second. The browser makes
+// the whole gesture from one command: sent as separate touch events, one
+// test process stalled for 500 ms between the touch and the first move on
+// a loaded machine, and the dashboard rightly took the finger held still
+// for a long press.
 func swipe(t *testing.T, p pw.Page, x, y, dy float64) {
 	t.Helper()
 	s, err := p.Context().NewCDPSession(p)
@@ -122,21 +126,10 @@ func swipe(t *testing.T, p pw.Page, x, y, dy float64) {
 		t.Fatal(err)
 	}
 	defer func() { _ = s.Detach() }()
-	touch := func(kind string, y float64) {
-		pts := []map[string]any{{"x": x, "y": y}}
-		if kind == "touchEnd" {
-			pts = []map[string]any{}
-		}
-		if _, err := s.Send("Input.dispatchTouchEvent", map[string]any{"type": kind, "touchPoints": pts}); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := s.Send("Input.synthesizeScrollGesture", map[string]any{"x": x, "y": y, "yDistance": dy,
+		"speed": 1400, "gestureSourceType": "touch", "preventFling": true}); err != nil {
+		t.Fatal(err)
 	}
-	touch("touchStart", y)
-	for i := 1; i <= 20; i++ {
-		touch("touchMove", y+dy*float64(i)/20)
-		time.Sleep(16 * time.Millisecond)
-	}
-	touch("touchEnd", y+dy)
 }
 
 // scrolled waits until the picture shows the page scrolled at least (or,
