@@ -103,7 +103,12 @@ func (a *hotAgent) act(b *testing.B, stop bool) {
 		}
 	}
 	a.used++
-	r := a.send(b)
+	a.read(b, a.send(b))
+}
+
+// read takes in an act's answer as the agent does: an observation's id,
+// and a link to click next.
+func (a *hotAgent) read(b *testing.B, r hotAnswer) {
 	if !r.OK {
 		b.Fatalf("act: %s: %s", r.Error.Code, r.Error.Message)
 	}
@@ -130,8 +135,9 @@ func (a *hotAgent) send(b *testing.B) hotAnswer {
 	return r
 }
 
-// answers are the raw answers to one round of the agent's acts (six), for
-// a server that answers without the daemon.
+// answers are the raw answers to one round of the agent's acts (six), each
+// taken in as act takes it, for a server that answers without the daemon:
+// the same answers the serial run reads, none of them a refusal.
 func (a *hotAgent) answers(b *testing.B) [][]byte {
 	var out [][]byte
 	for range 6 {
@@ -140,6 +146,11 @@ func (a *hotAgent) answers(b *testing.B) [][]byte {
 		if err != nil || status != 200 {
 			b.Fatalf("act: %d %v", status, err)
 		}
+		r := hotAnswer{TextInto: &a.text}
+		if !r.DecodeFast(raw) {
+			b.Fatalf("an answer the harness cannot read fast: %.300s", raw)
+		}
+		a.read(b, r)
 		out = append(out, raw)
 	}
 	return out
