@@ -22,19 +22,20 @@ type entry struct {
 	used    int32
 	max     int32
 	tookMs  int32
+	utc     bool // at is in UTC (a step another member told), else in the local zone
 }
 
 // keep is e as the journal keeps it.
 func keep(e messages.TimelineEntry) entry {
-	at := e.At.UnixNano()
+	at, loc := e.At.UnixNano(), e.At.Location()
 	if e.Kind != messages.EntryStep || e.Site != "" || e.Decision != "" || e.State != "" || e.Text != "" ||
 		!fits(int64(e.StepsUsed)) || !fits(int64(e.StepsMax)) || !fits(e.TookMs) ||
-		e.At.Location() != time.Local || !time.Unix(0, at).Equal(e.At) {
+		(loc != time.Local && loc != time.UTC) || !time.Unix(0, at).Equal(e.At) {
 		whole := e // only this branch's copy goes to the heap
 		return entry{other: &whole}
 	}
 	return entry{conv: e.Conversation, action: e.Action, outcome: e.Outcome, code: e.Code, url: e.URL,
-		at: at, used: int32(e.StepsUsed), max: int32(e.StepsMax), tookMs: int32(e.TookMs)}
+		at: at, used: int32(e.StepsUsed), max: int32(e.StepsMax), tookMs: int32(e.TookMs), utc: loc == time.UTC}
 }
 
 // fits reports whether n is kept as it is in an int32.
@@ -45,7 +46,11 @@ func (e *entry) timeline() messages.TimelineEntry {
 	if e.other != nil {
 		return *e.other
 	}
-	return messages.TimelineEntry{Kind: messages.EntryStep, Conversation: e.conv, At: time.Unix(0, e.at),
+	at := time.Unix(0, e.at)
+	if e.utc {
+		at = at.UTC()
+	}
+	return messages.TimelineEntry{Kind: messages.EntryStep, Conversation: e.conv, At: at,
 		Action: e.action, Outcome: e.outcome, Code: e.code, URL: e.url,
 		StepsUsed: int(e.used), StepsMax: int(e.max), TookMs: int64(e.tookMs)}
 }

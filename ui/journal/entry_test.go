@@ -23,4 +23,14 @@ func TestAStepIsKeptSmallAndWithoutAnAllocation(t *testing.T) {
 	if c.entries[0].other != nil {
 		t.Fatal("a step was kept whole")
 	}
+	// A step another member told comes with its time in UTC, as JSON gives
+	// it back: it is kept small too, and given back in UTC.
+	told := messages.StepEntry(&messages.StepTaken{Conversation: "c1", Action: "observe", At: time.Date(2031, 2, 3, 4, 5, 6, 7, time.UTC)})
+	e := keep(told)
+	if e.other != nil {
+		t.Fatal("a step with its time in UTC was kept whole")
+	}
+	if back := e.timeline(); back != told {
+		t.Fatalf("a step in UTC came back as %+v, not %+v", back, told)
+	}
 }
