@@ -389,3 +389,23 @@ func TestTimelineEntriesComeBackAsTheEventsSaidThem(t *testing.T) {
 	settle(t, b, j, &messages.ConversationMoved{From: "c1", To: "c2"})
 	check("c2") // the moved entries still name c1, as their events did
 }
+
+// A conversation whose session showed itself before any step gives an
+// empty list of entries, not null: the conversation view iterates it.
+func TestATimelineWithNothingYetListsNoEntries(t *testing.T) {
+	b := events.New()
+	j := journal.Start(b)
+	defer j.Close()
+	settle(t, b, j, &messages.SessionChanged{Session: messages.SessionInfo{Conversation: "c1", Agent: "ada"}})
+	tl, ok := j.Timeline("c1")
+	if !ok {
+		t.Fatal("no timeline of a conversation whose session showed itself")
+	}
+	out, err := json.Marshal(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"entries":[]`) {
+		t.Fatalf("the timeline of a conversation with nothing yet is %s", out)
+	}
+}
