@@ -69,3 +69,28 @@ func TestSplitsKeepTheSecondsWithACollectionApart(t *testing.T) {
 		t.Fatalf("the seconds without: %+v, want 200 acts in 2 s, p99 ≈ 1 ms", without)
 	}
 }
+
+// The split counts only the intervals that began after the first quarter,
+// as actsAfterFirstQuarter does: the warm-up's slow seconds are left out
+// of both sets.
+func TestSplitsLeaveTheWarmUpOut(t *testing.T) {
+	var tl sampler
+	var slow, quick hist
+	slow.record(90 * time.Millisecond)
+	quick.record(time.Millisecond)
+	tl.tally(slow.counts64(), 1, 0)
+	tl.tally(slow.counts64(), 1, 0.01)
+	if with, without := tl.splits(); with != nil || without != nil {
+		t.Fatalf("the warm-up's seconds were counted: %+v and %+v", with, without)
+	}
+	tl.steady = true
+	tl.tally(quick.counts64(), 1, 0)
+	tl.tally(slow.counts64(), 1, 0.01)
+	with, without := tl.splits()
+	if without == nil || without.Acts != 1 || without.P99 > 1.1 {
+		t.Fatalf("the steady second without a collection: %+v, want 1 act of about 1 ms", without)
+	}
+	if with == nil || with.Acts != 1 || with.P99 < 90 {
+		t.Fatalf("the steady second with a collection: %+v, want 1 act of at least 90 ms", with)
+	}
+}

@@ -213,7 +213,7 @@ pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}
 </style></head><body>
 <h1>buddi loadtest: {{.R.Conversations}} conversations, {{.R.Driver}} driver, {{.R.Target}}</h1>
 <p>{{.R.Acts}} acts in {{printf "%.1f" .R.Active}} s ({{printf "%.0f" .R.ActsPerSecond}} acts/s); p50 {{.R.AllActs.P50}} ms, p99 {{.R.AllActs.P99}} ms; {{.R.Restarts}} session restarts. {{if .R.Passed}}Every invariant held.{{else}}<b class="fail">An invariant broke.</b>{{end}}</p>
-{{with .R.WithCollection}}{{if $.R.WithoutCollection}}<p>Acts answered in the {{printf "%.0f" .Seconds}} s in which the collector ran: p99 {{printf "%.2f" .P99}} ms; in the {{printf "%.0f" $.R.WithoutCollection.Seconds}} s without: p99 {{printf "%.2f" $.R.WithoutCollection.P99}} ms.</p>{{end}}{{end}}
+{{with .R.WithCollection}}{{if $.R.WithoutCollection}}<p>After the first quarter, acts answered in the {{printf "%.0f" .Seconds}} s in which the collector ran: p99 {{printf "%.2f" .P99}} ms; in the {{printf "%.0f" $.R.WithoutCollection.Seconds}} s without: p99 {{printf "%.2f" $.R.WithoutCollection.P99}} ms.</p>{{end}}{{end}}
 <h2 id="invariants">Invariants</h2>
 <table><tr><th>invariant</th><th>status</th><th>checked</th><th>violations</th><th>what it checks</th></tr>
 {{range .R.Invariants}}<tr><td>{{.Name}}</td><td class="{{.Status}}">{{.Status}}</td><td>{{.Checked}}</td><td>{{.Violations}}</td><td>{{.Text}}{{if .Note}} ({{.Note}}){{end}}{{range .Examples}}<br>{{.}}{{end}}</td></tr>

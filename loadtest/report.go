@@ -63,9 +63,10 @@ type Report struct {
 	// per act, fewer collections.
 	AllocPerAct float64 `json:"allocBytesPerAct,omitempty"`
 	GCCycles    uint64  `json:"gcCycles,omitempty"`
-	// WithCollection is the acts answered in the seconds of the run in
-	// which this process's collector ran, WithoutCollection those of the
-	// others: where the two p99s differ, the collector is what the p99 is.
+	// WithCollection is the acts answered in the seconds after the first
+	// quarter in which this process's collector ran, WithoutCollection
+	// those of the others: where the two p99s differ, the collector is
+	// what actsAfterFirstQuarter's p99 is.
 	WithCollection    *Split `json:"secondsWithCollection,omitempty"`
 	WithoutCollection *Split `json:"secondsWithoutCollection,omitempty"`
 

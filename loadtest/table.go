@@ -158,7 +158,7 @@ func (r *Report) waitLine(w io.Writer) {
 	}
 	fmt.Fprintf(w, "waiting to run: p99 %.2f ms (%s goroutines, once runnable, as the Go runtime counts)%s\n", r.RunWaitP99, whose, gc)
 	if c, o := r.WithCollection, r.WithoutCollection; c != nil && o != nil {
-		fmt.Fprintf(w, "acts in the %.0f s with a collection: p50 %.2f ms, p99 %.2f ms (%d acts); in the %.0f s without: p50 %.2f ms, p99 %.2f ms (%d acts)\n",
+		fmt.Fprintf(w, "after the first quarter, acts in the %.0f s with a collection: p50 %.2f ms, p99 %.2f ms (%d acts); in the %.0f s without: p50 %.2f ms, p99 %.2f ms (%d acts)\n",
 			c.Seconds, c.P50, c.P99, c.Acts, o.Seconds, o.P50, o.P99, o.Acts)
 	}
 }

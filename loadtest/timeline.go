@@ -52,8 +52,10 @@ type sampler struct {
 	srvOK bool
 	rt    goRuntime // the Go runtime's counts at the interval's start
 	// split is the acts answered in the intervals in which the collector
-	// ran, and in the others.
-	split [2]splitCounts
+	// ran, and in the others, of the intervals that began after the first
+	// quarter (steady): the acts actsAfterFirstQuarter counts.
+	split  [2]splitCounts
+	steady bool
 }
 
 // splitCounts are the latencies of acts answered in a set of intervals.
@@ -99,6 +101,22 @@ func (tl *sampler) splits() (with, without *Split) {
 		return nil
 	}
 	return of(tl.split[collecting]), of(tl.split[calm])
+}
+
+// tally counts an interval's acts in the split its collector's CPU puts
+// them in, once intervals begin after the first quarter. The warm-up's
+// seconds (connections opening, the heap growing to its size) are slow
+// with or without a collection; counted, they made the seconds without
+// one look slow, beside an actsAfterFirstQuarter that leaves them out.
+func (tl *sampler) tally(all []int64, secs, gc float64) {
+	if !tl.steady {
+		return
+	}
+	which := calm
+	if gc > 0 {
+		which = collecting
+	}
+	tl.split[which].add(all, secs)
 }
 
 // sampleEvery is the timeline's interval.
@@ -179,13 +197,9 @@ func (tl *sampler) sample(r *run) {
 	rt := readGoRuntime()
 	if wait, gc, ok := rt.since(tl.rt); ok {
 		s.Wait, s.GC = wait, gc/secs
-		which := calm
-		if gc > 0 {
-			which = collecting
-		}
-		tl.split[which].add(all, secs)
+		tl.tally(all, secs, gc)
 	}
-	tl.rt = rt
+	tl.rt, tl.steady = rt, r.stats.warm.Load()
 	if crashes := r.restarts(); crashes > tl.crashes {
 		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
 	}
