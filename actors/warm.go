@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,13 +21,21 @@ import (
 // arm and no select: the sweeper that ends the spare ones is one goroutine
 // for all of them, and it ends too once none is left.
 type Warm struct {
-	jobs       chan func() // a nil func ends the goroutine that takes it
+	jobs       chan job // a job of a nil func ends the goroutine that takes it
 	throughput int
 	idleFor    time.Duration
 	live       atomic.Int64 // goroutines started and not ended
 	idle       atomic.Int64 // of them, waiting for a func now
 	spare      atomic.Int64 // the fewest idle at once since the last sweep
 	sweeping   atomic.Bool
+}
+
+// job is a func a Warm runs and, when done is set, the group it tells
+// once the func returned: counted work needs no func of its own around f,
+// which was an allocation per act.
+type job struct {
+	fn   func()
+	done *sync.WaitGroup
 }
 
 // warmIdle is about how long a goroutine of a Warm waits for its next func.
@@ -46,16 +55,22 @@ var _ actor.Dispatcher = (*Warm)(nil)
 func NewWarm(throughput int) *Warm { return newWarm(throughput, warmIdle) }
 
 func newWarm(throughput int, idleFor time.Duration) *Warm {
-	return &Warm{jobs: make(chan func()), throughput: throughput, idleFor: idleFor}
+	return &Warm{jobs: make(chan job), throughput: throughput, idleFor: idleFor}
 }
 
 // Schedule runs fn on an idle goroutine, or on a new one if none is idle.
-func (w *Warm) Schedule(fn func()) {
+func (w *Warm) Schedule(fn func()) { w.schedule(job{fn: fn}) }
+
+// Counted runs fn as Schedule does, then tells done (whose Add the
+// caller made).
+func (w *Warm) Counted(fn func(), done *sync.WaitGroup) { w.schedule(job{fn: fn, done: done}) }
+
+func (w *Warm) schedule(j job) {
 	select {
-	case w.jobs <- fn:
+	case w.jobs <- j:
 	default:
 		w.live.Add(1)
-		go w.work(fn)
+		go w.work(j)
 		if w.sweeping.CompareAndSwap(false, true) {
 			go w.sweep()
 		}
@@ -65,14 +80,17 @@ func (w *Warm) Schedule(fn func()) {
 // Throughput is how many messages a mailbox runs per Schedule.
 func (w *Warm) Throughput() int { return w.throughput }
 
-// work runs fn, then whatever else is scheduled, until the sweeper hands
-// it the nil func that ends it.
-func (w *Warm) work(fn func()) {
+// work runs j, then whatever else is scheduled, until the sweeper hands
+// it the job of a nil func that ends it.
+func (w *Warm) work(j job) {
 	defer w.live.Add(-1)
-	for fn != nil {
-		fn()
+	for j.fn != nil {
+		j.fn()
+		if j.done != nil {
+			j.done.Done()
+		}
 		w.idle.Add(1)
-		fn = <-w.jobs
+		j = <-w.jobs
 		if n := w.idle.Add(-1); n < w.spare.Load() {
 			w.spare.Store(n) // a race here only ends one goroutine too few or too many
 		}
@@ -89,7 +107,7 @@ func (w *Warm) sweep() {
 		<-t.C
 		for n := w.spare.Swap(w.idle.Load()); n > 0; n-- {
 			select {
-			case w.jobs <- nil:
+			case w.jobs <- job{}:
 			default:
 				n = 0 // all busy again
 			}

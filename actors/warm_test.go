@@ -132,3 +132,29 @@ func BenchmarkWarmHandOff(b *testing.B) {
 		<-done
 	}
 }
+
+// TestWarmTellsACountedFuncsGroupOnceItReturned runs counted funcs that
+// each hold until released: the group waits for all of them, and a func
+// still running keeps it waiting.
+func TestWarmTellsACountedFuncsGroupOnceItReturned(t *testing.T) {
+	w := actors.NewWarm(10)
+	var group sync.WaitGroup
+	release := make(chan struct{})
+	var ran sync.WaitGroup
+	const n = 20
+	group.Add(n)
+	ran.Add(n)
+	for range n {
+		w.Counted(func() { ran.Done(); <-release }, &group)
+	}
+	ran.Wait() // every func has started, none returned
+	waited := make(chan struct{})
+	go func() { group.Wait(); close(waited) }()
+	select {
+	case <-waited:
+		t.Fatal("the group was told before its funcs returned")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-waited // every func returned, and the group was told of each once (a second Done would panic)
+}

@@ -31,10 +31,7 @@ func (w *Work) Go(f func()) {
 		return
 	}
 	w.wg.Add(1)
-	actors.Dispatcher.Schedule(func() {
-		defer w.wg.Done()
-		f()
-	})
+	actors.Dispatcher.Counted(f, &w.wg)
 }
 
 // Pictures is how many of the owner's pictures are being taken or scaled
