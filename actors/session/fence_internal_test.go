@@ -197,3 +197,35 @@ func TestOneLineJoinsWordsWithOneSpace(t *testing.T) {
 		}
 	}
 }
+
+// distinct says yes only when no two elements share a role and name and
+// none is in a frame, on maps small and past the table's first growth, and
+// its pooled table comes back empty for the next map.
+func TestDistinctSaysWhetherAnyElementSharesItsRoleAndName(t *testing.T) {
+	many := func(n int, last drivers.Element) map[string]drivers.Element {
+		refs := map[string]drivers.Element{}
+		for i := range n {
+			refs["e"+strconv.Itoa(i)] = drivers.Element{Role: "link", Name: "Item " + strconv.Itoa(i)}
+		}
+		refs["last"] = last
+		return refs
+	}
+	for _, c := range []struct {
+		name string
+		refs map[string]drivers.Element
+		want bool
+	}{
+		{"none", nil, true},
+		{"each its own", many(3, drivers.Element{Role: "button", Name: "Item 1"}), true},
+		{"a shared role and name", many(3, drivers.Element{Role: "link", Name: "Item 1"}), false},
+		{"nameless alike", map[string]drivers.Element{"e1": {Role: "generic"}, "e2": {Role: "generic"}}, true},
+		{"in a frame", many(3, drivers.Element{Role: "textbox", Name: "Card", Frame: 1}), false},
+		{"5,000 each its own", many(5000, drivers.Element{Role: "link", Name: "Item 5000"}), true},
+		{"5,000 and one shared", many(5000, drivers.Element{Role: "link", Name: "Item 4999"}), false},
+		{"each its own again", many(3, drivers.Element{Role: "link", Name: "Item 4999"}), true},
+	} {
+		if got := distinct(c.refs); got != c.want {
+			t.Errorf("%s: distinct = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
