@@ -72,7 +72,9 @@ func scanSecrets(text string) secretScan {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			if tokenBreaks[c] {
-				s.check(text, start, i)
+				if i-start >= minSecret { // most tokens are words, too short to look at
+					s.check(text, start, i)
+				}
 				start = i + 1
 			}
 			i++
@@ -92,7 +94,10 @@ func (s *secretScan) check(text string, start, end int) {
 	if end-start < minSecret {
 		return
 	}
-	core := strings.TrimRight(text[start:end], ".!")
+	for end > start && (text[end-1] == '.' || text[end-1] == '!') {
+		end--
+	}
+	core := text[start:end]
 	if kind, ok := secretToken(core); ok && core != "" {
 		s.spans = append(s.spans, secretSpan{start, start + len(core), kind})
 	}
