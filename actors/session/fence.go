@@ -252,10 +252,11 @@ func writeLabel(b *egress.Text, t drivers.Element) {
 // name, and none is in a frame, as in most observations: the targets list
 // is then empty, whatever the tree names (each ref the tree names is one of
 // refs, or names no element). It reads each element once and keeps a hash
-// of its role and name in pooled space, where reading the tree's ref
-// marks, looking each up and keeping its role and name took three to four
-// times as long (BenchmarkTargetsBound: 4.6-5.3 µs against 15.5-19.3). Two roles and names of one hash say no, as a shared one
-// does: targets then reads the tree, which is exact.
+// of its role and name in pooled space; reading the tree's ref marks,
+// looking each up and keeping its role and name took three to four times
+// as long (BenchmarkTargetsBound: 4.6-5.3 µs against 15.5-19.3). Two roles
+// and names of one hash say no, as a shared one does: targets then reads
+// the tree, which is exact.
 func distinct(refs map[string]drivers.Element) bool {
 	s := hashSetPool.Get().(*hashSet)
 	defer s.put()
