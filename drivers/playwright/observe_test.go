@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/buddi-dev/buddi/drivers"
 )
@@ -79,6 +80,11 @@ func TestInFrameTargets(t *testing.T) {
 	}
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: btn})
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	// The button's handler fetches once the click lands: the fetch reaches
+	// the server in its own time, after the click has been answered.
+	for deadline := time.Now().Add(15 * time.Second); s.hit("GET /from-frame") == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if s.hit("GET /from-frame") != 1 {
 		t.Fatalf("the click in the frame did not land: %s", s.allHits())
 	}
@@ -109,6 +115,11 @@ func TestFindLooksInFrames(t *testing.T) {
 	}
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: btn})
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.WaitFor, Wait: &drivers.WaitCond{Load: true}})
+	// The button's handler fetches once the click lands: the fetch reaches
+	// the server in its own time, after the click has been answered.
+	for deadline := time.Now().Add(15 * time.Second); s.hit("GET /from-frame") == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if s.hit("GET /from-frame") != 1 {
 		t.Fatalf("the click in the frame did not land: %s", s.allHits())
 	}
