@@ -78,20 +78,28 @@ func (r *Report) charts() []chart {
 	return out
 }
 
-// cpuChart plots the CPU of this process, and of the targets' own
-// processes when their /metrics said.
+// cpuChart plots the CPU of this process, of the targets' own processes
+// when their /metrics said, and of the host's other processes when the
+// host's CPU time could be read.
 func (r *Report) cpuChart(pick func(func(Sample) float64) []float64) chart {
 	own := series{"cores", pick(func(s Sample) float64 { return s.CPU })}
 	gc := series{"collector", pick(func(s Sample) float64 { return s.GC })}
-	if r.Target == "in-process" {
-		return chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{own, gc}}
+	var c chart
+	switch {
+	case r.Target == "in-process":
+		c = chart{ID: "cpu", Title: "CPU of the process (harness and in-process buddi)", Unit: "cores", Series: []series{own, gc}}
+	case r.ServerCPU == 0:
+		c = chart{ID: "cpu", Title: "CPU of the harness (the targets' own is on their hosts)", Unit: "cores", Series: []series{own}}
+	default:
+		own.Name = "harness"
+		c = chart{ID: "cpu", Title: "CPU of the harness and of the targets' own processes", Unit: "cores",
+			Series: []series{own, {"server", pick(func(s Sample) float64 { return s.Server })}}}
 	}
-	if r.ServerCPU == 0 {
-		return chart{ID: "cpu", Title: "CPU of the harness (the targets' own is on their hosts)", Unit: "cores", Series: []series{own}}
+	if r.Host != nil {
+		c.Title += ", and of the host's other processes"
+		c.Series = append(c.Series, series{"others", pick(func(s Sample) float64 { return s.Others })})
 	}
-	own.Name = "harness"
-	return chart{ID: "cpu", Title: "CPU of the harness and of the targets' own processes", Unit: "cores",
-		Series: []series{own, {"server", pick(func(s Sample) float64 { return s.Server })}}}
+	return c
 }
 
 // labels are the keys any sample has in the map f gives, sorted.
@@ -214,6 +222,7 @@ pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}
 <h1>buddi loadtest: {{.R.Conversations}} conversations, {{.R.Driver}} driver, {{.R.Target}}</h1>
 <p>{{.R.Acts}} acts in {{printf "%.1f" .R.Active}} s ({{printf "%.0f" .R.ActsPerSecond}} acts/s); p50 {{.R.AllActs.P50}} ms, p99 {{.R.AllActs.P99}} ms; {{.R.Restarts}} session restarts. {{if .R.Passed}}Every invariant held.{{else}}<b class="fail">An invariant broke.</b>{{end}}</p>
 {{with .R.WithCollection}}{{if $.R.WithoutCollection}}<p>After the first quarter, acts answered in the {{printf "%.0f" .Seconds}} s in which the collector ran: p99 {{printf "%.2f" .P99}} ms; in the {{printf "%.0f" $.R.WithoutCollection.Seconds}} s without: p99 {{printf "%.2f" $.R.WithoutCollection.P99}} ms.</p>{{end}}{{end}}
+{{with .R.Host}}<p>Other processes on this host after the first quarter: {{printf "%.2f" .Others}} cores on average, {{printf "%.2f" .OthersMax}} at most in a second, more than a fifth of a core in {{.NoisySeconds}} of {{printf "%.0f" .Seconds}} s; steal {{printf "%.2f" .Steal}} cores.</p>{{end}}
 <h2 id="invariants">Invariants</h2>
 <table><tr><th>invariant</th><th>status</th><th>checked</th><th>violations</th><th>what it checks</th></tr>
 {{range .R.Invariants}}<tr><td>{{.Name}}</td><td class="{{.Status}}">{{.Status}}</td><td>{{.Checked}}</td><td>{{.Violations}}</td><td>{{.Text}}{{if .Note}} ({{.Note}}){{end}}{{range .Examples}}<br>{{.}}{{end}}</td></tr>

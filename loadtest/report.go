@@ -69,6 +69,9 @@ type Report struct {
 	// what actsAfterFirstQuarter's p99 is.
 	WithCollection    *Split `json:"secondsWithCollection,omitempty"`
 	WithoutCollection *Split `json:"secondsWithoutCollection,omitempty"`
+	// Host is what else ran on this host after the first quarter: a p99
+	// read while other processes held the cores is theirs as much as buddi's.
+	Host *HostLoad `json:"host,omitempty"`
 
 	Memory     *MemoryReport `json:"memory,omitempty"`
 	Goroutines int           `json:"goroutines,omitempty"`
@@ -113,6 +116,7 @@ func (r *run) report() *Report {
 	}
 	rep.RenewedTotal = total(rep.Renewed)
 	rep.Timeline = r.sampler.Samples()
+	rep.Host = r.sampler.hostReport()
 	if active > 0 {
 		rep.ActsPerSecond = float64(rep.Acts) / active.Seconds()
 	}

@@ -161,6 +161,10 @@ func (r *Report) waitLine(w io.Writer) {
 		fmt.Fprintf(w, "after the first quarter, acts in the %.0f s with a collection: p50 %.2f ms, p99 %.2f ms (%d acts); in the %.0f s without: p50 %.2f ms, p99 %.2f ms (%d acts)\n",
 			c.Seconds, c.P50, c.P99, c.Acts, o.Seconds, o.P50, o.P99, o.Acts)
 	}
+	if h := r.Host; h != nil {
+		fmt.Fprintf(w, "other processes on this host after the first quarter: %.2f cores on average, %.2f at most in a second, more than %.1f in %d of %.0f s; steal %.2f cores\n",
+			h.Others, h.OthersMax, noisySecond, h.NoisySeconds, h.Seconds, h.Steal)
+	}
 }
 
 // memberLines is the acts through each member of a cluster.

@@ -30,6 +30,10 @@ type Sample struct {
 	// run in the interval; GC its collector's CPU per second of wall time.
 	Wait float64 `json:"runWaitP99Ms,omitempty"`
 	GC   float64 `json:"gcCores,omitempty"`
+	// Others is the cores the host's other processes kept busy (host.go),
+	// Steal those the hypervisor gave to other machines.
+	Others float64 `json:"otherCores,omitempty"`
+	Steal  float64 `json:"stealCores,omitempty"`
 }
 
 // Point is one label's interval: how many per second, and their p99.
@@ -56,6 +60,11 @@ type sampler struct {
 	// quarter (steady): the acts actsAfterFirstQuarter counts.
 	split  [2]splitCounts
 	steady bool
+	// host is the host's CPU time at the interval's start; onHost whether
+	// the targets' CPU is part of it (in process, or at loopback).
+	host     hostCPU
+	onHost   bool
+	hostLoad hostTally
 }
 
 // splitCounts are the latencies of acts answered in a set of intervals.
@@ -129,6 +138,7 @@ func (r *run) startSampler() (stop func()) {
 	tl.mu.Lock()
 	tl.prev, tl.at, tl.cpu, tl.rt = map[*hist][]int64{}, time.Now(), cpuTime(), readGoRuntime()
 	tl.srv, tl.srvOK = r.serverCPUNow()
+	tl.host, tl.onHost = readHostCPU(), r.local != nil || onThisHost(r.targetURLs())
 	tl.snapshot(r)
 	tl.mu.Unlock()
 	done, over := make(chan struct{}), make(chan struct{})
@@ -173,7 +183,7 @@ func (tl *sampler) hists(r *run) []*hist {
 func (tl *sampler) sample(r *run) {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
-	now := time.Now()
+	now, steady := time.Now(), tl.steady // the interval began after the first quarter
 	secs := now.Sub(tl.at).Seconds()
 	if secs <= 0 {
 		return
@@ -203,13 +213,25 @@ func (tl *sampler) sample(r *run) {
 	if crashes := r.restarts(); crashes > tl.crashes {
 		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
 	}
+	server := 0.0 // the targets' CPU seconds in the interval, when on this host
 	if tl.srvOK {
 		srv, ok := r.serverCPUNow()
 		if ok {
 			s.Server = (srv - tl.srv) / secs
+			if tl.onHost {
+				server = srv - tl.srv
+			}
 		}
 		tl.srv, tl.srvOK = srv, ok
 	}
+	host := readHostCPU()
+	if others, steal, ok := othersCores(tl.host, host, (cpu - tl.cpu).Seconds(), server, secs); ok {
+		s.Others, s.Steal = others, steal
+		if steady {
+			tl.hostLoad.add(others, steal, secs)
+		}
+	}
+	tl.host = host
 	tl.snapshot(r)
 	tl.at, tl.cpu = now, cpu
 	tl.samples = append(tl.samples, s)
