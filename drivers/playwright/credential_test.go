@@ -28,23 +28,31 @@ func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
 <script>report(document.getElementById('pw'), '/typed' + location.search.replace('?', '-'))</script>`)
 	tabs := openConv(t, d, t.Name())
 	navigate(t, tabs, s.URL+"/outer")
-	for i := range 2 {
+	clicked := map[int]bool{} // the frames whose field was clicked
+	for range 2 {
 		obs := observe(t, tabs, drivers.ObserveOptions{})
 		fields := targets(obs, "textbox", "Frame password")
-		if len(fields) != 2 {
-			t.Fatalf("want both framed password fields:\n%s", obs.Tree)
+		if len(fields) != 2 || fields[0].Frame == fields[1].Frame {
+			t.Fatalf("want both framed password fields, each in its frame:\n%s", obs.Tree)
 		}
-		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: fields[i]})
+		// The observation lists the frames in the order they answered:
+		// pick the field by its frame, so that each frame's is clicked.
+		field := fields[0]
+		if clicked[field.Frame] {
+			field = fields[1]
+		}
+		clicked[field.Frame] = true
+		mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: field})
 		// The click's focus reaches a cross-site frame (another process)
 		// in its own time; the press waits until every frame agrees where
 		// it is, so it is refused even right after the click.
 		_, err := tabs.Do(testCtx(t), &drivers.Action{Kind: drivers.Press, Value: "x"})
 		wantCode(t, err, messages.CodeCredential)
-		// Keys that type nothing still go. Not Tab: out of the cross-site
-		// frame's field (the last on the page) it sends the focus out of the
-		// page, and that move can reach the top document after the next
-		// click, undoing the click's focus; the press then goes nowhere and
-		// is rightly let through, which is not what this test is about.
+		// Keys that type nothing still go. Not Tab: from the cross-site
+		// frame's field (the last on the page) it moves the focus on out of
+		// that frame, and the move can reach the top document after the
+		// next click, undoing the click's focus; the press then goes nowhere
+		// and is rightly let through, which is not what this test is about.
 		mustDo(t, tabs, &drivers.Action{Kind: drivers.Press, Value: "Escape"})
 	}
 	if n := s.hit("GET /typed") + s.hit("GET /typed-cross"); n != 0 {
