@@ -63,6 +63,22 @@ func othersCores(then, now hostCPU, own, server, secs float64) (others, steal fl
 	return max(0, (now.busy-then.busy-own-server)/secs), max(0, (now.steal-then.steal)/secs), true
 }
 
+// targetsOnHost is the targets' CPU seconds in an interval that the host's
+// busy time holds (srvSecs, when they are on this host and said it; 0 in
+// process, where this process's CPU holds buddi's, and when they are on
+// other hosts). known is false when they are on this host and did not
+// say: their CPU is then in the host's with nothing to tell it from the
+// others'.
+func targetsOnHost(inProcess, onHost, read bool, srvSecs float64) (server float64, known bool) {
+	switch {
+	case inProcess || !onHost:
+		return 0, true
+	case read:
+		return srvSecs, true
+	}
+	return 0, false
+}
+
 // onThisHost reports whether every target is at a loopback address, so
 // that their CPU is part of this host's.
 func onThisHost(targets []string) bool {

@@ -52,6 +52,28 @@ func TestOthersAreTheHostLessThisProcessAndTheTargets(t *testing.T) {
 	}
 }
 
+// The targets' CPU is taken from the host's only when they are on it and
+// said it; on it and silent, the others cannot be told from them.
+func TestTargetsCPUIsTakenFromTheHostsWhenOnIt(t *testing.T) {
+	for _, c := range []struct {
+		name                    string
+		inProcess, onHost, read bool
+		server                  float64
+		known                   bool
+	}{
+		{"in process", true, true, false, 0, true},
+		{"on this host, said", false, true, true, 1.5, true},
+		{"on this host, silent", false, true, false, 0, false},
+		{"elsewhere, said", false, false, true, 0, true},
+		{"elsewhere, silent", false, false, false, 0, true},
+	} {
+		server, known := targetsOnHost(c.inProcess, c.onHost, c.read, 1.5)
+		if server != c.server || known != c.known {
+			t.Errorf("%s: %v, %v; want %v, %v", c.name, server, known, c.server, c.known)
+		}
+	}
+}
+
 // Only targets at loopback addresses count as on this host.
 func TestTargetsOnThisHostAreAtLoopback(t *testing.T) {
 	for _, c := range []struct {

@@ -188,7 +188,7 @@ func (tl *sampler) sample(r *run) {
 	if secs <= 0 {
 		return
 	}
-	cpu := cpuTime()
+	cpu, host := cpuTime(), readHostCPU()
 	s := Sample{At: now.Sub(r.start).Seconds(), CPU: (cpu - tl.cpu).Seconds() / secs, Heap: liveHeap(),
 		Actions: map[string]Point{}, Faults: map[string]Point{}}
 	all := tl.delta(&r.stats.all)
@@ -213,19 +213,17 @@ func (tl *sampler) sample(r *run) {
 	if crashes := r.restarts(); crashes > tl.crashes {
 		s.Faults["crash"] = Point{Rate: float64(crashes-tl.crashes) / secs}
 	}
-	server := 0.0 // the targets' CPU seconds in the interval, when on this host
+	read, srvSecs := false, 0.0
 	if tl.srvOK {
 		srv, ok := r.serverCPUNow()
 		if ok {
 			s.Server = (srv - tl.srv) / secs
-			if tl.onHost {
-				server = srv - tl.srv
-			}
+			read, srvSecs = true, srv-tl.srv
 		}
 		tl.srv, tl.srvOK = srv, ok
 	}
-	host := readHostCPU()
-	if others, steal, ok := othersCores(tl.host, host, (cpu - tl.cpu).Seconds(), server, secs); ok {
+	server, known := targetsOnHost(r.local != nil, tl.onHost, read, srvSecs)
+	if others, steal, ok := othersCores(tl.host, host, (cpu - tl.cpu).Seconds(), server, secs); ok && known {
 		s.Others, s.Steal = others, steal
 		if steady {
 			tl.hostLoad.add(others, steal, secs)
