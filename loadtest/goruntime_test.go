@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,9 +59,9 @@ func TestSplitsKeepTheSecondsWithACollectionApart(t *testing.T) {
 	}
 	slow.record(40 * time.Millisecond)
 	slow.record(40 * time.Millisecond)
-	tl.split[calm].add(quick.counts64(), 1)
-	tl.split[calm].add(quick.counts64(), 1)
-	tl.split[collecting].add(slow.counts64(), 1)
+	tl.split[calm][0].add(quick.counts64(), 1)
+	tl.split[calm][0].add(quick.counts64(), 1)
+	tl.split[collecting][0].add(slow.counts64(), 1)
 	with, without := tl.splits()
 	if with == nil || with.Acts != 100 || with.Seconds != 1 || with.P99 < 40 || with.P50 > 1.1 {
 		t.Fatalf("the second with a collection: %+v, want 100 acts in 1 s, p99 ≥ 40 ms", with)
@@ -78,19 +79,64 @@ func TestSplitsLeaveTheWarmUpOut(t *testing.T) {
 	var slow, quick hist
 	slow.record(90 * time.Millisecond)
 	quick.record(time.Millisecond)
-	tl.tally(slow.counts64(), 1, 0)
-	tl.tally(slow.counts64(), 1, 0.01)
+	tl.tally(slow.counts64(), 1, 0, false)
+	tl.tally(slow.counts64(), 1, 0.01, true)
 	if with, without := tl.splits(); with != nil || without != nil {
 		t.Fatalf("the warm-up's seconds were counted: %+v and %+v", with, without)
 	}
 	tl.steady = true
-	tl.tally(quick.counts64(), 1, 0)
-	tl.tally(slow.counts64(), 1, 0.01)
+	tl.tally(quick.counts64(), 1, 0, false)
+	tl.tally(slow.counts64(), 1, 0.01, false)
 	with, without := tl.splits()
 	if without == nil || without.Acts != 1 || without.P99 > 1.1 {
 		t.Fatalf("the steady second without a collection: %+v, want 1 act of about 1 ms", without)
 	}
 	if with == nil || with.Acts != 1 || with.P99 < 90 {
 		t.Fatalf("the steady second with a collection: %+v, want 1 act of at least 90 ms", with)
+	}
+}
+
+// The seconds in which the owner's Stop of all sessions was answered are
+// kept apart inside each set, and the table says them; a run with no
+// Stop has none.
+func TestSplitsKeepTheSecondsOfAStopApart(t *testing.T) {
+	second := func(slow time.Duration) []int64 {
+		var h hist
+		for range 98 {
+			h.record(time.Millisecond)
+		}
+		h.record(slow)
+		h.record(slow)
+		return h.counts64()
+	}
+	tl := sampler{steady: true}
+	tl.tally(second(time.Millisecond), 1, 0, false)
+	if with, without := tl.splits(); with != nil || without == nil || without.Stop != nil {
+		t.Fatalf("a run with no Stop and no collection split into %+v and %+v", with, without)
+	}
+	tl.tally(second(time.Millisecond), 1, 0, false)
+	tl.tally(second(40*time.Millisecond), 1, 0, true)
+	tl.tally(second(20*time.Millisecond), 1, 0.01, false)
+	tl.tally(second(90*time.Millisecond), 1, 0.01, true)
+	with, without := tl.splits()
+	if without == nil || without.Seconds != 3 || without.Acts != 300 || without.Stop == nil ||
+		without.Stop.Seconds != 1 || without.Stop.Acts != 100 || without.Stop.P99 < 40 || without.P99 > 1.1 {
+		t.Fatalf("the seconds without a collection: %+v (Stop %+v), want 3 s of 300 acts at about 1 ms, 1 s of them with a Stop and a p99 of at least 40 ms", without, without.Stop)
+	}
+	if with == nil || with.Seconds != 2 || with.Acts != 200 || with.Stop == nil ||
+		with.Stop.Seconds != 1 || with.Stop.Acts != 100 || with.Stop.P99 < 90 {
+		t.Fatalf("the seconds with a collection: %+v (Stop %+v), want 2 s of 200 acts, 1 s of them with a Stop and a p99 of at least 90 ms", with, with.Stop)
+	}
+	r := Report{RunWaitP99: 1, CPU: 1, WithCollection: with, WithoutCollection: without}
+	var b strings.Builder
+	r.waitLine(&b)
+	if !strings.Contains(b.String(), "Stop of all sessions was answered: with a collection, 1 s, p99 ") {
+		t.Fatalf("the table does not give the seconds of a Stop:\n%s", b.String())
+	}
+	with.Stop = nil
+	b.Reset()
+	r.waitLine(&b)
+	if !strings.Contains(b.String(), "answered: with a collection, none; without, 1 s, p99 ") {
+		t.Fatalf("the table does not say there was no Stop in the seconds with a collection:\n%s", b.String())
 	}
 }

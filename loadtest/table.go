@@ -160,11 +160,23 @@ func (r *Report) waitLine(w io.Writer) {
 	if c, o := r.WithCollection, r.WithoutCollection; c != nil && o != nil {
 		fmt.Fprintf(w, "after the first quarter, acts in the %.0f s with a collection: p50 %.2f ms, p99 %.2f ms (%d acts); in the %.0f s without: p50 %.2f ms, p99 %.2f ms (%d acts)\n",
 			c.Seconds, c.P50, c.P99, c.Acts, o.Seconds, o.P50, o.P99, o.Acts)
+		if c.Stop != nil || o.Stop != nil {
+			fmt.Fprintf(w, "of those, the seconds in which the owner's Stop of all sessions was answered: with a collection, %s; without, %s\n",
+				stopPart(c.Stop), stopPart(o.Stop))
+		}
 	}
 	if h := r.Host; h != nil {
 		fmt.Fprintf(w, "other processes on this host after the first quarter: %.2f cores on average, %.2f at most in a second, more than %.1f in %d of %.0f s; steal %.2f cores\n",
 			h.Others, h.OthersMax, noisySecond, h.NoisySeconds, h.Seconds, h.Steal)
 	}
+}
+
+// stopPart says a Split's seconds with a Stop, or that there were none.
+func stopPart(s *Split) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%.0f s, p99 %.2f ms (%d acts)", s.Seconds, s.P99, s.Acts)
 }
 
 // memberLines is the acts through each member of a cluster.

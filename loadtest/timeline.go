@@ -58,7 +58,7 @@ type sampler struct {
 	// split is the acts answered in the intervals in which the collector
 	// ran, and in the others, of the intervals that began after the first
 	// quarter (steady): the acts actsAfterFirstQuarter counts.
-	split  [2]splitCounts
+	split  [2][2]splitCounts // [calm or collecting][without or with a Stop]
 	steady bool
 	// host is the host's CPU time at the interval's start; onHost whether
 	// the targets' CPU is part of it (in process, or at loopback).
@@ -73,7 +73,11 @@ type splitCounts struct {
 	secs   float64
 }
 
-// The sets of intervals: those the collector ran in, and the others.
+// The sets of intervals: those the collector ran in, and the others; each
+// is kept in two, by whether the owner's Stop of all sessions was answered
+// in the interval (a thousand sessions stopping at once is a burst of work
+// of its own, and when it meets a collection the two make the run's worst
+// seconds).
 const (
 	calm = iota
 	collecting
@@ -90,42 +94,64 @@ func (c *splitCounts) add(counts []int64, secs float64) {
 }
 
 // Split is the acts answered in the seconds in which the collector ran,
-// or in the others.
+// or in the others. Stop is the part of those seconds in which the owner's
+// Stop of all sessions was answered; absent when none was.
 type Split struct {
 	Seconds float64 `json:"seconds"`
 	Acts    int64   `json:"acts"`
 	P50     float64 `json:"p50Ms"`
 	P99     float64 `json:"p99Ms"`
+	Stop    *Split  `json:"withStop,omitempty"`
+}
+
+// splitOf is the acts counted in c; nil when there are none.
+func splitOf(c splitCounts) *Split {
+	if n := sum(c.counts); n > 0 {
+		return &Split{Seconds: c.secs, Acts: n, P50: quantileOf(c.counts, 0.5), P99: quantileOf(c.counts, 0.99)}
+	}
+	return nil
 }
 
 // splits are the run's acts answered with and without a collection in
-// their second; nil for a set no second fell in.
+// their second, each with its seconds of a Stop apart; nil for a set no
+// second fell in.
 func (tl *sampler) splits() (with, without *Split) {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
-	of := func(c splitCounts) *Split {
-		if n := sum(c.counts); n > 0 {
-			return &Split{Seconds: c.secs, Acts: n, P50: quantileOf(c.counts, 0.5), P99: quantileOf(c.counts, 0.99)}
+	of := func(c [2]splitCounts) *Split {
+		var both splitCounts
+		for _, part := range c {
+			if part.counts != nil {
+				both.add(part.counts, part.secs)
+			}
 		}
-		return nil
+		s := splitOf(both)
+		if s != nil {
+			s.Stop = splitOf(c[1])
+		}
+		return s
 	}
 	return of(tl.split[collecting]), of(tl.split[calm])
 }
 
-// tally counts an interval's acts in the split its collector's CPU puts
-// them in, once intervals begin after the first quarter. The warm-up's
-// seconds (connections opening, the heap growing to its size) are slow
-// with or without a collection; counted, they made the seconds without
-// one look slow, beside an actsAfterFirstQuarter that leaves them out.
-func (tl *sampler) tally(all []int64, secs, gc float64) {
+// tally counts an interval's acts in the split its collector's CPU and
+// the owner's Stop (stop: one was answered in it) put them in, once
+// intervals begin after the first quarter. The warm-up's seconds
+// (connections opening, the heap growing to its size) are slow with or
+// without a collection; counted, they made the seconds without one look
+// slow, beside an actsAfterFirstQuarter that leaves them out.
+func (tl *sampler) tally(all []int64, secs, gc float64, stop bool) {
 	if !tl.steady {
 		return
 	}
-	which := calm
+	which, stopped := calm, 0
 	if gc > 0 {
 		which = collecting
 	}
-	tl.split[which].add(all, secs)
+	if stop {
+		stopped = 1
+	}
+	tl.split[which][stopped].add(all, secs)
 }
 
 // sampleEvery is the timeline's interval.
@@ -207,7 +233,9 @@ func (tl *sampler) sample(r *run) {
 	rt := readGoRuntime()
 	if wait, gc, ok := rt.since(tl.rt); ok {
 		s.Wait, s.GC = wait, gc/secs
-		tl.tally(all, secs, gc)
+		_, stop := s.Faults["stop"]
+		_, everywhere := s.Faults["stop_everywhere"]
+		tl.tally(all, secs, gc, stop || everywhere)
 	}
 	tl.rt, tl.steady = rt, r.stats.warm.Load()
 	if crashes := r.restarts(); crashes > tl.crashes {
