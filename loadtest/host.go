@@ -12,9 +12,9 @@ import (
 // of all CPUs: the seconds its cores were busy (user, nice, system, irq
 // and softirq; a guest's time is in user already), and the seconds the
 // hypervisor gave this machine's cores to others (steal). A run's p99 on a
-// small machine moves with what else runs there: the same build read 4 ms
-// in one 20 s run and 90 ms in the next, with nothing else of the run
-// changed. The timeline shows which seconds shared the cores.
+// small machine moves from run to run (the same build read 4 ms in one
+// 20 s run and 90 ms in another); the timeline shows, second by second,
+// whether other processes shared the cores, one cause to rule in or out.
 type hostCPU struct {
 	busy, steal float64
 	ok          bool
