@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+
+	"github.com/buddi-dev/buddi/config"
 )
 
 // hostCPU is one reading of the host's CPU time, from /proc/stat's line
@@ -84,11 +86,7 @@ func targetsOnHost(inProcess, onHost, read bool, srvSecs float64) (server float6
 func onThisHost(targets []string) bool {
 	for _, t := range targets {
 		u, err := url.Parse(t)
-		if err != nil {
-			return false
-		}
-		h := u.Hostname()
-		if ip := net.ParseIP(h); h != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		if err != nil || !config.Loopback(net.JoinHostPort(u.Hostname(), "0")) {
 			return false
 		}
 	}
