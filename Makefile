@@ -81,12 +81,14 @@ extension-zip:
 # with Playwright MCP and Chrome DevTools MCP, pinned in e2e/testdata/peers,
 # on real documentation), then a short load test, into bench.txt (benchstat
 # reads the benchmark lines; the task benchmark and the load test add tables),
-# and the load test's plots into bench.html beside it.
+# and the load test's plots into bench.html beside it; last, what bare HTTP
+# costs on this machine at the load test's rate (scripts/floor).
 bench: testdeps
 	scripts/pages.sh --bench
 	cd e2e/testdata/peers && npm ci --no-audit --no-fund --ignore-scripts
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee bench.txt
 	$(BIN) loadtest --conversations 1000 --duration 30s --rate 5000 --crash-rate 0.01 --owner-rate 2 --report bench.html | tee -a bench.txt
+	$(GO) run ./scripts/floor -rate 5000 -duration 15s | tee -a bench.txt
 
 # The hot path alone (browser.act with a session, sim driver, real HTTP
 # server): ns/op, allocs/op and CPU µs per act, five runs in benchstat's
