@@ -39,10 +39,15 @@ import (
 	"github.com/buddi-dev/buddi/messages"
 )
 
-// serverProcs is the Ps the server runs with by default: what buddi's
-// daemon sets on a machine of fewer cores (cmd/buddi's daemonProcs), so
-// that the floor pays the same scheduling as the daemon does.
-const serverProcs = 6
+// serverProcs is the Ps the server runs with by default, so that the
+// floor pays the same scheduling as buddi's daemon: 6 on a machine of fewer
+// CPUs (cmd/buddi's daemonProcs), else Go's choice (0).
+func serverProcs() int {
+	if runtime.NumCPU() < 6 {
+		return 6
+	}
+	return 0
+}
 
 type config struct {
 	conns    int
@@ -61,8 +66,8 @@ func main() {
 	flag.DurationVar(&c.warm, "warm", 5*time.Second, "how long to drive the server before measuring")
 	flag.DurationVar(&c.measure, "duration", 20*time.Second, "how long to measure")
 	flag.IntVar(&c.answer, "answer-bytes", 2000, "size of the JSON answer to every request")
-	flag.IntVar(&c.procs, "server-procs", serverProcs, "GOMAXPROCS of the server's process (0: Go's choice)")
-	flag.StringVar(&c.serveArg, "serve", "", "run as the server on this address (the command starts it so itself)")
+	flag.IntVar(&c.procs, "server-procs", serverProcs(), "GOMAXPROCS of the server's process (0: Go's choice); by default what buddi serve would use here")
+	flag.StringVar(&c.serveArg, "serve", "", "run as the bare server on this address (the command starts itself so; not needed by hand)")
 	flag.Parse()
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
@@ -86,8 +91,12 @@ func run(c config) error {
 		return err
 	}
 	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	fmt.Fprintf(os.Stderr, "floor: a bare server on %s (GOMAXPROCS %d), %d connections, rate %s, %s warm then %s measured\n",
-		addr, c.procs, c.conns, rateWords(c.rate), c.warm, c.measure)
+	procs := "Go's choice"
+	if c.procs > 0 {
+		procs = strconv.Itoa(c.procs)
+	}
+	fmt.Fprintf(os.Stderr, "floor: a bare server on %s (GOMAXPROCS %s), %d connections, rate %s, %s warm then %s measured\n",
+		addr, procs, c.conns, rateWords(c.rate), c.warm, c.measure)
 	return drive(c, addr, srv.Process.Pid)
 }
 
@@ -138,16 +147,15 @@ func startServer(c config, addr string) (*exec.Cmd, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the server: %w", err)
 	}
-	for range 100 {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			conn.Close()
 			return cmd, nil
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	return nil, fmt.Errorf("the server did not listen on %s within 5 s", addr)
+	return nil, fmt.Errorf("the server did not listen on %s within 10 s", addr)
 }
 
 // load is what the connections count while they are measured.
