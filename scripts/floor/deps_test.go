@@ -12,6 +12,7 @@ func TestFloorImportsOnlyTheClientSide(t *testing.T) {
 	deptest.Only(t, "scripts/floor", map[string]string{
 		"apiclient": "it sends each request through the client the load test uses",
 		"messages":  "it reads each answer as the load test reads an act's (ActReply)",
+		"metrics":   "its own CPU is read as the load test reads its own (CPUTime)",
 	})
 	deptest.Check(t, deptest.Module+"/scripts/floor", map[string]string{
 		deptest.Module + "/daemon": "the floor measures HTTP without the daemon",

@@ -30,13 +30,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/buddi-dev/buddi/apiclient"
 	"github.com/buddi-dev/buddi/messages"
+	"github.com/buddi-dev/buddi/metrics"
 )
 
 // serverProcs is the Ps the server runs with by default, so that the
@@ -158,10 +158,12 @@ func startServer(c config, addr string) (*exec.Cmd, error) {
 	return nil, fmt.Errorf("the server did not listen on %s within 10 s", addr)
 }
 
-// load is what the connections count while they are measured.
+// load is what the connections share: whether they are measured, and how
+// many of their measured requests failed (the answered ones each keep
+// their latency).
 type load struct {
-	measuring    atomic.Bool
-	done, failed atomic.Int64
+	measuring atomic.Bool
+	failed    atomic.Int64
 }
 
 // body is every request's: an act, as an agent sends one.
@@ -191,7 +193,7 @@ func drive(c config, addr string, server int) error {
 	if err != nil {
 		return err
 	}
-	self0 := ownCPU()
+	self0, _ := metrics.CPUTime()
 	l.measuring.Store(true)
 	start := time.Now()
 	time.Sleep(c.measure)
@@ -201,13 +203,13 @@ func drive(c config, addr string, server int) error {
 	if err != nil {
 		return err
 	}
-	self1 := ownCPU()
+	self1, _ := metrics.CPUTime()
 	cancel()
 	wg.Wait()
-	if l.done.Load() == 0 {
+	all := slices.Concat(lat...)
+	if len(all) == 0 {
 		return fmt.Errorf("no request was answered while measuring (%d failed)", l.failed.Load())
 	}
-	all := slices.Concat(lat...)
 	slices.Sort(all)
 	report(all, l.failed.Load(), took, after-before, self1-self0)
 	return nil
@@ -235,7 +237,6 @@ func (l *load) connection(ctx context.Context, api *apiclient.Client, period tim
 		case err != nil || status != fasthttp.StatusOK || !r.OK:
 			l.failed.Add(1)
 		default:
-			l.done.Add(1)
 			*lat = append(*lat, time.Since(start))
 		}
 	}
@@ -290,13 +291,4 @@ func statCPU(line string) (time.Duration, error) {
 		ticks += t
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond, nil
-}
-
-// ownCPU is this process's user and system CPU so far.
-func ownCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
