@@ -51,8 +51,9 @@ func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
 		// Keys that type nothing still go. Not Tab: from the cross-site
 		// frame's field (the last on the page) it moves the focus on out of
 		// that frame, and the move can reach the top document after the
-		// next click, undoing the click's focus; the press then goes nowhere
-		// and is rightly let through, which is not what this test is about.
+		// next click, undoing the click's focus; the press then waits for
+		// the focus in vain and is refused, which is not what this test is
+		// about.
 		mustDo(t, tabs, &drivers.Action{Kind: drivers.Press, Value: "Escape"})
 	}
 	if n := s.hit("GET /typed") + s.hit("GET /typed-cross"); n != 0 {

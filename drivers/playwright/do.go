@@ -30,7 +30,14 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		return nil, err
 	}
 	defer end()
-	out, err := drivers.Dispatch(ctx, acting{ts}, a)
+	// A click is seen by the next action that may move the focus (an
+	// untargeted press waits for the click's focus), which then forgets
+	// it; reads between them (the owner's pictures too) leave it.
+	act := acting{Tabs: ts, clicked: ts.clicked}
+	if !readsOnly(a.Kind) {
+		ts.clicked = clickMark{}
+	}
+	out, err := drivers.Dispatch(ctx, act, a)
 	if err != nil {
 		err = ended(err, drivers.CodeTimeout, "The action did not finish in time; observe to see where the page is.")
 		if t, _ := ts.current(); t != nil {
@@ -112,9 +119,23 @@ const (
 	locatorWarmTries = 8
 )
 
+// readsOnly reports whether an action of kind k only reads the page,
+// sending it no input that could move the focus.
+func readsOnly(k drivers.Kind) bool {
+	switch k {
+	case drivers.Screenshot, drivers.Console, drivers.DOM, drivers.WaitFor:
+		return true
+	}
+	return false
+}
+
 // acting is the conversation's tabs as the dispatcher drives them, inside
-// Do's bounds: its methods are the actions.
-type acting struct{ *Tabs }
+// Do's bounds: its methods are the actions. clicked is where the previous
+// action's click was, if it was one.
+type acting struct {
+	*Tabs
+	clicked clickMark
+}
 
 var _ drivers.Actions = acting{}
 
@@ -169,7 +190,7 @@ func (ts acting) Submit(ctx context.Context, a *drivers.Action) (*drivers.Outcom
 }
 
 func (ts acting) Press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
-	return ts.press(ctx, a)
+	return ts.press(ctx, a, ts.clicked)
 }
 
 func (ts acting) Scroll(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {

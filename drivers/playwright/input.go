@@ -31,7 +31,11 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	if err != nil {
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
-	return r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0), early)
+	out, err := r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0), early)
+	if err == nil && out.Result == drivers.SamePage {
+		r.t.owner.clicked = clickMark{t: r.t, f: r.f}
+	}
+	return out, err
 }
 
 // fill replaces the field's text. CheckField sees the field's own

@@ -14,7 +14,10 @@ import (
 // can see the field it lands in, and that field passes CheckField: the
 // focus is followed into frames and open shadow roots, and a press that
 // would land where buddi cannot see (a closed shadow root) is refused.
-func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome, error) {
+//
+// Right after a click (clicked), an untargeted key waits until the focus
+// is where that click put it (clickArrived) before it is checked and sent.
+func (ts *Tabs) press(ctx context.Context, a *drivers.Action, clicked clickMark) (*drivers.Outcome, error) {
 	if !keyAllowed(a.Value) {
 		return nil, badInput("Press takes one key: Enter, Tab, Escape, Backspace, Delete, the arrows, Home, End, PageUp, PageDown, Space, or a single character.")
 	}
@@ -25,16 +28,55 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action) (*drivers.Outcome,
 	if err != nil {
 		return nil, err
 	}
+	st, err := t.clickArrived(ctx, clicked)
+	if err != nil {
+		return nil, err
+	}
 	if typesText(a.Value) && ts.d.cfg.CheckField != nil {
-		st, err := t.focused(ctx)
-		if err != nil {
-			return nil, err
+		if st == nil {
+			if st, err = t.focused(ctx); err != nil {
+				return nil, err
+			}
 		}
 		if err := ts.checkText(st, a.Value); err != nil {
 			return nil, err
 		}
 	}
 	return t.pressKey(ctx, a)
+}
+
+// clickMark is where a click was: its tab and the frame of the element
+// clicked.
+type clickMark struct {
+	t *tab
+	f pw.Frame
+}
+
+// clickArrived waits, when the latest action was a click in this tab and
+// the tab has frames of other origins, until every frame agrees that the
+// focus is in the frame clicked, and answers that frame's state then; nil
+// when there is nothing to wait for. A click moves the focus into (or out
+// of) a frame of another process in the browser's own time, and until the
+// browser has moved it the frames still agree on where it was: a key
+// checked then would be checked against the field the focus is leaving
+// and sent to the one the click focused. When the focus does not arrive
+// (the page moved it on, or a late move of an earlier key undid it), the
+// key is refused before any input, as the extension refuses a key whose
+// frame the focus did not reach: it would go somewhere the agent did not
+// choose. The observation still holds, and the next press does not wait
+// again.
+func (t *tab) clickArrived(ctx context.Context, clicked clickMark) (*focusState, error) {
+	if clicked.t != t || clicked.f == nil || clicked.f.IsDetached() || t.oneOrigin() {
+		return nil, nil
+	}
+	got, st, err := t.settledFocus(ctx, clicked.f)
+	if err != nil {
+		return nil, err
+	}
+	if got == nil {
+		return nil, fail(drivers.CodeNotAllowed, nil, "The focus had not come to where the last click put it when the key was due, so buddi pressed nothing; press again to send the key where the focus is now, or click the field first.")
+	}
+	return st, nil
 }
 
 // pressOn focuses the target, checks where text would land, and presses.
