@@ -12,17 +12,8 @@ import (
 // that click focused, also when the click moved the focus between the
 // page and a cross-site frame (another process), in either direction.
 func TestUntargetedKeyAfterClickGoesWhereTheClickPutTheFocus(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	u, _ := url.Parse(s.URL)
-	cross := "http://localhost:" + u.Port()
-	s.page("/outer", "Outer", typedReporter+`<label>Note <input id="note"></label>
-<iframe src="`+cross+`/inner" width="400" height="120"></iframe>
-<script>report(document.getElementById('note'), '/note')</script>`)
-	s.page("/inner", "Inner", typedReporter+`<label>Frame note <input id="fnote"></label>
+	s, tabs := noteAndFrame(t, typedReporter+`<label>Frame note <input id="fnote"></label>
 <script>report(document.getElementById('fnote'), '/fnote')</script>`)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, s.URL+"/outer")
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	note, fnote := target(t, obs, "textbox", "Note"), target(t, obs, "textbox", "Frame note")
 	const rounds = 4
@@ -48,16 +39,7 @@ func TestUntargetedKeyAfterClickGoesWhereTheClickPutTheFocus(t *testing.T) {
 // when it does not come, nothing is pressed and the agent is told. The key
 // pressed next goes where the focus is, without waiting.
 func TestUntargetedKeyWhoseClickKeptTheFocusAwayIsRefusedOnce(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	u, _ := url.Parse(s.URL)
-	cross := "http://localhost:" + u.Port()
-	s.page("/outer", "Outer", typedReporter+`<label>Note <input id="note"></label>
-<iframe src="`+cross+`/inner" width="400" height="120"></iframe>
-<script>report(document.getElementById('note'), '/note')</script>`)
-	s.page("/inner", "Inner", `<button onmousedown="event.preventDefault()" onclick="fetch('/pressed')">Keep</button>`)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, s.URL+"/outer")
+	s, tabs := noteAndFrame(t, `<button onmousedown="event.preventDefault()" onclick="fetch('/pressed')">Keep</button>`)
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "textbox", "Note")})
 	mustDo(t, tabs, &drivers.Action{Kind: drivers.Click, Target: target(t, obs, "button", "Keep")})
@@ -123,4 +105,21 @@ func TestUntargetedKeyAfterTabAndClickAcrossFramesLandsOrIsRefused(t *testing.T)
 		}
 	}
 	t.Logf("%d of 20 keys refused because the click's focus was undone", refused)
+}
+
+// noteAndFrame serves at /outer a page with a Note field, whose keys it
+// reports as /note, and a frame of another site (the same server named
+// localhost: another process) showing /inner, which is innerBody; it
+// opens a conversation's tabs there.
+func noteAndFrame(t *testing.T, innerBody string) (*site, drivers.Tabs) {
+	d := sharedDriver(t)
+	s := newSite(t)
+	u, _ := url.Parse(s.URL)
+	s.page("/outer", "Outer", typedReporter+`<label>Note <input id="note"></label>
+<iframe src="http://localhost:`+u.Port()+`/inner" width="400" height="120"></iframe>
+<script>report(document.getElementById('note'), '/note')</script>`)
+	s.page("/inner", "Inner", innerBody)
+	tabs := openConv(t, d, t.Name())
+	navigate(t, tabs, s.URL+"/outer")
+	return s, tabs
 }

@@ -65,17 +65,8 @@ func TestUntargetedPressIntoFramedPasswordIsRefused(t *testing.T) {
 // in a cross-site frame's password field (another process), types into
 // the field aimed at and not where the focus was.
 func TestTargetedPressAfterFocusInCrossSiteFrameTypesIntoTheTarget(t *testing.T) {
-	d := sharedDriver(t)
-	s := newSite(t)
-	u, _ := url.Parse(s.URL)
-	cross := "http://localhost:" + u.Port()
-	s.page("/outer", "Outer", typedReporter+`<label>Note <input id="note"></label>
-<iframe src="`+cross+`/inner" width="400" height="120"></iframe>
-<script>report(document.getElementById('note'), '/note')</script>`)
-	s.page("/inner", "Inner", typedReporter+`<label>Frame password <input type="password" id="pw"></label>
+	s, tabs := noteAndFrame(t, typedReporter+`<label>Frame password <input type="password" id="pw"></label>
 <script>report(document.getElementById('pw'), '/typed')</script>`)
-	tabs := openConv(t, d, t.Name())
-	navigate(t, tabs, s.URL+"/outer")
 	obs := observe(t, tabs, drivers.ObserveOptions{})
 	note := target(t, obs, "textbox", "Note")
 	for range 3 {
