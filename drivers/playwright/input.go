@@ -32,7 +32,7 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 		return nil, r.inputFailed(err, "click", strings.Contains(err.Error(), "performing "))
 	}
 	out, err := r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0), early)
-	if err == nil && out.Result == drivers.SamePage {
+	if err == nil && out != nil && out.Result == drivers.SamePage {
 		r.t.owner.clicked = clickMark{t: r.t, f: r.f}
 	}
 	return out, err

@@ -23,8 +23,9 @@ type Tabs struct {
 	conv  string
 	turn  chan struct{} // one Observe or Do (or a reopening) at a time
 	first chan struct{} // closed once the first tab opened (or failed to)
-	// clicked is where the latest action clicked, when it was a click that
-	// stayed on the page: read and written only with the turn held.
+	// clicked is where the latest action other than a read clicked, when
+	// it was a click that stayed on the page: read and written only with
+	// the turn held.
 	clicked clickMark
 
 	mu       sync.Mutex
