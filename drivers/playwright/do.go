@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	pw "github.com/mxschmitt/playwright-go"
+
 	"github.com/buddi-dev/buddi/drivers"
 )
 
@@ -30,12 +32,13 @@ func (ts *Tabs) Do(ctx context.Context, a *drivers.Action) (*drivers.Outcome, er
 		return nil, err
 	}
 	defer end()
-	// A click is seen by the next action that may move the focus (an
-	// untargeted press waits for the click's focus), which then forgets
-	// it; reads between them (the owner's pictures too) leave it.
+	// A click is seen by the next action that puts input on the page or
+	// changes it (an untargeted press waits for the click's focus), which
+	// then forgets it; reads between them (the owner's pictures too), as
+	// the contract's table tells them, leave it.
 	act := acting{Tabs: ts, clicked: ts.clicked}
-	if !readsOnly(a.Kind) {
-		ts.clicked = clickMark{}
+	if spec := a.Kind.Spec(); spec.Mutating || spec.ChangesPage {
+		ts.clicked = nil
 	}
 	out, err := drivers.Dispatch(ctx, act, a)
 	if err != nil {
@@ -119,22 +122,12 @@ const (
 	locatorWarmTries = 8
 )
 
-// readsOnly reports whether an action of kind k only reads the page,
-// sending it no input that could move the focus.
-func readsOnly(k drivers.Kind) bool {
-	switch k {
-	case drivers.Screenshot, drivers.Console, drivers.DOM, drivers.WaitFor:
-		return true
-	}
-	return false
-}
-
 // acting is the conversation's tabs as the dispatcher drives them, inside
-// Do's bounds: its methods are the actions. clicked is where the previous
-// action's click was, if it was one.
+// Do's bounds: its methods are the actions. clicked is the frame of the
+// previous action's click, if it was one.
 type acting struct {
 	*Tabs
-	clicked clickMark
+	clicked pw.Frame
 }
 
 var _ drivers.Actions = acting{}

@@ -33,7 +33,7 @@ func (r *resolved) click(ctx context.Context, a *drivers.Action) (*drivers.Outco
 	}
 	out, err := r.t.settle(ctx, before, 0, a.TimeoutOr(navTimeout, 0), early)
 	if err == nil && out != nil && out.Result == drivers.SamePage {
-		r.t.owner.clicked = clickMark{t: r.t, f: r.f}
+		r.t.owner.clicked = r.f
 	}
 	return out, err
 }

@@ -17,7 +17,7 @@ import (
 //
 // Right after a click (clicked), an untargeted key waits until the focus
 // is where that click put it (clickArrived) before it is checked and sent.
-func (ts *Tabs) press(ctx context.Context, a *drivers.Action, clicked clickMark) (*drivers.Outcome, error) {
+func (ts *Tabs) press(ctx context.Context, a *drivers.Action, clicked pw.Frame) (*drivers.Outcome, error) {
 	if !keyAllowed(a.Value) {
 		return nil, badInput("Press takes one key: Enter, Tab, Escape, Backspace, Delete, the arrows, Home, End, PageUp, PageDown, Space, or a single character.")
 	}
@@ -45,14 +45,8 @@ func (ts *Tabs) press(ctx context.Context, a *drivers.Action, clicked clickMark)
 	return t.pressKey(ctx, a)
 }
 
-// clickMark is where a click was: its tab and the frame of the element
-// clicked.
-type clickMark struct {
-	t *tab
-	f pw.Frame
-}
-
-// clickArrived waits, when the latest action was a click in this tab and
+// clickArrived waits, when the latest action was a click (in frame
+// clicked) in this tab and
 // the tab has frames of other origins, until every frame agrees that the
 // focus is in the frame clicked, and answers that frame's state then; nil
 // when there is nothing to wait for. A click moves the focus into (or out
@@ -65,11 +59,11 @@ type clickMark struct {
 // frame the focus did not reach: it would go somewhere the agent did not
 // choose. The observation still holds, and the next press does not wait
 // again.
-func (t *tab) clickArrived(ctx context.Context, clicked clickMark) (*focusState, error) {
-	if clicked.t != t || clicked.f == nil || clicked.f.IsDetached() || t.oneOrigin() {
+func (t *tab) clickArrived(ctx context.Context, clicked pw.Frame) (*focusState, error) {
+	if clicked == nil || clicked.IsDetached() || clicked.Page() != t.page || t.oneOrigin() {
 		return nil, nil
 	}
-	got, st, err := t.settledFocus(ctx, clicked.f)
+	got, st, err := t.settledFocus(ctx, clicked)
 	if err != nil {
 		return nil, err
 	}

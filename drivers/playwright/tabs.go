@@ -23,10 +23,10 @@ type Tabs struct {
 	conv  string
 	turn  chan struct{} // one Observe or Do (or a reopening) at a time
 	first chan struct{} // closed once the first tab opened (or failed to)
-	// clicked is where the latest action other than a read clicked, when
-	// it was a click that stayed on the page: read and written only with
-	// the turn held.
-	clicked clickMark
+	// clicked is the frame the latest action other than a read clicked
+	// in (its page is the tab's), when it was a click that stayed on the
+	// page: read and written only with the turn held.
+	clicked pw.Frame
 
 	mu       sync.Mutex
 	b        *browser // the browser its tabs are in
